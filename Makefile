@@ -1,0 +1,36 @@
+# ChiQA: `make run` sets everything up and starts the app; `make test` runs the tests.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup browser-deps bench eval clean
+
+run: $(STAMP)
+	$(BIN)/gunicorn -c gunicorn.conf.py "app:create_app()"
+
+setup: $(STAMP)
+
+# llama-cpp-python compiles from source here: about 4 minutes on 2 cores, once.
+$(STAMP): requirements.txt
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -q -r requirements.txt
+	touch $(STAMP)
+
+# Headless Chromium for the real-browser test, from Debian's packages.
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
+
+test: $(STAMP) browser-deps
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+eval: $(STAMP)
+	$(BIN)/python app.py eval
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

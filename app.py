@@ -1,0 +1,146 @@
+"""ChiQA: the Flask application factory and the command line.
+
+    python app.py serve                  # the web app (gunicorn: see gunicorn.conf.py)
+    python app.py ask "QUESTION" [--json] [--backend B] [--model PATH] [--max-tool-calls N] [--timeout S]
+    python app.py tool NAME 'JSON' [--json]
+    python app.py data refresh [--dataset NAME]
+    python app.py eval [--backend NAME] [--model PATH]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from settings import DataNotFoundError, load_settings
+
+
+def create_app(test_config: dict | None = None):
+    """Build the Flask app. Nothing heavy happens here: data and model load on first use."""
+    from flask import Flask
+
+    from web import register_web
+
+    app = Flask(__name__, template_folder="templates", static_folder="static")
+    overrides = (test_config or {}).pop("SETTINGS_OVERRIDES", None) if test_config else None
+    app.config.from_mapping(CHIQA_SETTINGS=load_settings(overrides=overrides), MAX_CONTENT_LENGTH=None)
+    if test_config:
+        app.config.update(test_config)
+    register_web(app)
+    return app
+
+
+# ---------------------------------------------------------------- CLI commands
+
+def cmd_tool(args, settings) -> int:
+    from tools.data_loader import load_data
+    from tools.registry import default_registry
+
+    try:
+        arguments = json.loads(args.arguments or "{}")
+    except json.JSONDecodeError as exc:
+        return _fail(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
+    registry = default_registry(load_data(settings))
+    result = registry.run(args.name, arguments)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, default=str))
+    else:
+        print(result.text)
+        if result.caveats:
+            print("\nCaveats:\n" + "\n".join(f"- {c}" for c in result.caveats))
+        if result.sources:
+            print("\nSources:\n" + "\n".join(f"- {s['dataset']} ({s.get('portal_id') or s.get('publisher')})"
+                                           for s in result.sources))
+    return 0 if result.ok else 2
+
+
+def cmd_ask(args, settings) -> int:
+    from cli_render import run_ask
+
+    return run_ask(args, settings)
+
+
+def cmd_data(args, settings) -> int:
+    from tools.refresh import run_refresh_command
+
+    return run_refresh_command(args, settings)
+
+
+def cmd_eval(args, settings) -> int:
+    from evals.runner import run_eval_command
+
+    return run_eval_command(args, settings)
+
+
+def cmd_serve(args, settings) -> int:
+    app = create_app({"SETTINGS_OVERRIDES": {"model.backend": args.backend}} if args.backend else None)
+    host = args.host or settings["server"]["host"]
+    port = args.port or settings["server"]["port"]
+    print(f"ChiQA on http://{host}:{port}/", file=sys.stderr)
+    app.run(host=host, port=port, threaded=True)
+    return 0
+
+
+def _fail(args, code: str, message: str) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="app.py", description="ChiQA: questions about Chicago public data")
+    parser.add_argument("--config", help="path to config.yaml")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ask = sub.add_parser("ask", help="answer one question and print the answer and trace")
+    ask.add_argument("question")
+    ask.add_argument("--json", action="store_true", help="print the whole result object as JSON")
+    ask.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    ask.add_argument("--model", help="path to a GGUF file")
+    ask.add_argument("--max-tool-calls", type=int)
+    ask.add_argument("--timeout", type=float, help="seconds for the whole question")
+    ask.set_defaults(fn=cmd_ask)
+
+    tool = sub.add_parser("tool", help="run one data tool directly")
+    tool.add_argument("name")
+    tool.add_argument("arguments", nargs="?", default="{}")
+    tool.add_argument("--json", action="store_true", help="print the whole result object")
+    tool.set_defaults(fn=cmd_tool)
+
+    data = sub.add_parser("data", help="manage the data folder")
+    data_sub = data.add_subparsers(dest="data_command", required=True)
+    refresh = data_sub.add_parser("refresh", help="re-download the datasets (needs network)")
+    refresh.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
+    refresh.add_argument("--dest", help="folder to write into (default: the configured data folder)")
+    data.set_defaults(fn=cmd_data)
+
+    ev = sub.add_parser("eval", help="run the evaluation question set")
+    ev.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    ev.add_argument("--model", help="path to a GGUF file")
+    ev.add_argument("--output", help="where to save the JSON report")
+    ev.add_argument("--limit", type=int, help="only the first N questions")
+    ev.set_defaults(fn=cmd_eval)
+
+    serve = sub.add_parser("serve", help="run the web app with Flask's server (gunicorn for production)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    serve.set_defaults(fn=cmd_serve)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+        return args.fn(args, settings)
+    except DataNotFoundError as exc:
+        return _fail(args, "data_not_found", str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

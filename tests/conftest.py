@@ -1,0 +1,37 @@
+"""Shared fixtures: the real data (from ../shared/data or CHIQA_DATA_DIR), loaded once."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# Tests keep their cache and run history away from the developer's var/ folder.
+os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
+
+from settings import load_settings, resolve_data_dir  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def settings():
+    return load_settings()
+
+
+@pytest.fixture(scope="session")
+def data_dir(settings):
+    return resolve_data_dir(settings)
+
+
+@pytest.fixture(scope="session")
+def data(settings):
+    from tools.data_loader import load_data
+
+    return load_data(settings)
+
+
+@pytest.fixture(scope="session")
+def registry(data):
+    from tools.registry import default_registry
+
+    return default_registry(data)

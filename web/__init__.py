@@ -1,0 +1,5 @@
+"""Placeholder: the web issue builds the page and API blueprints here."""
+
+
+def register_web(app) -> None:
+    pass
