@@ -1,0 +1,103 @@
+"""Small helpers shared by the tool modules: formatting, tables, sources, common checks."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from tools.datasets import source_entry
+from tools.registry import ToolArgumentError, ToolResult
+
+# Schema fragments reused by several tools.
+AREA_SCHEMA = {"type": ["integer", "string"],
+               "description": "community area name (e.g. 'Austin', 'the Loop') or number 1-77"}
+COMPARE_SCHEMA = {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 10,
+                  "description": "other community areas to compare with"}
+TOP_N_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 77, "description": "how many rows to rank"}
+SORT_SCHEMA = {"type": "string", "enum": ["desc", "asc"], "default": "desc",
+               "description": "desc = highest first, asc = lowest first"}
+
+
+def fmt_int(value) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{int(round(value)):,}"
+
+
+def fmt_num(value, digits: int = 1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:,.{digits}f}"
+
+
+def fmt_money(value) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"${value:,.0f}"
+
+
+def fmt_pct(value, digits: int = 1) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}%"
+
+
+def plain(value):
+    """numpy / pandas scalars to JSON-friendly Python values."""
+    if value is None or value is pd.NA:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
+
+
+def table_from_df(df: pd.DataFrame) -> dict:
+    """The page's table: column names and rows of plain values."""
+    return {"columns": [str(c) for c in df.columns],
+            "rows": [[plain(v) for v in row] for row in df.itertuples(index=False, name=None)]}
+
+
+def resolve_areas(geo, community_area=None, compare_areas=None) -> list[int]:
+    """The area numbers a call names, in order, without repeats (raises on an unknown name)."""
+    numbers: list[int] = []
+    for value in ([community_area] if community_area is not None else []) + list(compare_areas or []):
+        number = geo.resolve_area(value)
+        if number not in numbers:
+            numbers.append(number)
+    return numbers
+
+
+def check_year_range(data, start_year, end_year) -> tuple[int, int]:
+    """Homicide years within the snapshot's coverage, with a message naming it otherwise."""
+    cov = data.coverage["homicides"]
+    first, last = cov["first_year"], cov["last_year"]
+    start = first if start_year is None else int(start_year)
+    end = last if end_year is None else int(end_year)
+    for year in (start, end):
+        if not first <= year <= last:
+            raise ToolArgumentError(
+                f"year {year} is outside the homicide data, which covers {cov['start']} to {cov['end']} "
+                f"(years {first}-{last}; {last} is partial)", "out_of_range")
+    if start > end:
+        raise ToolArgumentError(f"start_year {start} is after end_year {end}", "out_of_range")
+    return start, end
+
+
+def partial_year_caveat(data, start: int, end: int) -> list[str]:
+    cov = data.coverage["homicides"]
+    if end >= cov["last_year"]:
+        return [f"{cov['last_year']} is a partial year: the snapshot ends on {cov['end']}."]
+    return []
+
+
+HOMICIDE_CODE_CAVEAT = ("The homicide snapshot holds IUCR 0110 (first-degree murder) only; second-degree murder, "
+                        "involuntary manslaughter and reckless homicide are not included. One row per victim.")
+
+
+def make_result(tool: str, *, values: dict, text: str, summary: str, datasets: list[str], data,
+                caveats: list[str] | None = None, table: pd.DataFrame | dict | None = None,
+                chart: dict | None = None) -> ToolResult:
+    """A successful result with sources filled from the dataset catalogue and their coverage."""
+    if isinstance(table, pd.DataFrame):
+        table = table_from_df(table)
+    sources = [source_entry(key, data.coverage.get(key)) for key in datasets]
+    return ToolResult(ok=True, tool=tool, values=values, text=text, summary=summary, table=table,
+                      chart=chart, sources=sources, caveats=list(dict.fromkeys(caveats or [])))
