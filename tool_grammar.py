@@ -147,8 +147,12 @@ class _Builder:
         return self.add(f"{prefix}-args", f'"{{" {prefix}-first0 "}}"')
 
 
-def build_tool_grammar(schemas: list, max_calls: int) -> str:
-    """GBNF text: a NO_TOOL_CALL line or 1..max_calls TOOL_CALL lines over ``schemas``."""
+def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True) -> str:
+    """GBNF text: a NO_TOOL_CALL line or 1..max_calls TOOL_CALL lines over ``schemas``.
+
+    ``allow_no_call=False`` drops the NO_TOOL_CALL alternative (forces at least one call;
+    used by benches and tests to drive a model through tool calls).
+    """
     builder = _Builder()
     tools = []
     seen = set()
@@ -172,7 +176,7 @@ def build_tool_grammar(schemas: list, max_calls: int) -> str:
     builder.add("call", '"TOOL_CALL: " (' + " | ".join(alts) + ")")
     more = f' ("\\n" call){{0,{max_calls - 1}}}' if max_calls > 1 else ""
     builder.add("calls", f"call{more}")
-    builder.add("root", "calls | no-call")
+    builder.add("root", "calls | no-call" if allow_no_call else "calls")
     return _render(builder)
 
 
