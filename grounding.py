@@ -1,0 +1,216 @@
+"""Grounding check: is every number in an answer backed by the tool results?
+
+Rules (documented in the README's "Grounding" section and tested in tests/test_grounding.py):
+
+* Extraction handles ``1,234``, ``$71,551``, ``12.3%``, ``12.3 percent``, ``1.2 million``, ``$250k``,
+  negative numbers (``-4.5``, ``−4.5``) and ranges (``2019-2023`` is two numbers, not a negative one).
+* Ignored (never flagged): ordinals (``3rd``, ``77th``); whole numbers 0-10 written without ``$``, ``%``,
+  a decimal point or a scale word (counts such as "top 5" and list numbering); years (1900-2100, no
+  comma) that appear in the question or the results or fall inside the coverage years of a dataset the
+  results cite.
+* A number matches a reference number when they agree to the precision shown: ``71,551`` matches
+  71551.0, ``12.3%`` matches 12.34 (and the fraction 0.1234), ``1.2 million`` matches 1,213,004, and a
+  round whole number such as ``71,600`` matches anything it rounds from (tolerance half its last
+  non-zero place, at most 5%). Signs are ignored ("fell 12%" vs a change of -12).
+* References: every number in the results (values, text, summary, table, sources, caveats), the
+  question, and the rate bases 100 / 1,000 / 10,000 / 100,000.
+* Simple derivations from two numbers in the results' values, summary and text (not large tables, to
+  keep chance matches rare): sum, difference, ratio, ratio as a percent, and percent change.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+_TOKEN = re.compile(
+    r"(?<![\w.,$])"
+    r"(?P<sign>[-−])?"
+    r"(?P<cur>\$)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<suffix>\s?%|\s+per\s?cent\b|\s*(?:thousand|million|billion|trillion)\b|(?:k|K|M|bn|B)\b"
+    r"|(?:st|nd|rd|th)\b|x\b)?"
+    r"(?!\w)"
+)
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+           "trillion": 1e12}
+RATE_BASES = (100.0, 1000.0, 10000.0, 100000.0)
+YEAR_RANGE = (1900, 2100)
+SMALL_COUNT_MAX = 10
+PAIR_LIMIT = 120  # numbers considered for two-number derivations
+
+
+@dataclass
+class Number:
+    """One number as written in a text, with the value and the tolerance its precision implies."""
+
+    text: str
+    value: float
+    tolerance: float
+    percent: bool = False
+    money: bool = False
+    ordinal: bool = False
+    decimals: int = 0
+    scaled: bool = False
+
+    @property
+    def is_year(self) -> bool:
+        return (not (self.percent or self.money or self.scaled or self.decimals) and "," not in self.text
+                and self.value.is_integer() and YEAR_RANGE[0] <= self.value <= YEAR_RANGE[1])
+
+    @property
+    def is_small_count(self) -> bool:
+        return (not (self.percent or self.money or self.scaled or self.decimals)
+                and self.value.is_integer() and 0 <= self.value <= SMALL_COUNT_MAX)
+
+
+def extract_numbers(text: str) -> list[Number]:
+    """Every number in a text, in order."""
+    found = []
+    for match in _TOKEN.finditer(text or ""):
+        raw = match.group("num")
+        digits = raw.replace(",", "")
+        value = float(digits)
+        suffix = (match.group("suffix") or "").strip().lower()
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        scale = _SCALES.get(suffix, 1.0)
+        if scale == 1.0 and suffix.endswith(("thousand", "million", "billion", "trillion")):
+            scale = _SCALES[suffix.split()[-1]]
+        percent = suffix == "%" or "cent" in suffix
+        if decimals == 0 and scale == 1.0 and value:
+            trailing = len(digits) - len(digits.rstrip("0"))
+            tolerance = max(0.5, min(0.5 * 10 ** trailing, 0.05 * value))
+        else:
+            tolerance = 0.5 * 10 ** -decimals * scale
+        value *= scale
+        if match.group("sign"):
+            value = -value
+        found.append(Number(text=match.group(0).strip(), value=value, tolerance=tolerance + 1e-9 * max(1.0, abs(value)),
+                            percent=percent, money=bool(match.group("cur")), ordinal=suffix in ("st", "nd", "rd", "th"),
+                            decimals=decimals, scaled=scale != 1.0))
+    return found
+
+
+def _walk(node, numbers: list, strings: list) -> None:
+    if isinstance(node, bool) or node is None:
+        return
+    if isinstance(node, (int, float)):
+        if not (isinstance(node, float) and (math.isnan(node) or math.isinf(node))):
+            numbers.append(float(node))
+    elif isinstance(node, str):
+        strings.append(node)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            strings.append(str(key))
+            _walk(value, numbers, strings)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            _walk(value, numbers, strings)
+    else:
+        strings.append(str(node))
+
+
+def _numbers_of(node) -> list[float]:
+    numbers: list[float] = []
+    strings: list[str] = []
+    _walk(node, numbers, strings)
+    for text in strings:
+        numbers += [n.value for n in extract_numbers(text)]
+    return numbers
+
+
+@dataclass
+class References:
+    """The numbers an answer may use, gathered once from the results and the question."""
+
+    direct: np.ndarray
+    pairs: np.ndarray
+    years: set = field(default_factory=set)
+    year_span: tuple | None = None
+
+    @classmethod
+    def build(cls, results: list[dict], question: str = "") -> "References":
+        direct: list[float] = list(RATE_BASES) + [n.value for n in extract_numbers(question)]
+        primary: list[float] = []
+        first, last = None, None
+        for result in results or []:
+            if not isinstance(result, dict):
+                continue
+            primary += _numbers_of([result.get("values"), result.get("summary"), result.get("text")])
+            direct += _numbers_of([result.get("table"), result.get("sources"), result.get("caveats"),
+                                   result.get("arguments")])
+            for source in result.get("sources") or []:
+                for year in _numbers_of((source or {}).get("coverage")):
+                    if year.is_integer() and YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
+                        first = year if first is None else min(first, year)
+                        last = year if last is None else max(last, year)
+        direct += primary
+        everything = np.unique(np.abs(np.array(direct, dtype=float)))
+        pairs = np.array(list(dict.fromkeys(abs(v) for v in primary))[:PAIR_LIMIT], dtype=float)
+        years = {v for v in everything.tolist() if v.is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]}
+        return cls(direct=everything, pairs=pairs, years=years,
+                   year_span=(first, last) if first is not None else None)
+
+    def matches(self, number: Number) -> bool:
+        target, tol = abs(number.value), number.tolerance
+        direct = self.direct
+        if direct.size and np.any(np.abs(direct - target) <= tol):
+            return True
+        if number.percent and direct.size and np.any(np.abs(direct * 100 - target) <= tol):
+            return True
+        return self._derived(target, tol)
+
+    def _derived(self, target: float, tol: float) -> bool:
+        values = self.pairs
+        if values.size < 2:
+            return False
+        a = values[:, None]
+        b = values[None, :]
+        off_diagonal = ~np.eye(values.size, dtype=bool)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            candidates = (a + b, np.abs(a - b), a / b, a / b * 100, np.abs(a - b) / b * 100)
+            for grid in candidates:
+                hit = np.abs(grid - target) <= tol
+                if np.any(hit & off_diagonal):
+                    return True
+        return False
+
+    def allows_year(self, number: Number) -> bool:
+        if number.value in self.years:
+            return True
+        span = self.year_span
+        return bool(span and span[0] <= number.value <= span[1])
+
+
+@dataclass
+class GroundingReport:
+    """Which numbers of an answer were checked, matched, ignored, or left unmatched."""
+
+    checked: list = field(default_factory=list)
+    ignored: list = field(default_factory=list)
+    unmatched: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.unmatched
+
+    def to_dict(self) -> dict:
+        return {"checked": self.checked, "ignored": self.ignored, "unmatched": self.unmatched, "ok": self.ok}
+
+
+def check_grounding(answer: str, results: list[dict], question: str = "",
+                    references: References | None = None) -> GroundingReport:
+    """Match every number in ``answer`` against ``results`` (ToolResult dicts) and the question."""
+    refs = references or References.build(results, question)
+    report = GroundingReport()
+    for number in extract_numbers(answer):
+        if number.ordinal or number.is_small_count or (number.is_year and refs.allows_year(number)):
+            report.ignored.append(number.text)
+            continue
+        report.checked.append(number.text)
+        if not refs.matches(number) and number.text not in report.unmatched:
+            report.unmatched.append(number.text)
+    return report
+

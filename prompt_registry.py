@@ -1,0 +1,177 @@
+"""Named, versioned prompt templates for the orchestrator.
+
+Templates are plain ``str.format`` strings so the trace can record exactly which wording
+produced an answer: ``prompt_version()`` is a short hash over every template and few-shot
+example, stored in each RunResult. Change a template and the version changes with it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+TEMPLATES: dict[str, str] = {
+    "system_tools": (
+        "You are ChiQA, an assistant answering questions about Chicago public data: homicides, census "
+        "demographics, socioeconomic indicators and home values, by community area, ward, police district "
+        "and ZIP code.\n"
+        "You cannot see the data directly. To get numbers, call a data tool by writing one line per call:\n"
+        'TOOL_CALL: {{"name": "<tool name>", "arguments": {{...}}}}\n'
+        "Rules:\n"
+        "- You can call several tools, in one reply or across replies, to gather data from different "
+        "domains (at most {max_calls} calls per question).\n"
+        "- After each set of results, decide whether you need more data. Never repeat a call you already made.\n"
+        "- If a call fails, read the error, fix the arguments and try again, or continue without it.\n"
+        "- {no_call_rule}\n"
+        "- Never invent numbers; use only the numbers the tools return.\n"
+        "Tools (name(argument: type [choices], ...) - what it does):\n{tool_specs}\n"
+        "Examples:\n{examples}"
+    ),
+    "no_call_rule": (
+        "When you have enough data (or the question needs no Chicago data), reply with one line "
+        "starting NO_TOOL_CALL (optionally followed by a brief note), for example: NO_TOOL_CALL I have the yearly counts."
+    ),
+    "question": "Question: {question}{hints}",
+    "hints": "\nNotes from the question analyzer: {hint_text}",
+    "results_block": "[Source {source}: {label}] {call}\n{text}",
+    "error_block": "[Error] {call}\n{message}",
+    "duplicate_note": "[Duplicate] {call} was already called; you already have its result ({where}). Do not repeat it.",
+    "skipped_note": "[Skipped] {call}: {reason}",
+    "parse_note": "[Unreadable tool call] {error}. Write each call as TOOL_CALL: {{\"name\": ..., \"arguments\": {{...}}}}",
+    "trimmed_block": "[Source {source}: {label}] {call}\n(result shortened to fit the context window) {summary}",
+    "dropped_block": "[Source {source}: {label}] {call}\n(result removed to fit the context window)",
+    "continue": (
+        "You can make {remaining} more tool call(s). Call another tool if you still need data; "
+        "otherwise reply NO_TOOL_CALL."
+    ),
+    "no_more_calls": "No more tool calls are allowed.",
+    "synthesis": (
+        "Now write the final answer to the question: \"{question}\"\n"
+        "Use only the data from these sources above:\n{source_list}\n"
+        "Write one coherent answer in plain English that integrates all sources. Quote numbers exactly as "
+        "the tools gave them. Then state caveats briefly: data freshness (each dataset's coverage period), "
+        "geography (community areas, wards, districts and ZIP codes do not line up exactly) and method "
+        "(e.g. survey estimates vs. counts). Do not write TOOL_CALL."
+    ),
+    "synthesis_no_data": (
+        "Now answer the question: \"{question}\"\n"
+        "No data tool results are available. Answer briefly and directly. If the question needs Chicago "
+        "data you do not have, say so plainly instead of guessing numbers. Do not write TOOL_CALL."
+    ),
+    "synthesis_strict": (
+        "Some numbers in your answer do not appear in the tool results: {numbers}. Rewrite the answer "
+        "using ONLY numbers that appear in the sources above (or that you can compute exactly from two "
+        "of them). Drop any figure you cannot source. Keep the caveats."
+    ),
+}
+
+# Few-shot examples: (question, replies). Each reply is a list of calls (one gather pass);
+# an example is shown only if every tool it names is registered.
+EXAMPLES: list[tuple[str, list[list[tuple[str, dict]]]]] = [
+    ("How many homicides were there in 2023?",
+     [[("query_homicides_advanced", {"start_year": 2023, "end_year": 2023})]]),
+    ("What is the per capita income in the community area with the most homicides, and what are home "
+     "prices like there?",
+     [[("query_homicides_advanced", {"group_by": "community_area", "top_n": 1})],
+      [("query_socioeconomic_indicators", {"community_area": "Austin"}),
+       ("query_property_values", {"community_area": "Austin"})]]),
+]
+
+DOMAIN_LABELS = {
+    "homicides": "Homicide data", "homicide": "Homicide data", "homicide_analysis": "Homicide analysis",
+    "iucr": "IUCR crime codes", "census": "Census demographics", "socioeconomic": "Socioeconomic indicators",
+    "property_values": "Home values", "property": "Home values",
+}
+
+
+def template(name: str) -> str:
+    return TEMPLATES[name]
+
+
+def prompt_version() -> str:
+    """Short hash over every template and example: recorded in each result and trace."""
+    blob = json.dumps([TEMPLATES, EXAMPLES], sort_keys=True)
+    return "p-" + hashlib.sha1(blob.encode()).hexdigest()[:10]
+
+
+def format_call(name: str, arguments: dict | None) -> str:
+    """A call as the model and the trace show it: name(arg=value, ...)."""
+    args = ", ".join(f"{k}={json.dumps(v)}" for k, v in (arguments or {}).items())
+    return f"{name}({args})"
+
+
+def _arg_spec(name: str, spec: dict) -> str:
+    kind = spec.get("type", "string")
+    if isinstance(kind, list):
+        kind = "|".join(kind)
+    if kind == "array":
+        item = spec.get("items", {}).get("type", "string")
+        kind = ("|".join(item) if isinstance(item, list) else item) + "[]"
+    text = f"{name}: {kind}"
+    if spec.get("enum"):
+        text += " [" + "|".join(str(c) for c in spec["enum"]) + "]"
+    elif spec.get("minimum") is not None and spec.get("maximum") is not None:
+        text += f" [{spec['minimum']}-{spec['maximum']}]"
+    return text
+
+
+def render_tool_specs(schemas: list[dict]) -> str:
+    """One line per tool: name(arg: type [choices], ...) - description. Required args come first."""
+    lines = []
+    for schema in schemas:
+        params = schema.get("parameters", {})
+        props = params.get("properties", {})
+        required = params.get("required", [])
+        names = [n for n in required if n in props] + [n for n in props if n not in required]
+        args = ", ".join(_arg_spec(n, props[n]) + ("" if n in required else "?") for n in names)
+        description = (schema.get("description") or "").strip().splitlines()[0] if schema.get("description") else ""
+        lines.append(f"{schema['name']}({args}) - {description}")
+    return "\n".join(lines)
+
+
+def render_examples(tool_names: set[str]) -> str:
+    shown = []
+    for question, passes in EXAMPLES:
+        if not all(name in tool_names for calls in passes for name, _ in calls):
+            continue
+        lines = [f"Question: {question}"]
+        for number, calls in enumerate(passes, 1):
+            lines.append(f"Reply {number}:")
+            lines += [f'TOOL_CALL: {json.dumps({"name": n, "arguments": a})}' for n, a in calls]
+            lines.append("(results come back)")
+        lines.append(f"Reply {len(passes) + 1}:\nNO_TOOL_CALL I have what I need.")
+        shown.append("\n".join(lines))
+    shown.append("Question: What does MCP stand for?\nReply 1:\nNO_TOOL_CALL This needs no Chicago data.")
+    return "\n\n".join(shown)
+
+
+def system_prompt(schemas: list[dict], max_calls: int) -> str:
+    names = {s["name"] for s in schemas}
+    return TEMPLATES["system_tools"].format(
+        max_calls=max_calls, no_call_rule=TEMPLATES["no_call_rule"],
+        tool_specs=render_tool_specs(schemas), examples=render_examples(names))
+
+
+def question_message(question: str, hint_text: str = "") -> str:
+    hints = TEMPLATES["hints"].format(hint_text=hint_text.strip()) if hint_text and hint_text.strip() else ""
+    return TEMPLATES["question"].format(question=question.strip(), hints=hints)
+
+
+def source_label(domain: str, sources: list | None, tool: str) -> str:
+    """'Homicide data', 'Census demographics', ...: the tool's domain, else its first dataset."""
+    if domain in DOMAIN_LABELS:
+        return DOMAIN_LABELS[domain]
+    if domain:
+        return domain.replace("_", " ").capitalize() + " data"
+    if sources:
+        return str(sources[0].get("dataset") or tool)
+    return tool
+
+
+def synthesis_message(question: str, source_lines: list[str]) -> str:
+    if not source_lines:
+        return TEMPLATES["synthesis_no_data"].format(question=question.strip())
+    return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines))
+
+
+def strict_message(numbers: list[str]) -> str:
+    return TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
