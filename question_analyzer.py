@@ -469,10 +469,13 @@ def analyze_question(question: str, data=None) -> dict:
     # ---------------- metrics and domains
     metrics: list[str] = []
     domains: list[str] = []
+    metric_pos: dict[str, int] = {}
     for metric, domain, pattern in _METRIC_RES:
-        if pattern.search(low):
+        found = pattern.search(low)
+        if found:
             _add(metrics, metric)
             _add(domains, domain)
+            metric_pos[metric] = found.start()
     if _PER_CAPITA_INCOME_RE.search(low):
         _add(metrics, "income")
         _add(domains, "socioeconomic")
@@ -555,7 +558,7 @@ def analyze_question(question: str, data=None) -> dict:
             top_n = _number(top.group(1) or top.group(2))
             if re.search(r"\bbottom\b", top.group(0), re.I):
                 order = "asc"
-        ranking = {"order": order, "top_n": top_n}
+        ranking = {"order": order, "top_n": top_n, "metric": _ranked_metric(low, metrics, metric_pos, desc, asc, top)}
         if top_n is None and _WHICH_RE.search(low) and not re.search(
                 r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
             ranking["singular"] = True
@@ -687,6 +690,32 @@ def analyze_question(question: str, data=None) -> dict:
     }
     result["hint_text"] = _hint_text(result)
     return result
+
+
+_RANK_WORD_METRIC = [
+    (re.compile(r"safe|deadl|dangerous|violent", re.I), "homicides"),
+    (re.compile(r"rich|wealth|poor", re.I), "income"),
+    (re.compile(r"cheap|expensive", re.I), "home_value"),
+]
+
+
+def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str | None:
+    """The metric a ranking word applies to: the word's own meaning, else the next metric named after it."""
+    found = [m for m in matches if m]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    for pattern, metric in _RANK_WORD_METRIC:
+        for m in found:
+            if pattern.search(m.group(0)) and metric in metrics:
+                return "poverty" if metric == "income" and "poverty" in metrics and "income" not in metrics else metric
+    candidates = [(pos, metric) for metric, pos in metric_pos.items() if metric in metrics]
+    if not candidates:
+        return metrics[0] if metrics else None
+    after = [c for c in candidates if c[0] >= first.start()]
+    if after:
+        return min(after)[1]
+    return max(candidates)[1]
 
 
 def _hint_text(a: dict) -> str:
