@@ -35,3 +35,11 @@ def registry(data):
     from tools.registry import default_registry
 
     return default_registry(data)
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf_path(tmp_path_factory):
+    """A tiny random-weight llama GGUF (tests/tiny_gguf.py), written once per session."""
+    from tests.tiny_gguf import make_tiny_gguf
+
+    return make_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
