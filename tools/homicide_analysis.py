@@ -386,8 +386,11 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
     s1, s2 = _period_stats(arrays, mask, *p1), _period_stats(arrays, mask, *p2)
     everything = np.ones(arrays.n, dtype=bool)
     c1, c2 = _period_stats(arrays, everything, *p1), _period_stats(arrays, everything, *p2)
-    change = change_pct(s1["yearly_average"], s2["yearly_average"]) if s1["homicides"] else None
-    city_change = change_pct(c1["yearly_average"], c2["yearly_average"])
+    def avg(stats):  # unrounded yearly average, so the % change is not computed from rounded figures
+        return stats["homicides"] / stats["years"]
+
+    change = change_pct(avg(s1), avg(s2)) if s1["homicides"] else None
+    city_change = change_pct(avg(c1), avg(c2))
     lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
     in_range = arrays.year_mask(lo, hi)
     counts = np.bincount((arrays.year[mask & in_range] - lo).astype(np.intp), minlength=hi - lo + 1)
@@ -401,7 +404,7 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
                      if s1["arrest_rate_pct"] is not None and s2["arrest_rate_pct"] is not None else None)
     values = {"geography": where, "period1": s1, "period2": s2,
               "change_in_yearly_average_pct": change,
-              "change_in_yearly_average": round(s2["yearly_average"] - s1["yearly_average"], 1),
+              "change_in_yearly_average": round(avg(s2) - avg(s1), 1),
               "arrest_rate_change_points": arrest_change,
               "citywide": {"period1": c1, "period2": c2, "change_in_yearly_average_pct": city_change},
               "yearly": yearly}
