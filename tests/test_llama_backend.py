@@ -1,0 +1,235 @@
+"""LlamaCppBackend on a tiny random-weight GGUF: loading, errors, grammar, deadline, KV-cache reuse, gate."""
+import sys
+import threading
+import time
+import types
+
+import pytest
+
+import llama_client
+from llama_client import (BackendBusy, BackendError, GenerationRequest, LlamaCppBackend, ModelGate, make_backend,
+                          physical_cores)
+from settings import load_settings
+from tool_call_parser import parse_tool_calls
+from tool_grammar import build_tool_grammar
+
+pytestmark = pytest.mark.slow
+
+MESSAGES = [{"role": "system", "content": "You are ChiQA. Answer with data."},
+            {"role": "user", "content": "How many homicides were there in 2020?"}]
+SCHEMAS = [{"name": "query_homicides", "description": "", "parameters": {"type": "object", "properties": {
+    "year": {"type": "integer", "minimum": 2001, "maximum": 2024},
+    "group_by": {"type": "string", "enum": ["year", "month"]}}}}]
+
+
+def _settings(path, **extra):
+    overrides = {"model.path": str(path), "model.n_ctx": 512, "model.n_threads": 1, "model.seed": 7,
+                 "model.temperature": 0.8, "model.allow_download": False}
+    overrides.update(extra)
+    return load_settings(overrides=overrides)
+
+
+@pytest.fixture(scope="module")
+def backend(tiny_gguf_path):
+    backend = LlamaCppBackend.from_settings(_settings(tiny_gguf_path, **{"model.n_ctx": 1024}))
+    yield backend
+    backend.close()
+
+
+def test_info_describes_the_model(backend, tiny_gguf_path):
+    info = backend.info()
+    assert info["backend"] == "llama" and info["model"] == "tiny.gguf"
+    assert info["size_bytes"] == tiny_gguf_path.stat().st_size < 1_000_000
+    assert info["n_ctx"] == 1024 and info["n_threads"] == 1 and info["chat_format"] == "gguf"
+    assert str(tiny_gguf_path) in info["reason"]
+
+
+def test_prompt_uses_the_gguf_chat_template(backend):
+    prompt = backend.render_prompt(MESSAGES)
+    assert prompt.startswith("<|im_start|>system\nYou are ChiQA.")
+    assert prompt.endswith("<|im_start|>assistant\n")
+    # exact counting: the same tokens the generation evaluates
+    assert backend.count_message_tokens(MESSAGES) == len(backend.prompt_tokens_for(MESSAGES))
+    assert backend.count_tokens("<|im_end|>") == 1  # special tokens count as one
+
+
+def test_generate_without_grammar(backend):
+    pieces = []
+    generation = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=24, on_token=pieces.append))
+    assert generation.prompt_tokens == backend.count_message_tokens(MESSAGES)
+    assert 0 < generation.completion_tokens <= 24
+    assert generation.finish_reason in {"stop", "length"}
+    assert "".join(pieces) == generation.text
+    assert generation.duration_ms > 0
+
+
+def test_generate_with_tool_grammar_parses(backend):
+    gbnf = build_tool_grammar(SCHEMAS, 2, allow_no_call=False)
+    generation = backend.generate(GenerationRequest(messages=MESSAGES, grammar=gbnf, max_tokens=200))
+    result = parse_tool_calls(generation.text)
+    assert result.calls and not result.errors, generation.text
+    assert all(call["name"] == "query_homicides" for call in result.calls)
+    assert generation.finish_reason == "stop"
+
+
+def test_stop_strings_cut_the_text(backend):
+    pieces = []
+    request = GenerationRequest(messages=MESSAGES, grammar='root ::= "abc STOP xyz"', stop=["STOP"],
+                                max_tokens=50, on_token=pieces.append)
+    generation = backend.generate(request)
+    assert generation.text == "abc " and generation.finish_reason == "stop"
+    assert "".join(pieces) == "abc "
+
+
+def test_invalid_grammar_is_a_backend_error(backend):
+    with pytest.raises(BackendError, match="grammar"):
+        backend.generate(GenerationRequest(messages=MESSAGES, grammar="root ::= (", max_tokens=5))
+
+
+def test_deadline_is_honoured(backend):
+    def slow(_piece):
+        time.sleep(0.004)  # makes the tiny model as slow as a real one would be
+
+    started = time.monotonic()
+    generation = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=800, deadline=started + 0.2,
+                                                    on_token=slow))
+    elapsed = time.monotonic() - started
+    assert generation.finish_reason == "deadline"
+    assert elapsed < 0.2 + 0.5
+    assert 0 < generation.completion_tokens < 800
+
+
+def test_deadline_already_past_returns_at_once(backend):
+    generation = backend.generate(GenerationRequest(messages=MESSAGES, deadline=time.monotonic() - 1))
+    assert generation.finish_reason == "deadline" and generation.text == "" and generation.evaluated_tokens == 0
+
+
+def test_kv_cache_reuse_for_an_appended_prompt(backend):
+    first = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=8))
+    extended = MESSAGES + [{"role": "assistant", "content": first.text},
+                           {"role": "user", "content": "RESULT query_homicides: 2020 had 769 homicides."}]
+    second = backend.generate(GenerationRequest(messages=extended, max_tokens=8))
+    assert second.prompt_tokens > first.prompt_tokens
+    assert second.evaluated_tokens < second.prompt_tokens
+    assert second.evaluated_tokens <= second.prompt_tokens - first.prompt_tokens + 1
+    # an identical prompt again only replays one token
+    again = backend.generate(GenerationRequest(messages=extended, max_tokens=4))
+    assert again.evaluated_tokens <= 1
+
+
+def test_prompt_too_long_raises_before_llama_cpp(backend, monkeypatch):
+    def boom(*args, **kwargs):
+        raise AssertionError("llama.cpp must not be called")
+
+    monkeypatch.setattr(backend.llm, "generate", boom)
+    long_messages = [{"role": "user", "content": "word " * 2000}]
+    with pytest.raises(BackendError, match="prompt too long"):
+        backend.generate(GenerationRequest(messages=long_messages, max_tokens=16))
+    near = [{"role": "user", "content": "x" * 900}]
+    with pytest.raises(BackendError, match="prompt too long"):
+        backend.generate(GenerationRequest(messages=near, max_tokens=384))
+
+
+def test_missing_file_names_the_path(tmp_path):
+    missing = tmp_path / "nope" / "model.gguf"
+    with pytest.raises(BackendError) as info:
+        LlamaCppBackend.from_settings(_settings(missing))
+    assert str(missing) in str(info.value) and "CHIQA_MODEL_PATH" in str(info.value)
+
+
+def test_corrupt_file_names_the_path(tmp_path):
+    corrupt = tmp_path / "random.gguf"
+    corrupt.write_bytes(bytes(range(256)) * 64)
+    with pytest.raises(BackendError) as info:
+        LlamaCppBackend.from_settings(_settings(corrupt))
+    assert str(corrupt) in str(info.value) and "GGUF" in str(info.value)
+
+
+def test_truncated_gguf_is_caught(tmp_path, tiny_gguf_path):
+    truncated = tmp_path / "truncated.gguf"
+    truncated.write_bytes(tiny_gguf_path.read_bytes()[:5000])
+    with pytest.raises(BackendError) as info:
+        LlamaCppBackend.from_settings(_settings(truncated))
+    assert str(truncated) in str(info.value)
+
+
+def test_configured_chat_format_and_default_threads(tiny_gguf_path):
+    backend = LlamaCppBackend.from_settings(_settings(tiny_gguf_path, **{"model.chat_format": "chatml",
+                                                                         "model.n_threads": None}))
+    try:
+        assert backend.chat_format == "chatml"
+        assert backend.n_threads == physical_cores() >= 1
+        assert backend.render_prompt(MESSAGES).endswith("<|im_start|>assistant\n")
+    finally:
+        backend.close()
+    with pytest.raises(BackendError, match="chat_format"):
+        LlamaCppBackend.from_settings(_settings(tiny_gguf_path, **{"model.chat_format": "no-such-format"}))
+
+
+# ---------------------------------------------------------------- the gate
+
+def _hold_the_model(backend, started, release):
+    def on_token(_piece):
+        started.set()
+        release.wait(5)
+
+    return threading.Thread(target=lambda: backend.generate(
+        GenerationRequest(messages=MESSAGES, max_tokens=2, on_token=on_token)))
+
+
+@pytest.mark.parametrize("queue_size", [0, 1])
+def test_model_gate_busy(backend, queue_size):
+    backend.gate = ModelGate(queue_size)
+    started, release = threading.Event(), threading.Event()
+    holder = _hold_the_model(backend, started, release)
+    holder.start()
+    waiter_results = []
+    try:
+        assert started.wait(5)
+        waiter = None
+        if queue_size == 1:
+            waiter = threading.Thread(target=lambda: waiter_results.append(
+                backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=2))))
+            waiter.start()
+            for _ in range(500):
+                if backend.gate.waiting == 1:
+                    break
+                time.sleep(0.01)
+            assert backend.gate.waiting == 1
+        with pytest.raises(BackendBusy):
+            backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=2))
+    finally:
+        release.set()
+        holder.join(10)
+    if queue_size == 1:
+        waiter.join(10)
+        assert len(waiter_results) == 1 and waiter_results[0].completion_tokens >= 1
+    backend.gate = ModelGate(8)
+
+
+# ---------------------------------------------------------------- auto selection
+
+def test_auto_picks_llama_when_the_file_exists(tiny_gguf_path):
+    backend = make_backend(_settings(tiny_gguf_path, **{"model.backend": "auto"}))
+    try:
+        assert backend.name == "llama"
+        assert backend.selection_reason == f"auto: model file {tiny_gguf_path} found"
+    finally:
+        backend.close()
+
+
+def test_auto_falls_back_to_rules_with_the_reason(tmp_path, monkeypatch):
+    class FakeRules(llama_client.Backend):
+        name = "rules"
+
+    monkeypatch.setitem(sys.modules, "rules_backend", types.SimpleNamespace(RulesBackend=FakeRules))
+    missing = tmp_path / "absent.gguf"
+    backend = make_backend(_settings(missing, **{"model.backend": "auto"}))
+    assert backend.name == "rules"
+    assert str(missing) in backend.selection_reason and "rule planner" in backend.selection_reason
+
+
+def test_auto_without_rules_planner_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rules_backend", None)
+    with pytest.raises(BackendError, match="rule planner"):
+        make_backend(_settings(tmp_path / "absent.gguf", **{"model.backend": "auto"}))
