@@ -1,0 +1,42 @@
+"""gunicorn settings for ChiQA: `gunicorn -c gunicorn.conf.py "app:create_app()"` (what `make run` does).
+
+A CPU model generates one answer at a time per worker, so: few workers (each loads its own copy
+of the model, lazily on its first question), gthread workers with several threads so health,
+static files, run history and streaming responses never wait behind a generation, and a timeout
+longer than the orchestrator's per-question limit. Generations queue in llama_client.ModelGate
+(model.queue_size); when that queue is full the API answers 503 with Retry-After.
+
+Environment: CHIQA_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (workers, default 1),
+CHIQA_THREADS (threads per worker, default 8), CHIQA_TIMEOUT (worker timeout, default
+orchestrator.timeout_seconds + 60).
+"""
+import os
+
+from settings import get_dotted, load_settings
+
+_settings = load_settings()
+
+bind = os.environ.get("CHIQA_BIND") or "127.0.0.1:8000"
+workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
+worker_class = "gthread"
+threads = int(os.environ.get("CHIQA_THREADS") or 8)
+timeout = int(os.environ.get("CHIQA_TIMEOUT") or (int(get_dotted(_settings, "orchestrator.timeout_seconds", 60)) + 60))
+graceful_timeout = 30
+keepalive = 5
+# Each worker loads its own model lazily; preloading the app would load nothing heavy anyway.
+preload_app = False
+accesslog = os.environ.get("CHIQA_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("CHIQA_LOG_LEVEL") or "info"
+# Large request bodies are refused by the app (server.max_body_bytes); keep header limits default.
+limit_request_line = 8190
+
+
+def post_worker_init(worker):
+    """Load the data tables in the background as soon as a worker starts (never the model)."""
+    if os.environ.get("CHIQA_WARM_DATA", "1") == "0":
+        return
+    app = getattr(worker, "wsgi", None)
+    runtime = getattr(app, "extensions", {}).get("chiqa_runtime") if app is not None else None
+    if runtime is not None:
+        runtime.warm_data_async()

@@ -1,0 +1,495 @@
+/* ChiQA page: asks over a streamed NDJSON POST, renders each trace step live, then the answer.
+   Every piece of untrusted text (question, model output, data values) goes in with textContent
+   or createElement: this file never assigns innerHTML. */
+(function () {
+  "use strict";
+
+  var TABLE_PREVIEW_ROWS = 10;
+  var state = {running: false, runId: null, limits: {}, startedAt: 0, toolCalls: 0, lastStep: "", timer: null,
+               rating: null};
+
+  function $(id) { return document.getElementById(id); }
+
+  /* h("div", {className: "x", text: "..."}, [child, "text", ...]) */
+  function h(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === undefined || v === null || v === false) return;
+      if (k === "text") node.textContent = String(v);
+      else if (k === "className") node.className = v;
+      else node.setAttribute(k, v === true ? "" : String(v));
+    });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    });
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function show(node, yes) { node.hidden = !yes; }
+  function json(v) { try { return JSON.stringify(v, null, 2); } catch (e) { return String(v); } }
+  function ms(v) { return typeof v === "number" ? (v >= 1000 ? (v / 1000).toFixed(1) + " s" : Math.round(v) + " ms") : ""; }
+  function isObj(v) { return v && typeof v === "object" && !Array.isArray(v); }
+
+  /* ------------------------------------------------------------------ CSV */
+
+  function csvCell(v) {
+    if (v === null || v === undefined) return "";
+    var s = typeof v === "object" ? JSON.stringify(v) : String(v);
+    // Spreadsheet formula injection: text (not numbers) starting with = + @ or a non-numeric "-".
+    if (typeof v === "string" && (/^[=+@\t\r]/.test(s) || /^-(?![0-9.])/.test(s))) s = "'" + s;
+    return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  function toCSV(table) {
+    var lines = [table.columns.map(csvCell).join(",")];
+    table.rows.forEach(function (row) { lines.push((row || []).map(csvCell).join(",")); });
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  function downloadCSV(table, name) {
+    var blob = new Blob([toCSV(table)], {type: "text/csv;charset=utf-8"});
+    var url = URL.createObjectURL(blob);
+    var a = h("a", {href: url, download: name});
+    a.hidden = true;
+    document.body.appendChild(a);
+    a.click();
+    document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+  }
+
+  function fileName(s) { return String(s || "result").replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 60) || "result"; }
+
+  /* ------------------------------------------------------------------ tables and charts */
+
+  function renderTable(table, label) {
+    var wrap = h("div", {className: "table-wrap"});
+    var rows = table.rows || [];
+    var t = h("table", {className: "data"});
+    t.appendChild(h("caption", {text: rows.length > TABLE_PREVIEW_ROWS
+      ? "First " + TABLE_PREVIEW_ROWS + " of " + rows.length + " rows" : rows.length + " row" + (rows.length === 1 ? "" : "s")}));
+    var thead = h("thead"), tr = h("tr");
+    table.columns.forEach(function (c) { tr.appendChild(h("th", {scope: "col", text: c})); });
+    thead.appendChild(tr); t.appendChild(thead);
+    var tbody = h("tbody");
+    rows.slice(0, TABLE_PREVIEW_ROWS).forEach(function (row) {
+      var r = h("tr");
+      (row || []).forEach(function (cell) {
+        var num = typeof cell === "number";
+        r.appendChild(h("td", {className: num ? "num" : null,
+          text: cell === null || cell === undefined ? "" : num ? cell.toLocaleString("en-US", {maximumFractionDigits: 4}) : (typeof cell === "object" ? JSON.stringify(cell) : cell)}));
+      });
+      tbody.appendChild(r);
+    });
+    t.appendChild(tbody);
+    wrap.appendChild(t);
+    var btn = h("button", {type: "button", className: "csv", text: "Download CSV (" + rows.length + " rows)"});
+    btn.addEventListener("click", function () { downloadCSV(table, fileName(label) + ".csv"); });
+    return [wrap, btn];
+  }
+
+  function hasTable(r) { return isObj(r) && isObj(r.table) && Array.isArray(r.table.columns) && Array.isArray(r.table.rows); }
+
+  function chartFor(r) {
+    if (!hasTable(r) || !isObj(r.chart) || !window.ChiQAChart) return null;
+    try { return window.ChiQAChart.render(r.table, r.chart); } catch (e) { return null; }
+  }
+
+  /* ------------------------------------------------------------------ trace steps */
+
+  var LABELS = {analysis: "Question analysis", model_pass: "Model pass", tool_call: "Tool call", trim: "Context trimmed",
+                synthesis: "Writing the answer", grounding: "Grounding check", error: "Error"};
+  var HANDLED = ["type", "index", "started_ms", "duration_ms", "result", "raw_output", "output", "text", "raw",
+                 "calls", "parsed_calls", "tool_calls", "arguments", "name", "tool", "status", "analysis", "error", "result_summary"];
+
+  function stepTitle(step) {
+    var type = step.type || "step", label = LABELS[type] || type, bits = [];
+    var r = isObj(step.result) ? step.result : null;
+    if (type === "tool_call") {
+      label += ": " + (step.name || (r && r.tool) || "?");
+      if (step.status) bits.push(step.status);
+      if (step.status === "duplicate" && step.duplicate_of) bits.push("same as call " + step.duplicate_of);
+      else if (step.error) bits.push(String(step.error));
+      else if (step.result_summary || (r && r.summary)) bits.push(step.result_summary || r.summary);
+    } else if (type === "model_pass") {
+      if (step.pass !== undefined) label += " " + step.pass;
+      if (step.phase) bits.push(step.phase);
+      var calls = step.calls || step.parsed_calls || step.tool_calls;
+      if (Array.isArray(calls)) bits.push(calls.length + " tool call" + (calls.length === 1 ? "" : "s") + " parsed");
+      if (step.finish_reason) bits.push(step.finish_reason);
+    } else if (type === "analysis") {
+      var a = isObj(step.analysis) ? step.analysis : step;
+      if (a.complexity) bits.push(a.complexity);
+    } else if (type === "grounding") {
+      if (Array.isArray(step.unmatched)) {
+        var u = step.unmatched;
+        bits.push(u.length ? u.length + " ungrounded number" + (u.length === 1 ? "" : "s") : "all numbers grounded");
+      }
+    } else if (type === "synthesis") {
+      if (step.strict) bits.push("stricter retry");
+      if (step.fallback) bits.push("built without the model");
+    } else if (type === "error" && step.message) {
+      bits.push(step.message);
+    }
+    if (typeof step.duration_ms === "number") bits.push(ms(step.duration_ms));
+    return {label: label, detail: bits.join(" · ")};
+  }
+
+  function section(title, nodes) {
+    return h("div", {className: "step-part"}, [h("h4", {text: title})].concat(nodes));
+  }
+
+  function pre(text) { return h("pre", {className: "raw", text: text}); }
+
+  function renderStep(step) {
+    var t = stepTitle(step);
+    var status = step.status || (isObj(step.result) && step.result.ok === false ? "error" : "");
+    var li = h("li", {className: "step step-" + (step.type || "other") + (status ? " status-" + status : ""),
+                      "data-type": step.type || "", "data-index": step.index});
+    var details = h("details");
+    var summary = h("summary", {}, [h("span", {className: "step-no", text: (step.index !== undefined ? step.index : "·") + "."}), " ",
+                                    h("strong", {text: t.label}), t.detail ? h("span", {className: "step-detail", text: " · " + t.detail}) : null]);
+    details.appendChild(summary);
+    var body = h("div", {className: "step-body"});
+
+    var raw = step.raw_output !== undefined ? step.raw_output : step.raw !== undefined ? step.raw : step.output !== undefined ? step.output : step.text;
+    if (raw !== undefined && raw !== null) body.appendChild(section("Raw model output", [pre(typeof raw === "string" ? raw : json(raw))]));
+    var calls = step.calls || step.parsed_calls || step.tool_calls;
+    if (calls !== undefined) body.appendChild(section("Parsed tool calls", [pre(json(calls))]));
+    if (step.analysis !== undefined) body.appendChild(section("Analysis", [pre(json(step.analysis))]));
+    if (step.arguments !== undefined) body.appendChild(section("Arguments", [pre(json(step.arguments))]));
+    if (step.error) body.appendChild(section("Error", [h("p", {className: "error-text", text: typeof step.error === "string" ? step.error : json(step.error)})]));
+
+    var r = isObj(step.result) ? step.result : null;
+    if (r) {
+      if (r.error && !step.error) body.appendChild(section("Error", [h("p", {className: "error-text", text: (r.error.code ? r.error.code + ": " : "") + (r.error.message || "")})]));
+      if (r.summary) body.appendChild(section("Summary", [h("p", {text: r.summary})]));
+      var chart = chartFor(r);
+      if (chart) body.appendChild(section("Chart", [chart]));
+      if (hasTable(r)) body.appendChild(section("Result table", renderTable(r.table, (step.name || r.tool || "result") + "_step" + step.index)));
+      if (r.text) body.appendChild(section("Text the model saw", [pre(r.text)]));
+      if (Array.isArray(r.caveats) && r.caveats.length) body.appendChild(section("Caveats", [listOf(r.caveats, String)]));
+      if (Array.isArray(r.sources) && r.sources.length) body.appendChild(section("Sources", [listOf(r.sources, sourceText)]));
+    } else if (step.result !== undefined) {
+      body.appendChild(section("Result", [pre(json(step.result))]));
+    }
+
+    var timing = [];
+    if (typeof step.started_ms === "number") timing.push("started at " + ms(step.started_ms));
+    if (typeof step.duration_ms === "number") timing.push("took " + ms(step.duration_ms));
+    if (r && typeof r.duration_ms === "number") timing.push("tool " + ms(r.duration_ms));
+    if (timing.length) body.appendChild(section("Timing", [h("p", {text: timing.join(" · ")})]));
+
+    var rest = {};
+    Object.keys(step).forEach(function (k) { if (HANDLED.indexOf(k) < 0) rest[k] = step[k]; });
+    if (Object.keys(rest).length) body.appendChild(section("Details (tokens, limits, …)", [pre(json(rest))]));
+    details.appendChild(body);
+    li.appendChild(details);
+    return li;
+  }
+
+  function appendStep(step) {
+    show($("trace-section"), true);
+    $("trace").appendChild(renderStep(step));
+    if (step.type === "tool_call") state.toolCalls += 1;
+    state.lastStep = stepTitle(step).label;
+    updateProgress();
+  }
+
+  /* ------------------------------------------------------------------ answer */
+
+  function numberTexts(list) {
+    return (list || []).map(function (u) {
+      if (isObj(u)) return u.text || u.raw || u.value || u.number;
+      return u;
+    }).filter(function (s) { return s !== undefined && s !== null && String(s).length; }).map(String);
+  }
+
+  /* The answer as text nodes, with each ungrounded number wrapped in a <mark>. */
+  function markedAnswer(text, numbers) {
+    var frag = document.createDocumentFragment();
+    var needles = numberTexts(numbers).sort(function (a, b) { return b.length - a.length; });
+    var i = 0;
+    while (i < text.length) {
+      var best = -1, bestLen = 0;
+      needles.forEach(function (n) {
+        var from = i;
+        while (true) {
+          var at = text.indexOf(n, from);
+          if (at < 0) break;
+          var before = text.charAt(at - 1), after = text.charAt(at + n.length);
+          var boundary = !/[0-9.]/.test(before) && !/[0-9]/.test(after) && !(after === "." && /[0-9]/.test(text.charAt(at + n.length + 1)));
+          if (boundary) {
+            if (best < 0 || at < best || (at === best && n.length > bestLen)) { best = at; bestLen = n.length; }
+            break;
+          }
+          from = at + 1;
+        }
+      });
+      if (best < 0) { frag.appendChild(document.createTextNode(text.slice(i))); break; }
+      if (best > i) frag.appendChild(document.createTextNode(text.slice(i, best)));
+      frag.appendChild(h("mark", {className: "ungrounded", title: "This number was not found in any tool result", text: text.slice(best, best + bestLen)}));
+      i = best + bestLen;
+    }
+    return frag;
+  }
+
+  function sourceText(s) {
+    if (!isObj(s)) return String(s);
+    var bits = [s.title || s.dataset || s.key || "dataset"];
+    if (s.publisher) bits.push(s.publisher);
+    if (s.portal_id) bits.push("portal id " + s.portal_id);
+    var c = s.coverage;
+    if (isObj(c) && (c.start || c.end)) bits.push("covers " + (c.start || "?") + " – " + (c.end || "?"));
+    return bits.join(" · ");
+  }
+
+  function listOf(items, fn) {
+    var ul = h("ul");
+    items.forEach(function (it) { ul.appendChild(h("li", {text: fn(it)})); });
+    return ul;
+  }
+
+  function backendText(result) {
+    var b = result.backend, bits = [];
+    var name = isObj(b) ? (b.backend || b.name) : b;
+    bits.push("Answered by " + (name || "unknown backend"));
+    var model = result.model || (isObj(b) ? b.model : null);
+    if (model) bits.push("model " + model);
+    var reason = isObj(b) ? (b.reason || b.selection_reason) : null;
+    if (reason) bits.push("why this backend: " + reason);
+    if (result.stopped_because) bits.push("stopped because: " + result.stopped_because);
+    var calls = Array.isArray(result.tool_calls) ? result.tool_calls.length : null;
+    if (calls !== null) bits.push(calls + " tool call" + (calls === 1 ? "" : "s"));
+    var total = isObj(result.timings) ? (result.timings.total_ms || result.timings.total) : null;
+    if (typeof total === "number") bits.push(ms(total));
+    if (result.prompt_version) bits.push("prompt " + result.prompt_version);
+    return bits.join(" · ");
+  }
+
+  function renderResult(result, feedback) {
+    state.runId = result.run_id || null;
+    show($("answer-section"), true);
+    $("asked").textContent = result.question ? "Q: " + result.question : "";
+    var answer = $("answer");
+    clear(answer);
+    answer.appendChild(markedAnswer(String(result.answer || ""), result.ungrounded_numbers));
+    if (result.partial) answer.appendChild(h("p", {className: "note", text: "This is a partial answer (" + (result.stopped_because || "stopped early") + ")."}));
+    var ung = numberTexts(result.ungrounded_numbers);
+    $("ungrounded-note").textContent = ung.length ? "Highlighted numbers (" + ung.join(", ") + ") were not found in any tool result; check them." : "";
+    show($("ungrounded-note"), ung.length > 0);
+
+    var charts = $("charts");
+    clear(charts);
+    var trace = Array.isArray(result.trace) ? result.trace : [];
+    trace.forEach(function (step) {
+      if (step && step.type === "tool_call") { var c = chartFor(step.result); if (c) charts.appendChild(c); }
+    });
+
+    var sources = Array.isArray(result.sources) ? result.sources : [];
+    clear($("sources")); sources.forEach(function (s) { $("sources").appendChild(h("li", {text: sourceText(s)})); });
+    show($("sources-box"), sources.length > 0);
+    var caveats = Array.isArray(result.caveats) ? result.caveats : [];
+    clear($("caveats")); caveats.forEach(function (c) { $("caveats").appendChild(h("li", {text: String(c)})); });
+    show($("caveats-box"), caveats.length > 0);
+    $("backend-line").textContent = backendText(result);
+
+    // The trace again from the result itself, keeping the steps the reader had opened.
+    var open = {};
+    Array.prototype.forEach.call($("trace").querySelectorAll("li.step"), function (li) {
+      if (li.querySelector("details").open) open[li.getAttribute("data-index")] = true;
+    });
+    clear($("trace"));
+    trace.forEach(function (step) {
+      var li = renderStep(step);
+      if (open[String(step.index)]) li.querySelector("details").open = true;
+      $("trace").appendChild(li);
+    });
+    show($("trace-section"), trace.length > 0);
+    setupFeedback(feedback || {});
+  }
+
+  /* ------------------------------------------------------------------ progress and errors */
+
+  function updateProgress() {
+    if (!state.running) return;
+    var max = state.limits.max_tool_calls, timeout = state.limits.timeout_seconds;
+    var secs = Math.floor((Date.now() - state.startedAt) / 1000);
+    var text = "tool call " + state.toolCalls + (max ? " of max " + max : "") + " · " + secs + " s" + (timeout ? " of " + timeout + " s" : "");
+    if (state.lastStep) text += " · " + state.lastStep;
+    $("progress").textContent = text;
+  }
+
+  function showError(message) {
+    show($("status"), true);
+    $("error").textContent = message;
+    show($("error"), true);
+  }
+
+  function setRunning(on) {
+    state.running = on;
+    $("ask-button").disabled = on;
+    $("ask-button").textContent = on ? "Working…" : "Ask";
+    document.body.classList.toggle("busy", on);
+    if (state.timer) { clearInterval(state.timer); state.timer = null; }
+    if (on) state.timer = setInterval(updateProgress, 500);
+  }
+
+  function errorMessage(body, resp) {
+    var msg = body && body.error ? body.error.message : "the server answered " + resp.status;
+    var retry = resp.headers.get("Retry-After");
+    return msg + (retry ? " (retry in " + retry + " s)" : "");
+  }
+
+  /* ------------------------------------------------------------------ asking */
+
+  function resetForQuestion(question) {
+    state.toolCalls = 0; state.limits = {}; state.lastStep = ""; state.startedAt = Date.now(); state.runId = null;
+    clear($("trace")); show($("trace-section"), false); show($("answer-section"), false);
+    show($("error"), false); show($("status"), true);
+    $("progress").textContent = "starting…";
+  }
+
+  function handleEvent(ev) {
+    if (!isObj(ev)) return;
+    if (ev.event === "start") {
+      state.limits = isObj(ev.limits) ? ev.limits : {};
+      if (isObj(ev.backend)) state.lastStep = "backend " + (ev.backend.backend || ev.backend.name || "");
+      updateProgress();
+    } else if (ev.event === "step" && isObj(ev.step)) {
+      appendStep(ev.step);
+    } else if (ev.event === "result" && isObj(ev.result)) {
+      setRunning(false);
+      $("progress").textContent = "done · " + state.toolCalls + " tool call" + (state.toolCalls === 1 ? "" : "s") + " · " + ((Date.now() - state.startedAt) / 1000).toFixed(1) + " s";
+      renderResult(ev.result, {});
+      loadRecent();
+    } else if (ev.event === "error") {
+      showError((ev.error && ev.error.message) || "the answer failed");
+    }
+  }
+
+  function ask(question) {
+    question = question.trim();
+    var max = parseInt(document.body.getAttribute("data-max-chars"), 10) || 2000;
+    if (!question) { showError("Type a question first."); return; }
+    if (question.length > max) { showError("The question is too long (" + question.length + " of " + max + " characters)."); return; }
+    if (state.running) return;
+    resetForQuestion(question);
+    setRunning(true);
+    fetch("/api/ask/stream", {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/x-ndjson"},
+                              body: JSON.stringify({question: question})})
+      .then(function (resp) {
+        if (!resp.ok) {
+          return resp.json().catch(function () { return null; }).then(function (body) { throw new Error(errorMessage(body, resp)); });
+        }
+        var reader = resp.body.getReader(), decoder = new TextDecoder(), buffer = "";
+        function pump() {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) {
+              if (buffer.trim()) handleEvent(JSON.parse(buffer));
+              return;
+            }
+            buffer += decoder.decode(chunk.value, {stream: true});
+            var lines = buffer.split("\n");
+            buffer = lines.pop();
+            lines.forEach(function (line) { if (line.trim()) handleEvent(JSON.parse(line)); });
+            return pump();
+          });
+        }
+        return pump();
+      })
+      .catch(function (err) { showError("Could not answer: " + err.message); })
+      .then(function () { if (state.running) setRunning(false); });
+  }
+
+  /* ------------------------------------------------------------------ feedback */
+
+  function setupFeedback(fb) {
+    show($("feedback"), !!state.runId);
+    if (!state.runId) return;
+    state.rating = fb.rating || null;
+    $("vote-up").setAttribute("aria-pressed", state.rating === 1 ? "true" : "false");
+    $("vote-down").setAttribute("aria-pressed", state.rating === -1 ? "true" : "false");
+    $("feedback-comment").value = fb.comment || "";
+    $("feedback-status").textContent = state.rating ? "Thanks, your rating is saved." : "";
+    var link = $("permalink");
+    link.href = "/runs/" + encodeURIComponent(state.runId);
+    show(link, true);
+  }
+
+  function sendFeedback(rating) {
+    if (!state.runId) return;
+    if (rating) state.rating = rating;
+    if (!state.rating) { $("feedback-status").textContent = "Pick 👍 or 👎 first."; return; }
+    $("vote-up").setAttribute("aria-pressed", state.rating === 1 ? "true" : "false");
+    $("vote-down").setAttribute("aria-pressed", state.rating === -1 ? "true" : "false");
+    var comment = $("feedback-comment").value.trim();
+    var body = {rating: state.rating};
+    if (comment) body.comment = comment;
+    fetch("/api/runs/" + encodeURIComponent(state.runId) + "/feedback",
+          {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+      .then(function (resp) { return resp.json().then(function (b) { return {resp: resp, body: b}; }); })
+      .then(function (r) {
+        $("feedback-status").textContent = r.resp.ok ? "Thanks, saved." : "Not saved: " + errorMessage(r.body, r.resp);
+        if (r.resp.ok) loadRecent();
+      })
+      .catch(function (err) { $("feedback-status").textContent = "Not saved: " + err.message; });
+  }
+
+  /* ------------------------------------------------------------------ recent runs and permalinks */
+
+  function loadRecent() {
+    fetch("/api/runs?limit=10").then(function (r) { return r.ok ? r.json() : null; }).then(function (body) {
+      var ul = $("recent");
+      clear(ul);
+      if (!body || !body.runs || !body.runs.length) { ul.appendChild(h("li", {className: "note", text: "No questions yet."})); return; }
+      body.runs.forEach(function (run) {
+        var when = new Date(run.created_at * 1000);
+        var meta = when.toLocaleString() + " · " + run.n_tool_calls + " tool call" + (run.n_tool_calls === 1 ? "" : "s") +
+                   (run.rating === 1 ? " · 👍" : run.rating === -1 ? " · 👎" : "");
+        ul.appendChild(h("li", {}, [h("a", {href: "/runs/" + encodeURIComponent(run.id), text: run.question}),
+                                    h("span", {className: "recent-meta", text: meta})]));
+      });
+    }).catch(function () {});
+  }
+
+  function loadStoredRun(runId) {
+    show($("status"), true);
+    $("progress").textContent = "loading the stored run…";
+    fetch("/api/runs/" + encodeURIComponent(runId))
+      .then(function (r) { return r.json().then(function (b) { return {resp: r, body: b}; }); })
+      .then(function (r) {
+        if (!r.resp.ok) throw new Error(errorMessage(r.body, r.resp));
+        var result = r.body.result || {};
+        result.run_id = r.body.id;
+        $("question").value = result.question || r.body.question || "";
+        $("progress").textContent = "stored run from " + new Date(r.body.created_at * 1000).toLocaleString();
+        renderResult(result, {rating: r.body.rating, comment: r.body.comment});
+      })
+      .catch(function (err) { showError("Could not load this run: " + err.message); });
+  }
+
+  /* ------------------------------------------------------------------ wiring */
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = $("ask-form"), box = $("question");
+    form.addEventListener("submit", function (e) { e.preventDefault(); ask(box.value); });
+    box.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(box.value); }
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("button.example"), function (b) {
+      b.addEventListener("click", function () { box.value = b.textContent; ask(b.textContent); });
+    });
+    $("vote-up").addEventListener("click", function () { sendFeedback(1); });
+    $("vote-down").addEventListener("click", function () { sendFeedback(-1); });
+    $("feedback-send").addEventListener("click", function () { sendFeedback(null); });
+    $("feedback-comment").addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); sendFeedback(null); } });
+    var runId = document.body.getAttribute("data-run-id");
+    if (runId) loadStoredRun(runId);
+    loadRecent();
+  });
+
+  window.ChiQA = {toCSV: toCSV, markedAnswer: markedAnswer, renderResult: renderResult};
+})();

@@ -1,0 +1,283 @@
+"""The JSON API under /api. Every error is {"ok": false, "error": {"code", "message"}}.
+
+POST /api/ask                 answer a question; the result object plus run_id
+POST /api/ask/stream          the same, as NDJSON events while it runs (start, step..., result)
+GET  /api/runs                recent runs (?limit=1..50, ?offset=)
+GET  /api/runs/<id>           one stored run (summary fields plus the full result)
+POST /api/runs/<id>/feedback  {"rating": "up"|"down"|1|-1, "comment": optional, <= 1000 chars}
+GET  /api/tools               the tool schemas
+GET  /api/health              backend/model and data state, never loading anything
+GET  /api/stats               run history statistics
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from settings import DataNotFoundError, get_dotted
+from web.errors import ApiError
+from web.runtime import get_runtime
+
+log = logging.getLogger("chiqa.web")
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+RETRY_AFTER_SECONDS = 5
+MAX_COMMENT_CHARS = 1000
+STARTED_AT = time.time()
+
+
+def _store():
+    return current_app.extensions["chiqa_store"]
+
+
+def _settings() -> dict:
+    return current_app.config["CHIQA_SETTINGS"]
+
+
+def _invalid_options_class():
+    try:
+        from intelligent_mcp import InvalidOptions
+    except ImportError:  # pragma: no cover - the orchestrator module is part of the app
+        class InvalidOptions(ValueError):
+            pass
+    return InvalidOptions
+
+
+# ---------------------------------------------------------------- request parsing
+
+def read_json_body() -> dict:
+    """The request body as a JSON object, or an ApiError (415, 413, 400)."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported_media_type",
+                       f"send the body as application/json (got {request.mimetype or 'no content type'})")
+    limit = int(get_dotted(_settings(), "server.max_body_bytes", 65536))
+    if request.content_length is not None and request.content_length > limit:
+        raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
+    raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies
+    if len(raw) > limit:
+        raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ApiError(400, "invalid_json", "the body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc.msg} at position {exc.pos}") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "invalid_json", "the body must be a JSON object")
+    return body
+
+
+def parse_ask() -> tuple[str, dict]:
+    body = read_json_body()
+    question = body.get("question")
+    if question is None:
+        raise ApiError(400, "missing_question", 'the body needs a "question" string')
+    if not isinstance(question, str):
+        raise ApiError(400, "invalid_question", '"question" must be a string')
+    question = question.strip()
+    if not question:
+        raise ApiError(400, "empty_question", "the question is empty")
+    limit = int(get_dotted(_settings(), "server.max_question_chars", 2000))
+    if len(question) > limit:
+        raise ApiError(400, "question_too_long", f"the question has {len(question)} characters; the limit is {limit}")
+    options = body.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ApiError(400, "invalid_options", '"options" must be a JSON object')
+    unknown = sorted(set(body) - {"question", "options"})
+    if unknown:
+        raise ApiError(400, "unknown_field", f"unknown field(s): {', '.join(unknown)}; send question and options")
+    return question, options
+
+
+def _orchestrator():
+    """The per-worker orchestrator; loading failures become 503s that say why."""
+    from llama_client import BackendError
+
+    runtime = get_runtime(current_app)
+    try:
+        return runtime.orchestrator()
+    except DataNotFoundError as exc:
+        raise ApiError(503, "data_not_found", str(exc)) from None
+    except BackendError as exc:
+        raise ApiError(503, "backend_unavailable", f"the model backend could not start: {exc}") from None
+
+
+def _busy(exc) -> ApiError:
+    return ApiError(503, "busy", str(exc) or "the model is busy; retry shortly",
+                    {"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def _queue_full(orchestrator) -> bool:
+    backend = getattr(orchestrator, "backend", None) or get_runtime(current_app)._backend
+    gate = getattr(backend, "gate", None)
+    return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
+
+
+def _store_result(result: dict, measured_ms: float) -> str:
+    from web.run_store import latency_ms
+
+    return _store().save(result, latency=latency_ms(result) or round(measured_ms, 1))
+
+
+# ---------------------------------------------------------------- ask
+
+@bp.post("/ask")
+def ask():
+    from llama_client import BackendBusy
+
+    question, options = parse_ask()
+    orchestrator = _orchestrator()
+    started = time.perf_counter()
+    try:
+        run = orchestrator.run(question, options)
+    except _invalid_options_class() as exc:
+        raise ApiError(400, "invalid_options", str(exc)) from None
+    except BackendBusy as exc:
+        raise _busy(exc) from None
+    result = run.to_dict() if hasattr(run, "to_dict") else dict(run)
+    run_id = _store_result(result, (time.perf_counter() - started) * 1000)
+    return jsonify({**result, "run_id": run_id})
+
+
+def _ndjson(event: dict) -> str:
+    return json.dumps(event, default=str, ensure_ascii=False) + "\n"
+
+
+@bp.post("/ask/stream")
+def ask_stream():
+    from llama_client import BackendBusy
+
+    question, options = parse_ask()
+    orchestrator = _orchestrator()
+    if _queue_full(orchestrator):
+        raise _busy("the model is busy: the wait queue is full; retry shortly")
+    started = time.perf_counter()
+    events = orchestrator.stream(question, options)
+    try:
+        first = next(events)  # option errors surface here, before any byte is sent
+    except _invalid_options_class() as exc:
+        raise ApiError(400, "invalid_options", str(exc)) from None
+    except BackendBusy as exc:
+        raise _busy(exc) from None
+    except StopIteration:
+        raise ApiError(500, "internal_error", "the orchestrator produced no events") from None
+    store = _store()
+
+    def generate():
+        from web.run_store import latency_ms
+
+        try:
+            yield _ndjson(first)
+            for event in events:
+                if isinstance(event, dict) and event.get("event") == "result":
+                    result = event.get("result") or {}
+                    measured = (time.perf_counter() - started) * 1000
+                    run_id = store.save(result, latency=latency_ms(result) or round(measured, 1))
+                    event = {**event, "result": {**result, "run_id": run_id}, "run_id": run_id}
+                yield _ndjson(event)
+        except BackendBusy as exc:
+            yield _ndjson({"event": "error", "error": {"code": "busy", "message": str(exc),
+                                                       "retry_after": RETRY_AFTER_SECONDS}})
+        except Exception as exc:  # the status line is gone; report in-band
+            log.exception("error while streaming an answer")
+            yield _ndjson({"event": "error", "error": {"code": "internal_error",
+                                                       "message": f"internal error ({type(exc).__name__})"}})
+        finally:
+            events.close()
+
+    return Response(stream_with_context(generate()), mimetype="application/x-ndjson",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+# ---------------------------------------------------------------- runs and feedback
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, "invalid_parameter", f"{name} must be an integer between {low} and {high}") from None
+    if not low <= value <= high:
+        raise ApiError(400, "invalid_parameter", f"{name} must be between {low} and {high}")
+    return value
+
+
+@bp.get("/runs")
+def runs():
+    limit = _int_arg("limit", 10, 1, 50)
+    offset = _int_arg("offset", 0, 0, 10**9)
+    items, total = _store().recent(limit, offset)
+    return jsonify({"runs": items, "total": total, "limit": limit, "offset": offset,
+                    "next_offset": offset + limit if offset + limit < total else None})
+
+
+@bp.get("/runs/<run_id>")
+def run_detail(run_id: str):
+    run = _store().get(run_id)
+    if run is None:
+        raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}")
+    return jsonify(run)
+
+
+@bp.post("/runs/<run_id>/feedback")
+def feedback(run_id: str):
+    body = read_json_body()
+    rating = body.get("rating")
+    mapping = {"up": 1, "down": -1, 1: 1, -1: -1}
+    if isinstance(rating, bool) or rating not in mapping:
+        raise ApiError(400, "invalid_rating", 'rating must be "up", "down", 1 or -1')
+    comment = body.get("comment")
+    if comment is not None:
+        if not isinstance(comment, str):
+            raise ApiError(400, "invalid_comment", "comment must be a string")
+        comment = comment.strip()
+        if len(comment) > MAX_COMMENT_CHARS:
+            raise ApiError(400, "comment_too_long",
+                           f"the comment has {len(comment)} characters; the limit is {MAX_COMMENT_CHARS}")
+        comment = comment or None
+    unknown = sorted(set(body) - {"rating", "comment"})
+    if unknown:
+        raise ApiError(400, "unknown_field", f"unknown field(s): {', '.join(unknown)}")
+    if not _store().set_feedback(run_id, mapping[rating], comment):
+        raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}")
+    return jsonify({"ok": True, "run_id": run_id, "rating": mapping[rating], "comment": comment})
+
+
+# ---------------------------------------------------------------- tools, health, stats
+
+@bp.get("/tools")
+def tools():
+    schemas = get_runtime(current_app).tool_schemas()
+    return jsonify({"tools": schemas, "count": len(schemas)})
+
+
+@bp.get("/health")
+def health():
+    from web import __version__
+
+    runtime = get_runtime(current_app)
+    return jsonify({
+        "ok": True,
+        "version": __version__,
+        "uptime_s": round(time.time() - STARTED_AT, 1),
+        "backend": runtime.health(),
+        "data": runtime.data_health(),
+        "limits": {
+            "max_tool_calls": get_dotted(_settings(), "orchestrator.max_tool_calls"),
+            "timeout_seconds": get_dotted(_settings(), "orchestrator.timeout_seconds"),
+            "max_question_chars": get_dotted(_settings(), "server.max_question_chars"),
+            "max_body_bytes": get_dotted(_settings(), "server.max_body_bytes"),
+        },
+    })
+
+
+@bp.get("/stats")
+def stats():
+    return jsonify(_store().stats())

@@ -1,0 +1,88 @@
+"""JSON errors for everything under /api: {"ok": false, "error": {"code": ..., "message": ...}}.
+
+Handlers are registered for ApiError (raised by the API code), every werkzeug HTTPException
+(404, 405, 413, ...) and any other exception, but only for paths under /api; the HTML pages
+keep Flask's normal error pages.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import jsonify, request
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("chiqa.web")
+
+# HTTP status -> stable machine-readable code for werkzeug's own errors.
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "too_many_requests",
+    500: "internal_error",
+    503: "busy",
+}
+
+
+class ApiError(Exception):
+    """An error the API reports to the client as JSON with the given HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers or {}
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def error_response(status: int, code: str, message: str, headers: dict | None = None):
+    response = jsonify(error_body(code, message))
+    response.status_code = status
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def _is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def register_error_handlers(app) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        if not _is_api():
+            return exc
+        status = exc.code or 500
+        code = HTTP_CODES.get(status, "http_error")
+        message = exc.description or exc.name
+        if status == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH")
+            message = f"the request body is larger than {limit} bytes" if limit else message
+        elif status == 404:
+            message = f"no such endpoint: {request.method} {request.path}"
+        elif status == 405:
+            allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or []))
+            message = f"{request.method} is not allowed on {request.path}" + (f"; use {allowed}" if allowed else "")
+        response = error_response(status, code, message)
+        if status == 405 and getattr(exc, "valid_methods", None):
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        if isinstance(exc, HTTPException):  # pragma: no cover - routed above
+            return _http_error(exc)
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if not _is_api():
+            return "Internal server error", 500
+        return error_response(500, "internal_error", f"internal error ({type(exc).__name__}); see the server log")

@@ -1,0 +1,38 @@
+"""HTML pages: the question page and the /runs/<id> permalink (same template and renderer)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+
+from settings import get_dotted
+
+bp = Blueprint("pages", __name__)
+
+EXAMPLES = [
+    "How many homicides were there in Chicago each year?",
+    "Which community areas had the most homicides in 2023?",
+    "How have home values changed in Logan Square?",
+    "Compare per capita income in Hyde Park and Englewood.",
+    "What share of homicides were domestic in 2022?",
+]
+
+
+def _page(run_id: str | None):
+    from web import __version__
+
+    settings = current_app.config["CHIQA_SETTINGS"]
+    return render_template(
+        "index.html", run_id=run_id, examples=EXAMPLES, version=__version__,
+        max_question_chars=int(get_dotted(settings, "server.max_question_chars", 2000)),
+    )
+
+
+@bp.get("/")
+def index():
+    return _page(None)
+
+
+@bp.get("/runs/<run_id>")
+def run_page(run_id: str):
+    if not current_app.extensions["chiqa_store"].exists(run_id):
+        abort(404)
+    return _page(run_id)

@@ -1,0 +1,174 @@
+"""Per-process runtime: the backend, data, tool registry and orchestrator, built lazily once.
+
+Nothing heavy happens at import or app creation. The first question builds (under a lock)
+the backend (which loads the model for the llama backend), the data bundle, the registry and
+the orchestrator; every later request in this worker reuses them. Health reads the state
+fields only and never takes the build lock or the model lock, so it answers instantly even
+while the model is loading or generating.
+
+Hooks for tests and benchmarks:
+- app.config["CHIQA_BACKEND_OBJECT"]: a ready Backend instance (e.g. a ScriptedBackend with
+  canned replies) used instead of make_backend.
+- env CHIQA_SCRIPTED_DELAY (seconds): with backend "scripted", every generation sleeps this long
+  (to fill the model queue on purpose in the load test).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from settings import get_dotted
+
+STATE_NOT_LOADED = "not_loaded"
+STATE_LOADING = "loading"
+STATE_LOADED = "loaded"
+STATE_ERROR = "error"
+
+
+class Runtime:
+    def __init__(self, settings: dict, backend=None):
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._data_lock = threading.Lock()
+        self._backend = backend
+        self.backend_state = STATE_LOADED if backend is not None else STATE_NOT_LOADED
+        self.backend_error: str | None = None
+        self.backend_load_ms: float | None = None
+        self._data = None
+        self.data_state = STATE_NOT_LOADED
+        self.data_error: str | None = None
+        self._registry = None
+        self._orchestrator = None
+
+    # ------------------------------------------------------------ backend
+    def _build_backend(self):
+        from llama_client import ScriptedBackend, make_backend
+
+        name = (get_dotted(self.settings, "model.backend", "auto") or "auto").lower()
+        if name == "scripted":
+            delay = float(os.environ.get("CHIQA_SCRIPTED_DELAY") or 0)
+            return ScriptedBackend(delay=delay, queue_size=int(get_dotted(self.settings, "model.queue_size", 8)))
+        return make_backend(self.settings)
+
+    def backend(self):
+        if self._backend is not None:
+            return self._backend
+        with self._lock:
+            if self._backend is None:
+                self.backend_state = STATE_LOADING
+                started = time.perf_counter()
+                try:
+                    backend = self._build_backend()
+                except Exception as exc:
+                    self.backend_state = STATE_ERROR
+                    self.backend_error = f"{type(exc).__name__}: {exc}"
+                    raise
+                self.backend_load_ms = round((time.perf_counter() - started) * 1000, 1)
+                self._backend = backend
+                self.backend_state = STATE_LOADED
+                self.backend_error = None
+        return self._backend
+
+    # ------------------------------------------------------------ data
+    def data(self):
+        if self._data is not None:
+            return self._data
+        with self._data_lock:
+            if self._data is None:
+                from tools.data_loader import shared_data
+
+                self.data_state = STATE_LOADING
+                try:
+                    self._data = shared_data(self.settings)
+                except Exception as exc:
+                    self.data_state = STATE_ERROR
+                    self.data_error = f"{type(exc).__name__}: {exc}"
+                    raise
+                self.data_state = STATE_LOADED
+                self.data_error = None
+        return self._data
+
+    def warm_data_async(self) -> None:
+        """Load the data in a background thread (gunicorn post_worker_init); never the model."""
+        def _load():
+            try:
+                self.registry()
+            except Exception:
+                pass  # reported by /api/health and by the first question
+        threading.Thread(target=_load, name="chiqa-warm-data", daemon=True).start()
+
+    def registry(self):
+        if self._registry is None:
+            data = self.data()
+            with self._data_lock:
+                if self._registry is None:
+                    from tools.registry import default_registry
+
+                    self._registry = default_registry(data)
+        return self._registry
+
+    def tool_schemas(self) -> list[dict]:
+        """Schemas need no tables: the process-wide registry loads data only when a tool runs."""
+        if self._registry is not None:
+            return self._registry.schemas()
+        from tools.registry import default_registry
+
+        return default_registry().schemas()
+
+    # ------------------------------------------------------------ orchestrator
+    def orchestrator(self):
+        if self._orchestrator is None:
+            backend = self.backend()
+            registry = self.registry()
+            with self._lock:
+                if self._orchestrator is None:
+                    from intelligent_mcp import Orchestrator
+
+                    self._orchestrator = Orchestrator(backend, registry, self.settings)
+        return self._orchestrator
+
+    # ------------------------------------------------------------ health (never loads anything)
+    def health(self) -> dict:
+        backend = self._backend
+        out = {
+            "configured": get_dotted(self.settings, "model.backend", "auto"),
+            "state": self.backend_state,
+            "error": self.backend_error,
+            "load_ms": self.backend_load_ms,
+        }
+        if backend is None:
+            out["reason"] = ("not loaded yet: the model loads on the first question"
+                             if self.backend_state != STATE_ERROR else self.backend_error)
+        else:
+            try:
+                info = dict(backend.info())
+            except Exception as exc:  # info must never break health
+                info = {"backend": getattr(backend, "name", "?"), "info_error": str(exc)}
+            out.update({"name": info.get("backend", getattr(backend, "name", None)), "model": info.get("model"),
+                        "reason": info.get("reason") or getattr(backend, "selection_reason", ""), "info": info})
+            if "loaded" in info:
+                out["model_loaded"] = bool(info["loaded"])
+            gate = getattr(backend, "gate", None)
+            if gate is not None:
+                out["queue"] = {"busy": bool(gate.busy), "waiting": gate.waiting, "size": gate.queue_size}
+        return out
+
+    def data_health(self) -> dict:
+        from tools.datasets import DATASETS
+
+        coverage = self._data.coverage if self._data is not None else {}
+        return {
+            "state": self.data_state,
+            "error": self.data_error,
+            "datasets": {key: {"title": ds.title, "publisher": ds.publisher, "portal_id": ds.portal_id,
+                               "coverage": coverage.get(key)} for key, ds in DATASETS.items()},
+        }
+
+
+def get_runtime(app) -> Runtime:
+    runtime = app.extensions.get("chiqa_runtime")
+    if runtime is None:
+        runtime = Runtime(app.config["CHIQA_SETTINGS"], backend=app.config.get("CHIQA_BACKEND_OBJECT"))
+        app.extensions["chiqa_runtime"] = runtime
+    return runtime
