@@ -69,18 +69,22 @@ TEMPLATES: dict[str, str] = {
 EXAMPLES: list[tuple[str, list[list[tuple[str, dict]]]]] = [
     ("How many homicides were there in 2023?",
      [[("query_homicides_advanced", {"start_year": 2023, "end_year": 2023})]]),
-    ("What is the per capita income in the community area with the most homicides, and what are home "
-     "prices like there?",
+    ("What is the per capita income in the community area with the most homicides, and how many people "
+     "live there?",
      [[("query_homicides_advanced", {"group_by": "community_area", "top_n": 1})],
-      [("query_socioeconomic_indicators", {"community_area": "Austin"}),
-       ("query_property_values", {"community_area": "Austin"})]]),
+      [("query_socioeconomic", {"community_area": "Austin", "metric": "income"}),
+       ("query_census_demographics", {"community_area": "Austin"})]]),
 ]
 
-DOMAIN_LABELS = {
-    "homicides": "Homicide data", "homicide": "Homicide data", "homicide_analysis": "Homicide analysis",
-    "iucr": "IUCR crime codes", "census": "Census demographics", "socioeconomic": "Socioeconomic indicators",
-    "property_values": "Home values", "property": "Home values",
+# "[Source N: <label>]": by the result's first dataset, else by the tool's domain.
+SOURCE_LABELS = {
+    "homicides": "Homicide data", "iucr": "IUCR crime codes", "census_acs": "Census demographics",
+    "population_2010": "Census population", "socioeconomic": "Socioeconomic indicators",
+    "zhvi": "Home values", "ihs_index": "Home price index", "community_areas": "Community areas",
+    "zip_crosswalk": "ZIP crosswalk", "police_stations": "Police stations", "ward_offices": "Ward offices",
 }
+DOMAIN_LABELS = {"homicides": "Homicide data", "demographics": "Census demographics",
+                 "property_values": "Home values", "property": "Home values"}
 
 
 def template(name: str) -> str:
@@ -157,14 +161,15 @@ def question_message(question: str, hint_text: str = "") -> str:
 
 
 def source_label(domain: str, sources: list | None, tool: str) -> str:
-    """'Homicide data', 'Census demographics', ...: the tool's domain, else its first dataset."""
+    """'Homicide data', 'Census demographics', ...: the first dataset's label, else the tool's domain."""
+    key = (sources or [{}])[0].get("key")
+    if key in SOURCE_LABELS:
+        return SOURCE_LABELS[key]
     if domain in DOMAIN_LABELS:
         return DOMAIN_LABELS[domain]
     if domain:
         return domain.replace("_", " ").capitalize() + " data"
-    if sources:
-        return str(sources[0].get("dataset") or tool)
-    return tool
+    return str((sources or [{}])[0].get("dataset") or tool)
 
 
 def synthesis_message(question: str, source_lines: list[str]) -> str:

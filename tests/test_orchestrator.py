@@ -1,0 +1,324 @@
+"""The orchestration loop, driven by the scripted fake model against the real tools."""
+import json
+import time
+from types import SimpleNamespace
+
+import pytest
+
+import question_analyzer
+from intelligent_mcp import InvalidOptions, Orchestrator, RunResult
+from llama_client import BackendBusy, BackendError, ScriptedBackend
+from tools.registry import Tool, ToolRegistry, ToolResult
+
+HOMICIDES = "query_homicides_advanced"
+SOCIO = "query_socioeconomic"
+CENSUS = "query_census_demographics"
+
+
+def call(name, **arguments):
+    return "TOOL_CALL: " + json.dumps({"name": name, "arguments": arguments})
+
+
+def calls(*pairs):
+    return "\n".join(call(name, **args) for name, args in pairs)
+
+
+def values(request, index=0):
+    return request.results[index]["result"]["values"]
+
+
+def orchestrate(registry, settings, replies, delay=0.0, backend_cls=ScriptedBackend):
+    backend = backend_cls(replies, delay=delay)
+    return Orchestrator(backend, registry, settings), backend
+
+
+def statuses(result):
+    return [c["status"] for c in result.tool_calls]
+
+
+def step_types(result):
+    return [s["type"] for s in result.trace]
+
+
+def test_one_domain_one_call(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), "NO_TOOL_CALL I have the count.",
+        lambda req: f"There were {values(req)['total']:,} homicides in Chicago in 2022."])
+    result = orch.run("How many homicides were there in 2022?")
+    assert statuses(result) == ["ok"]
+    assert result.stopped_because == "model_done" and not result.partial
+    assert step_types(result) == ["analysis", "model_pass", "tool_call", "model_pass", "synthesis", "grounding"]
+    total = backend.requests[-1].results[0]["result"]["values"]["total"]
+    assert f"{total:,}" in result.answer and result.ungrounded_numbers == []
+    assert [s["key"] for s in result.sources] == ["homicides"]
+    assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]
+    assert [r.remaining_calls for r in backend.requests[:2]] == [4, 3]
+    assert "[Source 1: Homicide data]" in backend.requests[1].messages[-1]["content"]
+
+
+def test_two_domains_two_calls_across_passes(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, group_by="community_area", top_n=1),
+        lambda req: call(SOCIO, community_area=values(req)["breakdown"][0]["community_area"]),
+        "NO_TOOL_CALL", "Austin had the most homicides; its per capita income was $15,957."])
+    result = orch.run("What's the per capita income in the community area with the most homicides?")
+    assert [c["name"] for c in result.tool_calls] == [HOMICIDES, SOCIO]
+    assert statuses(result) == ["ok", "ok"]
+    assert {s["key"] for s in result.sources} >= {"homicides", "socioeconomic"}
+    synthesis_prompt = backend.requests[-1].messages[-1]["content"]
+    assert "[Source 1: Homicide data]" in synthesis_prompt
+    assert "[Source 2: Socioeconomic indicators]" in synthesis_prompt
+    assert len(backend.requests[-1].results) == 2
+
+
+def test_three_domains_in_one_pass(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        calls((HOMICIDES, {"community_area": "Austin"}), (SOCIO, {"community_area": "Austin", "metric": "poverty"}),
+              (CENSUS, {"community_area": "Austin"})),
+        "NO_TOOL_CALL", "Here is Austin."])
+    result = orch.run("Homicides, poverty and population in Austin?")
+    assert statuses(result) == ["ok", "ok", "ok"]
+    assert len(backend.requests[1].results) == 3 and backend.requests[1].remaining_calls == 1
+    assert result.stopped_because == "model_done"
+
+
+def test_no_tools_direct_answer(registry, settings):
+    orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL not a data question",
+                                                     "MCP is the Model Context Protocol."])
+    result = orch.run("What is the MCP framework?")
+    assert result.tool_calls == [] and result.answer == "MCP is the Model Context Protocol."
+    assert result.stopped_because == "model_done" and result.sources == []
+    assert "No data tool results" in backend.requests[-1].messages[-1]["content"]
+
+
+def test_ten_calls_in_one_pass_are_capped(registry, settings):
+    ten = calls(*[(HOMICIDES, {"year": year}) for year in range(2010, 2020)])
+    orch, backend = orchestrate(registry, settings, [ten, "An answer."])
+    result = orch.run("Give me everything, ten times over")
+    assert statuses(result) == ["ok"] * 4 + ["skipped"] * 6
+    assert result.stopped_because == "max_tool_calls"
+    assert [r.phase for r in backend.requests] == ["gather", "synthesis"]
+    assert any("skipped" in c for c in result.caveats)
+    assert all(c["error"] for c in result.tool_calls[4:])
+
+
+def test_calls_across_passes_are_capped(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        calls(*[(HOMICIDES, {"year": y}) for y in (2010, 2011, 2012)]),
+        calls(*[(HOMICIDES, {"year": y}) for y in (2013, 2014, 2015)]),
+        "An answer."])
+    result = orch.run("adversarial")
+    assert statuses(result) == ["ok"] * 4 + ["skipped"] * 2
+    assert result.stopped_because == "max_tool_calls"
+    assert [r.remaining_calls for r in backend.requests if r.phase == "gather"] == [4, 1]
+
+
+def test_one_call_per_pass_stops_at_the_limit(registry, settings):
+    replies = [call(HOMICIDES, year=y) for y in range(2010, 2020)]
+    orch, backend = orchestrate(registry, settings, replies)
+    result = orch.run("keep going", {"max_tool_calls": 2})
+    assert statuses(result) == ["ok", "ok"]
+    assert result.stopped_because == "max_tool_calls"
+    assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]
+
+
+def test_duplicate_call_is_refused_and_second_duplicate_stops(registry, settings):
+    same = call(HOMICIDES, year=2022)
+    orch, backend = orchestrate(registry, settings, [same, same, call(HOMICIDES, year="2022"), "Answer."])
+    result = orch.run("How many homicides in 2022?")
+    assert statuses(result) == ["ok", "duplicate", "duplicate"]
+    assert result.stopped_because == "duplicate_call"
+    told = backend.requests[2].messages[-1]["content"]
+    assert "[Duplicate]" in told and "already have its result" in told
+    assert result.trace[4]["type"] == "tool_call" and result.trace[4]["status"] == "duplicate"
+    assert [r.phase for r in backend.requests] == ["gather", "gather", "gather", "synthesis"]
+    assert len(backend.requests[-1].results) == 1  # the tool ran once
+
+
+def test_failing_tools_go_back_to_the_model(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call("get_weather", city="Chicago"), call(HOMICIDES, ward=99), call(HOMICIDES, ward=24),
+        "NO_TOOL_CALL", "Ward 24 answer."])
+    result = orch.run("Homicides in ward 99?")
+    assert statuses(result) == ["error", "error", "ok"]
+    assert result.stopped_because == "model_done"
+    unknown = result.tool_calls[0]["error"]
+    assert "unknown tool" in unknown and HOMICIDES in unknown
+    assert "1 to 50" in result.tool_calls[1]["error"]
+    assert "[Error] get_weather" in backend.requests[1].messages[-1]["content"]
+    assert "1 to 50" in backend.requests[2].messages[-1]["content"]
+    assert [r["status"] for r in backend.requests[-1].results] == ["error", "error", "ok"]
+
+
+def test_a_crashing_tool_is_an_error_result():
+    def boom(data, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    def echo(data, n=1):
+        return ToolResult(ok=True, tool="echo", values={"n": n}, text=f"n is {n}", summary=f"n={n}")
+
+    registry = ToolRegistry(data=SimpleNamespace())
+    registry.register(Tool("boom", "always fails", {"type": "object", "properties": {}}, boom))
+    registry.register(Tool("echo", "echoes n", {"type": "object", "properties": {"n": {"type": "integer"}}}, echo))
+    backend = ScriptedBackend([call("boom"), call("echo", n=42), "NO_TOOL_CALL", "n is 42."])
+    result = Orchestrator(backend, registry, {}).run("test")
+    assert statuses(result) == ["error", "ok"]
+    assert "disk on fire" in result.tool_calls[0]["error"]
+    assert result.ungrounded_numbers == [] and result.answer == "n is 42."
+
+
+def test_malformed_output_with_grammar_off(registry, settings):
+    sloppy = "Sure!\n```json\nTOOL_CALL: {'name': 'query_homicides_advanced', 'arguments': {'year': 2021,}}\n```"
+    orch, backend = orchestrate(registry, settings, [sloppy, "NO_TOOL_CALL", "ok."])
+    result = orch.run("2021?", {"grammar": False})
+    assert statuses(result) == ["ok"] and result.tool_calls[0]["arguments"]["year"] == 2021
+    assert all(r.grammar is None for r in backend.requests)
+
+
+def test_grammar_is_sent_on_gather_passes(registry, settings):
+    orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "answer"])
+    orch.run("hi")
+    assert "NO_TOOL_CALL" in backend.requests[0].grammar and HOMICIDES in backend.requests[0].grammar
+    assert backend.requests[1].grammar is None
+
+
+def test_unreadable_call_is_reported_and_loop_continues(registry, settings):
+    orch, backend = orchestrate(registry, settings, ["TOOL_CALL: {{{ not json", call(HOMICIDES, year=2020),
+                                                     "NO_TOOL_CALL", "answer"])
+    result = orch.run("2020?", {"grammar": False})
+    assert result.trace[1]["parse_errors"] and statuses(result) == ["ok"]
+    assert "[Unreadable tool call]" in backend.requests[1].messages[-1]["content"]
+
+
+def test_context_overflow_trims_earliest_results(registry, settings):
+    class SmallContext(ScriptedBackend):
+        n_ctx = 0
+
+    reserve = settings["orchestrator"]["reply_reserve_tokens"]
+    probe = Orchestrator(ScriptedBackend(), registry, settings)
+    base = SmallContext().count_message_tokens([{"role": "system", "content": probe.system_prompt()}])
+    SmallContext.n_ctx = base + reserve + 700
+    by_year = [(HOMICIDES, {"group_by": "year", "start_year": s}) for s in (2001, 2005, 2009)]
+    orch, backend = orchestrate(registry, settings, [calls(*by_year), "NO_TOOL_CALL", "answer"],
+                                backend_cls=SmallContext)
+    result = orch.run("yearly homicides, three ways")
+    trims = [s for s in result.trace if s["type"] == "trim"]
+    assert trims and trims[0]["trimmed"][0]["call"] == 1
+    assert trims[0]["prompt_tokens_after"] <= trims[0]["budget"] < trims[0]["prompt_tokens_before"]
+    budget = SmallContext.n_ctx - reserve
+    assert all(backend.count_message_tokens(r.messages) <= budget for r in backend.requests)
+    assert any("shortened" in c for c in result.caveats)
+    assert result.answer == "answer"
+
+
+def test_timeout_gives_a_partial_answer_in_time(registry, settings):
+    replies = [call(HOMICIDES, year=y) for y in range(2010, 2020)]
+    orch, backend = orchestrate(registry, settings, replies, delay=0.45)
+    started = time.monotonic()
+    result = orch.run("slow model", {"timeout_seconds": 1})
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0
+    assert result.partial and result.stopped_because == "timeout"
+    assert result.answer and "Time ran out" in result.answer and "homicides" in result.answer
+    assert result.trace[-2]["type"] == "synthesis" and result.trace[-2]["fallback"]
+    assert all(r.deadline is not None for r in backend.requests)
+
+
+def test_grounding_triggers_one_strict_resynthesis(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 98,765 homicides in 2022.",
+        lambda req: f"There were {values(req)['total']:,} homicides in 2022."])
+    result = orch.run("How many homicides in 2022?")
+    assert backend.requests[-1].strict and not backend.requests[-2].strict
+    assert "98,765" in backend.requests[-1].messages[-1]["content"]
+    assert result.ungrounded_numbers == [] and "98,765" not in result.answer
+    assert step_types(result)[-4:] == ["synthesis", "grounding", "synthesis", "grounding"]
+    assert result.trace[-2]["strict"] and result.trace[-3]["unmatched"] == ["98,765"]
+
+
+def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), "NO_TOOL_CALL", "Exactly 123,456 homicides.", "Still 123,456 homicides."])
+    result = orch.run("How many homicides in 2022?")
+    assert result.ungrounded_numbers == ["123,456"]
+    assert any("123,456" in c for c in result.caveats)
+    assert sum(r.strict for r in backend.requests) == 1  # re-synthesised once only
+
+
+def test_prompts_are_append_only(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), calls((SOCIO, {"community_area": 25}), (HOMICIDES, {"year": 2022})),
+        "NO_TOOL_CALL", "Invented 55,555.", "Fine."])
+    orch.run("append only?")
+    assert len(backend.requests) == 5
+    for before, after in zip(backend.requests, backend.requests[1:]):
+        assert after.messages[:len(before.messages)] == before.messages
+        assert len(after.messages) > len(before.messages)
+
+
+def test_model_error_keeps_gathered_results(registry, settings):
+    def fail(request):
+        raise BackendError("the model crashed")
+
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), fail])
+    result = orch.run("2022?")
+    assert result.stopped_because == "error" and result.partial
+    assert "error" in step_types(result) and statuses(result) == ["ok"]
+    assert "homicides" in result.answer  # built from the result summary
+    assert [r.phase for r in backend.requests] == ["gather", "gather"]  # no call to a broken model
+
+
+def test_backend_busy_propagates(registry, settings):
+    def busy(request):
+        raise BackendBusy("queue full")
+
+    orch, _ = orchestrate(registry, settings, [busy])
+    with pytest.raises(BackendBusy):
+        orch.run("anything")
+
+
+def test_invalid_options(registry, settings):
+    orch, _ = orchestrate(registry, settings, [])
+    with pytest.raises(InvalidOptions, match="unknown option"):
+        orch.run("q", {"max_calls": 2})
+    with pytest.raises(InvalidOptions, match="1 to 4"):
+        orch.run("q", {"max_tool_calls": 5})
+    with pytest.raises(InvalidOptions):
+        orch.run("q", {"timeout_seconds": 0.5})
+    with pytest.raises(ValueError):
+        orch.run("q", {"grammar": "yes"})
+    assert orch.limits({"max_tool_calls": "2", "timeout_seconds": 30})["max_tool_calls"] == 2
+
+
+def test_analysis_step_feeds_the_prompt(registry, settings, monkeypatch):
+    analysis = {"complexity": "chained", "hint_text": "Areas: Austin (25)"}
+    monkeypatch.setattr(question_analyzer, "analyze_question", lambda q, data=None: dict(analysis))
+    orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "answer"])
+    result = orch.run("Austin?")
+    assert result.trace[0]["type"] == "analysis" and result.trace[0]["analysis"]["complexity"] == "chained"
+    assert "Areas: Austin (25)" in backend.requests[0].messages[1]["content"]
+    assert backend.requests[0].analysis["complexity"] == "chained" and result.analysis == analysis
+
+
+def test_stream_events_and_result_shape(registry, settings):
+    orch, _ = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
+    events = list(orch.stream("2022?", {"max_tool_calls": 3}))
+    assert events[0]["event"] == "start" and events[0]["limits"] == {"max_tool_calls": 3, "timeout_seconds": 60}
+    assert events[0]["backend"]["backend"] == "scripted"
+    result = events[-1]["result"]
+    assert [e["step"] for e in events[1:-1]] == result["trace"]
+    assert list(result) == ["question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings",
+                            "backend", "model", "prompt_version", "sources", "caveats", "ungrounded_numbers",
+                            "analysis"]
+    assert set(result["tool_calls"][0]) == {"index", "name", "arguments", "status", "error", "duration_ms",
+                                            "result_summary"}
+    model_pass = result["trace"][1]
+    assert {"type", "index", "started_ms", "duration_ms", "pass", "phase", "prompt_tokens", "evaluated_tokens",
+            "completion_tokens", "raw_output", "parsed_calls", "parse_errors", "finish_reason"} <= set(model_pass)
+    tool_step = result["trace"][2]
+    assert tool_step["result"]["ok"] and tool_step["result"]["tool"] == HOMICIDES and tool_step["call"] == 1
+    assert [s["index"] for s in result["trace"]] == list(range(len(result["trace"])))
+    assert set(result["timings"]) == {"total_ms", "analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"}
+    assert result["prompt_version"].startswith("p-") and result["model"] == "scripted"
+    json.dumps(result)  # JSON-able as is
+    assert isinstance(orch.run("again?"), RunResult)
