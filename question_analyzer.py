@@ -611,7 +611,7 @@ def analyze_question(question: str, data=None) -> dict:
         warnings.append(
             f"{', '.join(labels[d] for d in area_domains).capitalize()} are published by community area "
             f"(home values also by ZIP), not by {kinds}; homicide counts are available by ward and district. "
-            "Name a community area (1-77) to get those figures.")
+            "Name a community area to get those figures.")
     if zips and ("census" in domains or "socioeconomic" in domains) and not areas:
         warnings.append("Census and socioeconomic figures are by community area, not ZIP; a ZIP can be mapped "
                         "to the community areas it overlaps.")
