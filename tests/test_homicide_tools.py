@@ -433,3 +433,40 @@ def test_trends_community_area_and_ward(registry, raw):
 ])
 def test_trends_bad_arguments(registry, args, needles):
     run_err(registry, T, args, *needles)
+
+
+# ------------------------------------------------------------------ result shape for every tool
+
+@pytest.mark.parametrize("name,args", [
+    (Q, {"group_by": "year"}),
+    (Q, {"group_by": "location_type", "top_n": 100}),
+    (Q, {"group_by": "ward", "top_n": 50}),
+    (R, {"top_n": 77}),
+    (R, {"start_year": 2001, "end_year": 2023, "top_n": 77, "sort_order": "asc"}),
+    (S, {"indicator": "poverty"}),
+    (T, {"district": 7, "period1_start": 2001, "period1_end": 2011, "period2_start": 2012, "period2_end": 2023}),
+    ("get_iucr_info", {}),
+])
+def test_results_are_json_and_text_fits(registry, name, args):
+    import json
+
+    res = run_ok(registry, name, args)
+    json.dumps(res.to_dict())
+    assert "(truncated)" not in res.text
+    assert res.table and res.table["rows"]
+    if res.chart:
+        assert res.chart["type"] in ("line", "bar")
+        assert res.chart["x"] in res.table["columns"] and res.chart["y"] in res.table["columns"]
+
+
+def test_tools_work_on_a_replicated_bundle(data):
+    """The per-bundle caches follow the bundle: a 3x table gives 3x counts, same rates ratio."""
+    from tools.data_loader import DataBundle
+    from tools.registry import default_registry
+
+    big = DataBundle(data.data_dir, tables={**data.tables, "homicides": pd.concat([data.homicides] * 3)},
+                     coverage=data.coverage)
+    reg = default_registry(big)
+    assert reg.run(Q, {"year": 2022}).values["total"] == 3 * 717
+    trend = reg.run(T, {"district": 11, "period1_start": 2015, "period2_start": 2022})
+    assert trend.values["period2"]["homicides"] % 3 == 0

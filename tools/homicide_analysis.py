@@ -13,7 +13,7 @@ import pandas as pd
 
 from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, HOMICIDE_CODE_CAVEAT, SORT_SCHEMA, fmt_int, fmt_num, fmt_pct,
                           make_result, partial_year_caveat, resolve_areas)
-from tools.homicides import (WARD_MAP_CAVEAT, district_name, geo_missing_caveat, homicide_arrays, pct,
+from tools.homicides import (WARD_MAP_CAVEAT, district_name, fit_lines, geo_missing_caveat, homicide_arrays, pct,
                              resolve_years, years_label)
 from tools.registry import Tool, ToolArgumentError
 
@@ -183,8 +183,9 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
         lines.append("Selected areas (rate rank among 77, 1 = highest):")
     else:
         lines.append(f"{'Highest' if sort_order == 'desc' else 'Lowest'} {len(rows)} of 77 areas:")
+    items = []
     for row in rows:
-        lines.append(f"{row['rank']}. {row['name']} ({row['community_area']}): {fmt_num(row['rate_per_100k'])} per "
+        items.append(f"{row['rank']}. {row['name']} ({row['community_area']}): {fmt_num(row['rate_per_100k'])} per "
                      f"100,000 ({fmt_int(row['homicides'])} homicides, pop {fmt_int(row['population'])}; rank "
                      f"{row['rate_rank']} of 77)" + (" [fewer than 10]" if row["small_number"] else ""))
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_rate_caveats(data, start, end)
@@ -206,7 +207,7 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
     table = pd.DataFrame(rows)
     chart = {"type": "bar", "x": "name", "y": "rate_per_100k",
              "title": f"Homicides per 100,000 residents, {period}"}
-    return make_result(RATES_NAME, values=values, text="\n".join(lines), summary=summary,
+    return make_result(RATES_NAME, values=values, text=fit_lines(lines, items, []), summary=summary,
                        datasets=datasets_for(start, end), data=data, caveats=caveats, table=table, chart=chart)
 
 
@@ -230,10 +231,23 @@ SOCIO_DESCRIPTION = ("Correlate community-area homicide rates per 100,000 with a
                      "across the 77 areas, with a quartile table.")
 
 
-def _spearman(x: np.ndarray, y: np.ndarray) -> float:
-    rx = pd.Series(x).rank(method="average").to_numpy()
-    ry = pd.Series(y).rank(method="average").to_numpy()
-    return float(np.corrcoef(rx, ry)[0, 1])
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n with ties given their average rank (as Spearman's rho needs)."""
+    return pd.Series(values).rank(method="average").to_numpy()
+
+
+def _indicator(data, indicator: str) -> dict:
+    """Per bundle and indicator: the areas with a value, the values, their ranks and quartile (1 = lowest)."""
+    cache = data.__dict__.setdefault("_homicide_indicators", {})
+    if indicator not in cache:
+        column = INDICATORS[indicator][0]
+        socio = data.socioeconomic
+        socio = socio[(socio["area_number"] > 0) & socio[column].notna()]
+        values = socio[column].to_numpy(dtype=float)
+        quartile = pd.qcut(pd.Series(values), 4, labels=[1, 2, 3, 4]).astype(int).to_numpy()
+        cache[indicator] = {"areas": socio["area_number"].to_numpy(dtype=int), "values": values,
+                            "ranks": _ranks(values), "quartile": quartile}
+    return cache[indicator]
 
 
 def strength_word(r: float) -> str:
@@ -245,31 +259,24 @@ def strength_word(r: float) -> str:
 def analyze_homicide_socioeconomic_context(data, indicator="hardship_index", start_year=2008, end_year=2012):
     start, end = resolve_years(data, None, start_year, end_year)
     column, label = INDICATORS[indicator]
-    socio = data.socioeconomic
-    socio = socio[socio["area_number"] > 0]
-    areas = socio["area_number"].to_numpy(dtype=int)
-    ind = socio[column].to_numpy(dtype=float)
+    prepared = _indicator(data, indicator)
+    areas, ind, quart, ind_ranks = prepared["areas"], prepared["values"], prepared["quartile"], prepared["ranks"]
     r = area_rates(data, start, end)
     rates = r["rates"][areas]
     counts = r["counts"][areas]
-    ok = ~(np.isnan(ind) | np.isnan(rates))
-    areas, ind, rates, counts = areas[ok], ind[ok], rates[ok], counts[ok]
     n = int(len(areas))
-    if n < 4:
+    if n < 4 or np.isnan(rates).any():
         raise ToolArgumentError(f"only {n} community areas have both figures; cannot correlate", "no_data")
     pearson = float(np.corrcoef(ind, rates)[0, 1])
-    spearman = _spearman(ind, rates)
-    quart = pd.qcut(pd.Series(ind), 4, labels=[1, 2, 3, 4])
-    frame = pd.DataFrame({"quartile": quart.astype(int).to_numpy(), "indicator": ind, "rate": rates,
-                          "homicides": counts})
-    grouped = frame.groupby("quartile").agg(indicator_min=("indicator", "min"), indicator_max=("indicator", "max"),
-                                            areas=("rate", "size"), homicides=("homicides", "sum"),
-                                            mean_rate_per_100k=("rate", "mean"),
-                                            median_rate_per_100k=("rate", "median")).reset_index()
-    quartiles = [{"quartile": int(q.quartile), "indicator_min": float(q.indicator_min),
-                  "indicator_max": float(q.indicator_max), "areas": int(q.areas), "homicides": int(q.homicides),
-                  "mean_rate_per_100k": round(float(q.mean_rate_per_100k), 1),
-                  "median_rate_per_100k": round(float(q.median_rate_per_100k), 1)} for q in grouped.itertuples()]
+    spearman = float(np.corrcoef(ind_ranks, _ranks(rates))[0, 1])
+    quartiles = []
+    for q in range(1, 5):
+        in_q = quart == q
+        quartiles.append({"quartile": q, "indicator_min": float(ind[in_q].min()),
+                          "indicator_max": float(ind[in_q].max()), "areas": int(in_q.sum()),
+                          "homicides": int(counts[in_q].sum()),
+                          "mean_rate_per_100k": round(float(rates[in_q].mean()), 1),
+                          "median_rate_per_100k": round(float(np.median(rates[in_q])), 1)})
     low_q, high_q = quartiles[0], quartiles[-1]
     ratio = (high_q["mean_rate_per_100k"] / low_q["mean_rate_per_100k"]
              if low_q["mean_rate_per_100k"] else None)

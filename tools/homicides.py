@@ -102,6 +102,20 @@ ARREST_CAVEAT = ("Arrest flags are as of the snapshot (last updated 2023-07-27);
                  "to be cleared, so recent arrest rates look lower.")
 
 
+def fit_lines(head: list[str], items: list[str], tail: list[str], limit: int = 1450) -> str:
+    """Join head + as many item lines as fit + tail, saying how many items were left out."""
+    budget = limit - sum(len(line) + 1 for line in head + tail) - 60
+    kept = []
+    for line in items:
+        if budget - (len(line) + 1) < 0:
+            break
+        kept.append(line)
+        budget -= len(line) + 1
+    if len(kept) < len(items):
+        kept.append(f"(+{len(items) - len(kept)} more rows in the table)")
+    return "\n".join(head + kept + tail)
+
+
 def district_name(data, number: int) -> str:
     return data.geography.district_names.get(int(number), "")
 
@@ -320,6 +334,8 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
 
     lines = [f"Homicides, {filter_text}: {fmt_int(total)} (arrest made in {fmt_int(arrests)}, "
              f"arrest rate {fmt_pct(rate)}; domestic {fmt_int(domestic_n)})."]
+    items: list[str] = []
+    tail: list[str] = []
     chart = None
     if group_by:
         rows, extra = _group(data, arrays, mask, group_by, start, end, top_n, sort_order)
@@ -337,13 +353,17 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         else:
             lines.append(f"By {group_by.replace('_', ' ')}:")
         for row in rows:
-            lines.append(f"- {_label(group_by, row)}: {fmt_int(row['homicides'])} "
-                         f"({fmt_pct(row['share_pct'])} of total; arrest rate {fmt_pct(row['arrest_rate_pct'])})")
+            if group_by in ("year", "month"):
+                items.append(f"- {_label(group_by, row)}: {fmt_int(row['homicides'])} "
+                             f"(arrest rate {fmt_pct(row['arrest_rate_pct'])})")
+            else:
+                items.append(f"- {_label(group_by, row)}: {fmt_int(row['homicides'])} ({fmt_pct(row['share_pct'])} "
+                             f"of total; arrest rate {fmt_pct(row['arrest_rate_pct'])})")
         if "peak" in extra:
-            lines.append(f"Highest: {_label(group_by, extra['peak'])} with {fmt_int(extra['peak']['homicides'])}; "
+            tail.append(f"Highest: {_label(group_by, extra['peak'])} with {fmt_int(extra['peak']['homicides'])}; "
                          f"lowest: {_label(group_by, extra['low'])} with {fmt_int(extra['low']['homicides'])}.")
         if extra.get("missing_geography"):
-            lines.append(f"{fmt_int(extra['missing_geography'])} matching rows have no "
+            tail.append(f"{fmt_int(extra['missing_geography'])} matching rows have no "
                          f"{group_by.replace('_', ' ')} and are not ranked.")
         x = {"month": "year_month" if extra.get("month_mode") == "year_month" else "month_name",
              "community_area": "name"}.get(group_by, group_by)
@@ -353,7 +373,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         values["breakdown"] = None
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],
                               "value": [total, arrests, rate, domestic_n]})
-    text = "\n".join(lines)
+    text = fit_lines(lines, items, tail)
     summary = f"{fmt_int(total)} homicides ({filter_text}); arrest rate {fmt_pct(rate)}"
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=["homicides"], data=data,
                        caveats=caveats, table=table, chart=chart)

@@ -59,14 +59,28 @@ def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
     return iucr[mask]
 
 
+def _catalogue(data) -> dict:
+    """Per bundle: IUCR code -> row (primary, secondary, index_code, active), in file order."""
+    cached = data.__dict__.get("_iucr_catalogue")
+    if cached is None or cached[0] is not data.iucr:
+        cached = (data.iucr, {row.iucr: row for row in data.iucr.itertuples(index=False)})
+        data.__dict__["_iucr_catalogue"] = cached
+    return cached[1]
+
+
+def _table(records: list[dict], columns: list[str]) -> dict:
+    return {"columns": columns, "rows": [[r[c] for c in columns] for r in records]}
+
+
 def get_iucr_info(data, code=None):
     iucr = data.iucr
+    catalogue = _catalogue(data)
     counts = homicide_arrays(data).iucr_counts
     total_rows = int(data.coverage["homicides"]["rows"])
     if code is not None:
         key = _normalise_code(code)
-        hits = iucr[iucr["iucr"] == key]
-        if hits.empty and not key.isdigit() and len(key) > 4:
+        row = catalogue.get(key)
+        if row is None and not key.isdigit() and len(key) > 4:
             found = _by_description(iucr, code)
             if len(found) > 1 and set(found["iucr"]) == set(HOMICIDE_CODES):
                 return get_iucr_info(data, None)  # "homicide" asks for the overview
@@ -76,14 +90,15 @@ def get_iucr_info(data, code=None):
                 raise ToolArgumentError(
                     f"'{code}' matches {len(found)} IUCR codes: {'; '.join(listed)}. Ask for one code.",
                     "ambiguous_code")
-            hits = found
-        if hits.empty:
-            close = _closest(iucr["iucr"].tolist(), key)
-            described = [f"{c} ({iucr.loc[iucr['iucr'] == c, 'secondary'].iloc[0]})" for c in close]
+            if len(found) == 1:
+                row = catalogue[found["iucr"].iloc[0]]
+                key = row.iucr
+        if row is None:
+            close = _closest(list(catalogue), key)
+            described = [f"{c} ({catalogue[c].secondary})" for c in close]
             raise ToolArgumentError(
                 f"unknown IUCR code '{code}'. The catalogue has {len(iucr)} codes; closest: "
                 f"{', '.join(described)}. Homicide codes are {', '.join(HOMICIDE_CODES)}.", "unknown_code")
-        row = next(hits.itertuples(index=False))
         record = _code_record(row, counts.get(key, 0))
         share = 100.0 * record["homicide_rows"] / total_rows if total_rows else 0.0
         record["share_of_homicide_rows_pct"] = round(share, 1)
@@ -94,13 +109,12 @@ def get_iucr_info(data, code=None):
         if record["primary"] == "HOMICIDE" and not record["in_homicide_snapshot"]:
             text += " This homicide code is absent from the snapshot, which holds IUCR 0110 only."
         summary = f"IUCR {record['code']} = {record['primary']} / {record['secondary']}"
-        table = pd.DataFrame([record])
+        table = _table([record], ["code", "primary", "secondary", "index_code", "active", "homicide_rows"])
         caveats = [HOMICIDE_CODE_CAVEAT] if record["primary"] == "HOMICIDE" else []
         return make_result(TOOL_NAME, values=record, text=text, summary=summary, datasets=["iucr", "homicides"],
                            data=data, caveats=caveats, table=table, chart=None)
 
-    homicide = iucr[iucr["primary"] == "HOMICIDE"]
-    records = [_code_record(row, counts.get(row.iucr, 0)) for row in homicide.itertuples(index=False)]
+    records = [_code_record(row, counts.get(c, 0)) for c, row in catalogue.items() if row.primary == "HOMICIDE"]
     present = [r["code"] for r in records if r["in_homicide_snapshot"]]
     absent = [r["code"] for r in records if not r["in_homicide_snapshot"]]
     other = sorted(set(counts) - {r["code"] for r in records})
@@ -112,7 +126,7 @@ def get_iucr_info(data, code=None):
                      f"{'active' if r['active'] else 'inactive'}): {fmt_int(r['homicide_rows'])} rows in snapshot")
     lines.append(f"Present in the snapshot: {', '.join(present) or 'none'}; absent: {', '.join(absent) or 'none'}. "
                  f"The snapshot has {fmt_int(total_rows)} homicide rows (one per victim).")
-    table = pd.DataFrame(records)[["code", "secondary", "index_code", "active", "homicide_rows"]]
+    table = _table(records, ["code", "secondary", "index_code", "active", "homicide_rows"])
     return make_result(TOOL_NAME, values=values, text="\n".join(lines),
                        summary=f"Homicide IUCR codes: {', '.join(present)} present, {', '.join(absent)} absent",
                        datasets=["iucr", "homicides"], data=data, caveats=[HOMICIDE_CODE_CAVEAT], table=table,
