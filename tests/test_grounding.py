@@ -1,0 +1,94 @@
+"""Number extraction and matching for the grounding check."""
+import pytest
+
+from grounding import References, check_grounding, extract_numbers
+
+RESULT = {
+    "values": {"per_capita_income": 71551.0, "poverty_pct": 12.34, "homicides_2019": 498, "homicides_2020": 787,
+               "population": 1213004, "share": 0.256},
+    "summary": "Lincoln Park: per capita income $71,551", "text": "Median home value $412,300 (2024).",
+    "table": {"columns": ["year", "homicides"], "rows": [[2021, 804], [2022, 717]]},
+    "sources": [{"dataset": "Crimes", "key": "homicides", "coverage": {"start": "2001-01-01", "end": "2023-07-19"}}],
+    "caveats": [],
+}
+
+
+def numbers(text):
+    return [(n.text, n.value) for n in extract_numbers(text)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("1,234 homicides", [("1,234", 1234.0)]),
+    ("income of $71,551.", [("$71,551", 71551.0)]),
+    ("poverty 12.3% and 4 percent", [("12.3%", 12.3), ("4 percent", 4.0)]),
+    ("about 1.2 million people", [("1.2 million", 1_200_000.0)]),
+    ("homes near $250k", [("$250k", 250_000.0)]),
+    ("fell -4.5 points, (−3) overall", [("-4.5", -4.5), ("−3", -3.0)]),
+    ("between 2019-2023", [("2019", 2019.0), ("2023", 2023.0)]),
+    ("ranked 3rd of 77", [("3rd", 3.0), ("77", 77.0)]),
+    ("the 2025q4 index and COVID19", []),
+    ("3.2x higher", [("3.2x", 3.2)]),
+])
+def test_extraction(text, expected):
+    assert numbers(text) == expected
+
+
+def test_flags():
+    pct, money, ordinal, year = extract_numbers("12.3% $5 2nd 2019")
+    assert pct.percent and money.money and ordinal.ordinal and year.is_year
+    assert extract_numbers("5")[0].is_small_count and not extract_numbers("5.0")[0].is_small_count
+
+
+@pytest.mark.parametrize("answer", [
+    "Per capita income was $71,551.", "71551", "about $71,600", "roughly $72,000", "poverty is 12.3%",
+    "12%", "25.6% of residents", "population 1.2 million", "1,213,004 people", "$412,300 median",
+    "2022 saw 717 homicides"])
+def test_matches_with_formatting_and_rounding(answer):
+    assert check_grounding(answer, [RESULT]).unmatched == []
+
+
+@pytest.mark.parametrize("answer", [
+    "1,285 homicides in the two years",  # 498 + 787
+    "an increase of 289",  # 787 - 498
+    "up 58.0% from 2019",  # (787 - 498) / 498
+    "1.58 times as many",  # 787 / 498
+])
+def test_simple_derivations(answer):
+    assert check_grounding(answer, [RESULT]).unmatched == []
+
+
+@pytest.mark.parametrize("answer,unmatched", [
+    ("Income was $81,551.", ["$81,551"]),
+    ("poverty is 13.3%", ["13.3%"]),
+    ("there were 99,999 homicides and 12,345 arrests", ["99,999", "12,345"]),
+    ("In 1987 the city changed", ["1987"]),
+])
+def test_invented_numbers_are_unmatched(answer, unmatched):
+    assert check_grounding(answer, [RESULT]).unmatched == unmatched
+
+
+def test_ignored_numbers():
+    report = check_grounding("The top 5 areas:\n1. Austin\n2. Loop\nranked 3rd; from 2001 to 2015.", [RESULT])
+    assert report.unmatched == [] and report.checked == []
+    assert {"5", "1", "2", "3rd", "2001", "2015"} <= set(report.ignored)
+
+
+def test_years_outside_coverage_need_a_reference():
+    assert check_grounding("in 2030", [RESULT]).unmatched == ["2030"]
+    assert check_grounding("in 2030", [RESULT], question="What about 2030?").unmatched == []
+    assert check_grounding("in 2024", [RESULT]).unmatched == []  # appears in the result text
+
+
+def test_question_numbers_and_rate_bases_count_as_references():
+    assert check_grounding("ward 42 has 3.5 per 100,000", [{"values": {"rate": 3.5}}], "ward 42?").ok
+
+
+def test_no_results_means_every_real_number_is_unmatched():
+    report = check_grounding("About 2,500 people, top 3.", [])
+    assert report.unmatched == ["2,500"] and report.ignored == ["3"]
+
+
+def test_references_are_reusable_and_tolerate_odd_values():
+    refs = References.build([RESULT, {"values": {"x": None, "y": float("nan"), "flag": True}}, "junk"])
+    assert refs.direct.size > 10
+    assert check_grounding("$71,551", [], references=refs).ok

@@ -1,0 +1,61 @@
+"""Prompt templates: compact tool specs, few-shot examples that parse, a stable version hash."""
+import prompt_registry as prompts
+from tool_call_parser import parse_tool_calls
+
+SCHEMAS = [
+    {"name": "query_homicides_advanced", "description": "Count homicides.\nSecond line is dropped.",
+     "parameters": {"type": "object", "required": ["year"], "properties": {
+         "group_by": {"type": "string", "enum": ["year", "ward"]},
+         "year": {"type": "integer", "minimum": 2001, "maximum": 2023},
+         "community_area": {"type": ["integer", "string"]},
+         "compare_areas": {"type": "array", "items": {"type": ["integer", "string"]}}}}},
+]
+
+
+def test_tool_specs_are_compact():
+    line = prompts.render_tool_specs(SCHEMAS)
+    assert line == ("query_homicides_advanced(year: integer [2001-2023], group_by: string [year|ward]?, "
+                    "community_area: integer|string?, compare_areas: integer|string[]?) - Count homicides.")
+
+
+def test_system_prompt_states_the_conventions(registry):
+    text = prompts.system_prompt(registry.schemas(), 4)
+    assert "TOOL_CALL:" in text and "NO_TOOL_CALL" in text and "at most 4 calls" in text
+    for name in registry.names():
+        assert f"\n{name}(" in text
+
+
+def test_few_shot_calls_parse_and_are_valid(registry):
+    text = prompts.render_examples(set(registry.names()))
+    parsed = parse_tool_calls(text)
+    assert len(parsed.calls) >= 4 and not parsed.errors  # includes the multi-tool example
+    for found in parsed.calls:
+        registry.canonicalize(found["name"], found["arguments"])  # raises if an example is invalid
+    assert parse_tool_calls("NO_TOOL_CALL I have what I need.").no_call
+    multi = [e for e in prompts.EXAMPLES if sum(len(p) for p in e[1]) > 1]
+    assert multi and any(len(p) > 1 for p in multi[0][1])
+
+
+def test_examples_naming_missing_tools_are_left_out():
+    text = prompts.render_examples({"query_homicides_advanced"})
+    assert "How many homicides were there in 2023?" in text and "query_socioeconomic" not in text
+    assert "NO_TOOL_CALL" in text
+
+
+def test_prompt_version_tracks_the_templates(monkeypatch):
+    version = prompts.prompt_version()
+    assert version == prompts.prompt_version() and version.startswith("p-") and len(version) == 12
+    monkeypatch.setitem(prompts.TEMPLATES, "synthesis", prompts.TEMPLATES["synthesis"] + " Be brief.")
+    assert prompts.prompt_version() != version
+
+
+def test_messages_and_labels():
+    assert prompts.question_message(" Why? ", "Areas: Austin") == "Question: Why?\nNotes from the question analyzer: Areas: Austin"
+    assert prompts.question_message("Why?", "  ") == "Question: Why?"
+    assert prompts.format_call("t", {"a": 1, "b": "x"}) == 't(a=1, b="x")'
+    assert prompts.source_label("demographics", [{"key": "census_acs"}], "t") == "Census demographics"
+    assert prompts.source_label("homicides", [], "t") == "Homicide data"
+    assert prompts.source_label("", [{"dataset": "Some table"}], "t") == "Some table"
+    assert "[Source 1: X]" in prompts.synthesis_message("q", ["[Source 1: X] t() - s"])
+    assert "No data tool results" in prompts.synthesis_message("q", [])
+    assert "$9" in prompts.strict_message(["$9", "10%"])
