@@ -29,7 +29,7 @@ import pandas as pd
 from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, fmt_int, fmt_pct, make_result,
                           plain, resolve_areas)
 from tools.registry import Tool, ToolArgumentError
-from tools.socioeconomic import WARD_SCHEMA, ZIP_SCHEMA, unsupported_geography
+from tools.socioeconomic import WARD_SCHEMA, ZIP_SCHEMA, rows_table, unsupported_geography
 
 TOOL_NAME = "query_census_demographics"
 CACHE_KEY = "_census_cache"
@@ -74,6 +74,17 @@ AGE_KEYS = ["age_total"] + [k for _, k, _ in AGE_BANDS] + [f"pct_{k}" for _, k, 
 POPULATION_KEYS = ["population", "population_acs_2023", "population_2010", "population_change_pct"]
 METRIC_KEYS = {"population": POPULATION_KEYS, "income": INCOME_KEYS, "race": RACE_KEYS, "age": AGE_KEYS}
 METRIC_KEYS["all"] = POPULATION_KEYS + INCOME_KEYS + RACE_KEYS[1:] + AGE_KEYS
+
+# The columns a comparison or ranking table shows (values["rows"] keep every key of the metric).
+TABLE_KEYS = {
+    "population": POPULATION_KEYS,
+    "income": ["households"] + [f"pct_households_{k}" for _, k, _ in INCOME_BANDS],
+    "race": ["population"] + [f"pct_{k}" for _, k, _ in RACE_GROUPS],
+    "age": [f"pct_{k}" for _, k, _ in AGE_BANDS],
+    "all": ["population", "population_2010", "households", "pct_households_under_25k", "pct_households_125k_plus",
+            "pct_black", "pct_hispanic_or_latino", "pct_white_not_hispanic", "pct_asian", "pct_age_0_17",
+            "pct_age_65_plus"],
+}
 
 # group -> (metric, share column used as the rank key, label)
 GROUPS: dict[str, tuple[str, str, str]] = {}
@@ -322,7 +333,7 @@ def query_census_demographics(data, community_area=None, compare_areas=None, met
     return _citywide(data, metric, vintage, city, base, datasets, caveats)
 
 
-def _indicator_table(record: dict, city: dict, metric: str, name: str) -> pd.DataFrame:
+def _indicator_table(record: dict, city: dict, metric: str, name: str) -> dict:
     rows = []
     if metric in ("population", "all"):
         rows.append(("population", record["population"], None, city["population"], None))
@@ -338,7 +349,7 @@ def _indicator_table(record: dict, city: dict, metric: str, name: str) -> pd.Dat
     if metric in ("age", "all"):
         for _, key, label in AGE_BANDS:
             rows.append((f"age {label}", record[key], record[f"pct_{key}"], city[key], city[f"pct_{key}"]))
-    return pd.DataFrame(rows, columns=["indicator", name, f"{name} %", "Chicago", "Chicago %"])
+    return rows_table(rows, ["indicator", name, f"{name} %", "Chicago", "Chicago %"])
 
 
 def _single(data, cache, number, metric, vintage, keys, city, base, datasets, caveats):
@@ -381,7 +392,7 @@ def _comparison(data, cache, numbers, metric, vintage, keys, city, base, group, 
     summary = f"{label}: " + ", ".join(f"{r['name']} {_fmt_key(key, r[key])}" for r in ranked)
     values = {"scope": "comparison", **base, "compare_by": key, "rows": rows, "city": city,
               "highest": ranked[0]["name"] if ranked else None}
-    table = pd.DataFrame(rows)[["community_area", "name"] + keys]
+    table = rows_table(rows, ["community_area", "name"] + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({base['vintage']})"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
@@ -413,7 +424,8 @@ def _ranking(data, cache, metric, vintage, keys, city, base, group, top_n, sort_
                f"city {_fmt_key(key, city_value)}") if first else "no rows"
     values = {"scope": "ranking", **base, "rank_by": key, "group": group, "sort_order": sort_order,
               "rows": rows, "city": city, "areas_ranked": len(candidates)}
-    table = pd.DataFrame(rows)[["rank", "community_area", "name"] + keys]
+    table = rows_table(rows, ["rank", "community_area", "name"]
+                       + ([key] if key not in TABLE_KEYS[metric] else []) + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first)"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
@@ -430,7 +442,8 @@ def _citywide(data, metric, vintage, city, base, datasets, caveats):
     if base["vintage_note"]:
         lines.append("Note: " + base["vintage_note"])
     summary = f"Chicago: {_compact(record, metric, vintage)} ({base['vintage']})"
-    table = _indicator_table(record, record, metric, "Chicago city-wide")[["indicator", "Chicago", "Chicago %"]]
+    full = _indicator_table(record, record, metric, "Chicago city-wide")
+    table = rows_table([[row[0], row[3], row[4]] for row in full["rows"]], ["indicator", "Chicago", "Chicago %"])
     chart = {"type": "bar", "x": "indicator", "y": "Chicago" if metric == "population" else "Chicago %",
              "title": f"Chicago: {metric} ({base['vintage']})"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,

@@ -113,6 +113,13 @@ def _cache(data) -> dict:
 
 
 # ------------------------------------------------------------------ formatting
+def rows_table(rows: list, columns: list) -> dict:
+    """The page's table straight from row dicts (or tuples), without a DataFrame round trip."""
+    if rows and isinstance(rows[0], dict):
+        rows = [[row.get(col) for col in columns] for row in rows]
+    return {"columns": [str(col) for col in columns], "rows": [list(row) for row in rows]}
+
+
 
 def fmt_value(column: str, value) -> str:
     kind = COLUMN_SPEC[column][1]
@@ -191,12 +198,8 @@ def _single(data, cache, number, metric, columns, city, caveats):
                f"{fmt_value(head, city[head])} city-wide (2008-2012)")
     if metric == "all":
         summary += f"; hardship index {fmt_value('hardship_index', record['hardship_index'])}"
-    table = pd.DataFrame({
-        "indicator": [COLUMN_SPEC[c][0] for c in columns],
-        name: [record[c] for c in columns],
-        "Chicago": [city[c] for c in columns],
-        "rank (1 = highest)": [ranks[c] for c in columns],
-    })
+    table = rows_table([(COLUMN_SPEC[c][0], record[c], city[c], ranks[c]) for c in columns],
+                       ["indicator", name, "Chicago", "rank (1 = highest)"])
     chart = {"type": "bar", "x": "indicator", "y": name, "title": f"{name}: socioeconomic indicators, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
@@ -228,7 +231,7 @@ def _comparison(data, cache, numbers, metric, columns, city, caveats):
         summary += f" (city {fmt_value(key, city[key])})"
     values = {"scope": "comparison", "metric": metric, "period": "2008-2012", "rows": rows, "city": city,
               "highest": ranked[0]["name"] if ranked else None, "compare_by": key}
-    table = pd.DataFrame(rows)[["community_area", "name"] + columns]
+    table = rows_table(rows, ["community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{COLUMN_SPEC[key][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
@@ -253,7 +256,7 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
                + (f"; city {fmt_value(key, city[key])}" if city[key] is not None else "")) if first else "no rows"
     values = {"scope": "ranking", "metric": metric, "rank_by": key, "sort_order": sort_order,
               "period": "2008-2012", "rows": rows, "city": city, "areas_ranked": len(candidates)}
-    table = pd.DataFrame(rows)[["rank", "community_area", "name"] + columns]
+    table = rows_table(rows, ["rank", "community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first), 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
@@ -270,7 +273,7 @@ def _citywide(data, cache, metric, columns, city, caveats):
             lines.append(f"- {COLUMN_SPEC[col][0]}: {fmt_value(col, city[col])}")
     head = columns[0] if metric != "all" else "per_capita_income"
     summary = f"Chicago: {COLUMN_SPEC[head][0]} {fmt_value(head, city[head])} (2008-2012)"
-    table = pd.DataFrame({"indicator": [COLUMN_SPEC[c][0] for c in columns], "Chicago": [city[c] for c in columns]})
+    table = rows_table([(COLUMN_SPEC[c][0], city[c]) for c in columns], ["indicator", "Chicago"])
     chart = {"type": "bar", "x": "indicator", "y": "Chicago", "title": "Chicago: socioeconomic indicators, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
