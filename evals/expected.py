@@ -1,0 +1,268 @@
+"""Expected numbers for the eval set, computed independently from the raw CSVs with plain pandas.
+
+Nothing here imports ``tools``: every function reads the exported CSV files directly (the
+configured data folder, else ../shared/data), so a bug in a tool cannot also hide in its check.
+The question file names these functions with arguments; the runner looks for the value in the
+answer.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pandas as pd
+
+_DIR: Path | None = None
+
+
+def set_data_dir(path) -> None:
+    global _DIR
+    _DIR = Path(path)
+    for fn in (_homicides, _socio, _acs, _areas, _iucr, _pop2010):
+        fn.cache_clear()
+
+
+def data_dir() -> Path:
+    if _DIR is not None:
+        return _DIR
+    env = os.environ.get("CHIQA_DATA_DIR")
+    if env and (Path(env) / "homicides.csv").is_file():
+        return Path(env)
+    return Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+@functools.lru_cache(maxsize=1)
+def _homicides() -> pd.DataFrame:
+    df = pd.read_csv(data_dir() / "homicides.csv", dtype={"IUCR": str})
+    df["year"] = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    df["area"] = pd.to_numeric(df["Community Area"], errors="coerce")
+    df["ward_n"] = pd.to_numeric(df["Ward"], errors="coerce")
+    df["district_n"] = pd.to_numeric(df["District"], errors="coerce")
+    df["arrest_b"] = df["Arrest"].astype(str).str.lower().eq("true")
+    df["domestic_b"] = df["Domestic"].astype(str).str.lower().eq("true")
+    return df
+
+
+@functools.lru_cache(maxsize=1)
+def _socio() -> pd.DataFrame:
+    df = pd.read_csv(data_dir() / "socioeconomic.csv")
+    df.columns = [c.strip() for c in df.columns]
+    return df
+
+
+@functools.lru_cache(maxsize=1)
+def _acs() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "census_acs.csv")
+
+
+@functools.lru_cache(maxsize=1)
+def _areas() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "community_areas.csv")
+
+
+@functools.lru_cache(maxsize=1)
+def _iucr() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "iucr_codes.csv", dtype=str)
+
+
+@functools.lru_cache(maxsize=1)
+def _pop2010() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "census_population_2010.csv")
+
+
+def _years(df, year=None, start_year=None, end_year=None):
+    if year is not None:
+        return df[df["year"] == int(year)]
+    if start_year is not None:
+        df = df[df["year"] >= int(start_year)]
+    if end_year is not None:
+        df = df[df["year"] <= int(end_year)]
+    return df
+
+
+def area_name(area_number: int) -> str:
+    row = _areas()[_areas()["area_number"] == int(area_number)].iloc[0]
+    return str(row["name_socioeconomic"])
+
+
+# ---------------------------------------------------------------- homicides
+
+def homicides_total(year=None, start_year=None, end_year=None) -> int:
+    return int(len(_years(_homicides(), year, start_year, end_year)))
+
+
+def homicides_in_area(area_number: int, year=None, start_year=None, end_year=None) -> int:
+    df = _years(_homicides(), year, start_year, end_year)
+    return int((df["area"] == int(area_number)).sum())
+
+
+def homicides_in_ward(ward: int, year=None, start_year=None, end_year=None) -> int:
+    df = _years(_homicides(), year, start_year, end_year)
+    return int((df["ward_n"] == int(ward)).sum())
+
+
+def homicides_in_district(district: int, year=None, start_year=None, end_year=None) -> int:
+    df = _years(_homicides(), year, start_year, end_year)
+    return int((df["district_n"] == int(district)).sum())
+
+
+def _area_counts(year=None, start_year=None, end_year=None) -> pd.Series:
+    df = _years(_homicides(), year, start_year, end_year)
+    counts = df.dropna(subset=["area"]).groupby("area").size()
+    return counts.sort_values(ascending=False, kind="mergesort")
+
+
+def area_with_most_homicides(year=None, start_year=None, end_year=None) -> str:
+    return area_name(int(_area_counts(year, start_year, end_year).index[0]))
+
+
+def most_homicides_in_an_area(year=None, start_year=None, end_year=None) -> int:
+    return int(_area_counts(year, start_year, end_year).iloc[0])
+
+
+def ward_with_most_homicides(year=None) -> int:
+    df = _years(_homicides(), year)
+    return int(df.dropna(subset=["ward_n"]).groupby("ward_n").size().idxmax())
+
+
+def most_homicides_in_a_ward(year=None) -> int:
+    df = _years(_homicides(), year)
+    return int(df.dropna(subset=["ward_n"]).groupby("ward_n").size().max())
+
+
+def arrest_rate_pct(year=None, area_number=None) -> float:
+    df = _years(_homicides(), year)
+    if area_number is not None:
+        df = df[df["area"] == int(area_number)]
+    return round(100.0 * df["arrest_b"].mean(), 1)
+
+
+def domestic_homicides(year=None) -> int:
+    return int(_years(_homicides(), year)["domestic_b"].sum())
+
+
+def homicides_at_location(location: str, year=None) -> int:
+    df = _years(_homicides(), year)
+    return int((df["Location Description"].fillna("").str.upper() == location.upper()).sum())
+
+
+def homicides_in_month(month: int, year=None) -> int:
+    df = _years(_homicides(), year)
+    months = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.month
+    return int((months == int(month)).sum())
+
+
+def district_yearly_average(district: int, start_year: int, end_year: int) -> float:
+    total = homicides_in_district(district, start_year=start_year, end_year=end_year)
+    return round(total / (int(end_year) - int(start_year) + 1), 1)
+
+
+def homicide_rate_per_100k(area_number: int, year: int) -> float:
+    """ACS 2019-2023 population for years from 2016, the 2010 census before."""
+    count = homicides_in_area(area_number, year=year)
+    if int(year) >= 2016:
+        population = acs_population(area_name_upper(area_number))
+    else:
+        population = population_2010(area_number)
+    return round(count / population * 100000, 1)
+
+
+def city_homicide_rate_per_100k(year: int) -> float:
+    population = int(_acs()["total_population"].sum()) if int(year) >= 2016 else int(_pop2010()["POP2010"].sum())
+    return round(homicides_total(year) / population * 100000, 1)
+
+
+# ---------------------------------------------------------------- socioeconomic (2008-2012)
+
+def _socio_row(area_number: int):
+    df = _socio()
+    return df[pd.to_numeric(df["Community Area Number"], errors="coerce") == int(area_number)].iloc[0]
+
+
+def per_capita_income(area_number: int) -> int:
+    return int(_socio_row(area_number)["PER CAPITA INCOME"])
+
+
+def poverty_pct(area_number: int) -> float:
+    return float(_socio_row(area_number)["PERCENT HOUSEHOLDS BELOW POVERTY"])
+
+
+def unemployment_pct(area_number: int) -> float:
+    return float(_socio_row(area_number)["PERCENT AGED 16+ UNEMPLOYED"])
+
+
+def no_diploma_pct(area_number: int) -> float:
+    return float(_socio_row(area_number)["PERCENT AGED 25+ WITHOUT HIGH SCHOOL DIPLOMA"])
+
+
+def hardship_index(area_number: int) -> int:
+    return int(_socio_row(area_number)["HARDSHIP INDEX"])
+
+
+def city_per_capita_income() -> int:
+    df = _socio()
+    return int(df[pd.to_numeric(df["Community Area Number"], errors="coerce").isna()]["PER CAPITA INCOME"].iloc[0])
+
+
+def _socio_areas() -> pd.DataFrame:
+    df = _socio()
+    return df[pd.to_numeric(df["Community Area Number"], errors="coerce").notna()]
+
+
+def area_with_highest(column: str) -> str:
+    df = _socio_areas()
+    row = df.loc[df[column].idxmax()]
+    return area_name(int(row["Community Area Number"]))
+
+
+def area_with_lowest(column: str) -> str:
+    df = _socio_areas()
+    row = df.loc[df[column].idxmin()]
+    return area_name(int(row["Community Area Number"]))
+
+
+def highest_value(column: str) -> float:
+    return float(_socio_areas()[column].max())
+
+
+def lowest_value(column: str) -> float:
+    return float(_socio_areas()[column].min())
+
+
+# ---------------------------------------------------------------- census
+
+def area_name_upper(area_number: int) -> str:
+    return str(_areas()[_areas()["area_number"] == int(area_number)].iloc[0]["community"])
+
+
+def acs_population(area_name: str) -> int:
+    df = _acs()
+    row = df[df["community_area"].str.upper() == str(area_name).upper()].iloc[0]
+    return int(row["total_population"])
+
+
+def acs_population_total() -> int:
+    return int(_acs()["total_population"].sum())
+
+
+def acs_group(area_name: str, column: str) -> int:
+    df = _acs()
+    return int(df[df["community_area"].str.upper() == str(area_name).upper()].iloc[0][column])
+
+
+def most_populous_area() -> str:
+    df = _acs()
+    return str(df.loc[df["total_population"].idxmax(), "community_area"]).title()
+
+
+def population_2010(area_number: int) -> int:
+    df = _pop2010()
+    return int(df[df["NID"] == int(area_number)].iloc[0]["POP2010"])
+
+
+# ---------------------------------------------------------------- IUCR
+
+def iucr_description(code: str) -> str:
+    df = _iucr()
+    return str(df[df["IUCR"].str.strip().str.zfill(4) == str(code).zfill(4)].iloc[0]["SECONDARY DESCRIPTION"]).strip()

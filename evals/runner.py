@@ -1,0 +1,244 @@
+"""The eval harness: every question through the real Orchestrator with any backend, scored.
+
+    python app.py eval [--backend NAME] [--model PATH] [--output FILE] [--limit N]
+
+Scores per question: tool selection (expected names called successfully, no more unexpected tool
+names than allowed, in order when chained), key arguments (areas compared as gazetteer numbers,
+``year`` == ``start_year`` == ``end_year``), expected numbers from evals/expected.py present in the
+answer (1,234 / $1,234 / 1234 / one decimal), expected words, grounding. The report adds pass
+rate, accuracies, grounded share, stop reasons and latency.
+"""
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+
+import yaml
+
+QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
+
+
+def load_questions(path=QUESTIONS) -> list:
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or []
+
+
+# ---------------------------------------------------------------- matching helpers
+
+def number_forms(value) -> list:
+    """Ways an answer may write ``value``."""
+    if isinstance(value, str):
+        return [value]
+    forms = set()
+    number = float(value)
+    if number.is_integer():
+        n = int(number)
+        forms |= {f"{n:,}", str(n), f"${n:,}"}
+    else:
+        forms |= {f"{number:,.1f}", f"{number:.1f}", f"{number:,.2f}"}
+        if round(number, 1).is_integer():
+            forms.add(f"{int(round(number))}")
+    return sorted(forms, key=len, reverse=True)
+
+
+def number_in_answer(value, answer: str) -> bool:
+    if isinstance(value, str):
+        return value.lower() in answer.lower()
+    for form in number_forms(value):
+        if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
+            return True
+    return False
+
+
+def _area_number(value, geo):
+    try:
+        return geo.resolve_area(value)
+    except Exception:
+        return value
+
+
+def _norm_args(args: dict, geo) -> dict:
+    out = dict(args or {})
+    if "year" in out and out.get("year") is not None:
+        out.setdefault("start_year", out["year"])
+        out.setdefault("end_year", out["year"])
+    if "start_year" in out and "end_year" in out and out["start_year"] == out["end_year"]:
+        out.setdefault("year", out["start_year"])
+    if out.get("community_area") is not None and geo is not None:
+        out["community_area"] = _area_number(out["community_area"], geo)
+    return out
+
+
+def _value_eq(expected, got) -> bool:
+    if isinstance(expected, list):
+        return isinstance(got, list) and [str(x).lower() for x in expected] == [str(x).lower() for x in got]
+    return str(expected).strip().lower() == str(got).strip().lower()
+
+
+def score_arguments(expected: dict, calls: list, geo) -> tuple:
+    """(matched, total, misses) over the expected key arguments."""
+    matched = total = 0
+    misses = []
+    for tool, keys in (expected or {}).items():
+        tool_calls = [_norm_args(c.get("arguments") or {}, geo) for c in calls if c.get("name") == tool]
+        for key, value in (keys or {}).items():
+            total += 1
+            want = _norm_args({key: value}, geo).get(key, value)
+            if key == "year":
+                ok = any(_value_eq(want, c.get("year")) or (_value_eq(want, c.get("start_year")) and
+                                                            _value_eq(want, c.get("end_year"))) for c in tool_calls)
+            elif key == "start_year":
+                ok = any(_value_eq(want, c.get("start_year")) or _value_eq(want, c.get("year")) for c in tool_calls)
+            else:
+                ok = any(_value_eq(want, c.get(key)) for c in tool_calls)
+            if ok:
+                matched += 1
+            else:
+                misses.append(f"{tool}.{key}={value}")
+    return matched, total, misses
+
+
+def expected_values(item: dict) -> list:
+    from evals import expected
+
+    out = []
+    for name, kwargs in item.get("expect") or []:
+        fn = getattr(expected, name)
+        out.append((f"{name}({', '.join(f'{k}={v}' for k, v in (kwargs or {}).items())})", fn(**(kwargs or {}))))
+    return out
+
+
+# ---------------------------------------------------------------- one question
+
+def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
+    answer = result.get("answer") or ""
+    calls = result.get("tool_calls") or []
+    ok_statuses = ("ok", "error") if item.get("allow_error") else ("ok",)
+    called_ok = [c["name"] for c in calls if c.get("status") in ok_statuses]
+    called_any = [c["name"] for c in calls if c.get("status") not in ("skipped", "duplicate")]
+    expected_tools = list(item.get("tools") or [])
+    failures = []
+    if item.get("no_tools"):
+        tools_ok = not called_any
+        if not tools_ok:
+            failures.append(f"expected no tool calls, got {called_any}")
+    else:
+        missing = [t for t in expected_tools if t not in called_ok]
+        unexpected = sorted(set(called_any) - set(expected_tools))
+        allowance = int(item.get("extra", 1))
+        tools_ok = not missing and len(unexpected) <= allowance
+        if missing:
+            failures.append(f"missing tools {missing}")
+        if len(unexpected) > allowance:
+            failures.append(f"unexpected tools {unexpected}")
+        if item.get("chained") and not missing:
+            order = [called_ok.index(t) for t in expected_tools]
+            if order[0] != min(order):
+                tools_ok = False
+                failures.append(f"chain order wrong: {called_ok}")
+    matched, total, misses = score_arguments(item.get("args") or {}, calls, geo)
+    if misses:
+        failures.append("argument misses: " + ", ".join(misses))
+    numbers = []
+    for label, value in expected_values(item):
+        found = number_in_answer(value, answer)
+        numbers.append({"expected": label, "value": value, "found": found})
+        if not found:
+            failures.append(f"expected {label} = {value} not in answer")
+    for word in item.get("expect_text") or []:
+        if str(word).lower() not in answer.lower():
+            failures.append(f"expected text {word!r} not in answer")
+    grounding = [s for s in result.get("trace") or [] if s.get("type") == "grounding"]
+    checked = len(grounding[-1].get("checked") or []) if grounding else 0
+    ungrounded = list(result.get("ungrounded_numbers") or [])
+    if ungrounded:
+        failures.append(f"ungrounded numbers {ungrounded}")
+    if not answer.strip():
+        failures.append("empty answer")
+    return {
+        "id": item.get("id"), "question": item.get("q"), "category": item.get("category"),
+        "passed": not failures, "failures": failures, "tools_ok": tools_ok, "called": called_any,
+        "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
+        "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
+    }
+
+
+# ---------------------------------------------------------------- the whole set
+
+def run_eval(backend, registry, settings, questions=None, limit=None) -> dict:
+    from intelligent_mcp import Orchestrator
+
+    items = questions if questions is not None else load_questions()
+    if limit:
+        items = items[: int(limit)]
+    orchestrator = Orchestrator(backend, registry, settings)
+    geo = registry.data.geography
+    rows = []
+    started = time.perf_counter()
+    for item in items:
+        t0 = time.perf_counter()
+        try:
+            result = orchestrator.run(item["q"]).to_dict()
+        except Exception as exc:  # a crash is a failed question, not a failed run
+            result = {"answer": "", "tool_calls": [], "trace": [], "stopped_because": f"crash: {exc}"}
+        rows.append(evaluate(item, result, geo, (time.perf_counter() - t0) * 1000))
+    latencies = sorted(r["latency_ms"] for r in rows) or [0.0]
+    args_total = sum(r["args_total"] for r in rows)
+    checked = sum(r["numbers_checked"] for r in rows)
+    ungrounded = sum(len(r["ungrounded"]) for r in rows)
+    stops: dict = {}
+    for r in rows:
+        stops[r["stopped_because"]] = stops.get(r["stopped_because"], 0) + 1
+    by_category: dict = {}
+    for r in rows:
+        cat = by_category.setdefault(r["category"] or "other", {"questions": 0, "passed": 0})
+        cat["questions"] += 1
+        cat["passed"] += int(r["passed"])
+    n = max(1, len(rows))
+    return {
+        "backend": backend.info(),
+        "questions": len(rows),
+        "passed": sum(r["passed"] for r in rows),
+        "pass_rate": round(sum(r["passed"] for r in rows) / n, 4),
+        "tool_selection_accuracy": round(sum(r["tools_ok"] for r in rows) / n, 4),
+        "argument_accuracy": round(sum(r["args_matched"] for r in rows) / args_total, 4) if args_total else 1.0,
+        "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,
+        "stop_reasons": stops,
+        "latency_ms": {"median": round(statistics.median(latencies), 1),
+                       "p95": round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))], 1)},
+        "by_category": by_category,
+        "total_seconds": round(time.perf_counter() - started, 2),
+        "failures": [{"id": r["id"], "question": r["question"], "failures": r["failures"]} for r in rows
+                     if not r["passed"]],
+        "results": rows,
+    }
+
+
+def run_eval_command(args, settings) -> int:
+    from llama_client import make_backend
+    from settings import var_dir
+    from tools.data_loader import shared_data
+    from tools.registry import default_registry
+
+    if getattr(args, "model", None):
+        settings.setdefault("model", {})["path"] = args.model
+    backend = make_backend(settings, getattr(args, "backend", None))
+    registry = default_registry(shared_data(settings))
+    try:
+        report = run_eval(backend, registry, settings, limit=getattr(args, "limit", None))
+    finally:
+        backend.close()
+    output = getattr(args, "output", None)
+    path = Path(output) if output else var_dir(settings) / "evals" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
+                                      "argument_accuracy", "grounded_share", "stop_reasons", "latency_ms")}
+    print(json.dumps(summary, indent=2, default=str))
+    for failure in report["failures"]:
+        print(f"FAIL {failure['id']}: {failure['question']}\n     " + "; ".join(failure["failures"]))
+    print(f"report saved to {path}")
+    return 0
