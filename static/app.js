@@ -1,6 +1,6 @@
 /* ChiQA page: asks over a streamed NDJSON POST, renders each trace step live, then the answer.
    Every piece of untrusted text (question, model output, data values) goes in with textContent
-   or createElement: this file never assigns innerHTML. */
+   or createElement: nothing here parses strings as HTML. */
 (function () {
   "use strict";
 

@@ -56,8 +56,9 @@ def read_json_body() -> dict:
     limit = int(get_dotted(_settings(), "server.max_body_bytes", 65536))
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
-    raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies
-    if len(raw) > limit:
+    raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
+    # ...by cutting them at the limit, so a body without Content-Length that fills it is too large.
+    if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     try:
         body = json.loads(raw.decode("utf-8"))
