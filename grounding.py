@@ -1,6 +1,6 @@
 """Grounding check: is every number in an answer backed by the tool results?
 
-Rules (documented in the README's "Grounding" section and tested in tests/test_grounding.py):
+Rules (tested in tests/test_grounding.py):
 
 * Extraction handles ``1,234``, ``$71,551``, ``12.3%``, ``12.3 percent``, ``1.2 million``, ``$250k``,
   negative numbers (``-4.5``, ``−4.5``) and ranges (``2019-2023`` is two numbers, not a negative one).

@@ -8,7 +8,6 @@ the same objects, so what the trace shows is what the model saw. Prompts only ev
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import dataclass, field, fields
 
@@ -68,34 +67,25 @@ class ToolCallStep(Step):
     _render: str = "full"  # full | summary | dropped (set by trimming)
 
     def to_text(self) -> str:
-        call = prompts.format_call(self.name, self.arguments)
-        if self.status == "duplicate":
-            return prompts.template("duplicate_note").format(call=call, where=f"see call {self.duplicate_of}")
-        if self.status == "skipped":
-            return prompts.template("skipped_note").format(call=call, reason=self.error)
-        if self.status == "error":
-            return prompts.template("error_block").format(call=call, message=self.error)
-        name = {"full": "results_block", "summary": "trimmed_block", "dropped": "dropped_block"}[self._render]
-        text = self.result.get("text") or self.result_summary
-        caveats = self.result.get("caveats") or []
-        if caveats and self._render == "full":
-            text += "\nCaveats: " + " ".join(caveats)
-        return prompts.template(name).format(source=self.source, label=self.label, call=call, text=text,
-                                             summary=self.result_summary)
+        return prompts.tool_step_text(self, self._render)
 
 
 @dataclass
-class ModelPassStep(Step):
-    type = "model_pass"
-    pass_number: int = 0
-    phase: str = "gather"
+class _ModelOutput(Step):
     prompt_tokens: int = 0
     evaluated_tokens: int = 0
     completion_tokens: int = 0
     raw_output: str = ""
+    finish_reason: str = ""
+
+
+@dataclass
+class ModelPassStep(_ModelOutput):
+    type = "model_pass"
+    pass_number: int = 0
+    phase: str = "gather"
     parsed_calls: list = field(default_factory=list)
     parse_errors: list = field(default_factory=list)
-    finish_reason: str = ""
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 
@@ -123,15 +113,10 @@ class TrimStep(Step):
 
 
 @dataclass
-class SynthesisStep(Step):
+class SynthesisStep(_ModelOutput):
     type = "synthesis"
     strict: bool = False
     fallback: bool = False  # built from result summaries without the model
-    prompt_tokens: int = 0
-    evaluated_tokens: int = 0
-    completion_tokens: int = 0
-    raw_output: str = ""
-    finish_reason: str = ""
 
 
 @dataclass
@@ -449,7 +434,7 @@ class _Run:
                 yield from self._fallback()
             return
         generation, tokens, started = outcome
-        answer = _clean_answer(generation.text)
+        answer = prompts.clean_answer(generation.text)
         yield self._add(SynthesisStep(strict=strict, prompt_tokens=generation.prompt_tokens or tokens,
                                       evaluated_tokens=generation.evaluated_tokens,
                                       completion_tokens=generation.completion_tokens, raw_output=generation.text,
@@ -465,12 +450,7 @@ class _Run:
         """A deterministic answer from the result summaries (no time or no model left)."""
         started = self._now_ms()
         self.partial = self.used_fallback = True
-        found = [f"- [Source {s.source}: {s.label}] {s.result_summary}" for s in self.calls if s.source]
-        reason = "Time ran out" if self.stop == "timeout" else "The model could not finish"
-        if found:
-            self.answer = f"{reason} before a full answer was written. What the data tools found:\n" + "\n".join(found)
-        else:
-            self.answer = f"{reason} before any data was gathered. Please try again or ask a narrower question."
+        self.answer = prompts.fallback_answer(self.stop == "timeout", [s for s in self.calls if s.source])
         yield self._add(SynthesisStep(fallback=True, raw_output=self.answer, finish_reason=self.stop), started,
                         "synthesis_ms")
 
@@ -522,12 +502,3 @@ class _Run:
             caveats=list(dict.fromkeys(caveats + self.loop_caveats)), ungrounded_numbers=list(self.ungrounded),
             analysis=self.analysis)
 
-
-_CALL_LINE = re.compile(r"^\s*(NO_)?TOOL_CALL\b:?", re.IGNORECASE)
-
-
-def _clean_answer(text: str) -> str:
-    """The synthesis text without stray TOOL_CALL / NO_TOOL_CALL markers."""
-    lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
-             for line in (text or "").strip().splitlines()]
-    return "\n".join(line for line in lines if not line.lstrip().startswith("{\"name\"")).strip()

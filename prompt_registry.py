@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 TEMPLATES: dict[str, str] = {
     "system_tools": (
@@ -44,6 +45,8 @@ TEMPLATES: dict[str, str] = {
         "otherwise reply NO_TOOL_CALL."
     ),
     "no_more_calls": "No more tool calls are allowed.",
+    "fallback_found": "{reason} before a full answer was written. What the data tools found:\n{found}",
+    "fallback_empty": "{reason} before any data was gathered. Please try again or ask a narrower question.",
     "synthesis": (
         "Now write the final answer to the question: \"{question}\"\n"
         "Use only the data from these sources above:\n{source_list}\n"
@@ -180,3 +183,37 @@ def synthesis_message(question: str, source_lines: list[str]) -> str:
 
 def strict_message(numbers: list[str]) -> str:
     return TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
+
+
+def tool_step_text(step, render: str = "full") -> str:
+    """What the model is told about one requested call (a ToolCallStep), at a trimming level."""
+    call = format_call(step.name, step.arguments)
+    if step.status == "duplicate":
+        return TEMPLATES["duplicate_note"].format(call=call, where=f"see call {step.duplicate_of}")
+    if step.status == "skipped":
+        return TEMPLATES["skipped_note"].format(call=call, reason=step.error)
+    if step.status == "error":
+        return TEMPLATES["error_block"].format(call=call, message=step.error)
+    name = {"full": "results_block", "summary": "trimmed_block", "dropped": "dropped_block"}[render]
+    text = step.result.get("text") or step.result_summary
+    if step.result.get("caveats") and render == "full":
+        text += "\nCaveats: " + " ".join(step.result["caveats"])
+    return TEMPLATES[name].format(source=step.source, label=step.label, call=call, text=text,
+                                  summary=step.result_summary)
+
+
+def fallback_answer(timed_out: bool, sourced_steps: list) -> str:
+    """The deterministic answer when no model answer can be written: the result summaries."""
+    reason = "Time ran out" if timed_out else "The model could not finish"
+    found = "\n".join(f"- [Source {s.source}: {s.label}] {s.result_summary}" for s in sourced_steps)
+    return TEMPLATES["fallback_found" if found else "fallback_empty"].format(reason=reason, found=found)
+
+
+_CALL_LINE = re.compile(r"^\s*(NO_)?TOOL_CALL\b:?", re.IGNORECASE)
+
+
+def clean_answer(text: str) -> str:
+    """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers or call objects."""
+    lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
+             for line in (text or "").strip().splitlines()]
+    return "\n".join(line for line in lines if not line.lstrip().startswith('{"name"')).strip()
