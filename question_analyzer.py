@@ -38,7 +38,8 @@ _METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"affordab(?:le|ility)|homes?\s+(?:cost|worth)|price\s+of\s+(?:a\s+)?(?:home|house)s?|"
      r"home\s+appreciation|price\s+index"),
     ("population", "census",
-     r"population|populous|residents|inhabitants|people\s+live|live\s+there|how\s+many\s+people\s+(?:live|are)"),
+     r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are)|residents)|"
+     r"number\s+of\s+residents"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
     ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?"),
