@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 NO_CALL_MARKER = "NO_TOOL_CALL"
 CALL_MARKER = "TOOL_CALL"
 
-# "TOOL_CALL:" not preceded by a word character, so NO_TOOL_CALL never counts as a marker.
-_MARKER_RE = re.compile(r"(?<![A-Za-z0-9_])TOOL_CALL\s*:?", re.IGNORECASE)
+# "TOOL_CALL:" (or "TOOL_CALL {" / "TOOL_CALL ```") not preceded by a word character, so
+# NO_TOOL_CALL never counts as a marker and neither does a bare mention in prose.
+_MARKER_RE = re.compile(r"(?<![A-Za-z0-9_])TOOL_CALL(?:\s*:|(?=\s*[{`]))", re.IGNORECASE)
 _NO_CALL_RE = re.compile(r"^\s*(?:`{3}\w*\s*)?NO_TOOL_CALL\b", re.IGNORECASE)
 _ARGUMENT_KEYS = ("arguments", "args", "parameters", "params", "input", "kwargs")
 _NAME_KEYS = ("name", "tool", "tool_name", "function")

@@ -104,6 +104,12 @@ def test_no_tool_call_line():
         assert result.no_call and result.calls == [] and result.errors == [] and not result.has_call_marker
 
 
+def test_marker_without_colon_before_json_and_bare_mentions():
+    assert calls_of('TOOL_CALL {"name": "a", "arguments": {}}') == [{"name": "a", "arguments": {}}]
+    result = parse_tool_calls("I will not make a TOOL_CALL now; the answer is 42.")
+    assert result.calls == [] and result.errors == [] and not result.has_call_marker
+
+
 def test_tool_call_inside_string_does_not_split_calls():
     text = 'TOOL_CALL: {"name": "x", "arguments": {"note": "see TOOL_CALL: {oops}"}}'
     assert calls_of(text) == [{"name": "x", "arguments": {"note": "see TOOL_CALL: {oops}"}}]
