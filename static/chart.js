@@ -60,7 +60,7 @@
       if (na !== null && nb !== null) return na - nb;
       return a.label < b.label ? -1 : a.label > b.label ? 1 : 0;
     });
-    var W = 640, H = 300, L = 56, R = 16, T = 16, B = 44;
+    var W = 520, H = 280, L = 52, R = 18, T = 14, B = 42;
     var ys = sorted.map(function (p) { return p.y; });
     var lo = Math.min.apply(null, ys), hi = Math.max.apply(null, ys);
     if (lo > 0 && lo / (hi || 1) < 0.5) lo = 0;  // anchor at zero unless the series sits far above it
@@ -76,7 +76,7 @@
     });
     var every = Math.max(1, Math.ceil(n / 8));
     sorted.forEach(function (p, i) {
-      if (i % every === 0 || i === n - 1) {
+      if ((i % every === 0 && n - 1 - i >= every / 2) || i === n - 1) {
         svg.appendChild(el("text", {x: X(i), y: H - B + 18, "text-anchor": "middle", class: "tick"}, p.label));
       }
     });
@@ -94,7 +94,7 @@
 
   function barChart(pts, hint) {
     var shown = pts.slice(0, MAX_BARS);
-    var W = 640, rowH = 24, T = 8, L = 170, R = 70;
+    var W = 520, rowH = 24, T = 8, L = 160, R = 64;
     var H = T * 2 + rowH * shown.length;
     var ys = shown.map(function (p) { return p.y; });
     var lo = Math.min(0, Math.min.apply(null, ys)), hi = Math.max(0, Math.max.apply(null, ys));
@@ -103,7 +103,7 @@
     svg.appendChild(el("title", {}, (hint.title || "") + " (bar chart)"));
     shown.forEach(function (p, i) {
       var y = T + i * rowH, x0 = X(Math.min(0, p.y)), x1 = X(Math.max(0, p.y));
-      var label = p.label.length > 24 ? p.label.slice(0, 23) + "…" : p.label;
+      var label = p.label.length > 22 ? p.label.slice(0, 21) + "…" : p.label;
       svg.appendChild(el("text", {x: L - 8, y: y + rowH * 0.65, "text-anchor": "end", class: "tick"}, label));
       var bar = el("rect", {x: x0.toFixed(1), y: y + 3, width: Math.max(1, x1 - x0).toFixed(1), height: rowH - 6, class: "bar"});
       bar.appendChild(el("title", {}, p.label + ": " + fmt(p.y)));
