@@ -200,7 +200,8 @@ def _single(data, cache, number, metric, columns, city, caveats):
         summary += f"; hardship index {fmt_value('hardship_index', record['hardship_index'])}"
     table = rows_table([(COLUMN_SPEC[c][0], record[c], city[c], ranks[c]) for c in columns],
                        ["indicator", name, "Chicago", "rank (1 = highest)"])
-    chart = {"type": "bar", "x": "indicator", "y": name, "title": f"{name}: socioeconomic indicators, 2008-2012"}
+    chart = None if metric == "all" else {  # 'all' mixes dollars, percentages and an index: no single axis
+        "type": "bar", "x": "indicator", "y": name, "title": f"{name}: {COLUMN_SPEC[columns[0]][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
 
@@ -274,7 +275,8 @@ def _citywide(data, cache, metric, columns, city, caveats):
     head = columns[0] if metric != "all" else "per_capita_income"
     summary = f"Chicago: {COLUMN_SPEC[head][0]} {fmt_value(head, city[head])} (2008-2012)"
     table = rows_table([(COLUMN_SPEC[c][0], city[c]) for c in columns], ["indicator", "Chicago"])
-    chart = {"type": "bar", "x": "indicator", "y": "Chicago", "title": "Chicago: socioeconomic indicators, 2008-2012"}
+    chart = None if metric == "all" else {
+        "type": "bar", "x": "indicator", "y": "Chicago", "title": f"Chicago: {COLUMN_SPEC[columns[0]][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
 
