@@ -204,6 +204,8 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
     metrics = list(analysis.get("metrics") or [])
     domains = [d for d in (analysis.get("domains") or []) if d in TOOL_OF]
     areas = [a["number"] for a in analysis.get("areas") or []]
+    if not areas:  # a number that is no community area goes to the tool, whose error names the valid range
+        areas = list((analysis.get("invalid") or {}).get("areas") or [])[:1]
     wards = [w for w in analysis.get("wards") or []]
     districts = [d for d in analysis.get("districts") or []]
     zips = list(analysis.get("zips") or [])

@@ -1,0 +1,45 @@
+"""The eval set with the rules backend (the bar: at least 90% pass), and expected.py against hand checks."""
+import pytest
+
+from evals import expected
+from evals.runner import load_questions, number_in_answer, run_eval
+
+
+def test_expected_matches_hand_checked_raw_values(data_dir):
+    expected.set_data_dir(data_dir)
+    assert expected.homicides_total(2022) == 717
+    assert expected.per_capita_income(7) == 71551  # Lincoln Park
+    assert expected.acs_population("AUSTIN") == 100278
+    assert expected.hardship_index(54) == 98  # Riverdale
+    assert expected.city_per_capita_income() == 28202
+    assert expected.homicides_total(2023) == 340
+
+
+def test_question_set_shape():
+    items = load_questions()
+    assert len(items) >= 60
+    assert len({i["id"] for i in items}) == len(items)
+    tools = {t for i in items for t in i.get("tools") or []}
+    assert tools >= {"query_homicides_advanced", "get_iucr_info", "query_census_demographics", "query_socioeconomic",
+                     "query_property_values", "analyze_homicide_rates_by_community_area",
+                     "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends"}
+    for item in items:
+        for name, _ in item.get("expect") or []:
+            assert hasattr(expected, name), name
+
+
+def test_number_formats():
+    assert number_in_answer(71551, "per capita income $71,551")
+    assert number_in_answer(717, "717 homicides")
+    assert number_in_answer(27.1, "27.1 per 100,000")
+    assert not number_in_answer(717, "7,170 homicides")
+
+
+def test_rules_backend_passes_the_eval_set(registry, settings):
+    from rules_backend import RulesBackend
+
+    report = run_eval(RulesBackend(), registry, settings)
+    failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
+    assert report["pass_rate"] >= 0.9, failures
+    assert report["grounded_share"] >= 0.99
+    assert report["tool_selection_accuracy"] >= 0.9
