@@ -462,9 +462,8 @@ def analyze_question(question: str, data=None) -> dict:
             _add(years, p["end"])
     elif len(years) == 1:
         year_range = {"start": years[0], "end": years[0]}
-    elif len(years) == 2 and re.search(r"\b(?:to|and|through|until)\b", low):
-        years.sort()
-        year_range = {"start": years[0], "end": years[1]}
+    elif len(years) >= 2:  # "more murders in 2016 than 2015": the span, shown year by year
+        year_range = {"start": min(years), "end": max(years)}
     recent = bool(_RECENT_RE.search(low))
 
     # ---------------- metrics and domains
@@ -575,7 +574,7 @@ def analyze_question(question: str, data=None) -> dict:
         group_by = None
     if group_by == "community_area" and areas and not ranking:
         group_by = None
-    if group_by is None and (by_year or (trend and not periods)):
+    if group_by is None and (by_year or (trend and not periods) or (len(years) >= 2 and not periods)):
         group_by = "year"
     if _BY_MONTH_RE.search(low):
         group_by = "month"
