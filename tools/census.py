@@ -29,7 +29,7 @@ import pandas as pd
 from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, fmt_int, fmt_pct, make_result,
                           plain, resolve_areas)
 from tools.registry import Tool, ToolArgumentError
-from tools.socioeconomic import WARD_SCHEMA, ZIP_SCHEMA, rows_table, unsupported_geography
+from tools.socioeconomic import WARD_SCHEMA, ZIP_SCHEMA, fit_text, rows_table, unsupported_geography
 
 TOOL_NAME = "query_census_demographics"
 CACHE_KEY = "_census_cache"
@@ -381,44 +381,50 @@ def _row(cache, number, vintage, keys) -> dict:
 def _comparison(data, cache, numbers, metric, vintage, keys, city, base, group, datasets, caveats):
     rows = [_row(cache, n, vintage, keys) for n in numbers]
     key = GROUPS[group][1] if group else DEFAULT_RANK[metric]
-    lines = [f"Comparison of {len(rows)} community areas ({base['vintage']}):"]
-    lines += [f"{r['name']} ({r['community_area']}): {_compact(r, metric, vintage)}" for r in rows]
+    head = [f"Comparison of {len(rows)} community areas ({base['vintage']}):"]
+    items = [f"{r['name']} ({r['community_area']}): {_compact(r, metric, vintage)}" for r in rows]
     city_record = _with_population(cache["city"], vintage)
-    lines.append(f"Chicago: {_compact(city_record, metric, vintage)}")
+    tail = [f"Chicago: {_compact(city_record, metric, vintage)}"]
     if base["vintage_note"]:
-        lines.append("Note: " + base["vintage_note"])
-    ranked = sorted((r for r in rows if r.get(key) is not None), key=lambda r: -r[key])
+        tail.append("Note: " + base["vintage_note"])
     label = RANK_LABEL.get(key, key)
+    compact = [f"{r['name']} ({r['community_area']}): {label} {_fmt_key(key, r.get(key))}" for r in rows]
+    text = fit_text(head, items, tail, compact)
+    ranked = sorted((r for r in rows if r.get(key) is not None), key=lambda r: -r[key])
     summary = f"{label}: " + ", ".join(f"{r['name']} {_fmt_key(key, r[key])}" for r in ranked)
     values = {"scope": "comparison", **base, "compare_by": key, "rows": rows, "city": city,
               "highest": ranked[0]["name"] if ranked else None}
     table = rows_table(rows, ["community_area", "name"] + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({base['vintage']})"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
 def _ranking(data, cache, metric, vintage, keys, city, base, group, top_n, sort_order, datasets, caveats):
     key = GROUPS[group][1] if group else DEFAULT_RANK[metric]
-    candidates = [_row(cache, n, vintage, keys) for n in cache["records"]]
-    candidates = [r for r in candidates if r.get(key) is not None]
-    candidates.sort(key=lambda r: (r[key] if sort_order == "asc" else -r[key], r["community_area"]))
-    rows = [{"rank": i, **r} for i, r in enumerate(candidates[:top_n], start=1)]
+    pop_key = "population_2010" if vintage == "2010" else "population_acs_2023"
+    score_key = pop_key if key == "population" else key
+    candidates = [n for n, rec in cache["records"].items() if rec.get(score_key) is not None]
+    candidates.sort(key=lambda n: (cache["records"][n][score_key] * (1 if sort_order == "asc" else -1), n))
+    rows = [{"rank": i, **_row(cache, n, vintage, keys)} for i, n in enumerate(candidates[:top_n], start=1)]
     direction = "highest" if sort_order == "desc" else "lowest"
     label = RANK_LABEL.get(key, key)
     if key == "population":
         label = f"population ({CENSUS_2010_LABEL if vintage == '2010' else ACS_LABEL})"
-    lines = [f"Top {len(rows)} community areas by {label} ({direction} first):"]
+    head = [f"Top {len(rows)} community areas by {label} ({direction} first):"]
+    items, compact = [], []
     for r in rows:
         lead = "" if key == "population" else f"{label} {_fmt_key(key, r[key])}; "
-        lines.append(f"{r['rank']}. {r['name']} ({r['community_area']}): {lead}{_compact(r, metric, vintage)}")
+        items.append(f"{r['rank']}. {r['name']} ({r['community_area']}): {lead}{_compact(r, metric, vintage)}")
+        compact.append(f"{r['rank']}. {r['name']} ({r['community_area']}): {_fmt_key(key, r[key])}")
     city_record = _with_population(cache["city"], vintage)
     city_value = city_record.get(key)
-    lines.append(f"Chicago: {label.split(' (')[0]} {_fmt_key(key, city_value)}")
+    tail = [f"Chicago: {label.split(' (')[0]} {_fmt_key(key, city_value)}"]
     if not group and metric in ("race", "income", "age"):
-        lines.append(f"(Ranked by {label}; pass group to rank by another group's share.)")
+        tail.append(f"(Ranked by {label}; pass group to rank by another group's share.)")
     if base["vintage_note"]:
-        lines.append("Note: " + base["vintage_note"])
+        tail.append("Note: " + base["vintage_note"])
+    text = fit_text(head, items, tail, compact)
     first = rows[0] if rows else None
     summary = (f"{direction.capitalize()} {label}: {first['name']} ({_fmt_key(key, first[key])}); "
                f"city {_fmt_key(key, city_value)}") if first else "no rows"
@@ -427,7 +433,7 @@ def _ranking(data, cache, metric, vintage, keys, city, base, group, top_n, sort_
     table = rows_table(rows, ["rank", "community_area", "name"]
                        + ([key] if key not in TABLE_KEYS[metric] else []) + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first)"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 

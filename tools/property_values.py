@@ -23,6 +23,7 @@ import numpy as np
 from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, fmt_money, fmt_num, fmt_pct,
                           make_result, resolve_areas)
 from tools.registry import Tool, ToolArgumentError
+from tools.socioeconomic import fit_text, rows_table
 
 TOOL_NAME = "query_property_values"
 CACHE_KEY = "_property_cache"
@@ -123,13 +124,6 @@ def property_cache(data) -> PropertyCache:
     if cached is None or cached.source is not data.zhvi:
         cached = data.__dict__[CACHE_KEY] = PropertyCache(data)
     return cached
-
-
-def rows_table(rows: list, columns: list) -> dict:
-    """The page's table straight from row dicts (or tuples), without a DataFrame round trip."""
-    if rows and isinstance(rows[0], dict):
-        rows = [[row.get(col) for col in columns] for row in rows]
-    return {"columns": [str(col) for col in columns], "rows": [list(row) for row in rows]}
 
 
 # ------------------------------------------------------------------ periods
@@ -457,16 +451,28 @@ def _single(data, c, number, metric, period, since, end, base, caveats, datasets
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
+def _memo(c: PropertyCache, key: tuple, compute):
+    """Per-bundle memo of per-area pieces used by comparisons and rankings (callers copy scalars out)."""
+    memo = c.__dict__.setdefault("_memo", {})
+    if key not in memo:
+        if len(memo) > 20000:
+            memo.clear()
+        memo[key] = compute()
+    return memo[key]
+
+
 def _area_row(c, number, metric, period, since, end, base) -> tuple[dict, list[str]]:
     row = {"community_area": number, "name": c.area_names[number]}
     notes = []
     if period is not None:
-        home = _area_home_value(c, number, period, since)
+        home = _memo(c, ("home", number, period.label, since.label if since else None),
+                     lambda: _area_home_value(c, number, period, since))
         row.update({k: home[k] for k in ("home_value", "zip_coverage")})
         if since is not None:
             row.update({k: home[k] for k in ("home_value_since", "home_value_change_pct")})
     if end is not None:
-        trend, notes = _area_price_trend(c, number, end, base)
+        trend, notes = _memo(c, ("trend", number, end, base), lambda: _area_price_trend(c, number, end, base))
+        notes = list(notes)
         row.update({k: trend[k] for k in ("price_index", "price_index_change_pct", "price_index_yoy_pct",
                                           "submarket_code", "submarket_name", "price_index_fallback")})
     return row, notes
@@ -484,6 +490,12 @@ def _row_text(row, period, since, base) -> str:
     return f"{prefix}{row['name']} ({row['community_area']}): " + ", ".join(parts)
 
 
+def _key_text(row, key) -> str:
+    value = fmt_money(row.get(key)) if key == "home_value" else _signed(row.get(key))
+    prefix = f"{row['rank']}. " if "rank" in row else ""
+    return f"{prefix}{row['name']} ({row['community_area']}): {value}"
+
+
 def _comparison(data, c, numbers, metric, period, since, end, base, caveats, datasets, method):
     rows = []
     for number in numbers:
@@ -492,10 +504,10 @@ def _comparison(data, c, numbers, metric, period, since, end, base, caveats, dat
         caveats.extend(notes)
     key = "home_value" if period is not None else "price_index_change_pct"
     label_when = period.label if period is not None else f"{base}-{end}"
-    lines = [f"Comparison of {len(rows)} community areas ({label_when}):"]
-    lines += [_row_text(r, period, since, base) for r in rows]
     city = _city_context(c, metric, period, end, base)
-    lines.append(_city_text(city))
+    text = fit_text([f"Comparison of {len(rows)} community areas ({label_when}):"],
+                    [_row_text(r, period, since, base) for r in rows], [_city_text(city)],
+                    [_key_text(r, key) for r in rows])
     ranked = sorted((r for r in rows if r.get(key) is not None), key=lambda r: -r[key])
     fmt = fmt_money if key == "home_value" else _signed
     summary = (("Home value" if key == "home_value" else f"Price change since {base}") + ": "
@@ -506,7 +518,7 @@ def _comparison(data, c, numbers, metric, period, since, end, base, caveats, dat
               "price_index_quarter": end}
     table = rows_table(rows, list(rows[0]))
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{key.replace('_', ' ')} ({label_when})"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
@@ -535,14 +547,15 @@ def _ranking(data, c, metric, period, since, end, base, top_n, sort_order, cavea
     candidates = order
     if end is not None:  # metric all: add each ranked area's price index
         for r in rows:
-            trend, _ = _area_price_trend(c, r["community_area"], end, base)
+            number = r["community_area"]
+            trend, _ = _memo(c, ("trend", number, end, base), lambda: _area_price_trend(c, number, end, base))
             r.update({k: trend[k] for k in ("price_index", "price_index_change_pct", "submarket_name")})
     label = (f"home value change since {since.year} average" if since is not None
              else f"Zillow home value ({period.label})")
-    lines = [f"Top {len(rows)} community areas by {label} ({direction} first):"]
-    lines += [_row_text(r, period, since, base) for r in rows]
     city = _city_context(c, metric, period, end, base)
-    lines.append(_city_text(city))
+    text = fit_text([f"Top {len(rows)} community areas by {label} ({direction} first):"],
+                    [_row_text(r, period, since, base) for r in rows], [_city_text(city)],
+                    [_key_text(r, key) for r in rows])
     if left_out:
         caveats.append(f"Left out (ZIPs with Zillow values cover under {MIN_RANK_COVERAGE:.0%} of the area): "
                        f"{', '.join(left_out)}.")
@@ -554,7 +567,7 @@ def _ranking(data, c, metric, period, since, end, base, top_n, sort_order, cavea
               "home_value_period": period.label, "price_index_quarter": end}
     table = rows_table(rows, list(rows[0]) if rows else ["rank", "community_area", "name", key])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first)"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
@@ -571,12 +584,13 @@ def _submarket_ranking(data, c, end, base, top_n, sort_order, caveats, datasets,
     key = "price_index_change_pct"
     candidates.sort(key=lambda r: (r[key] if sort_order == "asc" else -r[key], r["submarket_code"]))
     rows = [{"rank": i, **r} for i, r in enumerate(candidates[:top_n], start=1)]
-    lines = [f"Top {len(rows)} Chicago IHS submarkets by price change {base} to {end} ({direction} first):"]
-    for r in rows:
-        lines.append(f"{r['rank']}. {r['name']}: index {fmt_num(r['price_index'])}, {_signed(r[key])} since {base}, "
-                     f"yoy {_signed(r['price_index_yoy_pct'])} (areas {', '.join(map(str, r['community_areas']))})")
+    items = [f"{r['rank']}. {r['name']}: index {fmt_num(r['price_index'])}, {_signed(r[key])} since {base}, "
+             f"yoy {_signed(r['price_index_yoy_pct'])} (areas {', '.join(map(str, r['community_areas']))})"
+             for r in rows]
     city = _city_context(c, "price_trend", None, end, base)
-    lines.append(_city_text(city))
+    text = fit_text([f"Top {len(rows)} Chicago IHS submarkets by price change {base} to {end} ({direction} first):"],
+                    items, [_city_text(city)],
+                    [f"{r['rank']}. {r['name']}: {_signed(r[key])}" for r in rows])
     caveats.append("The price index exists for submarkets (groups of community areas), so the ranking is of the "
                    f"{len(candidates)} Chicago submarkets; p3160 (Near North Side, Loop, Near South Side) is not indexed.")
     summary = (f"{direction.capitalize()} price change since {base}: {rows[0]['name']} ({_signed(rows[0][key])})"
@@ -588,7 +602,7 @@ def _submarket_ranking(data, c, end, base, top_n, sort_order, caveats, datasets,
                "price_index_yoy_pct"]
     table = rows_table([{**r, "area_names": ", ".join(r["area_names"])} for r in rows], columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"IHS price change since {base} ({direction} first)"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=datasets,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 

@@ -113,6 +113,32 @@ def _cache(data) -> dict:
 
 
 # ------------------------------------------------------------------ formatting
+TEXT_BUDGET = 1480  # the registry clips the model's text at 1500 characters
+
+
+def fit_text(head: list, items: list, tail: list, compact: list | None = None, limit: int = TEXT_BUDGET) -> str:
+    """Head, item lines and tail within the text limit: detailed items if they fit, else the compact
+    form, else as many compact items as fit plus a pointer to the table. The tail is always kept."""
+    def join(body):
+        return "\n".join(head + body + tail)
+
+    text = join(items)
+    if len(text) <= limit:
+        return text
+    if compact:
+        items = compact
+        text = join(items)
+        if len(text) <= limit:
+            return text
+    kept = []
+    for item in items:
+        more = f"... {len(items) - len(kept) - 1} more rows in the table"
+        if len(join(kept + [item, more])) > limit:
+            break
+        kept.append(item)
+    return join(kept + [f"... {len(items) - len(kept)} more rows in the table"])
+
+
 def rows_table(rows: list, columns: list) -> dict:
     """The page's table straight from row dicts (or tuples), without a DataFrame round trip."""
     if rows and isinstance(rows[0], dict):
@@ -225,8 +251,8 @@ def _comparison(data, cache, numbers, metric, columns, city, caveats):
              **{c: cache["records"][n][c] for c in columns}} for n in numbers]
     key = _rank_column(metric)
     ranked = sorted((r for r in rows if r[key] is not None), key=lambda r: -r[key])
-    lines = [f"Comparison of {len(rows)} community areas, ACS 2008-2012:"] + _rows_text(rows, columns)
-    lines.append(_city_line(city, columns))
+    text = fit_text([f"Comparison of {len(rows)} community areas, ACS 2008-2012:"], _rows_text(rows, columns),
+                    [_city_line(city, columns)], _rows_text(rows, [_rank_column(metric)]))
     summary = f"{COLUMN_SPEC[key][0]}: " + ", ".join(f"{r['name']} {fmt_value(key, r[key])}" for r in ranked)
     if city[key] is not None:
         summary += f" (city {fmt_value(key, city[key])})"
@@ -234,7 +260,7 @@ def _comparison(data, cache, numbers, metric, columns, city, caveats):
               "highest": ranked[0]["name"] if ranked else None, "compare_by": key}
     table = rows_table(rows, ["community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{COLUMN_SPEC[key][0]}, 2008-2012"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
@@ -248,10 +274,9 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
                      **{c: record[c] for c in columns}})
     direction = "highest" if sort_order == "desc" else "lowest"
     label = COLUMN_SPEC[key][0]
-    lines = [f"Top {len(rows)} community areas by {label} ({direction} first), ACS 2008-2012:"]
     shown = columns if metric != "all" else [key, "per_capita_income", "pct_households_below_poverty"]
-    lines += _rows_text(rows, shown)
-    lines.append(_city_line(city, shown))
+    text = fit_text([f"Top {len(rows)} community areas by {label} ({direction} first), ACS 2008-2012:"],
+                    _rows_text(rows, shown), [_city_line(city, shown)], _rows_text(rows, [key]))
     first = rows[0] if rows else None
     summary = (f"{direction.capitalize()} {label}: {first['name']} ({fmt_value(key, first[key])})"
                + (f"; city {fmt_value(key, city[key])}" if city[key] is not None else "")) if first else "no rows"
@@ -259,7 +284,7 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
               "period": "2008-2012", "rows": rows, "city": city, "areas_ranked": len(candidates)}
     table = rows_table(rows, ["rank", "community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first), 2008-2012"}
-    return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
+    return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=DATASETS,
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
