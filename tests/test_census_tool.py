@@ -183,3 +183,16 @@ def test_calls_are_fast(registry):
             assert registry.run(TOOL, args).ok
             timings.append((time.perf_counter() - started) * 1000)
     assert statistics.median(timings) < 5
+
+
+def test_city_wide_answer_names_the_largest_area(registry, acs):
+    result = run(registry, metric="population", sort_order="desc")
+    largest = acs["total_population"].idxmax()
+    assert result.values["extremes"]["population"]["highest"]["community_area"] == largest
+    assert "Austin" in result.text
+
+
+def test_long_rankings_stay_within_the_text_limit(registry):
+    result = run(registry, top_n=77)
+    assert result.ok and len(result.values["rows"]) == 77
+    assert len(result.text) <= 1500 and "Chicago" in result.text.splitlines()[-1]

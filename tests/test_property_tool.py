@@ -222,3 +222,18 @@ def test_calls_are_fast(registry):
             assert registry.run(TOOL, args).ok
             timings.append((time.perf_counter() - started) * 1000)
     assert statistics.median(timings) < 5
+
+
+def test_city_wide_home_values_name_the_extremes(registry):
+    result = run(registry, metric="home_value")
+    assert result.ok and result.values["scope"] == "city"
+    top = run(registry, metric="home_value", top_n=1).values["rows"][0]
+    assert result.values["extremes"]["home_value"]["highest"]["community_area"] == top["community_area"]
+    assert result.values["home_value_zip_max"] >= top["home_value"]
+
+
+def test_long_rankings_stay_within_the_text_limit(registry):
+    result = run(registry, top_n=77)
+    assert result.ok and len(result.text) <= 1500
+    assert result.values["left_out"]  # areas without enough ZIP coverage are named, not silently dropped
+    assert len(result.values["rows"]) + len(result.values["left_out"]) == 77

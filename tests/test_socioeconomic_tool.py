@@ -161,3 +161,20 @@ def test_calls_are_fast(registry):
             assert registry.run(TOOL, args).ok
             timings.append((time.perf_counter() - started) * 1000)
     assert statistics.median(timings) < 5
+
+
+def test_city_wide_answer_names_the_extremes(registry, raw):
+    areas = {n: r for n, r in raw.items() if n > 0}
+    richest = max(areas, key=lambda n: int(areas[n]["PER CAPITA INCOME"]))
+    result = run(registry, metric="income", sort_order="desc")
+    assert result.values["extremes"]["per_capita_income"]["highest"]["community_area"] == richest
+    assert "Near North Side" in result.text
+
+
+def test_long_rankings_stay_within_the_text_limit(registry):
+    result = run(registry, top_n=77)
+    assert result.ok and len(result.values["rows"]) == 77
+    assert len(result.text) <= 1500
+    assert "more rows in the table" in result.text
+    assert result.text.splitlines()[-1].startswith("Chicago")
+    assert len(result.table["rows"]) == 77

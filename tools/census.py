@@ -437,12 +437,38 @@ def _ranking(data, cache, metric, vintage, keys, city, base, group, top_n, sort_
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
+EXTREME_KEYS = {
+    "population": ["population"],
+    "income": ["pct_households_125k_plus", "pct_households_under_25k"],
+    "race": ["pct_black", "pct_hispanic_or_latino", "pct_white_not_hispanic", "pct_asian"],
+    "age": ["pct_age_0_17", "pct_age_65_plus"],
+    "all": ["population", "pct_households_125k_plus"],
+}
+RANK_LABEL.update({"pct_households_under_25k": "share of households under $25,000", "pct_age_0_17": "share aged 0-17"})
+
+
+def from_cache_records(data) -> dict:
+    return _cache(data)["records"]
+
+
 def _citywide(data, metric, vintage, city, base, datasets, caveats):
     from_cache = _cache(data)["city"]
     record = _with_population(from_cache, vintage)
     values = {"scope": "city", "community_area": None, "name": "Chicago", **base, **city, "city": city}
     lines = [f"Chicago city-wide (sum of the 77 community areas), {base['vintage']}:"]
     lines += _detail_lines(record, metric, vintage)
+    extremes = {}
+    for key in EXTREME_KEYS[metric]:
+        score_key = ("population_2010" if vintage == "2010" else "population_acs_2023") if key == "population" else key
+        ranked = sorted(((rec[score_key], n) for n, rec in from_cache_records(data).items()
+                         if rec.get(score_key) is not None))
+        (low_v, low_n), (high_v, high_n) = ranked[0], max(ranked, key=lambda p: (p[0], -p[1]))
+        names = from_cache_records(data)
+        extremes[key] = {"highest": {"community_area": high_n, "name": names[high_n]["name"], "value": high_v},
+                         "lowest": {"community_area": low_n, "name": names[low_n]["name"], "value": low_v}}
+        lines.append(f"- {RANK_LABEL.get(key, key)}: highest {names[high_n]['name']} {_fmt_key(key, high_v)}, "
+                     f"lowest {names[low_n]['name']} {_fmt_key(key, low_v)}")
+    values["extremes"] = extremes
     if metric in ("income", "all"):
         lines.append("(No median income in this extract.)")
     if base["vintage_note"]:

@@ -616,6 +616,14 @@ def _citywide(data, c, metric, period, since, end, base, caveats, datasets, meth
                      f"range {fmt_money(city['home_value_zip_min'])} to {fmt_money(city['home_value_zip_max'])} "
                      f"across {city['zips_valued']} ZIPs (Zillow publishes no city figure in this extract)")
         caveats.append("No city-wide Zillow value is held; the median of the Chicago ZIPs' values is shown.")
+        eligible = (c.coverage_of(period.vector) >= MIN_RANK_COVERAGE) & ~np.isnan(period.area)
+        idx = np.flatnonzero(eligible)
+        high, low = int(idx[np.argmax(period.area[idx])]), int(idx[np.argmin(period.area[idx])])
+        values["extremes"] = {
+            "home_value": {side: {"community_area": i + 1, "name": c.area_names[i + 1], "value": _int(period.area[i])}
+                           for side, i in (("highest", high), ("lowest", low))}}
+        lines.append(f"Community areas (ZIP-weighted): highest {c.area_names[high + 1]} "
+                     f"{fmt_money(period.area[high])}, lowest {c.area_names[low + 1]} {fmt_money(period.area[low])}")
     if end is not None:
         lines.append(f"Price index (DePaul IHS, Chicago, 2000Q1=100): {fmt_num(city['price_index'])} in {end}; "
                      f"{_signed(city['price_index_change_pct'])} since {base}; year over year "

@@ -288,15 +288,32 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
+def _extremes(cache, col) -> dict:
+    """The areas with the highest and lowest value of one indicator (ties: lowest area number)."""
+    ranked = sorted((r for r in cache["records"].values() if r[col] is not None),
+                    key=lambda r: (-r[col], r["community_area"]))
+    low = min(ranked, key=lambda r: (r[col], r["community_area"]))
+
+    def pick(r):
+        return {"community_area": r["community_area"], "name": r["name"], "value": r[col]}
+
+    return {"highest": pick(ranked[0]), "lowest": pick(low)}
+
+
 def _citywide(data, cache, metric, columns, city, caveats):
     values = {"scope": "city", "community_area": None, "name": "Chicago", "metric": metric,
               "period": "2008-2012", **city, "city": city}
-    lines = ["Chicago city-wide, ACS 2008-2012:"]
+    extremes = {col: _extremes(cache, col) for col in columns}
+    values["extremes"] = extremes
+    lines = ["Chicago city-wide, ACS 2008-2012 (with the highest and lowest community areas):"]
     for col in columns:
+        high, low = extremes[col]["highest"], extremes[col]["lowest"]
+        span = (f"highest {high['name']} {fmt_value(col, high['value'])}, "
+                f"lowest {low['name']} {fmt_value(col, low['value'])}")
         if col == "hardship_index":
-            lines.append("- hardship index: not published for the city (it ranks community areas against each other)")
+            lines.append(f"- hardship index: not published for the city; {span}")
         else:
-            lines.append(f"- {COLUMN_SPEC[col][0]}: {fmt_value(col, city[col])}")
+            lines.append(f"- {COLUMN_SPEC[col][0]}: {fmt_value(col, city[col])} ({span})")
     head = columns[0] if metric != "all" else "per_capita_income"
     summary = f"Chicago: {COLUMN_SPEC[head][0]} {fmt_value(head, city[head])} (2008-2012)"
     table = rows_table([(COLUMN_SPEC[c][0], city[c]) for c in columns], ["indicator", "Chicago"])
