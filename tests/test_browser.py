@@ -64,6 +64,8 @@ def browser():
 
 
 def test_ask_stream_trace_csv_and_inert_payloads(server, browser, tmp_path):
+    from playwright.sync_api import expect
+
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
     page.goto(server + "/")
@@ -117,7 +119,7 @@ def test_ask_stream_trace_csv_and_inert_payloads(server, browser, tmp_path):
 
     # Feedback, then the permalink renders the same stored run.
     page.click("#vote-up")
-    page.wait_for_function("document.getElementById('feedback-status').textContent.includes('saved')")
+    expect(page.locator("#feedback-status")).to_contain_text("saved")  # (the page's CSP forbids eval polling)
     href = page.get_attribute("#permalink", "href")
     assert href.startswith("/runs/")
     recent = page.text_content("#recent")
