@@ -68,13 +68,15 @@ def var_dir(settings: dict) -> Path:
 
 
 def resolve_data_dir(settings: dict | None = None) -> Path:
-    """The first of data.dir / CHIQA_DATA_DIR and ../shared/data that holds homicides.csv."""
+    """The first of data.dir / CHIQA_DATA_DIR, <var_dir>/data (where ``data refresh`` writes by
+    default) and ../shared/data that holds homicides.csv."""
     settings = settings if settings is not None else load_settings()
     candidates = []
     configured = get_dotted(settings, "data.dir")
     if configured:
         path = Path(configured).expanduser()
         candidates.append(path if path.is_absolute() else PROJECT_ROOT / path)
+    candidates.append(var_dir(settings) / "data")
     candidates.append(FALLBACK_DATA_DIR)
     for path in candidates:
         if (path / "homicides.csv").is_file():
