@@ -455,7 +455,8 @@ class _Run:
                         "synthesis_ms")
 
     def _ground(self):
-        ok_results = [r["result"] for r in self.results if r["status"] == "ok"]
+        # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
+        ok_results = [r["result"] for r in self.results if r["status"] in ("ok", "error") and r.get("result")]
         references = None
         for attempt in (1, 2):
             started = self._now_ms()

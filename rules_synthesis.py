@@ -90,8 +90,8 @@ def _ranking_lead(entry: dict, analysis: dict) -> str | None:
         m = _RANK_LINE.match(line)
         if m:
             order = (args.get("sort_order") or (analysis.get("ranking") or {}).get("order") or "desc")
-            word = "Lowest" if order == "asc" else "Highest"
-            return f"{word}: {m.group(1).strip()}"
+            word = "lowest" if order == "asc" else "highest"
+            return f"Ranked {word}: {m.group(1).strip()}"
     return None
 
 
@@ -139,7 +139,7 @@ def write_answer(question: str, analysis: dict, results: list, strict: bool = Fa
     analysis = analysis or {}
     ok = [r for r in results or [] if r.get("status") == "ok" and (r.get("result") or {}).get("ok")]
     errors = [r for r in results or [] if r.get("status") == "error"]
-    checker = _Checker([r["result"] for r in ok], question)
+    checker = _Checker([r["result"] for r in ok + errors if r.get("result")], question)
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 

@@ -201,9 +201,15 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
     if r["early"] and start < 2005:
         caveats.append("Rates for early 2000s use 2010 census populations, which were smaller than 2000 "
                        "populations in many areas, so they may overstate those years' rates.")
-    summary = (f"{rows[0]['name']} {'highest' if sort_order == 'desc' else 'lowest'} at "
-               f"{fmt_num(rows[0]['rate_per_100k'])} per 100k ({period}); city {fmt_num(city['rate_per_100k'])}"
-               if rows else f"no areas ({period})")
+    if not rows:
+        summary = f"no areas ({period})"
+    elif selected:  # named areas: report each one's rate and rank, not a "highest" claim
+        parts = [f"{row['name']} {fmt_num(row['rate_per_100k'])} per 100k (rank {row['rate_rank']} of 77)"
+                 for row in rows[:3]]
+        summary = f"{'; '.join(parts)} ({period}); city {fmt_num(city['rate_per_100k'])}"
+    else:
+        summary = (f"{rows[0]['name']} {'highest' if sort_order == 'desc' else 'lowest'} at "
+                   f"{fmt_num(rows[0]['rate_per_100k'])} per 100k ({period}); city {fmt_num(city['rate_per_100k'])}")
     table = pd.DataFrame(rows)
     chart = {"type": "bar", "x": "name", "y": "rate_per_100k",
              "title": f"Homicides per 100,000 residents, {period}"}
