@@ -1,0 +1,76 @@
+"""The whole loop on the real llama.cpp path: the tiny random-weight GGUF through the orchestrator.
+
+A random-weight model rarely chooses to call a tool, so gathering passes are constrained with
+the tool grammar minus its no-call branch (bench.bench_model.ForcedCallsBackend): every call
+the model makes is still sampled by llama.cpp under the grammar built from the real schemas.
+"""
+import time
+
+import pytest
+
+from bench.bench_model import ForcedCallsBackend
+from intelligent_mcp import Orchestrator
+from llama_client import LlamaCppBackend
+from settings import load_settings
+from tool_call_parser import parse_tool_calls
+
+# Codes that would mean the grammar let through a structurally invalid call.
+STRUCTURAL_ERRORS = {"unknown_tool", "unknown_argument", "missing_argument"}
+
+
+@pytest.fixture(scope="module")
+def llama_setup(tiny_gguf_path, registry):
+    settings = load_settings(overrides={
+        "model.path": str(tiny_gguf_path), "model.n_ctx": 12288, "model.n_threads": 2, "model.max_tokens": 96,
+        "model.temperature": 0.8, "model.seed": 7, "orchestrator.max_tool_calls": 4,
+        "orchestrator.timeout_seconds": 60})
+    inner = LlamaCppBackend.from_settings(settings)
+    yield settings, inner
+    inner.close()
+
+
+def test_full_loop_caps_at_four_valid_calls_with_a_complete_trace(llama_setup, registry):
+    settings, inner = llama_setup
+    backend = ForcedCallsBackend(inner, registry.schemas(), calls=10)  # it would call forever if allowed
+    result = Orchestrator(backend, registry, settings).run(
+        "Call every tool ten times: homicides, census, income and home values for every area.").to_dict()
+
+    counted = [c for c in result["tool_calls"] if c["status"] in ("ok", "error", "duplicate")]
+    assert 1 <= len(counted) <= 4
+    assert result["stopped_because"] in ("max_tool_calls", "duplicate_call")
+    names = set(registry.names())
+    for call in result["tool_calls"]:
+        assert call["name"] in names
+        if call["status"] == "ok":
+            assert registry.canonicalize(call["name"], call["arguments"]) == call["arguments"]
+    tool_steps = [s for s in result["trace"] if s["type"] == "tool_call"]
+    for step in tool_steps:
+        code = ((step.get("result") or {}).get("error") or {}).get("code")
+        assert code not in STRUCTURAL_ERRORS, step
+    passes = [s for s in result["trace"] if s["type"] == "model_pass"]
+    for step in passes:
+        parsed = parse_tool_calls(step["raw_output"])
+        assert parsed.errors == [] and parsed.calls, step["raw_output"]
+        assert step["prompt_tokens"] > 0 and step["completion_tokens"] > 0
+    # The trace is complete and ordered: analysis, passes and calls, synthesis, grounding.
+    types = [s["type"] for s in result["trace"]]
+    assert types[0] == "analysis" and "synthesis" in types and types[-1] == "grounding"
+    assert [s["index"] for s in result["trace"]] == list(range(len(types)))
+    assert len(tool_steps) == len(result["tool_calls"])
+    assert result["backend"]["backend"] == "llama" and result["model"].endswith(".gguf")
+    # Append-only prompts: later passes reuse the KV cache for everything but the new turn.
+    later = passes[1:]
+    assert later and all(s["evaluated_tokens"] < s["prompt_tokens"] / 2 for s in later)
+
+
+def test_short_deadline_holds_on_the_real_model(llama_setup, registry):
+    settings, inner = llama_setup
+    inner.llm.reset()  # a cold cache makes every pass slow enough to hit the deadline
+    backend = ForcedCallsBackend(inner, registry.schemas(), calls=4)
+    started = time.monotonic()
+    result = Orchestrator(backend, registry, settings).run(
+        "How many homicides in Austin in 2020?", {"timeout_seconds": 2}).to_dict()
+    elapsed = time.monotonic() - started
+    assert elapsed < 2 + 1.5
+    assert result["stopped_because"] == "timeout" and result["partial"] is True
+    assert result["answer"]
