@@ -36,13 +36,16 @@ _METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"home\s+(?:prices?|values?|costs?)|house\s+(?:prices?|values?)|housing\s+(?:prices?|values?|market|costs?)|"
      r"property\s+values?|propert(?:y|ies)\s+prices?|real\s+estate|zillow|zhvi|expensive|cheap(?:est)?|"
      r"affordab(?:le|ility)|homes?\s+(?:cost|worth)|price\s+of\s+(?:a\s+)?(?:home|house)s?|"
-     r"home\s+appreciation|price\s+index"),
+     r"home\s+appreciation|price\s+index|typical\s+(?:home|house|condo|property)s?|"
+     r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
+     r"(?:homes?|houses?)\s+(?:sell|go)\s+for"),
     ("population", "census",
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are)|residents)|"
      r"number\s+of\s+residents"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
-    ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?"),
+    ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
+                      r"how\s+old"),
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
     ("domestic", "homicides", r"domestic"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
@@ -676,6 +679,9 @@ def analyze_question(question: str, data=None) -> dict:
         "ranking": ranking,
         "per_capita": per_capita,
         "trend": trend,
+        # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
+        "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
+                                          r"cases?|deaths?)\b", low)),
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,

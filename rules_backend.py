@@ -381,11 +381,14 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
     group = analysis.get("group_by")
     if "arrests" in metrics and not group and not ranking:
         group = "arrest"
-    if "domestic" in metrics and not group and not ranking:
+    if analysis.get("domestic_filter"):
+        base["domestic"] = True
+    elif "domestic" in metrics and not group and not ranking:
         group = "domestic"
     locations = analysis.get("locations") or []
     if "location_type" in metrics:
-        if len(locations) == 1 and not analysis.get("comparison") and not ranking:
+        # One named place type is a filter even in a year-vs-year comparison.
+        if len(locations) == 1 and not ranking:
             base["location_type"] = locations[0]
         elif not group or group == "community_area" and not ranking:
             group = "location_type"

@@ -10,7 +10,15 @@ sys.path.insert(0, str(ROOT))
 # Tests keep their cache and run history away from the developer's var/ folder.
 os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
 
-from settings import load_settings, resolve_data_dir  # noqa: E402
+from settings import DataNotFoundError, load_settings, resolve_data_dir  # noqa: E402
+
+
+def pytest_sessionstart(session):
+    """Every data test needs the real exports: stop at once with the fix instead of hundreds of errors."""
+    try:
+        resolve_data_dir(load_settings())
+    except DataNotFoundError as exc:
+        pytest.exit(f"ChiQA tests need the real data. {exc}", returncode=3)
 
 
 @pytest.fixture(scope="session")

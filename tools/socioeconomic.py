@@ -220,8 +220,10 @@ def _single(data, cache, number, metric, columns, city, caveats):
     values["rank_high_to_low"] = {col: ranks[col] for col in columns}
     values["city"] = city
     head = columns[0] if metric != "all" else "per_capita_income"
-    summary = (f"{name}: {COLUMN_SPEC[head][0]} {fmt_value(head, record[head])} vs "
-               f"{fmt_value(head, city[head])} city-wide (2008-2012)")
+    versus = f" vs {fmt_value(head, city[head])} city-wide" if city[head] is not None else ""
+    summary = f"{name}: {COLUMN_SPEC[head][0]} {fmt_value(head, record[head])}{versus} (2008-2012)"
+    if head == "hardship_index":
+        summary += f", rank {ranks[head]} of 77 (1 = most hardship)"
     if metric == "all":
         summary += f"; hardship index {fmt_value('hardship_index', record['hardship_index'])}"
     table = rows_table([(COLUMN_SPEC[c][0], record[c], city[c], ranks[c]) for c in columns],
