@@ -203,37 +203,46 @@ def _network_reachable(host: str = "huggingface.co", port: int = 443, timeout: f
         return False
 
 
-def _auto_backend(settings: dict, queue_size: int) -> Backend:
-    """Prefer a local GGUF (or an allowed download); otherwise the rule planner, saying why."""
+def plan_backend(settings: dict, name: str | None = None, check_network: bool = True) -> tuple[str, str]:
+    """Which backend ``make_backend`` would build, and why, without loading anything.
+
+    /api/health uses this before the first question so the choice is visible at once.
+    """
     from settings import get_dotted
 
+    name = (name or get_dotted(settings, "model.backend", "auto") or "auto").lower()
+    if name != "auto":
+        return name, f"backend '{name}' chosen in config, CHIQA_BACKEND or --backend"
     configured = get_dotted(settings, "model.path")
     path = Path(str(configured)).expanduser() if configured else None
     if path is not None and path.is_file():
+        return "llama", f"auto: model file {path} found"
+    allow = bool(get_dotted(settings, "model.allow_download", False))
+    if allow and (not check_network or _network_reachable()):
+        return "llama", (f"auto: no local model file; downloading {get_dotted(settings, 'model.hf_repo')}/"
+                         f"{get_dotted(settings, 'model.hf_file')} (model.allow_download is true)")
+    where = ("no model file configured (set model.path or CHIQA_MODEL_PATH)" if path is None
+             else f"no model file at {path} (set model.path or CHIQA_MODEL_PATH)")
+    download = "; download allowed but network unreachable" if allow else ""
+    return "rules", f"auto: {where}{download}; using the rule planner"
+
+
+def _auto_backend(settings: dict, queue_size: int) -> Backend:
+    """Prefer a local GGUF (or an allowed download); otherwise the rule planner, saying why."""
+    choice, reason = plan_backend(settings, "auto")
+    if choice == "llama":
         backend = LlamaCppBackend.from_settings(settings, queue_size=queue_size)
-        backend.selection_reason = f"auto: model file {path} found"
-        return backend
-    if get_dotted(settings, "model.allow_download", False) and _network_reachable():
-        backend = LlamaCppBackend.from_settings(settings, queue_size=queue_size)
-        backend.selection_reason = (
-            f"auto: no local model file; downloaded {get_dotted(settings, 'model.hf_repo')}/"
-            f"{get_dotted(settings, 'model.hf_file')} (model.allow_download is true)"
-        )
+        backend.selection_reason = reason
         return backend
     try:
         from rules_backend import RulesBackend
     except Exception as exc:  # noqa: BLE001 - any import failure means no planner
         raise BackendError(
-            f"no model file ({'at ' + str(path) if path else 'model.path is not set'}) and the rule planner "
-            f"could not be loaded ({type(exc).__name__}: {exc}); set model.path or CHIQA_MODEL_PATH to a GGUF file"
+            f"{reason.removesuffix('; using the rule planner')}, and the rule planner could not be loaded "
+            f"({type(exc).__name__}: {exc}); set model.path or CHIQA_MODEL_PATH to a GGUF file"
         ) from exc
     backend = RulesBackend(queue_size=queue_size)
-    if path is None:
-        where = "no model file configured (set model.path or CHIQA_MODEL_PATH)"
-    else:
-        where = f"no model file at {path} (set model.path or CHIQA_MODEL_PATH)"
-    download = "" if not get_dotted(settings, "model.allow_download", False) else "; download allowed but network unreachable"
-    backend.selection_reason = f"auto: {where}{download}; using the rule planner"
+    backend.selection_reason = reason
     return backend
 
 

@@ -299,6 +299,16 @@ def test_health_never_loads_the_model(tmp_path):
     assert after["data"]["datasets"]["homicides"]["coverage"]["first_year"] == 2001
 
 
+def test_auto_without_a_model_answers_with_rules_and_says_why(tmp_path):
+    app = build_app(tmp_path, extra={"model.backend": "auto", "model.path": str(tmp_path / "absent.gguf")})
+    client = app.test_client()
+    before = client.get("/api/health").get_json()["backend"]
+    assert before["name"] == "rules" and "absent.gguf" in before["reason"] and "rule planner" in before["reason"]
+    body = client.post("/api/ask", json={"question": "How many homicides were there in 2022?"}).get_json()
+    assert body["backend"]["backend"] == "rules" and "rule planner" in body["backend"]["reason"]
+    assert "717" in body["answer"] and body["ungrounded_numbers"] == []
+
+
 def test_health_is_fast_while_the_model_is_busy(tmp_path):
     backend = ScriptedBackend(delay=2.0)
     app = build_app(tmp_path, backend=backend)

@@ -233,3 +233,15 @@ def test_auto_without_rules_planner_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "rules_backend", None)
     with pytest.raises(BackendError, match="rule planner"):
         make_backend(_settings(tmp_path / "absent.gguf", **{"model.backend": "auto"}))
+
+
+def test_plan_backend_explains_the_choice_without_loading(tiny_gguf_path, tmp_path):
+    from llama_client import plan_backend
+
+    with_file = load_settings(overrides={"model.backend": "auto", "model.path": str(tiny_gguf_path)})
+    assert plan_backend(with_file) == ("llama", f"auto: model file {tiny_gguf_path} found")
+    missing = load_settings(overrides={"model.backend": "auto", "model.path": str(tmp_path / "none.gguf"),
+                                       "model.allow_download": False})
+    choice, reason = plan_backend(missing)
+    assert choice == "rules" and "none.gguf" in reason and "rule planner" in reason
+    assert plan_backend(missing, "openai")[0] == "openai"

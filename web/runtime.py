@@ -138,8 +138,13 @@ class Runtime:
             "load_ms": self.backend_load_ms,
         }
         if backend is None:
-            out["reason"] = ("not loaded yet: the model loads on the first question"
-                             if self.backend_state != STATE_ERROR else self.backend_error)
+            if self.backend_state == STATE_ERROR:
+                out["reason"] = self.backend_error
+            else:  # say which backend the first question will load, and why, without loading it
+                from llama_client import plan_backend
+
+                out["name"], reason = plan_backend(self.settings, check_network=False)
+                out["reason"] = reason + " (not loaded yet: it loads on the first question)"
         else:
             try:
                 info = dict(backend.info())
