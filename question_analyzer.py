@@ -81,7 +81,22 @@ _UNSUPPORTED: list[tuple[str, str]] = [
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
+    ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
+                          r"city\s+council|mayors?|elected\s+officials?"),
 ]
+
+# Census groups whose share can rank areas (the census tool's ``group`` argument).
+_CENSUS_GROUPS: list[tuple[str, str]] = [
+    ("black", r"black|african[\s-]american"),
+    ("hispanic_or_latino", r"hispanic|latin[oax]s?|latinx"),
+    ("white_not_hispanic", r"white"),
+    ("asian", r"asian(?:[\s-]americans?)?"),
+    ("age_65_plus", r"seniors?|elderly|older\s+(?:residents|people|adults)|retirees|65\s*(?:\+|and\s+over|or\s+older)"),
+    ("age_0_17", r"children|kids|minors|youth|under\s+18"),
+    ("125k_plus", r"high[\s-]income\s+households|households\s+(?:earning|making)\s+(?:over|more\s+than)\s+\$?125"),
+    ("under_25k", r"low[\s-]income\s+households|households\s+(?:earning|making)\s+(?:under|less\s+than)\s+\$?25"),
+]
+_CENSUS_GROUP_RES = [(g, re.compile(r"\b(?:" + p + r")\b", re.I)) for g, p in _CENSUS_GROUPS]
 
 _RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
              r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?"
@@ -679,6 +694,7 @@ def analyze_question(question: str, data=None) -> dict:
         "ranking": ranking,
         "per_capita": per_capita,
         "trend": trend,
+        "census_group": next((g for g, rx in _CENSUS_GROUP_RES if rx.search(low)), None),
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
                                           r"cases?|deaths?)\b", low)),

@@ -303,6 +303,12 @@ def _ranking_call(domain: str, analysis: dict, metrics: list):
     if domain == "census":
         metric = (analysis.get("ranking") or {}).get("metric")
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
+        group = analysis.get("census_group")
+        if group and metric in ("race", "age", "income", "all", "population"):
+            # "highest share of Black residents" ranks by that group's share, not by population.
+            kind = "race" if group in ("black", "hispanic_or_latino", "white_not_hispanic", "asian") else \
+                ("age" if group.startswith("age_") else "income")
+            return ("query_census_demographics", {"metric": kind, "group": group, **rank})
         return ("query_census_demographics", {"metric": "population" if metric == "all" else metric, **rank})
     if domain == "property":
         return ("query_property_values", {"metric": "home_value", **rank, **_property_years(analysis)})
@@ -361,8 +367,16 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
             y1, y2 = sorted(years)
             p1, p2 = {"start": y1, "end": y1}, {"start": y2, "end": y2}
         elif periods:
-            p1 = {"start": periods[0]["start"], "end": periods[0]["start"]}
-            p2 = {"start": min(periods[0]["end"], last_full), "end": min(periods[0]["end"], last_full)}
+            # A trend over one span: the year-by-year series (for the chart) plus first vs last year.
+            start, end = periods[0]["start"], min(periods[0]["end"], last_full)
+            out = []
+            for key, value in places[:2]:
+                out.append(("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end,
+                                                         key: value}))
+                out.append(("compare_homicide_district_trends", {
+                    "period1_start": start, "period1_end": start, "period2_start": end, "period2_end": end,
+                    key: value}))
+            return out
         else:
             p1 = {"start": last_full - 9, "end": last_full - 5}
             p2 = {"start": last_full - 4, "end": last_full}

@@ -266,3 +266,22 @@ def population_2010(area_number: int) -> int:
 def iucr_description(code: str) -> str:
     df = _iucr()
     return str(df[df["IUCR"].str.strip().str.zfill(4) == str(code).zfill(4)].iloc[0]["SECONDARY DESCRIPTION"]).strip()
+
+
+def area_with_highest_acs_share(column: str) -> str:
+    """The community area where ``column`` is the largest share of total population (ACS 2019-2023)."""
+    df = _acs()
+    share = df[column].astype(float) / df["total_population"].astype(float)
+    return str(df.loc[share.idxmax(), "community_area"]).title()
+
+
+def homicides_filtered(area_number=None, domestic=None, location=None, start_year=None, end_year=None) -> int:
+    """A count with the filters a user names: area, domestic flag, location description."""
+    df = _years(_homicides(), None, start_year, end_year)
+    if area_number is not None:
+        df = df[df["area"] == int(area_number)]
+    if domestic is not None:
+        df = df[df["domestic_b"] == bool(domestic)]
+    if location is not None:
+        df = df[df["Location Description"].fillna("").str.upper() == location.upper()]
+    return int(len(df))
