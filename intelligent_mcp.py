@@ -1,163 +1,28 @@
 """The orchestrator: analysis, gathering passes that call data tools, synthesis, grounding check.
 
-One question is one run. Every run is a list of typed steps (analysis, model_pass, tool_call, trim,
-synthesis, grounding, error); the trace is those steps as dicts and the model's prompt is rebuilt from
-the same objects, so what the trace shows is what the model saw. Prompts only ever grow by appending
-(llama.cpp then reuses its KV cache), except when results must be trimmed to fit the context window.
+One question is one run, recorded as typed steps (trace_steps.py) from which the model's prompt is also
+rebuilt. Prompts only ever grow by appending (llama.cpp then reuses its KV cache), except when results
+must be trimmed to fit the context window.
 """
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, fields
 
 import grounding
 import prompt_registry as prompts
 import question_analyzer
 from llama_client import BackendBusy, GenerationRequest
+from run_options import InvalidOptions, validate_limits  # noqa: F401  (InvalidOptions is re-exported)
 from settings import get_dotted
 from tool_call_parser import parse_tool_calls
 from tool_grammar import build_tool_grammar
 from tools.registry import ToolArgumentError, ToolResult, call_key
+from trace_steps import (  # noqa: F401  (re-exported: callers import RunResult from here)
+    AnalysisStep, ErrorStep, GroundingStep, ModelPassStep, RunResult, Step, SynthesisStep, ToolCallStep, TrimStep)
 
-OPTION_KEYS = ("max_tool_calls", "timeout_seconds", "grammar")
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 
-
-class InvalidOptions(ValueError):
-    """An unknown option, or a limit outside what the configuration allows."""
-
-
-# ---------------------------------------------------------------- typed steps
-
-@dataclass
-class Step:
-    """Common step fields; subclasses add their own. Fields starting with '_' stay out of the trace."""
-
-    type = "step"
-    index: int = 0
-    started_ms: float = 0.0
-    duration_ms: float = 0.0
-
-    def to_dict(self) -> dict:
-        out = {"type": self.type}
-        out.update({f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")})
-        return out
-
-
-@dataclass
-class AnalysisStep(Step):
-    type = "analysis"
-    analysis: dict = field(default_factory=dict)
-
-
-@dataclass
-class ToolCallStep(Step):
-    type = "tool_call"
-    call: int = 0  # 1-based number among all calls the model asked for
-    name: str = ""
-    arguments: dict = field(default_factory=dict)
-    status: str = "ok"  # ok | error | duplicate | skipped
-    error: str | None = None
-    result_summary: str = ""
-    source: int | None = None  # "[Source N]" number in the prompt, for ok results
-    label: str = ""
-    duplicate_of: int | None = None
-    result: dict | None = None
-    _render: str = "full"  # full | summary | dropped (set by trimming)
-
-    def to_text(self) -> str:
-        return prompts.tool_step_text(self, self._render)
-
-
-@dataclass
-class _ModelOutput(Step):
-    prompt_tokens: int = 0
-    evaluated_tokens: int = 0
-    completion_tokens: int = 0
-    raw_output: str = ""
-    finish_reason: str = ""
-
-
-@dataclass
-class ModelPassStep(_ModelOutput):
-    type = "model_pass"
-    pass_number: int = 0
-    phase: str = "gather"
-    parsed_calls: list = field(default_factory=list)
-    parse_errors: list = field(default_factory=list)
-    _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
-    _footer: str = ""
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out["pass"] = out.pop("pass_number")
-        return out
-
-    def to_messages(self) -> list:
-        messages = [{"role": "assistant", "content": self.raw_output}]
-        parts = [step.to_text() for step in self._calls]
-        parts += [prompts.template("parse_note").format(error=e) for e in self.parse_errors]
-        if parts:
-            messages.append({"role": "user", "content": "\n\n".join(parts + [self._footer]).strip()})
-        return messages
-
-
-@dataclass
-class TrimStep(Step):
-    type = "trim"
-    trimmed: list = field(default_factory=list)  # [{"call", "source", "name", "action": summarized|dropped}]
-    prompt_tokens_before: int = 0
-    prompt_tokens_after: int = 0
-    budget: int = 0
-
-
-@dataclass
-class SynthesisStep(_ModelOutput):
-    type = "synthesis"
-    strict: bool = False
-    fallback: bool = False  # built from result summaries without the model
-
-
-@dataclass
-class GroundingStep(Step):
-    type = "grounding"
-    attempt: int = 1
-    checked: list = field(default_factory=list)
-    ignored: list = field(default_factory=list)
-    unmatched: list = field(default_factory=list)
-
-
-@dataclass
-class ErrorStep(Step):
-    type = "error"
-    phase: str = ""
-    error_type: str = ""
-    message: str = ""
-
-
-@dataclass
-class RunResult:
-    question: str
-    answer: str = ""
-    partial: bool = False
-    tool_calls: list = field(default_factory=list)
-    trace: list = field(default_factory=list)
-    stopped_because: str = "model_done"
-    timings: dict = field(default_factory=dict)
-    backend: dict = field(default_factory=dict)
-    model: str | None = None
-    prompt_version: str = ""
-    sources: list = field(default_factory=list)
-    caveats: list = field(default_factory=list)
-    ungrounded_numbers: list = field(default_factory=list)
-    analysis: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-# ---------------------------------------------------------------- the orchestrator
 
 class Orchestrator:
     """Answers questions with a backend and a tool registry; safe to share between threads."""
@@ -187,31 +52,7 @@ class Orchestrator:
 
     def limits(self, options: dict | None) -> dict:
         """Validated per-question limits; options may only lower the configured ones."""
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(OPTION_KEYS))
-        if unknown:
-            raise InvalidOptions(f"unknown option(s): {', '.join(unknown)}; valid options: {', '.join(OPTION_KEYS)}")
-        limits = {"max_tool_calls": self.max_tool_calls, "timeout_seconds": self.timeout_seconds,
-                  "grammar": self.grammar_enabled}
-        for key, top, kind in (("max_tool_calls", self.max_tool_calls, int),
-                               ("timeout_seconds", self.timeout_seconds, float)):
-            value = options.get(key)
-            if value is None:
-                continue
-            try:
-                if isinstance(value, bool) or (kind is int and float(value) != int(float(value))):
-                    raise ValueError
-                value = kind(float(value))
-            except (TypeError, ValueError):
-                raise InvalidOptions(f"{key} must be a number from 1 to {top:g}, got {value!r}") from None
-            if not 1 <= value <= top:
-                raise InvalidOptions(f"{key} must be from 1 to {top:g}, got {value:g}")
-            limits[key] = value
-        if options.get("grammar") is not None:
-            if not isinstance(options["grammar"], bool):
-                raise InvalidOptions(f"grammar must be true or false, got {options['grammar']!r}")
-            limits["grammar"] = options["grammar"] and self.grammar_enabled
-        return limits
+        return validate_limits(options, self.max_tool_calls, self.timeout_seconds, self.grammar_enabled)
 
     def stream(self, question: str, options: dict | None = None):
         """Yield the start event, one event per finished step, then the result event."""
@@ -262,6 +103,15 @@ class _Run:
     def _time_left(self) -> float:
         return self.deadline - time.monotonic()
 
+    def _no_time_for_a_pass(self) -> bool:
+        return self._time_left() < MIN_PASS_SECONDS
+
+    def _out_of_time(self, generation) -> bool:
+        return generation.finish_reason == "deadline" or self._time_left() <= 0
+
+    def _sourced_calls(self) -> list:
+        return [s for s in self.calls if s.source]
+
     def _add(self, step: Step, started_ms: float, timing: str | None = None) -> Step:
         step.index, step.started_ms = len(self.trace), started_ms
         step.duration_ms = round(self._now_ms() - started_ms, 3)
@@ -302,7 +152,7 @@ class _Run:
         return messages, tokens, trim, tokens <= budget
 
     def _generate(self, phase: str, extra: list, strict: bool = False):
-        """One model pass; yields trim/error steps and returns (generation, messages, tokens) or None."""
+        """One model pass; yields trim/error steps and returns (generation, tokens, started_ms) or None."""
         started = self._now_ms()
         messages, tokens, trim, fits = self._fit(extra)
         if trim:
@@ -320,7 +170,7 @@ class _Run:
             remaining_calls=remaining, strict=strict)
         try:
             generation = self.o.backend.generate(request)
-        except BackendBusy:
+        except BackendBusy:  # the caller answers "busy, retry"; this is not a failure of the question
             raise
         except Exception as exc:  # a failing model pass ends the loop; the answer uses what we have
             yield self._add(ErrorStep(phase=phase, error_type=type(exc).__name__, message=str(exc)), started)
@@ -344,25 +194,21 @@ class _Run:
             yield from self._ground()
 
     def _gather_pass(self):
-        if len(self.calls) >= self.max_calls:
+        # Passes that ask for nothing usable still count, so a model that never calls cannot loop forever.
+        if len(self.calls) >= self.max_calls or len(self.passes) >= self.max_calls + 2:
             return "max_tool_calls"
-        if len(self.passes) >= self.max_calls + 2:
-            return "max_tool_calls"
-        if self._time_left() < MIN_PASS_SECONDS:
+        if self._no_time_for_a_pass():
             return "timeout"
         outcome = yield from self._generate("gather", [])
         if outcome is None:
             return "error"
         generation, tokens, started = outcome
         parsed = parse_tool_calls(generation.text)
-        step = ModelPassStep(pass_number=len(self.passes) + 1, prompt_tokens=generation.prompt_tokens or tokens,
-                             evaluated_tokens=generation.evaluated_tokens, completion_tokens=generation.completion_tokens,
-                             raw_output=generation.text, parsed_calls=parsed.calls, parse_errors=parsed.errors,
-                             finish_reason=generation.finish_reason)
+        step = ModelPassStep.from_generation(generation, tokens, pass_number=len(self.passes) + 1,
+                                             parsed_calls=parsed.calls, parse_errors=parsed.errors)
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
-        out_of_time = generation.finish_reason == "deadline" or self._time_left() <= 0
-        stop = "timeout" if out_of_time else None
+        stop = "timeout" if self._out_of_time(generation) else None
         for call in parsed.calls:
             tool_step = yield from self._call(call.get("name"), call.get("arguments"), stop)
             step._calls.append(tool_step)
@@ -418,11 +264,11 @@ class _Run:
     def _synthesize(self):
         if self.stop == "error":
             return (yield from self._fallback())
-        if self._time_left() < MIN_PASS_SECONDS:
+        if self._no_time_for_a_pass():
             self.stop = "timeout"
             return (yield from self._fallback())
         lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
-                 for s in self.calls if s.source]
+                 for s in self._sourced_calls()]
         self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, lines)}]
         yield from self._synthesis_pass(self._synthesis_extra, strict=False)
 
@@ -435,11 +281,8 @@ class _Run:
             return
         generation, tokens, started = outcome
         answer = prompts.clean_answer(generation.text)
-        yield self._add(SynthesisStep(strict=strict, prompt_tokens=generation.prompt_tokens or tokens,
-                                      evaluated_tokens=generation.evaluated_tokens,
-                                      completion_tokens=generation.completion_tokens, raw_output=generation.text,
-                                      finish_reason=generation.finish_reason), started, "synthesis_ms")
-        if generation.finish_reason == "deadline" or self._time_left() <= 0:
+        yield self._add(SynthesisStep.from_generation(generation, tokens, strict=strict), started, "synthesis_ms")
+        if self._out_of_time(generation):
             self.stop, self.partial = "timeout", True
         if answer:
             self.answer = answer
@@ -450,22 +293,22 @@ class _Run:
         """A deterministic answer from the result summaries (no time or no model left)."""
         started = self._now_ms()
         self.partial = self.used_fallback = True
-        self.answer = prompts.fallback_answer(self.stop == "timeout", [s for s in self.calls if s.source])
+        self.answer = prompts.fallback_answer(self.stop == "timeout", self._sourced_calls())
         yield self._add(SynthesisStep(fallback=True, raw_output=self.answer, finish_reason=self.stop), started,
                         "synthesis_ms")
 
     def _ground(self):
         # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
-        ok_results = [r["result"] for r in self.results if r["status"] in ("ok", "error") and r.get("result")]
+        outputs = [r["result"] for r in self.results if r["status"] in ("ok", "error") and r.get("result")]
         references = None
         for attempt in (1, 2):
             started = self._now_ms()
-            references = references or grounding.References.build(ok_results, self.question)
-            report = grounding.check_grounding(self.answer, ok_results, self.question, references)
+            references = references or grounding.References.build(outputs, self.question)
+            report = grounding.check_grounding(self.answer, outputs, self.question, references)
             yield self._add(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
                                           unmatched=report.unmatched), started, "grounding_ms")
             self.ungrounded = report.unmatched
-            if report.ok or attempt == 2 or self.used_fallback or self._time_left() < MIN_PASS_SECONDS:
+            if report.ok or attempt == 2 or self.used_fallback or self._no_time_for_a_pass():
                 break
             first_answer = self.answer
             extra = self._synthesis_extra + [{"role": "assistant", "content": first_answer},
