@@ -93,8 +93,10 @@ _CENSUS_GROUPS: list[tuple[str, str]] = [
     ("asian", r"asian(?:[\s-]americans?)?"),
     ("age_65_plus", r"seniors?|elderly|older\s+(?:residents|people|adults)|retirees|65\s*(?:\+|and\s+over|or\s+older)"),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
-    ("125k_plus", r"high[\s-]income\s+households|households\s+(?:earning|making)\s+(?:over|more\s+than)\s+\$?125"),
-    ("under_25k", r"low[\s-]income\s+households|households\s+(?:earning|making)\s+(?:under|less\s+than)\s+\$?25"),
+    ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
+                  r"(?:over|more\s+than|above)\s+\$?125(?:k|,000)?"),
+    ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
+                  r"(?:under|less\s+than|below)\s+\$?25(?:k|,000)?"),
 ]
 _CENSUS_GROUP_RES = [(g, re.compile(r"\b(?:" + p + r")\b", re.I)) for g, p in _CENSUS_GROUPS]
 
@@ -168,6 +170,11 @@ _BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bwhic
                           r"\bsummer\b|\bwinter\b", _FLAGS)
 _CORRELATION_RE = re.compile(r"\bcorrelat\w*|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                              r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
+# "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
+_GROUP_CONTRAST_RE = re.compile(
+    r"\b(?:poorer|richer|wealthier|more\s+affluent|low[\s-]income|high[\s-]income|higher[\s-]poverty|"
+    r"lower[\s-]income|higher[\s-]income|disadvantaged|less\s+educated)\s+(?:neighbou?rhoods|areas|communities|"
+    r"community\s+areas|places|parts\s+of\s+(?:the\s+)?city)\b", _FLAGS)
 _COMPARE_RE = re.compile(r"\bcompar\w*|\bvs\.?\b|\bversus\b|\bdifference\s+between\b|\bagainst\b|"
                          r"\bhigher\s+than\b|\blower\s+than\b|\bmore\s+than\b|\bfewer\s+than\b|\bless\s+than\b",
                          _FLAGS)
@@ -523,6 +530,17 @@ def analyze_question(question: str, data=None) -> dict:
         metrics.remove("age")
         if not any(m_ in metrics for m_ in ("population", "race")):
             domains.remove("census")
+    census_group = next((g for g, rx in _CENSUS_GROUP_RES if rx.search(low)), None)
+    if census_group in ("125k_plus", "under_25k") and "household_income" not in metrics and \
+            ("income" in metrics or not domains):
+        # Household income bands live in the ACS table, not the per-capita socioeconomic one.
+        if "income" in metrics:
+            metrics.remove("income")
+        _add(metrics, "household_income")
+        _add(domains, "census")
+        if not any(m_ in metrics for m_ in ("poverty", "unemployment", "education", "hardship", "crowding",
+                                            "dependency")) and "socioeconomic" in domains:
+            domains.remove("socioeconomic")
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(_PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -531,7 +549,7 @@ def analyze_question(question: str, data=None) -> dict:
         per_capita = bool(re.search(r"\b(?:crime|murder|homicide)\s+rates?\b", low))
     trend = bool(_TREND_RE.search(low))
     by_year = bool(_BY_YEAR_RE.search(low))
-    correlation = bool(_CORRELATION_RE.search(low)) and len(domains) >= 2
+    correlation = bool(_CORRELATION_RE.search(low) or _GROUP_CONTRAST_RE.search(low)) and len(domains) >= 2
     if trend:
         _add(metrics, "trend")
     if correlation:
@@ -598,6 +616,9 @@ def analyze_question(question: str, data=None) -> dict:
         group_by = "month"
     places = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(_COMPARE_RE.search(low)) or places >= 2 or len(periods) >= 2
+    if comparison and places >= 2 and "homicides" in metrics and \
+            re.search(r"\b(?:dangerous|safer?|safest|violent|deadl(?:y|ier|iest))\b", low):
+        per_capita = True  # "safer" between areas of different sizes means the rate, not the count
 
     # ---------------- warnings
     for n in invalid["areas"]:
@@ -694,7 +715,7 @@ def analyze_question(question: str, data=None) -> dict:
         "ranking": ranking,
         "per_capita": per_capita,
         "trend": trend,
-        "census_group": next((g for g, rx in _CENSUS_GROUP_RES if rx.search(low)), None),
+        "census_group": census_group,
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
                                           r"cases?|deaths?)\b", low)),

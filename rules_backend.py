@@ -19,7 +19,7 @@ import threading
 from llama_client import Backend, Generation, GenerationRequest
 
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
-CENSUS_METRICS = ("population", "race", "age")
+CENSUS_METRICS = ("population", "race", "age", "household_income")
 CONTEXT_INDICATORS = {"income": "per_capita_income", "poverty": "poverty", "unemployment": "unemployment",
                       "education": "no_hs_diploma", "crowding": "crowding", "dependency": "dependency",
                       "hardship": "hardship_index"}
@@ -167,7 +167,9 @@ def _socio_metric(metrics: list) -> str:
 
 def _census_metric(metrics: list) -> str:
     wanted = [m for m in metrics if m in CENSUS_METRICS]
-    return wanted[0] if len(wanted) == 1 else "all"
+    if len(wanted) != 1:
+        return "all"
+    return "income" if wanted[0] == "household_income" else wanted[0]  # the tool's name for income bands
 
 
 def _ranking_args(analysis: dict, default_n: int = 5) -> dict:
@@ -303,6 +305,7 @@ def _ranking_call(domain: str, analysis: dict, metrics: list):
     if domain == "census":
         metric = (analysis.get("ranking") or {}).get("metric")
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
+        metric = "income" if metric == "household_income" else metric
         group = analysis.get("census_group")
         if group and metric in ("race", "age", "income", "all", "population"):
             # "highest share of Black residents" ranks by that group's share, not by population.

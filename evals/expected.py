@@ -285,3 +285,16 @@ def homicides_filtered(area_number=None, domestic=None, location=None, start_yea
     if location is not None:
         df = df[df["Location Description"].fillna("").str.upper() == location.upper()]
     return int(len(df))
+
+
+def acs_share_pct(area_name: str, column: str) -> float:
+    """``column`` as a percent of the area's households (income bands) or residents (other columns), 1 decimal."""
+    df = _acs()
+    row = df[df["community_area"].str.upper() == str(area_name).upper()].iloc[0]
+    bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+    base = sum(float(row[b]) for b in bands) if column in bands else float(row["total_population"])
+    return round(float(row[column]) / base * 100, 1)
+
+
+def rate_per_100k_2022(area_number: int) -> float:
+    return homicide_rate_per_100k(area_number, 2022)

@@ -207,9 +207,10 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
         parts = [f"{row['name']} {fmt_num(row['rate_per_100k'])} per 100k (rank {row['rate_rank']} of 77)"
                  for row in rows[:3]]
         summary = f"{'; '.join(parts)} ({period}); city {fmt_num(city['rate_per_100k'])}"
-    else:
-        summary = (f"{rows[0]['name']} {'highest' if sort_order == 'desc' else 'lowest'} at "
-                   f"{fmt_num(rows[0]['rate_per_100k'])} per 100k ({period}); city {fmt_num(city['rate_per_100k'])}")
+    else:  # the citywide rate leads: "the murder rate in Chicago" is the most common ask
+        summary = (f"Citywide {fmt_num(city['rate_per_100k'])} per 100k ({period}); "
+                   f"{'highest' if sort_order == 'desc' else 'lowest'}: {rows[0]['name']} "
+                   f"{fmt_num(rows[0]['rate_per_100k'])}")
     table = pd.DataFrame(rows)
     chart = {"type": "bar", "x": "name", "y": "rate_per_100k",
              "title": f"Homicides per 100,000 residents, {period}"}
