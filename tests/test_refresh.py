@@ -16,7 +16,7 @@ import responses
 from responses import matchers
 
 import settings as settings_mod
-from tools import data_loader, refresh
+from tools import community_area_boundaries, data_loader, refresh, refresh_layouts
 from tools.datasets import DATASETS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "socrata"
@@ -332,14 +332,14 @@ def test_community_area_lookup_is_derived_from_the_boundaries(tmp_path, big_page
 def test_label_point_falls_inside_a_concave_polygon():
     # A U shape whose ring centroid lies in the notch.
     ring = [(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3), (0, 0)]
-    lat, lon = refresh._label_point([ring])
-    assert refresh._inside(lon, lat, [ring])
+    lat, lon = community_area_boundaries._label_point([ring])
+    assert community_area_boundaries._inside(lon, lat, [ring])
 
 
 def test_zhvi_wide_to_long_keeps_chicago_il_only():
     out = io.StringIO()
     with open(FIXTURES / "zhvi_wide.csv", newline="") as src:
-        rows, zips, coverage = refresh.zhvi_wide_to_long(src, out)
+        rows, zips, coverage = refresh_layouts.zhvi_wide_to_long(src, out)
     assert (rows, zips) == (6, 2)
     assert coverage == {"first": "2000-01", "last": "2024-09"}
     df = pd.read_csv(io.StringIO(out.getvalue()), dtype={"RegionName": str})
