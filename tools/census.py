@@ -26,10 +26,9 @@ import datetime
 
 import pandas as pd
 
-from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, fmt_int, fmt_pct, make_result,
-                          plain, resolve_areas)
+from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, WARD_SCHEMA, ZIP_SCHEMA, fit_text,
+                          fmt_int, fmt_pct, make_result, plain, resolve_areas, rows_table, unsupported_geography)
 from tools.registry import Tool, ToolArgumentError
-from tools.socioeconomic import WARD_SCHEMA, ZIP_SCHEMA, fit_text, rows_table, unsupported_geography
 
 TOOL_NAME = "query_census_demographics"
 CACHE_KEY = "_census_cache"

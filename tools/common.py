@@ -101,3 +101,75 @@ def make_result(tool: str, *, values: dict, text: str, summary: str, datasets: l
     sources = [source_entry(key, data.coverage.get(key)) for key in datasets]
     return ToolResult(ok=True, tool=tool, values=values, text=text, summary=summary, table=table,
                       chart=chart, sources=sources, caveats=list(dict.fromkeys(caveats or [])))
+
+
+# ------------------------------------------------------------------ text and tables for the page
+
+TEXT_BUDGET = 1480  # the registry clips the model's text at 1500 characters
+
+
+def fit_text(head: list, items: list, tail: list, compact: list | None = None, limit: int = TEXT_BUDGET) -> str:
+    """Head, item lines and tail within the text limit: detailed items if they fit, else the compact
+    form, else as many compact items as fit plus a pointer to the table. The tail is always kept."""
+    def join(body):
+        return "\n".join(head + body + tail)
+
+    text = join(items)
+    if len(text) <= limit:
+        return text
+    if compact:
+        items = compact
+        text = join(items)
+        if len(text) <= limit:
+            return text
+    kept = []
+    for item in items:
+        more = f"... {len(items) - len(kept) - 1} more rows in the table"
+        if len(join(kept + [item, more])) > limit:
+            break
+        kept.append(item)
+    return join(kept + [f"... {len(items) - len(kept)} more rows in the table"])
+
+
+def rows_table(rows: list, columns: list) -> dict:
+    """The page's table straight from row dicts (or tuples), without a DataFrame round trip."""
+    if rows and isinstance(rows[0], dict):
+        rows = [[row.get(col) for col in columns] for row in rows]
+    return {"columns": [str(col) for col in columns], "rows": [list(row) for row in rows]}
+
+
+# ------------------------------------------------------------------ geography the data does not have
+# Several datasets exist for community areas only; a ward or ZIP argument gets an explained error (for a ZIP,
+# the community areas it overlaps) so the caller can retry instead of guessing.
+
+WARD_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 50,
+               "description": "not available: this data has community areas only (a ward gets an explanation)"}
+ZIP_SCHEMA = {"type": "string",
+              "description": "not available: community areas only (a ZIP gets the areas it overlaps, to retry with)"}
+
+
+def unsupported_geography(data, dataset_label: str, *, ward=None, zip_code=None, answered: bool = False) -> list[str]:
+    """Explain that ``dataset_label`` has community areas only.
+
+    With ``answered`` False (nothing else to answer) this raises an explained ToolArgumentError; with
+    ``answered`` True (the call also named areas) it returns a caveat saying the ward/ZIP was ignored.
+    """
+    if ward is None and not zip_code:
+        return []
+    geo = data.geography
+    if ward is not None:
+        ward = geo.check_ward(ward)
+        message = (f"{dataset_label} is published only for Chicago's 77 community areas and the city as a whole, "
+                   f"not by ward, so ward {ward} cannot be answered from it. Retry with community_area "
+                   "(a name or number 1-77, several via compare_areas), or leave places out for the city-wide figure.")
+    else:
+        zip_code = geo.check_zip(zip_code)
+        overlaps = sorted(geo.zip_to_areas[zip_code], key=lambda pair: -pair[1])
+        listing = ", ".join(f"{geo.area_name(number)} (area {number}, {share:.0%} of the ZIP)"
+                            for number, share in overlaps)
+        message = (f"{dataset_label} is published only for Chicago's 77 community areas and the city as a whole, "
+                   f"not by ZIP code. ZIP {zip_code} overlaps these community areas: {listing}. Retry with "
+                   "community_area set to one of them (or compare_areas for several).")
+    if answered:
+        return [f"Ignored the {'ward' if ward is not None else 'ZIP'} argument: {message.split('. ')[0]}."]
+    raise ToolArgumentError(message, "geography_not_available")

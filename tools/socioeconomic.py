@@ -6,18 +6,15 @@ across the 77 areas, or the city-wide row. Every answer quotes the city-wide val
 
 The table is tiny, so the per-bundle cache only holds the 77 area rows, the city row and each
 indicator's rank; a call is a few dictionary look-ups.
-
-This module also holds ``unsupported_geography``, used by the census tool too: the data has
-community areas only, so a ward or ZIP argument gets an explained error (for a ZIP, the
-community areas it overlaps, so the caller can retry).
 """
 from __future__ import annotations
 
 import pandas as pd
 
-from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, fmt_int, fmt_money, fmt_pct,
-                          make_result, plain, resolve_areas)
-from tools.registry import Tool, ToolArgumentError
+from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, SORT_SCHEMA, TOP_N_SCHEMA, WARD_SCHEMA, ZIP_SCHEMA, fit_text,
+                          fmt_int, fmt_money, fmt_pct, make_result, plain, resolve_areas, rows_table,
+                          unsupported_geography)
+from tools.registry import Tool
 
 TOOL_NAME = "query_socioeconomic"
 DATASETS = ["socioeconomic"]
@@ -46,35 +43,6 @@ STALE_CAVEAT = ("These are 2008-2012 American Community Survey 5-year estimates 
                 "they are not current and are sample estimates with margins of error.")
 HARDSHIP_CAVEAT = ("The hardship index (1-100) combines crowding, poverty, unemployment, education, dependency and "
                    "income relative to the other community areas; it is not published for the city as a whole.")
-
-
-# ------------------------------------------------------------------ geography the data does not have
-
-def unsupported_geography(data, dataset_label: str, *, ward=None, zip_code=None, answered: bool = False) -> list[str]:
-    """Explain that ``dataset_label`` has community areas only.
-
-    With ``answered`` False (nothing else to answer) this raises an explained ToolArgumentError; with
-    ``answered`` True (the call also named areas) it returns a caveat saying the ward/ZIP was ignored.
-    """
-    if ward is None and not zip_code:
-        return []
-    geo = data.geography
-    if ward is not None:
-        ward = geo.check_ward(ward)
-        message = (f"{dataset_label} is published only for Chicago's 77 community areas and the city as a whole, "
-                   f"not by ward, so ward {ward} cannot be answered from it. Retry with community_area "
-                   "(a name or number 1-77, several via compare_areas), or leave places out for the city-wide figure.")
-    else:
-        zip_code = geo.check_zip(zip_code)
-        overlaps = sorted(geo.zip_to_areas[zip_code], key=lambda pair: -pair[1])
-        listing = ", ".join(f"{geo.area_name(number)} (area {number}, {share:.0%} of the ZIP)"
-                            for number, share in overlaps)
-        message = (f"{dataset_label} is published only for Chicago's 77 community areas and the city as a whole, "
-                   f"not by ZIP code. ZIP {zip_code} overlaps these community areas: {listing}. Retry with "
-                   "community_area set to one of them (or compare_areas for several).")
-    if answered:
-        return [f"Ignored the {'ward' if ward is not None else 'ZIP'} argument: {message.split('. ')[0]}."]
-    raise ToolArgumentError(message, "geography_not_available")
 
 
 # ------------------------------------------------------------------ per-bundle cache
@@ -113,39 +81,6 @@ def _cache(data) -> dict:
 
 
 # ------------------------------------------------------------------ formatting
-TEXT_BUDGET = 1480  # the registry clips the model's text at 1500 characters
-
-
-def fit_text(head: list, items: list, tail: list, compact: list | None = None, limit: int = TEXT_BUDGET) -> str:
-    """Head, item lines and tail within the text limit: detailed items if they fit, else the compact
-    form, else as many compact items as fit plus a pointer to the table. The tail is always kept."""
-    def join(body):
-        return "\n".join(head + body + tail)
-
-    text = join(items)
-    if len(text) <= limit:
-        return text
-    if compact:
-        items = compact
-        text = join(items)
-        if len(text) <= limit:
-            return text
-    kept = []
-    for item in items:
-        more = f"... {len(items) - len(kept) - 1} more rows in the table"
-        if len(join(kept + [item, more])) > limit:
-            break
-        kept.append(item)
-    return join(kept + [f"... {len(items) - len(kept)} more rows in the table"])
-
-
-def rows_table(rows: list, columns: list) -> dict:
-    """The page's table straight from row dicts (or tuples), without a DataFrame round trip."""
-    if rows and isinstance(rows[0], dict):
-        rows = [[row.get(col) for col in columns] for row in rows]
-    return {"columns": [str(col) for col in columns], "rows": [list(row) for row in rows]}
-
-
 
 def fmt_value(column: str, value) -> str:
     kind = COLUMN_SPEC[column][1]
@@ -326,12 +261,6 @@ def _citywide(data, cache, metric, columns, city, caveats):
 
 
 # ------------------------------------------------------------------ registration
-
-WARD_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 50,
-               "description": "not available: this data has community areas only (a ward gets an explanation)"}
-ZIP_SCHEMA = {"type": "string",
-              "description": "not available: community areas only (a ZIP gets the areas it overlaps, to retry with)"}
-
 
 def register(registry) -> None:
     registry.register(Tool(

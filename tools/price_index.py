@@ -1,0 +1,135 @@
+"""The DePaul IHS Cook County house price index (2000Q1 = 100) by submarket (2020 PUMA).
+
+An area uses its submarket(s) from the submarket crosswalk. The central PUMA p3160 (Near North
+Side, Loop, Near South Side) is not in the index, so those areas fall back to the CHICAGO series
+rather than answering nothing. The level for a year is its fourth quarter (or the latest quarter);
+change since a year runs from that year's first quarter, IHS's own "change since 2000" convention,
+so the figures match what IHS publishes.
+"""
+from __future__ import annotations
+
+from tools.common import rows_table
+
+IHS_SETS = ["ihs_index", "submarket_crosswalk"]
+CITY_SERIES = "CHICAGO"
+
+IHS_CAVEAT = ("The DePaul IHS price index measures price change (2000Q1 = 100) for a submarket of several "
+              "community areas; it is not a price level and is not specific to one community area.")
+P3160_CAVEAT = ("The central submarket p3160 (Near North Side, Loop, Near South Side) is not in the IHS price "
+                "index, so the Chicago-wide series is used instead for that area.")
+
+
+class PriceIndex:
+    """The quarterly series per submarket and which areas each submarket covers, built once per bundle."""
+
+    def __init__(self, data):
+        ihs = data.ihs_index
+        self.table = ihs.pivot(index="yearq", columns="submarket_code", values="index").sort_index()
+        self.quarters = list(self.table.index)
+        self.quarter_index = {q: i for i, q in enumerate(self.quarters)}
+        self.arrays = {code: self.table[code].to_numpy(dtype=float) for code in self.table.columns}
+        self.names = dict(zip(ihs["submarket_code"], ihs["submarket_name"]))
+        self.first_year = int(self.quarters[0][:4])
+        self.last_year = int(self.quarters[-1][:4])
+        geo = data.geography
+        self.area_submarkets = {n: geo.area_to_submarkets.get(n, []) for n in range(1, 78)}
+        self.submarket_areas: dict[str, list[int]] = {}
+        for number, subs in self.area_submarkets.items():
+            for sub in subs:
+                self.submarket_areas.setdefault(sub["code"], []).append(number)
+
+
+def coverage_text(index: PriceIndex) -> str:
+    return (f"the IHS price index covers {index.quarters[0]} to {index.quarters[-1]} "
+            f"(years {index.first_year}-{index.last_year})")
+
+
+def index_window(index: PriceIndex, year, since_year) -> tuple[str, str, str | None]:
+    """(end quarter, base quarter, note) for the price index."""
+    note = None
+    if year is None:
+        end = index.quarters[-1]
+    else:
+        end = (f"{year}Q4" if f"{year}Q4" in index.quarter_index
+               else max(q for q in index.quarters if q.startswith(str(year))))
+        if not end.endswith("Q4"):
+            note = f"{year} is partial in the price index; its latest quarter, {end}, is used."
+    start_year = since_year if since_year is not None else min(2000, int(end[:4]))
+    return end, f"{start_year}Q1", note
+
+
+def index_method(end: str, base: str) -> str:
+    return (f"Price index: DePaul IHS house price index (2000Q1 = 100) for the area's main submarket, level in "
+            f"{end}, change from {base}, year over year against the same quarter a year earlier.")
+
+
+def index_stats(index: PriceIndex, code: str, end: str, base: str) -> dict:
+    series = index.arrays[code]
+    i = index.quarter_index[end]
+    level = float(series[i])
+    base_level = float(series[index.quarter_index[base]])
+    yoy = None
+    if i >= 4:
+        prev = float(series[i - 4])
+        yoy = round(100 * (level / prev - 1), 1)
+    return {"price_index": round(level, 1), "price_index_quarter": end, "price_index_since_quarter": base,
+            "price_index_since": round(base_level, 1),
+            "price_index_change_pct": round(100 * (level / base_level - 1), 1), "price_index_yoy_pct": yoy}
+
+
+def area_price_trend(index: PriceIndex, number: int, end: str, base: str) -> tuple[dict, list[str]]:
+    """The area's largest indexed submarket, or the city series when none of its submarkets is indexed."""
+    subs = index.area_submarkets[number]
+    notes = []
+    listed = []
+    for sub in sorted(subs, key=lambda s: -s["share"]):
+        entry = {"code": sub["code"], "name": index.names.get(sub["code"], sub["name"]),
+                 "share_of_community_area": round(sub["share"], 4), "in_price_index": sub["in_price_index"]}
+        if sub["in_price_index"] and sub["code"] in index.arrays:
+            entry.update(index_stats(index, sub["code"], end, base))
+        listed.append(entry)
+    indexed = [s for s in listed if "price_index" in s]
+    if indexed:
+        primary = indexed[0]
+        fallback = False
+        if len(indexed) < len(listed):
+            notes.append("Part of this area lies in submarket p3160, which is not in the IHS index; "
+                         "the indexed submarket is used.")
+        code, name = primary["code"], primary["name"]
+        stats = {k: primary[k] for k in primary if k.startswith("price_index")}
+    else:
+        fallback = True
+        notes.append(P3160_CAVEAT)
+        code, name = CITY_SERIES, "Chicago (city-wide series)"
+        stats = index_stats(index, CITY_SERIES, end, base)
+    return {**stats, "submarket_code": code, "submarket_name": name, "submarkets": listed,
+            "price_index_fallback": fallback}, notes
+
+
+def chicago_submarket_changes(index: PriceIndex, area_names: dict, end: str, base: str, sort_order: str) -> list[dict]:
+    """The Chicago submarkets with their stats and areas, ordered by change since base (ties by code).
+
+    The index exists per submarket, not per area, so a ranking by price change ranks these.
+    """
+    candidates = []
+    for code in sorted(index.submarket_areas):
+        if code not in index.arrays or not str(index.names.get(code, "")).startswith("Chicago--"):
+            continue
+        stats = index_stats(index, code, end, base)
+        areas = sorted(index.submarket_areas[code])
+        candidates.append({"submarket_code": code, "name": index.names[code].removeprefix("Chicago--"),
+                           "community_areas": areas, "area_names": [area_names[n] for n in areas], **stats})
+    key = "price_index_change_pct"
+    candidates.sort(key=lambda r: (r[key] if sort_order == "asc" else -r[key], r["submarket_code"]))
+    return candidates
+
+
+def index_series(index: PriceIndex, code: str, end: str, base: str) -> dict:
+    """Quarterly levels from base to end, beside the city series for context unless it is the city's own."""
+    lo, hi = index.quarter_index[base], index.quarter_index[end]
+    quarters = index.quarters[lo:hi + 1]
+    own = index.arrays[code][lo:hi + 1].round(1).tolist()
+    if code == CITY_SERIES:
+        return rows_table(list(zip(quarters, own)), ["quarter", "price_index"])
+    city = index.arrays[CITY_SERIES][lo:hi + 1].round(1).tolist()
+    return rows_table(list(zip(quarters, own, city)), ["quarter", "price_index", "Chicago"])
