@@ -182,13 +182,17 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b|\b" +
 WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 GROUP_WORDS = [
+    ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
+                                 r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+do\s+(?:most\s+)?"
+                                 r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
     ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"
                                   r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of)\b", _FLAGS)),
     ("ward", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+wards?\b|\bwards\b", _FLAGS)),
     ("district", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b",
                             _FLAGS)),
     ("month", BY_MONTH_RE),
-    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
+    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
+                        r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b", _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)

@@ -78,9 +78,9 @@ def analyze_question(question: str, data=None) -> dict:
     group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or (len(years) >= 2 and not periods))
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2
-    if comparison and place_count >= 2 and "homicides" in metrics and \
-            re.search(r"\b(?:dangerous|safer?|safest|violent|deadl(?:y|ier|iest))\b", low):
-        per_capita = True  # "safer" between areas of different sizes means the rate, not the count
+    if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
+            re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
+        per_capita = True  # how safe a place is depends on its size: the rate, not the count
 
     invalid, warnings = place_warnings(places, geo)
     warnings += _area_only_warnings(domains, places)

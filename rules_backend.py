@@ -295,9 +295,11 @@ def _ranking_call(domain: str, analysis: dict, metrics: list):
     if domain == "homicides":
         if analysis.get("per_capita"):
             return ("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **rank})
-        group = analysis.get("group_by") if analysis.get("group_by") in ("ward", "district", "community_area") \
+        group = analysis.get("group_by") if analysis.get("group_by") in (
+            "ward", "district", "community_area", "location_type", "year", "month") \
             else "community_area"
-        return ("query_homicides_advanced", {**_year_args(analysis), "group_by": group, **rank})
+        years = {} if group == "year" and not analysis.get("periods") else _year_args(analysis)
+        return ("query_homicides_advanced", {**years, "group_by": group, **rank})
     if domain == "socioeconomic":
         metric = (analysis.get("ranking") or {}).get("metric")
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
@@ -416,6 +418,9 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
         group = "year"
     if ranking and not group:
         group = "community_area"
+    if ranking and group == "year" and not periods:
+        base.pop("start_year", None)  # "was 2021 the deadliest year?" ranks every year, not just the one named
+        base.pop("end_year", None)
     if analysis.get("trend") and not group and not ranking:
         group = "year"
     if group:
@@ -428,7 +433,8 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
 
 
 def _property_metric(metrics: list) -> str:
-    return "price_trend" if "price_trend" in metrics or "trend" in metrics else "home_value"
+    # A change over time gets both figures: the Zillow value with its change and the IHS index trend.
+    return "all" if "price_trend" in metrics or "trend" in metrics else "home_value"
 
 
 def _property_years(analysis: dict) -> dict:

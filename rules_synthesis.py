@@ -84,6 +84,10 @@ def _ranking_lead(entry: dict, analysis: dict) -> str | None:
     ranked = values.get("scope") == "ranking" or (bool(analysis.get("ranking")) and (
         values.get("group_by") in ("community_area", "ward", "district", "location_type")
         or isinstance(values.get("breakdown"), list)))
+    if values.get("group_by") in ("year", "month") and analysis.get("ranking"):
+        # A time series is listed in date order: its peak line, not its first row, answers "which year".
+        peak = next((line for line in _lines(result.get("text"), 60) if line.startswith("Highest:")), None)
+        return peak.rstrip(".") if peak else None
     if not ranked or args.get("community_area") or args.get("ward") or args.get("district"):
         return None
     for line in _lines(result.get("text"), 40):

@@ -298,3 +298,11 @@ def acs_share_pct(area_name: str, column: str) -> float:
 
 def rate_per_100k_2022(area_number: int) -> float:
     return homicide_rate_per_100k(area_number, 2022)
+
+
+def deadliest_year() -> int:
+    return int(_homicides().groupby("Year").size().idxmax())
+
+
+def most_common_location() -> str:
+    return str(_homicides()["Location Description"].value_counts().idxmax())
