@@ -312,6 +312,10 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     if not found:
         return None
     first = min(found, key=lambda m: m.start())
+    # "lowest homicide arrest rate": a rate noun right after the ranking word is what is ranked.
+    if "arrests" in metrics and re.match(r"[\w\s-]{0,25}?\b(?:arrest|clearance|solve)\s+rates?\b",
+                                         low[first.end():]):
+        return "arrests"
     for pattern, metric in RANK_WORD_METRIC:
         for m in found:
             if pattern.search(m.group(0)) and metric in metrics:

@@ -147,6 +147,14 @@ def _clean(name: str, args: dict) -> tuple | None:
     return name, {k: v for k, v in args.items() if k in props and v is not None}
 
 
+def _ranks_arrest_rate(analysis: dict, group: str | None) -> dict:
+    """"Highest arrest rate" ranks places by the rate, not by how many homicides they had."""
+    ranking = analysis.get("ranking") or {}
+    if ranking.get("metric") == "arrests" and group in ("ward", "district", "community_area", "location_type"):
+        return {"rank_by": "arrest_rate"}
+    return {}
+
+
 def _year_args(analysis: dict, period: dict | None = None) -> dict:
     period = period or analysis.get("year_range")
     if not period:
@@ -299,7 +307,8 @@ def _ranking_call(domain: str, analysis: dict, metrics: list):
             "ward", "district", "community_area", "location_type", "year", "month") \
             else "community_area"
         years = {} if group == "year" and not analysis.get("periods") else _year_args(analysis)
-        return ("query_homicides_advanced", {**years, "group_by": group, **rank})
+        by_rate = _ranks_arrest_rate(analysis, group)
+        return ("query_homicides_advanced", {**years, "group_by": group, **rank, **by_rate})
     if domain == "socioeconomic":
         metric = (analysis.get("ranking") or {}).get("metric")
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
@@ -418,6 +427,7 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
         group = "year"
     if ranking and not group:
         group = "community_area"
+    base.update(_ranks_arrest_rate(analysis, group))
     if ranking and group == "year" and not periods:
         base.pop("start_year", None)  # "was 2021 the deadliest year?" ranks every year, not just the one named
         base.pop("end_year", None)

@@ -470,3 +470,23 @@ def test_tools_work_on_a_replicated_bundle(data):
     assert reg.run(Q, {"year": 2022}).values["total"] == 3 * 717
     trend = reg.run(T, {"district": 11, "period1_start": 2015, "period2_start": 2022})
     assert trend.values["period2"]["homicides"] % 3 == 0
+
+
+@pytest.mark.parametrize("order", ["desc", "asc"])
+def test_ranking_by_arrest_rate_matches_raw(registry, raw, order):
+    y = raw[raw["year"] == 2019].dropna(subset=["district"])
+    grouped = y.groupby("district")["arrest"].agg(["size", "mean"])
+    eligible = grouped[grouped["size"] >= 5]
+    expected = (eligible["mean"].idxmax() if order == "desc" else eligible["mean"].idxmin())
+    result = registry.run("query_homicides_advanced", {"year": 2019, "group_by": "district",
+                                                       "rank_by": "arrest_rate", "sort_order": order, "top_n": 3})
+    assert result.ok
+    first = result.values["breakdown"][0]
+    assert first["district"] == int(expected)
+    assert first["arrest_rate_pct"] == pytest.approx(eligible.loc[expected, "mean"] * 100, abs=0.05)
+    assert result.values["too_few_to_rank"] == int((grouped["size"] < 5).sum())
+
+
+def test_rank_by_arrest_rate_needs_a_ranking_group(registry):
+    result = registry.run("query_homicides_advanced", {"group_by": "year", "rank_by": "arrest_rate"})
+    assert not result.ok and "group_by one of" in result.error["message"]

@@ -19,6 +19,9 @@ from tools.registry import Tool, ToolArgumentError
 TOOL_NAME = "query_homicides_advanced"
 
 GROUP_BY = ["year", "month", "ward", "district", "community_area", "location_type", "arrest", "domestic"]
+RANK_BY = ["homicides", "arrest_rate"]
+# An arrest rate from a handful of cases says little: rank only groups with at least this many.
+MIN_FOR_RATE_RANK = 5
 ARREST_STATUS = ["any", "arrested", "not_arrested"]
 RANKING_GROUPS = {"ward", "district", "community_area", "location_type"}
 GEO_COLUMNS = {"ward": "ward", "district": "district", "community_area": "community_area"}
@@ -153,6 +156,8 @@ PARAMETERS = {
         "top_n": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10,
                   "description": "how many groups to list in a ranking"},
         "sort_order": SORT_SCHEMA,
+        "rank_by": {"type": "string", "enum": RANK_BY, "default": "homicides",
+                    "description": "order a ranking by homicide count or by arrest rate"},
     },
     "required": [],
 }
@@ -163,7 +168,7 @@ DESCRIPTION = ("Count Chicago homicides 2001-2023 with filters (years, ward, pol
 
 
 def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, start: int, end: int,
-           top_n: int, sort_order: str) -> tuple[list[dict], dict]:
+           top_n: int, sort_order: str, rank_by: str = "homicides") -> tuple[list[dict], dict]:
     """Breakdown rows (dicts) and extra values for one grouping of the selected rows."""
     arrest = arrays.arrest[mask]
     extra: dict = {}
@@ -219,8 +224,19 @@ def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, start:
             labels = list(range(size))
         present = np.flatnonzero(n > 0)
         extra["groups"] = int(len(present))
-        # rank by count, ties broken by the group label so the order is stable
-        order = sorted(present.tolist(), key=lambda i: (-n[i] if sort_order == "desc" else n[i], i))
+        if rank_by == "arrest_rate":
+            ranked = [i for i in present.tolist() if n[i] >= MIN_FOR_RATE_RANK]
+            extra["too_few_to_rank"] = int(len(present) - len(ranked))
+
+            def key(i):
+                rate = a[i] / n[i]
+                return (-rate if sort_order == "desc" else rate, -n[i], i)
+        else:
+            ranked = present.tolist()
+
+            def key(i):  # ties broken by the group label so the order is stable
+                return (-n[i] if sort_order == "desc" else n[i], i)
+        order = sorted(ranked, key=key)
         geo = data.geography
         for rank, i in enumerate(order[:top_n], start=1):
             row: dict = {"rank": rank}
@@ -263,7 +279,7 @@ def _label(group_by: str, row: dict) -> str:
 
 def query_homicides_advanced(data, year=None, start_year=None, end_year=None, ward=None, district=None,
                              community_area=None, arrest_status="any", domestic=None, location_type=None,
-                             group_by=None, top_n=10, sort_order="desc"):
+                             group_by=None, top_n=10, sort_order="desc", rank_by="homicides"):
     start, end = resolve_years(data, year, start_year, end_year)
     geo = data.geography
     arrays = homicide_arrays(data)
@@ -338,16 +354,26 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     tail: list[str] = []
     chart = None
     if group_by:
-        rows, extra = _group(data, arrays, mask, group_by, start, end, top_n, sort_order)
+        if rank_by == "arrest_rate" and group_by not in RANKING_GROUPS:
+            raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
+                                    "invalid_argument")
+        rows, extra = _group(data, arrays, mask, group_by, start, end, top_n, sort_order, rank_by)
+        values["rank_by"] = rank_by
         values["breakdown"] = rows
         values.update(extra)
         table = pd.DataFrame(rows)
         if group_by in RANKING_GROUPS:
             if extra.get("missing_geography"):
                 values["missing_geography"] = extra["missing_geography"]
-            direction = "most" if sort_order == "desc" else "fewest"
-            lines.append(f"By {group_by.replace('_', ' ')} ({direction} first, top {len(rows)} of "
-                         f"{extra['groups']}):")
+            if rank_by == "arrest_rate":
+                direction = "highest" if sort_order == "desc" else "lowest"
+                lines.append(f"By {group_by.replace('_', ' ')} ({direction} arrest rate first, top {len(rows)}; "
+                             f"only groups with at least {MIN_FOR_RATE_RANK} homicides, "
+                             f"{extra['too_few_to_rank']} of {extra['groups']} left out):")
+            else:
+                direction = "most" if sort_order == "desc" else "fewest"
+                lines.append(f"By {group_by.replace('_', ' ')} ({direction} first, top {len(rows)} of "
+                             f"{extra['groups']}):")
         elif group_by == "month" and extra.get("month_mode") == "calendar_month":
             lines.append(f"By calendar month, summed over {years_label(start, end)}:")
         else:
