@@ -120,6 +120,9 @@ def analyze_question(question: str, data=None) -> dict:
         "ranking": ranking,
         "per_capita": per_capita,
         "trend": trend,
+        # Which way a "biggest change" ranking runs: falls rank the largest decreases first.
+        "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|fell|falls?|fallen|"
+                                                r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"

@@ -372,6 +372,21 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
         # Outside the snapshot: show what it does cover (the yearly series for the same place).
         key, value = places[0] if places else (None, None)
         return [("query_homicides_advanced", {"group_by": "year", **({key: value} if key else {})})]
+    # "Which areas saw the biggest increase between 2019 and 2021?" -> places ranked by the change.
+    if not places and ranking and analysis.get("trend") and (periods or len(years) == 2):
+        if len(periods) >= 2:
+            p1, p2 = periods[0], periods[1]
+        elif periods:
+            p1 = {"start": periods[0]["start"], "end": periods[0]["start"]}
+            p2 = {"start": min(periods[0]["end"], last_full), "end": min(periods[0]["end"], last_full)}
+        else:
+            y1, y2 = sorted(years)
+            p1, p2 = {"start": y1, "end": y1}, {"start": y2, "end": y2}
+        kind = analysis.get("group_by") if analysis.get("group_by") in ("ward", "district") else "community_area"
+        return [("compare_homicide_district_trends", {
+            "period1_start": p1["start"], "period1_end": p1["end"], "period2_start": p2["start"],
+            "period2_end": p2["end"], "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
+            "sort_order": "asc" if analysis.get("change_direction") == "down" else "desc"})]
     # Two periods, or a change over time for one place -> the period comparison.
     two_years = len(years) == 2 and not periods and analysis.get("trend")
     if places and (len(periods) >= 2 or two_years or (analysis.get("trend") and not ranking)):

@@ -306,3 +306,9 @@ def deadliest_year() -> int:
 
 def most_common_location() -> str:
     return str(_homicides()["Location Description"].value_counts().idxmax())
+
+
+def area_with_biggest_increase(year1: int, year2: int) -> str:
+    df = _homicides().dropna(subset=["area"])
+    per_year = df.groupby(["area", "Year"]).size().unstack(fill_value=0)
+    return area_name(int((per_year[year2] - per_year[year1]).idxmax()))

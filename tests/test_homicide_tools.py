@@ -490,3 +490,22 @@ def test_ranking_by_arrest_rate_matches_raw(registry, raw, order):
 def test_rank_by_arrest_rate_needs_a_ranking_group(registry):
     result = registry.run("query_homicides_advanced", {"group_by": "year", "rank_by": "arrest_rate"})
     assert not result.ok and "group_by one of" in result.error["message"]
+
+
+def test_rank_places_by_change_matches_raw(registry, raw):
+    per_year = raw.dropna(subset=["area"]).groupby(["area", "year"]).size().unstack(fill_value=0)
+    change = per_year[2021] - per_year[2019]
+    result = registry.run("compare_homicide_district_trends",
+                          {"period1_start": 2019, "period2_start": 2021, "rank_places": "community_area", "top_n": 3})
+    assert result.ok
+    first = result.values["rows"][0]
+    assert first["community_area"] == int(change.idxmax())
+    assert first["change_in_yearly_average"] == pytest.approx(change.max())
+    down = registry.run("compare_homicide_district_trends", {"period1_start": 2019, "period2_start": 2021,
+                                                              "rank_places": "community_area", "sort_order": "asc"})
+    assert down.values["rows"][0]["community_area"] == int(change.idxmin())
+
+
+def test_compare_without_a_place_or_ranking_names_both_choices(registry):
+    result = registry.run("compare_homicide_district_trends", {"period1_start": 2019, "period2_start": 2021})
+    assert not result.ok and "rank_places" in result.error["message"]

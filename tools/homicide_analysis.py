@@ -15,6 +15,7 @@ from tools.common import (AREA_SCHEMA, COMPARE_SCHEMA, HOMICIDE_CODE_CAVEAT, SOR
                           make_result, partial_year_caveat, resolve_areas)
 from tools.homicides import (WARD_MAP_CAVEAT, district_name, fit_lines, geo_missing_caveat, homicide_arrays, pct,
                              resolve_years, years_label)
+from tools.homicide_change_ranking import rank_changes
 from tools.registry import Tool, ToolArgumentError
 
 POP_SWITCH_YEAR = 2016  # first year whose denominator is the ACS 2019-2023 estimate
@@ -349,11 +350,17 @@ TRENDS_PARAMETERS = {
                      "description": "police district 1-25 (no 13, 21, 23)"},
         "ward": {"type": "integer", "minimum": 1, "maximum": 50, "description": "city ward 1-50"},
         "community_area": AREA_SCHEMA,
+        "rank_places": {"type": "string", "enum": ["community_area", "ward", "district"],
+                        "description": "instead of one place: rank these places by the change (biggest first)"},
+        "top_n": {"type": "integer", "minimum": 1, "maximum": 77, "default": 10,
+                  "description": "how many places to list with rank_places"},
+        "sort_order": {**SORT_SCHEMA, "description": "desc = biggest increase first, asc = biggest decrease"},
     },
     "required": ["period1_start", "period2_start"],
 }
-TRENDS_DESCRIPTION = ("Compare homicides in ONE police district, ward or community area between two periods: "
-                      "totals, yearly averages, % change and arrest rates, next to the citywide change.")
+TRENDS_DESCRIPTION = ("Compare homicides in ONE police district, ward or community area between two periods "
+                      "(totals, yearly averages, % change, arrest rates, citywide change), or rank places by "
+                      "the change with rank_places.")
 
 
 def _period_stats(arrays, mask: np.ndarray, start: int, end: int) -> dict:
@@ -370,12 +377,18 @@ def change_pct(before: float, after: float) -> float | None:
 
 
 def compare_homicide_district_trends(data, period1_start, period2_start, period1_end=None, period2_end=None,
-                                     district=None, ward=None, community_area=None):
+                                     district=None, ward=None, community_area=None, rank_places=None, top_n=10,
+                                     sort_order="desc"):
     given = [k for k, v in (("district", district), ("ward", ward), ("community_area", community_area))
              if v is not None]
+    if rank_places and not given:
+        p1 = resolve_years(data, None, period1_start, period1_start if period1_end is None else period1_end)
+        p2 = resolve_years(data, None, period2_start, period2_start if period2_end is None else period2_end)
+        return rank_changes(data, homicide_arrays(data), TRENDS_NAME, p1, p2, rank_places, top_n, sort_order)
     if len(given) != 1:
         raise ToolArgumentError(
-            "give exactly one of district (police district 1-25), ward (1-50) or community_area (name or 1-77); "
+            "give exactly one of district (police district 1-25), ward (1-50) or community_area (name or 1-77), "
+            "or rank_places to rank every place by the change; "
             + ("none was given" if not given else f"got {', '.join(given)}"), "missing_argument" if not given
             else "conflicting_arguments")
     p1 = resolve_years(data, None, period1_start, period1_start if period1_end is None else period1_end)
