@@ -98,6 +98,8 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
+    ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender|names?)|"
+                            r"teen(?:ager)?s|juveniles?"),
     ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
                           r"city\s+council|mayors?|elected\s+officials?"),
 ]

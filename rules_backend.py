@@ -186,27 +186,41 @@ def _ranking_args(analysis: dict, default_n: int = 5) -> dict:
     return {"top_n": int(max(1, min(n, 77))), "sort_order": ranking.get("order", "desc")}
 
 
-def top_area_from(result: dict) -> int | None:
-    """The first community area a ranking result lists (values rows/breakdown, else the table)."""
+def top_areas_from(result: dict, limit: int = 1) -> list:
+    """The first ``limit`` community areas a ranking result lists (values rows/breakdown, else the table)."""
+    found: list = []
+
+    def take(number):
+        if isinstance(number, (int, float)) and 1 <= int(number) <= 77 and int(number) not in found:
+            found.append(int(number))
+        return len(found) >= limit
+
     values = (result or {}).get("values") or {}
     for key in ("breakdown", "rows", "ranking", "areas", "top"):
         rows = values.get(key)
         if isinstance(rows, list):
             for row in rows:
                 if isinstance(row, dict):
-                    for field in ("community_area", "area_number", "area"):
-                        number = row.get(field)
-                        if isinstance(number, (int, float)) and 1 <= int(number) <= 77:
-                            return int(number)
+                    number = next((row[f] for f in ("community_area", "area_number", "area") if f in row), None)
+                    if take(number):
+                        return found
+            if found:
+                return found
     table = (result or {}).get("table") or {}
     columns = [str(c).lower() for c in table.get("columns") or []]
     for field in ("community_area", "area_number", "area"):
         if field in columns:
             for row in table.get("rows") or []:
-                value = row[columns.index(field)]
-                if isinstance(value, (int, float)) and 1 <= int(value) <= 77:
-                    return int(value)
-    return None
+                if take(row[columns.index(field)]):
+                    return found
+            break
+    return found
+
+
+def top_area_from(result: dict) -> int | None:
+    """The first community area a ranking result lists."""
+    areas = top_areas_from(result, 1)
+    return areas[0] if areas else None
 
 
 def plan_calls(analysis: dict, results: list, geo=None) -> list:
@@ -254,15 +268,18 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
         first = _ranking_call(rank_domain, analysis, metrics)
         if first:
             add(*first)
-        top = None
+        # "the five areas with the most ..." carries the whole top group into the next call (up to 5).
+        wanted = 1 if (ranking or {}).get("singular") or not (ranking or {}).get("top_n") else \
+            min(int(ranking["top_n"]), 5)
+        top: list = []
         for entry in results or []:
             if first and entry.get("name") == first[0] and entry.get("status") == "ok":
-                top = top_area_from(entry.get("result") or {})
+                top = top_areas_from(entry.get("result") or {}, wanted)
                 if top:
                     break
         if top:
             for domain in other_domains:
-                for call in _area_calls(domain, [top], analysis, metrics):
+                for call in _area_calls(domain, top, analysis, metrics):
                     add(*call)
         return calls
 
@@ -331,7 +348,7 @@ def _ranking_call(domain: str, analysis: dict, metrics: list):
 
 def _area_calls(domain: str, area_numbers: list, analysis: dict, metrics: list) -> list:
     """The figures of one domain for given areas (first one plus comparisons), or city-wide."""
-    first, rest = (area_numbers[0], area_numbers[1:4]) if area_numbers else (None, [])
+    first, rest = (area_numbers[0], area_numbers[1:5]) if area_numbers else (None, [])
     if domain == "socioeconomic":
         return [("query_socioeconomic", {"community_area": first, "compare_areas": rest or None,
                                          "metric": _socio_metric(metrics)})]

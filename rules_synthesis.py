@@ -160,7 +160,9 @@ def write_answer(question: str, analysis: dict, results: list, strict: bool = Fa
             if summary and summary not in first:
                 lead.append(f"Overall ({TOOL_LABELS.get(entry['name'], entry['name'])}): {summary}.")
         elif summary:
-            lead.append(("Then, for that area: " if chained and i > 0 else "") + summary.rstrip(".") + ".")
+            several = bool((entry.get("arguments") or {}).get("compare_areas"))
+            prefix = ("Then, for those areas: " if several else "Then, for that area: ") if chained and i > 0 else ""
+            lead.append(prefix + summary.rstrip(".") + ".")
         text_lines = _lines(result.get("text"))
         if text_lines:
             details.append("\n".join(text_lines))
