@@ -124,3 +124,50 @@ def _add_period_ends(years: list, periods: list) -> None:
     for p in periods:
         add_unique(years, p["start"])
         add_unique(years, p["end"])
+
+
+# ---------------------------------------------------------------- calendar months
+
+_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december"]
+_MONTH_WORD = (r"(january|february|march|april|june|july|august|september|october|november|december|"
+               r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
+               r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d))")
+_MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
+_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _MONTH_WORD + r"\s+(?:and|to|through|until|-)\s+"
+                             + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|through|to)\s*" + _MONTH_WORD
+                             + r"\b", re.I)
+# Seasons as Chicago people mean them; "fall" alone is usually the verb, so only "the fall"/"autumn".
+_SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
+            (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),
+            (re.compile(r"\bspring(?:time)?\b", re.I), [3, 4, 5]),
+            (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11])]
+_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth)\s+quarter)\b", re.I)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _month_number(word: str) -> int:
+    return _MONTH_NAMES.index(word.lower()) + 1
+
+
+def extract_months(low: str) -> list:
+    """Calendar months a question limits itself to ("January to March", "summer", "Q1"), sorted; [] for none."""
+    months: list = []
+    for m in _MONTH_RANGE_RE.finditer(low):
+        words = [g for g in m.groups() if g]
+        first, last = _month_number(words[0]), _month_number(words[1])
+        span = range(first, last + 1) if first <= last else list(range(first, 13)) + list(range(1, last + 1))
+        for month in span:
+            add_unique(months, month)
+    if not months:
+        for m in _MONTH_RE.finditer(low):
+            add_unique(months, _month_number(m.group(1)))
+    for pattern, season in _SEASONS:
+        if pattern.search(low):
+            for month in season:
+                add_unique(months, month)
+    for m in _QUARTER_RE.finditer(low):
+        q = int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()]
+        for month in range(3 * q - 2, 3 * q + 1):
+            add_unique(months, month)
+    return sorted(months)

@@ -20,7 +20,7 @@ from analyzer_lexicon import (BY_MONTH_RE, BY_YEAR_RE, CENSUS_GROUP_RES, CITYWID
                               RANK_WORD_METRIC, TOP_N_RE, TREND_RE, UNSUPPORTED_ANY_RE, UNSUPPORTED_RES, WHICH_RE,
                               add_unique, number)
 from analyzer_places import extract_places, place_warnings
-from analyzer_years import dataset_years, extract_years, homicide_coverage
+from analyzer_years import dataset_years, extract_months, extract_years, homicide_coverage
 
 _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
 _SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
@@ -110,6 +110,7 @@ def analyze_question(question: str, data=None) -> dict:
         "years": years,
         "year_range": when["year_range"],
         "periods": periods,
+        "months": extract_months(low),
         "relative_year_note": when["relative_note"],
         "recent": when["recent"],
         "metrics": metrics,

@@ -438,6 +438,10 @@ def _homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, perio
                                                                   "compare_areas": areas[1:4] or None})]
         return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
     base = dict(_year_args(analysis))
+    # "January to March 2022", "summer 2020": a month filter; with two or more years named the month words
+    # are more likely dates bounding a range ("January 2015 to March 2019"), so they are not a filter.
+    if analysis.get("months") and len(years) <= 1:
+        base["months"] = analysis["months"]
     group = analysis.get("group_by")
     if "arrests" in metrics and not group and not ranking:
         group = "arrest"

@@ -312,3 +312,8 @@ def area_with_biggest_increase(year1: int, year2: int) -> str:
     df = _homicides().dropna(subset=["area"])
     per_year = df.groupby(["area", "Year"]).size().unstack(fill_value=0)
     return area_name(int((per_year[year2] - per_year[year1]).idxmax()))
+
+
+def homicides_in_months(year: int, months: list) -> int:
+    df = _years(_homicides(), year)
+    return int(df["Date"].str[0:2].astype(int).isin(months).sum())

@@ -509,3 +509,20 @@ def test_rank_places_by_change_matches_raw(registry, raw):
 def test_compare_without_a_place_or_ranking_names_both_choices(registry):
     result = registry.run("compare_homicide_district_trends", {"period1_start": 2019, "period2_start": 2021})
     assert not result.ok and "rank_places" in result.error["message"]
+
+
+def test_month_filter_and_share_match_raw(registry, raw):
+    summer = raw[(raw["year"] == 2020) & raw["month"].isin([6, 7, 8])]
+    result = registry.run("query_homicides_advanced", {"year": 2020, "months": [8, 6, 7], "group_by": "month"})
+    assert result.ok and result.values["total"] == len(summer)
+    assert [r["month"] for r in result.values["breakdown"]] == [6, 7, 8]
+    assert result.values["share_of"]["homicides"] == int((raw["year"] == 2020).sum())
+    street = registry.run("query_homicides_advanced", {"year": 2019, "location_type": "street"})
+    y = raw[raw["year"] == 2019]
+    assert street.values["share_of"]["share_pct"] == pytest.approx(
+        100 * (y["location"] == "STREET").sum() / len(y), abs=0.05)
+
+
+def test_month_out_of_range_is_an_error(registry):
+    result = registry.run("query_homicides_advanced", {"months": [13]})
+    assert not result.ok and "1 to 12" in result.error["message"]

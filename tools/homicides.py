@@ -156,6 +156,8 @@ PARAMETERS = {
         "top_n": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10,
                   "description": "how many groups to list in a ranking"},
         "sort_order": SORT_SCHEMA,
+        "months": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 12}, "maxItems": 12,
+                   "description": "keep only these calendar months 1-12, e.g. [6, 7, 8] for summer"},
         "rank_by": {"type": "string", "enum": RANK_BY, "default": "homicides",
                     "description": "order a ranking by homicide count or by arrest rate"},
     },
@@ -279,7 +281,7 @@ def _label(group_by: str, row: dict) -> str:
 
 def query_homicides_advanced(data, year=None, start_year=None, end_year=None, ward=None, district=None,
                              community_area=None, arrest_status="any", domestic=None, location_type=None,
-                             group_by=None, top_n=10, sort_order="desc", rank_by="homicides"):
+                             group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None):
     start, end = resolve_years(data, year, start_year, end_year)
     geo = data.geography
     arrays = homicide_arrays(data)
@@ -302,6 +304,13 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         filters["community_area"] = area
         filters["community_area_name"] = geo.area_name(area)
         described.append(f"community area {geo.area_name(area)} ({area})")
+    # The share a filtered count is of: same years and place, before the arrest/domestic/location/month filters.
+    context_mask = mask.copy()
+    if months:
+        months = sorted(set(int(m) for m in months))
+        mask &= np.isin(arrays.month, months)
+        filters["months"] = months
+        described.append("months " + ", ".join(calendar.month_abbr[m] for m in months))
     if arrest_status != "any":
         mask &= arrays.arrest if arrest_status == "arrested" else ~arrays.arrest
         filters["arrest_status"] = arrest_status
@@ -323,6 +332,12 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     filter_text = ", ".join(described)
     values: dict = {"total": total, "arrests": arrests, "arrest_rate_pct": rate, "domestic": domestic_n,
                     "start_year": start, "end_year": end, "filters": filters, "group_by": group_by}
+    narrowed = bool(months) or arrest_status != "any" or domestic is not None or location_type is not None
+    share_text = ""
+    if narrowed:
+        context_total = int(context_mask.sum())
+        values["share_of"] = {"homicides": context_total, "share_pct": pct(total, context_total)}
+        share_text = f", {fmt_pct(pct(total, context_total))} of {fmt_int(context_total)}"
 
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, start, end)
     if end >= data.coverage["homicides"]["last_year"] - 2:
@@ -350,6 +365,9 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
 
     lines = [f"Homicides, {filter_text}: {fmt_int(total)} (arrest made in {fmt_int(arrests)}, "
              f"arrest rate {fmt_pct(rate)}; domestic {fmt_int(domestic_n)})."]
+    if narrowed:
+        lines.append(f"That is {fmt_pct(values['share_of']['share_pct'])} of the "
+                     f"{fmt_int(values['share_of']['homicides'])} homicides in the same years and place.")
     items: list[str] = []
     tail: list[str] = []
     chart = None
@@ -358,6 +376,11 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
             raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
                                     "invalid_argument")
         rows, extra = _group(data, arrays, mask, group_by, start, end, top_n, sort_order, rank_by)
+        if months and group_by == "month":  # months filtered out would only list zeros
+            rows = [row for row in rows if row["month"] in months]
+            if rows:
+                extra["peak"] = max(rows, key=lambda r: r["homicides"])
+                extra["low"] = min(rows, key=lambda r: r["homicides"])
         values["rank_by"] = rank_by
         values["breakdown"] = rows
         values.update(extra)
@@ -400,7 +423,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],
                               "value": [total, arrests, rate, domestic_n]})
     text = fit_lines(lines, items, tail)
-    summary = f"{fmt_int(total)} homicides ({filter_text}); arrest rate {fmt_pct(rate)}"
+    summary = f"{fmt_int(total)} homicides ({filter_text}{share_text}); arrest rate {fmt_pct(rate)}"
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=["homicides"], data=data,
                        caveats=caveats, table=table, chart=chart)
 
