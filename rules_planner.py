@@ -18,7 +18,6 @@ DOMAIN_OF = {"homicides": "homicides", "arrests": "homicides", "domestic": "homi
              **{m: "socioeconomic" for m in SOCIO_METRICS}, **{m: "census" for m in CENSUS_METRICS}}
 TOOL_OF = {"homicides": "query_homicides_advanced", "socioeconomic": "query_socioeconomic",
            "census": "query_census_demographics", "property": "query_property_values", "iucr": "get_iucr_info"}
-TOP_AREA = object()  # placeholder: the top community area of the first (ranking) result
 
 _SCHEMA_LOCK = threading.Lock()
 _SCHEMAS: dict | None = None
