@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 
+from cli_render import report_error
 from settings import DataNotFoundError, load_settings
 
 
@@ -39,7 +40,7 @@ def cmd_tool(args, settings) -> int:
     try:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
-        return _fail(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
+        return report_error(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
     registry = default_registry(load_data(settings))
     result = registry.run(args.name, arguments)
     if args.json:
@@ -79,14 +80,6 @@ def cmd_serve(args, settings) -> int:
     print(f"ChiQA on http://{host}:{port}/", file=sys.stderr)
     app.run(host=host, port=port, threaded=True)
     return 0
-
-
-def _fail(args, code: str, message: str) -> int:
-    if getattr(args, "json", False):
-        print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
-    else:
-        print(f"error: {message}", file=sys.stderr)
-    return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,7 +130,7 @@ def main(argv=None) -> int:
         settings = load_settings(args.config)
         return args.fn(args, settings)
     except DataNotFoundError as exc:
-        return _fail(args, "data_not_found", str(exc))
+        return report_error(args, "data_not_found", str(exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and closed early: not an error worth a traceback

@@ -83,7 +83,8 @@ def render_text(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _error(args, code: str, message: str) -> int:
+def report_error(args, code: str, message: str) -> int:
+    """The CLI's one error shape: the API's JSON error object with --json, else a line on stderr; exit code 2."""
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
     else:
@@ -104,7 +105,7 @@ def run_ask(args, settings: dict) -> int:
         if value is None:
             continue
         if attr in ("max_tool_calls", "timeout") and value < 1:
-            return _error(args, "invalid_options", f"--{attr.replace('_', '-')} must be at least 1, got {value:g}")
+            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be at least 1, got {value:g}")
         head, key = dotted.split(".")
         settings[head] = {**(settings.get(head) or {}), key: value}
     backend = None
@@ -114,13 +115,13 @@ def run_ask(args, settings: dict) -> int:
             registry = default_registry(load_data(settings))
             result = Orchestrator(backend, registry, settings).run(args.question).to_dict()
     except InvalidOptions as exc:
-        return _error(args, "invalid_options", str(exc))
+        return report_error(args, "invalid_options", str(exc))
     except DataNotFoundError as exc:
-        return _error(args, "data_not_found", str(exc))
+        return report_error(args, "data_not_found", str(exc))
     except BackendError as exc:
-        return _error(args, "backend_error", str(exc))
+        return report_error(args, "backend_error", str(exc))
     except Exception as exc:  # the CLI never shows a stack trace
-        return _error(args, "internal_error", f"{type(exc).__name__}: {exc}")
+        return report_error(args, "internal_error", f"{type(exc).__name__}: {exc}")
     finally:
         if backend is not None:
             backend.close()
