@@ -12,15 +12,19 @@ import argparse
 import json
 import sys
 
-from cli_render import report_error
-from settings import DataNotFoundError, load_settings
+from cli.ask import report_error, run_ask
+from evals.runner import run_eval_command
+from settings.loader import DataNotFoundError, load_settings
+from tools.catalog import build_registry
+from tools.data.loader import load_data
+from tools.refresh.command import run_refresh_command
+from web.factory import register_web
 
 
 def create_app(test_config: dict | None = None):
     """Build the Flask app. Nothing heavy happens here: data and model load on first use."""
     from flask import Flask
 
-    from web import register_web
 
     app = Flask(__name__, template_folder="templates", static_folder="static")
     overrides = (test_config or {}).pop("SETTINGS_OVERRIDES", None) if test_config else None
@@ -34,14 +38,11 @@ def create_app(test_config: dict | None = None):
 # ---------------------------------------------------------------- CLI commands
 
 def cmd_tool(args, settings) -> int:
-    from tools.data_loader import load_data
-    from tools.registry import default_registry
-
     try:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
         return report_error(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
-    registry = default_registry(load_data(settings))
+    registry = build_registry(load_data(settings))
     result = registry.run(args.name, arguments)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, default=str))
@@ -56,20 +57,14 @@ def cmd_tool(args, settings) -> int:
 
 
 def cmd_ask(args, settings) -> int:
-    from cli_render import run_ask
-
     return run_ask(args, settings)
 
 
 def cmd_data(args, settings) -> int:
-    from tools.refresh import run_refresh_command
-
     return run_refresh_command(args, settings)
 
 
 def cmd_eval(args, settings) -> int:
-    from evals.runner import run_eval_command
-
     return run_eval_command(args, settings)
 
 

@@ -12,7 +12,7 @@ orchestrator.timeout_seconds + 60).
 """
 import os
 
-from settings import get_dotted, load_settings
+from settings.loader import get_dotted, load_settings
 
 _settings = load_settings()
 

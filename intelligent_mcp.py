@@ -1,6 +1,6 @@
 """The orchestrator: analysis, gathering passes that call data tools, synthesis, grounding check.
 
-One question is one run, recorded as typed steps (trace_steps.py) from which the model's prompt is also
+One question is one run, recorded as typed steps (loop/steps.py) from which the model's prompt is also
 rebuilt. Prompts only ever grow by appending (llama.cpp then reuses its KV cache), except when results
 must be trimmed to fit the context window.
 """
@@ -9,17 +9,27 @@ from __future__ import annotations
 import os
 import time
 
-import grounding
 import prompt_registry as prompts
-import question_analyzer
-from llama_client import BackendBusy, GenerationRequest
-from run_options import InvalidOptions, validate_limits  # noqa: F401  (InvalidOptions is re-exported)
-from settings import get_dotted
-from tool_call_parser import parse_tool_calls
-from tool_grammar import build_tool_grammar
-from tools.registry import ToolArgumentError, ToolResult, call_key
-from trace_steps import (  # noqa: F401  (re-exported: callers import RunResult from here)
-    AnalysisStep, ErrorStep, GroundingStep, ModelPassStep, RunResult, Step, SynthesisStep, ToolCallStep, TrimStep)
+from analyzer import question as question_analyzer
+from backends.base import BackendBusy, GenerationRequest
+from loop import grounding
+from loop.grammar import build_tool_grammar
+from loop.options import InvalidOptions, validate_limits  # noqa: F401  (InvalidOptions is re-exported)
+from loop.protocol import parse_tool_calls
+from loop.steps import (  # noqa: F401  (re-exported: callers import RunResult from here)
+    AnalysisStep,
+    ErrorStep,
+    GroundingStep,
+    ModelPassStep,
+    RunResult,
+    Step,
+    SynthesisStep,
+    ToolCallStep,
+    TrimStep,
+)
+from settings.loader import get_dotted
+from tools.errors import ToolArgumentError
+from tools.registry import ToolResult, call_key
 
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 

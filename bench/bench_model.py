@@ -24,6 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from backends.llama_cpp import LlamaCppBackend
+from intelligent_mcp import Orchestrator
+from loop.grammar import build_tool_grammar
+from settings.loader import load_settings
+from tools.catalog import build_registry
+from tools.data.loader import shared_data
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -36,8 +43,6 @@ class ForcedCallsBackend:
     """Wraps a LlamaCppBackend: gather passes must emit one TOOL_CALL until the quota is used; records passes."""
 
     def __init__(self, inner, schemas, calls: int):
-        from tool_grammar import build_tool_grammar
-
         self.inner = inner
         self.name = inner.name
         self.n_ctx = inner.n_ctx
@@ -66,6 +71,7 @@ def _model_path(arg: str | None, workdir: Path) -> Path:
         return Path(arg)
     if os.environ.get("CHIQA_MODEL_PATH"):
         return Path(os.environ["CHIQA_MODEL_PATH"])
+    # Lazy: the tiny-model writer needs the test-only gguf package, which a real --model run never does.
     from tests.tiny_gguf import make_tiny_gguf
 
     return make_tiny_gguf(workdir / "tiny.gguf")
@@ -104,10 +110,6 @@ def main(argv=None) -> int:
     parser.add_argument("--question", default=QUESTION)
     args = parser.parse_args(argv if argv is not None else [])
 
-    from intelligent_mcp import Orchestrator
-    from llama_client import LlamaCppBackend
-    from settings import load_settings
-    from tools.registry import default_registry
 
     with tempfile.TemporaryDirectory(prefix="chiqa-bench-") as tmp:
         path = _model_path(args.model, Path(tmp))
@@ -118,7 +120,7 @@ def main(argv=None) -> int:
         load_started = time.perf_counter()
         inner = LlamaCppBackend.from_settings(settings)
         load_s = time.perf_counter() - load_started
-        registry = default_registry()
+        registry = build_registry(shared_data(settings))
         backend = ForcedCallsBackend(inner, registry.schemas(), args.calls)
         orchestrator = Orchestrator(backend, registry, settings)
         info = inner.info()

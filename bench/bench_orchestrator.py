@@ -14,6 +14,12 @@ import json
 import statistics
 import time
 
+from backends.scripted import ScriptedBackend
+from intelligent_mcp import Orchestrator
+from settings.loader import load_settings
+from tools.catalog import build_registry
+from tools.data.loader import load_data
+
 GOAL_MS = 5.0
 
 
@@ -31,14 +37,8 @@ def _replies(index: int) -> list:
 
 
 def measure(runs: int = 200) -> dict:
-    from intelligent_mcp import Orchestrator
-    from llama_client import ScriptedBackend
-    from settings import load_settings
-    from tools.data_loader import load_data
-    from tools.registry import default_registry
-
     settings = load_settings()
-    registry = default_registry(load_data(settings))
+    registry = build_registry(load_data(settings))
     backend = ScriptedBackend()
     orchestrator = Orchestrator(backend, registry, settings)
     for warm in range(3):  # tool caches, grammar and system prompt built once

@@ -7,6 +7,12 @@ from __future__ import annotations
 import statistics
 import time
 
+from intelligent_mcp import Orchestrator
+from rules.backend import RulesBackend
+from settings.loader import load_settings
+from tools.catalog import build_registry
+from tools.data.loader import shared_data
+
 GOAL_MEDIAN_MS = 50.0
 REPEATS = 3
 QUESTIONS = [
@@ -34,14 +40,8 @@ QUESTIONS = [
 
 
 def main() -> dict:
-    from intelligent_mcp import Orchestrator
-    from rules_backend import RulesBackend
-    from settings import load_settings
-    from tools.data_loader import shared_data
-    from tools.registry import default_registry
-
     settings = load_settings()
-    registry = default_registry(shared_data(settings))
+    registry = build_registry(shared_data(settings))
     orchestrator = Orchestrator(RulesBackend(), registry, settings)
     for question in QUESTIONS:  # warm: caches, gazetteer index, imports
         orchestrator.run(question)

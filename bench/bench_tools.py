@@ -9,6 +9,9 @@ import time
 
 import pandas as pd
 
+from tools.catalog import build_registry
+from tools.data.loader import DataBundle, load_data
+
 GOAL_REAL_MS = 5.0
 GOAL_BIG_MS = 100.0
 GOAL_WARM_LOAD_S = 1.0
@@ -97,19 +100,14 @@ def _line(name: str, stats: dict, goal: float) -> str:
 
 def replicated_bundle(data, factor: int = BIG_FACTOR):
     """A copy of the bundle whose homicide table is the real one repeated ``factor`` times."""
-    from tools.data_loader import DataBundle
-
     big = pd.concat([data.homicides] * factor, ignore_index=True)
     coverage = {**data.coverage, "homicides": {**data.coverage["homicides"], "rows": int(len(big))}}
     return DataBundle(data.data_dir, tables={**data.tables, "homicides": big}, coverage=coverage)
 
 
 def main() -> int:
-    from tools.data_loader import load_data
-    from tools.registry import default_registry
-
     data = load_data()
-    registry = default_registry(data)
+    registry = build_registry(data)
     print(f"Tools registered: {len(registry.names())} ({', '.join(registry.names())})")
     print(f"Real size ({len(data.homicides):,} homicide rows), {REPEATS} repeats of each call:")
     for name in registry.names():
@@ -117,7 +115,7 @@ def main() -> int:
         print(_line(name, time_calls(registry, name, calls), GOAL_REAL_MS), flush=True)
 
     big = replicated_bundle(data)
-    big_registry = default_registry(big)
+    big_registry = build_registry(big)
     print(f"\nHomicide table replicated {BIG_FACTOR}x ({len(big.homicides):,} rows), 10 repeats of each call:")
     for name in HOMICIDE_TOOLS:
         if big_registry.get(name) is None:

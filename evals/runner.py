@@ -18,6 +18,13 @@ from pathlib import Path
 
 import yaml
 
+from evals import expected
+from intelligent_mcp import Orchestrator
+from llama_client import make_backend
+from settings.loader import var_dir
+from tools.catalog import build_registry
+from tools.data.loader import shared_data
+
 QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
 
 
@@ -102,8 +109,6 @@ def score_arguments(expected: dict, calls: list, geo) -> tuple:
 
 
 def expected_values(item: dict) -> list:
-    from evals import expected
-
     out = []
     for name, kwargs in item.get("expect") or []:
         fn = getattr(expected, name)
@@ -169,8 +174,6 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
 # ---------------------------------------------------------------- the whole set
 
 def run_eval(backend, registry, settings, questions=None, limit=None) -> dict:
-    from intelligent_mcp import Orchestrator
-
     items = questions if questions is not None else load_questions()
     if limit:
         items = items[: int(limit)]
@@ -218,15 +221,10 @@ def run_eval(backend, registry, settings, questions=None, limit=None) -> dict:
 
 
 def run_eval_command(args, settings) -> int:
-    from llama_client import make_backend
-    from settings import var_dir
-    from tools.data_loader import shared_data
-    from tools.registry import default_registry
-
     if getattr(args, "model", None):
         settings.setdefault("model", {})["path"] = args.model
     backend = make_backend(settings, getattr(args, "backend", None))
-    registry = default_registry(shared_data(settings))
+    registry = build_registry(shared_data(settings))
     try:
         report = run_eval(backend, registry, settings, limit=getattr(args, "limit", None))
     finally:

@@ -10,7 +10,10 @@ sys.path.insert(0, str(ROOT))
 # Tests keep their cache and run history away from the developer's var/ folder.
 os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
 
-from settings import DataNotFoundError, load_settings, resolve_data_dir  # noqa: E402
+from settings.loader import DataNotFoundError, load_settings, resolve_data_dir  # noqa: E402
+from tests.tiny_gguf import make_tiny_gguf  # noqa: E402
+from tools.catalog import build_registry  # noqa: E402
+from tools.data.loader import load_data  # noqa: E402
 
 
 def pytest_sessionstart(session):
@@ -33,21 +36,15 @@ def data_dir(settings):
 
 @pytest.fixture(scope="session")
 def data(settings):
-    from tools.data_loader import load_data
-
     return load_data(settings)
 
 
 @pytest.fixture(scope="session")
 def registry(data):
-    from tools.registry import default_registry
-
-    return default_registry(data)
+    return build_registry(data)
 
 
 @pytest.fixture(scope="session")
 def tiny_gguf_path(tmp_path_factory):
     """A tiny random-weight llama GGUF (tests/tiny_gguf.py), written once per session."""
-    from tests.tiny_gguf import make_tiny_gguf
-
     return make_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")

@@ -5,7 +5,9 @@ import time
 
 import pytest
 
-from llama_client import BackendBusy, ScriptedBackend
+from app import create_app
+from backends.base import BackendBusy
+from backends.scripted import ScriptedBackend
 
 RESULT_KEYS = {"question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings", "backend",
                "model", "prompt_version", "sources", "caveats", "ungrounded_numbers", "analysis"}
@@ -15,7 +17,6 @@ CALL = 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"group_by"
 def build_app(tmp_path, backend=None, extra=None):
     from pathlib import Path
 
-    from app import create_app
 
     cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
     config = {"TESTING": True,
@@ -320,9 +321,9 @@ def test_health_is_fast_while_the_model_is_busy(tmp_path):
     while not backend.gate.busy and time.time() < deadline:
         time.sleep(0.01)
     assert backend.gate.busy
-    started = time.perf_counter()
     body = client.get("/api/health").get_json()
-    assert time.perf_counter() - started < 0.5
+    # Health answered while the 2-second pass still holds the model: it never waited for the gate.
+    assert backend.gate.busy and worker.is_alive()
     assert body["backend"]["queue"]["busy"] is True
     worker.join()
 

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from app import create_app
+from backends.scripted import ScriptedBackend
+
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (make browser-deps)")]
@@ -21,8 +24,6 @@ INVENTED = "99,999"
 
 
 def payload_backend():
-    from llama_client import ScriptedBackend
-
     class PayloadBackend(ScriptedBackend):
         """The default scripted model, but its answer carries HTML payloads and an invented number."""
 
@@ -38,7 +39,6 @@ def payload_backend():
 def server(tmp_path_factory):
     from werkzeug.serving import make_server
 
-    from app import create_app
 
     cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
     app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": payload_backend(),

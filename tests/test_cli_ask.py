@@ -4,7 +4,7 @@ import json
 import pytest
 
 import app
-from cli_render import render_text
+from cli.ask import render_text
 
 
 def test_ask_json_prints_only_the_result(capsys, data):

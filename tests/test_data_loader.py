@@ -3,7 +3,8 @@ import csv
 
 import pytest
 
-from tools.registry import ToolArgumentError
+from tools.data.loader import load_data
+from tools.errors import ToolArgumentError
 
 
 def test_homicide_rows_and_coverage_match_raw_csv(data, data_dir):
@@ -25,8 +26,6 @@ def test_every_acs_row_joins_to_a_community_area(data):
 
 
 def test_cache_round_trip_gives_identical_tables(settings, data_dir):
-    from tools.data_loader import load_data
-
     cold = load_data(settings, use_cache=False)
     warm = load_data(settings)
     assert warm.from_cache

@@ -1,8 +1,8 @@
 """The eval set with the rules backend (the bar: at least 90% pass), and expected.py against hand checks."""
-import pytest
 
 from evals import expected
 from evals.runner import load_questions, number_in_answer, run_eval
+from rules.backend import RulesBackend
 
 
 def test_expected_matches_hand_checked_raw_values(data_dir):
@@ -36,8 +36,6 @@ def test_number_formats():
 
 
 def test_rules_backend_passes_the_eval_set(registry, settings):
-    from rules_backend import RulesBackend
-
     report = run_eval(RulesBackend(), registry, settings)
     failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
     assert report["pass_rate"] >= 0.9, failures

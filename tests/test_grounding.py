@@ -1,7 +1,7 @@
 """Number extraction and matching for the grounding check."""
 import pytest
 
-from grounding import References, check_grounding, extract_numbers
+from loop.grounding import References, check_grounding, extract_numbers
 
 RESULT = {
     "values": {"per_capita_income": 71551.0, "poverty_pct": 12.34, "homicides_2019": 498, "homicides_2020": 787,

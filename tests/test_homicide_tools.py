@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tools.catalog import build_registry
+from tools.data.loader import DataBundle
 
 # ------------------------------------------------------------------ independent raw figures
 
@@ -461,12 +463,9 @@ def test_results_are_json_and_text_fits(registry, name, args):
 
 def test_tools_work_on_a_replicated_bundle(data):
     """The per-bundle caches follow the bundle: a 3x table gives 3x counts, same rates ratio."""
-    from tools.data_loader import DataBundle
-    from tools.registry import default_registry
-
     big = DataBundle(data.data_dir, tables={**data.tables, "homicides": pd.concat([data.homicides] * 3)},
                      coverage=data.coverage)
-    reg = default_registry(big)
+    reg = build_registry(big)
     assert reg.run(Q, {"year": 2022}).values["total"] == 3 * 717
     trend = reg.run(T, {"district": 11, "period1_start": 2015, "period2_start": 2022})
     assert trend.values["period2"]["homicides"] % 3 == 0

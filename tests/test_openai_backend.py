@@ -10,8 +10,10 @@ import pytest
 import requests
 import responses
 
-from llama_client import BackendError, GenerationRequest, OpenAIBackend, make_backend
-from settings import load_settings
+from backends.base import BackendError, GenerationRequest
+from backends.openai_http import OpenAIBackend
+from llama_client import make_backend
+from settings.loader import load_settings
 
 BASE = "http://model.test/v1"
 URL = BASE + "/chat/completions"

@@ -1,6 +1,6 @@
 """Prompt templates: compact tool specs, few-shot examples that parse, a stable version hash."""
 import prompt_registry as prompts
-from tool_call_parser import parse_tool_calls
+from loop.protocol import parse_tool_calls
 
 SCHEMAS = [
     {"name": "query_homicides_advanced", "description": "Count homicides.\nSecond line is dropped.",

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from question_analyzer import analyze_question
+from analyzer.question import analyze_question
 
 
 @pytest.fixture(scope="module")

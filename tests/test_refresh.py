@@ -15,9 +15,13 @@ import requests
 import responses
 from responses import matchers
 
-import settings as settings_mod
-from tools import community_area_boundaries, data_loader, refresh, refresh_layouts
-from tools.datasets import DATASETS
+import app
+from settings import loader as settings_mod
+from tools.data import loader as data_loader
+from tools.data.datasets import DATASETS
+from tools.refresh import boundaries as community_area_boundaries
+from tools.refresh import command as refresh
+from tools.refresh import layouts as refresh_layouts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "socrata"
 BASE = "https://data.cityofchicago.org/resource"
@@ -432,8 +436,6 @@ def test_missing_files_are_seeded_from_the_current_data_folder(tmp_path):
 
 @responses.activate
 def test_cli_refreshes_one_dataset_into_dest(tmp_path, monkeypatch, capsys):
-    import app
-
     def no_data(settings=None):
         raise settings_mod.DataNotFoundError("none")
 
@@ -450,8 +452,6 @@ def test_cli_refreshes_one_dataset_into_dest(tmp_path, monkeypatch, capsys):
 
 
 def test_cli_rejects_an_unknown_dataset(tmp_path, capsys):
-    import app
-
     assert app.main(["data", "refresh", "--dataset", "crimes", "--dest", str(tmp_path)]) == 2
     assert "unknown dataset crimes" in capsys.readouterr().err
 

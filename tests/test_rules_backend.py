@@ -1,8 +1,11 @@
 """The rule planner through the real orchestrator and registry."""
 import pytest
 
+from analyzer.question import analyze_question
+from backends.base import GenerationRequest
 from intelligent_mcp import Orchestrator
-from rules_backend import RulesBackend
+from rules.backend import RulesBackend
+from rules.planner import next_calls
 
 
 @pytest.fixture(scope="module")
@@ -89,9 +92,6 @@ def test_out_of_range_inputs_are_explained(run):
 
 
 def test_never_exceeds_remaining_calls_or_repeats():
-    from rules_backend import next_calls
-    from question_analyzer import analyze_question
-
     a = analyze_question("Compare homicides in Austin, Englewood, Uptown and Hyde Park in 2020")
     assert len(next_calls(a, [], 2)) == 2
     first = next_calls(a, [], 4)
@@ -100,9 +100,6 @@ def test_never_exceeds_remaining_calls_or_repeats():
 
 
 def test_strict_synthesis_quotes_results_only(registry):
-    from llama_client import GenerationRequest
-    from question_analyzer import analyze_question
-
     q = "How many homicides in Austin in 2021?"
     result = registry.run("query_homicides_advanced", {"community_area": 25, "year": 2021}).to_dict()
     entry = {"name": "query_homicides_advanced", "arguments": result["arguments"], "status": "ok", "result": result}

@@ -4,7 +4,13 @@ import threading
 
 import pytest
 
-from web.run_store import NO_TOOLS, RunStore, _percentile, answer_pattern, tool_call_records
+from web.run_store import (
+    NO_TOOLS,
+    RunStore,
+    _percentile,
+    answer_pattern,
+    tool_call_records,
+)
 
 
 def result(question="q", calls=(), stop="model_done", total_ms=100.0, backend="scripted"):

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import settings as settings_mod
+import app
+from settings import loader as settings_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +60,7 @@ def test_cli_without_data_prints_a_message_not_a_traceback(tmp_path):
     cfg.write_text(yaml.safe_dump(config))
     # A copy of the checkout's code without ../shared beside it: no fallback data exists.
     env = {"PATH": "/usr/bin:/bin", "CHIQA_CONFIG": str(cfg)}
-    code = ("import settings, sys; settings.FALLBACK_DATA_DIR = settings.Path('/nonexistent'); "
+    code = ("import sys; from settings import loader; loader.FALLBACK_DATA_DIR = loader.Path('/nonexistent'); "
             "import app; sys.exit(app.main(['tool', 'get_iucr_info', '{}']))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
@@ -68,8 +69,6 @@ def test_cli_without_data_prints_a_message_not_a_traceback(tmp_path):
 
 
 def test_tool_command_rejects_malformed_json(capsys):
-    import app
-
     assert app.main(["tool", "query_homicides_advanced", "{not json", "--json"]) == 2
     out = capsys.readouterr().out
     assert '"ok": false' in out and "not valid JSON" in out

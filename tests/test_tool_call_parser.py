@@ -1,9 +1,10 @@
-"""tool_call_parser: the forgiving TOOL_CALL reader (examples plus property-based checks)."""
+"""loop.protocol: the forgiving TOOL_CALL reader (examples plus property-based checks)."""
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tool_call_parser import format_tool_call, parse_tool_calls
+from loop.protocol import format_tool_call, parse_tool_calls
 
 
 def calls_of(text):

@@ -1,13 +1,15 @@
-"""tool_grammar: GBNF built from tool schemas compiles in llama.cpp and yields parseable calls."""
+"""loop.grammar: GBNF built from tool schemas compiles in llama.cpp and yields parseable calls."""
 import re
 
 import pytest
 
-from llama_client import GenerationRequest, LlamaCppBackend, validate_grammar
-from settings import load_settings
-from tool_call_parser import parse_tool_calls
-from tool_grammar import build_tool_grammar
-from tools.registry import Tool, ToolArgumentError, ToolRegistry, ToolResult
+from backends.base import GenerationRequest
+from backends.llama_cpp import LlamaCppBackend, validate_grammar
+from loop.grammar import build_tool_grammar
+from loop.protocol import parse_tool_calls
+from settings.loader import load_settings
+from tools.errors import ToolArgumentError
+from tools.registry import Tool, ToolRegistry, ToolResult
 
 SCHEMAS = [
     {"name": "query_homicides", "description": "Homicide counts.", "parameters": {

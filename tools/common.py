@@ -5,8 +5,9 @@ import math
 
 import pandas as pd
 
-from tools.datasets import source_entry
-from tools.registry import ToolArgumentError, ToolResult
+from tools.data.datasets import source_entry
+from tools.errors import ToolArgumentError
+from tools.registry import ToolResult
 
 # Schema fragments reused by several tools.
 AREA_SCHEMA = {"type": ["integer", "string"],

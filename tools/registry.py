@@ -12,15 +12,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from tools.errors import ToolArgumentError
+
 TEXT_LIMIT = 1500  # characters of the rendering the model sees
-
-
-class ToolArgumentError(ValueError):
-    """An argument is missing, of the wrong type, or outside its valid range or choices."""
-
-    def __init__(self, message: str, code: str = "invalid_argument"):
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass
@@ -193,15 +187,7 @@ class ToolRegistry:
 
     def __init__(self, data=None):
         self._tools: dict[str, Tool] = {}
-        self._data = data
-
-    @property
-    def data(self):
-        if self._data is None:
-            from tools.data_loader import load_data
-
-            self._data = load_data()
-        return self._data
+        self.data = data  # None for a registry that only lists schemas
 
     def register(self, tool: Tool) -> Tool:
         self._tools[tool.name] = tool
@@ -249,20 +235,3 @@ def clip_text(text: str, limit: int = TEXT_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 20].rstrip() + "\n… (truncated)"
-
-
-_DEFAULT: ToolRegistry | None = None
-
-
-def default_registry(data=None) -> ToolRegistry:
-    """The registry with all eight ChiQA tools registered (built once per process)."""
-    global _DEFAULT
-    if _DEFAULT is None or data is not None:
-        from tools import register_all
-
-        registry = ToolRegistry(data)
-        register_all(registry)
-        if data is not None:
-            return registry
-        _DEFAULT = registry
-    return _DEFAULT

@@ -15,11 +15,22 @@ import json
 import logging
 import time
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    request,
+    stream_with_context,
+)
 
-from settings import DataNotFoundError, get_dotted
+from backends.base import BackendBusy, BackendError
+from intelligent_mcp import InvalidOptions
+from settings.loader import DataNotFoundError, get_dotted
 from web.errors import ApiError
+from web.run_store import latency_ms
 from web.runtime import get_runtime
+from web.version import VERSION
 
 log = logging.getLogger("chiqa.web")
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -35,15 +46,6 @@ def _store():
 
 def _settings() -> dict:
     return current_app.config["CHIQA_SETTINGS"]
-
-
-def _invalid_options_class():
-    try:
-        from intelligent_mcp import InvalidOptions
-    except ImportError:  # pragma: no cover - the orchestrator module is part of the app
-        class InvalidOptions(ValueError):
-            pass
-    return InvalidOptions
 
 
 # ---------------------------------------------------------------- request parsing
@@ -97,8 +99,6 @@ def parse_ask() -> tuple[str, dict]:
 
 def _orchestrator():
     """The per-worker orchestrator; loading failures become 503s that say why."""
-    from llama_client import BackendError
-
     runtime = get_runtime(current_app)
     try:
         return runtime.orchestrator()
@@ -120,8 +120,6 @@ def _queue_full(orchestrator) -> bool:
 
 
 def _store_result(result: dict, measured_ms: float) -> str:
-    from web.run_store import latency_ms
-
     return _store().save(result, latency=latency_ms(result) or round(measured_ms, 1))
 
 
@@ -129,14 +127,12 @@ def _store_result(result: dict, measured_ms: float) -> str:
 
 @bp.post("/ask")
 def ask():
-    from llama_client import BackendBusy
-
     question, options = parse_ask()
     orchestrator = _orchestrator()
     started = time.perf_counter()
     try:
         run = orchestrator.run(question, options)
-    except _invalid_options_class() as exc:
+    except InvalidOptions as exc:
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
         raise _busy(exc) from None
@@ -151,8 +147,6 @@ def _ndjson(event: dict) -> str:
 
 @bp.post("/ask/stream")
 def ask_stream():
-    from llama_client import BackendBusy
-
     question, options = parse_ask()
     orchestrator = _orchestrator()
     if _queue_full(orchestrator):
@@ -161,7 +155,7 @@ def ask_stream():
     events = orchestrator.stream(question, options)
     try:
         first = next(events)  # option errors surface here, before any byte is sent
-    except _invalid_options_class() as exc:
+    except InvalidOptions as exc:
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
         raise _busy(exc) from None
@@ -170,8 +164,6 @@ def ask_stream():
     store = _store()
 
     def generate():
-        from web.run_store import latency_ms
-
         try:
             yield _ndjson(first)
             for event in events:
@@ -261,12 +253,10 @@ def tools():
 
 @bp.get("/health")
 def health():
-    from web import __version__
-
     runtime = get_runtime(current_app)
     return jsonify({
         "ok": True,
-        "version": __version__,
+        "version": VERSION,
         "uptime_s": round(time.time() - STARTED_AT, 1),
         "backend": runtime.health(),
         "data": runtime.data_health(),

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
 
-from settings import get_dotted
+from settings.loader import get_dotted
+from web.version import VERSION
 
 bp = Blueprint("pages", __name__)
 
@@ -17,11 +18,9 @@ EXAMPLES = [
 
 
 def _page(run_id: str | None):
-    from web import __version__
-
     settings = current_app.config["CHIQA_SETTINGS"]
     return render_template(
-        "index.html", run_id=run_id, examples=EXAMPLES, version=__version__,
+        "index.html", run_id=run_id, examples=EXAMPLES, version=VERSION,
         max_question_chars=int(get_dotted(settings, "server.max_question_chars", 2000)),
     )
 

@@ -133,12 +133,20 @@ class RunStore:
         with self._init_lock:
             if self._ready:
                 return
-            conn = self._connect()
-            try:
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.executescript(SCHEMA)
-            finally:
-                conn.close()
+            # Switching to WAL takes an exclusive lock without waiting on the busy timeout, so two
+            # processes creating the store at once can see "database is locked": retry briefly.
+            for attempt in range(50):
+                conn = self._connect()
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.executescript(SCHEMA)
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) or attempt == 49:
+                        raise
+                    time.sleep(0.05)
+                finally:
+                    conn.close()
             self._ready = True
 
     # ------------------------------------------------------------ writes

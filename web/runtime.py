@@ -18,7 +18,13 @@ import os
 import threading
 import time
 
-from settings import get_dotted
+from backends.scripted import ScriptedBackend
+from intelligent_mcp import Orchestrator
+from llama_client import make_backend, plan_backend
+from settings.loader import get_dotted
+from tools.catalog import build_registry, tool_schemas
+from tools.data.datasets import DATASETS
+from tools.data.loader import shared_data
 
 STATE_NOT_LOADED = "not_loaded"
 STATE_LOADING = "loading"
@@ -43,8 +49,6 @@ class Runtime:
 
     # ------------------------------------------------------------ backend
     def _build_backend(self):
-        from llama_client import ScriptedBackend, make_backend
-
         name = (get_dotted(self.settings, "model.backend", "auto") or "auto").lower()
         if name == "scripted":
             delay = float(os.environ.get("CHIQA_SCRIPTED_DELAY") or 0)
@@ -76,8 +80,6 @@ class Runtime:
             return self._data
         with self._data_lock:
             if self._data is None:
-                from tools.data_loader import shared_data
-
                 self.data_state = STATE_LOADING
                 try:
                     self._data = shared_data(self.settings)
@@ -103,18 +105,14 @@ class Runtime:
             data = self.data()
             with self._data_lock:
                 if self._registry is None:
-                    from tools.registry import default_registry
-
-                    self._registry = default_registry(data)
+                    self._registry = build_registry(data)
         return self._registry
 
     def tool_schemas(self) -> list[dict]:
         """Schemas need no tables: the process-wide registry loads data only when a tool runs."""
         if self._registry is not None:
             return self._registry.schemas()
-        from tools.registry import default_registry
-
-        return default_registry().schemas()
+        return list(tool_schemas())
 
     # ------------------------------------------------------------ orchestrator
     def orchestrator(self):
@@ -123,8 +121,6 @@ class Runtime:
             registry = self.registry()
             with self._lock:
                 if self._orchestrator is None:
-                    from intelligent_mcp import Orchestrator
-
                     self._orchestrator = Orchestrator(backend, registry, self.settings)
         return self._orchestrator
 
@@ -141,7 +137,6 @@ class Runtime:
             if self.backend_state == STATE_ERROR:
                 out["reason"] = self.backend_error
             else:  # say which backend the first question will load, and why, without loading it
-                from llama_client import plan_backend
 
                 out["name"], reason = plan_backend(self.settings, check_network=False)
                 out["reason"] = reason + " (not loaded yet: it loads on the first question)"
@@ -160,8 +155,6 @@ class Runtime:
         return out
 
     def data_health(self) -> dict:
-        from tools.datasets import DATASETS
-
         coverage = self._data.coverage if self._data is not None else {}
         return {
             "state": self.data_state,

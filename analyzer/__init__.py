@@ -1,0 +1,1 @@
+"""The question analyzer: entities, years, metrics and intent read from a plain-English question."""

@@ -1,0 +1,200 @@
+"""The analyzer's vocabulary: what words in a question name a metric, a place type, a ranking or an attack.
+
+The tables are kept as plain pattern strings so they read as word lists, and are compiled once at
+import (the analyzer must stay well under 2 ms a question). Place and year patterns live with their
+extractors in analyzer/places.py and analyzer/years.py.
+"""
+from __future__ import annotations
+
+import re
+
+_FLAGS = re.I
+
+
+def word_re(pattern: str, flags: int = _FLAGS) -> re.Pattern:
+    """A pattern of alternatives matched as whole words only."""
+    return re.compile(r"\b(?:" + pattern + r")\b", flags)
+
+
+def number(text: str) -> int:
+    text = text.lower()
+    return NUMBER_WORDS[text] if text in NUMBER_WORDS else int(text)
+
+
+def add_unique(items: list, value) -> None:
+    """Append unless present: entity lists keep the order of first mention."""
+    if value not in items:
+        items.append(value)
+
+
+def overlaps(span: tuple, spans: list) -> bool:
+    """Whether a character span overlaps any of ``spans``: each piece of text names one entity."""
+    return any(not (span[1] <= s or span[0] >= e) for s, e in spans)
+
+
+# ---------------------------------------------------------------- vocabulary
+
+# (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
+METRIC_PATTERNS: list[tuple[str, str, str]] = [
+    ("homicides", "homicides",
+     r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|shot\s+dead|shot\s+and\s+killed|"
+     r"deadl(?:y|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?"),
+    ("income", "socioeconomic",
+     r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
+     r"poor(?:est|er)|affluent|money"),
+    ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households"),
+    ("unemployment", "socioeconomic", r"unemploy(?:ment|ed)|jobless(?:ness)?|out\s+of\s+work|employment"),
+    ("education", "socioeconomic",
+     r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling"),
+    ("hardship", "socioeconomic", r"hardship"),
+    ("crowding", "socioeconomic", r"crowd(?:ed|ing)|overcrowd(?:ed|ing)?"),
+    ("dependency", "socioeconomic", r"dependen(?:cy|t)|under\s+18\s+or\s+over\s+64"),
+    ("home_value", "property",
+     r"home\s+(?:prices?|values?|costs?)|house\s+(?:prices?|values?)|housing\s+(?:prices?|values?|market|costs?)|"
+     r"property\s+values?|propert(?:y|ies)\s+prices?|real\s+estate|zillow|zhvi|expensive|cheap(?:est)?|"
+     r"affordab(?:le|ility)|homes?\s+(?:cost|worth)|price\s+of\s+(?:a\s+)?(?:home|house)s?|"
+     r"home\s+appreciation|price\s+index|typical\s+(?:home|house|condo|property)s?|"
+     r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
+     r"(?:homes?|houses?)\s+(?:sell|go)\s+for"),
+    ("population", "census",
+     r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are)|residents)|"
+     r"number\s+of\s+residents"),
+    ("race", "census",
+     r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
+    ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
+                      r"how\s+old"),
+    ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
+    ("domestic", "homicides", r"domestic"),
+    ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
+]
+
+# Words naming where a homicide happened -> the data's location_description values.
+LOCATIONS: dict[str, str] = {
+    "street": "STREET", "streets": "STREET", "alley": "ALLEY", "alleys": "ALLEY", "apartment": "APARTMENT",
+    "apartments": "APARTMENT", "car": "AUTO", "cars": "AUTO", "auto": "AUTO", "vehicle": "AUTO",
+    "vehicles": "AUTO", "porch": "PORCH", "yard": "YARD", "parking lot": "PARKING LOT",
+    "parking lots": "PARKING LOT", "park property": "PARK PROPERTY", "parks": "PARK PROPERTY",
+    "vacant lot": "VACANT LOT", "gas station": "GAS STATION", "restaurant": "RESTAURANT",
+    "tavern": "TAVERN", "bar": "TAVERN", "sidewalk": "SIDEWALK", "hallway": "HALLWAY",
+    "residence": "RESIDENCE", "house": "HOUSE", "houses": "HOUSE", "garage": "GARAGE",
+    "retail store": "RETAIL STORE", "store": "RETAIL STORE", "gangway": "GANGWAY",
+}
+LOCATION_GENERIC = r"location\s+types?|where\s+(?:do|did|are|were)\s+(?:most\s+)?(?:homicides|murders|killings)|" \
+                   r"kinds?\s+of\s+(?:places|locations)|types?\s+of\s+(?:places|locations)|locations?"
+
+# Things people ask about that the data does not hold.
+UNSUPPORTED: list[tuple[str, str]] = [
+    ("shootings", r"shootings?|gun\s+violence|gunshots?|shot(?!\s+(?:dead|and\s+killed))"),
+    ("robberies", r"robber(?:y|ies)|mugg(?:ing|ings|ed)|carjack(?:ing|ings|ed)?"),
+    ("burglary", r"burglar(?:y|ies)|break[\s-]?ins?"),
+    ("theft", r"thefts?|stolen|steal(?:ing)?|shoplifting"),
+    ("assault", r"assaults?|batter(?:y|ies)|sexual\s+assault|rapes?"),
+    ("drugs", r"drugs?|narcotics?"),
+    ("traffic", r"traffic|crash(?:es)?|accidents?|car\s+accidents?|pedestrians?"),
+    ("schools", r"schools?(?!ing)|test\s+scores?|cps\b"),
+    ("rent", r"rents?|rental|renters?|landlords?"),
+    ("transit", r"\bcta\b|transit|trains?|buses|commute"),
+    ("weather", r"weather|temperature|rain|snow|forecast"),
+    ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
+    ("taxes", r"tax(?:es)?|property\s+tax"),
+    ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
+    ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender|names?)|"
+                            r"teen(?:ager)?s|juveniles?"),
+    ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
+                          r"city\s+council|mayors?|elected\s+officials?"),
+]
+
+# Census groups whose share can rank areas (the census tool's ``group`` argument).
+CENSUS_GROUPS: list[tuple[str, str]] = [
+    ("black", r"black|african[\s-]american"),
+    ("hispanic_or_latino", r"hispanic|latin[oax]s?|latinx"),
+    ("white_not_hispanic", r"white"),
+    ("asian", r"asian(?:[\s-]americans?)?"),
+    ("age_65_plus", r"seniors?|elderly|older\s+(?:residents|people|adults)|retirees|65\s*(?:\+|and\s+over|or\s+older)"),
+    ("age_0_17", r"children|kids|minors|youth|under\s+18"),
+    ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
+                  r"(?:over|more\s+than|above)\s+\$?125(?:k|,000)?"),
+    ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
+                  r"(?:under|less\s+than|below)\s+\$?25(?:k|,000)?"),
+]
+RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
+            r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?"
+RANK_ASC = r"least|lowest|fewest|safest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|bottom|best"
+
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
+NUM = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
+
+INJECTION_RE = re.compile(
+    r"ignore\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding)?\s*(?:instructions|prompts?|rules)|"
+    r"disregard\s+(?:all\s+|the\s+|your\s+|previous\s+|prior\s+)*(?:instructions|rules|prompt)|"
+    r"system\s+prompt|you\s+are\s+now|developer\s+mode|jailbreak|act\s+as\s+(?:an?\s+)?(?:unrestricted|different)|"
+    r"reveal\s+(?:your\s+)?(?:prompt|instructions)|<\s*/?\s*(?:script|iframe|img|svg|style)\b|javascript:|"
+    r"tool_call|call\s+(?:the\s+|every\s+|all\s+)?tools?\s+\d+\s+times|call\s+(?:every|all)\s+tools?|"
+    r"\d+\s+tool\s+calls|rm\s+-rf|drop\s+table|;\s*--|\{\{.*\}\}|__import__|os\.system",
+    re.I | re.S)
+
+# ---------------------------------------------------------------- compiled patterns
+
+YEAR = r"((?:19|20)\d{2})"
+METRIC_RES = [(metric, domain, word_re(pattern)) for metric, domain, pattern in METRIC_PATTERNS]
+UNSUPPORTED_RES = [(label, word_re(pattern)) for label, pattern in UNSUPPORTED]
+UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUPPORTED), _FLAGS)
+CENSUS_GROUP_RES = [(group, word_re(pattern)) for group, pattern in CENSUS_GROUPS]
+# "house prices" names a price, not the place a homicide happened.
+LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
+                                                    key=len, reverse=True)) + r")\b(?!\s+(?:prices?|values?))",
+                         _FLAGS)
+LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
+PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
+                           r"resident|head)\b|\brates?\b|\badjusted\s+for\s+population\b|"
+                           r"\brelative\s+to\s+(?:the\s+)?population\b|\bper\s+population\b", _FLAGS)
+PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita\s+income\b", _FLAGS)
+TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
+                      r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
+                      r"\brose\b|\bfall(?:en)?\b|\bfell\b|\bdrop(?:ped)?\b|\bgrow(?:n|th)?\b|\bgrew\b|"
+                      r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
+                      + YEAR, _FLAGS)
+BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\byearly\b|\bannual(?:ly)?\b|\beach\s+year\b|"
+                        r"\byear\s+by\s+year\b", _FLAGS)
+BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bwhich\s+months?\b|\bseason\w*|"
+                         r"\bsummer\b|\bwinter\b", _FLAGS)
+CORRELATION_RE = re.compile(r"\bcorrelat\w*|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+                            r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
+# "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
+GROUP_CONTRAST_RE = re.compile(
+    r"\b(?:poorer|richer|wealthier|more\s+affluent|low[\s-]income|high[\s-]income|higher[\s-]poverty|"
+    r"lower[\s-]income|higher[\s-]income|disadvantaged|less\s+educated)\s+(?:neighbou?rhoods|areas|communities|"
+    r"community\s+areas|places|parts\s+of\s+(?:the\s+)?city)\b", _FLAGS)
+COMPARE_RE = re.compile(r"\bcompar\w*|\bvs\.?\b|\bversus\b|\bdifference\s+between\b|\bagainst\b|"
+                        r"\bhigher\s+than\b|\blower\s+than\b|\bmore\s+than\b|\bfewer\s+than\b|\bless\s+than\b",
+                        _FLAGS)
+RANK_DESC_RE = word_re(RANK_DESC)
+RANK_ASC_RE = word_re(RANK_ASC)
+# A ranking word that carries its own metric: "safest" ranks by homicides whatever else is named.
+RANK_WORD_METRIC = [
+    (re.compile(r"safe|deadl|dangerous|violent", re.I), "homicides"),
+    (re.compile(r"rich|wealth|poor", re.I), "income"),
+    (re.compile(r"cheap|expensive", re.I), "home_value"),
+]
+TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b|\b" + NUM +
+                      r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
+                      r"cheapest|fewest|biggest|largest|smallest|worst|best|areas|neighbou?rhoods|"
+                      r"communit(?:y|ies)|community\s+areas|wards|districts)\b", _FLAGS)
+WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"
+                      r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
+GROUP_WORDS = [
+    ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
+                                 r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+do\s+(?:most\s+)?"
+                                 r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
+    ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"
+                                  r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of)\b", _FLAGS)),
+    ("ward", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+wards?\b|\bwards\b", _FLAGS)),
+    ("district", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b",
+                            _FLAGS)),
+    ("month", BY_MONTH_RE),
+    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
+                        r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
+                        r"\bannual(?:ly)?\b|\byear\s+by\s+year\b", _FLAGS)),
+]
+CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)

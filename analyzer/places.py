@@ -1,0 +1,223 @@
+"""Places and codes named in a question: community areas, wards, police districts, ZIPs, IUCR codes.
+
+Community areas are matched through the gazetteer: "area 25"-style numbers, then exact names and
+aliases longest first (so "West Englewood" is not "Englewood"), then simple typos. Each piece of
+text names one entity: a span, once used, is not read again.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+
+from analyzer.lexicon import add_unique, overlaps
+
+_FLAGS = re.I
+_NUMBER_LIST = r"((?:\d{1,3}(?:\s*,\s*|\s+and\s+|\s+(?:vs\.?|versus)\s+|\s*&\s*))+\d{1,3})"
+_AREA_NUMBER_RE = re.compile(r"\b(?:community\s+area|area|ca)\s*(?:#|no\.?|number)?\s*(\d{1,3})\b", _FLAGS)
+_AREA_NUMBERS_MORE_RE = re.compile(r"\b(?:community\s+areas|areas)\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+_WARD_RE = re.compile(r"\bwards?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+ward\b", _FLAGS)
+_WARDS_MORE_RE = re.compile(r"\bwards\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+_DISTRICT_RE = re.compile(r"\b(?:police\s+)?districts?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|"
+                          r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:police\s+)?district\b", _FLAGS)
+_DISTRICTS_MORE_RE = re.compile(r"\bdistricts\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+_ZIP_RE = re.compile(r"\b(60[678]\d{2})(?:-\d{4})?\b")
+_IUCR_RE = re.compile(r"\b(?:iucr|code)\s*(?:code\s*)?#?\s*([0-9]{3,4}[a-z]?)\b", _FLAGS)
+_BROAD_RE = re.compile(r"\b(?:south|north|west|east)\s+side\b(?!\s+(?:of))", _FLAGS)
+_TOKEN_RE = re.compile(r"[a-z][a-z']+")
+
+# Words that never start a fuzzy area match (common English and the app's own vocabulary).
+_COMMON = set("""a about after all also an and any are area areas as at be been before between both but by can
+change changed chicago city community compare compared could data did do does each ever for from had has have
+highest how in income is it its last least lowest many more most much murder murders my near neighborhood
+neighborhoods number of on or over people per population poverty rate rates show since tell than that the
+their there these this those to top total trend was were what when where which who why will with year years
+homicide homicides killings killed arrest arrests domestic street streets alley apartment house home homes value
+values price prices property real estate education hardship crowding unemployment jobless wealth earnings
+salary race age ages census place places part parts side between versus against capita percent percentage
+median average mean rich richest poor poorest safe safest dangerous district districts ward wards zip code codes
+iucr mean means meaning explain answer question please give list rank ranking order level levels share""".split())
+
+
+# ---------------------------------------------------------------- per-gazetteer index
+
+class _AreaIndex:
+    """Exact names as one longest-first regex plus fuzzy candidates grouped by word count."""
+
+    def __init__(self, geo):
+        self.geo = geo
+        names = {name: number for name, number in geo.name_index.items() if name}
+        parts = []
+        for name in sorted(names, key=len, reverse=True):
+            words = name.split(" ")
+            parts.append(r"[\s\-]+".join(re.escape(w).replace("'", "['’]?") for w in words))
+        self.exact_re = re.compile(r"(?<![a-z0-9])(?:" + "|".join(parts) + r")(?![a-z0-9])", re.I)
+        self.lookup = {re.sub(r"[\s\-’']+", " ", k).strip(): v for k, v in names.items()}
+        self.lookup.update({k.replace("'", ""): v for k, v in names.items()})
+        self.by_words: dict[int, list[str]] = {}
+        for name in names:
+            self.by_words.setdefault(len(name.split(" ")), []).append(name)
+        self.area_names = dict(geo.area_names)
+
+    def key_of(self, text: str) -> str:
+        return re.sub(r"[\s\-]+", " ", text.lower().replace("’", "'")).strip()
+
+    def resolve_exact(self, text: str):
+        key = self.key_of(text)
+        if key in self.geo.name_index:
+            return self.geo.name_index[key]
+        return self.lookup.get(key.replace("'", ""), self.lookup.get(key))
+
+    def fuzzy(self, ngram: str, words: int):
+        best, best_ratio = None, 0.0
+        for name in self.by_words.get(words, ()):
+            if name[0] != ngram[0] or abs(len(name) - len(ngram)) > 2:
+                continue
+            ratio = difflib.SequenceMatcher(None, ngram, name).ratio()
+            if ratio > best_ratio:
+                best, best_ratio = name, ratio
+        cutoff = 0.84 if words > 1 else 0.875
+        return (best, best_ratio) if best is not None and best_ratio >= cutoff else (None, 0.0)
+
+
+_INDEX_CACHE: dict[int, _AreaIndex] = {}
+_INDEX_LOCK = threading.Lock()
+
+
+def _area_index(geo) -> _AreaIndex:
+    index = _INDEX_CACHE.get(id(geo))
+    if index is None or index.geo is not geo:
+        with _INDEX_LOCK:
+            index = _AreaIndex(geo)
+            if len(_INDEX_CACHE) > 8:
+                _INDEX_CACHE.clear()
+            _INDEX_CACHE[id(geo)] = index
+    return index
+
+
+# ---------------------------------------------------------------- extraction
+
+def extract_places(text: str, low: str, geo) -> dict:
+    """Places and codes in mention order; ``taken`` is the text they used, for the year extractor."""
+    taken: list[tuple[int, int]] = []
+    # Lists first: "wards 3, 4 and 5" must not be read as ward 3 alone.
+    wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken)
+    districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken)
+    zips: list[str] = []
+    for m in _ZIP_RE.finditer(low):
+        add_unique(zips, m.group(1))
+        taken.append(m.span())
+    iucr_codes: list[str] = []
+    for m in _IUCR_RE.finditer(low):
+        code = m.group(1).upper()
+        if not re.fullmatch(r"(?:19|20)\d{2}", code) or "iucr" in m.group(0).lower():
+            add_unique(iucr_codes, code.zfill(4) if code.isdigit() else code)
+            taken.append(m.span())
+
+    areas: list[dict] = []
+    invalid_areas: list[int] = []
+
+    def add_area(number, span, how):
+        if any(a["number"] == number for a in areas):
+            return
+        areas.append({"number": number, "name": geo.area_name(number) if geo else str(number),
+                      "text": text[span[0]:span[1]], "match": how, "_pos": span[0]})
+
+    numbered: list[tuple[int, tuple]] = []
+    for m in _AREA_NUMBERS_MORE_RE.finditer(low):
+        for n in _list_numbers(m.group(1)):
+            numbered.append((n, m.span()))
+        taken.append(m.span())
+    for m in _AREA_NUMBER_RE.finditer(low):
+        if not overlaps(m.span(), taken) and not re.match(r"(?:19|20)\d{2}$", m.group(1)):
+            numbered.append((int(m.group(1)), m.span()))
+            taken.append(m.span())
+    for n, span in numbered:
+        if geo is not None and 1 <= n <= 77:
+            add_area(n, span, "number")
+        elif not 1 <= n <= 77:
+            add_unique(invalid_areas, n)
+
+    broad: list[str] = []
+    if geo is not None:
+        index = _area_index(geo)
+        for m in index.exact_re.finditer(low):
+            if overlaps(m.span(), taken):
+                continue
+            number = index.resolve_exact(m.group(0))
+            if number is None:  # an alias too broad for one area ("south side")
+                add_unique(broad, m.group(0))
+            else:
+                add_area(number, m.span(), "name")
+            taken.append(m.span())
+        for number, span in _fuzzy_areas(low, geo, index, taken):
+            add_area(number, span, "fuzzy")
+    areas.sort(key=lambda a: a.pop("_pos"))
+    for m in _BROAD_RE.finditer(low):
+        add_unique(broad, m.group(0))
+    return {"areas": areas, "wards": wards, "districts": districts, "zips": zips, "iucr_codes": iucr_codes,
+            "broad": broad, "invalid_areas": invalid_areas, "taken": taken}
+
+
+def _numbered_places(low: str, list_re: re.Pattern, one_re: re.Pattern, taken: list) -> list[int]:
+    found: list[int] = []
+    for m in list_re.finditer(low):
+        for n in _list_numbers(m.group(1)):
+            add_unique(found, n)
+        taken.append(m.span())
+    for m in one_re.finditer(low):
+        if not overlaps(m.span(), taken):
+            add_unique(found, int(m.group(1) or m.group(2)))
+            taken.append(m.span())
+    return found
+
+
+def _list_numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d{1,3}", text)]
+
+
+def _fuzzy_areas(low: str, geo, index: _AreaIndex, taken: list):
+    """Simple typos: n-grams of uncommon words close to a name with the same word count."""
+    tokens = [(m.group(0), m.span()) for m in _TOKEN_RE.finditer(low)]
+    for size in (3, 2, 1):
+        for i in range(len(tokens) - size + 1):
+            group = tokens[i:i + size]
+            span = (group[0][1][0], group[-1][1][1])
+            if overlaps(span, taken):
+                continue
+            words = [w for w, _ in group]
+            if words[0] in _COMMON or words[-1] in _COMMON or (size == 1 and len(words[0]) < 5):
+                continue
+            name, _ratio = index.fuzzy(" ".join(words), size)
+            number = geo.name_index.get(name) if name is not None else None
+            if number is None:
+                continue
+            taken.append(span)
+            yield number, span
+
+
+def place_warnings(places: dict, geo) -> tuple[dict, list[str]]:
+    """Places the data does not have, and the warnings that say so (areas, wards, districts, ZIPs, regions)."""
+    invalid: dict = {"areas": list(places["invalid_areas"]), "wards": [], "districts": [], "zips": []}
+    warnings = [f"There is no community area {n}: Chicago's community areas are numbered 1 to 77."
+                for n in invalid["areas"]]
+    geo_wards = getattr(geo, "wards", list(range(1, 51)))
+    geo_districts = getattr(geo, "districts", [])
+    for w in places["wards"]:
+        if w not in geo_wards:
+            add_unique(invalid["wards"], w)
+            warnings.append(f"There is no ward {w}: Chicago has wards 1 to 50.")
+    for d in places["districts"]:
+        if geo_districts and d not in geo_districts:
+            add_unique(invalid["districts"], d)
+            warnings.append(f"There is no police district {d}; the current districts are "
+                            f"{', '.join(str(x) for x in geo_districts)}.")
+    if geo is not None:
+        for z in places["zips"]:
+            if z not in geo.zip_to_areas:
+                add_unique(invalid["zips"], z)
+                warnings.append(f"ZIP {z} is not a Chicago ZIP in the crosswalk.")
+    for b in places["broad"]:
+        warnings.append(f"'{b}' covers many community areas; the data is by the 77 community areas, "
+                        "so name one (e.g. Austin, Englewood) or ask for a ranking.")
+    return invalid, warnings

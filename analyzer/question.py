@@ -1,0 +1,391 @@
+"""The question analyzer: entities, years, metrics, ranking and complexity found in a question.
+
+It runs before the first model pass. The orchestrator records the result as the first trace
+step and hands it to every backend: the rule planner plans from it directly, and an LLM gets
+the short ``hint_text`` block in its prompt. Everything is resolved in the data's own terms:
+community areas through the gazetteer (analyzer/places.py), relative years ("last year")
+against the homicide snapshot's coverage, not the calendar (analyzer/years.py). The words
+behind metrics, rankings and the rest are in analyzer/lexicon.py.
+
+Cheap by design (well under 2 ms): regexes are compiled once at import and the name matcher
+is built once per gazetteer.
+"""
+from __future__ import annotations
+
+import re
+
+from analyzer.lexicon import (
+    BY_MONTH_RE,
+    BY_YEAR_RE,
+    CENSUS_GROUP_RES,
+    CITYWIDE_RE,
+    COMPARE_RE,
+    CORRELATION_RE,
+    GROUP_CONTRAST_RE,
+    GROUP_WORDS,
+    INJECTION_RE,
+    LOCATION_GENERIC_RE,
+    LOCATION_RE,
+    LOCATIONS,
+    METRIC_RES,
+    PER_CAPITA_INCOME_RE,
+    PER_CAPITA_RE,
+    RANK_ASC_RE,
+    RANK_DESC_RE,
+    RANK_WORD_METRIC,
+    TOP_N_RE,
+    TREND_RE,
+    UNSUPPORTED_ANY_RE,
+    UNSUPPORTED_RES,
+    WHICH_RE,
+    add_unique,
+    number,
+)
+from analyzer.places import extract_places, place_warnings
+from analyzer.years import (
+    dataset_years,
+    extract_months,
+    extract_years,
+    homicide_coverage,
+)
+from tools.data.loader import shared_data
+
+_ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
+_SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
+
+
+def analyze_question(question: str, data=None) -> dict:
+    """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model."""
+    text = str(question or "")[:2000]
+    if data is None:
+        try:
+            data = shared_data()
+        except Exception:
+            data = None
+    geo = None
+    if data is not None:
+        try:
+            geo = data.geography
+        except Exception:
+            geo = None
+    low = text.lower().replace("’", "'")
+    cov = homicide_coverage(data)
+
+    places = extract_places(text, low, geo)
+    areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
+    when = extract_years(low, places["taken"], cov)
+    years, periods = when["years"], when["periods"]
+
+    metrics, domains, metric_pos, locations, census_group = _metrics(low, places["iucr_codes"])
+    # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
+    per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
+    if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
+            not re.search(r"\b(?:homicide|murder|killing)\s+rates?\b", low) and \
+            not re.search(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100|1,?000|person|resident)", low):
+        per_capita = bool(re.search(r"\b(?:crime|murder|homicide)\s+rates?\b", low))
+    trend = bool(TREND_RE.search(low))
+    by_year = bool(BY_YEAR_RE.search(low))
+    correlation = bool(CORRELATION_RE.search(low) or GROUP_CONTRAST_RE.search(low)) and len(domains) >= 2
+    if trend:
+        add_unique(metrics, "trend")
+    if correlation:
+        add_unique(metrics, "correlation")
+    if "home_value" in metrics and trend:
+        add_unique(metrics, "price_trend")
+    if not metrics and (areas or wards or districts) and re.search(r"\bcrime\b", low):
+        add_unique(metrics, "homicides")
+        add_unique(domains, "homicides")
+    if not domains and not UNSUPPORTED_ANY_RE.search(low) and (wards or districts or (years and (areas or periods))):
+        add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
+        add_unique(domains, "homicides")
+    unsupported = _unsupported(low, metrics)
+
+    ranking = _ranking(low, metrics, metric_pos)
+    group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or (len(years) >= 2 and not periods))
+    place_count = len(areas) + len(wards) + len(districts) + len(zips)
+    comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2
+    if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
+            re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
+        per_capita = True  # how safe a place is depends on its size: the rate, not the count
+
+    invalid, warnings = place_warnings(places, geo)
+    warnings += _area_only_warnings(domains, places)
+    out_years, year_warnings = _year_warnings(years, domains, cov, data)
+    warnings += year_warnings
+    injection = bool(INJECTION_RE.search(text))
+    if injection:
+        warnings.append("The question contains instruction-like text or markup; it is treated as plain text.")
+    if unsupported and not domains:
+        warnings.append("ChiQA's data covers homicides (not other crimes), census demographics, socioeconomic "
+                        "indicators and home values; it has nothing on " + ", ".join(unsupported) + ".")
+
+    chained = bool(ranking) and len([d for d in domains if d != "iucr"]) >= 2
+    score = max(0, len(domains) - 1) * 2 + max(0, place_count - 1) + (1 if comparison else 0) + \
+        (2 if chained else 0) + (2 if correlation else 0) + (1 if per_capita else 0) + (1 if len(periods) >= 2 else 0)
+    complexity = "simple" if score == 0 else ("medium" if score <= 2 else "complex")
+    if len(domains) >= 3:
+        complexity = "complex"
+
+    result = {
+        "complexity": complexity,
+        "areas": areas,
+        "wards": wards,
+        "districts": districts,
+        "zips": zips,
+        "iucr_codes": places["iucr_codes"],
+        "years": years,
+        "year_range": when["year_range"],
+        "periods": periods,
+        "months": extract_months(low),
+        "relative_year_note": when["relative_note"],
+        "recent": when["recent"],
+        "metrics": metrics,
+        "domains": domains,
+        "locations": locations,
+        "group_by": group_by,
+        "unsupported": unsupported,
+        "ranking": ranking,
+        "per_capita": per_capita,
+        "trend": trend,
+        # Which way a "biggest change" ranking runs: falls rank the largest decreases first.
+        "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|fell|falls?|fallen|"
+                                                r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
+        "census_group": census_group,
+        # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
+        "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
+                                          r"cases?|deaths?)\b", low)),
+        "correlation": correlation,
+        "comparison": comparison,
+        "chained": chained,
+        "citywide": bool(CITYWIDE_RE.search(low)),
+        "broad_places": places["broad"],
+        "invalid": invalid,
+        "out_of_range_years": out_years,
+        "coverage": {"homicides": {"first_year": cov["first"], "last_year": cov["last"],
+                                   "last_full_year": cov["last_full"], "end": cov["end"]}},
+        "warnings": warnings,
+        "injection_suspected": injection,
+    }
+    result["hint_text"] = _hint_text(result)
+    return result
+
+
+def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | None]:
+    """Metrics, their data domains, where each metric was first named, homicide locations, census group."""
+    metrics: list[str] = []
+    domains: list[str] = []
+    metric_pos: dict[str, int] = {}
+    for metric, domain, pattern in METRIC_RES:
+        found = pattern.search(low)
+        if found:
+            add_unique(metrics, metric)
+            add_unique(domains, domain)
+            metric_pos[metric] = found.start()
+    if PER_CAPITA_INCOME_RE.search(low):
+        add_unique(metrics, "income")
+        add_unique(domains, "socioeconomic")
+    if "poverty" in metrics and "income" in metrics and re.search(r"\bpoor(?:est|er)\b", low) and \
+            not re.search(r"\bincome", low):
+        metrics.remove("income")
+    if iucr_codes:
+        add_unique(metrics, "iucr")
+        add_unique(domains, "iucr")
+        if "homicides" in metrics and not re.search(r"\bhow\s+many|\bcount|\bnumber\s+of\b", low):
+            metrics.remove("homicides")
+            domains.remove("homicides")
+    locations: list[str] = []
+    if "home_value" not in metrics or "homicides" in metrics:
+        for m in LOCATION_RE.finditer(low):
+            word = re.sub(r"\s+", " ", m.group(1).lower())
+            if word == "house" and "home_value" in metrics:
+                continue
+            add_unique(locations, LOCATIONS[word])
+    if locations or (LOCATION_GENERIC_RE.search(low) and "homicides" in metrics):
+        add_unique(metrics, "location_type")
+        add_unique(domains, "homicides")
+    if "homicides" not in metrics and ({"arrests", "domestic", "location_type"} & set(metrics)):
+        add_unique(metrics, "homicides")
+        add_unique(domains, "homicides")
+    if "age" in metrics and re.search(r"\bage\s+of\s+(?:the\s+)?(?:victims?|homes?|houses?)\b", low):
+        metrics.remove("age")
+        if not any(m_ in metrics for m_ in ("population", "race")):
+            domains.remove("census")
+    census_group = next((g for g, rx in CENSUS_GROUP_RES if rx.search(low)), None)
+    if census_group in ("125k_plus", "under_25k") and "household_income" not in metrics and \
+            ("income" in metrics or not domains):
+        # Household income bands live in the ACS table, not the per-capita socioeconomic one.
+        if "income" in metrics:
+            metrics.remove("income")
+        add_unique(metrics, "household_income")
+        add_unique(domains, "census")
+        if not any(m_ in metrics for m_ in _SOCIOECONOMIC_METRICS) and "socioeconomic" in domains:
+            domains.remove("socioeconomic")
+    return metrics, domains, metric_pos, locations, census_group
+
+
+def _unsupported(low: str, metrics: list) -> list[str]:
+    """Subjects asked about that the data does not hold."""
+    unsupported: list[str] = []
+    for label, pattern in UNSUPPORTED_RES:
+        if pattern.search(low):
+            if label == "schools" and "education" in metrics and not re.search(r"\bschools\b", low):
+                continue
+            if label == "taxes" and not re.search(r"\btax", low):
+                continue
+            unsupported.append(label)
+    if re.search(r"\bcrimes?\b", low) and not re.search(r"\bcrime\s+codes?\b", low) and \
+            "homicides" in metrics and not re.search(r"murder|homicide|killing|killed|slain|shot\s+dead", low):
+        unsupported.append("crime other than homicide")
+    return unsupported
+
+
+def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
+    """Order, how many and by what metric, when the question ranks; None when it does not."""
+    desc = RANK_DESC_RE.search(low)
+    asc = RANK_ASC_RE.search(low)
+    top = TOP_N_RE.search(low)
+    if not (desc or asc or top):
+        return None
+    order = "desc"
+    if asc and (not desc or asc.start() < desc.start() or
+                re.match(r"(?:most|least)$", desc.group(0), re.I) and asc.group(0).lower() != "least"):
+        order = "asc"
+    if re.search(r"\bpoor(?:est|er)\b", low) and "poverty" in metrics:
+        order = "desc"
+    if re.search(r"\b(?:least|lowest|fewest|smallest)\b", low) and re.search(r"\b(?:most|highest)\b", low):
+        order = "asc" if asc and desc and asc.start() < desc.start() else "desc"
+    top_n = None
+    if top:
+        top_n = number(top.group(1) or top.group(2))
+        if re.search(r"\bbottom\b", top.group(0), re.I):
+            order = "asc"
+    ranking = {"order": order, "top_n": top_n, "metric": _ranked_metric(low, metrics, metric_pos, desc, asc, top)}
+    if top_n is None and WHICH_RE.search(low) and not re.search(
+            r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
+        ranking["singular"] = True
+    return ranking
+
+
+def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str | None:
+    """What the answer is broken down by; ``yearly``: the question's years or wording ask for a yearly series."""
+    group_by = next((name for name, pattern in GROUP_WORDS if pattern.search(low)), None)
+    # "ward 5" names a place; only "which ward"/"wards"/"by ward" asks for a breakdown.
+    if group_by == "ward" and places["wards"] and \
+            not re.search(r"\bwhich\s+ward|\bwards\b|\bby\s+ward|\beach\s+ward", low):
+        group_by = None
+    if group_by == "district" and places["districts"] and not re.search(
+            r"\bwhich\s+(?:police\s+)?district|\bdistricts\b|\bby\s+district|\beach\s+district", low):
+        group_by = None
+    if group_by == "community_area" and places["areas"] and not ranking:
+        group_by = None
+    if group_by is None and yearly:
+        group_by = "year"
+    if BY_MONTH_RE.search(low):
+        group_by = "month"
+    return group_by
+
+
+def _area_only_warnings(domains: list, places: dict) -> list[str]:
+    """Figures published by community area only, asked about for wards, districts or ZIPs."""
+    areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
+    warnings = []
+    area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")]
+    if area_domains and (wards or districts) and not areas and not zips:
+        kinds = " and ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
+        labels = {"census": "census demographics", "socioeconomic": "socioeconomic indicators",
+                  "property": "home values"}
+        warnings.append(
+            f"{', '.join(labels[d] for d in area_domains).capitalize()} are published by community area "
+            f"(home values also by ZIP), not by {kinds}; homicide counts are available by ward and district. "
+            "Name a community area to get those figures.")
+    if zips and ("census" in domains or "socioeconomic" in domains) and not areas:
+        warnings.append("Census and socioeconomic figures are by community area, not ZIP; a ZIP can be mapped "
+                        "to the community areas it overlaps.")
+    if zips and "homicides" in domains and not areas:
+        warnings.append("The homicide data has no ZIP field; counts are by community area, ward or district.")
+    return warnings
+
+
+def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[int], list[str]]:
+    """Years outside the asked-about data's coverage, and the warnings for them."""
+    warnings = []
+    zhvi_first, zhvi_last = dataset_years(data, "zhvi", _ZHVI_YEARS)
+    out_years = []
+    for y in years:
+        if "homicides" in domains or not domains:
+            if not cov["first"] <= y <= cov["last"]:
+                out_years.append(y)
+        elif "property" in domains:
+            if not zhvi_first <= y <= zhvi_last:
+                out_years.append(y)
+    if out_years:
+        names = ", ".join(str(y) for y in out_years)
+        if "property" in domains and "homicides" not in domains:
+            warnings.append(f"Year(s) {names} are outside the home value data, which covers {zhvi_first} to "
+                            f"{zhvi_last}.")
+        else:
+            warnings.append(f"Year(s) {names} are outside the homicide data, which covers {cov['start']} to "
+                            f"{cov['end']} ({cov['last']} is partial).")
+    if "socioeconomic" in domains and years and not out_years and any(y > 2012 or y < 2008 for y in years) and \
+            "homicides" not in domains:
+        warnings.append("The socioeconomic indicators are a single 2008-2012 ACS snapshot, not a yearly series.")
+    if "census" in domains and any(y not in (2010,) and not 2019 <= y <= 2023 for y in years) and \
+            "homicides" not in domains:
+        warnings.append("Census figures are the 2019-2023 ACS 5-year estimates (and 2010 census population); "
+                        "other years are not available.")
+    return out_years, warnings
+
+
+def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str | None:
+    """The metric a ranking word applies to: the word's own meaning, else the next metric named after it."""
+    found = [m for m in matches if m]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    # "lowest homicide arrest rate": a rate noun right after the ranking word is what is ranked.
+    if "arrests" in metrics and re.match(r"[\w\s-]{0,25}?\b(?:arrest|clearance|solve)\s+rates?\b",
+                                         low[first.end():]):
+        return "arrests"
+    for pattern, metric in RANK_WORD_METRIC:
+        for m in found:
+            if pattern.search(m.group(0)) and metric in metrics:
+                return "poverty" if metric == "income" and "poverty" in metrics and "income" not in metrics else metric
+    candidates = [(pos, metric) for metric, pos in metric_pos.items() if metric in metrics]
+    if not candidates:
+        return metrics[0] if metrics else None
+    after = [c for c in candidates if c[0] >= first.start()]
+    if after:
+        return min(after)[1]
+    return max(candidates)[1]
+
+
+def _hint_text(a: dict) -> str:
+    """A short block for an LLM prompt (at most 400 characters)."""
+    parts = []
+    if a["areas"]:
+        parts.append("Areas: " + ", ".join(f"{x['name']} ({x['number']})" for x in a["areas"][:4]))
+    if a["wards"]:
+        parts.append("Wards: " + ", ".join(map(str, a["wards"][:4])))
+    if a["districts"]:
+        parts.append("Districts: " + ", ".join(map(str, a["districts"][:4])))
+    if a["zips"]:
+        parts.append("ZIPs: " + ", ".join(a["zips"][:4]))
+    if a["periods"]:
+        parts.append("Years: " + "; ".join(f"{p['start']}-{p['end']}" for p in a["periods"][:2]))
+    elif a["years"]:
+        parts.append("Years: " + ", ".join(map(str, a["years"][:4])))
+    if a["metrics"]:
+        parts.append("Metrics: " + ", ".join(a["metrics"][:6]))
+    if a["ranking"]:
+        r = a["ranking"]
+        parts.append(f"Rank: {r['order']}" + (f" top {r['top_n']}" if r.get("top_n") else ""))
+    if a["per_capita"]:
+        parts.append("Per capita")
+    if a["unsupported"]:
+        parts.append("Not in data: " + ", ".join(a["unsupported"][:3]))
+    line = "; ".join(parts)
+    for w in a["warnings"][:2]:
+        line += ("\n" if line else "") + "Note: " + w
+    if len(line) > 400:
+        line = line[:397].rstrip() + "..."
+    return line

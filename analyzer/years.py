@@ -1,0 +1,173 @@
+"""Years and periods in a question, with relative phrases read against the data's coverage.
+
+"Last year" means the homicide snapshot's last full year, not the calendar's: the answer must
+come from a year the data actually holds.
+"""
+from __future__ import annotations
+
+import re
+
+from analyzer.lexicon import NUM, YEAR, add_unique, number, overlaps
+
+_FLAGS = re.I
+_RANGE_RES = [
+    re.compile(r"\bfrom\s+" + YEAR + r"\s+(?:to|until|till|through|thru|-|–)\s+" + YEAR + r"\b", _FLAGS),
+    re.compile(r"\bbetween\s+" + YEAR + r"\s+and\s+" + YEAR + r"\b", _FLAGS),
+    re.compile(r"\b" + YEAR + r"\s*(?:-|–|—|to|through|thru)\s*" + YEAR + r"\b", _FLAGS),
+    re.compile(r"\b" + YEAR + r"\s*[-–]\s*(\d{2})\b(?!\d)", _FLAGS),
+]
+_SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEAR + r"\b", _FLAGS)
+_BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to)\s+" + YEAR + r"\b", _FLAGS)
+# Not "$2019", "2,019", "2019.5" or "2019%": those are amounts, not years.
+_YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
+_LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+year\b", _FLAGS)
+_THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\byear\s+to\s+date\b", _FLAGS)
+_LAST_N_RE = re.compile(r"\b(?:last|past|previous)\s+" + NUM + r"\s+years\b", _FLAGS)
+_DECADE_RE = re.compile(r"\b(?:last|past|previous)\s+decade\b", _FLAGS)
+_RECENT_RE = re.compile(r"\b(?:recent(?:ly)?|latest|nowadays|currently|today|now)\b", _FLAGS)
+
+
+def homicide_coverage(data) -> dict:
+    """Homicide coverage: first year, last year, last full year."""
+    cov = {}
+    try:
+        cov = dict(data.coverage.get("homicides") or {})
+    except Exception:
+        cov = {}
+    first = int(cov.get("first_year", 2001))
+    last = int(cov.get("last_year", 2023))
+    end = str(cov.get("end", f"{last}-12-31"))
+    last_full = last if end.endswith("-12-31") else last - 1
+    return {"first": first, "last": last, "last_full": last_full, "end": end, "start": cov.get("start", f"{first}-01-01")}
+
+
+def dataset_years(data, key: str, default: tuple) -> tuple:
+    """(first, last) year of another dataset's coverage, or ``default`` when the data does not say."""
+    try:
+        cov = data.coverage[key]
+        return int(str(cov["start"])[:4]), int(str(cov["end"])[:4])
+    except Exception:
+        return default
+
+
+def extract_years(low: str, taken: list, cov: dict) -> dict:
+    """Years, periods, the first period (``year_range``) and a note on how relative years were read.
+
+    ``taken`` holds the spans of places and codes already found, so "ward 2019"-like numbers are not
+    read as years.
+    """
+    years: list[int] = []
+    periods: list[dict] = []
+    relative_note = None
+    year_spans: list[tuple[int, int]] = []
+    for pattern in _RANGE_RES:
+        for m in pattern.finditer(low):
+            if overlaps(m.span(), year_spans):
+                continue
+            start = int(m.group(1))
+            end_text = m.group(2)
+            end = int(end_text) if len(end_text) == 4 else int(m.group(1)[:2] + end_text)
+            if end < start:
+                continue
+            periods.append({"start": start, "end": end, "_pos": m.start()})
+            year_spans.append(m.span())
+    periods.sort(key=lambda p: p.pop("_pos"))
+    for m in _SINCE_RE.finditer(low):
+        if overlaps(m.span(), year_spans):
+            continue
+        start = int(m.group(1)) + (1 if m.group(0).lower().startswith("after") else 0)
+        periods.append({"start": start, "end": max(cov["last"], start)})
+        year_spans.append(m.span())
+    for m in _BEFORE_RE.finditer(low):
+        if overlaps(m.span(), year_spans):
+            continue
+        end = int(m.group(1)) - (0 if m.group(0).lower().startswith(("until", "up")) else 1)
+        periods.append({"start": min(cov["first"], end), "end": end})
+        year_spans.append(m.span())
+    for m in _YEAR_RE.finditer(low):
+        if any(s <= m.start() < e for s, e in year_spans) or any(s <= m.start() < e for s, e in taken):
+            continue
+        add_unique(years, int(m.group(1)))
+    _add_period_ends(years, periods)
+    m = _LAST_N_RE.search(low)
+    if m:
+        n = max(1, min(number(m.group(1)), 30))
+        periods.append({"start": cov["last_full"] - n + 1, "end": cov["last_full"]})
+        relative_note = (f"'{m.group(0)}' read against the homicide data, whose last full year is "
+                         f"{cov['last_full']}: {cov['last_full'] - n + 1}-{cov['last_full']}")
+    elif _DECADE_RE.search(low):
+        periods.append({"start": cov["last_full"] - 9, "end": cov["last_full"]})
+        relative_note = (f"'last decade' read against the homicide data, whose last full year is {cov['last_full']}: "
+                         f"{cov['last_full'] - 9}-{cov['last_full']}")
+    if _LAST_YEAR_RE.search(low) and not m:
+        add_unique(years, cov["last_full"])
+        relative_note = (f"'last year' means {cov['last_full']}, the last full year in the homicide data "
+                         f"(the snapshot ends {cov['end']}), not the calendar year")
+    if _THIS_YEAR_RE.search(low):
+        add_unique(years, cov["last"])
+        relative_note = (f"'this year' means {cov['last']}, the latest year in the homicide data; it is partial "
+                         f"(the snapshot ends {cov['end']})")
+    year_range = None
+    if periods:
+        year_range = {"start": periods[0]["start"], "end": periods[0]["end"]}
+        # Relative periods ("last 5 years") come after "last year"/"this year" in the list.
+        _add_period_ends(years, periods)
+    elif len(years) == 1:
+        year_range = {"start": years[0], "end": years[0]}
+    elif len(years) >= 2:  # "more murders in 2016 than 2015": the span, shown year by year
+        year_range = {"start": min(years), "end": max(years)}
+    return {"years": years, "year_range": year_range, "periods": periods, "relative_note": relative_note,
+            "recent": bool(_RECENT_RE.search(low))}
+
+
+def _add_period_ends(years: list, periods: list) -> None:
+    for p in periods:
+        add_unique(years, p["start"])
+        add_unique(years, p["end"])
+
+
+# ---------------------------------------------------------------- calendar months
+
+_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december"]
+_MONTH_WORD = (r"(january|february|march|april|june|july|august|september|october|november|december|"
+               r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
+               r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d))")
+_MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
+_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _MONTH_WORD + r"\s+(?:and|to|through|until|-)\s+"
+                             + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|through|to)\s*" + _MONTH_WORD
+                             + r"\b", re.I)
+# Seasons as Chicago people mean them; "fall" alone is usually the verb, so only "the fall"/"autumn".
+_SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
+            (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),
+            (re.compile(r"\bspring(?:time)?\b", re.I), [3, 4, 5]),
+            (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11])]
+_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth)\s+quarter)\b", re.I)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _month_number(word: str) -> int:
+    return _MONTH_NAMES.index(word.lower()) + 1
+
+
+def extract_months(low: str) -> list:
+    """Calendar months a question limits itself to ("January to March", "summer", "Q1"), sorted; [] for none."""
+    months: list = []
+    for m in _MONTH_RANGE_RE.finditer(low):
+        words = [g for g in m.groups() if g]
+        first, last = _month_number(words[0]), _month_number(words[1])
+        span = range(first, last + 1) if first <= last else list(range(first, 13)) + list(range(1, last + 1))
+        for month in span:
+            add_unique(months, month)
+    if not months:
+        for m in _MONTH_RE.finditer(low):
+            add_unique(months, _month_number(m.group(1)))
+    for pattern, season in _SEASONS:
+        if pattern.search(low):
+            for month in season:
+                add_unique(months, month)
+    for m in _QUARTER_RE.finditer(low):
+        q = int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()]
+        for month in range(3 * q - 2, 3 * q + 1):
+            add_unique(months, month)
+    return sorted(months)

@@ -1,0 +1,1 @@
+"""Model backends behind one interface; each provider module registers itself by name."""

@@ -1,0 +1,129 @@
+"""The backend interface: a request, a generation, the one-at-a-time model gate, and the base class.
+
+Every backend turns a GenerationRequest (chat messages plus the structured context the orchestrator
+already has) into a Generation (text plus token accounting). Provider modules register their class
+by name in BACKENDS; this module never imports a provider, so the interface stays light.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from settings.loader import get_dotted
+
+
+class BackendError(RuntimeError):
+    """The model could not be loaded or could not answer; the message says why."""
+
+
+class BackendBusy(BackendError):
+    """The model's wait queue is full; try again shortly."""
+
+
+@dataclass
+class GenerationRequest:
+    """One model pass: the prompt as chat messages plus the context a planner may use."""
+
+    messages: list  # [{"role": "system"|"user"|"assistant", "content": str}]
+    phase: str = "gather"  # "gather" (may emit TOOL_CALL lines) | "synthesis" (writes the answer)
+    grammar: str | None = None  # GBNF text constraining a gather pass
+    max_tokens: int = 384
+    deadline: float | None = None  # time.monotonic() value after which generation stops
+    stop: list = field(default_factory=list)
+    question: str = ""
+    analysis: dict | None = None
+    results: list = field(default_factory=list)  # [{"name", "arguments", "status", "result": ToolResult dict}]
+    remaining_calls: int = 0
+    strict: bool = False  # the stricter re-synthesis after a failed grounding check
+    on_token: Callable[[str], None] | None = None
+
+
+@dataclass
+class Generation:
+    text: str
+    prompt_tokens: int = 0
+    evaluated_tokens: int = 0  # prompt tokens actually evaluated; the rest came from the KV cache
+    completion_tokens: int = 0
+    duration_ms: float = 0.0
+    finish_reason: str = "stop"  # stop | length | deadline
+
+
+class ModelGate:
+    """One generation at a time; at most ``queue_size`` callers wait, the rest get BackendBusy."""
+
+    def __init__(self, queue_size: int = 8):
+        self._lock = threading.Lock()
+        self._state = threading.Lock()
+        self.queue_size = int(queue_size)
+        self.waiting = 0
+        self.busy = False
+
+    def __enter__(self):
+        with self._state:
+            if self.busy and self.waiting >= self.queue_size:
+                raise BackendBusy(f"the model is busy: {self.waiting} requests already waiting; retry shortly")
+            self.waiting += 1
+        try:
+            self._lock.acquire()
+        finally:
+            with self._state:
+                self.waiting -= 1
+        self.busy = True
+        return self
+
+    def __exit__(self, *exc):
+        self.busy = False
+        self._lock.release()
+        return False
+
+
+class Backend:
+    """Base class: subclasses implement ``_generate`` and describe themselves in ``info``."""
+
+    name = "base"
+    n_ctx = 4096
+
+    def __init__(self, queue_size: int = 8):
+        self.gate = ModelGate(queue_size)
+        self.selection_reason = ""
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> "Backend":
+        """Build from settings; providers with more options override this."""
+        return cls(queue_size=int(get_dotted(settings, "model.queue_size", 8)))
+
+    def info(self) -> dict:
+        return {"backend": self.name, "model": None, "n_ctx": self.n_ctx, "reason": self.selection_reason}
+
+    def count_tokens(self, text: str) -> int:
+        """Approximate for backends without a tokenizer; llama overrides with the real one."""
+        return max(1, len(text) // 4)
+
+    def count_message_tokens(self, messages: list) -> int:
+        return sum(self.count_tokens(m["content"]) + 4 for m in messages)
+
+    def generate(self, request: GenerationRequest) -> Generation:
+        with self.gate:
+            started = time.perf_counter()
+            generation = self._generate(request)
+            if not generation.duration_ms:
+                generation.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            return generation
+
+    def _generate(self, request: GenerationRequest) -> Generation:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+# name -> Backend subclass, filled by each provider module when it is imported (see llama_client.py).
+BACKENDS: dict[str, type] = {}
+
+
+def register_backend(cls):
+    """Class decorator: make a backend choosable by its ``name``."""
+    BACKENDS[cls.name] = cls
+    return cls

@@ -1,0 +1,336 @@
+"""The llama-cpp-python backend: one Llama object in process, prompts rendered once, KV cache reused.
+
+Loading checks the GGUF file first so a wrong path or a corrupt download names itself instead
+of surfacing as a llama.cpp error. Imported lazily through llama_client, so the app starts (and
+the other backends work) without llama-cpp-python installed.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import time
+from pathlib import Path
+
+from backends.base import (
+    Backend,
+    BackendError,
+    Generation,
+    GenerationRequest,
+    register_backend,
+)
+from settings.loader import get_dotted
+
+GGUF_MAGIC = b"GGUF"
+_HOW_TO_GET_A_MODEL = (
+    "set model.path in config.yaml or CHIQA_MODEL_PATH to a GGUF file (e.g. "
+    "qwen2.5-1.5b-instruct-q4_k_m.gguf from Hugging Face), or set model.allow_download: true"
+)
+
+
+def physical_cores() -> int:
+    """Physical cores from /proc/cpuinfo (distinct physical id/core id pairs), else os.cpu_count()."""
+    try:
+        pairs = set()
+        physical = core = None
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "physical id":
+                    physical = value.strip()
+                elif key == "core id":
+                    core = value.strip()
+                elif not line.strip():
+                    if core is not None:
+                        pairs.add((physical, core))
+                    physical = core = None
+        if core is not None:
+            pairs.add((physical, core))
+        if pairs:
+            return min(len(pairs), os.cpu_count() or len(pairs))
+    except OSError:
+        pass
+    return max(1, os.cpu_count() or 1)
+
+
+def check_gguf_file(path) -> Path:
+    """The path if it is a readable GGUF file; BackendError naming the path otherwise."""
+    path = Path(str(path)).expanduser()
+    if not path.exists():
+        raise BackendError(f"model file not found: {path}; {_HOW_TO_GET_A_MODEL}")
+    if not path.is_file():
+        raise BackendError(f"model path is not a file: {path}; {_HOW_TO_GET_A_MODEL}")
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise BackendError(f"cannot read model file {path}: {exc}") from exc
+    if magic != GGUF_MAGIC:
+        raise BackendError(
+            f"model file {path} is not a GGUF file (starts with {magic!r}, expected b'GGUF'); "
+            "it may be corrupt, truncated or in an older format (convert or re-download it)"
+        )
+    return path
+
+
+def _chatml(messages: list) -> str:
+    parts = [f"<|im_start|>{m.get('role', 'user')}\n{m.get('content', '')}<|im_end|>\n" for m in messages]
+    return "".join(parts) + "<|im_start|>assistant\n"
+
+
+@register_backend
+class LlamaCppBackend(Backend):
+    """llama-cpp-python in process: one Llama object, prompts rendered once, KV cache reused."""
+
+    name = "llama"
+
+    def __init__(self, llm, model_path: str, *, n_ctx: int, n_threads: int, seed: int = 42,
+                 temperature: float = 0.2, chat_format: str | None = None, queue_size: int = 8):
+        super().__init__(queue_size)
+        self.llm = llm
+        self.model_path = str(model_path)
+        self.n_ctx = int(n_ctx)
+        self.n_threads = int(n_threads)
+        self.seed = int(seed)
+        self.temperature = float(temperature)
+        self.chat_format = chat_format
+        self._formatter = self._make_formatter(chat_format)
+        self._grammar_ok: dict[str, bool] = {}
+        probe = list(llm.tokenize(b"", add_bos=True, special=True))
+        self._bos_prefix = probe[:1] if probe else []
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def from_settings(cls, settings: dict, queue_size: int | None = None) -> "LlamaCppBackend":
+        def opt(key, default=None):
+            value = get_dotted(settings, "model." + key, default)
+            return default if value is None else value
+
+        queue_size = int(queue_size if queue_size is not None else opt("queue_size", 8))
+        n_ctx = int(opt("n_ctx", 4096))
+        n_threads = int(opt("n_threads") or physical_cores())
+        seed = int(opt("seed", 42))
+        temperature = float(opt("temperature", 0.2))
+        chat_format = opt("chat_format") or None
+        configured = opt("path")
+        try:
+            from llama_cpp import Llama
+        except Exception as exc:  # noqa: BLE001
+            raise BackendError(f"llama-cpp-python is not installed or failed to import: {exc}") from exc
+        common = dict(n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
+        if chat_format:
+            common["chat_format"] = chat_format
+        path = Path(str(configured)).expanduser() if configured else None
+        if path is None or not path.exists():
+            if not opt("allow_download", False):
+                where = f"model file not found: {path}" if path else "no model file configured (model.path is null)"
+                raise BackendError(f"{where}; {_HOW_TO_GET_A_MODEL}")
+            repo, filename = opt("hf_repo"), opt("hf_file")
+            try:
+                llm = Llama.from_pretrained(repo_id=repo, filename=filename, **common)
+            except Exception as exc:  # noqa: BLE001
+                raise BackendError(f"could not download {repo}/{filename}: {type(exc).__name__}: {exc}; "
+                                   f"{_HOW_TO_GET_A_MODEL}") from exc
+            model_path = getattr(llm, "model_path", filename)
+        else:
+            path = check_gguf_file(path)
+            try:
+                llm = Llama(model_path=str(path), **common)
+            except Exception as exc:  # noqa: BLE001 - llama.cpp raises ValueError/RuntimeError
+                raise BackendError(f"llama.cpp could not load model file {path}: {type(exc).__name__}: {exc}; "
+                                   "the file may be corrupt or use an unsupported architecture") from exc
+            model_path = str(path)
+        backend = cls(llm, model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, temperature=temperature,
+                      chat_format=chat_format, queue_size=queue_size)
+        backend.selection_reason = f"backend 'llama' with model file {model_path}"
+        return backend
+
+    def _make_formatter(self, chat_format: str | None):
+        """A callable messages -> prompt text, from model.chat_format or the GGUF's template."""
+        from llama_cpp import llama_chat_format as lcf
+
+        if chat_format:
+            wanted = "".join(ch for ch in chat_format.lower() if ch.isalnum())
+            for attr in dir(lcf):
+                if attr.startswith("format_") and "".join(ch for ch in attr[7:].lower() if ch.isalnum()) == wanted:
+                    fn = getattr(lcf, attr)
+                    return lambda messages: fn(messages=messages).prompt
+            raise BackendError(f"unknown model.chat_format '{chat_format}' (e.g. chatml, llama-2, llama-3, "
+                               "mistral-instruct, gemma); use null for the GGUF's own template")
+        metadata = getattr(self.llm, "metadata", {}) or {}
+        template = metadata.get("tokenizer.chat_template")
+        if template:
+            def piece(key):
+                try:
+                    token_id = int(metadata[key])
+                    return self.llm._model.token_get_text(token_id)
+                except Exception:  # noqa: BLE001
+                    return ""
+
+            try:
+                formatter = lcf.Jinja2ChatFormatter(template=template, eos_token=piece("tokenizer.ggml.eos_token_id"),
+                                                    bos_token=piece("tokenizer.ggml.bos_token_id"),
+                                                    add_generation_prompt=True)
+            except Exception:  # noqa: BLE001 - a template jinja2 cannot parse: fall back
+                formatter = None
+            if formatter is not None:
+                self.chat_format = self.chat_format or "gguf"
+                return lambda messages: formatter(messages=messages).prompt
+        self.chat_format = self.chat_format or "chatml-fallback"
+        return _chatml
+
+    # ------------------------------------------------------------ description and counting
+    def info(self) -> dict:
+        try:
+            size = os.path.getsize(self.model_path)
+        except OSError:
+            size = None
+        return {"backend": self.name, "model": os.path.basename(self.model_path), "model_path": self.model_path,
+                "size_bytes": size, "chat_format": self.chat_format, "n_ctx": self.n_ctx,
+                "n_threads": self.n_threads, "reason": self.selection_reason}
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def render_prompt(self, messages: list) -> str:
+        try:
+            return self._formatter([{"role": m.get("role", "user"), "content": m.get("content") or ""}
+                                    for m in messages])
+        except Exception as exc:  # noqa: BLE001 - template errors (e.g. role order) must be readable
+            raise BackendError(f"the chat template could not render the messages: {exc}") from exc
+
+    def prompt_tokens_for(self, messages: list) -> list:
+        text = self.render_prompt(messages)
+        tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+        if self._bos_prefix and tokens[:1] != self._bos_prefix:
+            tokens = self._bos_prefix + tokens
+        return tokens
+
+    def count_message_tokens(self, messages: list) -> int:
+        return len(self.prompt_tokens_for(messages))
+
+    def cached_prefix(self, tokens: list) -> int:
+        """How many leading tokens of ``tokens`` are already in the KV cache."""
+        cached = self.llm.input_ids[: self.llm.n_tokens]
+        common = 0
+        for a, b in zip(cached, tokens):
+            if int(a) != b:
+                break
+            common += 1
+        return common
+
+    def _evaluated_for(self, tokens: list) -> int:
+        """Prompt tokens llama-cpp-python will decode for ``tokens`` (mirrors Llama.generate's reuse rule)."""
+        common = self.cached_prefix(tokens)
+        if common == len(tokens) and tokens:
+            exact = self.llm.n_tokens == len(tokens) and not getattr(self.llm, "_requires_eval", True)
+            return 0 if exact else 1  # a fully cached prompt replays its last token for fresh logits
+        return len(tokens) - common
+
+    # ------------------------------------------------------------ grammar
+    def _grammar(self, gbnf: str | None):
+        if not gbnf:
+            return None
+        ok = self._grammar_ok.get(gbnf)
+        if ok is None:
+            ok = validate_grammar(self.llm, gbnf)
+            if len(self._grammar_ok) > 32:
+                self._grammar_ok.clear()
+            self._grammar_ok[gbnf] = ok
+        if not ok:
+            raise BackendError("the GBNF grammar for this pass does not parse (llama.cpp rejected it)")
+        from llama_cpp import LlamaGrammar
+
+        return LlamaGrammar.from_string(gbnf, verbose=False)
+
+    # ------------------------------------------------------------ generation
+    def _generate(self, request: GenerationRequest) -> Generation:
+        started = time.perf_counter()
+        tokens = self.prompt_tokens_for(request.messages)
+        prompt_tokens = len(tokens)
+        max_tokens = max(1, int(request.max_tokens or 1))
+        if prompt_tokens + max_tokens > self.n_ctx:
+            raise BackendError(f"prompt too long: {prompt_tokens} prompt tokens + {max_tokens} reply tokens exceed "
+                               f"the context window of {self.n_ctx} tokens")
+        grammar = self._grammar(request.grammar)
+        deadline = request.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            return Generation(text="", prompt_tokens=prompt_tokens, evaluated_tokens=0, completion_tokens=0,
+                              duration_ms=round((time.perf_counter() - started) * 1000, 3), finish_reason="deadline")
+        evaluated = self._evaluated_for(tokens)
+        stops = [s for s in (request.stop or []) if s]
+        hold = max((len(s) for s in stops), default=1) - 1
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        text = ""
+        emitted = 0
+        completion: list[int] = []
+        finish = "length"
+        self.llm.set_seed(self.seed)
+        try:
+            history = list(tokens)
+            for token in self.llm.generate(tokens, temp=self.temperature, top_k=40, top_p=0.95, min_p=0.05,
+                                           repeat_penalty=1.0, grammar=grammar):
+                if self._is_end(token):
+                    finish = "stop"
+                    break
+                piece = self.llm.detokenize([token], prev_tokens=history)
+                history.append(token)
+                completion.append(token)
+                text += decoder.decode(piece)
+                if stops:
+                    cut = min((i for i in (text.find(s) for s in stops) if i >= 0), default=-1)
+                    if cut >= 0:
+                        text = text[:cut]
+                        finish = "stop"
+                        break
+                safe = len(text) - hold if stops else len(text)
+                if request.on_token and safe > emitted:
+                    request.on_token(text[emitted:safe])
+                    emitted = safe
+                if len(completion) >= max_tokens:
+                    finish = "length"
+                    break
+                if deadline is not None and time.monotonic() > deadline:
+                    finish = "deadline"
+                    break
+        except BackendError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - llama.cpp decode failures
+            raise BackendError(f"llama.cpp generation failed: {type(exc).__name__}: {exc}") from exc
+        text += decoder.decode(b"", final=True)
+        if request.on_token and len(text) > emitted:
+            request.on_token(text[emitted:])
+        return Generation(text=text, prompt_tokens=prompt_tokens, evaluated_tokens=evaluated,
+                          completion_tokens=len(completion),
+                          duration_ms=round((time.perf_counter() - started) * 1000, 3), finish_reason=finish)
+
+    def _is_end(self, token: int) -> bool:
+        import llama_cpp
+
+        try:
+            return bool(llama_cpp.llama_vocab_is_eog(self.llm._model.vocab, token))
+        except Exception:  # noqa: BLE001
+            return token == self.llm.token_eos()
+
+    def close(self) -> None:
+        llm, self.llm = self.llm, None
+        if llm is not None:
+            try:
+                llm.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def validate_grammar(llm, gbnf: str) -> bool:
+    """True when llama.cpp parses ``gbnf`` against the model's vocabulary.
+
+    llama-cpp-python does not check the result of llama_sampler_init_grammar, so an invalid
+    grammar would reach the sampler chain as a null pointer; this checks it first.
+    """
+    import llama_cpp
+
+    sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, gbnf.encode("utf-8"), b"root")
+    if not sampler:
+        return False
+    llama_cpp.llama_sampler_free(sampler)
+    return True

@@ -1,0 +1,197 @@
+"""The backend for any OpenAI-compatible /chat/completions server (llama-server, vLLM, Ollama).
+
+Imported lazily through llama_client, so ``requests`` is only needed when this backend is used.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from backends.base import (
+    Backend,
+    BackendError,
+    Generation,
+    GenerationRequest,
+    register_backend,
+)
+from settings.loader import get_dotted
+
+
+@register_backend
+class OpenAIBackend(Backend):
+    """Any OpenAI-compatible /chat/completions server (llama-server, llama_cpp.server, vLLM, Ollama)."""
+
+    name = "openai"
+
+    def __init__(self, base_url: str, model: str = "local-model", *, api_key: str | None = None,
+                 timeout: float = 60.0, temperature: float = 0.2, send_grammar: bool = True,
+                 n_ctx: int = 4096, queue_size: int = 8, session=None):
+        super().__init__(queue_size)
+        import requests
+
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout = float(timeout)
+        self.temperature = float(temperature)
+        self.send_grammar = send_grammar
+        self.n_ctx = int(n_ctx)
+        self.session = session or requests.Session()
+
+    @classmethod
+    def from_settings(cls, settings: dict, queue_size: int | None = None) -> "OpenAIBackend":
+        def opt(key, default=None):
+            value = get_dotted(settings, "model." + key, default)
+            return default if value is None else value
+
+        key_env = opt("openai.api_key_env", "OPENAI_API_KEY")
+        backend = cls(
+            opt("openai.base_url", "http://127.0.0.1:8080/v1"),
+            opt("openai.model", "local-model"),
+            api_key=os.environ.get(key_env) if key_env else None,
+            timeout=float(opt("openai.request_timeout_seconds", 60)),
+            temperature=float(opt("temperature", 0.2)),
+            send_grammar=bool(opt("openai.send_grammar", True)),
+            n_ctx=int(opt("n_ctx", 4096)),
+            queue_size=int(queue_size if queue_size is not None else opt("queue_size", 8)),
+        )
+        backend.selection_reason = f"backend 'openai' at {backend.base_url}"
+        return backend
+
+    def info(self) -> dict:
+        return {"backend": self.name, "model": self.model, "base_url": self.base_url, "chat_format": "server",
+                "n_ctx": self.n_ctx, "reason": self.selection_reason}
+
+    def _payload(self, request: GenerationRequest, stream: bool) -> dict:
+        payload = {
+            "model": self.model,
+            "messages": [{"role": m.get("role", "user"), "content": m.get("content") or ""} for m in request.messages],
+            "max_tokens": int(request.max_tokens),
+            "temperature": self.temperature,
+            "stream": stream,
+        }
+        if request.stop:
+            payload["stop"] = list(request.stop)
+        if request.grammar and self.send_grammar:
+            payload["grammar"] = request.grammar
+        return payload
+
+    def _timeout(self, deadline: float | None) -> float:
+        if deadline is None:
+            return self.timeout
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise BackendError("the deadline passed before the model server was asked")
+        return max(0.05, min(self.timeout, remaining))
+
+    def _generate(self, request: GenerationRequest) -> Generation:
+        import requests
+
+        started = time.perf_counter()
+        url = self.base_url + "/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        stream = request.on_token is not None
+        timeout = self._timeout(request.deadline)
+        try:
+            response = self.session.post(url, json=self._payload(request, stream), headers=headers,
+                                         timeout=timeout, stream=stream)
+        except requests.Timeout as exc:
+            raise BackendError(f"the model server at {url} did not answer within {timeout:.1f} s") from exc
+        except requests.ConnectionError as exc:
+            raise BackendError(f"cannot connect to the model server at {url}: is it running? ({exc})") from exc
+        except requests.RequestException as exc:
+            raise BackendError(f"request to the model server at {url} failed: {exc}") from exc
+        try:
+            if response.status_code >= 400:
+                detail = (response.text or "")[:300].strip()
+                raise BackendError(f"the model server at {url} answered HTTP {response.status_code}: "
+                                   f"{detail or response.reason}")
+            if stream:
+                generation = self._read_stream(response, request, url)
+            else:
+                generation = self._read_body(response, url)
+        except requests.Timeout as exc:
+            raise BackendError(f"the model server at {url} stopped answering (timeout)") from exc
+        except requests.RequestException as exc:
+            raise BackendError(f"reading the reply from {url} failed: {exc}") from exc
+        finally:
+            response.close()
+        if not generation.prompt_tokens:
+            generation.prompt_tokens = self.count_message_tokens(request.messages)
+            generation.evaluated_tokens = generation.prompt_tokens
+        if not generation.completion_tokens:
+            generation.completion_tokens = self.count_tokens(generation.text) if generation.text else 0
+        generation.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        return generation
+
+    @staticmethod
+    def _usage(generation: Generation, usage) -> None:
+        if not isinstance(usage, dict):
+            return
+        prompt = usage.get("prompt_tokens")
+        if isinstance(prompt, int):
+            generation.prompt_tokens = prompt
+            generation.evaluated_tokens = prompt
+            details = usage.get("prompt_tokens_details")
+            cached = details.get("cached_tokens") if isinstance(details, dict) else None
+            if isinstance(cached, int) and 0 <= cached <= prompt:
+                generation.evaluated_tokens = prompt - cached
+        completion = usage.get("completion_tokens")
+        if isinstance(completion, int):
+            generation.completion_tokens = completion
+
+    def _read_body(self, response, url: str) -> Generation:
+        try:
+            body = response.json()
+            choice = body["choices"][0]
+            text = choice["message"]["content"] or ""
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            snippet = (response.text or "")[:200]
+            raise BackendError(f"the model server at {url} sent an unreadable reply ({type(exc).__name__}): "
+                               f"{snippet!r}") from exc
+        if not isinstance(text, str):
+            raise BackendError(f"the model server at {url} sent non-text content")
+        finish = choice.get("finish_reason") or "stop"
+        generation = Generation(text=text, finish_reason="length" if finish == "length" else "stop")
+        self._usage(generation, body.get("usage"))
+        return generation
+
+    def _read_stream(self, response, request: GenerationRequest, url: str) -> Generation:
+        parts: list[str] = []
+        generation = Generation(text="")
+        finish = "stop"
+        got_any = False
+        for raw in response.iter_lines(decode_unicode=False):
+            if request.deadline is not None and time.monotonic() > request.deadline:
+                finish = "deadline"
+                break
+            if not raw:
+                continue
+            line = raw.decode("utf-8", errors="replace").strip()
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                break
+            try:
+                chunk = json.loads(data)
+            except ValueError as exc:
+                raise BackendError(f"the model server at {url} sent an unreadable stream chunk: {data[:120]!r}") from exc
+            got_any = True
+            if chunk.get("usage"):
+                self._usage(generation, chunk["usage"])
+            for choice in chunk.get("choices") or []:
+                piece = (choice.get("delta") or {}).get("content") or ""
+                if piece:
+                    parts.append(piece)
+                    request.on_token(piece)
+                if choice.get("finish_reason") == "length":
+                    finish = "length"
+        if not got_any and finish != "deadline":
+            raise BackendError(f"the model server at {url} sent an empty or unreadable stream")
+        generation.text = "".join(parts)
+        generation.finish_reason = finish
+        return generation

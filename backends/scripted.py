@@ -1,0 +1,55 @@
+"""Canned replies, for tests, benchmarks and load tests."""
+from __future__ import annotations
+
+import time
+
+from backends.base import Backend, Generation, GenerationRequest, register_backend
+
+
+@register_backend
+class ScriptedBackend(Backend):
+    """Replies from a queue (strings, or callables taking the request); records every request.
+
+    With an empty queue it behaves as a tiny deterministic model: the first gather pass asks
+    for the year breakdown of homicides, later passes stop, and synthesis quotes the results.
+    """
+
+    name = "scripted"
+
+    def __init__(self, replies=None, delay: float = 0.0, queue_size: int = 8):
+        super().__init__(queue_size)
+        self.replies = list(replies or [])
+        self.delay = delay
+        self.requests: list[GenerationRequest] = []
+        self.selection_reason = "scripted replies (tests and benchmarks)"
+
+    def enqueue(self, *replies) -> "ScriptedBackend":
+        self.replies.extend(replies)
+        return self
+
+    def info(self) -> dict:
+        return {**super().info(), "model": "scripted", "chat_format": None}
+
+    def _generate(self, request: GenerationRequest) -> Generation:
+        self.requests.append(request)
+        if self.delay:
+            time.sleep(self.delay)
+        if self.replies:
+            reply = self.replies.pop(0)
+            text = reply(request) if callable(reply) else str(reply)
+        else:
+            text = self._default_reply(request)
+        if request.on_token:
+            request.on_token(text)
+        prompt_tokens = self.count_message_tokens(request.messages)
+        return Generation(text=text, prompt_tokens=prompt_tokens, evaluated_tokens=prompt_tokens,
+                          completion_tokens=self.count_tokens(text))
+
+    @staticmethod
+    def _default_reply(request: GenerationRequest) -> str:
+        if request.phase == "gather":
+            if request.results:
+                return "I have enough data."
+            return 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"group_by": "year"}}'
+        lines = [r["result"].get("summary", "") for r in request.results if r.get("result")]
+        return " ".join(line for line in lines if line) or "I could not find data for that question."

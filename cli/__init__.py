@@ -1,0 +1,1 @@
+"""The command line: argument parsing, the ask/tool/model commands and their text rendering."""

@@ -1,0 +1,132 @@
+"""The ``ask`` command: run one question and print the answer with a compact trace (or JSON).
+
+``render_text(result)`` turns a RunResult dict into the plain-text rendering; the web page and the
+API render the same dict their own way.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+from backends.base import BackendError
+from intelligent_mcp import InvalidOptions, Orchestrator
+from llama_client import make_backend
+from settings.loader import DataNotFoundError, get_dotted
+from tools.catalog import build_registry
+from tools.data.loader import load_data
+
+ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
+                 ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
+
+
+def _fmt_args(arguments: dict | None) -> str:
+    return ", ".join(f"{k}={json.dumps(v, default=str)}" for k, v in (arguments or {}).items())
+
+
+def _ms(value) -> str:
+    return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def render_step(step: dict) -> str:
+    """One line per trace step: type, what it did, status, time, tokens."""
+    kind = step.get("type")
+    head = f"{step.get('index', 0):>3} {kind:<10} {_ms(step.get('duration_ms', 0)):>8}  "
+    if kind == "analysis":
+        analysis = step.get("analysis") or {}
+        return head + (analysis.get("hint_text") or f"complexity={analysis.get('complexity', '?')}")
+    if kind in ("model_pass", "synthesis"):
+        tokens = (f"tokens {step.get('prompt_tokens', 0)} prompt ({step.get('evaluated_tokens', 0)} evaluated), "
+                  f"{step.get('completion_tokens', 0)} out")
+        if kind == "model_pass":
+            calls = ", ".join(c.get("name", "?") for c in step.get("parsed_calls") or []) or "no call"
+            errors = f"; {len(step['parse_errors'])} unreadable" if step.get("parse_errors") else ""
+            return head + f"pass {step.get('pass')}: {calls}{errors}; {tokens}; {step.get('finish_reason')}"
+        if step.get("fallback"):
+            return head + "fallback answer from the result summaries"
+        return head + ("strict " if step.get("strict") else "") + f"answer; {tokens}; {step.get('finish_reason')}"
+    if kind == "tool_call":
+        line = head + f"#{step.get('call')} {step.get('name')}({_fmt_args(step.get('arguments'))}) {step.get('status')}"
+        detail = step.get("result_summary") if step.get("status") == "ok" else step.get("error")
+        return line + (f": {detail}" if detail else "")
+    if kind == "trim":
+        parts = [f"{t['action']} #{t['call']} {t['name']}" for t in step.get("trimmed") or []]
+        return head + f"{'; '.join(parts)} ({step.get('prompt_tokens_before')} -> {step.get('prompt_tokens_after')} tokens)"
+    if kind == "grounding":
+        unmatched = step.get("unmatched") or []
+        return head + (f"{len(step.get('checked') or [])} numbers checked; "
+                       + (f"unmatched: {', '.join(unmatched)}" if unmatched else "all matched"))
+    if kind == "error":
+        return head + f"{step.get('phase')}: {step.get('error_type')}: {step.get('message')}"
+    return head
+
+
+def render_text(result: dict) -> str:
+    """The answer, then the trace one line per step, stop reason, sources, caveats, ungrounded numbers."""
+    lines = [result.get("answer") or "(no answer)", ""]
+    if result.get("partial"):
+        lines.insert(1, "(partial answer)")
+    lines.append("Trace:")
+    lines += ["  " + render_step(step) for step in result.get("trace") or []]
+    timings = result.get("timings") or {}
+    backend = result.get("backend") or {}
+    lines.append(f"Stopped because: {result.get('stopped_because')}; {len(result.get('tool_calls') or [])} tool "
+                 f"call(s); total {_ms(timings.get('total_ms', 0))}; backend {backend.get('backend')}"
+                 + (f" ({result['model']})" if result.get("model") else "")
+                 + f"; prompts {result.get('prompt_version')}")
+    if result.get("sources"):
+        lines.append("Sources:")
+        for source in result["sources"]:
+            coverage = source.get("coverage") or {}
+            span = f", {coverage.get('start')} to {coverage.get('end')}" if coverage.get("start") else ""
+            lines.append(f"  - {source.get('dataset')} ({source.get('portal_id') or source.get('publisher')}{span})")
+    if result.get("caveats"):
+        lines.append("Caveats:")
+        lines += [f"  - {caveat}" for caveat in result["caveats"]]
+    if result.get("ungrounded_numbers"):
+        lines.append("Ungrounded numbers: " + ", ".join(result["ungrounded_numbers"]))
+    return "\n".join(lines)
+
+
+def report_error(args, code: str, message: str) -> int:
+    """The CLI's one error shape: the API's JSON error object with --json, else a line on stderr; exit code 2."""
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_ask(args, settings: dict) -> int:
+    """The ``ask`` command. Exit code 0 on an answer, 2 on any error (never a stack trace)."""
+    settings = dict(settings)
+    for attr, dotted in ASK_OVERRIDES:
+        value = getattr(args, attr, None)
+        if value is None:
+            continue
+        if attr in ("max_tool_calls", "timeout") and value < 1:
+            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be at least 1, got {value:g}")
+        head, key = dotted.split(".")
+        settings[head] = {**(settings.get(head) or {}), key: value}
+    backend = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
+            backend = make_backend(settings, get_dotted(settings, "model.backend"))
+            registry = build_registry(load_data(settings))
+            result = Orchestrator(backend, registry, settings).run(args.question).to_dict()
+    except InvalidOptions as exc:
+        return report_error(args, "invalid_options", str(exc))
+    except DataNotFoundError as exc:
+        return report_error(args, "data_not_found", str(exc))
+    except BackendError as exc:
+        return report_error(args, "backend_error", str(exc))
+    except Exception as exc:  # the CLI never shows a stack trace
+        return report_error(args, "internal_error", f"{type(exc).__name__}: {exc}")
+    finally:
+        if backend is not None:
+            backend.close()
+    if getattr(args, "json", False):
+        print(json.dumps(result, indent=2, default=str))
+    else:
+        print(render_text(result))
+    return 0

@@ -1,0 +1,1 @@
+"""Settings: config.yaml, environment overrides and project paths."""

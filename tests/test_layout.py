@@ -1,0 +1,116 @@
+"""The project's shape: a small root, no import cycles, no function-level imports of project modules."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {".venv", "var", ".git", "node_modules", "__pycache__"}
+# Root modules the design fixes; everything else lives in a package.
+ROOT_MODULES = {"app.py", "intelligent_mcp.py", "llama_client.py", "prompt_registry.py", "gunicorn.conf.py"}
+
+
+def project_files() -> list[Path]:
+    return [p for p in ROOT.rglob("*.py") if not SKIP & set(p.relative_to(ROOT).parts)]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in project_files()}
+TOP_LEVEL = {name.split(".")[0] for name in MODULES}
+
+
+def resolve(name: str) -> str | None:
+    """The project module an import names, or None for third-party and standard modules."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports(path: Path, module: str):
+    """(imported project module, is at module level, line) for every import statement in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = set(map(id, tree.body))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            names = [f"{base}.{a.name}" for a in node.names] if base else []
+        else:
+            continue
+        for name in names:
+            target = resolve(name)
+            if target and target != module:
+                yield target, id(node) in top, node.lineno
+
+
+def graph() -> dict:
+    edges = {}
+    for module, path in MODULES.items():
+        edges[module] = {t for t, at_top, _ in imports(path, module) if at_top}
+        # importing a.b.c runs a/__init__ and a/b/__init__ first
+        edges[module] |= {p for t in set(edges[module]) for p in _parents(t) if p in MODULES and p != module}
+    return edges
+
+
+def _parents(name: str):
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def test_no_import_cycles():
+    edges = graph()
+    state, stack, cycles = {}, [], []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_project_modules_are_imported_at_module_level():
+    """A function-level import of a project module hides a cycle; only lazy heavy dependencies may, with a comment."""
+    offenders = []
+    for module, path in MODULES.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for target, at_top, line in imports(path, module):
+            if at_top:
+                continue
+            context = " ".join(lines[max(0, line - 3):line])
+            if "Lazy" not in context and "lazy" not in context:
+                offenders.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_root_holds_only_the_fixed_modules():
+    root_py = {p.name for p in ROOT.glob("*.py")}
+    assert root_py <= ROOT_MODULES and len(root_py) <= 5, sorted(root_py - ROOT_MODULES)
+
+
+def test_packages_have_a_docstring_and_no_reexports():
+    for path in ROOT.rglob("__init__.py"):
+        if SKIP & set(path.relative_to(ROOT).parts) or path.parent.name == "tests":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), path
+        assert not [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))], f"{path} re-exports"

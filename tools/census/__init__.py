@@ -1,0 +1,1 @@
+"""Census demographics and socioeconomic indicators by community area."""

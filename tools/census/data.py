@@ -1,0 +1,176 @@
+"""What query_census_demographics reads: the column vocabulary (income bands, race groups, age bands and
+the keys built from them), the per-bundle area and city table, and the vintage rule for ``year``."""
+from __future__ import annotations
+
+import datetime
+
+import pandas as pd
+
+from tools.common import plain
+from tools.errors import ToolArgumentError
+
+TOOL_NAME = "query_census_demographics"
+CACHE_KEY = "_census_cache"
+METRIC_NAMES = ["population", "income", "race", "age", "all"]
+ACS_LABEL = "ACS 2019-2023 5-year"
+CENSUS_2010_LABEL = "2010 Census"
+FIRST_YEAR = 2000
+LAST_2010_YEAR = 2015  # years up to here are nearer the 2010 count than the ACS 2019-2023 midpoint (2021)
+
+# (source column, key, label)
+INCOME_BANDS = [
+    ("under_25_000", "under_25k", "under $25,000"),
+    ("_25_000_to_49_999", "25k_to_50k", "$25,000-$49,999"),
+    ("_50_000_to_74_999", "50k_to_75k", "$50,000-$74,999"),
+    ("_75_000_to_125_000", "75k_to_125k", "$75,000-$125,000"),
+    ("_125_000", "125k_plus", "$125,000 and over"),
+]
+RACE_GROUPS = [
+    ("black_or_african_american", "black", "Black"),
+    ("hispanic_or_latino", "hispanic_or_latino", "Hispanic or Latino (any race)"),
+    ("white_not_hispanic_or_latino", "white_not_hispanic", "White, not Hispanic"),
+    ("white", "white", "White (incl. Hispanic)"),
+    ("asian", "asian", "Asian"),
+    ("american_indian_or_alaska", "american_indian", "American Indian/Alaska Native"),
+    ("native_hawaiin_or_pacific", "pacific_islander", "Native Hawaiian/Pacific Islander"),
+    ("other_race", "other_race", "some other race"),
+    ("multiracial", "multiracial", "two or more races"),
+]
+AGE_BANDS = [
+    ("0_to_17", "age_0_17", "0-17"),
+    ("18_to_24", "age_18_24", "18-24"),
+    ("25_to_34", "age_25_34", "25-34"),
+    ("35_to_49", "age_35_49", "35-49"),
+    ("50_to_64", "age_50_64", "50-64"),
+    ("65", "age_65_plus", "65+"),
+]
+
+INCOME_KEYS = ["households"] + [f"households_{k}" for _, k, _ in INCOME_BANDS] + \
+    [f"pct_households_{k}" for _, k, _ in INCOME_BANDS]
+RACE_KEYS = ["population"] + [k for _, k, _ in RACE_GROUPS] + [f"pct_{k}" for _, k, _ in RACE_GROUPS]
+AGE_KEYS = ["age_total"] + [k for _, k, _ in AGE_BANDS] + [f"pct_{k}" for _, k, _ in AGE_BANDS]
+POPULATION_KEYS = ["population", "population_acs_2023", "population_2010", "population_change_pct"]
+METRIC_KEYS = {"population": POPULATION_KEYS, "income": INCOME_KEYS, "race": RACE_KEYS, "age": AGE_KEYS}
+METRIC_KEYS["all"] = POPULATION_KEYS + INCOME_KEYS + RACE_KEYS[1:] + AGE_KEYS
+
+# The columns a comparison or ranking table shows (values["rows"] keep every key of the metric).
+TABLE_KEYS = {
+    "population": POPULATION_KEYS,
+    "income": ["households"] + [f"pct_households_{k}" for _, k, _ in INCOME_BANDS],
+    "race": ["population"] + [f"pct_{k}" for _, k, _ in RACE_GROUPS],
+    "age": [f"pct_{k}" for _, k, _ in AGE_BANDS],
+    "all": ["population", "population_2010", "households", "pct_households_under_25k", "pct_households_125k_plus",
+            "pct_black", "pct_hispanic_or_latino", "pct_white_not_hispanic", "pct_asian", "pct_age_0_17",
+            "pct_age_65_plus"],
+}
+
+# group -> (metric, share column used as the rank key, label)
+GROUPS: dict[str, tuple[str, str, str]] = {}
+for _, _key, _label in RACE_GROUPS:
+    GROUPS[_key] = ("race", f"pct_{_key}", f"share {_label}")
+for _, _key, _label in INCOME_BANDS:
+    GROUPS[_key] = ("income", f"pct_households_{_key}", f"share of households {_label}")
+for _, _key, _label in AGE_BANDS:
+    GROUPS[_key] = ("age", f"pct_{_key}", f"share aged {_label}")
+GROUP_NAMES = list(GROUPS)
+DEFAULT_RANK = {"population": "population", "income": "pct_households_125k_plus", "race": "population",
+                "age": "pct_age_65_plus", "all": "population"}
+RANK_LABEL = {"population": "population", "pct_households_125k_plus": "share of households $125,000 and over",
+              "pct_age_65_plus": "share aged 65+"}
+RANK_LABEL.update({col: label for _, (_, col, label) in GROUPS.items()})
+
+
+# ------------------------------------------------------------------ per-bundle cache
+
+def _build_table(acs: pd.DataFrame, pop2010: pd.DataFrame) -> pd.DataFrame:
+    acs = acs.set_index("area_number").sort_index()
+    out = pd.DataFrame(index=acs.index)
+    out["name"] = acs["name"]
+    out["population_acs_2023"] = acs["total_population"]
+    out["population_2010"] = pop2010.set_index("area_number")["population"].reindex(out.index).astype(float)
+    for src, key, _ in INCOME_BANDS:
+        out[f"households_{key}"] = acs[src]
+    out["households"] = out[[f"households_{k}" for _, k, _ in INCOME_BANDS]].sum(axis=1)
+    for src, key, _ in RACE_GROUPS:
+        out[key] = acs[src]
+    for band, key, _ in AGE_BANDS:
+        out[key] = acs[f"male_{band}"] + acs[f"female_{band}"]
+    out["age_total"] = out[[k for _, k, _ in AGE_BANDS]].sum(axis=1)
+    return out
+
+
+def _add_shares(frame: pd.DataFrame) -> pd.DataFrame:
+    """Shares (percent, one decimal) and the 2010->2023 change; works on the area table and the city row."""
+    frame = frame.copy()
+    for _, key, _ in INCOME_BANDS:
+        frame[f"pct_households_{key}"] = (100 * frame[f"households_{key}"] / frame["households"]).round(1)
+    for _, key, _ in RACE_GROUPS:
+        frame[f"pct_{key}"] = (100 * frame[key] / frame["population_acs_2023"]).round(1)
+    for _, key, _ in AGE_BANDS:
+        frame[f"pct_{key}"] = (100 * frame[key] / frame["age_total"]).round(1)
+    frame["population_change_pct"] = (100 * (frame["population_acs_2023"] / frame["population_2010"] - 1)).round(1)
+    return frame
+
+
+def _record(row: pd.Series) -> dict:
+    record = {}
+    for key in METRIC_KEYS["all"]:
+        if key == "population":
+            continue
+        value = plain(row[key])
+        if value is not None and not key.startswith("pct_") and key != "population_change_pct":
+            value = int(round(value))
+        record[key] = value
+    return record
+
+
+def bundle_cache(data) -> dict:
+    cached = data.__dict__.get(CACHE_KEY)
+    if cached is not None and cached["source"] is data.census_acs:
+        return cached
+    table = _build_table(data.census_acs, data.population_2010)
+    numeric = [c for c in table.columns if c != "name"]
+    city_row = table[numeric].sum().to_frame().T
+    table = _add_shares(table)
+    city = _record(_add_shares(city_row).iloc[0])
+    records = {}
+    for number, row in table.iterrows():
+        records[int(number)] = {"community_area": int(number), "name": str(row["name"]), **_record(row)}
+    cached = {"source": data.census_acs, "records": records, "city": city}
+    data.__dict__[CACHE_KEY] = cached
+    return cached
+
+
+# ------------------------------------------------------------------ vintage rule
+
+def vintage_for(year, metric) -> tuple[str, str | None]:
+    """(population vintage 'acs' | '2010', note or None) for the asked-for year."""
+    now = datetime.date.today().year
+    if year is None:
+        return "acs", None
+    if year < FIRST_YEAR or year > now:
+        raise ToolArgumentError(
+            f"year {year} is outside what the census tool holds: the 2010 Census population (used for years "
+            f"{FIRST_YEAR}-{LAST_2010_YEAR}) and ACS 2019-2023 5-year estimates (used for 2016-{now}); "
+            f"give a year from {FIRST_YEAR} to {now} or leave year out for the latest", "out_of_range")
+    notes = []
+    if year <= LAST_2010_YEAR:
+        vintage = "2010" if metric in ("population", "all") else "acs"
+        if metric in ("population", "all") and year != 2010:
+            notes.append(f"Population for {year} is the 2010 Census count, the nearest count held "
+                         f"(rule: {FIRST_YEAR}-{LAST_2010_YEAR} -> 2010 Census, later years -> ACS 2019-2023).")
+        if metric != "population":
+            notes.append(f"Income, race and age exist only as ACS 2019-2023 estimates, so they describe "
+                         f"2019-2023, not {year}.")
+    else:
+        vintage = "acs"
+        if not 2019 <= year <= 2023:
+            notes.append(f"No figures for {year} are held; answered with the ACS 2019-2023 5-year estimates "
+                         "(the latest vintage held).")
+    return vintage, " ".join(notes) or None
+
+
+def with_population(record: dict, vintage: str) -> dict:
+    out = dict(record)
+    out["population"] = record["population_2010"] if vintage == "2010" else record["population_acs_2023"]
+    return out

@@ -1,0 +1,1 @@
+"""Homicide tools: the advanced query, IUCR codes, rates, socioeconomic context and trends."""

@@ -1,0 +1,138 @@
+"""IUCR code lookup: what a crime code means and how many homicide rows use it."""
+from __future__ import annotations
+
+import difflib
+import re
+
+import pandas as pd
+
+from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, make_result
+from tools.errors import ToolArgumentError
+from tools.homicide.query import homicide_arrays
+from tools.registry import Tool
+
+TOOL_NAME = "get_iucr_info"
+HOMICIDE_CODES = ["0110", "0130", "0141", "0142"]
+
+PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string",
+                 "description": "an IUCR code such as 0110; leave out for an overview of the homicide codes"},
+    },
+    "required": [],
+}
+
+DESCRIPTION = ("Explain Chicago police IUCR crime codes: a code's description, index-crime flag and how many "
+               "homicide rows use it; with no code, list the homicide codes (0110, 0130, 0141, 0142).")
+
+
+def _normalise_code(text: str) -> str:
+    code = str(text).strip().upper()
+    code = re.sub(r"^(IUCR\s*(CODE)?\s*)", "", code).strip()
+    if code.isdigit() and len(code) < 4:
+        code = code.zfill(4)
+    return code
+
+
+def _code_record(row, count: int) -> dict:
+    return {"code": row.iucr, "primary": row.primary, "secondary": row.secondary, "index_code": row.index_code,
+            "index_crime": row.index_code == "I", "active": bool(row.active), "homicide_rows": int(count),
+            "in_homicide_snapshot": count > 0}
+
+
+def _closest(codes: list[str], code: str, n: int = 5) -> list[str]:
+    """Numerically nearest codes for a number, else the most similar spellings, else the homicide codes."""
+    if code.isdigit():
+        return sorted((c for c in codes if c.isdigit()), key=lambda c: (abs(int(c) - int(code)), c))[:n]
+    return difflib.get_close_matches(code, codes, n=n, cutoff=0.5) or list(HOMICIDE_CODES)
+
+
+def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
+    """Codes whose primary or secondary description contains every word of ``text``."""
+    words = [w for w in re.split(r"\W+", str(text).upper()) if w]
+    if not words:
+        return iucr.iloc[0:0]
+    both = iucr["primary"].str.upper() + " " + iucr["secondary"].str.upper()
+    mask = pd.Series(True, index=iucr.index)
+    for word in words:
+        mask &= both.str.contains(word, regex=False)
+    return iucr[mask]
+
+
+def _catalogue(data) -> dict:
+    """Per bundle: IUCR code -> row (primary, secondary, index_code, active), in file order."""
+    cached = data.__dict__.get("_iucr_catalogue")
+    if cached is None or cached[0] is not data.iucr:
+        cached = (data.iucr, {row.iucr: row for row in data.iucr.itertuples(index=False)})
+        data.__dict__["_iucr_catalogue"] = cached
+    return cached[1]
+
+
+def _table(records: list[dict], columns: list[str]) -> dict:
+    return {"columns": columns, "rows": [[r[c] for c in columns] for r in records]}
+
+
+def get_iucr_info(data, code=None):
+    iucr = data.iucr
+    catalogue = _catalogue(data)
+    counts = homicide_arrays(data).iucr_counts
+    total_rows = int(data.coverage["homicides"]["rows"])
+    if code is not None:
+        key = _normalise_code(code)
+        row = catalogue.get(key)
+        if row is None and not key.isdigit() and len(key) > 4:
+            found = _by_description(iucr, code)
+            if len(found) > 1 and set(found["iucr"]) == set(HOMICIDE_CODES):
+                return get_iucr_info(data, None)  # "homicide" asks for the overview
+            if len(found) > 1:
+                listed = [f"{c} ({p} - {s})" for c, p, s in
+                          zip(found["iucr"], found["primary"], found["secondary"])][:8]
+                raise ToolArgumentError(
+                    f"'{code}' matches {len(found)} IUCR codes: {'; '.join(listed)}. Ask for one code.",
+                    "ambiguous_code")
+            if len(found) == 1:
+                row = catalogue[found["iucr"].iloc[0]]
+                key = row.iucr
+        if row is None:
+            close = _closest(list(catalogue), key)
+            described = [f"{c} ({catalogue[c].secondary})" for c in close]
+            raise ToolArgumentError(
+                f"unknown IUCR code '{code}'. The catalogue has {len(iucr)} codes; closest: "
+                f"{', '.join(described)}. Homicide codes are {', '.join(HOMICIDE_CODES)}.", "unknown_code")
+        record = _code_record(row, counts.get(key, 0))
+        share = 100.0 * record["homicide_rows"] / total_rows if total_rows else 0.0
+        record["share_of_homicide_rows_pct"] = round(share, 1)
+        text = (f"IUCR {record['code']}: {record['primary']} - {record['secondary']}. "
+                f"{'Index' if record['index_crime'] else 'Non-index'} crime (index code {record['index_code']}), "
+                f"{'active' if record['active'] else 'inactive'} code. Homicide rows using it: "
+                f"{fmt_int(record['homicide_rows'])} of {fmt_int(total_rows)} ({share:.1f}%).")
+        if record["primary"] == "HOMICIDE" and not record["in_homicide_snapshot"]:
+            text += " This homicide code is absent from the snapshot, which holds IUCR 0110 only."
+        summary = f"IUCR {record['code']} = {record['primary']} / {record['secondary']}"
+        table = _table([record], ["code", "primary", "secondary", "index_code", "active", "homicide_rows"])
+        caveats = [HOMICIDE_CODE_CAVEAT] if record["primary"] == "HOMICIDE" else []
+        return make_result(TOOL_NAME, values=record, text=text, summary=summary, datasets=["iucr", "homicides"],
+                           data=data, caveats=caveats, table=table, chart=None)
+
+    records = [_code_record(row, counts.get(c, 0)) for c, row in catalogue.items() if row.primary == "HOMICIDE"]
+    present = [r["code"] for r in records if r["in_homicide_snapshot"]]
+    absent = [r["code"] for r in records if not r["in_homicide_snapshot"]]
+    other = sorted(set(counts) - {r["code"] for r in records})
+    values = {"codes": records, "present_codes": present, "absent_codes": absent,
+              "homicide_rows": total_rows, "other_codes_in_snapshot": other}
+    lines = ["IUCR homicide codes:"]
+    for r in records:
+        lines.append(f"- {r['code']} {r['secondary']} (index code {r['index_code']}, "
+                     f"{'active' if r['active'] else 'inactive'}): {fmt_int(r['homicide_rows'])} rows in snapshot")
+    lines.append(f"Present in the snapshot: {', '.join(present) or 'none'}; absent: {', '.join(absent) or 'none'}. "
+                 f"The snapshot has {fmt_int(total_rows)} homicide rows (one per victim).")
+    table = _table(records, ["code", "secondary", "index_code", "active", "homicide_rows"])
+    return make_result(TOOL_NAME, values=values, text="\n".join(lines),
+                       summary=f"Homicide IUCR codes: {', '.join(present)} present, {', '.join(absent)} absent",
+                       datasets=["iucr", "homicides"], data=data, caveats=[HOMICIDE_CODE_CAVEAT], table=table,
+                       chart=None)
+
+
+def register(registry) -> None:
+    registry.register(Tool(TOOL_NAME, DESCRIPTION, PARAMETERS, get_iucr_info, domain="homicides"))

@@ -1,0 +1,1 @@
+"""Home values (ZHVI by ZIP) and the IHS price index by submarket."""

@@ -1,0 +1,169 @@
+"""Home values and house-price trends by community area or ZIP.
+
+One tool, ``query_property_values``, over two sources:
+
+* ``zhvi`` - Zillow Home Value Index by ZIP, monthly 2000-01..2024-09 (mid-tier, smoothed, seasonally
+  adjusted; a typical-home value, not a sale price), carried to community areas through the ZIP
+  crosswalk (tools/property/home_values.py). The default period is the latest month.
+* ``ihs_index`` - DePaul IHS Cook County House Price Index, quarterly 1997Q1..2025Q4, 2000Q1 = 100, by
+  submarket (2020 PUMA), with the city series standing in for the unindexed central submarket
+  (tools/property/price_index.py).
+
+This module holds the tool: its schema, argument checks and the choice of answer (tools/property/answers.py).
+Everything heavy (ZIP x month matrix, the 77 areas' monthly and annual values, the wide index table)
+is computed once per DataBundle and kept in ``bundle.__dict__["_property_cache"]``.
+"""
+from __future__ import annotations
+
+from tools.common import (
+    AREA_SCHEMA,
+    COMPARE_SCHEMA,
+    SORT_SCHEMA,
+    TOP_N_SCHEMA,
+    make_result,
+    resolve_areas,
+)
+from tools.errors import ToolArgumentError
+from tools.property import home_values, price_index
+from tools.property.answers import (
+    area_answer,
+    city_answer,
+    comparison_answer,
+    ranking_answer,
+    zip_answer,
+)
+from tools.property.home_values import (
+    CROSSWALK_CAVEAT,
+    ZHVI_CAVEAT,
+    ZHVI_SETS,
+    HomeValues,
+    Period,
+    home_method,
+)
+from tools.property.price_index import (
+    IHS_CAVEAT,
+    IHS_SETS,
+    PriceIndex,
+    index_method,
+    index_window,
+)
+from tools.registry import Tool
+
+TOOL_NAME = "query_property_values"
+CACHE_KEY = "_property_cache"
+METRIC_NAMES = ["home_value", "price_trend", "all"]
+
+
+class PropertySources:
+    """Both sources prepared for one DataBundle, plus a memo of per-area pieces for comparisons and rankings."""
+
+    def __init__(self, data):
+        self.source = data.zhvi
+        self.home = HomeValues(data)
+        self.index = PriceIndex(data)
+        self.area_names = {n: data.geography.area_name(n) for n in range(1, 78)}
+        self.memo: dict = {}
+
+
+def property_sources(data) -> PropertySources:
+    cached = data.__dict__.get(CACHE_KEY)
+    if cached is None or cached.source is not data.zhvi:
+        cached = data.__dict__[CACHE_KEY] = PropertySources(data)
+    return cached
+
+
+def _check_years(c: PropertySources, metric: str, year, since_year) -> None:
+    """Out-of-range years name both sources' coverage, so the caller can switch metric instead of giving up."""
+    home, index = c.home, c.index
+    zhvi_coverage, ihs_coverage = home_values.coverage_text(home), price_index.coverage_text(index)
+    for name, value in (("year", year), ("since_year", since_year)):
+        if value is None:
+            continue
+        if metric in ("home_value", "all") and not home.first_year <= value <= home.last_year:
+            extra = f"; {ihs_coverage} (metric price_trend)" if metric == "home_value" else f"; {ihs_coverage}"
+            raise ToolArgumentError(f"{name} {value} is outside the data: {zhvi_coverage}{extra}", "out_of_range")
+        if metric == "price_trend" and not index.first_year <= value <= index.last_year:
+            raise ToolArgumentError(f"{name} {value} is outside the data: {ihs_coverage}; "
+                                    f"{zhvi_coverage} (metric home_value)", "out_of_range")
+    if since_year is not None:
+        if metric in ("home_value", "all"):
+            target = home.last_year if year is None else year
+            if since_year >= target:
+                raise ToolArgumentError(
+                    f"since_year {since_year} must be before the year compared "
+                    f"({'the latest month, ' + home.latest_month if year is None else year}); "
+                    f"{zhvi_coverage}", "out_of_range")
+        elif year is not None and since_year > year:
+            raise ToolArgumentError(f"since_year {since_year} is after year {year}", "out_of_range")
+
+
+def query_property_values(data, community_area=None, zip=None, compare_areas=None, year=None, since_year=None,
+                          metric="all", top_n=None, sort_order="desc"):
+    c = property_sources(data)
+    geo = data.geography
+    if zip is not None:
+        if community_area is not None or compare_areas or top_n is not None:
+            raise ToolArgumentError("give either zip or community_area/compare_areas/top_n, not both; a ZIP "
+                                    "query answers for that ZIP alone", "conflicting_arguments")
+        zip_code = geo.check_zip(zip)
+    numbers = resolve_areas(geo, community_area, compare_areas)
+    _check_years(c, metric, year, since_year)
+    wants_home = metric in ("home_value", "all")
+    wants_index = metric in ("price_trend", "all")
+    period = Period(c.home, year) if wants_home else None
+    since = Period(c.home, since_year) if (wants_home and since_year is not None) else None
+    end, base, ihs_note = index_window(c.index, year, since_year) if wants_index else (None, None, None)
+    caveats = [n for n in (period.note if period else None, ihs_note) if n]
+    datasets = (ZHVI_SETS if wants_home else []) + (IHS_SETS if wants_index else [])
+    if wants_home:
+        caveats += [ZHVI_CAVEAT]
+    if wants_index:
+        caveats.append(IHS_CAVEAT)
+    method = " ".join(([home_method(period)] if wants_home else []) + ([index_method(end, base)] if wants_index else []))
+    ctx = dict(c=c, metric=metric, period=period, since=since, end=end, base=base, caveats=caveats, method=method)
+    if zip is not None:
+        answer = zip_answer(geo=geo, zip_code=zip_code, **ctx)
+    else:
+        if numbers and top_n is not None:
+            caveats.append(f"top_n={top_n} was ignored because specific community areas were named.")
+        if wants_home and numbers:
+            caveats.append(CROSSWALK_CAVEAT)
+        if len(numbers) == 1:
+            answer = area_answer(number=numbers[0], **ctx)
+        elif numbers:
+            answer = comparison_answer(numbers=numbers, **ctx)
+        elif top_n is not None:
+            answer = ranking_answer(top_n=top_n, sort_order=sort_order, **ctx)
+        else:
+            answer = city_answer(**ctx)
+    return make_result(TOOL_NAME, datasets=datasets, data=data, caveats=caveats, **answer)
+
+
+# ------------------------------------------------------------------ registration
+
+def register(registry) -> None:
+    registry.register(Tool(
+        name=TOOL_NAME,
+        description=("Home values (Zillow, by ZIP mapped to community areas, 2000-2024) and house-price index "
+                     "trends (DePaul IHS, 1997-2025) for an area or ZIP, a comparison, or a ranking."),
+        parameters={
+            "type": "object",
+            "properties": {
+                "community_area": AREA_SCHEMA,
+                "zip": {"type": "string", "description": "a 5-digit Chicago ZIP code, instead of community_area"},
+                "compare_areas": COMPARE_SCHEMA,
+                "year": {"type": "integer",
+                         "description": "2000-2024 for home values (default: latest month, 2024-09); "
+                                        "1997-2025 for price_trend"},
+                "since_year": {"type": "integer",
+                               "description": "report the change since this year (price_trend default 2000)"},
+                "metric": {"type": "string", "enum": METRIC_NAMES, "default": "all",
+                           "description": "home_value = Zillow value; price_trend = IHS price index; all = both"},
+                "top_n": TOP_N_SCHEMA,
+                "sort_order": SORT_SCHEMA,
+            },
+            "required": [],
+        },
+        fn=query_property_values,
+        domain="property",
+    ))

@@ -1,0 +1,1 @@
+"""The `data refresh` command: paged downloads, layout checks and atomic replacement."""
