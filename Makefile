@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test setup browser-deps bench eval clean
 
@@ -12,10 +13,15 @@ run: $(STAMP)
 setup: $(STAMP)
 
 # llama-cpp-python compiles from source here: about 4 minutes on 2 cores, once.
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
-	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -q -r requirements.txt
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -q -e .
 	touch $(STAMP)
+
+# Test-only packages (pytest, playwright, hypothesis, gguf, responses) on top of the runtime.
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
 
 # Headless Chromium for the real-browser test, from Debian's packages.
 browser-deps:
@@ -23,10 +29,10 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
-test: $(STAMP) browser-deps
+test: $(TEST_STAMP) browser-deps
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m bench
 
 eval: $(STAMP)
