@@ -12,25 +12,23 @@ import argparse
 import json
 import sys
 
+from flask import Flask
+
+from assembly.services import build_tools
 from cli.ask import report_error, run_ask
 from evals.runner import run_eval_command
-from settings.loader import DataNotFoundError, load_settings
-from tools.catalog import build_registry
-from tools.data.loader import load_data
+from settings.loader import DataNotFoundError, SettingsError, load_settings
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
 
 
 def create_app(test_config: dict | None = None):
     """Build the Flask app. Nothing heavy happens here: data and model load on first use."""
-    from flask import Flask
-
-
+    config = dict(test_config or {})  # a copy: the caller's mapping is never changed
+    overrides = config.pop("SETTINGS_OVERRIDES", None)
     app = Flask(__name__, template_folder="templates", static_folder="static")
-    overrides = (test_config or {}).pop("SETTINGS_OVERRIDES", None) if test_config else None
     app.config.from_mapping(CHIQA_SETTINGS=load_settings(overrides=overrides), MAX_CONTENT_LENGTH=None)
-    if test_config:
-        app.config.update(test_config)
+    app.config.update(config)
     register_web(app)
     return app
 
@@ -42,7 +40,7 @@ def cmd_tool(args, settings) -> int:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
         return report_error(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
-    registry = build_registry(load_data(settings))
+    registry = build_tools(settings)
     result = registry.run(args.name, arguments)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, default=str))
@@ -70,8 +68,8 @@ def cmd_eval(args, settings) -> int:
 
 def cmd_serve(args, settings) -> int:
     app = create_app({"SETTINGS_OVERRIDES": {"model.backend": args.backend}} if args.backend else None)
-    host = args.host or settings["server"]["host"]
-    port = args.port or settings["server"]["port"]
+    host = args.host or settings.server.host
+    port = args.port or settings.server.port
     print(f"ChiQA on http://{host}:{port}/", file=sys.stderr)
     app.run(host=host, port=port, threaded=True)
     return 0
@@ -126,6 +124,8 @@ def main(argv=None) -> int:
         return args.fn(args, settings)
     except DataNotFoundError as exc:
         return report_error(args, "data_not_found", str(exc))
+    except SettingsError as exc:
+        return report_error(args, "invalid_settings", str(exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and closed early: not an error worth a traceback

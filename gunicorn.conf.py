@@ -12,7 +12,7 @@ orchestrator.timeout_seconds + 60).
 """
 import os
 
-from settings.loader import get_dotted, load_settings
+from settings.loader import load_settings
 
 _settings = load_settings()
 
@@ -20,7 +20,7 @@ bind = os.environ.get("CHIQA_BIND") or "127.0.0.1:8000"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 1)
 worker_class = "gthread"
 threads = int(os.environ.get("CHIQA_THREADS") or 8)
-timeout = int(os.environ.get("CHIQA_TIMEOUT") or (int(get_dotted(_settings, "orchestrator.timeout_seconds", 60)) + 60))
+timeout = int(os.environ.get("CHIQA_TIMEOUT") or (_settings.orchestrator.timeout_seconds + 60))
 graceful_timeout = 30
 keepalive = 5
 # Each worker loads its own model lazily; preloading the app would load nothing heavy anyway.

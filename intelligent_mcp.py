@@ -14,9 +14,9 @@ from analyzer import question as question_analyzer
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
 from loop.grammar import build_tool_grammar
-from loop.options import InvalidOptions, validate_limits  # noqa: F401  (InvalidOptions is re-exported)
+from loop.options import validate_limits
 from loop.protocol import parse_tool_calls
-from loop.steps import (  # noqa: F401  (re-exported: callers import RunResult from here)
+from loop.steps import (
     AnalysisStep,
     ErrorStep,
     GroundingStep,
@@ -27,7 +27,7 @@ from loop.steps import (  # noqa: F401  (re-exported: callers import RunResult f
     ToolCallStep,
     TrimStep,
 )
-from settings.loader import get_dotted
+from settings.schema import Settings
 from tools.errors import ToolArgumentError
 from tools.registry import ToolResult, call_key
 
@@ -37,16 +37,16 @@ MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 class Orchestrator:
     """Answers questions with a backend and a tool registry; safe to share between threads."""
 
-    def __init__(self, backend, registry, settings: dict):
+    def __init__(self, backend, registry, settings: Settings):
         self.backend = backend
         self.registry = registry
-        self.settings = settings or {}
-        self.max_tool_calls = int(get_dotted(self.settings, "orchestrator.max_tool_calls", 4))
-        self.timeout_seconds = float(get_dotted(self.settings, "orchestrator.timeout_seconds", 60))
-        self.reply_reserve = int(get_dotted(self.settings, "orchestrator.reply_reserve_tokens", 384))
-        self.grounding_check = bool(get_dotted(self.settings, "orchestrator.grounding_check", True))
-        self.grammar_enabled = bool(get_dotted(self.settings, "model.grammar", True))
-        self.max_tokens = int(get_dotted(self.settings, "model.max_tokens", 384))
+        self.settings = settings
+        self.max_tool_calls = self.settings.orchestrator.max_tool_calls
+        self.timeout_seconds = self.settings.orchestrator.timeout_seconds
+        self.reply_reserve = self.settings.orchestrator.reply_reserve_tokens
+        self.grounding_check = self.settings.orchestrator.grounding_check
+        self.grammar_enabled = self.settings.model.grammar
+        self.max_tokens = self.settings.model.max_tokens
         self._system = None
         self._grammars: dict[int, str] = {}
 

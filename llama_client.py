@@ -13,12 +13,12 @@ from pathlib import Path
 from backends import llama_cpp, openai_http, scripted  # noqa: F401  (imported to register themselves)
 from backends.base import BACKENDS, Backend, BackendError
 from rules import backend as rules_backend  # noqa: F401  (imported to register itself)
-from settings.loader import get_dotted
+from settings.schema import Settings
 
 
-def make_backend(settings: dict, name: str | None = None) -> Backend:
+def make_backend(settings: Settings, name: str | None = None) -> Backend:
     """Build the configured backend; ``auto`` prefers a local GGUF and falls back to rules."""
-    name = (name or get_dotted(settings, "model.backend", "auto") or "auto").lower()
+    name = (name or settings.model.backend or "auto").lower()
     if name == "auto":
         return _auto_backend(settings)
     cls = BACKENDS.get(name)
@@ -39,29 +39,29 @@ def _network_reachable(host: str = "huggingface.co", port: int = 443, timeout: f
         return False
 
 
-def plan_backend(settings: dict, name: str | None = None, check_network: bool = True) -> tuple[str, str]:
+def plan_backend(settings: Settings, name: str | None = None, check_network: bool = True) -> tuple[str, str]:
     """Which backend ``make_backend`` would build, and why, without loading anything.
 
     /api/health uses this before the first question so the choice is visible at once.
     """
-    name = (name or get_dotted(settings, "model.backend", "auto") or "auto").lower()
+    name = (name or settings.model.backend or "auto").lower()
     if name != "auto":
         return name, f"backend '{name}' chosen in config, CHIQA_BACKEND or --backend"
-    configured = get_dotted(settings, "model.path")
+    configured = settings.model.path
     path = Path(str(configured)).expanduser() if configured else None
     if path is not None and path.is_file():
         return "llama", f"auto: model file {path} found"
-    allow = bool(get_dotted(settings, "model.allow_download", False))
+    allow = settings.model.allow_download
     if allow and (not check_network or _network_reachable()):
-        return "llama", (f"auto: no local model file; downloading {get_dotted(settings, 'model.hf_repo')}/"
-                         f"{get_dotted(settings, 'model.hf_file')} (model.allow_download is true)")
+        return "llama", (f"auto: no local model file; downloading {settings.model.hf_repo}/"
+                         f"{settings.model.hf_file} (model.allow_download is true)")
     where = ("no model file configured (set model.path or CHIQA_MODEL_PATH)" if path is None
              else f"no model file at {path} (set model.path or CHIQA_MODEL_PATH)")
     download = "; download allowed but network unreachable" if allow else ""
     return "rules", f"auto: {where}{download}; using the rule planner"
 
 
-def _auto_backend(settings: dict) -> Backend:
+def _auto_backend(settings: Settings) -> Backend:
     """Prefer a local GGUF (or an allowed download); otherwise the rule planner, saying why."""
     choice, reason = plan_backend(settings, "auto")
     try:

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from settings.loader import get_dotted
+from settings.schema import Settings
 
 
 class BackendError(RuntimeError):
@@ -90,9 +90,9 @@ class Backend:
         self.selection_reason = ""
 
     @classmethod
-    def from_settings(cls, settings: dict) -> "Backend":
+    def from_settings(cls, settings: Settings) -> "Backend":
         """Build from settings; providers with more options override this."""
-        return cls(queue_size=int(get_dotted(settings, "model.queue_size", 8)))
+        return cls(queue_size=settings.model.queue_size)
 
     def info(self) -> dict:
         return {"backend": self.name, "model": None, "n_ctx": self.n_ctx, "reason": self.selection_reason}

@@ -18,7 +18,7 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
-from settings.loader import get_dotted
+from settings.schema import Settings
 
 GGUF_MAGIC = b"GGUF"
 _HOW_TO_GET_A_MODEL = (
@@ -101,18 +101,15 @@ class LlamaCppBackend(Backend):
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def from_settings(cls, settings: dict, queue_size: int | None = None) -> "LlamaCppBackend":
-        def opt(key, default=None):
-            value = get_dotted(settings, "model." + key, default)
-            return default if value is None else value
-
-        queue_size = int(queue_size if queue_size is not None else opt("queue_size", 8))
-        n_ctx = int(opt("n_ctx", 4096))
-        n_threads = int(opt("n_threads") or physical_cores())
-        seed = int(opt("seed", 42))
-        temperature = float(opt("temperature", 0.2))
-        chat_format = opt("chat_format") or None
-        configured = opt("path")
+    def from_settings(cls, settings: Settings) -> "LlamaCppBackend":
+        model = settings.model
+        queue_size = model.queue_size
+        n_ctx = model.n_ctx
+        n_threads = model.n_threads or physical_cores()
+        seed = model.seed
+        temperature = model.temperature
+        chat_format = model.chat_format or None
+        configured = model.path
         try:
             from llama_cpp import Llama
         except Exception as exc:  # noqa: BLE001
@@ -122,10 +119,10 @@ class LlamaCppBackend(Backend):
             common["chat_format"] = chat_format
         path = Path(str(configured)).expanduser() if configured else None
         if path is None or not path.exists():
-            if not opt("allow_download", False):
+            if not model.allow_download:
                 where = f"model file not found: {path}" if path else "no model file configured (model.path is null)"
                 raise BackendError(f"{where}; {_HOW_TO_GET_A_MODEL}")
-            repo, filename = opt("hf_repo"), opt("hf_file")
+            repo, filename = model.hf_repo, model.hf_file
             try:
                 llm = Llama.from_pretrained(repo_id=repo, filename=filename, **common)
             except Exception as exc:  # noqa: BLE001

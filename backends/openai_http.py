@@ -15,7 +15,7 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
-from settings.loader import get_dotted
+from settings.schema import Settings
 
 
 @register_backend
@@ -40,21 +40,17 @@ class OpenAIBackend(Backend):
         self.session = session or requests.Session()
 
     @classmethod
-    def from_settings(cls, settings: dict, queue_size: int | None = None) -> "OpenAIBackend":
-        def opt(key, default=None):
-            value = get_dotted(settings, "model." + key, default)
-            return default if value is None else value
-
-        key_env = opt("openai.api_key_env", "OPENAI_API_KEY")
+    def from_settings(cls, settings: Settings) -> "OpenAIBackend":
+        model, remote = settings.model, settings.model.openai
         backend = cls(
-            opt("openai.base_url", "http://127.0.0.1:8080/v1"),
-            opt("openai.model", "local-model"),
-            api_key=os.environ.get(key_env) if key_env else None,
-            timeout=float(opt("openai.request_timeout_seconds", 60)),
-            temperature=float(opt("temperature", 0.2)),
-            send_grammar=bool(opt("openai.send_grammar", True)),
-            n_ctx=int(opt("n_ctx", 4096)),
-            queue_size=int(queue_size if queue_size is not None else opt("queue_size", 8)),
+            remote.base_url,
+            remote.model,
+            api_key=os.environ.get(remote.api_key_env) if remote.api_key_env else None,
+            timeout=remote.request_timeout_seconds,
+            temperature=model.temperature,
+            send_grammar=remote.send_grammar,
+            n_ctx=model.n_ctx,
+            queue_size=model.queue_size,
         )
         backend.selection_reason = f"backend 'openai' at {backend.base_url}"
         return backend

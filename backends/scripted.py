@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from backends.base import Backend, Generation, GenerationRequest, register_backend
+from settings.schema import Settings
 
 
 @register_backend
@@ -22,6 +23,10 @@ class ScriptedBackend(Backend):
         self.delay = delay
         self.requests: list[GenerationRequest] = []
         self.selection_reason = "scripted replies (tests and benchmarks)"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "ScriptedBackend":
+        return cls(delay=settings.model.scripted_delay_seconds, queue_size=settings.model.queue_size)
 
     def enqueue(self, *replies) -> "ScriptedBackend":
         self.replies.extend(replies)

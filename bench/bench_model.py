@@ -24,16 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from assembly.services import build_services, build_tools
 from backends.llama_cpp import LlamaCppBackend
-from intelligent_mcp import Orchestrator
 from loop.grammar import build_tool_grammar
 from settings.loader import load_settings
-from tools.catalog import build_registry
-from tools.data.loader import shared_data
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 GOAL_REUSE_RATIO = 1.3
 QUESTION = "How many homicides were there in Austin in 2020, and how does that compare with Englewood?"
@@ -120,9 +116,9 @@ def main(argv=None) -> int:
         load_started = time.perf_counter()
         inner = LlamaCppBackend.from_settings(settings)
         load_s = time.perf_counter() - load_started
-        registry = build_registry(shared_data(settings))
+        registry = build_tools(settings)
         backend = ForcedCallsBackend(inner, registry.schemas(), args.calls)
-        orchestrator = Orchestrator(backend, registry, settings)
+        orchestrator = build_services(settings, backend=backend, data=registry.data).orchestrator
         info = inner.info()
         print(f"model {info['model']} ({info['size_bytes']} bytes, {info['chat_format']}, n_ctx {info['n_ctx']}, "
               f"{info['n_threads']} thread(s)); load {load_s * 1000:.0f} ms")

@@ -14,11 +14,9 @@ import json
 import statistics
 import time
 
+from assembly.services import build_services
 from backends.scripted import ScriptedBackend
-from intelligent_mcp import Orchestrator
 from settings.loader import load_settings
-from tools.catalog import build_registry
-from tools.data.loader import load_data
 
 GOAL_MS = 5.0
 
@@ -38,9 +36,8 @@ def _replies(index: int) -> list:
 
 def measure(runs: int = 200) -> dict:
     settings = load_settings()
-    registry = build_registry(load_data(settings))
     backend = ScriptedBackend()
-    orchestrator = Orchestrator(backend, registry, settings)
+    orchestrator = build_services(settings, backend=backend).orchestrator
     for warm in range(3):  # tool caches, grammar and system prompt built once
         backend.enqueue(*_replies(warm))
         orchestrator.run("warm-up")

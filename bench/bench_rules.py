@@ -7,11 +7,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from intelligent_mcp import Orchestrator
+from assembly.services import build_services
 from rules.backend import RulesBackend
 from settings.loader import load_settings
-from tools.catalog import build_registry
-from tools.data.loader import shared_data
 
 GOAL_MEDIAN_MS = 50.0
 REPEATS = 3
@@ -41,8 +39,7 @@ QUESTIONS = [
 
 def main() -> dict:
     settings = load_settings()
-    registry = build_registry(shared_data(settings))
-    orchestrator = Orchestrator(RulesBackend(), registry, settings)
+    orchestrator = build_services(settings, backend=RulesBackend()).orchestrator
     for question in QUESTIONS:  # warm: caches, gazetteer index, imports
         orchestrator.run(question)
     timings = []

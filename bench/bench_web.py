@@ -43,7 +43,7 @@ def gunicorn_server(var_dir: str | Path, overrides: dict | None = None, env: dic
     """
     var_dir = Path(var_dir)
     var_dir.mkdir(parents=True, exist_ok=True)
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    config = yaml.safe_load((ROOT / "config.yaml").read_text()) or {}
     settings_cache = Path(os.environ.get("CHIQA_VAR_DIR") or ROOT / "var") / "cache"
     values = {"data.cache_dir": str(settings_cache if settings_cache.is_absolute() else ROOT / settings_cache)}
     values.update(overrides or {})

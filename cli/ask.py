@@ -9,12 +9,11 @@ import contextlib
 import json
 import sys
 
+from assembly.services import build_services
 from backends.base import BackendError
-from intelligent_mcp import InvalidOptions, Orchestrator
-from llama_client import make_backend
-from settings.loader import DataNotFoundError, get_dotted
-from tools.catalog import build_registry
-from tools.data.loader import load_data
+from loop.options import InvalidOptions
+from settings.loader import DataNotFoundError, with_overrides
+from settings.schema import Settings
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -97,23 +96,22 @@ def report_error(args, code: str, message: str) -> int:
     return 2
 
 
-def run_ask(args, settings: dict) -> int:
+def run_ask(args, settings: Settings) -> int:
     """The ``ask`` command. Exit code 0 on an answer, 2 on any error (never a stack trace)."""
-    settings = dict(settings)
+    overrides = {}
     for attr, dotted in ASK_OVERRIDES:
         value = getattr(args, attr, None)
         if value is None:
             continue
         if attr in ("max_tool_calls", "timeout") and value < 1:
             return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be at least 1, got {value:g}")
-        head, key = dotted.split(".")
-        settings[head] = {**(settings.get(head) or {}), key: value}
-    backend = None
+        overrides[dotted] = value
+    settings = with_overrides(settings, overrides)
+    services = None
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
-            backend = make_backend(settings, get_dotted(settings, "model.backend"))
-            registry = build_registry(load_data(settings))
-            result = Orchestrator(backend, registry, settings).run(args.question).to_dict()
+            services = build_services(settings)
+            result = services.orchestrator.run(args.question).to_dict()
     except InvalidOptions as exc:
         return report_error(args, "invalid_options", str(exc))
     except DataNotFoundError as exc:
@@ -123,8 +121,8 @@ def run_ask(args, settings: dict) -> int:
     except Exception as exc:  # the CLI never shows a stack trace
         return report_error(args, "internal_error", f"{type(exc).__name__}: {exc}")
     finally:
-        if backend is not None:
-            backend.close()
+        if services is not None:
+            services.close()
     if getattr(args, "json", False):
         print(json.dumps(result, indent=2, default=str))
     else:

@@ -18,12 +18,9 @@ from pathlib import Path
 
 import yaml
 
+from assembly.services import Services, build_services
 from evals import expected
-from intelligent_mcp import Orchestrator
-from llama_client import make_backend
-from settings.loader import var_dir
-from tools.catalog import build_registry
-from tools.data.loader import shared_data
+from settings.loader import var_dir, with_overrides
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
 
@@ -173,12 +170,12 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
 
 # ---------------------------------------------------------------- the whole set
 
-def run_eval(backend, registry, settings, questions=None, limit=None) -> dict:
+def run_eval(services: Services, questions=None, limit=None) -> dict:
     items = questions if questions is not None else load_questions()
     if limit:
         items = items[: int(limit)]
-    orchestrator = Orchestrator(backend, registry, settings)
-    geo = registry.data.geography
+    orchestrator, backend = services.orchestrator, services.backend
+    geo = services.data.geography
     rows = []
     started = time.perf_counter()
     for item in items:
@@ -221,14 +218,12 @@ def run_eval(backend, registry, settings, questions=None, limit=None) -> dict:
 
 
 def run_eval_command(args, settings) -> int:
-    if getattr(args, "model", None):
-        settings.setdefault("model", {})["path"] = args.model
-    backend = make_backend(settings, getattr(args, "backend", None))
-    registry = build_registry(shared_data(settings))
+    settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
+    services = build_services(settings, backend_name=getattr(args, "backend", None))
     try:
-        report = run_eval(backend, registry, settings, limit=getattr(args, "limit", None))
+        report = run_eval(services, limit=getattr(args, "limit", None))
     finally:
-        backend.close()
+        services.close()
     output = getattr(args, "output", None)
     path = Path(output) if output else var_dir(settings) / "evals" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.json"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,19 +1,17 @@
 """Shared fixtures: the real data (from ../shared/data or CHIQA_DATA_DIR), loaded once."""
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-# Tests keep their cache and run history away from the developer's var/ folder.
-os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
+from settings.loader import DataNotFoundError, load_settings, resolve_data_dir
+from tests.tiny_gguf import make_tiny_gguf
+from tools.catalog import build_registry
+from tools.data.loader import load_data
 
-from settings.loader import DataNotFoundError, load_settings, resolve_data_dir  # noqa: E402
-from tests.tiny_gguf import make_tiny_gguf  # noqa: E402
-from tools.catalog import build_registry  # noqa: E402
-from tools.data.loader import load_data  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+# Tests keep their cache and run history away from the developer's var/ folder (read when settings load).
+os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
 
 
 def pytest_sessionstart(session):

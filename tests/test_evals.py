@@ -1,5 +1,6 @@
 """The eval set with the rules backend (the bar: at least 90% pass), and expected.py against hand checks."""
 
+from assembly.services import build_services
 from evals import expected
 from evals.runner import load_questions, number_in_answer, run_eval
 from rules.backend import RulesBackend
@@ -36,7 +37,7 @@ def test_number_formats():
 
 
 def test_rules_backend_passes_the_eval_set(registry, settings):
-    report = run_eval(RulesBackend(), registry, settings)
+    report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
     failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
     assert report["pass_rate"] >= 0.9, failures
     assert report["grounded_share"] >= 0.99

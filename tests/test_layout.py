@@ -114,3 +114,19 @@ def test_packages_have_a_docstring_and_no_reexports():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         assert ast.get_docstring(tree), path
         assert not [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))], f"{path} re-exports"
+
+
+def test_every_package_is_installed_by_pyproject():
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    included = {pattern.rstrip("*") for pattern in config["packages"]["find"]["include"]}
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests"}
+    assert packages <= included, sorted(packages - included)
+    assert set(config["py-modules"]) == {name.removesuffix(".py") for name in ROOT_MODULES - {"gunicorn.conf.py"}}
+
+
+def test_runtime_requirements_hold_no_test_only_packages():
+    runtime = (ROOT / "requirements.txt").read_text().lower()
+    for name in ("pytest", "playwright", "hypothesis", "gguf", "responses"):
+        assert f"\n{name}" not in runtime, name

@@ -8,7 +8,10 @@ import pytest
 from analyzer import question as question_analyzer
 from backends.base import BackendBusy, BackendError
 from backends.scripted import ScriptedBackend
-from intelligent_mcp import InvalidOptions, Orchestrator, RunResult
+from intelligent_mcp import Orchestrator
+from loop.options import InvalidOptions
+from loop.steps import RunResult
+from settings.loader import load_settings
 from tools.registry import Tool, ToolRegistry, ToolResult
 
 HOMICIDES = "query_homicides_advanced"
@@ -162,7 +165,7 @@ def test_a_crashing_tool_is_an_error_result():
     registry.register(Tool("boom", "always fails", {"type": "object", "properties": {}}, boom))
     registry.register(Tool("echo", "echoes n", {"type": "object", "properties": {"n": {"type": "integer"}}}, echo))
     backend = ScriptedBackend([call("boom"), call("echo", n=42), "NO_TOOL_CALL", "n is 42."])
-    result = Orchestrator(backend, registry, {}).run("test")
+    result = Orchestrator(backend, registry, load_settings()).run("test")
     assert statuses(result) == ["error", "ok"]
     assert "disk on fire" in result.tool_calls[0]["error"]
     assert result.ungrounded_numbers == [] and result.answer == "n is 42."
@@ -195,7 +198,7 @@ def test_context_overflow_trims_earliest_results(registry, settings):
     class SmallContext(ScriptedBackend):
         n_ctx = 0
 
-    reserve = settings["orchestrator"]["reply_reserve_tokens"]
+    reserve = settings.orchestrator.reply_reserve_tokens
     probe = Orchestrator(ScriptedBackend(), registry, settings)
     base = SmallContext().count_message_tokens([{"role": "system", "content": probe.system_prompt()}])
     SmallContext.n_ctx = base + reserve + 700

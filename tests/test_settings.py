@@ -1,4 +1,5 @@
 """Settings resolution, the data-folder fallback, and the no-data message."""
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,31 +9,77 @@ import yaml
 
 import app
 from settings import loader as settings_mod
+from settings.schema import default_of, leaf_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _dotted_keys(tree, prefix=""):
-    for key, value in tree.items():
-        dotted = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from _dotted_keys(value, dotted + ".")
-        else:
-            yield dotted
+def _readme_settings_table() -> dict:
+    """key -> default cell of the README's settings table."""
+    rows = {}
+    for line in (ROOT / "README.md").read_text().splitlines():
+        match = re.match(r"^\| `([a-z_.]+)` \| (.*?) \| .* \|$", line)
+        if match:
+            rows[match.group(1)] = match.group(2)
+    return rows
 
 
-def test_readme_documents_every_setting():
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    readme = (ROOT / "README.md").read_text()
-    missing = [key for key in _dotted_keys(config) if f"`{key}`" not in readme]
-    assert missing == []
+def _as_cell(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def test_readme_settings_table_matches_the_defaults():
+    table = _readme_settings_table()
+    defaults = {key: _as_cell(default_of(f)) for key, f in leaf_settings()}
+    assert table == defaults
+
+
+def test_every_setting_has_help_text():
+    assert all(f.metadata.get("help") for _, f in leaf_settings())
+
+
+def test_a_misspelled_key_names_the_nearest_valid_one(tmp_path):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("model:\n  n_cxt: 2048\n")
+    with pytest.raises(settings_mod.SettingsError, match="'model.n_cxt'.*did you mean 'model.n_ctx'"):
+        settings_mod.load_settings(cfg)
+    with pytest.raises(settings_mod.SettingsError, match="orchestrator.max_tool_calls"):
+        settings_mod.load_settings(overrides={"orchestrator.max_tool_call": 3})
+
+
+def test_a_wrong_type_is_a_clear_error(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("orchestrator:\n  timeout_seconds: soon\n")
+    with pytest.raises(settings_mod.SettingsError, match="timeout_seconds.*'soon'"):
+        settings_mod.load_settings(cfg)
+    monkeypatch.setenv("CHIQA_SCRIPTED_DELAY", "nan")
+    with pytest.raises(settings_mod.SettingsError, match="scripted_delay_seconds"):
+        settings_mod.load_settings()
+
+
+def test_overrides_never_change_the_original():
+    base = settings_mod.load_settings()
+    changed = settings_mod.with_overrides(base, {"model.n_ctx": 2048, "model.path": None})
+    assert changed.model.n_ctx == 2048 and base.model.n_ctx == 4096
+    assert changed.model.path == base.model.path
+
+
+def test_app_refuses_to_start_on_an_unknown_key(tmp_path, capsys):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("servr:\n  port: 1\n")
+    assert app.main(["--config", str(cfg), "tool", "get_iucr_info", "{}"]) == 2
+    assert "unknown setting 'servr.port'" in capsys.readouterr().err
 
 
 def test_env_overrides_the_config(monkeypatch, data_dir):
     monkeypatch.setenv("CHIQA_DATA_DIR", str(data_dir))
     monkeypatch.setenv("CHIQA_BACKEND", "rules")
     loaded = settings_mod.load_settings()
-    assert loaded["model"]["backend"] == "rules"
+    assert loaded.model.backend == "rules"
     assert settings_mod.resolve_data_dir(loaded) == data_dir
 
 
@@ -53,11 +100,9 @@ def test_no_data_anywhere_says_how_to_get_it(monkeypatch, tmp_path):
 
 
 def test_cli_without_data_prints_a_message_not_a_traceback(tmp_path):
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    config["data"]["dir"] = str(tmp_path / "empty")
-    config["server"]["var_dir"] = str(tmp_path / "var")
     cfg = tmp_path / "config.yaml"
-    cfg.write_text(yaml.safe_dump(config))
+    cfg.write_text(yaml.safe_dump({"data": {"dir": str(tmp_path / "empty")},
+                                   "server": {"var_dir": str(tmp_path / "var")}}))
     # A copy of the checkout's code without ../shared beside it: no fallback data exists.
     env = {"PATH": "/usr/bin:/bin", "CHIQA_CONFIG": str(cfg)}
     code = ("import sys; from settings import loader; loader.FALLBACK_DATA_DIR = loader.Path('/nonexistent'); "

@@ -25,8 +25,8 @@ from flask import (
 )
 
 from backends.base import BackendBusy, BackendError
-from intelligent_mcp import InvalidOptions
-from settings.loader import DataNotFoundError, get_dotted
+from loop.options import InvalidOptions
+from settings.loader import DataNotFoundError
 from web.errors import ApiError
 from web.run_store import latency_ms
 from web.runtime import get_runtime
@@ -55,7 +55,7 @@ def read_json_body() -> dict:
     if request.mimetype != "application/json":
         raise ApiError(415, "unsupported_media_type",
                        f"send the body as application/json (got {request.mimetype or 'no content type'})")
-    limit = int(get_dotted(_settings(), "server.max_body_bytes", 65536))
+    limit = _settings().server.max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
@@ -83,7 +83,7 @@ def parse_ask() -> tuple[str, dict]:
     question = question.strip()
     if not question:
         raise ApiError(400, "empty_question", "the question is empty")
-    limit = int(get_dotted(_settings(), "server.max_question_chars", 2000))
+    limit = _settings().server.max_question_chars
     if len(question) > limit:
         raise ApiError(400, "question_too_long", f"the question has {len(question)} characters; the limit is {limit}")
     options = body.get("options")
@@ -261,10 +261,10 @@ def health():
         "backend": runtime.health(),
         "data": runtime.data_health(),
         "limits": {
-            "max_tool_calls": get_dotted(_settings(), "orchestrator.max_tool_calls"),
-            "timeout_seconds": get_dotted(_settings(), "orchestrator.timeout_seconds"),
-            "max_question_chars": get_dotted(_settings(), "server.max_question_chars"),
-            "max_body_bytes": get_dotted(_settings(), "server.max_body_bytes"),
+            "max_tool_calls": _settings().orchestrator.max_tool_calls,
+            "timeout_seconds": _settings().orchestrator.timeout_seconds,
+            "max_question_chars": _settings().server.max_question_chars,
+            "max_body_bytes": _settings().server.max_body_bytes,
         },
     })
 

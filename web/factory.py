@@ -1,7 +1,7 @@
 """Wire the API, pages, run store, runtime, error handlers and security headers into a Flask app."""
 from __future__ import annotations
 
-from settings.loader import get_dotted, var_dir
+from settings.loader import var_dir
 from web import api, pages
 from web.errors import register_error_handlers
 from web.run_store import RunStore
@@ -15,7 +15,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 def register_web(app) -> None:
     settings = app.config["CHIQA_SETTINGS"]
     if not app.config.get("MAX_CONTENT_LENGTH"):
-        app.config["MAX_CONTENT_LENGTH"] = int(get_dotted(settings, "server.max_body_bytes", 65536))
+        app.config["MAX_CONTENT_LENGTH"] = settings.server.max_body_bytes
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["chiqa_store"] = RunStore(var_dir(settings) / "runs.sqlite3")

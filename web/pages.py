@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
 
-from settings.loader import get_dotted
 from web.version import VERSION
 
 bp = Blueprint("pages", __name__)
@@ -21,7 +20,7 @@ def _page(run_id: str | None):
     settings = current_app.config["CHIQA_SETTINGS"]
     return render_template(
         "index.html", run_id=run_id, examples=EXAMPLES, version=VERSION,
-        max_question_chars=int(get_dotted(settings, "server.max_question_chars", 2000)),
+        max_question_chars=settings.server.max_question_chars,
     )
 
 

@@ -9,20 +9,18 @@ while the model is loading or generating.
 Hooks for tests and benchmarks:
 - app.config["CHIQA_BACKEND_OBJECT"]: a ready Backend instance (e.g. a ScriptedBackend with
   canned replies) used instead of make_backend.
-- env CHIQA_SCRIPTED_DELAY (seconds): with backend "scripted", every generation sleeps this long
-  (to fill the model queue on purpose in the load test).
+- setting model.scripted_delay_seconds (env CHIQA_SCRIPTED_DELAY): with backend "scripted", every
+  generation sleeps this long (to fill the model queue on purpose in the load test).
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 
-from backends.scripted import ScriptedBackend
-from intelligent_mcp import Orchestrator
+from assembly.services import build_services, build_tools
 from llama_client import make_backend, plan_backend
-from settings.loader import get_dotted
-from tools.catalog import build_registry, tool_schemas
+from settings.schema import Settings
+from tools.catalog import tool_schemas
 from tools.data.datasets import DATASETS
 from tools.data.loader import shared_data
 
@@ -33,7 +31,7 @@ STATE_ERROR = "error"
 
 
 class Runtime:
-    def __init__(self, settings: dict, backend=None):
+    def __init__(self, settings: Settings, backend=None):
         self.settings = settings
         self._lock = threading.Lock()
         self._data_lock = threading.Lock()
@@ -49,10 +47,6 @@ class Runtime:
 
     # ------------------------------------------------------------ backend
     def _build_backend(self):
-        name = (get_dotted(self.settings, "model.backend", "auto") or "auto").lower()
-        if name == "scripted":
-            delay = float(os.environ.get("CHIQA_SCRIPTED_DELAY") or 0)
-            return ScriptedBackend(delay=delay, queue_size=int(get_dotted(self.settings, "model.queue_size", 8)))
         return make_backend(self.settings)
 
     def backend(self):
@@ -105,7 +99,7 @@ class Runtime:
             data = self.data()
             with self._data_lock:
                 if self._registry is None:
-                    self._registry = build_registry(data)
+                    self._registry = build_tools(self.settings, data)
         return self._registry
 
     def tool_schemas(self) -> list[dict]:
@@ -118,17 +112,17 @@ class Runtime:
     def orchestrator(self):
         if self._orchestrator is None:
             backend = self.backend()
-            registry = self.registry()
+            data = self.registry().data
             with self._lock:
                 if self._orchestrator is None:
-                    self._orchestrator = Orchestrator(backend, registry, self.settings)
+                    self._orchestrator = build_services(self.settings, backend=backend, data=data).orchestrator
         return self._orchestrator
 
     # ------------------------------------------------------------ health (never loads anything)
     def health(self) -> dict:
         backend = self._backend
         out = {
-            "configured": get_dotted(self.settings, "model.backend", "auto"),
+            "configured": self.settings.model.backend,
             "state": self.backend_state,
             "error": self.backend_error,
             "load_ms": self.backend_load_ms,

@@ -15,11 +15,11 @@ import pandas as pd
 
 from settings.loader import (
     DataNotFoundError,
-    get_dotted,
     load_settings,
     resolve_data_dir,
     var_dir,
 )
+from settings.schema import Settings
 from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
 
@@ -282,7 +282,7 @@ def missing_files(data_dir: Path) -> list[str]:
     return [ds.file for ds in DATASETS.values() if not (data_dir / ds.file).is_file()]
 
 
-def load_data(settings: dict | None = None, data_dir: Path | None = None, use_cache: bool = True) -> DataBundle:
+def load_data(settings: Settings | None = None, data_dir: Path | None = None, use_cache: bool = True) -> DataBundle:
     """Load (from the parquet cache when it is current) every table the tools need."""
     import time
 
@@ -295,7 +295,7 @@ def load_data(settings: dict | None = None, data_dir: Path | None = None, use_ca
             f"The data folder {data_dir} lacks {', '.join(missing)}. Run 'python app.py data refresh' "
             "(needs network) or point CHIQA_DATA_DIR at a complete export."
         )
-    cache_dir = var_dir(settings) / get_dotted(settings, "data.cache_dir", "cache")
+    cache_dir = var_dir(settings) / settings.data.cache_dir
     manifest = cache_dir / "manifest.json"
     signature = _signature(data_dir)
     tables, from_cache = None, False
@@ -337,7 +337,7 @@ _SHARED: DataBundle | None = None
 _LOCK = threading.Lock()
 
 
-def shared_data(settings: dict | None = None) -> DataBundle:
+def shared_data(settings: Settings | None = None) -> DataBundle:
     """The process-wide bundle, loaded on first use."""
     global _SHARED
     with _LOCK:

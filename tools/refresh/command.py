@@ -25,10 +25,10 @@ from typing import Callable
 from settings.loader import (
     PROJECT_ROOT,
     DataNotFoundError,
-    get_dotted,
     resolve_data_dir,
     var_dir,
 )
+from settings.schema import Settings
 from tools.data.datasets import DATASETS
 from tools.errors import RefreshError
 from tools.refresh.boundaries import community_area_table
@@ -120,9 +120,9 @@ def refresh_ihs(dest: Path, timeout: float, fetcher: Fetcher) -> tuple[int, dict
 
 # ================================================================== the command
 
-def default_destination(settings: dict) -> Path:
+def default_destination(settings: Settings) -> Path:
     """data.dir / CHIQA_DATA_DIR when configured, else <var_dir>/data (never ../shared/data by default)."""
-    configured = get_dotted(settings, "data.dir")
+    configured = settings.data.dir
     if configured:
         path = Path(configured).expanduser()
         return path if path.is_absolute() else PROJECT_ROOT / path
@@ -178,16 +178,14 @@ def _format_line(o: Outcome) -> str:
     return f"  {status:<7} {o.key:<20} {o.message}{elapsed}"
 
 
-def refresh(keys: list[str], dest: Path, settings: dict, *, sleep: Callable | None = None,
+def refresh(keys: list[str], dest: Path, settings: Settings, *, sleep: Callable | None = None,
             seed_from: Path | None = None, out=None) -> list[Outcome]:
     """Refresh ``keys`` into ``dest``; one Outcome per dataset (failures never raise)."""
     out = out or sys.stdout
-    socrata = get_dotted(settings, "socrata", {}) or {}
-    page_size = int(socrata.get("page_size") or 50000)
-    timeout = float(socrata.get("timeout_seconds") or 60)
-    retries = socrata.get("retries")
-    fetcher = Fetcher(retries=3 if retries is None else int(retries),
-                      backoff=float(socrata.get("backoff_seconds", 1.0)),
+    socrata = settings.socrata
+    page_size = socrata.page_size
+    timeout = socrata.timeout_seconds
+    fetcher = Fetcher(retries=socrata.retries, backoff=socrata.backoff_seconds,
                       sleep=sleep if sleep is not None else SLEEP)
     seeded = _seed_missing(dest, seed_from)
     if seeded:
@@ -244,7 +242,7 @@ def _select(requested: list[str] | None) -> list[str]:
     return sorted(dict.fromkeys(keys), key=ALL_KEYS.index)
 
 
-def run_refresh_command(args, settings: dict, *, sleep: Callable | None = None, out=None) -> int:
+def run_refresh_command(args, settings: Settings, *, sleep: Callable | None = None, out=None) -> int:
     """``python app.py data refresh [--dataset NAME ...] [--dest DIR]``: 0 all ok, 1 some failed, 2 usage."""
     out = out or sys.stdout
     try:

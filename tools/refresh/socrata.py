@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import requests
 
-from settings.loader import get_dotted
+from settings.schema import Settings
 from tools.data.datasets import Dataset
 from tools.errors import RefreshError
 
@@ -96,11 +96,11 @@ def _quiet_sodapy():
         logging.disable(previous)
 
 
-def socrata_client(settings: dict, token: str | None):
+def socrata_client(settings: Settings, token: str | None):
     from sodapy import Socrata
 
-    domain = get_dotted(settings, "socrata.domain", "data.cityofchicago.org")
-    timeout = float(get_dotted(settings, "socrata.timeout_seconds", 60))
+    domain = settings.socrata.domain
+    timeout = settings.socrata.timeout_seconds
     with _quiet_sodapy():
         return Socrata(domain, token, timeout=timeout)
 

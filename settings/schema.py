@@ -1,0 +1,109 @@
+"""Every setting in one place: its type, default, environment variable and meaning.
+
+config.yaml and the environment only override these defaults. The README's settings table is
+checked against this module by a test, so the two cannot drift apart.
+"""
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+
+
+def setting(default, help: str, env: str | None = None):
+    """A field with its documentation attached; ``env`` names the environment variable that overrides it."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata={"help": help, "env": env})
+    return field(default=default, metadata={"help": help, "env": env})
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    dir: str | None = setting(None, "data folder; null falls back to `var/data`, then `../shared/data`",
+                              env="CHIQA_DATA_DIR")
+    cache_dir: str = setting("cache", "parquet cache folder, relative to `server.var_dir`")
+
+
+@dataclass(frozen=True)
+class OpenAISettings:
+    base_url: str = setting("http://127.0.0.1:8080/v1", "OpenAI-compatible server")
+    model: str = setting("local-model", "model name sent to it")
+    api_key_env: str | None = setting("OPENAI_API_KEY", "environment variable holding its API key, if any")
+    request_timeout_seconds: float = setting(60, "HTTP timeout per request")
+    send_grammar: bool = setting(True, "send the tool-call GBNF as the `grammar` field (llama-server honours it)")
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    backend: str = setting("auto", "auto, llama, openai, rules or scripted", env="CHIQA_BACKEND")
+    path: str | None = setting(None, "local GGUF file", env="CHIQA_MODEL_PATH")
+    hf_repo: str = setting("Qwen/Qwen2.5-1.5B-Instruct-GGUF", "default model repo for `Llama.from_pretrained`")
+    hf_file: str = setting("qwen2.5-1.5b-instruct-q4_k_m.gguf", "file in that repo")
+    allow_download: bool = setting(False, "allow fetching the default model when network is available")
+    chat_format: str | None = setting(None, "llama-cpp-python chat format; null uses the GGUF's template")
+    n_ctx: int = setting(4096, "context window in tokens")
+    n_threads: int | None = setting(None, "threads; null = physical cores")
+    seed: int = setting(42, "sampling seed")
+    temperature: float = setting(0.2, "sampling temperature")
+    max_tokens: int = setting(384, "reply budget per model pass")
+    grammar: bool = setting(True, "constrain tool calls with a GBNF grammar built from the tool schemas")
+    queue_size: int = setting(8, "requests that may wait for the model before \"busy\"")
+    scripted_delay_seconds: float = setting(0.0, "with the scripted backend, each pass sleeps this long "
+                                                 "(fills the model queue on purpose in the load test)",
+                                            env="CHIQA_SCRIPTED_DELAY")
+    openai: OpenAISettings = field(default_factory=OpenAISettings)
+
+
+@dataclass(frozen=True)
+class OrchestratorSettings:
+    max_tool_calls: int = setting(4, "tool calls per question")
+    timeout_seconds: float = setting(60, "wall time per question")
+    reply_reserve_tokens: int = setting(384, "tokens kept free for the reply when fitting the prompt")
+    grounding_check: bool = setting(True, "check answer numbers against tool results")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    host: str = setting("127.0.0.1", "`python app.py serve` host")
+    port: int = setting(8000, "`python app.py serve` port")
+    var_dir: str = setting("var", "run history, cache and refreshed data", env="CHIQA_VAR_DIR")
+    max_question_chars: int = setting(2000, "longest accepted question")
+    max_body_bytes: int = setting(65536, "largest accepted request body")
+
+
+@dataclass(frozen=True)
+class SocrataSettings:
+    domain: str = setting("data.cityofchicago.org", "portal for `data refresh`")
+    page_size: int = setting(50000, "rows per Socrata page")
+    timeout_seconds: float = setting(60, "HTTP timeout for the refresh")
+    retries: int = setting(3, "retries per page after the first attempt (HTTP 5xx, 429, timeouts)")
+    backoff_seconds: float = setting(1.0, "first retry wait; doubles each retry")
+
+
+@dataclass(frozen=True)
+class Settings:
+    data: DataSettings = field(default_factory=DataSettings)
+    model: ModelSettings = field(default_factory=ModelSettings)
+    orchestrator: OrchestratorSettings = field(default_factory=OrchestratorSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
+    socrata: SocrataSettings = field(default_factory=SocrataSettings)
+    config_path: str = ""  # where the file came from; not a setting
+
+
+def leaf_settings(cls=Settings, prefix: str = ""):
+    """(dotted key, dataclass field) for every setting, in declaration order."""
+    for f in fields(cls):
+        if f.name == "config_path":
+            continue
+        sub = f.default_factory if f.default_factory is not MISSING and is_dataclass(f.default_factory) else None
+        if sub is not None:
+            yield from leaf_settings(sub, f"{prefix}{f.name}.")
+        else:
+            yield f"{prefix}{f.name}", f
+
+
+def default_of(f):
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
+
+def env_overrides() -> dict:
+    """Environment variable -> dotted key."""
+    return {f.metadata["env"]: key for key, f in leaf_settings() if f.metadata.get("env")}
