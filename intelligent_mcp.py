@@ -10,7 +10,8 @@ import os
 import time
 
 import prompt_registry as prompts
-from analyzer import question as question_analyzer
+from analyzer.analysis import Analysis
+from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
 from loop.grammar import build_tool_grammar
@@ -65,20 +66,20 @@ class Orchestrator:
         return validate_limits(options, self.max_tool_calls, self.timeout_seconds, self.grammar_enabled)
 
     def stream(self, question: str, options: dict | None = None):
-        """Yield the start event, one event per finished step, then the result event."""
+        """Yield the start event, one event per finished Step, then the RunResult (typed; the caller serialises)."""
         limits = self.limits(options)
         run = _Run(self, question, limits)
         yield {"event": "start", "backend": run.backend_info,
                "limits": {"max_tool_calls": limits["max_tool_calls"], "timeout_seconds": limits["timeout_seconds"]}}
         for step in run.steps():
-            yield {"event": "step", "step": step.to_dict()}
-        yield {"event": "result", "result": run.result().to_dict()}
+            yield {"event": "step", "step": step}
+        yield {"event": "result", "result": run.result()}
 
     def run(self, question: str, options: dict | None = None) -> RunResult:
-        for event in self.stream(question, options):
-            if event["event"] == "result":
-                return RunResult(**event["result"])
-        raise RuntimeError("the run ended without a result")  # unreachable
+        run = _Run(self, question, self.limits(options))
+        for _step in run.steps():
+            pass
+        return run.result()
 
 
 class _Run:
@@ -96,8 +97,7 @@ class _Run:
         self.passes: list[ModelPassStep] = []
         self.calls: list[ToolCallStep] = []
         self.seen: dict[str, ToolCallStep] = {}
-        self.results: list[dict] = []
-        self.analysis: dict = {}
+        self.analysis: Analysis | None = None
         self.answer = ""
         self.stop = "model_done"
         self.partial = self.used_fallback = False
@@ -122,6 +122,10 @@ class _Run:
     def _sourced_calls(self) -> list:
         return [s for s in self.calls if s.source]
 
+    def _ran_calls(self) -> list[ToolCallStep]:
+        """Calls whose tool ran, in order: what the model, the planner and the grounding check read."""
+        return [s for s in self.calls if s.ran]
+
     def _add(self, step: Step, started_ms: float, timing: str | None = None) -> Step:
         step.index, step.started_ms = len(self.trace), started_ms
         step.duration_ms = round(self._now_ms() - started_ms, 3)
@@ -131,7 +135,7 @@ class _Run:
         return step
 
     def messages(self) -> list:
-        hint = self.analysis.get("hint_text") or ""
+        hint = self.analysis.hint_text
         user = prompts.question_message(self.question, hint)
         user += f"\nYou may make up to {self.max_calls} tool call(s)."
         messages = [{"role": "system", "content": self.o.system_prompt()}, {"role": "user", "content": user}]
@@ -151,8 +155,8 @@ class _Run:
             for step in (s for s in self.calls if s.status == "ok"):
                 if tokens <= budget:
                     break
-                if step._render in before_levels:
-                    step._render = level
+                if step.render_level in before_levels:
+                    step.shorten(level)
                     trim = trim or TrimStep(budget=budget, prompt_tokens_before=before)
                     trim.trimmed.append({"call": step.call, "source": step.source, "name": step.name, "action": action})
                     messages = self.messages() + extra
@@ -176,7 +180,7 @@ class _Run:
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(remaining) if phase == "gather" and self.use_grammar else None,
-            deadline=self.deadline, question=self.question, analysis=self.analysis, results=list(self.results),
+            deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)
         try:
             generation = self.o.backend.generate(request)
@@ -191,9 +195,9 @@ class _Run:
     def steps(self):
         started = self._now_ms()
         try:
-            self.analysis = dict(question_analyzer.analyze_question(self.question, self.o.registry.data) or {})
+            self.analysis = analyze_question(self.question, self.o.registry.data)
         except Exception as exc:  # the analyzer only adds hints; never fail a question over it
-            self.analysis = {"error": f"{type(exc).__name__}: {exc}", "hint_text": ""}
+            self.analysis = failed_analysis(self.o.registry.data, f"{type(exc).__name__}: {exc}")
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:
@@ -221,13 +225,13 @@ class _Run:
         stop = "timeout" if self._out_of_time(generation) else None
         for call in parsed.calls:
             tool_step = yield from self._call(call.get("name"), call.get("arguments"), stop)
-            step._calls.append(tool_step)
+            step.add_call(tool_step)
             if tool_step.status == "skipped" and stop is None:
                 stop = "max_tool_calls"
             if tool_step.status == "duplicate" and sum(s.status == "duplicate" for s in self.calls) >= 2:
                 stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
-        step._footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
+        step.close(prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining))
         if stop:
             return stop
         if not parsed.calls and not parsed.errors:
@@ -259,15 +263,13 @@ class _Run:
             return step
         self.seen[key] = step
         result = failure or self.o.registry.run(step.name, canonical)
-        result_dict = result.to_dict()
-        step.result, step.result_summary = result_dict, result.summary
+        step.result, step.result_summary = result, result.summary
         if result.ok:
             step.source = 1 + sum(s.source is not None for s in self.calls)
             tool = self.o.registry.get(step.name)
             step.label = prompts.source_label(getattr(tool, "domain", ""), result.sources, step.name)
         else:
             step.status, step.error = "error", (result.error or {}).get("message") or result.summary
-        self.results.append({"name": step.name, "arguments": canonical, "status": step.status, "result": result_dict})
         yield self._add(step, started, "tools_ms")
         return step
 
@@ -303,13 +305,14 @@ class _Run:
         """A deterministic answer from the result summaries (no time or no model left)."""
         started = self._now_ms()
         self.partial = self.used_fallback = True
-        self.answer = prompts.fallback_answer(self.stop == "timeout", self._sourced_calls())
+        found = [f"[Source {s.source}: {s.label}] {s.result_summary}" for s in self._sourced_calls()]
+        self.answer = prompts.fallback_answer(self.stop == "timeout", found)
         yield self._add(SynthesisStep(fallback=True, raw_output=self.answer, finish_reason=self.stop), started,
                         "synthesis_ms")
 
     def _ground(self):
         # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
-        outputs = [r["result"] for r in self.results if r["status"] in ("ok", "error") and r.get("result")]
+        outputs = [s.result for s in self._ran_calls()]
         references = None
         for attempt in (1, 2):
             started = self._now_ms()
@@ -332,10 +335,10 @@ class _Run:
 
     def result(self) -> RunResult:
         sources, caveats = {}, []
-        for entry in self.results:
-            for source in entry["result"].get("sources") or []:
+        for step in self._ran_calls():
+            for source in step.result.sources:
                 sources.setdefault((source.get("key"), source.get("dataset")), source)
-            caveats += entry["result"].get("caveats") or []
+            caveats += step.result.caveats
         skipped = sum(s.status == "skipped" for s in self.calls)
         if self.stop == "timeout":
             caveats.append(f"Partial answer: the {self.deadline - self.t0:g}-second limit was reached.")
@@ -347,12 +350,9 @@ class _Run:
         total = self._now_ms()
         return RunResult(
             question=self.question, answer=self.answer, partial=self.partial or self.stop in ("timeout", "error"),
-            tool_calls=[{"index": s.call, "name": s.name, "arguments": s.arguments, "status": s.status, "error": s.error,
-                         "duration_ms": s.duration_ms, "result_summary": s.result_summary} for s in self.calls],
-            trace=[step.to_dict() for step in self.trace], stopped_because=self.stop,
+            steps=list(self.trace), stopped_because=self.stop,
             timings={"total_ms": total, **{k: round(v, 3) for k, v in self.timings.items()}},
             backend=self.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,
             prompt_version=prompts.prompt_version(), sources=list(sources.values()),
             caveats=list(dict.fromkeys(caveats + self.loop_caveats)), ungrounded_numbers=list(self.ungrounded),
             analysis=self.analysis)
-

@@ -185,27 +185,10 @@ def strict_message(numbers: list[str]) -> str:
     return TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
 
 
-def tool_step_text(step, render: str = "full") -> str:
-    """What the model is told about one requested call (a ToolCallStep), at a trimming level."""
-    call = format_call(step.name, step.arguments)
-    if step.status == "duplicate":
-        return TEMPLATES["duplicate_note"].format(call=call, where=f"see call {step.duplicate_of}")
-    if step.status == "skipped":
-        return TEMPLATES["skipped_note"].format(call=call, reason=step.error)
-    if step.status == "error":
-        return TEMPLATES["error_block"].format(call=call, message=step.error)
-    name = {"full": "results_block", "summary": "trimmed_block", "dropped": "dropped_block"}[render]
-    text = step.result.get("text") or step.result_summary
-    if step.result.get("caveats") and render == "full":
-        text += "\nCaveats: " + " ".join(step.result["caveats"])
-    return TEMPLATES[name].format(source=step.source, label=step.label, call=call, text=text,
-                                  summary=step.result_summary)
-
-
-def fallback_answer(timed_out: bool, sourced_steps: list) -> str:
-    """The deterministic answer when no model answer can be written: the result summaries."""
+def fallback_answer(timed_out: bool, found_lines: list[str]) -> str:
+    """The deterministic answer when no model answer can be written: one line per result summary."""
     reason = "Time ran out" if timed_out else "The model could not finish"
-    found = "\n".join(f"- [Source {s.source}: {s.label}] {s.result_summary}" for s in sourced_steps)
+    found = "\n".join(f"- {line}" for line in found_lines)
     return TEMPLATES["fallback_found" if found else "fallback_empty"].format(reason=reason, found=found)
 
 

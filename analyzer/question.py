@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
     BY_MONTH_RE,
     BY_YEAR_RE,
@@ -54,7 +55,7 @@ _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report 
 _SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 
 
-def analyze_question(question: str, data=None) -> dict:
+def analyze_question(question: str, data=None) -> Analysis:
     """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model."""
     text = str(question or "")[:2000]
     if data is None:
@@ -167,7 +168,27 @@ def analyze_question(question: str, data=None) -> dict:
         "injection_suspected": injection,
     }
     result["hint_text"] = _hint_text(result)
-    return result
+    return _typed(result)
+
+
+def failed_analysis(data, error: str) -> Analysis:
+    """What the loop uses when the analyzer itself failed: no hints, only the data's coverage."""
+    cov = homicide_coverage(data)
+    return Analysis(coverage=HomicideCoverage(cov["first"], cov["last"], cov["last_full"], cov["end"]), error=error)
+
+
+def _typed(found: dict) -> Analysis:
+    """The analyzer works on plain dicts internally; what leaves it is typed."""
+    cov = found.pop("coverage")["homicides"]
+    ranking = found.pop("ranking")
+    year_range = found.pop("year_range")
+    return Analysis(
+        coverage=HomicideCoverage(**cov),
+        areas=[PlaceMatch(**area) for area in found.pop("areas")],
+        ranking=Ranking(**ranking) if ranking else None,
+        year_range=YearSpan(**year_range) if year_range else None,
+        periods=[YearSpan(**p) for p in found.pop("periods")],
+        **found)
 
 
 def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | None]:

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from analyzer.analysis import Analysis
+from loop.steps import ToolCallStep
 from settings.schema import Settings
 
 
@@ -33,8 +35,8 @@ class GenerationRequest:
     deadline: float | None = None  # time.monotonic() value after which generation stops
     stop: list = field(default_factory=list)
     question: str = ""
-    analysis: dict | None = None
-    results: list = field(default_factory=list)  # [{"name", "arguments", "status", "result": ToolResult dict}]
+    analysis: Analysis | None = None
+    results: list[ToolCallStep] = field(default_factory=list)  # the calls whose tool ran, in order
     remaining_calls: int = 0
     strict: bool = False  # the stricter re-synthesis after a failed grounding check
     on_token: Callable[[str], None] | None = None

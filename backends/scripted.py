@@ -56,5 +56,5 @@ class ScriptedBackend(Backend):
             if request.results:
                 return "I have enough data."
             return 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"group_by": "year"}}'
-        lines = [r["result"].get("summary", "") for r in request.results if r.get("result")]
+        lines = [step.result.summary for step in request.results]
         return " ".join(line for line in lines if line) or "I could not find data for that question."

@@ -82,12 +82,12 @@ def run_once(orchestrator, backend: ForcedCallsBackend, question: str, calls: in
     passes = backend.passes
     evaluated = sum(p["evaluated_tokens"] for p in passes)
     final = passes[-1]["prompt_tokens"] + passes[-1]["completion_tokens"] if passes else 0
-    trace_passes = [s for s in result.trace if s["type"] in ("model_pass", "synthesis") and not s.get("fallback")]
+    trace_passes = [s for s in result.steps if s.type in ("model_pass", "synthesis") and not getattr(s, "fallback", False)]
     return {
         "seconds": seconds,
         "passes": len(passes),
         "trace_passes": len(trace_passes),
-        "tool_calls": len(result.tool_calls),
+        "tool_calls": len(result.calls),
         "evaluated": evaluated,
         "final_context": final,
         "ratio": evaluated / final if final else float("nan"),

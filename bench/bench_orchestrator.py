@@ -31,7 +31,7 @@ def _replies(index: int) -> list:
             _call("query_socioeconomic", community_area=1 + index % 77, metric="income"),
             "NO_TOOL_CALL I have what I need.",
             lambda req: "In {} there were {} homicides. {}".format(
-                year, req.results[0]["result"]["values"].get("total"), req.results[1]["result"]["summary"])]
+                year, req.results[0].result.values.get("total"), req.results[1].result.summary)]
 
 
 def measure(runs: int = 200) -> dict:
@@ -47,8 +47,8 @@ def measure(runs: int = 200) -> dict:
         started = time.perf_counter()
         result = orchestrator.run("How many homicides, and what is the per capita income?")
         total = (time.perf_counter() - started) * 1000
-        tools = sum(call["duration_ms"] for call in result.tool_calls)
-        model = sum(step["duration_ms"] for step in result.trace if step["type"] in ("model_pass", "synthesis"))
+        tools = sum(call.duration_ms for call in result.calls)
+        model = sum(step.duration_ms for step in result.steps if step.type in ("model_pass", "synthesis"))
         overheads.append(total - tools - model)
         totals.append(total)
     return {"runs": runs, "overhead_median_ms": statistics.median(overheads),

@@ -183,13 +183,3 @@ def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True
 def _render(builder: _Builder) -> str:
     order = ["root"] + [name for name in builder.rules if name != "root"]
     return "\n".join(f"{name} ::= {builder.rules[name]}" for name in order) + "\n"
-
-
-def compile_grammar(gbnf: str):
-    """A llama_cpp.LlamaGrammar for ``gbnf`` (imported lazily; raises ValueError when invalid)."""
-    from llama_cpp import LlamaGrammar
-
-    return LlamaGrammar.from_string(gbnf, verbose=False)
-
-
-__all__ = ["build_tool_grammar", "compile_grammar", "NO_CALL_TEXT_CHARS"]

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tools.registry import ToolResult
+
 _TOKEN = re.compile(
     r"(?<![\w.,$])"
     r"(?P<sign>[-−])?"
@@ -131,17 +133,14 @@ class References:
     year_span: tuple | None = None
 
     @classmethod
-    def build(cls, results: list[dict], question: str = "") -> "References":
+    def build(cls, results: list[ToolResult], question: str = "") -> "References":
         direct: list[float] = list(RATE_BASES) + [n.value for n in extract_numbers(question)]
         primary: list[float] = []
         first, last = None, None
         for result in results or []:
-            if not isinstance(result, dict):
-                continue
-            primary += _numbers_of([result.get("values"), result.get("summary"), result.get("text")])
-            direct += _numbers_of([result.get("table"), result.get("sources"), result.get("caveats"),
-                                   result.get("arguments")])
-            for source in result.get("sources") or []:
+            primary += _numbers_of([result.values, result.summary, result.text])
+            direct += _numbers_of([result.table, result.sources, result.caveats, result.arguments])
+            for source in result.sources:
                 for year in _numbers_of((source or {}).get("coverage")):
                     if year.is_integer() and YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
                         first = year if first is None else min(first, year)
@@ -200,9 +199,9 @@ class GroundingReport:
         return {"checked": self.checked, "ignored": self.ignored, "unmatched": self.unmatched, "ok": self.ok}
 
 
-def check_grounding(answer: str, results: list[dict], question: str = "",
+def check_grounding(answer: str, results: list[ToolResult], question: str = "",
                     references: References | None = None) -> GroundingReport:
-    """Match every number in ``answer`` against ``results`` (ToolResult dicts) and the question."""
+    """Match every number in ``answer`` against the tools' ``results`` and the question."""
     refs = references or References.build(results, question)
     report = GroundingReport()
     for number in extract_numbers(answer):

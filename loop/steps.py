@@ -1,13 +1,16 @@
 """The typed steps of one run, and the run's result.
 
 The trace is these steps as dicts, and the model's prompt is rebuilt from the same objects, so what the
-trace shows is what the model saw.
+trace shows is what the model saw. Objects travel through the loop; ``to_dict()`` runs only at the edges
+(the API, the run store, the CLI's --json).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
 import prompt_registry as prompts
+from analyzer.analysis import Analysis
+from tools.registry import ToolResult
 
 
 @dataclass
@@ -28,11 +31,22 @@ class Step:
 @dataclass
 class AnalysisStep(Step):
     type = "analysis"
-    analysis: dict = field(default_factory=dict)
+    analysis: Analysis | None = None
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["analysis"] = self.analysis.to_dict() if self.analysis else {}
+        return out
+
+
+# How much of a result the prompt shows, from most to least: trimming moves a step down this list.
+RENDER_LEVELS = ("full", "summary", "dropped")
 
 
 @dataclass
 class ToolCallStep(Step):
+    """One call the model asked for: its canonical arguments, what became of it, and its typed result."""
+
     type = "tool_call"
     call: int = 0  # 1-based number among all calls the model asked for
     name: str = ""
@@ -43,11 +57,48 @@ class ToolCallStep(Step):
     source: int | None = None  # "[Source N]" number in the prompt, for ok results
     label: str = ""
     duplicate_of: int | None = None
-    result: dict | None = None
-    _render: str = "full"  # full | summary | dropped (set by trimming)
+    result: ToolResult | None = None
+    _render: str = "full"
+
+    @property
+    def ran(self) -> bool:
+        """The tool actually ran (successfully or with an error result the model should read)."""
+        return self.status in ("ok", "error") and self.result is not None
+
+    @property
+    def render_level(self) -> str:
+        return self._render
+
+    def shorten(self, level: str) -> None:
+        """Show less of this result in the prompt (trimming to fit the context window)."""
+        if RENDER_LEVELS.index(level) > RENDER_LEVELS.index(self._render):
+            self._render = level
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["result"] = self.result.to_dict() if self.result is not None else None
+        return out
+
+    def summary_dict(self) -> dict:
+        """The short form of this call in the result's ``tool_calls`` list."""
+        return {"index": self.call, "name": self.name, "arguments": self.arguments, "status": self.status,
+                "error": self.error, "duration_ms": self.duration_ms, "result_summary": self.result_summary}
 
     def to_text(self) -> str:
-        return prompts.tool_step_text(self, self._render)
+        """What the model is told about this call, at its current trimming level."""
+        call = prompts.format_call(self.name, self.arguments)
+        if self.status == "duplicate":
+            return prompts.template("duplicate_note").format(call=call, where=f"see call {self.duplicate_of}")
+        if self.status == "skipped":
+            return prompts.template("skipped_note").format(call=call, reason=self.error)
+        if self.status == "error":
+            return prompts.template("error_block").format(call=call, message=self.error)
+        name = {"full": "results_block", "summary": "trimmed_block", "dropped": "dropped_block"}[self._render]
+        text = self.result.text or self.result_summary
+        if self.result.caveats and self._render == "full":
+            text += "\nCaveats: " + " ".join(self.result.caveats)
+        return prompts.template(name).format(source=self.source, label=self.label, call=call, text=text,
+                                             summary=self.result_summary)
 
 
 @dataclass
@@ -75,6 +126,13 @@ class ModelPassStep(_ModelOutput):
     parse_errors: list = field(default_factory=list)
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
+
+    def add_call(self, step: ToolCallStep) -> None:
+        self._calls.append(step)
+
+    def close(self, footer: str) -> None:
+        """The line the model reads after this pass's results (calls left, or none)."""
+        self._footer = footer
 
     def to_dict(self) -> dict:
         out = super().to_dict()
@@ -125,11 +183,12 @@ class ErrorStep(Step):
 
 @dataclass
 class RunResult:
+    """The one result object: the answer with its typed trace. The CLI, the API and the page render it."""
+
     question: str
     answer: str = ""
     partial: bool = False
-    tool_calls: list = field(default_factory=list)
-    trace: list = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     stopped_because: str = "model_done"
     timings: dict = field(default_factory=dict)
     backend: dict = field(default_factory=dict)
@@ -138,7 +197,19 @@ class RunResult:
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
     ungrounded_numbers: list = field(default_factory=list)
-    analysis: dict = field(default_factory=dict)
+    analysis: Analysis | None = None
+
+    @property
+    def calls(self) -> list[ToolCallStep]:
+        return [s for s in self.steps if isinstance(s, ToolCallStep)]
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {
+            "question": self.question, "answer": self.answer, "partial": self.partial,
+            "tool_calls": [s.summary_dict() for s in self.calls],
+            "trace": [s.to_dict() for s in self.steps], "stopped_because": self.stopped_because,
+            "timings": self.timings, "backend": self.backend, "model": self.model,
+            "prompt_version": self.prompt_version, "sources": self.sources, "caveats": self.caveats,
+            "ungrounded_numbers": self.ungrounded_numbers,
+            "analysis": self.analysis.to_dict() if self.analysis else {},
+        }

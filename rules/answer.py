@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+from analyzer.analysis import Analysis
 from loop import grounding
+from loop.steps import ToolCallStep
 
 TOOL_LABELS = {
     "query_homicides_advanced": "homicide counts",
@@ -76,24 +78,24 @@ def _lines(text: str, limit: int = 14) -> list:
     return lines
 
 
-def _ranking_lead(entry: dict, analysis: dict) -> str | None:
+def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     """For a ranked result: its first row, as the tool wrote it."""
-    result = entry.get("result") or {}
-    args = entry.get("arguments") or {}
-    values = result.get("values") or {}
-    ranked = values.get("scope") == "ranking" or (bool(analysis.get("ranking")) and (
+    result = entry.result
+    args = entry.arguments
+    values = result.values
+    ranked = values.get("scope") == "ranking" or (bool(analysis.ranking) and (
         values.get("group_by") in ("community_area", "ward", "district", "location_type")
         or isinstance(values.get("breakdown"), list)))
-    if values.get("group_by") in ("year", "month") and analysis.get("ranking"):
+    if values.get("group_by") in ("year", "month") and analysis.ranking:
         # A time series is listed in date order: its peak line, not its first row, answers "which year".
-        peak = next((line for line in _lines(result.get("text"), 60) if line.startswith("Highest:")), None)
+        peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
         return peak.rstrip(".") if peak else None
     if not ranked or args.get("community_area") or args.get("ward") or args.get("district"):
         return None
-    for line in _lines(result.get("text"), 40):
+    for line in _lines(result.text, 40):
         m = _RANK_LINE.match(line)
         if m:
-            order = (args.get("sort_order") or (analysis.get("ranking") or {}).get("order") or "desc")
+            order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
             word = "lowest" if order == "asc" else "highest"
             return f"Ranked {word}: {m.group(1).strip()}"
     return None
@@ -111,14 +113,14 @@ def _source_line(source: dict) -> str:
     return f"- {source.get('dataset')} ({who}{span})"
 
 
-def _no_data_answer(question: str, analysis: dict, checker: _Checker) -> str:
+def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str:
     parts = []
-    unsupported = analysis.get("unsupported") or []
-    warnings = [w for w in analysis.get("warnings") or [] if "instruction-like" not in w]
+    unsupported = analysis.unsupported
+    warnings = [w for w in analysis.warnings if "instruction-like" not in w]
     if unsupported:
         parts.append("The data behind ChiQA does not include " + ", ".join(unsupported) +
                      ", so I cannot answer that from it.")
-    if analysis.get("broad_places"):
+    if analysis.broad_places:
         parts.append("That place name covers many community areas; name one of the community areas "
                      "(for example Austin or Englewood) or ask for a ranking.")
     for w in warnings:
@@ -127,64 +129,64 @@ def _no_data_answer(question: str, analysis: dict, checker: _Checker) -> str:
         kept = checker.keep(w)
         if kept:
             parts.append(kept)
-    if analysis.get("injection_suspected"):
+    if analysis.injection_suspected:
         parts.append("Your message contains text that looks like instructions or markup; I read it only as a "
                      "question and did not act on it.")
     if not parts:
         parts.append("That question is outside the data ChiQA holds, so no data tool was called.")
     parts.append(CAPABILITIES)
-    if analysis.get("injection_suspected") or not analysis.get("domains"):
+    if analysis.injection_suspected or not analysis.domains:
         parts.append("Try, for example: \"How many homicides were there in Englewood last year?\" or "
                      "\"Which community area has the highest per capita income?\"")
     return "\n\n".join(p for p in (checker.keep(x, rewrite=True) for x in parts) if p)
 
 
-def write_answer(question: str, analysis: dict, results: list, strict: bool = False, geo=None) -> str:
-    analysis = analysis or {}
-    ok = [r for r in results or [] if r.get("status") == "ok" and (r.get("result") or {}).get("ok")]
-    errors = [r for r in results or [] if r.get("status") == "error"]
-    checker = _Checker([r["result"] for r in ok + errors if r.get("result")], question)
+def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
+                 geo=None) -> str:
+    ok = [r for r in results if r.status == "ok" and r.result.ok]
+    errors = [r for r in results if r.status == "error"]
+    checker = _Checker([r.result for r in ok + errors], question)
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 
     lead: list[str] = []
     details: list[str] = []
     notes: list[str] = []
-    chained = len(ok) >= 2 and bool(analysis.get("ranking")) and not analysis.get("areas")
+    chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
-        result = entry["result"]
-        summary = (result.get("summary") or "").strip()
+        result = entry.result
+        summary = result.summary.strip()
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
             lead.append(first + ("." if not first.endswith(".") else ""))
             if summary and summary not in first:
-                lead.append(f"Overall ({TOOL_LABELS.get(entry['name'], entry['name'])}): {summary}.")
+                lead.append(f"Overall ({TOOL_LABELS.get(entry.name, entry.name)}): {summary}.")
         elif summary:
-            several = bool((entry.get("arguments") or {}).get("compare_areas"))
+            several = bool(entry.arguments.get("compare_areas"))
             prefix = ("Then, for those areas: " if several else "Then, for that area: ") if chained and i > 0 else ""
             lead.append(prefix + summary.rstrip(".") + ".")
-        text_lines = _lines(result.get("text"))
+        text_lines = _lines(result.text)
         if text_lines:
             details.append("\n".join(text_lines))
     for entry in errors:
-        result = entry.get("result") or {}
-        message = ((result.get("error") or {}).get("message") or result.get("summary") or "").strip()
-        label = TOOL_LABELS.get(entry.get("name"), entry.get("name"))
+        result = entry.result
+        message = ((result.error or {}).get("message") or result.summary or "").strip()
+        label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
     if not strict:
-        if analysis.get("relative_year_note"):
-            notes.append(analysis["relative_year_note"][0].upper() + analysis["relative_year_note"][1:] + ".")
-        if analysis.get("out_of_range_years") and ok:
+        if analysis.relative_year_note:
+            notes.append(analysis.relative_year_note[0].upper() + analysis.relative_year_note[1:] + ".")
+        if analysis.out_of_range_years and ok:
             notes.append("The year you asked about is outside the homicide data, so the figures above show the "
                          "years it does cover.")
-        for w in analysis.get("warnings") or []:
+        for w in analysis.warnings:
             if "instruction-like" in w:
                 continue
             notes.append(w)
-        if analysis.get("unsupported"):
-            notes.append("The data does not include " + ", ".join(analysis["unsupported"]) +
+        if analysis.unsupported:
+            notes.append("The data does not include " + ", ".join(analysis.unsupported) +
                          "; the figures above are what it does hold.")
-        if analysis.get("injection_suspected"):
+        if analysis.injection_suspected:
             notes.append("Parts of your message looked like instructions or markup; they were read as text only.")
 
     out: list[str] = []
@@ -202,13 +204,13 @@ def write_answer(question: str, analysis: dict, results: list, strict: bool = Fa
         out.append("Notes:\n" + "\n".join(kept_notes))
     sources = {}
     for entry in ok:
-        for source in entry["result"].get("sources") or []:
+        for source in entry.result.sources:
             sources.setdefault(source.get("key") or source.get("dataset"), source)
     if sources:
         out.append("Sources:\n" + "\n".join(_source_line(s) for s in sources.values()))
     caveats = []
     for entry in ok:
-        caveats += entry["result"].get("caveats") or []
+        caveats += entry.result.caveats
     caveats = [c for c in dict.fromkeys(caveats) if checker.keep(c, rewrite=False)]
     if caveats and not strict:
         out.append("Caveats:\n" + "\n".join("- " + c for c in caveats[:4]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from analyzer.analysis import Analysis
 from analyzer.question import analyze_question
 from backends.base import Backend, Generation, GenerationRequest, register_backend
 from rules.answer import write_answer
@@ -44,11 +45,11 @@ class RulesBackend(Backend):
             self._data = shared_data()
         return self._data
 
-    def _analysis(self, request: GenerationRequest) -> dict:
-        analysis = request.analysis or {}
-        if "metrics" not in analysis or "areas" not in analysis:
-            analysis = analyze_question(request.question, self.data)
-        return analysis
+    def _analysis(self, request: GenerationRequest) -> Analysis:
+        # Called outside the orchestrator (or after the analyzer failed) the planner analyses for itself.
+        if request.analysis is None or request.analysis.error:
+            return analyze_question(request.question, self.data)
+        return request.analysis
 
     def _generate(self, request: GenerationRequest) -> Generation:
         analysis = self._analysis(request)

@@ -7,6 +7,8 @@ so a builder may pass None or extra keys freely.
 """
 from __future__ import annotations
 
+from analyzer.analysis import Analysis, Ranking, YearSpan
+
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 CENSUS_METRICS = ("population", "race", "age", "household_income")
 CONTEXT_INDICATORS = {"income": "per_capita_income", "poverty": "poverty", "unemployment": "unemployment",
@@ -14,25 +16,24 @@ CONTEXT_INDICATORS = {"income": "per_capita_income", "poverty": "poverty", "unem
                       "hardship": "hardship_index"}
 
 
-def _ranks_arrest_rate(analysis: dict, group: str | None) -> dict:
+def _ranks_arrest_rate(analysis: Analysis, group: str | None) -> dict:
     """"Highest arrest rate" ranks places by the rate, not by how many homicides they had."""
-    ranking = analysis.get("ranking") or {}
-    if ranking.get("metric") == "arrests" and group in ("ward", "district", "community_area", "location_type"):
+    ranking = analysis.ranking
+    if ranking and ranking.metric == "arrests" and group in ("ward", "district", "community_area", "location_type"):
         return {"rank_by": "arrest_rate"}
     return {}
 
 
-def _year_args(analysis: dict, period: dict | None = None) -> dict:
-    period = period or analysis.get("year_range")
+def _year_args(analysis: Analysis, period: YearSpan | None = None) -> dict:
+    period = period or analysis.year_range
     if not period:
         return {}
-    return {"start_year": int(period["start"]), "end_year": int(period["end"])}
+    return {"start_year": period.start, "end_year": period.end}
 
 
-def _in_coverage(analysis: dict, years) -> bool:
-    cov = (analysis.get("coverage") or {}).get("homicides") or {}
-    first, last = cov.get("first_year", 2001), cov.get("last_year", 2023)
-    return all(first <= int(y) <= last for y in years)
+def _in_coverage(analysis: Analysis, years) -> bool:
+    cov = analysis.coverage
+    return all(cov.first_year <= int(y) <= cov.last_year for y in years)
 
 
 def _socio_metric(metrics: list) -> str:
@@ -47,33 +48,33 @@ def _census_metric(metrics: list) -> str:
     return "income" if wanted[0] == "household_income" else wanted[0]  # the tool's name for income bands
 
 
-def _ranking_args(analysis: dict, default_n: int = 5) -> dict:
-    ranking = analysis.get("ranking") or {}
-    n = ranking.get("top_n") or default_n
-    return {"top_n": int(max(1, min(n, 77))), "sort_order": ranking.get("order", "desc")}
+def _ranking_args(analysis: Analysis, default_n: int = 5) -> dict:
+    ranking = analysis.ranking or Ranking()
+    n = ranking.top_n or default_n
+    return {"top_n": int(max(1, min(n, 77))), "sort_order": ranking.order}
 
 
-def ranking_call(domain: str, analysis: dict, metrics: list):
+def ranking_call(domain: str, analysis: Analysis, metrics: list):
     """A ranking of community areas in one domain."""
     rank = _ranking_args(analysis, 5)
     if domain == "homicides":
-        if analysis.get("per_capita"):
+        if analysis.per_capita:
             return ("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **rank})
-        group = analysis.get("group_by") if analysis.get("group_by") in (
+        group = analysis.group_by if analysis.group_by in (
             "ward", "district", "community_area", "location_type", "year", "month") \
             else "community_area"
-        years = {} if group == "year" and not analysis.get("periods") else _year_args(analysis)
+        years = {} if group == "year" and not analysis.periods else _year_args(analysis)
         by_rate = _ranks_arrest_rate(analysis, group)
         return ("query_homicides_advanced", {**years, "group_by": group, **rank, **by_rate})
     if domain == "socioeconomic":
-        metric = (analysis.get("ranking") or {}).get("metric")
+        metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
         return ("query_socioeconomic", {"metric": "hardship" if metric == "all" else metric, **rank})
     if domain == "census":
-        metric = (analysis.get("ranking") or {}).get("metric")
+        metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
         metric = "income" if metric == "household_income" else metric
-        group = analysis.get("census_group")
+        group = analysis.census_group
         if group and metric in ("race", "age", "income", "all", "population"):
             # "highest share of Black residents" ranks by that group's share, not by population.
             kind = "race" if group in ("black", "hispanic_or_latino", "white_not_hispanic", "asian") else \
@@ -85,7 +86,7 @@ def ranking_call(domain: str, analysis: dict, metrics: list):
     return None
 
 
-def area_calls(domain: str, area_numbers: list, analysis: dict, metrics: list) -> list:
+def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: list) -> list:
     """The figures of one domain for given areas (first one plus comparisons), or city-wide."""
     first, rest = (area_numbers[0], area_numbers[1:5]) if area_numbers else (None, [])
     if domain == "socioeconomic":
@@ -98,7 +99,7 @@ def area_calls(domain: str, area_numbers: list, analysis: dict, metrics: list) -
         return [("query_property_values", {"community_area": first, "compare_areas": rest or None,
                                            "metric": _property_metric(metrics), **_property_years(analysis)})]
     if domain == "homicides":
-        if analysis.get("per_capita"):
+        if analysis.per_capita:
             return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), "community_area": first,
                                                                   "compare_areas": rest or None})]
         return [("query_homicides_advanced", {**_year_args(analysis), "community_area": number})
@@ -106,22 +107,21 @@ def area_calls(domain: str, area_numbers: list, analysis: dict, metrics: list) -
     return []
 
 
-def _rate_years(analysis: dict) -> dict:
-    period = analysis.get("year_range")
+def _rate_years(analysis: Analysis) -> dict:
+    period = analysis.year_range
     if not period:
         return {}
-    if period["start"] == period["end"]:
-        return {"year": int(period["start"])}
-    return {"start_year": int(period["start"]), "end_year": int(period["end"])}
+    if period.start == period.end:
+        return {"year": period.start}
+    return {"start_year": period.start, "end_year": period.end}
 
 
 def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, periods, years) -> list:
-    ranking = analysis.get("ranking")
-    cov = (analysis.get("coverage") or {}).get("homicides") or {}
-    last_full = int(cov.get("last_full_year", 2022))
+    ranking = analysis.ranking
+    last_full = analysis.coverage.last_full_year
     places = [("community_area", a) for a in (areas or zip_areas)] + [("ward", w) for w in wards] + \
         [("district", d) for d in districts]
-    if analysis.get("correlation"):
+    if analysis.correlation:
         indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
         return [("analyze_homicide_socioeconomic_context", {"indicator": indicator, **_year_args(analysis)})]
     if years and not _in_coverage(analysis, years):
@@ -129,31 +129,31 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
         key, value = places[0] if places else (None, None)
         return [("query_homicides_advanced", {"group_by": "year", **({key: value} if key else {})})]
     # "Which areas saw the biggest increase between 2019 and 2021?" -> places ranked by the change.
-    if not places and ranking and analysis.get("trend") and (periods or len(years) == 2):
+    if not places and ranking and analysis.trend and (periods or len(years) == 2):
         if len(periods) >= 2:
             p1, p2 = periods[0], periods[1]
         elif periods:
-            p1 = {"start": periods[0]["start"], "end": periods[0]["start"]}
-            p2 = {"start": min(periods[0]["end"], last_full), "end": min(periods[0]["end"], last_full)}
+            p1 = YearSpan(periods[0].start, periods[0].start)
+            p2 = YearSpan(min(periods[0].end, last_full), min(periods[0].end, last_full))
         else:
             y1, y2 = sorted(years)
-            p1, p2 = {"start": y1, "end": y1}, {"start": y2, "end": y2}
-        kind = analysis.get("group_by") if analysis.get("group_by") in ("ward", "district") else "community_area"
+            p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
+        kind = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
         return [("compare_homicide_district_trends", {
-            "period1_start": p1["start"], "period1_end": p1["end"], "period2_start": p2["start"],
-            "period2_end": p2["end"], "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
-            "sort_order": "asc" if analysis.get("change_direction") == "down" else "desc"})]
+            "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
+            "period2_end": p2.end, "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
+            "sort_order": "asc" if analysis.change_direction == "down" else "desc"})]
     # Two periods, or a change over time for one place -> the period comparison.
-    two_years = len(years) == 2 and not periods and analysis.get("trend")
-    if places and (len(periods) >= 2 or two_years or (analysis.get("trend") and not ranking)):
+    two_years = len(years) == 2 and not periods and analysis.trend
+    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)):
         if len(periods) >= 2:
             p1, p2 = periods[0], periods[1]
         elif two_years:
             y1, y2 = sorted(years)
-            p1, p2 = {"start": y1, "end": y1}, {"start": y2, "end": y2}
+            p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
         elif periods:
             # A trend over one span: the year-by-year series (for the chart) plus first vs last year.
-            start, end = periods[0]["start"], min(periods[0]["end"], last_full)
+            start, end = periods[0].start, min(periods[0].end, last_full)
             out = []
             for key, value in places[:2]:
                 out.append(("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end,
@@ -163,15 +163,15 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
                     key: value}))
             return out
         else:
-            p1 = {"start": last_full - 9, "end": last_full - 5}
-            p2 = {"start": last_full - 4, "end": last_full}
+            p1 = YearSpan(last_full - 9, last_full - 5)
+            p2 = YearSpan(last_full - 4, last_full)
         out = []
         for key, value in places[:3]:
             out.append(("compare_homicide_district_trends", {
-                "period1_start": p1["start"], "period1_end": p1["end"], "period2_start": p2["start"],
-                "period2_end": p2["end"], key: value}))
+                "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
+                "period2_end": p2.end, key: value}))
         return out
-    if analysis.get("per_capita") and (ranking or areas or not places):
+    if analysis.per_capita and (ranking or areas or not places):
         if areas:
             return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), "community_area": areas[0],
                                                                   "compare_areas": areas[1:4] or None})]
@@ -179,16 +179,16 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
     base = dict(_year_args(analysis))
     # "January to March 2022", "summer 2020": a month filter; with two or more years named the month words
     # are more likely dates bounding a range ("January 2015 to March 2019"), so they are not a filter.
-    if analysis.get("months") and len(years) <= 1:
-        base["months"] = analysis["months"]
-    group = analysis.get("group_by")
+    if analysis.months and len(years) <= 1:
+        base["months"] = analysis.months
+    group = analysis.group_by
     if "arrests" in metrics and not group and not ranking:
         group = "arrest"
-    if analysis.get("domestic_filter"):
+    if analysis.domestic_filter:
         base["domestic"] = True
     elif "domestic" in metrics and not group and not ranking:
         group = "domestic"
-    locations = analysis.get("locations") or []
+    locations = analysis.locations
     if "location_type" in metrics:
         # One named place type is a filter even in a year-vs-year comparison.
         if len(locations) == 1 and not ranking:
@@ -196,8 +196,8 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
         elif not group or group == "community_area" and not ranking:
             group = "location_type"
     if len(periods) >= 2 and not places:
-        start = min(p["start"] for p in periods)
-        end = max(p["end"] for p in periods)
+        start = min(p.start for p in periods)
+        end = max(p.end for p in periods)
         base.update({"start_year": start, "end_year": end})
         group = "year"
     if ranking and not group:
@@ -206,7 +206,7 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
     if ranking and group == "year" and not periods:
         base.pop("start_year", None)  # "was 2021 the deadliest year?" ranks every year, not just the one named
         base.pop("end_year", None)
-    if analysis.get("trend") and not group and not ranking:
+    if analysis.trend and not group and not ranking:
         group = "year"
     if group:
         base["group_by"] = group
@@ -222,11 +222,11 @@ def _property_metric(metrics: list) -> str:
     return "all" if "price_trend" in metrics or "trend" in metrics else "home_value"
 
 
-def _property_years(analysis: dict) -> dict:
-    periods = analysis.get("periods") or []
-    years = analysis.get("years") or []
+def _property_years(analysis: Analysis) -> dict:
+    periods = analysis.periods
+    years = analysis.years
     if periods:
-        return {"since_year": int(periods[0]["start"])}
+        return {"since_year": periods[0].start}
     if len(years) == 1:
         return {"year": int(years[0])}
     return {}
@@ -240,6 +240,6 @@ def property_calls(analysis, metrics, areas, zips, wards, districts) -> list:
         return [("query_property_values", {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
     if zips:
         return [("query_property_values", {**base, "zip": z}) for z in zips[:3]]
-    if analysis.get("ranking"):
+    if analysis.ranking:
         return [("query_property_values", {**base, **_ranking_args(analysis, 5)})]
     return [("query_property_values", base)]

@@ -8,6 +8,8 @@ top area. The per-domain arguments come from rules/calls.py.
 """
 from __future__ import annotations
 
+from analyzer.analysis import Analysis
+from loop.steps import ToolCallStep
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -17,6 +19,7 @@ from rules.calls import (
     ranking_call,
 )
 from tools import catalog
+from tools.registry import ToolResult
 
 DOMAIN_OF = {"homicides": "homicides", "arrests": "homicides", "domestic": "homicides", "location_type": "homicides",
              "home_value": "property", "price_trend": "property", "iucr": "iucr",
@@ -29,7 +32,7 @@ def tool_schemas() -> dict:
     return {schema["name"]: schema["parameters"].get("properties", {}) for schema in catalog.tool_schemas()}
 
 
-def next_calls(analysis: dict, results: list, remaining: int, geo=None) -> list:
+def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, geo=None) -> list:
     """The calls still needed: the plan minus what was already asked, at most ``remaining``."""
     if remaining <= 0:
         return []
@@ -50,11 +53,11 @@ def _same(a, b) -> bool:
     return str(a).strip().lower() == str(b).strip().lower()
 
 
-def _already_asked(name: str, args: dict, results: list) -> bool:
+def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
     for entry in results or []:
-        if entry.get("name") != name:
+        if entry.name != name:
             continue
-        done = entry.get("arguments") or {}
+        done = entry.arguments
         if all(k in done and _same(done[k], v) for k, v in args.items()):
             return True
     return False
@@ -69,7 +72,7 @@ def _clean(name: str, args: dict) -> tuple | None:
     return name, {k: v for k, v in args.items() if k in props and v is not None}
 
 
-def top_areas_from(result: dict, limit: int = 1) -> list:
+def top_areas_from(result: ToolResult, limit: int = 1) -> list:
     """The first ``limit`` community areas a ranking result lists (values rows/breakdown, else the table)."""
     found: list = []
 
@@ -78,7 +81,7 @@ def top_areas_from(result: dict, limit: int = 1) -> list:
             found.append(int(number))
         return len(found) >= limit
 
-    values = (result or {}).get("values") or {}
+    values = result.values
     for key in ("breakdown", "rows", "ranking", "areas", "top"):
         rows = values.get(key)
         if isinstance(rows, list):
@@ -89,7 +92,7 @@ def top_areas_from(result: dict, limit: int = 1) -> list:
                         return found
             if found:
                 return found
-    table = (result or {}).get("table") or {}
+    table = result.table or {}
     columns = [str(c).lower() for c in table.get("columns") or []]
     for field in ("community_area", "area_number", "area"):
         if field in columns:
@@ -100,25 +103,19 @@ def top_areas_from(result: dict, limit: int = 1) -> list:
     return found
 
 
-def top_area_from(result: dict) -> int | None:
-    """The first community area a ranking result lists."""
-    areas = top_areas_from(result, 1)
-    return areas[0] if areas else None
-
-
-def plan_calls(analysis: dict, results: list, geo=None) -> list:
+def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
     """Every call the question needs, in order; a chained call appears once its input is known."""
-    metrics = list(analysis.get("metrics") or [])
-    domains = [d for d in (analysis.get("domains") or []) if d in TOOL_OF]
-    areas = [a["number"] for a in analysis.get("areas") or []]
+    metrics = list(analysis.metrics)
+    domains = [d for d in analysis.domains if d in TOOL_OF]
+    areas = analysis.area_numbers
     if not areas:  # a number that is no community area goes to the tool, whose error names the valid range
-        areas = list((analysis.get("invalid") or {}).get("areas") or [])[:1]
-    wards = [w for w in analysis.get("wards") or []]
-    districts = [d for d in analysis.get("districts") or []]
-    zips = list(analysis.get("zips") or [])
-    ranking = analysis.get("ranking")
-    periods = list(analysis.get("periods") or [])
-    years = list(analysis.get("years") or [])
+        areas = list(analysis.invalid.get("areas") or [])[:1]
+    wards = [w for w in analysis.wards]
+    districts = [d for d in analysis.districts]
+    zips = list(analysis.zips)
+    ranking = analysis.ranking
+    periods = list(analysis.periods)
+    years = list(analysis.years)
     calls: list = []
 
     def add(name, args):
@@ -127,7 +124,7 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
             calls.append(cleaned)
 
     if not domains:
-        if (areas or zips) and not analysis.get("unsupported") and not analysis.get("injection_suspected"):
+        if (areas or zips) and not analysis.unsupported and not analysis.injection_suspected:
             domains = ["homicides", "socioeconomic", "census"]  # "tell me about Austin": an overview
             metrics = ["homicides", "population"]
         else:
@@ -142,22 +139,22 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
                 zip_areas.append(overlaps[0][0])
 
     # -- chained questions: a ranking in one domain, then other domains for the winning area
-    rank_metric = (ranking or {}).get("metric")
+    rank_metric = ranking.metric if ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
     chained = bool(ranking) and not areas and not wards and not districts and rank_domain and other_domains \
-        and not analysis.get("correlation")
+        and not analysis.correlation
     if chained:
         first = ranking_call(rank_domain, analysis, metrics)
         if first:
             add(*first)
         # "the five areas with the most ..." carries the whole top group into the next call (up to 5).
-        wanted = 1 if (ranking or {}).get("singular") or not (ranking or {}).get("top_n") else \
-            min(int(ranking["top_n"]), 5)
+        wanted = 1 if not ranking or ranking.singular or not ranking.top_n else \
+            min(ranking.top_n, 5)
         top: list = []
         for entry in results or []:
-            if first and entry.get("name") == first[0] and entry.get("status") == "ok":
-                top = top_areas_from(entry.get("result") or {}, wanted)
+            if first and entry.name == first[0] and entry.status == "ok":
+                top = top_areas_from(entry.result, wanted)
                 if top:
                     break
         if top:
@@ -173,7 +170,7 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
     # -- the area-level datasets
     place_areas = areas or zip_areas
     for domain in ("socioeconomic", "census"):
-        if domain not in domains or analysis.get("correlation"):
+        if domain not in domains or analysis.correlation:
             continue
         if place_areas:
             for call in area_calls(domain, place_areas, analysis, metrics):
@@ -191,7 +188,7 @@ def plan_calls(analysis: dict, results: list, geo=None) -> list:
         for call in property_calls(analysis, metrics, areas, zips, wards, districts):
             add(*call)
     if "iucr" in domains:
-        codes = analysis.get("iucr_codes") or []
+        codes = analysis.iucr_codes
         for code in codes[:3] or [None]:
             add("get_iucr_info", {"code": code} if code else {})
     return calls

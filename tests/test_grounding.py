@@ -2,15 +2,20 @@
 import pytest
 
 from loop.grounding import References, check_grounding, extract_numbers
+from tools.registry import ToolResult
 
-RESULT = {
-    "values": {"per_capita_income": 71551.0, "poverty_pct": 12.34, "homicides_2019": 498, "homicides_2020": 787,
-               "population": 1213004, "share": 0.256},
-    "summary": "Lincoln Park: per capita income $71,551", "text": "Median home value $412,300 (2024).",
-    "table": {"columns": ["year", "homicides"], "rows": [[2021, 804], [2022, 717]]},
-    "sources": [{"dataset": "Crimes", "key": "homicides", "coverage": {"start": "2001-01-01", "end": "2023-07-19"}}],
-    "caveats": [],
-}
+RESULT = ToolResult(
+    ok=True, tool="t",
+    values={"per_capita_income": 71551.0, "poverty_pct": 12.34, "homicides_2019": 498, "homicides_2020": 787,
+            "population": 1213004, "share": 0.256},
+    summary="Lincoln Park: per capita income $71,551", text="Median home value $412,300 (2024).",
+    table={"columns": ["year", "homicides"], "rows": [[2021, 804], [2022, 717]]},
+    sources=[{"dataset": "Crimes", "key": "homicides", "coverage": {"start": "2001-01-01", "end": "2023-07-19"}}],
+)
+
+
+def values(**found) -> ToolResult:
+    return ToolResult(ok=True, tool="t", values=found)
 
 
 def numbers(text):
@@ -80,7 +85,7 @@ def test_years_outside_coverage_need_a_reference():
 
 
 def test_question_numbers_and_rate_bases_count_as_references():
-    assert check_grounding("ward 42 has 3.5 per 100,000", [{"values": {"rate": 3.5}}], "ward 42?").ok
+    assert check_grounding("ward 42 has 3.5 per 100,000", [values(rate=3.5)], "ward 42?").ok
 
 
 def test_no_results_means_every_real_number_is_unmatched():
@@ -89,6 +94,6 @@ def test_no_results_means_every_real_number_is_unmatched():
 
 
 def test_references_are_reusable_and_tolerate_odd_values():
-    refs = References.build([RESULT, {"values": {"x": None, "y": float("nan"), "flag": True}}, "junk"])
+    refs = References.build([RESULT, values(x=None, y=float("nan"), flag=True)])
     assert refs.direct.size > 10
     assert check_grounding("$71,551", [], references=refs).ok

@@ -5,7 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from analyzer import question as question_analyzer
+import intelligent_mcp
+from analyzer.question import failed_analysis
 from backends.base import BackendBusy, BackendError
 from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
@@ -28,7 +29,7 @@ def calls(*pairs):
 
 
 def values(request, index=0):
-    return request.results[index]["result"]["values"]
+    return request.results[index].result.values
 
 
 def orchestrate(registry, settings, replies, delay=0.0, backend_cls=ScriptedBackend):
@@ -37,11 +38,11 @@ def orchestrate(registry, settings, replies, delay=0.0, backend_cls=ScriptedBack
 
 
 def statuses(result):
-    return [c["status"] for c in result.tool_calls]
+    return [c.status for c in result.calls]
 
 
 def step_types(result):
-    return [s["type"] for s in result.trace]
+    return [s.type for s in result.steps]
 
 
 def test_one_domain_one_call(registry, settings):
@@ -52,7 +53,7 @@ def test_one_domain_one_call(registry, settings):
     assert statuses(result) == ["ok"]
     assert result.stopped_because == "model_done" and not result.partial
     assert step_types(result) == ["analysis", "model_pass", "tool_call", "model_pass", "synthesis", "grounding"]
-    total = backend.requests[-1].results[0]["result"]["values"]["total"]
+    total = backend.requests[-1].results[0].result.values["total"]
     assert f"{total:,}" in result.answer and result.ungrounded_numbers == []
     assert [s["key"] for s in result.sources] == ["homicides"]
     assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]
@@ -66,7 +67,7 @@ def test_two_domains_two_calls_across_passes(registry, settings):
         lambda req: call(SOCIO, community_area=values(req)["breakdown"][0]["community_area"]),
         "NO_TOOL_CALL", "Austin had the most homicides; its per capita income was $15,957."])
     result = orch.run("What's the per capita income in the community area with the most homicides?")
-    assert [c["name"] for c in result.tool_calls] == [HOMICIDES, SOCIO]
+    assert [c.name for c in result.calls] == [HOMICIDES, SOCIO]
     assert statuses(result) == ["ok", "ok"]
     assert {s["key"] for s in result.sources} >= {"homicides", "socioeconomic"}
     synthesis_prompt = backend.requests[-1].messages[-1]["content"]
@@ -90,7 +91,7 @@ def test_no_tools_direct_answer(registry, settings):
     orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL not a data question",
                                                      "MCP is the Model Context Protocol."])
     result = orch.run("What is the MCP framework?")
-    assert result.tool_calls == [] and result.answer == "MCP is the Model Context Protocol."
+    assert result.calls == [] and result.answer == "MCP is the Model Context Protocol."
     assert result.stopped_because == "model_done" and result.sources == []
     assert "No data tool results" in backend.requests[-1].messages[-1]["content"]
 
@@ -103,7 +104,7 @@ def test_ten_calls_in_one_pass_are_capped(registry, settings):
     assert result.stopped_because == "max_tool_calls"
     assert [r.phase for r in backend.requests] == ["gather", "synthesis"]
     assert any("skipped" in c for c in result.caveats)
-    assert all(c["error"] for c in result.tool_calls[4:])
+    assert all(c.error for c in result.calls[4:])
 
 
 def test_calls_across_passes_are_capped(registry, settings):
@@ -134,7 +135,7 @@ def test_duplicate_call_is_refused_and_second_duplicate_stops(registry, settings
     assert result.stopped_because == "duplicate_call"
     told = backend.requests[2].messages[-1]["content"]
     assert "[Duplicate]" in told and "already have its result" in told
-    assert result.trace[4]["type"] == "tool_call" and result.trace[4]["status"] == "duplicate"
+    assert result.steps[4].type == "tool_call" and result.steps[4].status == "duplicate"
     assert [r.phase for r in backend.requests] == ["gather", "gather", "gather", "synthesis"]
     assert len(backend.requests[-1].results) == 1  # the tool ran once
 
@@ -146,12 +147,12 @@ def test_failing_tools_go_back_to_the_model(registry, settings):
     result = orch.run("Homicides in ward 99?")
     assert statuses(result) == ["error", "error", "ok"]
     assert result.stopped_because == "model_done"
-    unknown = result.tool_calls[0]["error"]
+    unknown = result.calls[0].error
     assert "unknown tool" in unknown and HOMICIDES in unknown
-    assert "1 to 50" in result.tool_calls[1]["error"]
+    assert "1 to 50" in result.calls[1].error
     assert "[Error] get_weather" in backend.requests[1].messages[-1]["content"]
     assert "1 to 50" in backend.requests[2].messages[-1]["content"]
-    assert [r["status"] for r in backend.requests[-1].results] == ["error", "error", "ok"]
+    assert [r.status for r in backend.requests[-1].results] == ["error", "error", "ok"]
 
 
 def test_a_crashing_tool_is_an_error_result():
@@ -167,7 +168,7 @@ def test_a_crashing_tool_is_an_error_result():
     backend = ScriptedBackend([call("boom"), call("echo", n=42), "NO_TOOL_CALL", "n is 42."])
     result = Orchestrator(backend, registry, load_settings()).run("test")
     assert statuses(result) == ["error", "ok"]
-    assert "disk on fire" in result.tool_calls[0]["error"]
+    assert "disk on fire" in result.calls[0].error
     assert result.ungrounded_numbers == [] and result.answer == "n is 42."
 
 
@@ -175,7 +176,7 @@ def test_malformed_output_with_grammar_off(registry, settings):
     sloppy = "Sure!\n```json\nTOOL_CALL: {'name': 'query_homicides_advanced', 'arguments': {'year': 2021,}}\n```"
     orch, backend = orchestrate(registry, settings, [sloppy, "NO_TOOL_CALL", "ok."])
     result = orch.run("2021?", {"grammar": False})
-    assert statuses(result) == ["ok"] and result.tool_calls[0]["arguments"]["year"] == 2021
+    assert statuses(result) == ["ok"] and result.calls[0].arguments["year"] == 2021
     assert all(r.grammar is None for r in backend.requests)
 
 
@@ -190,7 +191,7 @@ def test_unreadable_call_is_reported_and_loop_continues(registry, settings):
     orch, backend = orchestrate(registry, settings, ["TOOL_CALL: {{{ not json", call(HOMICIDES, year=2020),
                                                      "NO_TOOL_CALL", "answer"])
     result = orch.run("2020?", {"grammar": False})
-    assert result.trace[1]["parse_errors"] and statuses(result) == ["ok"]
+    assert result.steps[1].parse_errors and statuses(result) == ["ok"]
     assert "[Unreadable tool call]" in backend.requests[1].messages[-1]["content"]
 
 
@@ -206,7 +207,7 @@ def test_context_overflow_trims_earliest_results(registry, settings):
     orch, backend = orchestrate(registry, settings, [calls(*by_year), "NO_TOOL_CALL", "answer"],
                                 backend_cls=SmallContext)
     result = orch.run("yearly homicides, three ways")
-    trims = [s for s in result.trace if s["type"] == "trim"]
+    trims = [s.to_dict() for s in result.steps if s.type == "trim"]
     assert trims and trims[0]["trimmed"][0]["call"] == 1
     assert trims[0]["prompt_tokens_after"] <= trims[0]["budget"] < trims[0]["prompt_tokens_before"]
     budget = SmallContext.n_ctx - reserve
@@ -224,7 +225,7 @@ def test_timeout_gives_a_partial_answer_in_time(registry, settings):
     assert elapsed < 10 * 0.45  # stopped well before all ten slow passes ran
     assert result.partial and result.stopped_because == "timeout"
     assert result.answer and "Time ran out" in result.answer and "homicides" in result.answer
-    assert result.trace[-2]["type"] == "synthesis" and result.trace[-2]["fallback"]
+    assert result.steps[-2].type == "synthesis" and result.steps[-2].fallback
     assert all(r.deadline is not None for r in backend.requests)
 
 
@@ -237,7 +238,7 @@ def test_grounding_triggers_one_strict_resynthesis(registry, settings):
     assert "98,765" in backend.requests[-1].messages[-1]["content"]
     assert result.ungrounded_numbers == [] and "98,765" not in result.answer
     assert step_types(result)[-4:] == ["synthesis", "grounding", "synthesis", "grounding"]
-    assert result.trace[-2]["strict"] and result.trace[-3]["unmatched"] == ["98,765"]
+    assert result.steps[-2].strict and result.steps[-3].unmatched == ["98,765"]
 
 
 def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
@@ -295,13 +296,15 @@ def test_invalid_options(registry, settings):
 
 
 def test_analysis_step_feeds_the_prompt(registry, settings, monkeypatch):
-    analysis = {"complexity": "chained", "hint_text": "Areas: Austin (25)"}
-    monkeypatch.setattr(question_analyzer, "analyze_question", lambda q, data=None: dict(analysis))
+    analysis = failed_analysis(registry.data, None)
+    analysis.complexity, analysis.hint_text = "chained", "Areas: Austin (25)"
+    monkeypatch.setattr(intelligent_mcp, "analyze_question", lambda q, data=None: analysis)
     orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "answer"])
     result = orch.run("Austin?")
-    assert result.trace[0]["type"] == "analysis" and result.trace[0]["analysis"]["complexity"] == "chained"
+    assert result.steps[0].type == "analysis" and result.steps[0].analysis.complexity == "chained"
+    assert result.to_dict()["trace"][0]["analysis"]["complexity"] == "chained"
     assert "Areas: Austin (25)" in backend.requests[0].messages[1]["content"]
-    assert backend.requests[0].analysis["complexity"] == "chained" and result.analysis == analysis
+    assert backend.requests[0].analysis is analysis and result.analysis is analysis
 
 
 def test_stream_events_and_result_shape(registry, settings):
@@ -309,8 +312,9 @@ def test_stream_events_and_result_shape(registry, settings):
     events = list(orch.stream("2022?", {"max_tool_calls": 3}))
     assert events[0]["event"] == "start" and events[0]["limits"] == {"max_tool_calls": 3, "timeout_seconds": 60}
     assert events[0]["backend"]["backend"] == "scripted"
-    result = events[-1]["result"]
-    assert [e["step"] for e in events[1:-1]] == result["trace"]
+    assert [e["step"] for e in events[1:-1]] == events[-1]["result"].steps  # typed objects travel
+    result = events[-1]["result"].to_dict()
+    assert [e["step"].to_dict() for e in events[1:-1]] == result["trace"]
     assert list(result) == ["question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings",
                             "backend", "model", "prompt_version", "sources", "caveats", "ungrounded_numbers",
                             "analysis"]

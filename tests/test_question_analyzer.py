@@ -1,5 +1,5 @@
 """The question analyzer: entities, years (relative to the data's coverage), metrics, ranking, warnings."""
-import time
+import json
 
 import pytest
 
@@ -8,7 +8,8 @@ from analyzer.question import analyze_question
 
 @pytest.fixture(scope="module")
 def ask(data):
-    return lambda q: analyze_question(q, data)
+    # The analysis as the trace and the API show it: the typed object's dict form.
+    return lambda q: analyze_question(q, data).to_dict()
 
 
 def test_area_by_name_alias_number_and_typo(ask):
@@ -96,23 +97,7 @@ def test_injection_flagged(ask):
 
 
 def test_hint_text_short_and_json_able(ask):
-    import json
-
     a = ask("Compare homicides per capita in Austin, Englewood and West Garfield Park from 2015 to 2022, and "
             "their poverty, income and population, plus home values and shootings in ward 99")
     assert len(a["hint_text"]) <= 400
     json.dumps(a)
-
-
-def test_speed(ask):
-    questions = ["how many ppl were murdered in englewood in 2019", "Lincon Park income",
-                 "which area had the most homicides in 2021, and what is the per capita income there?",
-                 "compare 2015-2017 with 2019-2021 in district 11"]
-    for q in questions:
-        ask(q)  # warm the per-gazetteer index
-    started = time.perf_counter()
-    for _ in range(25):
-        for q in questions:
-            ask(q)
-    per_question_ms = (time.perf_counter() - started) * 1000 / 100
-    assert per_question_ms < 5  # typical is well under 2 ms; generous for a shared CI box

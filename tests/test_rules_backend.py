@@ -3,6 +3,8 @@ import pytest
 
 from analyzer.question import analyze_question
 from backends.base import GenerationRequest
+from loop.steps import ToolCallStep
+from tools.registry import ToolResult
 from intelligent_mcp import Orchestrator
 from rules.backend import RulesBackend
 from rules.planner import next_calls
@@ -95,14 +97,14 @@ def test_never_exceeds_remaining_calls_or_repeats():
     a = analyze_question("Compare homicides in Austin, Englewood, Uptown and Hyde Park in 2020")
     assert len(next_calls(a, [], 2)) == 2
     first = next_calls(a, [], 4)
-    done = [{"name": n, "arguments": args, "status": "ok", "result": {}} for n, args in first]
+    done = [ToolCallStep(name=n, arguments=args, status="ok", result=ToolResult(ok=True, tool=n)) for n, args in first]
     assert next_calls(a, done, 4) == []
 
 
 def test_strict_synthesis_quotes_results_only(registry):
     q = "How many homicides in Austin in 2021?"
-    result = registry.run("query_homicides_advanced", {"community_area": 25, "year": 2021}).to_dict()
-    entry = {"name": "query_homicides_advanced", "arguments": result["arguments"], "status": "ok", "result": result}
+    result = registry.run("query_homicides_advanced", {"community_area": 25, "year": 2021})
+    entry = ToolCallStep(name="query_homicides_advanced", arguments=result.arguments, status="ok", result=result)
     req = GenerationRequest(messages=[], phase="synthesis", question=q, analysis=analyze_question(q, registry.data),
                             results=[entry], strict=True)
     text = RulesBackend().generate(req).text

@@ -136,13 +136,22 @@ def ask():
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
         raise _busy(exc) from None
-    result = run.to_dict() if hasattr(run, "to_dict") else dict(run)
+    result = run.to_dict()  # the edge: the typed result becomes JSON here
     run_id = _store_result(result, (time.perf_counter() - started) * 1000)
     return jsonify({**result, "run_id": run_id})
 
 
 def _ndjson(event: dict) -> str:
     return json.dumps(event, default=str, ensure_ascii=False) + "\n"
+
+
+def _event_dict(event: dict) -> dict:
+    """A stream event with its typed step or result serialised (the stream is an edge)."""
+    if event.get("event") == "step":
+        return {**event, "step": event["step"].to_dict()}
+    if event.get("event") == "result":
+        return {**event, "result": event["result"].to_dict()}
+    return event
 
 
 @bp.post("/ask/stream")
@@ -166,9 +175,9 @@ def ask_stream():
     def generate():
         try:
             yield _ndjson(first)
-            for event in events:
-                if isinstance(event, dict) and event.get("event") == "result":
-                    result = event.get("result") or {}
+            for event in map(_event_dict, events):
+                if event.get("event") == "result":
+                    result = event["result"]
                     measured = (time.perf_counter() - started) * 1000
                     run_id = store.save(result, latency=latency_ms(result) or round(measured, 1))
                     event = {**event, "result": {**result, "run_id": run_id}, "run_id": run_id}
