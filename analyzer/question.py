@@ -352,8 +352,9 @@ def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[in
         warnings.append("The socioeconomic indicators are a single 2008-2012 ACS snapshot, not a yearly series.")
     if "census" in domains and any(y not in (2010,) and not 2019 <= y <= 2023 for y in years) and \
             "homicides" not in domains:
-        warnings.append("Census figures are the 2019-2023 ACS 5-year estimates (and 2010 census population); "
-                        "other years are not available.")
+        # The census tool answers any year from 2000 on with the nearest vintage; say which one applies.
+        warnings.append("Census figures are not yearly: population for 2000-2015 comes from the 2010 census, "
+                        "and everything else (and later years) from the 2019-2023 ACS 5-year estimates.")
     return out_years, warnings
 
 

@@ -7,6 +7,8 @@ so a builder may pass None or extra keys freely.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from analyzer.analysis import Analysis, Ranking, YearSpan
 
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
@@ -116,66 +118,70 @@ def _rate_years(analysis: Analysis) -> dict:
     return {"start_year": period.start, "end_year": period.end}
 
 
-def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, periods, years) -> list:
-    ranking = analysis.ranking
+@dataclass
+class Places:
+    """The places a question names, as the tools take them."""
+
+    areas: list = field(default_factory=list)
+    wards: list = field(default_factory=list)
+    districts: list = field(default_factory=list)
+    zips: list = field(default_factory=list)
+    zip_areas: list = field(default_factory=list)  # each ZIP's main community area
+
+    @property
+    def area_like(self) -> list:
+        """Community areas, or those standing in for the ZIPs named."""
+        return self.areas or self.zip_areas
+
+
+def _change_ranking_calls(analysis: Analysis, years: list, periods: list) -> list:
+    """"Which areas saw the biggest increase between 2019 and 2021?": every place ranked by the change."""
     last_full = analysis.coverage.last_full_year
-    places = [("community_area", a) for a in (areas or zip_areas)] + [("ward", w) for w in wards] + \
-        [("district", d) for d in districts]
-    if analysis.correlation:
-        indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
-        return [("analyze_homicide_socioeconomic_context", {"indicator": indicator, **_year_args(analysis)})]
-    if years and not _in_coverage(analysis, years):
-        # Outside the snapshot: show what it does cover (the yearly series for the same place).
-        key, value = places[0] if places else (None, None)
-        return [("query_homicides_advanced", {"group_by": "year", **({key: value} if key else {})})]
-    # "Which areas saw the biggest increase between 2019 and 2021?" -> places ranked by the change.
-    if not places and ranking and analysis.trend and (periods or len(years) == 2):
-        if len(periods) >= 2:
-            p1, p2 = periods[0], periods[1]
-        elif periods:
-            p1 = YearSpan(periods[0].start, periods[0].start)
-            p2 = YearSpan(min(periods[0].end, last_full), min(periods[0].end, last_full))
-        else:
-            y1, y2 = sorted(years)
-            p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
-        kind = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
-        return [("compare_homicide_district_trends", {
-            "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
-            "period2_end": p2.end, "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
-            "sort_order": "asc" if analysis.change_direction == "down" else "desc"})]
-    # Two periods, or a change over time for one place -> the period comparison.
-    two_years = len(years) == 2 and not periods and analysis.trend
-    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)):
-        if len(periods) >= 2:
-            p1, p2 = periods[0], periods[1]
-        elif two_years:
-            y1, y2 = sorted(years)
-            p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
-        elif periods:
-            # A trend over one span: the year-by-year series (for the chart) plus first vs last year.
-            start, end = periods[0].start, min(periods[0].end, last_full)
-            out = []
-            for key, value in places[:2]:
-                out.append(("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end,
-                                                         key: value}))
-                out.append(("compare_homicide_district_trends", {
-                    "period1_start": start, "period1_end": start, "period2_start": end, "period2_end": end,
-                    key: value}))
-            return out
-        else:
-            p1 = YearSpan(last_full - 9, last_full - 5)
-            p2 = YearSpan(last_full - 4, last_full)
+    if len(periods) >= 2:
+        p1, p2 = periods[0], periods[1]
+    elif periods:
+        p1 = YearSpan(periods[0].start, periods[0].start)
+        p2 = YearSpan(min(periods[0].end, last_full), min(periods[0].end, last_full))
+    else:
+        y1, y2 = sorted(years)
+        p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
+    kind = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
+    return [("compare_homicide_district_trends", {
+        "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
+        "period2_end": p2.end, "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
+        "sort_order": "asc" if analysis.change_direction == "down" else "desc"})]
+
+
+def _period_comparison_calls(analysis: Analysis, places: list, years: list, periods: list) -> list:
+    """Two periods, or a change over time, for each named place."""
+    last_full = analysis.coverage.last_full_year
+    if len(periods) >= 2:
+        p1, p2 = periods[0], periods[1]
+    elif len(years) == 2 and not periods and analysis.trend:
+        y1, y2 = sorted(years)
+        p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
+    elif periods:
+        # A trend over one span: the year-by-year series (for the chart) plus first vs last year.
+        start, end = periods[0].start, min(periods[0].end, last_full)
         out = []
-        for key, value in places[:3]:
+        for key, value in places[:2]:
+            out.append(("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end,
+                                                     key: value}))
             out.append(("compare_homicide_district_trends", {
-                "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
-                "period2_end": p2.end, key: value}))
+                "period1_start": start, "period1_end": start, "period2_start": end, "period2_end": end,
+                key: value}))
         return out
-    if analysis.per_capita and (ranking or areas or not places):
-        if areas:
-            return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), "community_area": areas[0],
-                                                                  "compare_areas": areas[1:4] or None})]
-        return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
+    else:  # "how have homicides changed in ward 24": the last ten full years, five against five
+        p1 = YearSpan(last_full - 9, last_full - 5)
+        p2 = YearSpan(last_full - 4, last_full)
+    return [("compare_homicide_district_trends", {
+        "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start, "period2_end": p2.end,
+        key: value}) for key, value in places[:3]]
+
+
+def _count_arguments(analysis: Analysis, metrics: list, places: list, years: list, periods: list) -> dict:
+    """query_homicides_advanced's filters and grouping for a count, breakdown or ranking."""
+    ranking = analysis.ranking
     base = dict(_year_args(analysis))
     # "January to March 2022", "summer 2020": a month filter; with two or more years named the month words
     # are more likely dates bounding a range ("January 2015 to March 2019"), so they are not a filter.
@@ -196,9 +202,7 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
         elif not group or group == "community_area" and not ranking:
             group = "location_type"
     if len(periods) >= 2 and not places:
-        start = min(p.start for p in periods)
-        end = max(p.end for p in periods)
-        base.update({"start_year": start, "end_year": end})
+        base.update({"start_year": min(p.start for p in periods), "end_year": max(p.end for p in periods)})
         group = "year"
     if ranking and not group:
         group = "community_area"
@@ -212,6 +216,32 @@ def homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, period
         base["group_by"] = group
     if ranking or group in ("community_area", "ward", "district", "location_type"):
         base.update(_ranking_args(analysis, 5 if ranking else 10))
+    return base
+
+
+def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
+    ranking = analysis.ranking
+    periods, years = list(analysis.periods), list(analysis.years)
+    places = [("community_area", a) for a in where.area_like] + [("ward", w) for w in where.wards] + \
+        [("district", d) for d in where.districts]
+    if analysis.correlation:
+        indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
+        return [("analyze_homicide_socioeconomic_context", {"indicator": indicator, **_year_args(analysis)})]
+    if years and not _in_coverage(analysis, years):
+        # Outside the snapshot: show what it does cover (the yearly series for the same place).
+        key, value = places[0] if places else (None, None)
+        return [("query_homicides_advanced", {"group_by": "year", **({key: value} if key else {})})]
+    if not places and ranking and analysis.trend and (periods or len(years) == 2):
+        return _change_ranking_calls(analysis, years, periods)
+    two_years = len(years) == 2 and not periods and analysis.trend
+    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)):
+        return _period_comparison_calls(analysis, places, years, periods)
+    if analysis.per_capita and (ranking or where.areas or not places):
+        if where.areas:
+            return [("analyze_homicide_rates_by_community_area", {
+                **_rate_years(analysis), "community_area": where.areas[0], "compare_areas": where.areas[1:4] or None})]
+        return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
+    base = _count_arguments(analysis, metrics, places, years, periods)
     if not places:
         return [("query_homicides_advanced", base)]
     return [("query_homicides_advanced", {**base, key: value}) for key, value in places[:4]]
@@ -232,7 +262,8 @@ def _property_years(analysis: Analysis) -> dict:
     return {}
 
 
-def property_calls(analysis, metrics, areas, zips, wards, districts) -> list:
+def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
+    areas, zips, wards, districts = where.areas, where.zips, where.wards, where.districts
     if (wards or districts) and not (areas or zips):
         return []  # home values are by ZIP and community area: explained in the answer
     base = {"metric": _property_metric(metrics), **_property_years(analysis)}

@@ -13,6 +13,7 @@ from loop.steps import ToolCallStep
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
+    Places,
     area_calls,
     homicide_calls,
     property_calls,
@@ -103,92 +104,92 @@ def top_areas_from(result: ToolResult, limit: int = 1) -> list:
     return found
 
 
+def _zip_areas(zips: list, geo) -> list:
+    """Each ZIP's community area with the largest overlap, for the area-only datasets."""
+    found: list = []
+    for z in zips if geo is not None else []:
+        overlaps = sorted(getattr(geo, "zip_to_areas", {}).get(z, []), key=lambda t: -t[1])
+        if overlaps and overlaps[0][0] not in found:
+            found.append(overlaps[0][0])
+    return found
+
+
+def _places(analysis: Analysis, geo) -> Places:
+    areas = analysis.area_numbers
+    if not areas:  # a number that is no community area goes to the tool, whose error names the valid range
+        areas = list(analysis.invalid.get("areas") or [])[:1]
+    return Places(areas=areas, wards=list(analysis.wards), districts=list(analysis.districts),
+                  zips=list(analysis.zips), zip_areas=_zip_areas(analysis.zips, geo))
+
+
+def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: list, rank_domain: str,
+                   other_domains: list) -> list:
+    """A ranking in one domain first; once it has answered, the other domains for the top area(s)."""
+    calls: list = []
+    first = ranking_call(rank_domain, analysis, metrics)
+    if first:
+        calls.append(first)
+    ranking = analysis.ranking
+    # "the five areas with the most ..." carries the whole top group into the next call (up to 5).
+    wanted = 1 if ranking.singular or not ranking.top_n else min(ranking.top_n, 5)
+    top: list = []
+    for entry in results:
+        if first and entry.name == first[0] and entry.status == "ok":
+            top = top_areas_from(entry.result, wanted)
+            if top:
+                break
+    for domain in other_domains if top else []:
+        calls += area_calls(domain, top, analysis, metrics)
+    return calls
+
+
+def _area_dataset_calls(analysis: Analysis, places: Places, metrics: list, domains: list) -> list:
+    """Socioeconomic and census calls: by community area, or a ranking, or city-wide."""
+    calls: list = []
+    for domain in ("socioeconomic", "census"):
+        if domain not in domains or analysis.correlation:
+            continue
+        if places.area_like:
+            calls += area_calls(domain, places.area_like, analysis, metrics)
+        elif places.wards or places.districts:
+            continue  # the data is by community area: explained in the answer, no call with a ward
+        elif analysis.ranking:
+            call = ranking_call(domain, analysis, metrics)
+            calls += [call] if call else []
+        else:
+            calls += area_calls(domain, [], analysis, metrics)
+    return calls
+
+
 def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
     """Every call the question needs, in order; a chained call appears once its input is known."""
     metrics = list(analysis.metrics)
     domains = [d for d in analysis.domains if d in TOOL_OF]
-    areas = analysis.area_numbers
-    if not areas:  # a number that is no community area goes to the tool, whose error names the valid range
-        areas = list(analysis.invalid.get("areas") or [])[:1]
-    wards = [w for w in analysis.wards]
-    districts = [d for d in analysis.districts]
-    zips = list(analysis.zips)
-    ranking = analysis.ranking
-    periods = list(analysis.periods)
-    years = list(analysis.years)
-    calls: list = []
-
-    def add(name, args):
-        cleaned = _clean(name, args)
-        if cleaned and cleaned not in calls:
-            calls.append(cleaned)
-
+    places = _places(analysis, geo)
     if not domains:
-        if (areas or zips) and not analysis.unsupported and not analysis.injection_suspected:
+        if (places.areas or places.zips) and not analysis.unsupported and not analysis.injection_suspected:
             domains = ["homicides", "socioeconomic", "census"]  # "tell me about Austin": an overview
             metrics = ["homicides", "population"]
         else:
             return []
-
-    # Areas from ZIPs for the area-only datasets (homicides, census, socioeconomic).
-    zip_areas = []
-    if zips and geo is not None:
-        for z in zips:
-            overlaps = sorted(getattr(geo, "zip_to_areas", {}).get(z, []), key=lambda t: -t[1])
-            if overlaps and overlaps[0][0] not in zip_areas:
-                zip_areas.append(overlaps[0][0])
-
-    # -- chained questions: a ranking in one domain, then other domains for the winning area
-    rank_metric = ranking.metric if ranking else None
+    planned: list = []
+    rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
-    chained = bool(ranking) and not areas and not wards and not districts and rank_domain and other_domains \
-        and not analysis.correlation
-    if chained:
-        first = ranking_call(rank_domain, analysis, metrics)
-        if first:
-            add(*first)
-        # "the five areas with the most ..." carries the whole top group into the next call (up to 5).
-        wanted = 1 if not ranking or ranking.singular or not ranking.top_n else \
-            min(ranking.top_n, 5)
-        top: list = []
-        for entry in results or []:
-            if first and entry.name == first[0] and entry.status == "ok":
-                top = top_areas_from(entry.result, wanted)
-                if top:
-                    break
-        if top:
-            for domain in other_domains:
-                for call in area_calls(domain, top, analysis, metrics):
-                    add(*call)
-        return calls
-
-    # -- homicides
-    if "homicides" in domains:
-        for call in homicide_calls(analysis, metrics, areas, wards, districts, zip_areas, periods, years):
-            add(*call)
-    # -- the area-level datasets
-    place_areas = areas or zip_areas
-    for domain in ("socioeconomic", "census"):
-        if domain not in domains or analysis.correlation:
-            continue
-        if place_areas:
-            for call in area_calls(domain, place_areas, analysis, metrics):
-                add(*call)
-        elif wards or districts:
-            continue  # the data is by community area: explained in the answer, no call with a ward
-        elif ranking:
-            call = ranking_call(domain, analysis, metrics)
-            if call:
-                add(*call)
-        else:
-            for call in area_calls(domain, [], analysis, metrics):
-                add(*call)
-    if "property" in domains:
-        for call in property_calls(analysis, metrics, areas, zips, wards, districts):
-            add(*call)
-    if "iucr" in domains:
-        codes = analysis.iucr_codes
-        for code in codes[:3] or [None]:
-            add("get_iucr_info", {"code": code} if code else {})
+    if analysis.ranking and not (places.areas or places.wards or places.districts) and rank_domain \
+            and other_domains and not analysis.correlation:
+        planned = _chained_calls(analysis, results, metrics, rank_domain, other_domains)
+    else:
+        if "homicides" in domains:
+            planned += homicide_calls(analysis, metrics, places)
+        planned += _area_dataset_calls(analysis, places, metrics, domains)
+        if "property" in domains:
+            planned += property_calls(analysis, metrics, places)
+        if "iucr" in domains:
+            planned += [("get_iucr_info", {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
+    calls: list = []
+    for name, args in planned:
+        cleaned = _clean(name, args)
+        if cleaned and cleaned not in calls:
+            calls.append(cleaned)
     return calls

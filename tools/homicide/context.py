@@ -7,10 +7,9 @@ import pandas as pd
 
 from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, fmt_num, make_result
 from tools.errors import ToolArgumentError
-from tools.homicide.query import geo_missing_caveat, resolve_years, years_label
+from tools.homicide.common import SMALL_NUMBER_LIMIT, geo_missing_caveat, resolve_years, years_label
 from tools.homicide.rates import (
     ACS_ESTIMATE_CAVEAT,
-    SMALL_NUMBER_LIMIT,
     area_rates,
     datasets_for,
     partial_rate_caveats,

@@ -8,7 +8,7 @@ import pandas as pd
 
 from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, make_result
 from tools.errors import ToolArgumentError
-from tools.homicide.query import homicide_arrays
+from tools.homicide.common import homicide_arrays
 from tools.registry import Tool
 
 TOOL_NAME = "get_iucr_info"

@@ -17,14 +17,15 @@ from tools.common import (
     COMPARE_SCHEMA,
     HOMICIDE_CODE_CAVEAT,
     SORT_SCHEMA,
+    fit_text,
     fmt_int,
     fmt_num,
     make_result,
     partial_year_caveat,
     resolve_areas,
 )
-from tools.homicide.query import (
-    fit_lines,
+from tools.homicide.common import (
+    SMALL_NUMBER_LIMIT,
     geo_missing_caveat,
     homicide_arrays,
     resolve_years,
@@ -33,7 +34,6 @@ from tools.homicide.query import (
 from tools.registry import Tool
 
 POP_SWITCH_YEAR = 2016  # first year whose denominator is the ACS 2019-2023 estimate
-SMALL_NUMBER_LIMIT = 10
 CENSUS_2010 = "2010 census"
 ACS_ESTIMATE_CAVEAT = "ACS populations are survey estimates with margins of error, not counts."
 
@@ -213,7 +213,7 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
     table = pd.DataFrame(rows)
     chart = {"type": "bar", "x": "name", "y": "rate_per_100k",
              "title": f"Homicides per 100,000 residents, {period}"}
-    return make_result(RATES_NAME, values=values, text=fit_lines(lines, items, []), summary=summary,
+    return make_result(RATES_NAME, values=values, text=fit_text(lines, items, []), summary=summary,
                        datasets=datasets_for(start, end), data=data, caveats=caveats, table=table, chart=chart)
 
 

@@ -16,7 +16,8 @@ from tools.common import (
     partial_year_caveat,
 )
 from tools.errors import ToolArgumentError
-from tools.homicide.query import (
+from tools.homicide.common import (
+    SMALL_NUMBER_LIMIT,
     WARD_MAP_CAVEAT,
     district_name,
     geo_missing_caveat,
@@ -25,7 +26,6 @@ from tools.homicide.query import (
     resolve_years,
     years_label,
 )
-from tools.homicide.rates import SMALL_NUMBER_LIMIT
 from tools.registry import Tool
 
 TRENDS_NAME = "compare_homicide_district_trends"
@@ -66,82 +66,36 @@ def change_pct(before: float, after: float) -> float | None:
     return None if not before else round(100.0 * (after - before) / before, 1)
 
 
-def compare_homicide_district_trends(data, period1_start, period2_start, period1_end=None, period2_end=None,
-                                     district=None, ward=None, community_area=None, rank_places=None, top_n=10,
-                                     sort_order="desc"):
-    given = [k for k, v in (("district", district), ("ward", ward), ("community_area", community_area))
-             if v is not None]
-    if rank_places and not given:
-        p1 = resolve_years(data, None, period1_start, period1_start if period1_end is None else period1_end)
-        p2 = resolve_years(data, None, period2_start, period2_start if period2_end is None else period2_end)
-        return rank_changes(data, p1, p2, rank_places, top_n, sort_order)
-    if len(given) != 1:
-        raise ToolArgumentError(
-            "give exactly one of district (police district 1-25), ward (1-50) or community_area (name or 1-77), "
-            "or rank_places to rank every place by the change; "
-            + ("none was given" if not given else f"got {', '.join(given)}"), "missing_argument" if not given
-            else "conflicting_arguments")
-    p1 = resolve_years(data, None, period1_start, period1_start if period1_end is None else period1_end)
-    p2 = resolve_years(data, None, period2_start, period2_start if period2_end is None else period2_end)
+def _one_place(data, arrays, district, ward, community_area) -> tuple[dict, np.ndarray, str]:
+    """(where, row mask, label) for the single place a comparison is about."""
     geo = data.geography
-    arrays = homicide_arrays(data)
     if district is not None:
         number = geo.check_district(district)
         where = {"type": "district", "id": number, "name": district_name(data, number)}
-        mask = arrays.district == number
-        label = f"police district {number} ({where['name']})"
-    elif ward is not None:
+        return where, arrays.district == number, f"police district {number} ({where['name']})"
+    if ward is not None:
         number = geo.check_ward(ward)
-        where = {"type": "ward", "id": number, "name": f"Ward {number}"}
-        mask = arrays.ward == number
-        label = f"ward {number}"
-    else:
-        number = geo.resolve_area(community_area)
-        where = {"type": "community_area", "id": number, "name": geo.area_name(number)}
-        mask = arrays.community_area == number
-        label = f"{where['name']} (community area {number})"
-    s1, s2 = _period_stats(arrays, mask, *p1), _period_stats(arrays, mask, *p2)
-    everything = np.ones(arrays.n, dtype=bool)
-    c1, c2 = _period_stats(arrays, everything, *p1), _period_stats(arrays, everything, *p2)
-    def avg(stats):  # unrounded yearly average, so the % change is not computed from rounded figures
-        return stats["homicides"] / stats["years"]
+        return {"type": "ward", "id": number, "name": f"Ward {number}"}, arrays.ward == number, f"ward {number}"
+    number = geo.resolve_area(community_area)
+    where = {"type": "community_area", "id": number, "name": geo.area_name(number)}
+    return where, arrays.community_area == number, f"{where['name']} (community area {number})"
 
-    change = change_pct(avg(s1), avg(s2)) if s1["homicides"] else None
-    city_change = change_pct(avg(c1), avg(c2))
+
+def _yearly(arrays, mask: np.ndarray, p1: tuple, p2: tuple) -> list:
+    """Homicides in each year of either period, tagged with the period it belongs to."""
     lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
-    in_range = arrays.year_mask(lo, hi)
-    counts = np.bincount((arrays.year[mask & in_range] - lo).astype(np.intp), minlength=hi - lo + 1)
+    counts = np.bincount((arrays.year[mask & arrays.year_mask(lo, hi)] - lo).astype(np.intp), minlength=hi - lo + 1)
     yearly = []
     for i in range(hi - lo + 1):
         y = lo + i
         tag = "period1" if p1[0] <= y <= p1[1] else "period2" if p2[0] <= y <= p2[1] else None
         if tag:
             yearly.append({"year": y, "period": tag, "homicides": int(counts[i])})
-    arrest_change = (round(s2["arrest_rate_pct"] - s1["arrest_rate_pct"], 1)
-                     if s1["arrest_rate_pct"] is not None and s2["arrest_rate_pct"] is not None else None)
-    values = {"geography": where, "period1": s1, "period2": s2,
-              "change_in_yearly_average_pct": change,
-              "change_in_yearly_average": round(avg(s2) - avg(s1), 1),
-              "arrest_rate_change_points": arrest_change,
-              "citywide": {"period1": c1, "period2": c2, "change_in_yearly_average_pct": city_change},
-              "yearly": yearly}
-    share1, share2 = pct(s1["homicides"], c1["homicides"]), pct(s2["homicides"], c2["homicides"])
-    values["share_of_city_pct"] = {"period1": share1, "period2": share2}
+    return yearly
 
-    def describe(s):
-        return (f"{fmt_int(s['homicides'])} homicides in {s['label']} ({s['years']} yr, "
-                f"{fmt_num(s['yearly_average'])} per year; arrest rate {fmt_pct(s['arrest_rate_pct'])})")
 
-    change_text = (f"{'+' if change > 0 else ''}{fmt_pct(change)}" if change is not None
-                   else "n/a (no homicides in period 1)")
-    lines = [f"Homicides in {label}:",
-             f"Period 1: {describe(s1)}.", f"Period 2: {describe(s2)}.",
-             f"Change in yearly average: {change_text} "
-             f"({fmt_num(s1['yearly_average'])} -> {fmt_num(s2['yearly_average'])}); arrest rate change "
-             f"{'n/a' if arrest_change is None else f'{arrest_change:+.1f} points'}.",
-             f"Citywide for comparison: {fmt_num(c1['yearly_average'])} -> {fmt_num(c2['yearly_average'])} per year "
-             f"({'+' if (city_change or 0) > 0 else ''}{fmt_pct(city_change)}); share of city "
-             f"{fmt_pct(share1)} -> {fmt_pct(share2)}."]
+def _comparison_caveats(data, arrays, where: dict, p1: tuple, p2: tuple, s1: dict, s2: dict) -> list:
+    lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, lo, hi)
     if hi >= data.coverage["homicides"]["last_year"]:
         caveats.append(f"{data.coverage['homicides']['last_year']} is counted as a whole year in yearly averages "
@@ -149,7 +103,7 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
     if where["type"] == "ward":
         caveats.append(WARD_MAP_CAVEAT)
     if where["type"] in ("ward", "community_area"):
-        missing = int((getattr(arrays, where["type"])[in_range] == 0).sum())
+        missing = int((getattr(arrays, where["type"])[arrays.year_mask(lo, hi)] == 0).sum())
         if missing:
             caveats.append(geo_missing_caveat(missing, where["type"].replace("_", " "), lo, hi))
     if min(s1["homicides"], s2["homicides"]) < SMALL_NUMBER_LIMIT:
@@ -157,18 +111,81 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
                        "numbers and can swing a lot by chance.")
     if not (p1[1] < p2[0] or p2[1] < p1[0]):
         caveats.append("The two periods overlap, so they share some homicides.")
-    table = pd.DataFrame([{"period": f"period 1 ({s1['label']})", "years": s1["years"],
-                           "homicides": s1["homicides"], "yearly_average": s1["yearly_average"],
-                           "arrest_rate_pct": s1["arrest_rate_pct"], "city_yearly_average": c1["yearly_average"]},
-                          {"period": f"period 2 ({s2['label']})", "years": s2["years"],
-                           "homicides": s2["homicides"], "yearly_average": s2["yearly_average"],
-                           "arrest_rate_pct": s2["arrest_rate_pct"], "city_yearly_average": c2["yearly_average"]}])
+    return caveats
+
+
+def _describe(s: dict) -> str:
+    return (f"{fmt_int(s['homicides'])} homicides in {s['label']} ({s['years']} yr, "
+            f"{fmt_num(s['yearly_average'])} per year; arrest rate {fmt_pct(s['arrest_rate_pct'])})")
+
+
+def _comparison_table(s1: dict, s2: dict, c1: dict, c2: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"period": f"period {n} ({s['label']})", "years": s["years"], "homicides": s["homicides"],
+                          "yearly_average": s["yearly_average"], "arrest_rate_pct": s["arrest_rate_pct"],
+                          "city_yearly_average": c["yearly_average"]}
+                         for n, s, c in ((1, s1, c1), (2, s2, c2))])
+
+
+def _average(stats: dict) -> float:
+    """Unrounded yearly average, so the % change is not computed from rounded figures."""
+    return stats["homicides"] / stats["years"]
+
+
+def _periods(data, period1_start, period1_end, period2_start, period2_end) -> tuple[tuple, tuple]:
+    p1 = resolve_years(data, None, period1_start, period1_start if period1_end is None else period1_end)
+    p2 = resolve_years(data, None, period2_start, period2_start if period2_end is None else period2_end)
+    return p1, p2
+
+
+def compare_homicide_district_trends(data, period1_start, period2_start, period1_end=None, period2_end=None,
+                                     district=None, ward=None, community_area=None, rank_places=None, top_n=10,
+                                     sort_order="desc"):
+    given = [k for k, v in (("district", district), ("ward", ward), ("community_area", community_area))
+             if v is not None]
+    if rank_places and not given:
+        p1, p2 = _periods(data, period1_start, period1_end, period2_start, period2_end)
+        return rank_changes(data, p1, p2, rank_places, top_n, sort_order)
+    if len(given) != 1:
+        raise ToolArgumentError(
+            "give exactly one of district (police district 1-25), ward (1-50) or community_area (name or 1-77), "
+            "or rank_places to rank every place by the change; "
+            + ("none was given" if not given else f"got {', '.join(given)}"), "missing_argument" if not given
+            else "conflicting_arguments")
+    p1, p2 = _periods(data, period1_start, period1_end, period2_start, period2_end)
+    arrays = homicide_arrays(data)
+    where, mask, label = _one_place(data, arrays, district, ward, community_area)
+    s1, s2 = _period_stats(arrays, mask, *p1), _period_stats(arrays, mask, *p2)
+    everything = np.ones(arrays.n, dtype=bool)
+    c1, c2 = _period_stats(arrays, everything, *p1), _period_stats(arrays, everything, *p2)
+    change = change_pct(_average(s1), _average(s2)) if s1["homicides"] else None
+    city_change = change_pct(_average(c1), _average(c2))
+    arrest_change = (round(s2["arrest_rate_pct"] - s1["arrest_rate_pct"], 1)
+                     if s1["arrest_rate_pct"] is not None and s2["arrest_rate_pct"] is not None else None)
+    share1, share2 = pct(s1["homicides"], c1["homicides"]), pct(s2["homicides"], c2["homicides"])
+    values = {"geography": where, "period1": s1, "period2": s2,
+              "change_in_yearly_average_pct": change,
+              "change_in_yearly_average": round(_average(s2) - _average(s1), 1),
+              "arrest_rate_change_points": arrest_change,
+              "citywide": {"period1": c1, "period2": c2, "change_in_yearly_average_pct": city_change},
+              "yearly": _yearly(arrays, mask, p1, p2),
+              "share_of_city_pct": {"period1": share1, "period2": share2}}
+    change_text = (f"{'+' if change > 0 else ''}{fmt_pct(change)}" if change is not None
+                   else "n/a (no homicides in period 1)")
+    lines = [f"Homicides in {label}:",
+             f"Period 1: {_describe(s1)}.", f"Period 2: {_describe(s2)}.",
+             f"Change in yearly average: {change_text} "
+             f"({fmt_num(s1['yearly_average'])} -> {fmt_num(s2['yearly_average'])}); arrest rate change "
+             f"{'n/a' if arrest_change is None else f'{arrest_change:+.1f} points'}.",
+             f"Citywide for comparison: {fmt_num(c1['yearly_average'])} -> {fmt_num(c2['yearly_average'])} per year "
+             f"({'+' if (city_change or 0) > 0 else ''}{fmt_pct(city_change)}); share of city "
+             f"{fmt_pct(share1)} -> {fmt_pct(share2)}."]
     chart = {"type": "bar", "x": "period", "y": "yearly_average",
              "title": f"Homicides per year in {label}: {s1['label']} vs {s2['label']}"}
     summary = (f"{label}: {fmt_num(s1['yearly_average'])}/yr ({s1['label']}) -> {fmt_num(s2['yearly_average'])}/yr "
                f"({s2['label']}), {change_text}")
     return make_result(TRENDS_NAME, values=values, text="\n".join(lines), summary=summary, datasets=["homicides"],
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=_comparison_caveats(data, arrays, where, p1, p2, s1, s2),
+                       table=_comparison_table(s1, s2, c1, c2), chart=chart)
 
 
 # ------------------------------------------------------------------ rank_places: every place by the change

@@ -1,0 +1,104 @@
+"""Helpers every homicide tool shares: the per-bundle numpy arrays, year handling, wording and caveats."""
+from __future__ import annotations
+
+import difflib
+
+import numpy as np
+import pandas as pd
+
+from tools.common import check_year_range, fmt_int
+from tools.errors import ToolArgumentError
+
+WARD_MAP_CAVEAT = ("Ward numbers follow the ward map that was current when each record was geocoded "
+                   "(2003, 2015 or 2023 boundaries), so a ward's counts mix different boundaries over time.")
+SMALL_NUMBER_LIMIT = 10
+
+
+# ------------------------------------------------------------------ per-bundle arrays
+
+class HomicideArrays:
+    """The homicide table as typed numpy arrays; missing geography codes become 0."""
+
+    def __init__(self, df: pd.DataFrame):
+        self.source = df
+        self.n = len(df)
+        self.year = df["year"].to_numpy(dtype=np.int16)
+        self.month = df["month"].to_numpy(dtype=np.int8)
+        self.arrest = df["arrest"].to_numpy(dtype=bool)
+        self.domestic = df["domestic"].to_numpy(dtype=bool)
+        self.ward = df["ward"].fillna(0).to_numpy(dtype=np.int16)
+        self.district = df["district"].fillna(0).to_numpy(dtype=np.int16)
+        self.community_area = df["community_area"].fillna(0).to_numpy(dtype=np.int16)
+        loc = df["location_description"]
+        if not isinstance(loc.dtype, pd.CategoricalDtype):
+            loc = loc.astype("category")
+        self.location_types: list[str] = [str(c) for c in loc.cat.categories]
+        self.location_code = loc.cat.codes.to_numpy(dtype=np.int32)  # -1 = missing
+        self.location_index = {name.upper(): i for i, name in enumerate(self.location_types)}
+        counts = np.bincount(self.location_code[self.location_code >= 0], minlength=len(self.location_types))
+        order = np.argsort(-counts, kind="stable")
+        self.location_by_frequency = [self.location_types[i] for i in order if counts[i] > 0]
+        self.year_min = int(self.year.min()) if self.n else 0
+        self.year_max = int(self.year.max()) if self.n else 0
+        self.iucr_counts = df["iucr"].value_counts().to_dict() if "iucr" in df else {}
+
+    def year_mask(self, start: int, end: int) -> np.ndarray:
+        return (self.year >= start) & (self.year <= end)
+
+
+def homicide_arrays(data) -> HomicideArrays:
+    """The bundle's HomicideArrays, built on first use and rebuilt if the table object changes."""
+    cached = data.__dict__.get("_homicide_arrays")
+    table = data.homicides
+    if cached is None or cached.source is not table:
+        cached = HomicideArrays(table)
+        data.__dict__["_homicide_arrays"] = cached
+    return cached
+
+
+# ------------------------------------------------------------------ shared small helpers
+
+def pct(part, whole) -> float | None:
+    return None if not whole else round(100.0 * float(part) / float(whole), 1)
+
+
+def years_label(start: int, end: int) -> str:
+    return str(start) if start == end else f"{start}-{end}"
+
+
+def years_phrase(start: int, end: int) -> str:
+    return f"year {start}" if start == end else f"years {start}-{end}"
+
+
+def resolve_years(data, year, start_year, end_year) -> tuple[int, int]:
+    """A single ``year`` or a start/end range (either end optional), checked against coverage."""
+    if year is not None:
+        if (start_year is not None and start_year != year) or (end_year is not None and end_year != year):
+            raise ToolArgumentError("give either 'year' or 'start_year'/'end_year', not both", "conflicting_arguments")
+        start_year = end_year = year
+    return check_year_range(data, start_year, end_year)
+
+
+def geo_missing_caveat(missing: int, what: str, start: int, end: int) -> str:
+    return (f"{fmt_int(missing)} homicide rows in {years_label(start, end)} (mostly from 2001) have no {what} "
+            f"recorded, so {what} figures undercount by up to that many.")
+
+
+ARREST_CAVEAT = ("Arrest flags are as of the snapshot (last updated 2023-07-27); recent cases have had less time "
+                 "to be cleared, so recent arrest rates look lower.")
+
+
+def district_name(data, number: int) -> str:
+    return data.geography.district_names.get(int(number), "")
+
+
+def check_location_type(arrays: HomicideArrays, text: str) -> int:
+    key = " ".join(str(text).upper().split())
+    if key in arrays.location_index:
+        return arrays.location_index[key]
+    close = difflib.get_close_matches(key, list(arrays.location_index), n=3, cutoff=0.6)
+    close += [name for name in arrays.location_by_frequency if key and key in name and name not in close][:3]
+    hint = f" Closest matches: {', '.join(close)}." if close else ""
+    common = ", ".join(arrays.location_by_frequency[:12])
+    raise ToolArgumentError(
+        f"unknown location_type '{text}'.{hint} Most common location types: {common}.", "invalid_choice")
