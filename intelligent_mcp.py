@@ -333,6 +333,31 @@ class _Run:
             self.loop_caveats.append("These figures could not be matched to the data the tools returned: "
                                      + ", ".join(self.ungrounded) + ".")
 
+    def _places_left_out(self) -> list[str]:
+        """Named places no call looked at (more than the call budget covers): said, never silently dropped."""
+        if self.analysis is None:
+            return []
+        named = {"community_area": self.analysis.area_numbers, "ward": self.analysis.wards,
+                 "district": self.analysis.districts}
+        covered: dict[str, set] = {kind: set() for kind in named}
+        for step in self._ran_calls():
+            args = step.arguments
+            for kind in named:
+                for key in (kind, f"{kind}s", "compare_areas" if kind == "community_area" else None):
+                    value = args.get(key) if key else None
+                    covered[kind].update(value if isinstance(value, list) else [] if value is None else [value])
+        names = {a.number: f"{a.name} ({a.number})" for a in self.analysis.areas}
+        out = []
+        for kind, numbers in named.items():
+            missing = [n for n in numbers if n not in covered[kind]]
+            if covered[kind] and missing:
+                label = {"community_area": "community areas", "ward": "wards", "district": "police districts"}[kind]
+                out.append(f"Only {len(numbers) - len(missing)} of the {len(numbers)} {label} named could be looked "
+                           f"up within the {self.max_calls}-call limit; not covered: "
+                           + ", ".join(names.get(n, str(n)) if kind == "community_area" else str(n) for n in missing)
+                           + ". Ask about them separately.")
+        return out
+
     def result(self) -> RunResult:
         sources, caveats = {}, []
         for step in self._ran_calls():
@@ -346,10 +371,13 @@ class _Run:
             caveats.append(f"Only {self.max_calls} tool calls are allowed per question; {skipped} more were skipped.")
         if self.stop == "error":
             caveats.append("The model failed during this question; the answer is built from the data already gathered.")
+        left_out = self._places_left_out()
+        caveats += left_out
         model = self.backend_info.get("model")
         total = self._now_ms()
         return RunResult(
-            question=self.question, answer=self.answer, partial=self.partial or self.stop in ("timeout", "error"),
+            question=self.question, answer=self.answer,
+            partial=self.partial or self.stop in ("timeout", "error") or bool(left_out),
             steps=list(self.trace), stopped_because=self.stop,
             timings={"total_ms": total, **{k: round(v, 3) for k, v in self.timings.items()}},
             backend=self.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,

@@ -38,11 +38,14 @@ def overlaps(span: tuple, spans: list) -> bool:
 METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
      r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|shot\s+dead|shot\s+and\s+killed|"
-     r"deadl(?:y|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?"),
+     r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|"
+     r"lethal|fatal(?:ities)?|shootings?\s+deaths?"),
     ("income", "socioeconomic",
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
-     r"poor(?:est|er)|affluent|money"),
-    ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households"),
+     r"poor(?:est|er)|affluent|money|well[\s-]off|well[\s-]to[\s-]do|prosperous|better[\s-]off|"
+     r"worse[\s-]off"),
+    ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households|hard[\s-]up|"
+                                 r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
     ("unemployment", "socioeconomic", r"unemploy(?:ment|ed)|jobless(?:ness)?|out\s+of\s+work|employment"),
     ("education", "socioeconomic",
      r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling"),
@@ -57,7 +60,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
      r"(?:homes?|houses?)\s+(?:sell|go)\s+for"),
     ("population", "census",
-     r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are)|residents)|"
+     r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
@@ -134,6 +137,10 @@ INJECTION_RE = re.compile(
     r"\d+\s+tool\s+calls|rm\s+-rf|drop\s+table|;\s*--|\{\{.*\}\}|__import__|os\.system",
     re.I | re.S)
 
+# SQL-like or instruction fragments removed from the text the analyzer reads (the question keeps them).
+INJECTION_STRIP_RE = re.compile(r";?\s*\bdrop\s+table\s+\w+|;\s*--[^\n]*|\bor\s+1\s*=\s*1\b|\bunion\s+select\b",
+                                re.I)
+
 # ---------------------------------------------------------------- compiled patterns
 
 YEAR = r"((?:19|20)\d{2})"
@@ -157,6 +164,12 @@ TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bi
                       + YEAR, _FLAGS)
 BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\byearly\b|\bannual(?:ly)?\b|\beach\s+year\b|"
                         r"\byear\s+by\s+year\b", _FLAGS)
+BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bweekends?\b|\bwhich\s+day\b|"
+                           r"\bwhat\s+day\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b",
+                           _FLAGS)
+BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+hours?\b|\bhours?\s+of\s+"
+                        r"(?:the\s+)?day\b|\bby\s+hour\b|\bhourly\b|\b(?:at|during\s+the)\s+night\b|"
+                        r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bwhich\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
 CORRELATION_RE = re.compile(r"\bcorrelat\w*|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"

@@ -18,6 +18,10 @@ _AREA_NUMBER_RE = re.compile(r"\b(?:community\s+area|area|ca)\s*(?:#|no\.?|numbe
 _AREA_NUMBERS_MORE_RE = re.compile(r"\b(?:community\s+areas|areas)\s+" + _NUMBER_LIST + r"\b", _FLAGS)
 _WARD_RE = re.compile(r"\bwards?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+ward\b", _FLAGS)
 _WARDS_MORE_RE = re.compile(r"\bwards\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+# "wards 1 to 20", "districts 4-6", "wards 10 through 15": a set of consecutive numbers.
+_RANGE = r"(\d{1,2})\s*(?:to|through|thru|-|–)\s*(\d{1,2})\b"
+_WARD_RANGE_RE = re.compile(r"\bwards\s+(?:from\s+)?" + _RANGE, _FLAGS)
+_DISTRICT_RANGE_RE = re.compile(r"\b(?:police\s+)?districts\s+(?:from\s+)?" + _RANGE, _FLAGS)
 _DISTRICT_RE = re.compile(r"\b(?:police\s+)?districts?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|"
                           r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:police\s+)?district\b", _FLAGS)
 _DISTRICTS_MORE_RE = re.compile(r"\bdistricts\s+" + _NUMBER_LIST + r"\b", _FLAGS)
@@ -101,8 +105,8 @@ def extract_places(text: str, low: str, geo) -> dict:
     """Places and codes in mention order; ``taken`` is the text they used, for the year extractor."""
     taken: list[tuple[int, int]] = []
     # Lists first: "wards 3, 4 and 5" must not be read as ward 3 alone.
-    wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken)
-    districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken)
+    wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken, _WARD_RANGE_RE)
+    districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken, _DISTRICT_RANGE_RE)
     zips: list[str] = []
     for m in _ZIP_RE.finditer(low):
         add_unique(zips, m.group(1))
@@ -159,9 +163,18 @@ def extract_places(text: str, low: str, geo) -> dict:
             "broad": broad, "invalid_areas": invalid_areas, "taken": taken}
 
 
-def _numbered_places(low: str, list_re: re.Pattern, one_re: re.Pattern, taken: list) -> list[int]:
+def _numbered_places(low: str, list_re: re.Pattern, one_re: re.Pattern, taken: list,
+                     range_re: re.Pattern | None = None) -> list[int]:
     found: list[int] = []
+    for m in range_re.finditer(low) if range_re else ():
+        first, last = sorted((int(m.group(1)), int(m.group(2))))
+        if last - first <= 60:  # a range, not two unrelated numbers
+            for n in range(first, last + 1):
+                add_unique(found, n)
+            taken.append(m.span())
     for m in list_re.finditer(low):
+        if overlaps(m.span(), taken):
+            continue
         for n in _list_numbers(m.group(1)):
             add_unique(found, n)
         taken.append(m.span())

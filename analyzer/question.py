@@ -16,7 +16,9 @@ import re
 
 from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
+    BY_HOUR_RE,
     BY_MONTH_RE,
+    BY_WEEKDAY_RE,
     BY_YEAR_RE,
     CENSUS_GROUP_RES,
     CITYWIDE_RE,
@@ -25,6 +27,7 @@ from analyzer.lexicon import (
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
     INJECTION_RE,
+    INJECTION_STRIP_RE,
     LOCATION_GENERIC_RE,
     LOCATION_RE,
     LOCATIONS,
@@ -69,7 +72,8 @@ def analyze_question(question: str, data=None) -> Analysis:
             geo = data.geography
         except Exception:
             geo = None
-    low = text.lower().replace("’", "'")
+    # Injected SQL or instructions are flagged below; they must not also read as words ("drop" = a fall).
+    low = INJECTION_STRIP_RE.sub(" ", text.lower().replace("’", "'"))
     cov = homicide_coverage(data)
 
     places = extract_places(text, low, geo)
@@ -221,6 +225,10 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
             if word == "house" and "home_value" in metrics:
                 continue
             add_unique(locations, LOCATIONS[word])
+    # A place word alone ("cars", "street") means a homicide location only when no other crime is named:
+    # "how many cars were stolen" is about theft, which the data does not hold.
+    if locations and "homicides" not in metrics and UNSUPPORTED_ANY_RE.search(low):
+        locations = []
     if locations or (LOCATION_GENERIC_RE.search(low) and "homicides" in metrics):
         add_unique(metrics, "location_type")
         add_unique(domains, "homicides")
@@ -303,6 +311,10 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
         group_by = "year"
     if BY_MONTH_RE.search(low):
         group_by = "month"
+    if BY_WEEKDAY_RE.search(low):
+        group_by = "weekday"
+    elif BY_HOUR_RE.search(low):
+        group_by = "hour"
     return group_by
 
 

@@ -37,6 +37,29 @@ _INT_TOKEN = re.compile(r"(?<![\w.,$])(\d{1,3})(?![\w.,%]|\d)")
 _RANK_LINE = re.compile(r"^\s*(?:1\.|-)\s+(.+)$")
 
 
+SUPPORTED_QUESTIONS = (
+    "How many homicides were there in Englewood last year?",
+    "Which community area has the highest per capita income?",
+    "How have homicides changed in ward 24 since 2015?",
+    "On which day of the week do most homicides happen?",
+    "What is the population of Austin by race?",
+    "What are home values in 60614?",
+    "Which police district had the most homicides in 2022?",
+    "How many homicides led to an arrest in 2021?",
+    "Where do most homicides happen: street, apartment or alley?",
+    "What share of households in Humboldt Park are below the poverty line?",
+)
+_STOP = {"the", "a", "an", "of", "in", "is", "are", "was", "were", "what", "which", "how", "many", "do", "does",
+         "did", "to", "for", "and", "or", "on", "at", "by", "me", "i", "you", "there", "chicago"}
+
+
+def nearest_questions(question: str, n: int = 2) -> list[str]:
+    """The supported example questions sharing the most words with ``question`` (ties keep the list order)."""
+    words = set(re.findall(r"[a-z]+", question.lower())) - _STOP
+    scored = sorted(SUPPORTED_QUESTIONS, key=lambda q: -len(words & (set(re.findall(r"[a-z]+", q.lower())) - _STOP)))
+    return scored[:n]
+
+
 def _words(n: int) -> str:
     if n < 20:
         return _ONES[n]
@@ -86,8 +109,14 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     ranked = values.get("scope") == "ranking" or (bool(analysis.ranking) and (
         values.get("group_by") in ("community_area", "ward", "district", "location_type")
         or isinstance(values.get("breakdown"), list)))
-    if values.get("group_by") in ("year", "month") and analysis.ranking:
-        # A time series is listed in date order: its peak line, not its first row, answers "which year".
+    group = values.get("group_by")
+    if group == "year" and values.get("change") and not analysis.ranking and len(values.get("breakdown") or []) <= 3:
+        # "Was 2012 deadlier than 2011?": each year's figure, then the change between them.
+        years = "; ".join(f"{row['year']}: {row['homicides']:,}" for row in values["breakdown"])
+        change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
+        return f"{years}. {change.rstrip('.')}" if change else None
+    if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
+        # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
         return peak.rstrip(".") if peak else None
     if not ranked or args.get("community_area") or args.get("ward") or args.get("district"):
@@ -133,11 +162,10 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
         parts.append("Your message contains text that looks like instructions or markup; I read it only as a "
                      "question and did not act on it.")
     if not parts:
-        parts.append("That question is outside the data ChiQA holds, so no data tool was called.")
+        parts.append("The data tools can't answer this: it is outside the data ChiQA holds, so no tool was called.")
     parts.append(CAPABILITIES)
     if analysis.injection_suspected or not analysis.domains:
-        parts.append("Try, for example: \"How many homicides were there in Englewood last year?\" or "
-                     "\"Which community area has the highest per capita income?\"")
+        parts.append("Nearest questions it can answer: " + " or ".join(f'"{q}"' for q in nearest_questions(question)))
     return "\n\n".join(p for p in (checker.keep(x, rewrite=True) for x in parts) if p)
 
 
@@ -159,7 +187,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
             lead.append(first + ("." if not first.endswith(".") else ""))
-            if summary and summary not in first:
+            if summary and summary not in first and not entry.result.values.get("change"):
                 lead.append(f"Overall ({TOOL_LABELS.get(entry.name, entry.name)}): {summary}.")
         elif summary:
             several = bool(entry.arguments.get("compare_areas"))

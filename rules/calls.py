@@ -155,6 +155,13 @@ def _change_ranking_calls(analysis: Analysis, years: list, periods: list) -> lis
 def _period_comparison_calls(analysis: Analysis, places: list, years: list, periods: list) -> list:
     """Two periods, or a change over time, for each named place."""
     last_full = analysis.coverage.last_full_year
+    if any(key in ("wards", "districts") for key, _ in places):
+        # The comparison tool takes one place; a set gets its yearly series over the whole span instead.
+        spans = periods or [YearSpan(min(years), max(years))] if (periods or years) else \
+            [YearSpan(last_full - 9, last_full)]
+        start, end = min(p.start for p in spans), min(max(p.end for p in spans), last_full)
+        return [("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end, key: value})
+                for key, value in places[:3]]
     if len(periods) >= 2:
         p1, p2 = periods[0], periods[1]
     elif len(years) == 2 and not periods and analysis.trend:
@@ -219,11 +226,21 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
     return base
 
 
+def _place_set(kind: str, numbers: list, analysis: Analysis) -> list:
+    """One (key, value) per ward or district to look up; "wards 1 to 20" is one set, counted together.
+
+    Two to four named in a comparison ("ward 3 vs ward 4") stay separate so each gets its own figures.
+    """
+    if len(numbers) >= 2 and not (analysis.comparison and len(numbers) <= 4 and not analysis.ranking):
+        return [(kind + "s", list(numbers))]
+    return [(kind, n) for n in numbers]
+
+
 def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     ranking = analysis.ranking
     periods, years = list(analysis.periods), list(analysis.years)
-    places = [("community_area", a) for a in where.area_like] + [("ward", w) for w in where.wards] + \
-        [("district", d) for d in where.districts]
+    places = [("community_area", a) for a in where.area_like] + _place_set("ward", where.wards, analysis) + \
+        _place_set("district", where.districts, analysis)
     if analysis.correlation:
         indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
         return [("analyze_homicide_socioeconomic_context", {"indicator": indicator, **_year_args(analysis)})]
@@ -242,6 +259,10 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
                 **_rate_years(analysis), "community_area": where.areas[0], "compare_areas": where.areas[1:4] or None})]
         return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
     base = _count_arguments(analysis, metrics, places, years, periods)
+    sets = [(key, value) for key, value in places if key in ("wards", "districts")]
+    if sets and "group_by" not in base or sets and base.get("group_by") == sets[0][0][:-1]:
+        # A set of wards or districts: the total for the set, then each member's count.
+        base.update({"group_by": sets[0][0][:-1], "top_n": min(len(sets[0][1]), 50)})
     if not places:
         return [("query_homicides_advanced", base)]
     return [("query_homicides_advanced", {**base, key: value}) for key, value in places[:4]]

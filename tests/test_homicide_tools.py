@@ -248,7 +248,7 @@ def test_empty_result_is_explicit(registry):
     ({"year": 1995}, ["2001-01-01"]),
     ({"start_year": 2020, "end_year": 2010}, ["after"]),
     ({"start_year": "abc"}, ["whole number"]),
-    ({"group_by": "weekday"}, ["year", "community_area", "location_type"]),
+    ({"group_by": "day_of_year"}, ["year", "weekday", "hour", "community_area", "location_type"]),
     ({"sort_order": "up"}, ["desc", "asc"]),
     ({"arrest_status": "maybe"}, ["arrested", "not_arrested"]),
     ({"location_type": "SPACESHIP"}, ["STREET", "APARTMENT"]),

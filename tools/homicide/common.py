@@ -24,6 +24,9 @@ class HomicideArrays:
         self.n = len(df)
         self.year = df["year"].to_numpy(dtype=np.int16)
         self.month = df["month"].to_numpy(dtype=np.int8)
+        # Day of week (0 = Monday) and hour of day, from the recorded date and time of the incident.
+        self.weekday = df["date"].dt.day_of_week.to_numpy(dtype=np.int8)
+        self.hour = df["date"].dt.hour.to_numpy(dtype=np.int8)
         self.arrest = df["arrest"].to_numpy(dtype=bool)
         self.domestic = df["domestic"].to_numpy(dtype=bool)
         self.ward = df["ward"].fillna(0).to_numpy(dtype=np.int16)
@@ -57,6 +60,19 @@ def homicide_arrays(data) -> HomicideArrays:
 
 
 # ------------------------------------------------------------------ shared small helpers
+
+def number_set(values: list[int]) -> str:
+    """1, 2, 3, 5 -> '1-3, 5': a set of ward or district numbers, compactly."""
+    values = sorted(set(int(v) for v in values))
+    runs, start = [], None
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            runs.append(str(start) if start == v else f"{start}-{v}")
+            start = None
+    return ", ".join(runs)
+
 
 def pct(part, whole) -> float | None:
     return None if not whole else round(100.0 * float(part) / float(whole), 1)

@@ -32,6 +32,7 @@ from tools.homicide.common import (
     district_name,
     geo_missing_caveat,
     homicide_arrays,
+    number_set,
     pct,
     resolve_years,
     years_label,
@@ -41,7 +42,9 @@ from tools.registry import Tool
 
 TOOL_NAME = "query_homicides_advanced"
 
-GROUP_BY = ["year", "month", "ward", "district", "community_area", "location_type", "arrest", "domestic"]
+GROUP_BY = ["year", "month", "weekday", "hour", "ward", "district", "community_area", "location_type", "arrest",
+            "domestic"]
+TIME_GROUPS = ("year", "month", "weekday", "hour")  # listed in time order, with the peak named
 RANK_BY = ["homicides", "arrest_rate"]
 # An arrest rate from a handful of cases says little: rank only groups with at least this many.
 MIN_FOR_RATE_RANK = 5
@@ -58,15 +61,20 @@ PARAMETERS = {
         "start_year": {"type": "integer", "description": "first year, 2001-2023 (default 2001)"},
         "end_year": {"type": "integer", "description": "last year, 2001-2023 (default 2023; 2023 is partial)"},
         "ward": {"type": "integer", "minimum": 1, "maximum": 50, "description": "city ward 1-50"},
+        "wards": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 50}, "maxItems": 50,
+                  "description": "several wards counted together, e.g. [1, 2, 3]"},
         "district": {"type": "integer", "minimum": 1, "maximum": 25,
                      "description": "police district 1-25 (no 13, 21, 23)"},
+        "districts": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 25}, "maxItems": 25,
+                      "description": "several police districts counted together"},
         "community_area": AREA_SCHEMA,
         "arrest_status": {"type": "string", "enum": ARREST_STATUS, "default": "any",
                           "description": "arrested = an arrest was made, not_arrested = none, any = both"},
         "domestic": {"type": "boolean", "description": "true = domestic-related only, false = non-domestic only"},
         "location_type": {"type": "string", "description": "place type, e.g. STREET, APARTMENT, AUTO, ALLEY"},
         "group_by": {"type": "string", "enum": GROUP_BY,
-                     "description": "break the count down by this (year/month = time series, others = ranking)"},
+                     "description": "break the count down by this (year/month/weekday/hour = time pattern, "
+                                    "others = ranking)"},
         "top_n": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10,
                   "description": "how many groups to list in a ranking"},
         "sort_order": SORT_SCHEMA,
@@ -78,8 +86,8 @@ PARAMETERS = {
     "required": [],
 }
 
-DESCRIPTION = ("Count Chicago homicides 2001-2023 with filters (years, ward, police district, community area, "
-               "arrest, domestic, location type), optionally grouped by year, month, ward, district, "
+DESCRIPTION = ("Count Chicago homicides 2001-2023 with filters (years, ward(s), police district(s), community area, "
+               "arrest, domestic, location type), optionally grouped by year, month, weekday, hour, ward, district, "
                "community_area, location_type, arrest or domestic; gives totals, rankings and arrest rate.")
 
 
@@ -117,6 +125,16 @@ def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, start:
             for m in range(1, 13):
                 rows.append({"month": m, "month_name": calendar.month_name[m], "homicides": int(n[m]),
                              "arrests": int(a[m])})
+    elif group_by == "weekday":
+        n, a = counts_for(arrays.weekday[mask].astype(np.intp), 7)
+        for d in range(7):
+            rows.append({"weekday": d + 1, "weekday_name": calendar.day_name[d], "homicides": int(n[d]),
+                         "arrests": int(a[d])})
+    elif group_by == "hour":
+        n, a = counts_for(arrays.hour[mask].astype(np.intp), 24)
+        for h in range(24):
+            rows.append({"hour": h, "hour_label": f"{h:02d}:00-{h:02d}:59", "homicides": int(n[h]),
+                         "arrests": int(a[h])})
     elif group_by in ("arrest", "domestic"):
         flags = arrays.arrest[mask] if group_by == "arrest" else arrays.domestic[mask]
         n, a = counts_for(flags.astype(np.intp), 2)
@@ -170,11 +188,20 @@ def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, start:
     for row in rows:
         row["share_pct"] = pct(row["homicides"], total)
         row["arrest_rate_pct"] = pct(row["arrests"], row["homicides"])
-    if group_by in ("year", "month") and rows:
+    if group_by in TIME_GROUPS and rows:
         top = max(rows, key=lambda r: r["homicides"])
         low = min(rows, key=lambda r: r["homicides"])
         extra["peak"], extra["low"] = top, low
+    if group_by == "year" and 2 <= len(rows) <= 12:
+        extra["change"] = _change(rows[0], rows[-1])
     return rows, extra
+
+
+def _change(first: dict, last: dict) -> dict:
+    """First year against last year of a short series: the figures a comparison question asks for."""
+    before, after = first["homicides"], last["homicides"]
+    return {"from_year": first["year"], "to_year": last["year"], "from": before, "to": after,
+            "difference": after - before, "pct": None if not before else round(100.0 * (after - before) / before, 1)}
 
 
 def _label(group_by: str, row: dict) -> str:
@@ -185,7 +212,11 @@ def _label(group_by: str, row: dict) -> str:
     if group_by == "ward":
         return f"Ward {row['ward']}"
     if group_by == "month":
-        return row.get("year_month") or row["month_name"]
+        return f"{row['month_name']} {row['year']}" if row.get("year_month") else row["month_name"]
+    if group_by == "weekday":
+        return row["weekday_name"]
+    if group_by == "hour":
+        return row["hour_label"]
     if group_by in ("arrest", "domestic"):
         if group_by == "arrest":
             return "arrest made" if row["arrest"] else "no arrest"
@@ -207,8 +238,16 @@ class _Selection:
         self.described.append(words)
 
 
-def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district, community_area) -> None:
+def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district, community_area, wards=None,
+                  districts=None) -> None:
     geo = data.geography
+    if wards:
+        wards = sorted({geo.check_ward(w) for w in wards})
+        sel.narrow(np.isin(arrays.ward, wards), "wards", wards, f"wards {number_set(wards)}")
+    if districts:
+        districts = sorted({geo.check_district(d) for d in districts})
+        sel.narrow(np.isin(arrays.district, districts), "districts", districts,
+                   f"police districts {number_set(districts)}")
     if ward is not None:
         ward = geo.check_ward(ward)
         sel.narrow(arrays.ward == ward, "ward", ward, f"ward {ward}")
@@ -244,7 +283,7 @@ def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, start: int
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, start, end)
     if end >= data.coverage["homicides"]["last_year"] - 2:
         caveats.append(ARREST_CAVEAT)
-    if "ward" in sel.filters or group_by == "ward":
+    if "ward" in sel.filters or "wards" in sel.filters or group_by == "ward":
         caveats.append(WARD_MAP_CAVEAT)
     geo_used = [g for g in ("ward", "community_area", "district") if g == group_by or sel.filters.get(g) is not None]
     base = arrays.year_mask(start, end)
@@ -276,7 +315,7 @@ def _breakdown_lines(group_by: str, rows: list, extra: dict) -> tuple[list, list
     """One line per group, then the peak/low and unranked-rows notes."""
     items, tail = [], []
     for row in rows:
-        if group_by in ("year", "month"):
+        if group_by in TIME_GROUPS:
             items.append(f"- {_label(group_by, row)}: {fmt_int(row['homicides'])} "
                          f"(arrest rate {fmt_pct(row['arrest_rate_pct'])})")
         else:
@@ -285,6 +324,10 @@ def _breakdown_lines(group_by: str, rows: list, extra: dict) -> tuple[list, list
     if "peak" in extra:
         tail.append(f"Highest: {_label(group_by, extra['peak'])} with {fmt_int(extra['peak']['homicides'])}; "
                     f"lowest: {_label(group_by, extra['low'])} with {fmt_int(extra['low']['homicides'])}.")
+    if "change" in extra:
+        c = extra["change"]
+        share = "n/a" if c["pct"] is None else f"{c['pct']:+.1f}%"
+        tail.append(f"Change from {c['from_year']} to {c['to_year']}: {c['difference']:+,} ({share}).")
     if extra.get("missing_geography"):
         tail.append(f"{fmt_int(extra['missing_geography'])} matching rows have no "
                     f"{group_by.replace('_', ' ')} and are not ranked.")
@@ -310,8 +353,8 @@ def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, start, end
         values["missing_geography"] = extra["missing_geography"]
     items, tail = _breakdown_lines(group_by, rows, extra)
     x = {"month": "year_month" if extra.get("month_mode") == "year_month" else "month_name",
-         "community_area": "name"}.get(group_by, group_by)
-    chart = {"type": "line" if group_by in ("year", "month") else "bar", "x": x, "y": "homicides",
+         "community_area": "name", "weekday": "weekday_name", "hour": "hour_label"}.get(group_by, group_by)
+    chart = {"type": "line" if group_by in ("year", "month", "hour") else "bar", "x": x, "y": "homicides",
              "title": f"Homicides by {group_by.replace('_', ' ')}, {filter_text}"}
     heading = _breakdown_heading(group_by, rows, extra, rank_by, sort_order, start, end)
     return heading, items, tail, pd.DataFrame(rows), chart
@@ -319,11 +362,12 @@ def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, start, end
 
 def query_homicides_advanced(data, year=None, start_year=None, end_year=None, ward=None, district=None,
                              community_area=None, arrest_status="any", domestic=None, location_type=None,
-                             group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None):
+                             group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None,
+                             wards=None, districts=None):
     start, end = resolve_years(data, year, start_year, end_year)
     arrays = homicide_arrays(data)
     sel = _Selection(arrays.year_mask(start, end), {"years": years_label(start, end)}, [years_phrase(start, end)])
-    _select_place(data, arrays, sel, ward, district, community_area)
+    _select_place(data, arrays, sel, ward, district, community_area, wards, districts)
     # The share a filtered count is of: same years and place, before the arrest/domestic/location/month filters.
     context_mask = sel.mask.copy()
     _select_kind(arrays, sel, months, arrest_status, domestic, location_type)

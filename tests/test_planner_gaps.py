@@ -1,0 +1,121 @@
+"""What the planner used to miss, end to end through the orchestrator with the rules backend.
+
+Every expected figure comes from plain pandas on the raw homicides.csv, never from the tools' code.
+"""
+import pandas as pd
+import pytest
+
+from assembly.services import build_services
+from rules.backend import RulesBackend
+
+HOMICIDES = "query_homicides_advanced"
+
+
+@pytest.fixture(scope="module")
+def raw(data_dir):
+    df = pd.read_csv(data_dir / "homicides.csv", dtype=str)
+    df["when"] = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    df["year"] = df["when"].dt.year
+    df["ward"] = pd.to_numeric(df["Ward"], errors="coerce")
+    df["district"] = pd.to_numeric(df["District"], errors="coerce")
+    return df
+
+
+@pytest.fixture(scope="module")
+def ask(settings, data):
+    orchestrator = build_services(settings, backend=RulesBackend(), data=data).orchestrator
+    return orchestrator.run
+
+
+def test_day_of_week_tool_matches_raw(registry, raw):
+    result = registry.run(HOMICIDES, {"group_by": "weekday", "year": 2022})
+    expected = raw[raw.year == 2022]["when"].dt.day_name().value_counts()
+    got = {row["weekday_name"]: row["homicides"] for row in result.values["breakdown"]}
+    assert got == expected.to_dict()
+    assert result.values["peak"]["weekday_name"] == expected.idxmax()
+
+
+def test_hour_of_day_tool_matches_raw(registry, raw):
+    result = registry.run(HOMICIDES, {"group_by": "hour", "start_year": 2015, "end_year": 2019})
+    subset = raw[(raw.year >= 2015) & (raw.year <= 2019)]
+    expected = subset["when"].dt.hour.value_counts().reindex(range(24), fill_value=0)
+    assert [row["homicides"] for row in result.values["breakdown"]] == expected.tolist()
+
+
+def test_a_set_of_wards_is_counted_together(registry, raw):
+    result = registry.run(HOMICIDES, {"wards": list(range(1, 21)), "year": 2022, "group_by": "ward", "top_n": 20})
+    subset = raw[(raw.year == 2022) & raw.ward.between(1, 20)]
+    assert result.values["total"] == len(subset)
+    assert {row["ward"]: row["homicides"] for row in result.values["breakdown"]} == \
+        subset.ward.astype(int).value_counts().to_dict()
+
+
+def test_wards_1_to_20_is_the_whole_set(ask, raw):
+    run = ask("How many homicides were there in wards 1 to 20 in 2022?")
+    assert [c.arguments.get("wards") for c in run.calls] == [list(range(1, 21))]
+    total = len(raw[(raw.year == 2022) & raw.ward.between(1, 20)])
+    assert f"{total:,} homicides" in run.answer and "wards 1-20" in run.answer
+
+
+def test_injected_sql_does_not_change_the_question(ask, raw):
+    run = ask("How many homicides in ward 3; DROP TABLE runs in 2022?")
+    assert [(c.name, c.arguments.get("ward"), c.arguments.get("start_year")) for c in run.calls] == \
+        [(HOMICIDES, 3, 2022)]
+    assert run.answer.startswith(f"{len(raw[(raw.year == 2022) & (raw.ward == 3)])} homicides")
+    assert "read as text only" in run.answer
+
+
+@pytest.mark.parametrize("question", ["Was 2012 deadlier than 2011?", "homicides in 2011 vs 2012",
+                                      "How did 2012 compare with 2011 for murders?"])
+def test_two_years_get_each_figure_and_the_change(ask, raw, question):
+    run = ask(question)
+    n2011, n2012 = (len(raw[raw.year == y]) for y in (2011, 2012))
+    pct = round(100 * (n2012 - n2011) / n2011, 1)
+    assert f"2011: {n2011:,}" in run.answer and f"2012: {n2012:,}" in run.answer
+    assert f"{n2012 - n2011:+,} ({pct:+.1f}%)" in run.answer
+
+
+def test_percent_change_between_two_years(ask, raw):
+    run = ask("What was the percent change in homicides between 2019 and 2021?")
+    n2019, n2021 = (len(raw[raw.year == y]) for y in (2019, 2021))
+    assert f"{round(100 * (n2021 - n2019) / n2019, 1):+.1f}%" in run.answer
+
+
+@pytest.mark.parametrize("question, group", [("On which day of the week do most homicides happen?", "weekday"),
+                                             ("What time of day are most murders committed?", "hour"),
+                                             ("Are homicides more common at night?", "hour")])
+def test_day_and_time_questions_are_not_area_rankings(ask, raw, question, group):
+    run = ask(question)
+    assert [c.arguments.get("group_by") for c in run.calls] == [group]
+    if group == "weekday":
+        assert raw["when"].dt.day_name().value_counts().idxmax() in run.answer.split(".")[0]
+
+
+def test_month_names_in_answers(ask):
+    run = ask("Which month had the most homicides in 2018?")
+    assert run.answer.startswith("Highest: July 2018") and "2018-07" not in run.answer
+
+
+@pytest.mark.parametrize("question, metric", [("Are people in Austin hard up?", "poverty"),
+                                              ("How well-off is Lincoln Park?", "income"),
+                                              ("How many people are out of work in Englewood?", "unemployment")])
+def test_everyday_words_for_socioeconomic_measures(ask, question, metric):
+    run = ask(question)
+    assert [(c.name, c.arguments.get("metric")) for c in run.calls] == [("query_socioeconomic", metric)]
+
+
+def test_more_areas_than_calls_is_said_and_partial(ask):
+    run = ask("How many homicides in 2020 in Austin, Englewood, Uptown, Hyde Park, Lincoln Park, Rogers Park, "
+              "West Town, Logan Square, Edgewater, Garfield Ridge, Chatham, Roseland and Pullman?")
+    assert len(run.calls) == 4 and run.partial
+    note = next(c for c in run.caveats if "not covered" in c)
+    assert "Only 4 of the 13 community areas" in note and "Pullman (50)" in note and "Austin" not in note
+
+
+@pytest.mark.parametrize("question", ["how many cars were stolen in 2020", "what's the weather like tomorrow?",
+                                      "Who is the mayor of Chicago?"])
+def test_unanswerable_questions_say_so_and_suggest(ask, question):
+    run = ask(question)
+    assert run.calls == []  # never an unrelated ranking or a homicide count standing in
+    assert "cannot answer" in run.answer or "can't answer" in run.answer
+    assert "Nearest questions it can answer:" in run.answer
