@@ -319,7 +319,8 @@ class _Run:
             references = references or grounding.References.build(outputs, self.question)
             report = grounding.check_grounding(self.answer, outputs, self.question, references)
             yield self._add(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
-                                          unmatched=report.unmatched), started, "grounding_ms")
+                                          unmatched=report.unmatched, matches=report.matches), started,
+                            "grounding_ms")
             self.ungrounded = report.unmatched
             if report.ok or attempt == 2 or self.used_fallback or self._no_time_for_a_pass():
                 break

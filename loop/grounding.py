@@ -15,7 +15,10 @@ Rules (tested in tests/test_grounding.py):
 * References: every number in the results (values, text, summary, table, sources, caveats), the
   question, and the rate bases 100 / 1,000 / 10,000 / 100,000.
 * Simple derivations from two numbers in the results' values, summary and text (not large tables, to
-  keep chance matches rare): sum, difference, ratio, ratio as a percent, and percent change.
+  keep chance matches rare): sum, difference, ratio, share (ratio as a percent), and percent change.
+* Every number accounted for is recorded with the rule that matched it (exact, rounded as shown, share,
+  sum, difference, ratio, percent change, list count, rank position, year within coverage) and the result
+  it came from, so the trace shows where each figure came from.
 """
 from __future__ import annotations
 
@@ -125,56 +128,103 @@ def _numbers_of(node) -> list[float]:
 
 @dataclass
 class References:
-    """The numbers an answer may use, gathered once from the results and the question."""
+    """The numbers an answer may use, gathered once from the results and the question, each with its source."""
 
     direct: np.ndarray
     pairs: np.ndarray
     years: set = field(default_factory=set)
     year_span: tuple | None = None
+    direct_sources: list = field(default_factory=list)  # parallel to ``direct``
+    pair_sources: list = field(default_factory=list)  # parallel to ``pairs``
+    list_lengths: dict = field(default_factory=dict)  # length of a listed breakdown -> its source
 
     @classmethod
     def build(cls, results: list[ToolResult], question: str = "") -> "References":
-        direct: list[float] = list(RATE_BASES) + [n.value for n in extract_numbers(question)]
-        primary: list[float] = []
+        direct: list[tuple[float, str]] = [(v, "rate base") for v in RATE_BASES]
+        direct += [(n.value, "the question") for n in extract_numbers(question)]
+        primary: list[tuple[float, str]] = []
+        lists: dict = {}
         first, last = None, None
-        for result in results or []:
-            primary += _numbers_of([result.values, result.summary, result.text])
-            direct += _numbers_of([result.table, result.sources, result.caveats, result.arguments])
+        for number, result in enumerate(results or [], start=1):
+            label = f"result {number} ({result.tool})"
+            primary += [(v, label) for v in _numbers_of([result.values, result.summary, result.text])]
+            direct += [(v, label) for v in _numbers_of([result.table, result.sources, result.caveats,
+                                                        result.arguments])]
+            for value in (result.values or {}).values():
+                if isinstance(value, list) and value:
+                    lists.setdefault(len(value), label)
+            rows = (result.table or {}).get("rows") or []
+            if rows:
+                lists.setdefault(len(rows), label)
             for source in result.sources:
                 for year in _numbers_of((source or {}).get("coverage")):
                     if year.is_integer() and YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
                         first = year if first is None else min(first, year)
                         last = year if last is None else max(last, year)
         direct += primary
-        everything = np.unique(np.abs(np.array(direct, dtype=float)))
-        pairs = np.array(list(dict.fromkeys(abs(v) for v in primary))[:PAIR_LIMIT], dtype=float)
-        years = {v for v in everything.tolist() if v.is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]}
-        return cls(direct=everything, pairs=pairs, years=years,
-                   year_span=(first, last) if first is not None else None)
+        seen: dict = {}
+        for value, label in direct:
+            seen.setdefault(abs(value), label)
+        pair_seen: dict = {}
+        for value, label in primary:
+            pair_seen.setdefault(abs(value), label)
+        pair_items = list(pair_seen.items())[:PAIR_LIMIT]
+        values = np.array(list(seen), dtype=float)
+        years = {v for v in seen if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]}
+        return cls(direct=values, pairs=np.array([v for v, _ in pair_items], dtype=float), years=years,
+                   year_span=(first, last) if first is not None else None, direct_sources=list(seen.values()),
+                   pair_sources=[label for _, label in pair_items], list_lengths=lists)
 
     def matches(self, number: Number) -> bool:
+        return self.match(number) is not None
+
+    def match(self, number: Number) -> dict | None:
+        """How ``number`` is backed: {"rule", "source"}, or None. Rules are tried from the plainest up."""
         target, tol = abs(number.value), number.tolerance
         direct = self.direct
-        if direct.size and np.any(np.abs(direct - target) <= tol):
-            return True
-        if number.percent and direct.size and np.any(np.abs(direct * 100 - target) <= tol):
-            return True
+        if direct.size:
+            diff = np.abs(direct - target)
+            i = int(np.argmin(diff))
+            if diff[i] <= tol:
+                exact = diff[i] <= 1e-9 * max(1.0, target)
+                return {"rule": "exact" if exact else "rounded as shown", "source": self.direct_sources[i]}
+            if number.percent:
+                diff = np.abs(direct * 100 - target)
+                i = int(np.argmin(diff))
+                if diff[i] <= tol:
+                    return {"rule": "share (fraction as a percent)", "source": self.direct_sources[i]}
         return self._derived(target, tol)
 
-    def _derived(self, target: float, tol: float) -> bool:
+    def _derived(self, target: float, tol: float) -> dict | None:
         values = self.pairs
         if values.size < 2:
-            return False
+            return None
         a = values[:, None]
         b = values[None, :]
         off_diagonal = ~np.eye(values.size, dtype=bool)
         with np.errstate(divide="ignore", invalid="ignore"):
-            candidates = (a + b, np.abs(a - b), a / b, a / b * 100, np.abs(a - b) / b * 100)
-            for grid in candidates:
-                hit = np.abs(grid - target) <= tol
-                if np.any(hit & off_diagonal):
-                    return True
-        return False
+            candidates = (("sum", a + b), ("difference", np.abs(a - b)), ("ratio", a / b), ("share", a / b * 100),
+                          ("percent change", np.abs(a - b) / b * 100))
+            for rule, grid in candidates:
+                hit = (np.abs(grid - target) <= tol) & off_diagonal
+                if np.any(hit):
+                    i, j = (int(k) for k in np.argwhere(hit)[0])
+                    sources = dict.fromkeys((self.pair_sources[i], self.pair_sources[j]))
+                    return {"rule": rule, "source": " and ".join(sources)}
+        return None
+
+    def match_small(self, number: Number) -> dict | None:
+        """A small whole number: a value shown, the length of a listed breakdown, or a rank position in it."""
+        found = self.match(number)
+        if found:
+            return found
+        value = int(number.value)
+        if value in self.list_lengths:
+            return {"rule": "list count", "source": self.list_lengths[value]}
+        longest = max(self.list_lengths, default=0)
+        if 1 <= value <= longest:
+            return {"rule": "rank position", "source": self.list_lengths[longest]}
+        return None
 
     def allows_year(self, number: Number) -> bool:
         if number.value in self.years:
@@ -190,13 +240,15 @@ class GroundingReport:
     checked: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
     unmatched: list = field(default_factory=list)
+    matches: list = field(default_factory=list)  # [{"number", "rule", "source"}] for every number accounted for
 
     @property
     def ok(self) -> bool:
         return not self.unmatched
 
     def to_dict(self) -> dict:
-        return {"checked": self.checked, "ignored": self.ignored, "unmatched": self.unmatched, "ok": self.ok}
+        return {"checked": self.checked, "ignored": self.ignored, "unmatched": self.unmatched,
+                "matches": self.matches, "ok": self.ok}
 
 
 def check_grounding(answer: str, results: list[ToolResult], question: str = "",
@@ -205,11 +257,22 @@ def check_grounding(answer: str, results: list[ToolResult], question: str = "",
     refs = references or References.build(results, question)
     report = GroundingReport()
     for number in extract_numbers(answer):
-        if number.ordinal or number.is_small_count or (number.is_year and refs.allows_year(number)):
+        if number.is_year and refs.allows_year(number):
             report.ignored.append(number.text)
+            report.matches.append({"number": number.text, "rule": "year within the data's coverage", "source": "-"})
+            continue
+        if number.ordinal or number.is_small_count:
+            # "top 5", "3rd", list numbering: matched when the results back them, otherwise recorded as unchecked.
+            report.ignored.append(number.text)
+            found = refs.match_small(number)
+            report.matches.append({"number": number.text, **(found or {"rule": "small count, not checked",
+                                                                      "source": "-"})})
             continue
         report.checked.append(number.text)
-        if not refs.matches(number) and number.text not in report.unmatched:
+        found = refs.match(number)
+        if found:
+            report.matches.append({"number": number.text, **found})
+        elif number.text not in report.unmatched:
             report.unmatched.append(number.text)
     return report
 

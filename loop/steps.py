@@ -171,6 +171,7 @@ class GroundingStep(Step):
     checked: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
     unmatched: list = field(default_factory=list)
+    matches: list = field(default_factory=list)  # [{"number", "rule", "source"}]: where each figure came from
 
 
 @dataclass

@@ -30,22 +30,18 @@ CAPABILITIES = ("ChiQA answers questions about Chicago public data: homicides (c
                 "residents), census demographics by community area (population, race and ethnicity, age), "
                 "socioeconomic indicators (per capita income, poverty, unemployment, education, hardship) and "
                 "home values by community area or ZIP.")
-_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
-_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_INT_TOKEN = re.compile(r"(?<![\w.,$])(\d{1,3})(?![\w.,%]|\d)")
 _RANK_LINE = re.compile(r"^\s*(?:1\.|-)\s+(.+)$")
 
 
 SUPPORTED_QUESTIONS = (
     "How many homicides were there in Englewood last year?",
     "Which community area has the highest per capita income?",
-    "How have homicides changed in ward 24 since 2015?",
+    "How have homicides changed in Austin over time?",
     "On which day of the week do most homicides happen?",
     "What is the population of Austin by race?",
-    "What are home values in 60614?",
-    "Which police district had the most homicides in 2022?",
-    "How many homicides led to an arrest in 2021?",
+    "What are home values in Logan Square?",
+    "Which police district had the most homicides last year?",
+    "How many homicides led to an arrest last year?",
     "Where do most homicides happen: street, apartment or alley?",
     "What share of households in Humboldt Park are below the poverty line?",
 )
@@ -60,14 +56,6 @@ def nearest_questions(question: str, n: int = 2) -> list[str]:
     return scored[:n]
 
 
-def _words(n: int) -> str:
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("-" + _ONES[n % 10] if n % 10 else "")
-    return str(n)
-
-
 class _Checker:
     """Keeps only parts whose numbers the grounding check accepts."""
 
@@ -79,18 +67,10 @@ class _Checker:
     def unmatched(self, text: str) -> list:
         return grounding.check_grounding(text, self.results, self.question, self.refs).unmatched
 
-    def keep(self, text: str, rewrite: bool = True) -> str | None:
+    def keep(self, text: str) -> str | None:
+        """The text if the data backs every number in it, else None: a part we cannot back is left out."""
         if not text or not self.unmatched(text):
             return text
-        if rewrite:
-            bad = set(self.unmatched(text))
-
-            def spell(m):
-                return _words(int(m.group(1))) if m.group(1) in bad and int(m.group(1)) < 100 else m.group(0)
-
-            fixed = _INT_TOKEN.sub(spell, text)
-            if not self.unmatched(fixed):
-                return fixed
         return None
 
 
@@ -166,7 +146,7 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
     parts.append(CAPABILITIES)
     if analysis.injection_suspected or not analysis.domains:
         parts.append("Nearest questions it can answer: " + " or ".join(f'"{q}"' for q in nearest_questions(question)))
-    return "\n\n".join(p for p in (checker.keep(x, rewrite=True) for x in parts) if p)
+    return "\n\n".join(p for p in (checker.keep(x) for x in parts) if p)
 
 
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
@@ -218,14 +198,14 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
             notes.append("Parts of your message looked like instructions or markup; they were read as text only.")
 
     out: list[str] = []
-    kept_lead = [x for x in (checker.keep(line, rewrite=False) for line in lead) if x]
+    kept_lead = [x for x in (checker.keep(line) for line in lead) if x]
     if kept_lead:
         out.append(" ".join(kept_lead))
     if details:
-        out.append("Details:\n" + "\n\n".join(x for x in (checker.keep(d, rewrite=False) for d in details) if x))
+        out.append("Details:\n" + "\n\n".join(x for x in (checker.keep(d) for d in details) if x))
     kept_notes = []
     for note in dict.fromkeys(notes):
-        kept = checker.keep(note, rewrite=not strict)
+        kept = checker.keep(note)
         if kept:  # a note with numbers the results cannot back is left out
             kept_notes.append("- " + kept)
     if kept_notes:
@@ -239,7 +219,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     caveats = []
     for entry in ok:
         caveats += entry.result.caveats
-    caveats = [c for c in dict.fromkeys(caveats) if checker.keep(c, rewrite=False)]
+    caveats = [c for c in dict.fromkeys(caveats) if checker.keep(c)]
     if caveats and not strict:
         out.append("Caveats:\n" + "\n".join("- " + c for c in caveats[:4]))
     if not ok:

@@ -97,3 +97,29 @@ def test_references_are_reusable_and_tolerate_odd_values():
     refs = References.build([RESULT, values(x=None, y=float("nan"), flag=True)])
     assert refs.direct.size > 10
     assert check_grounding("$71,551", [], references=refs).ok
+
+
+def test_each_number_records_its_rule_and_source():
+    report = check_grounding("Income was $71,551, about 71,600; 12.3% poor; 498 then 787, up 289 or 58%.", [RESULT])
+    rules = {m["number"]: (m["rule"], m["source"]) for m in report.matches}
+    assert report.ok
+    assert rules["$71,551"] == ("exact", "result 1 (t)")
+    assert rules["71,600"][0] == "rounded as shown"
+    assert rules["12.3%"][0] == "rounded as shown"
+    assert rules["289"][0] == "difference" and rules["58%"][0] == "percent change"
+
+
+def test_small_numbers_are_list_counts_or_rank_positions():
+    listed = ToolResult(ok=True, tool="t", values={"breakdown": [{"name": "A"}, {"name": "B"}, {"name": "C"}]})
+    report = check_grounding("The 3 wards listed; the 2nd has most.", [listed])
+    rules = {m["number"]: m["rule"] for m in report.matches}
+    assert rules["3"] == "list count" and rules["2nd"] == "rank position"
+
+
+def test_the_rules_answer_drops_unbacked_parts_instead_of_spelling_them():
+    import inspect
+
+    from rules import answer
+
+    source = inspect.getsource(answer)
+    assert "_words" not in source and "rewrite" not in source  # no spelled-out-number bypass left
