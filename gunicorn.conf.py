@@ -33,10 +33,14 @@ limit_request_line = 8190
 
 
 def post_worker_init(worker):
-    """Load the data tables in the background as soon as a worker starts (never the model)."""
+    """Start the worker warm, in the background: the data tables, then the model with its saved system prefix.
+
+    CHIQA_WARM_DATA=0 skips both; CHIQA_WARM_MODEL=0 loads only the data (the model then loads on the
+    first question).
+    """
     if os.environ.get("CHIQA_WARM_DATA", "1") == "0":
         return
     app = getattr(worker, "wsgi", None)
     runtime = getattr(app, "extensions", {}).get("chiqa_runtime") if app is not None else None
     if runtime is not None:
-        runtime.warm_data_async()
+        runtime.warm_async(model=os.environ.get("CHIQA_WARM_MODEL", "1") != "0")

@@ -7,7 +7,10 @@ must be trimmed to fit the context window.
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
+from dataclasses import dataclass
 
 import prompt_registry as prompts
 from analyzer.analysis import Analysis
@@ -71,8 +74,12 @@ class Orchestrator:
         run = _Run(self, question, limits)
         yield {"event": "start", "backend": run.backend_info,
                "limits": {"max_tool_calls": limits["max_tool_calls"], "timeout_seconds": limits["timeout_seconds"]}}
-        for step in run.steps():
-            yield {"event": "step", "step": step}
+        run.stream_tokens = True
+        for item in run.steps():
+            if isinstance(item, AnswerTokens):
+                yield {"event": "token", "text": item.text, "strict": item.strict, "restart": item.restart}
+            else:
+                yield {"event": "step", "step": item}
         yield {"event": "result", "result": run.result()}
 
     def run(self, question: str, options: dict | None = None) -> RunResult:
@@ -80,6 +87,16 @@ class Orchestrator:
         for _step in run.steps():
             pass
         return run.result()
+
+
+@dataclass
+class AnswerTokens:
+    """Answer text as the model writes it (stream only; not a trace step). ``restart``: a strict re-synthesis
+    begins, so the text shown so far is to be replaced."""
+
+    text: str
+    strict: bool = False
+    restart: bool = False
 
 
 class _Run:
@@ -105,6 +122,7 @@ class _Run:
         self.ungrounded: list[str] = []
         self.loop_caveats: list[str] = []
         self.timings = dict.fromkeys(("analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"), 0.0)
+        self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
 
     # -- helpers
     def _now_ms(self) -> float:
@@ -183,13 +201,42 @@ class _Run:
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)
         try:
-            generation = self.o.backend.generate(request)
+            if phase == "synthesis" and self.stream_tokens:
+                generation = yield from self._generate_streaming(request, strict)
+            else:
+                generation = self.o.backend.generate(request)
         except BackendBusy:  # the caller answers "busy, retry"; this is not a failure of the question
             raise
         except Exception as exc:  # a failing model pass ends the loop; the answer uses what we have
             yield self._add(ErrorStep(phase=phase, error_type=type(exc).__name__, message=str(exc)), started)
             return None
         return generation, tokens, started
+
+    def _generate_streaming(self, request: GenerationRequest, strict: bool):
+        """Run the pass in a helper thread and yield its text as it arrives (the generator cannot yield from
+        inside the backend's on_token callback)."""
+        pieces: queue.Queue = queue.Queue()
+        outcome: list = []
+        request.on_token = pieces.put
+
+        def work():
+            try:
+                outcome.append(self.o.backend.generate(request))
+            except BaseException as exc:  # handed to the generator's thread below
+                outcome.append(exc)
+            pieces.put(None)
+
+        worker = threading.Thread(target=work, name="chiqa-synthesis", daemon=True)
+        worker.start()
+        first = True
+        while (piece := pieces.get()) is not None:
+            if piece:
+                yield AnswerTokens(piece, strict=strict, restart=strict and first)
+                first = False
+        worker.join()
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
 
     # -- the loop
     def steps(self):

@@ -40,4 +40,6 @@ def build_services(settings: Settings, *, backend: Backend | None = None, data: 
     """Data first (a missing data folder fails before a model is loaded), then the backend and the loop."""
     registry = build_tools(settings, data)
     backend = backend if backend is not None else make_backend(settings, backend_name)
-    return Services(settings, registry.data, registry, backend, Orchestrator(backend, registry, settings))
+    orchestrator = Orchestrator(backend, registry, settings)
+    backend.warm(orchestrator.system_prompt())  # a saved KV prefix makes the first question start warm
+    return Services(settings, registry.data, registry, backend, orchestrator)

@@ -99,6 +99,10 @@ class Backend:
     def info(self) -> dict:
         return {"backend": self.name, "model": None, "n_ctx": self.n_ctx, "reason": self.selection_reason}
 
+    def warm(self, system_text: str) -> dict:
+        """Prepare for prompts that start with this system message; backends with a KV cache override it."""
+        return {}
+
     def count_tokens(self, text: str) -> int:
         """Approximate for backends without a tokenizer; llama overrides with the real one."""
         return max(1, len(text) // 4)

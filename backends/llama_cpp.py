@@ -11,6 +11,7 @@ import os
 import time
 from pathlib import Path
 
+import prompt_registry as prompts
 from backends.base import (
     Backend,
     BackendError,
@@ -18,6 +19,8 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
+from backends.prefix_cache import PrefixCache, cache_key, common_prefix, model_identity
+from settings.loader import var_dir
 from settings.schema import Settings
 
 GGUF_MAGIC = b"GGUF"
@@ -96,6 +99,8 @@ class LlamaCppBackend(Backend):
         self.chat_format = chat_format
         self._formatter = self._make_formatter(chat_format)
         self._grammar_ok: dict[str, bool] = {}
+        self.prefix_cache: PrefixCache | None = None
+        self.prefix_state: dict = {}
         probe = list(llm.tokenize(b"", add_bos=True, special=True))
         self._bos_prefix = probe[:1] if probe else []
 
@@ -139,8 +144,26 @@ class LlamaCppBackend(Backend):
             model_path = str(path)
         backend = cls(llm, model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, temperature=temperature,
                       chat_format=chat_format, queue_size=queue_size)
+        if model.prefix_cache:
+            backend.prefix_cache = PrefixCache(var_dir(settings) / settings.data.cache_dir)
         backend.selection_reason = f"backend 'llama' with model file {model_path}"
         return backend
+
+    def warm(self, system_text: str) -> dict:
+        """Load (or evaluate once and save) the KV state of the prompt prefix every question shares."""
+        if self.prefix_cache is None:
+            return {}
+        started = time.perf_counter()
+        # The shared prefix is whatever two prompts with different questions have in common, so it is
+        # right for any chat template (some put the system text inside the first user turn).
+        probes = [self.prompt_tokens_for([{"role": "system", "content": system_text},
+                                          {"role": "user", "content": text}]) for text in ("A?", "Zq.")]
+        tokens = common_prefix(*probes)
+        key = cache_key(model_identity(self.model_path), prompts.prompt_version(), self.n_ctx, tokens)
+        event = self.prefix_cache.restore_or_build(self.llm, tokens, key)
+        self.prefix_state = {"event": event, "tokens": len(tokens), "file": self.prefix_cache.path_for(key).name,
+                             "ms": round((time.perf_counter() - started) * 1000, 1)}
+        return self.prefix_state
 
     def _make_formatter(self, chat_format: str | None):
         """A callable messages -> prompt text, from model.chat_format or the GGUF's template."""
@@ -184,7 +207,7 @@ class LlamaCppBackend(Backend):
             size = None
         return {"backend": self.name, "model": os.path.basename(self.model_path), "model_path": self.model_path,
                 "size_bytes": size, "chat_format": self.chat_format, "n_ctx": self.n_ctx,
-                "n_threads": self.n_threads, "reason": self.selection_reason}
+                "n_threads": self.n_threads, "reason": self.selection_reason, "prefix_cache": self.prefix_state}
 
     def count_tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))

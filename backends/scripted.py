@@ -1,6 +1,7 @@
 """Canned replies, for tests, benchmarks and load tests."""
 from __future__ import annotations
 
+import re
 import time
 
 from backends.base import Backend, Generation, GenerationRequest, register_backend
@@ -17,10 +18,11 @@ class ScriptedBackend(Backend):
 
     name = "scripted"
 
-    def __init__(self, replies=None, delay: float = 0.0, queue_size: int = 8):
+    def __init__(self, replies=None, delay: float = 0.0, queue_size: int = 8, token_delay: float = 0.0):
         super().__init__(queue_size)
         self.replies = list(replies or [])
         self.delay = delay
+        self.token_delay = token_delay  # > 0: the reply is handed to on_token word by word, like a real model
         self.requests: list[GenerationRequest] = []
         self.selection_reason = "scripted replies (tests and benchmarks)"
 
@@ -44,7 +46,11 @@ class ScriptedBackend(Backend):
             text = reply(request) if callable(reply) else str(reply)
         else:
             text = self._default_reply(request)
-        if request.on_token:
+        if request.on_token and self.token_delay > 0:
+            for piece in re.findall(r"\S+\s*|\s+", text):
+                time.sleep(self.token_delay)
+                request.on_token(piece)
+        elif request.on_token:
             request.on_token(text)
         prompt_tokens = self.count_message_tokens(request.messages)
         return Generation(text=text, prompt_tokens=prompt_tokens, evaluated_tokens=prompt_tokens,

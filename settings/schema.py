@@ -45,6 +45,8 @@ class ModelSettings:
     temperature: float = setting(0.2, "sampling temperature")
     max_tokens: int = setting(384, "reply budget per model pass")
     grammar: bool = setting(True, "constrain tool calls with a GBNF grammar built from the tool schemas")
+    prefix_cache: bool = setting(True, "save the system prompt's KV state under the cache folder and load it at "
+                                       "start-up, so a question evaluates only its own tokens")
     queue_size: int = setting(8, "requests that may wait for the model before \"busy\"")
     scripted_delay_seconds: float = setting(0.0, "with the scripted backend, each pass sleeps this long "
                                                  "(fills the model queue on purpose in the load test)",

@@ -352,12 +352,30 @@
     $("progress").textContent = "starting…";
   }
 
+  /* The answer as the model writes it: plain text only (never HTML); the final render replaces it. */
+  function streamAnswer(text, restart) {
+    var answer = $("answer");
+    var live = $("answer-live");
+    if (!live || restart) {
+      clear(answer);
+      live = h("p", {className: "answer-live"});
+      live.id = "answer-live";
+      live.setAttribute("aria-live", "polite");
+      answer.appendChild(live);
+      if (restart) answer.insertBefore(h("p", {className: "note", text: "Rewriting the answer with only the figures the data backs…"}), live);
+      show($("answer-section"), true);
+    }
+    live.appendChild(document.createTextNode(text));
+  }
+
   function handleEvent(ev) {
     if (!isObj(ev)) return;
     if (ev.event === "start") {
       state.limits = isObj(ev.limits) ? ev.limits : {};
       if (isObj(ev.backend)) state.lastStep = "backend " + (ev.backend.backend || ev.backend.name || "");
       updateProgress();
+    } else if (ev.event === "token" && typeof ev.text === "string") {
+      streamAnswer(ev.text, ev.restart === true);
     } else if (ev.event === "step" && isObj(ev.step)) {
       appendStep(ev.step);
     } else if (ev.event === "result" && isObj(ev.result)) {

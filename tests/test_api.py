@@ -210,10 +210,16 @@ def test_stream_events_and_result(client):
     assert events[0]["event"] == "start"
     assert events[0]["limits"] == {"max_tool_calls": 4, "timeout_seconds": 60}
     kinds = [e["event"] for e in events]
-    assert kinds[-1] == "result" and set(kinds[1:-1]) == {"step"}
+    assert kinds[-1] == "result" and set(kinds[1:-1]) == {"step", "token"}
     result = events[-1]["result"]
     assert RESULT_KEYS <= set(result) and result["run_id"] == events[-1]["run_id"]
-    assert [e["step"] for e in events[1:-1]] == result["trace"]  # the live steps are the stored trace
+    steps = [e["step"] for e in events if e["event"] == "step"]
+    assert steps == result["trace"]  # the live steps are the stored trace
+    # The answer's text arrived before the synthesis step finished, and adds up to the answer written.
+    first_token = kinds.index("token")
+    synthesis = next(i for i, e in enumerate(events) if e["event"] == "step" and e["step"]["type"] == "synthesis")
+    assert first_token < synthesis
+    assert "".join(e["text"] for e in events if e["event"] == "token").strip() == result["answer"]
     stored = client.get(f"/api/runs/{result['run_id']}").get_json()
     assert stored["result"]["trace"] == result["trace"]
 

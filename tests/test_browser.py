@@ -151,3 +151,40 @@ def test_example_button_and_errors(server, browser):
     page.click("#ask-button")
     assert "too long" in page.text_content("#error")
     page.close()
+
+
+@pytest.fixture(scope="module")
+def streaming_server(tmp_path_factory):
+    from werkzeug.serving import make_server
+
+    cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
+    backend = ScriptedBackend(token_delay=0.12)  # writes its answer a word at a time
+    app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": backend,
+                      "SETTINGS_OVERRIDES": {"model.backend": "scripted", "data.cache_dir": str(cache),
+                                             "server.var_dir": str(tmp_path_factory.mktemp("stream_var"))}})
+    app.extensions["chiqa_runtime"].orchestrator()
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join(5)
+
+
+def test_the_answer_streams_in_as_it_is_written(streaming_server, browser):
+    page = browser.new_page()
+    page.goto(streaming_server + "/")
+    page.fill("#question", "How many homicides were there each year?")
+    page.press("#question", "Enter")
+    # Words show up while the run is still going: the progress line has not said "done" yet.
+    page.wait_for_function("() => { const e = document.getElementById('answer-live');"
+                           " return e && e.textContent.trim().split(/\\s+/).length >= 2; }", timeout=30000)
+    assert not page.text_content("#progress").startswith("done")
+    partial = page.text_content("#answer-live")
+    # Then the finished answer replaces the live text, and begins with what was streamed.
+    page.wait_for_function("() => document.getElementById('progress').textContent.startsWith('done')",
+                           timeout=30000)
+    assert page.locator("#answer-live").count() == 0
+    final = page.text_content("#answer")
+    assert final.startswith(partial.strip()) and len(final) > len(partial.strip())
+    page.close()

@@ -1,7 +1,10 @@
 """Number extraction and matching for the grounding check."""
+import inspect
+
 import pytest
 
 from loop.grounding import References, check_grounding, extract_numbers
+from rules import answer as rules_answer
 from tools.registry import ToolResult
 
 RESULT = ToolResult(
@@ -117,9 +120,5 @@ def test_small_numbers_are_list_counts_or_rank_positions():
 
 
 def test_the_rules_answer_drops_unbacked_parts_instead_of_spelling_them():
-    import inspect
-
-    from rules import answer
-
-    source = inspect.getsource(answer)
+    source = inspect.getsource(rules_answer)
     assert "_words" not in source and "rewrite" not in source  # no spelled-out-number bypass left

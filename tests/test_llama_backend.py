@@ -13,6 +13,7 @@ from backends.base import (
     ModelGate,
 )
 from backends.llama_cpp import LlamaCppBackend, physical_cores
+from backends.prefix_cache import PrefixCache
 from llama_client import make_backend, plan_backend
 from loop.grammar import build_tool_grammar
 from loop.protocol import parse_tool_calls
@@ -254,3 +255,60 @@ def test_plan_backend_explains_the_choice_without_loading(tiny_gguf_path, tmp_pa
     choice, reason = plan_backend(missing)
     assert choice == "rules" and "none.gguf" in reason and "rule planner" in reason
     assert plan_backend(missing, "openai")[0] == "openai"
+
+
+# ---------------------------------------------------------------- the saved system prefix
+
+def _prefix_backend(tiny_gguf_path, cache_dir):
+    settings = load_settings(overrides={"model.path": str(tiny_gguf_path), "model.n_ctx": 12288,
+                                        "model.n_threads": 2, "model.max_tokens": 8})
+    backend = LlamaCppBackend.from_settings(settings)
+    backend.prefix_cache = PrefixCache(cache_dir)
+    return backend
+
+
+SYSTEM = "You are ChiQA. Tools: query_homicides_advanced(year: integer). Answer with data only."
+
+
+def test_prefix_cache_miss_then_hit_in_a_new_process_state(tiny_gguf_path, tmp_path):
+    first = _prefix_backend(tiny_gguf_path, tmp_path)
+    try:
+        built = first.warm(SYSTEM)
+        assert built["event"] == "built" and built["tokens"] > 10 and (tmp_path / built["file"]).is_file()
+    finally:
+        first.close()
+    second = _prefix_backend(tiny_gguf_path, tmp_path)  # a fresh Llama, as a new worker would have
+    try:
+        hit = second.warm(SYSTEM)
+        assert hit["event"] == "hit" and hit["file"] == built["file"]
+        messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "How many in 2020?"}]
+        generation = second.generate(GenerationRequest(messages=messages, max_tokens=4))
+        # Only the question's own tokens are evaluated: the prefix came from the saved state.
+        assert generation.evaluated_tokens == generation.prompt_tokens - hit["tokens"]
+    finally:
+        second.close()
+
+
+def test_prefix_cache_stale_prompt_gets_its_own_file(tiny_gguf_path, tmp_path):
+    backend = _prefix_backend(tiny_gguf_path, tmp_path)
+    try:
+        one = backend.warm(SYSTEM)
+        other = backend.warm(SYSTEM + " Version two of the prompt.")
+        assert other["event"] == "built" and other["file"] != one["file"]
+    finally:
+        backend.close()
+
+
+def test_prefix_cache_corrupt_file_is_rebuilt(tiny_gguf_path, tmp_path):
+    backend = _prefix_backend(tiny_gguf_path, tmp_path)
+    try:
+        built = backend.warm(SYSTEM)
+        path = tmp_path / built["file"]
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 3])  # truncated
+        again = backend.warm(SYSTEM)
+        assert again["event"] == "rebuilt" and path.stat().st_size > 0
+        assert backend.warm(SYSTEM)["event"] == "hit"
+        path.write_bytes(b"not a state file")
+        assert backend.warm(SYSTEM)["event"] == "rebuilt"
+    finally:
+        backend.close()

@@ -312,9 +312,11 @@ def test_stream_events_and_result_shape(registry, settings):
     events = list(orch.stream("2022?", {"max_tool_calls": 3}))
     assert events[0]["event"] == "start" and events[0]["limits"] == {"max_tool_calls": 3, "timeout_seconds": 60}
     assert events[0]["backend"]["backend"] == "scripted"
-    assert [e["step"] for e in events[1:-1]] == events[-1]["result"].steps  # typed objects travel
+    steps = [e["step"] for e in events if e["event"] == "step"]
+    assert steps == events[-1]["result"].steps  # typed objects travel
     result = events[-1]["result"].to_dict()
-    assert [e["step"].to_dict() for e in events[1:-1]] == result["trace"]
+    assert [step.to_dict() for step in steps] == result["trace"]
+    assert "".join(e["text"] for e in events if e["event"] == "token") == "answer"  # streamed as written
     assert list(result) == ["question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings",
                             "backend", "model", "prompt_version", "sources", "caveats", "ungrounded_numbers",
                             "analysis"]

@@ -85,14 +85,17 @@ class Runtime:
                 self.data_error = None
         return self._data
 
-    def warm_data_async(self) -> None:
-        """Load the data in a background thread (gunicorn post_worker_init); never the model."""
+    def warm_async(self, model: bool = False) -> None:
+        """Load the data, and with ``model`` the backend and its saved prompt prefix, in a background thread
+        (gunicorn post_worker_init), so the first question does not pay for either."""
         def _load():
             try:
                 self.registry()
+                if model:
+                    self.orchestrator()
             except Exception:
                 pass  # reported by /api/health and by the first question
-        threading.Thread(target=_load, name="chiqa-warm-data", daemon=True).start()
+        threading.Thread(target=_load, name="chiqa-warm", daemon=True).start()
 
     def registry(self):
         if self._registry is None:
