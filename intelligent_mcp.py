@@ -17,9 +17,9 @@ from analyzer.analysis import Analysis
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
-from loop.grammar import build_tool_grammar
+from loop.grammar import SUGGESTED_REPLY, build_tool_grammar
 from loop.options import validate_limits
-from loop.protocol import parse_tool_calls
+from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.steps import (
     AnalysisStep,
     ErrorStep,
@@ -31,6 +31,7 @@ from loop.steps import (
     ToolCallStep,
     TrimStep,
 )
+from rules.planner import next_calls
 from settings.schema import Settings
 from tools.errors import ToolArgumentError
 from tools.registry import ToolResult, call_key
@@ -51,18 +52,25 @@ class Orchestrator:
         self.grounding_check = self.settings.orchestrator.grounding_check
         self.grammar_enabled = self.settings.model.grammar
         self.max_tokens = self.settings.model.max_tokens
+        self.suggest_calls = self.settings.orchestrator.suggest_calls
         self._system = None
-        self._grammars: dict[int, str] = {}
+        self._grammars: dict[tuple, str] = {}
 
     def system_prompt(self) -> str:
         if self._system is None:
             self._system = prompts.system_prompt(self.registry.schemas(), self.max_tool_calls)
         return self._system
 
-    def grammar(self, remaining: int) -> str:
-        if remaining not in self._grammars:
-            self._grammars[remaining] = build_tool_grammar(self.registry.schemas(), remaining)
-        return self._grammars[remaining]
+    def grammar(self, remaining: int, suggested: bool = False) -> str:
+        key = (remaining, suggested)
+        if key not in self._grammars:
+            self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested)
+        return self._grammars[key]
+
+    @property
+    def suggests(self) -> bool:
+        """A model (not the planner itself, nor canned replies) is shown the planner's draft calls."""
+        return self.suggest_calls and getattr(self.backend, "takes_suggestions", False)
 
     def limits(self, options: dict | None) -> dict:
         """Validated per-question limits; options may only lower the configured ones."""
@@ -123,6 +131,8 @@ class _Run:
         self.loop_caveats: list[str] = []
         self.timings = dict.fromkeys(("analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"), 0.0)
         self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
+        self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
+        self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
 
     # -- helpers
     def _now_ms(self) -> float:
@@ -156,6 +166,8 @@ class _Run:
         hint = self.analysis.hint_text
         user = prompts.question_message(self.question, hint)
         user += f"\nYou may make up to {self.max_calls} tool call(s)."
+        if self.first_suggestion:
+            user += "\n" + self.first_suggestion
         messages = [{"role": "system", "content": self.o.system_prompt()}, {"role": "user", "content": user}]
         for step in self.passes:
             messages += step.to_messages()
@@ -197,7 +209,8 @@ class _Run:
         remaining = max(0, self.max_calls - len(self.calls))
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
-            grammar=self.o.grammar(remaining) if phase == "gather" and self.use_grammar else None,
+            grammar=self.o.grammar(remaining, bool(self.suggested)) if phase == "gather" and self.use_grammar
+            else None,
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)
         try:
@@ -260,13 +273,20 @@ class _Run:
             return "max_tool_calls"
         if self._no_time_for_a_pass():
             return "timeout"
+        if not self.passes:
+            self.suggested = self._suggestions()
+            self.first_suggestion = self._suggestion_text()
         outcome = yield from self._generate("gather", [])
         if outcome is None:
             return "error"
         generation, tokens, started = outcome
-        parsed = parse_tool_calls(generation.text)
-        step = ModelPassStep.from_generation(generation, tokens, pass_number=len(self.passes) + 1,
-                                             parsed_calls=parsed.calls, parse_errors=parsed.errors)
+        used = bool(self.suggested) and generation.text.strip().upper().startswith(SUGGESTED_REPLY)
+        parsed = (ParseResult(calls=[{"name": n, "arguments": a} for n, a in self.suggested]) if used
+                  else parse_tool_calls(generation.text))
+        step = ModelPassStep.from_generation(
+            generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
+            parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
+            used_suggestion=used)
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
         stop = "timeout" if self._out_of_time(generation) else None
@@ -278,12 +298,30 @@ class _Run:
             if tool_step.status == "duplicate" and sum(s.status == "duplicate" for s in self.calls) >= 2:
                 stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
-        step.close(prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining))
+        footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
+        self.suggested = self._suggestions() if remaining > 0 and not stop else []
+        step.close("\n".join(x for x in (footer, self._suggestion_text()) if x))
         if stop:
             return stop
         if not parsed.calls and not parsed.errors:
             return "model_done"
         return None
+
+    def _suggestions(self) -> list:
+        """The rule planner's next calls for this question, given what has run (only when a model decides)."""
+        if not self.o.suggests or self.analysis is None or self.analysis.error:
+            return []
+        remaining = self.max_calls - len(self.calls)
+        try:
+            return next_calls(self.analysis, self._ran_calls(), remaining, geo=self.o.registry.data.geography)
+        except Exception:  # noqa: BLE001 - a planner failure only loses the hint
+            return []
+
+    def _suggestion_text(self) -> str:
+        if not self.suggested:
+            return ""
+        lines = "\n".join(format_tool_call(n, a) for n, a in self.suggested)
+        return prompts.template("suggestion").format(calls=lines)
 
     def _call(self, name, arguments, stop: str | None):
         """Canonicalise, deduplicate and run one requested call; yields and returns its step."""

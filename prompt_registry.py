@@ -45,6 +45,11 @@ TEMPLATES: dict[str, str] = {
         "otherwise reply NO_TOOL_CALL."
     ),
     "no_more_calls": "No more tool calls are allowed.",
+    "suggestion": (
+        "Suggested next call(s), planned from the question's entities:\n{calls}\n"
+        "Reply USE_SUGGESTED to make exactly these calls, or write your own TOOL_CALL lines if they miss "
+        "something the question asks, or NO_TOOL_CALL if the results already answer it."
+    ),
     "fallback_found": "{reason} before a full answer was written. What the data tools found:\n{found}",
     "fallback_empty": "{reason} before any data was gathered. Please try again or ask a narrower question.",
     "synthesis": (

@@ -86,6 +86,7 @@ class Backend:
 
     name = "base"
     n_ctx = 4096
+    takes_suggestions = True  # a model is shown the rule planner's draft calls; planners and canned replies not
 
     def __init__(self, queue_size: int = 8):
         self.gate = ModelGate(queue_size)

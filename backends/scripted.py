@@ -17,6 +17,7 @@ class ScriptedBackend(Backend):
     """
 
     name = "scripted"
+    takes_suggestions = False
 
     def __init__(self, replies=None, delay: float = 0.0, queue_size: int = 8, token_delay: float = 0.0):
         super().__init__(queue_size)

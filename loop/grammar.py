@@ -147,7 +147,11 @@ class _Builder:
         return self.add(f"{prefix}-args", f'"{{" {prefix}-first0 "}}"')
 
 
-def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True) -> str:
+SUGGESTED_REPLY = "USE_SUGGESTED"
+
+
+def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True,
+                       allow_suggested: bool = False) -> str:
     """GBNF text: a NO_TOOL_CALL line or 1..max_calls TOOL_CALL lines over ``schemas``.
 
     ``allow_no_call=False`` drops the NO_TOOL_CALL alternative (forces at least one call;
@@ -176,7 +180,10 @@ def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True
     builder.add("call", '"TOOL_CALL: " (' + " | ".join(alts) + ")")
     more = f' ("\\n" call){{0,{max_calls - 1}}}' if max_calls > 1 else ""
     builder.add("calls", f"call{more}")
-    builder.add("root", "calls | no-call" if allow_no_call else "calls")
+    root = "calls | no-call" if allow_no_call else "calls"
+    if allow_suggested:  # a few tokens instead of the whole call when the suggested calls are right
+        root += f' | "{SUGGESTED_REPLY}"'
+    builder.add("root", root)
     return _render(builder)
 
 

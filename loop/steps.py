@@ -124,6 +124,8 @@ class ModelPassStep(_ModelOutput):
     phase: str = "gather"
     parsed_calls: list = field(default_factory=list)
     parse_errors: list = field(default_factory=list)
+    suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
+    used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 

@@ -13,11 +13,10 @@ this module only turns that plan into protocol text and hands synthesis to rules
 """
 from __future__ import annotations
 
-import json
-
 from analyzer.analysis import Analysis
 from analyzer.question import analyze_question
 from backends.base import Backend, Generation, GenerationRequest, register_backend
+from loop.protocol import format_tool_call
 from rules.answer import write_answer
 from rules.planner import next_calls
 from tools.data.loader import shared_data
@@ -28,6 +27,7 @@ class RulesBackend(Backend):
     """Deterministic planner and answer writer behind the Backend interface."""
 
     name = "rules"
+    takes_suggestions = False
     n_ctx = 1_000_000
 
     def __init__(self, queue_size: int = 8):
@@ -58,7 +58,7 @@ class RulesBackend(Backend):
                                 geo=self._geo())
         else:
             calls = next_calls(analysis, request.results, request.remaining_calls, geo=self._geo())
-            text = "\n".join("TOOL_CALL: " + json.dumps({"name": n, "arguments": a}) for n, a in calls)
+            text = "\n".join(format_tool_call(n, a) for n, a in calls)
             if not text:
                 text = "NO_TOOL_CALL: the results so far answer the question."
         if request.on_token:

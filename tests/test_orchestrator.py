@@ -332,3 +332,35 @@ def test_stream_events_and_result_shape(registry, settings):
     assert result["prompt_version"].startswith("p-") and result["model"] == "scripted"
     json.dumps(result)  # JSON-able as is
     assert isinstance(orch.run("again?"), RunResult)
+
+
+class SuggestibleModel(ScriptedBackend):
+    """Canned replies, but treated like a model: it is shown the planner's draft calls."""
+
+    takes_suggestions = True
+
+
+def test_a_model_can_take_the_planners_draft(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    first = result.steps[1]
+    assert first.type == "model_pass" and first.used_suggestion and first.suggested_calls
+    assert [c.name for c in result.calls] == [s["name"] for s in first.suggested_calls]
+    assert result.calls[0].arguments["start_year"] == 2022 and result.calls[0].status == "ok"
+    # The draft was in the prompt, and the grammar offered the short reply.
+    assert "USE_SUGGESTED" in backend.requests[0].messages[1]["content"]
+    assert '"USE_SUGGESTED"' in backend.requests[0].grammar.splitlines()[0]
+    assert result.to_dict()["trace"][1]["used_suggestion"] is True
+
+
+def test_a_model_may_ignore_the_draft(registry, settings):
+    own = call(HOMICIDES, year=2021)
+    backend = SuggestibleModel([own, "NO_TOOL_CALL", "answer"])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert not result.steps[1].used_suggestion and result.calls[0].arguments["year"] == 2021
+
+
+def test_planners_and_canned_replies_get_no_draft(registry, settings):
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
+    orch.run("How many homicides were there in 2022?")
+    assert "USE_SUGGESTED" not in backend.requests[0].messages[1]["content"]

@@ -3,11 +3,11 @@ import pytest
 
 from analyzer.question import analyze_question
 from backends.base import GenerationRequest
-from loop.steps import ToolCallStep
-from tools.registry import ToolResult
 from intelligent_mcp import Orchestrator
+from loop.steps import ToolCallStep
 from rules.backend import RulesBackend
 from rules.planner import next_calls
+from tools.registry import ToolResult
 
 
 @pytest.fixture(scope="module")
