@@ -31,6 +31,7 @@ from loop.steps import (
     ToolCallStep,
     TrimStep,
 )
+from rules.answer import write_answer
 from rules.planner import next_calls
 from settings.schema import Settings
 from tools.errors import ToolArgumentError
@@ -125,7 +126,7 @@ class _Run:
         self.analysis: Analysis | None = None
         self.answer = ""
         self.stop = "model_done"
-        self.partial = self.used_fallback = False
+        self.partial = self.used_fallback = self.used_planner_answer = False
         self._synthesis_extra: list = []
         self.ungrounded: list[str] = []
         self.loop_caveats: list[str] = []
@@ -398,26 +399,61 @@ class _Run:
     def _ground(self):
         # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
         outputs = [s.result for s in self._ran_calls()]
-        references = None
-        for attempt in (1, 2):
+        references = grounding.References.build(outputs, self.question)
+        report = None
+        for attempt in (1, 2, 3):
             started = self._now_ms()
-            references = references or grounding.References.build(outputs, self.question)
             report = grounding.check_grounding(self.answer, outputs, self.question, references)
+            missing = self._missing_lead_figures()
             yield self._add(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
-                                          unmatched=report.unmatched, matches=report.matches), started,
-                            "grounding_ms")
+                                          unmatched=report.unmatched, matches=report.matches,
+                                          missing_lead_figures=missing), started, "grounding_ms")
             self.ungrounded = report.unmatched
-            if report.ok or attempt == 2 or self.used_fallback or self._no_time_for_a_pass():
+            if (report.ok and not missing) or self.used_fallback or attempt == 3:
                 break
+            if attempt == 2 or self._no_time_for_a_pass():
+                # The model could not write an answer the data backs: the planner's templated answer instead.
+                if not (yield from self._planner_answer()):
+                    break
+                continue
             first_answer = self.answer
+            fix = report.unmatched or [f"{m} (state this figure)" for m in missing]
             extra = self._synthesis_extra + [{"role": "assistant", "content": first_answer},
-                                             {"role": "user", "content": prompts.strict_message(report.unmatched)}]
+                                             {"role": "user", "content": prompts.strict_message(fix)}]
             yield from self._synthesis_pass(extra, strict=True)
-            if self.answer == first_answer:
-                break
         if self.ungrounded:
             self.loop_caveats.append("These figures could not be matched to the data the tools returned: "
                                      + ", ".join(self.ungrounded) + ".")
+
+    def _missing_lead_figures(self) -> list[str]:
+        """Each result's lead figure (the first number of its summary) that a model's answer leaves out."""
+        if not self.o.suggests:
+            return []  # the planner writes its answers from the summaries; the check is for models
+        stated = grounding.extract_numbers(self.answer)
+        missing = []
+        for step in self._ran_calls():
+            lead = next((n for n in grounding.extract_numbers(step.result_summary) if not n.is_year), None)
+            if step.status != "ok" or lead is None:
+                continue
+            if not any(abs(abs(n.value) - abs(lead.value)) <= max(n.tolerance, lead.tolerance) for n in stated):
+                missing.append(lead.text)
+        return missing
+
+    def _planner_answer(self):
+        """Replace the answer with the rule planner's, marked in the trace; False when there is none to give."""
+        if not self.o.suggests or self.analysis is None:
+            return False
+        started = self._now_ms()
+        try:
+            text = write_answer(self.question, self.analysis, self._ran_calls(), geo=self.o.registry.data.geography)
+        except Exception:  # noqa: BLE001 - keep the model's answer, flagged, rather than none
+            return False
+        if not text:
+            return False
+        self.answer, self.used_planner_answer = text, True
+        yield self._add(SynthesisStep(fallback=True, planner_answer=True, raw_output=text, finish_reason="planner"),
+                        started, "synthesis_ms")
+        return True
 
     def _places_left_out(self) -> list[str]:
         """Named places no call looked at (more than the call budget covers): said, never silently dropped."""

@@ -163,7 +163,8 @@ class TrimStep(Step):
 class SynthesisStep(_ModelOutput):
     type = "synthesis"
     strict: bool = False
-    fallback: bool = False  # built from result summaries without the model
+    fallback: bool = False  # built without the model: from result summaries, or by the planner
+    planner_answer: bool = False  # the rule planner's templated answer replaced a model answer the data did not back
 
 
 @dataclass
@@ -174,6 +175,7 @@ class GroundingStep(Step):
     ignored: list = field(default_factory=list)
     unmatched: list = field(default_factory=list)
     matches: list = field(default_factory=list)  # [{"number", "rule", "source"}]: where each figure came from
+    missing_lead_figures: list = field(default_factory=list)  # results' lead figures a model's answer left out
 
 
 @dataclass

@@ -364,3 +364,23 @@ def test_planners_and_canned_replies_get_no_draft(registry, settings):
     orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
     orch.run("How many homicides were there in 2022?")
     assert "USE_SUGGESTED" not in backend.requests[0].messages[1]["content"]
+
+
+def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 99,999 homicides.",
+                                "Still 99,999 homicides."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    kinds = [(s.type, getattr(s, "strict", None), getattr(s, "planner_answer", None)) for s in result.steps]
+    assert ("synthesis", True, False) in kinds and ("synthesis", False, True) in kinds
+    assert "717" in result.answer and "99,999" not in result.answer
+    assert result.ungrounded_numbers == [] and result.steps[-1].type == "grounding" and result.steps[-1].attempt == 3
+
+
+def test_an_answer_without_the_lead_figure_is_rewritten(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "Homicides were common that year.",
+                                "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    first, second = [s for s in result.steps if s.type == "grounding"]
+    assert first.missing_lead_figures == ["717"] and second.missing_lead_figures == []
+    assert result.answer == "There were 717 homicides in 2022."
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps)
