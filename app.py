@@ -4,7 +4,8 @@
     python app.py ask "QUESTION" [--json] [--backend B] [--model PATH] [--max-tool-calls N] [--timeout S]
     python app.py tool NAME 'JSON' [--json]
     python app.py data refresh [--dataset NAME]
-    python app.py eval [--backend NAME] [--model PATH]
+    python app.py eval [--backend NAME] [--model NAME|PATH]
+    python app.py model list | pull NAME | rm NAME
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from flask import Flask
 
 from assembly.services import build_tools
 from cli.ask import report_error, run_ask
+from cli.models import run_model_command
 from evals.runner import run_eval_command
 from settings.loader import DataNotFoundError, SettingsError, load_settings
 from tools.refresh.command import run_refresh_command
@@ -62,6 +64,10 @@ def cmd_data(args, settings) -> int:
     return run_refresh_command(args, settings)
 
 
+def cmd_model(args, settings) -> int:
+    return run_model_command(args, settings)
+
+
 def cmd_eval(args, settings) -> int:
     return run_eval_command(args, settings)
 
@@ -84,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     ask.add_argument("--json", action="store_true", help="print the whole result object as JSON")
     ask.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
-    ask.add_argument("--model", help="path to a GGUF file")
+    ask.add_argument("--model", help="a catalogue model name or a GGUF path")
     ask.add_argument("--max-tool-calls", type=int)
     ask.add_argument("--timeout", type=float, help="seconds for the whole question")
     ask.set_defaults(fn=cmd_ask)
@@ -102,9 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
     refresh.add_argument("--dest", help="folder to write into (default: the configured data folder)")
     data.set_defaults(fn=cmd_data)
 
+    model = sub.add_parser("model", help="the model catalogue: list, pull (verified), rm")
+    model_sub = model.add_subparsers(dest="model_command", required=True)
+    model_sub.add_parser("list", help="catalogue models, their size and licence, and which are pulled")
+    for verb, text in (("pull", "download, assemble and verify a catalogue model into var/models"),
+                       ("rm", "remove a pulled model")):
+        model_sub.add_parser(verb, help=text).add_argument("name")
+    model.set_defaults(fn=cmd_model)
+
     ev = sub.add_parser("eval", help="run the evaluation question set")
     ev.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
-    ev.add_argument("--model", help="path to a GGUF file")
+    ev.add_argument("--model", help="a catalogue model name or a GGUF path")
     ev.add_argument("--output", help="where to save the JSON report")
     ev.add_argument("--limit", type=int, help="only the first N questions")
     ev.set_defaults(fn=cmd_eval)

@@ -8,11 +8,12 @@ is backends/base.py. Importing a provider module is cheap: llama-cpp-python and 
 from __future__ import annotations
 
 import socket
-from pathlib import Path
 
 from backends import llama_cpp, openai_http, scripted  # noqa: F401  (imported to register themselves)
 from backends.base import BACKENDS, Backend, BackendError
+from models.catalog import configured_model
 from rules import backend as rules_backend  # noqa: F401  (imported to register itself)
+from settings.loader import var_dir
 from settings.schema import Settings
 
 
@@ -47,16 +48,19 @@ def plan_backend(settings: Settings, name: str | None = None, check_network: boo
     name = (name or settings.model.backend or "auto").lower()
     if name != "auto":
         return name, f"backend '{name}' chosen in config, CHIQA_BACKEND or --backend"
-    configured = settings.model.path
-    path = Path(str(configured)).expanduser() if configured else None
+    path, how = configured_model(settings, var_dir(settings))
     if path is not None and path.is_file():
-        return "llama", f"auto: model file {path} found"
+        return "llama", f"auto: model file {path} found" + ("" if how == "model file" else f" ({how})")
     allow = settings.model.allow_download
     if allow and (not check_network or _network_reachable()):
         return "llama", (f"auto: no local model file; downloading {settings.model.hf_repo}/"
                          f"{settings.model.hf_file} (model.allow_download is true)")
-    where = ("no model file configured (set model.path or CHIQA_MODEL_PATH)" if path is None
-             else f"no model file at {path} (set model.path or CHIQA_MODEL_PATH)")
+    if path is None:
+        where = "no model file configured (set model.path or CHIQA_MODEL_PATH)"
+    elif how == "model file":
+        where = f"no model file at {path} (set model.path or CHIQA_MODEL_PATH)"
+    else:
+        where = f"{how} is not pulled yet (python app.py model pull {settings.model.path})"
     download = "; download allowed but network unreachable" if allow else ""
     return "rules", f"auto: {where}{download}; using the rule planner"
 

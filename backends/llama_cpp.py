@@ -20,13 +20,14 @@ from backends.base import (
     register_backend,
 )
 from backends.prefix_cache import PrefixCache, cache_key, common_prefix, model_identity
+from models.catalog import configured_model, sidecar_facts
 from settings.loader import var_dir
 from settings.schema import Settings
 
 GGUF_MAGIC = b"GGUF"
 _HOW_TO_GET_A_MODEL = (
-    "set model.path in config.yaml or CHIQA_MODEL_PATH to a GGUF file (e.g. "
-    "qwen2.5-1.5b-instruct-q4_k_m.gguf from Hugging Face), or set model.allow_download: true"
+    "pull a catalogue model with `python app.py model pull qwen2.5-coder-0.5b` (see `python app.py model list`), "
+    "or set model.path / CHIQA_MODEL_PATH to a catalogue name or a GGUF file"
 )
 
 
@@ -114,7 +115,7 @@ class LlamaCppBackend(Backend):
         seed = model.seed
         temperature = model.temperature
         chat_format = model.chat_format or None
-        configured = model.path
+        path, _how = configured_model(settings, var_dir(settings))
         try:
             from llama_cpp import Llama
         except Exception as exc:  # noqa: BLE001
@@ -122,7 +123,6 @@ class LlamaCppBackend(Backend):
         common = dict(n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
         if chat_format:
             common["chat_format"] = chat_format
-        path = Path(str(configured)).expanduser() if configured else None
         if path is None or not path.exists():
             if not model.allow_download:
                 where = f"model file not found: {path}" if path else "no model file configured (model.path is null)"
@@ -206,6 +206,7 @@ class LlamaCppBackend(Backend):
         except OSError:
             size = None
         return {"backend": self.name, "model": os.path.basename(self.model_path), "model_path": self.model_path,
+                "sha256": sidecar_facts(Path(self.model_path)).get("sha256"),
                 "size_bytes": size, "chat_format": self.chat_format, "n_ctx": self.n_ctx,
                 "n_threads": self.n_threads, "reason": self.selection_reason, "prefix_cache": self.prefix_state}
 

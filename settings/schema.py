@@ -34,7 +34,9 @@ class OpenAISettings:
 @dataclass(frozen=True)
 class ModelSettings:
     backend: str = setting("auto", "auto, llama, openai, rules or scripted", env="CHIQA_BACKEND")
-    path: str | None = setting(None, "local GGUF file", env="CHIQA_MODEL_PATH")
+    path: str | None = setting("qwen2.5-coder-0.5b", "a catalogue model name (see `models:` in config.yaml; "
+                                                     "pulled into var/models) or a GGUF file path",
+                               env="CHIQA_MODEL_PATH")
     hf_repo: str = setting("Qwen/Qwen2.5-1.5B-Instruct-GGUF", "default model repo for `Llama.from_pretrained`")
     hf_file: str = setting("qwen2.5-1.5b-instruct-q4_k_m.gguf", "file in that repo")
     allow_download: bool = setting(False, "allow fetching the default model when network is available")
