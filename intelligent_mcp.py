@@ -505,4 +505,12 @@ class _Run:
             backend=self.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,
             prompt_version=prompts.prompt_version(), sources=list(sources.values()),
             caveats=list(dict.fromkeys(caveats + self.loop_caveats)), ungrounded_numbers=list(self.ungrounded),
-            analysis=self.analysis)
+            analysis=self.analysis, error=self._model_error())
+
+    def _model_error(self) -> str | None:
+        """The last model failure of this run, as "<phase>: <type>: <message>", or None."""
+        errors = [s for s in self.trace if isinstance(s, ErrorStep) and s.error_type != "ContextOverflow"]
+        if not errors:
+            return None
+        last = errors[-1]
+        return f"{last.phase}: {last.error_type}: {last.message}"

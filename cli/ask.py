@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 
 from assembly.services import build_services
@@ -14,6 +15,10 @@ from backends.base import BackendError
 from loop.options import InvalidOptions
 from settings.loader import DataNotFoundError, with_overrides
 from settings.schema import Settings
+
+# Exit codes: 0 an answer, 2 bad input or setup (one line on stderr), 3 the model failed (a partial answer was
+# still printed, built from the data gathered before the failure).
+MODEL_FAILED = 3
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -98,20 +103,27 @@ def report_error(args, code: str, message: str) -> int:
 
 def run_ask(args, settings: Settings) -> int:
     """The ``ask`` command. Exit code 0 on an answer, 2 on any error (never a stack trace)."""
+    question = (args.question or "").strip()
+    if not question:
+        return report_error(args, "empty_question", "the question is empty")
+    if len(question) > settings.server.max_question_chars:
+        return report_error(args, "question_too_long", f"the question has {len(question)} characters; the limit is "
+                                                       f"{settings.server.max_question_chars}")
     overrides = {}
     for attr, dotted in ASK_OVERRIDES:
         value = getattr(args, attr, None)
         if value is None:
             continue
-        if attr in ("max_tool_calls", "timeout") and value < 1:
-            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be at least 1, got {value:g}")
+        if attr in ("max_tool_calls", "timeout") and not (math.isfinite(value) and value >= 1):
+            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be a number of at least 1, "
+                                                         f"got {value:g}")
         overrides[dotted] = value
     settings = with_overrides(settings, overrides)
     services = None
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
             services = build_services(settings)
-            result = services.orchestrator.run(args.question).to_dict()
+            result = services.orchestrator.run(question).to_dict()
     except InvalidOptions as exc:
         return report_error(args, "invalid_options", str(exc))
     except DataNotFoundError as exc:
@@ -127,4 +139,8 @@ def run_ask(args, settings: Settings) -> int:
         print(json.dumps(result, indent=2, default=str))
     else:
         print(render_text(result))
+    if result.get("error"):
+        print(f"error: the model failed ({result['error']}); the answer above is built from the data gathered",
+              file=sys.stderr)
+        return MODEL_FAILED
     return 0

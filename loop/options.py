@@ -1,6 +1,8 @@
 """Per-question options: what a caller may ask for, checked against the configured limits."""
 from __future__ import annotations
 
+import math
+
 OPTION_KEYS = ("max_tool_calls", "timeout_seconds", "grammar")
 
 
@@ -21,11 +23,14 @@ def validate_limits(options: dict | None, max_tool_calls: int, timeout_seconds: 
             continue
         try:
             # bool is an int subclass, and "2.5" calls are not a count; both are rejected rather than coerced.
-            if isinstance(value, bool) or (kind is int and float(value) != int(float(value))):
+            # inf, nan and numbers too long to read are not limits either (nan compares false with everything).
+            number = float(value)
+            if isinstance(value, bool) or not math.isfinite(number) or (kind is int and number != int(number)):
                 raise ValueError
-            value = kind(float(value))
-        except (TypeError, ValueError):
-            raise InvalidOptions(f"{key} must be a number from 1 to {top:g}, got {value!r}") from None
+            value = kind(number)
+        except (TypeError, ValueError, OverflowError):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise InvalidOptions(f"{key} must be a number from 1 to {top:g}, got {shown}") from None
         if not 1 <= value <= top:
             raise InvalidOptions(f"{key} must be from 1 to {top:g}, got {value:g}")
         limits[key] = value

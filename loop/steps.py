@@ -203,6 +203,7 @@ class RunResult:
     caveats: list = field(default_factory=list)
     ungrounded_numbers: list = field(default_factory=list)
     analysis: Analysis | None = None
+    error: str | None = None  # the model failed during this run: the cause (the answer is built from the data)
 
     @property
     def calls(self) -> list[ToolCallStep]:
@@ -216,5 +217,5 @@ class RunResult:
             "timings": self.timings, "backend": self.backend, "model": self.model,
             "prompt_version": self.prompt_version, "sources": self.sources, "caveats": self.caveats,
             "ungrounded_numbers": self.ungrounded_numbers,
-            "analysis": self.analysis.to_dict() if self.analysis else {},
+            "analysis": self.analysis.to_dict() if self.analysis else {}, "error": self.error,
         }

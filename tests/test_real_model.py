@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.slow,
 def model_settings(**extra):
     return load_settings(overrides={"model.backend": "llama", "model.path": str(MODEL), "model.n_ctx": 4096,
                                     "model.n_threads": 2, "model.max_tokens": 160, "model.temperature": 0.2,
-                                    "orchestrator.timeout_seconds": 120, **extra})
+                                    "orchestrator.timeout_seconds": 900, **extra})
 
 
 @pytest.fixture(scope="module")

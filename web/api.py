@@ -68,9 +68,18 @@ def read_json_body() -> dict:
         raise ApiError(400, "invalid_json", "the body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc.msg} at position {exc.pos}") from None
+    except RecursionError:
+        raise ApiError(400, "invalid_json", "the body nests objects or arrays too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise ApiError(400, "invalid_json", f"the body holds a value Python will not read: {exc}") from None
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object")
     return body
+
+
+def clean_text(text: str) -> str:
+    """Text that can be stored and sent on: a lone UTF-16 surrogate ("\\ud800" in JSON) becomes U+FFFD."""
+    return text.encode("utf-8", errors="surrogatepass").decode("utf-8", errors="replace")
 
 
 def parse_ask() -> tuple[str, dict]:
@@ -80,7 +89,7 @@ def parse_ask() -> tuple[str, dict]:
         raise ApiError(400, "missing_question", 'the body needs a "question" string')
     if not isinstance(question, str):
         raise ApiError(400, "invalid_question", '"question" must be a string')
-    question = question.strip()
+    question = clean_text(question).strip()
     if not question:
         raise ApiError(400, "empty_question", "the question is empty")
     limit = _settings().server.max_question_chars
@@ -137,6 +146,7 @@ def ask():
     except BackendBusy as exc:
         raise _busy(exc) from None
     result = run.to_dict()  # the edge: the typed result becomes JSON here
+    get_runtime(current_app).note_result(result)
     run_id = _store_result(result, (time.perf_counter() - started) * 1000)
     return jsonify({**result, "run_id": run_id})
 
@@ -178,6 +188,7 @@ def ask_stream():
             for event in map(_event_dict, events):
                 if event.get("event") == "result":
                     result = event["result"]
+                    get_runtime(current_app).note_result(result)
                     measured = (time.perf_counter() - started) * 1000
                     run_id = store.save(result, latency=latency_ms(result) or round(measured, 1))
                     event = {**event, "result": {**result, "run_id": run_id}, "run_id": run_id}
@@ -233,13 +244,13 @@ def feedback(run_id: str):
     body = read_json_body()
     rating = body.get("rating")
     mapping = {"up": 1, "down": -1, 1: 1, -1: -1}
-    if isinstance(rating, bool) or rating not in mapping:
+    if isinstance(rating, (bool, list, dict)) or rating not in mapping:
         raise ApiError(400, "invalid_rating", 'rating must be "up", "down", 1 or -1')
     comment = body.get("comment")
     if comment is not None:
         if not isinstance(comment, str):
             raise ApiError(400, "invalid_comment", "comment must be a string")
-        comment = comment.strip()
+        comment = clean_text(comment).strip()
         if len(comment) > MAX_COMMENT_CHARS:
             raise ApiError(400, "comment_too_long",
                            f"the comment has {len(comment)} characters; the limit is {MAX_COMMENT_CHARS}")
@@ -263,11 +274,13 @@ def tools():
 @bp.get("/health")
 def health():
     runtime = get_runtime(current_app)
+    backend = runtime.health()
     return jsonify({
         "ok": True,
+        "status": "degraded" if backend.get("last_error") else "ok",
         "version": VERSION,
         "uptime_s": round(time.time() - STARTED_AT, 1),
-        "backend": runtime.health(),
+        "backend": backend,
         "data": runtime.data_health(),
         "limits": {
             "max_tool_calls": _settings().orchestrator.max_tool_calls,

@@ -44,6 +44,7 @@ class Runtime:
         self.data_error: str | None = None
         self._registry = None
         self._orchestrator = None
+        self.last_model_error: str | None = None
 
     # ------------------------------------------------------------ backend
     def _build_backend(self):
@@ -121,10 +122,15 @@ class Runtime:
                     self._orchestrator = build_services(self.settings, backend=backend, data=data).orchestrator
         return self._orchestrator
 
+    def note_result(self, result: dict) -> None:
+        """Remember the model's last failure (shown as "degraded" in health) until a run succeeds again."""
+        self.last_model_error = result.get("error") or None
+
     # ------------------------------------------------------------ health (never loads anything)
     def health(self) -> dict:
         backend = self._backend
         out = {
+            "last_error": self.last_model_error,
             "configured": self.settings.model.backend,
             "state": self.backend_state,
             "error": self.backend_error,
