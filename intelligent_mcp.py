@@ -212,6 +212,7 @@ class _Run:
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(remaining, bool(self.suggested)) if phase == "gather" and self.use_grammar
             else None,
+            tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)
         try:

@@ -31,6 +31,7 @@ class GenerationRequest:
     messages: list  # [{"role": "system"|"user"|"assistant", "content": str}]
     phase: str = "gather"  # "gather" (may emit TOOL_CALL lines) | "synthesis" (writes the answer)
     grammar: str | None = None  # GBNF text constraining a gather pass
+    tools: list = field(default_factory=list)  # the tools' JSON schemas, for servers constrained by a JSON schema
     max_tokens: int = 384
     deadline: float | None = None  # time.monotonic() value after which generation stops
     stop: list = field(default_factory=list)

@@ -15,7 +15,37 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
+from loop.protocol import NO_CALL_MARKER, format_tool_call
 from settings.schema import Settings
+
+SERVER_KINDS = ("llama-server", "vllm", "ollama", "generic")
+
+
+def constraint_fields(kind: str, grammar: str, tools: list) -> dict:
+    """The request fields that make this kind of server follow the tool-call protocol."""
+    if kind == "llama-server":
+        return {"grammar": grammar}  # llama-server reads GBNF directly
+    if kind == "vllm":
+        return {"guided_grammar": grammar}  # vLLM's guided decoding takes the grammar as an extra parameter
+    if kind == "ollama" and tools:
+        # Ollama follows a JSON schema, not GBNF: one call object, or the name NO_TOOL_CALL to stop.
+        names = [t["name"] for t in tools] + [NO_CALL_MARKER]
+        return {"format": {"type": "object", "required": ["name"], "properties": {
+            "name": {"type": "string", "enum": names}, "arguments": {"type": "object"}}}}
+    return {}
+
+
+def from_json_call(text: str) -> str:
+    """A JSON-schema reply ({"name": ..., "arguments": ...}) as a protocol line."""
+    try:
+        call = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(call, dict) or "name" not in call:
+        return text
+    if call["name"] == NO_CALL_MARKER:
+        return NO_CALL_MARKER
+    return format_tool_call(str(call["name"]), call.get("arguments") if isinstance(call.get("arguments"), dict) else {})
 
 
 @register_backend
@@ -26,7 +56,7 @@ class OpenAIBackend(Backend):
 
     def __init__(self, base_url: str, model: str = "local-model", *, api_key: str | None = None,
                  timeout: float = 60.0, temperature: float = 0.2, send_grammar: bool = True,
-                 n_ctx: int = 4096, queue_size: int = 8, session=None):
+                 n_ctx: int = 4096, queue_size: int = 8, session=None, server_kind: str = "llama-server"):
         super().__init__(queue_size)
         import requests
 
@@ -36,6 +66,9 @@ class OpenAIBackend(Backend):
         self.timeout = float(timeout)
         self.temperature = float(temperature)
         self.send_grammar = send_grammar
+        if server_kind not in SERVER_KINDS:
+            raise BackendError(f"model.openai.server_kind must be one of {', '.join(SERVER_KINDS)}, got '{server_kind}'")
+        self.server_kind = server_kind
         self.n_ctx = int(n_ctx)
         self.session = session or requests.Session()
 
@@ -49,6 +82,7 @@ class OpenAIBackend(Backend):
             timeout=remote.request_timeout_seconds,
             temperature=model.temperature,
             send_grammar=remote.send_grammar,
+            server_kind=remote.server_kind,
             n_ctx=model.n_ctx,
             queue_size=model.queue_size,
         )
@@ -70,7 +104,7 @@ class OpenAIBackend(Backend):
         if request.stop:
             payload["stop"] = list(request.stop)
         if request.grammar and self.send_grammar:
-            payload["grammar"] = request.grammar
+            payload.update(constraint_fields(self.server_kind, request.grammar, request.tools))
         return payload
 
     def _timeout(self, deadline: float | None) -> float:
@@ -150,6 +184,7 @@ class OpenAIBackend(Backend):
                                f"{snippet!r}") from exc
         if not isinstance(text, str):
             raise BackendError(f"the model server at {url} sent non-text content")
+        text = from_json_call(text) if self.server_kind == "ollama" else text
         finish = choice.get("finish_reason") or "stop"
         generation = Generation(text=text, finish_reason="length" if finish == "length" else "stop")
         self._usage(generation, body.get("usage"))
