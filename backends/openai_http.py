@@ -18,6 +18,7 @@ from backends.base import (
 from loop.protocol import NO_CALL_MARKER, format_tool_call
 from settings.schema import Settings
 
+MAX_REPLY_BYTES = 4 * 1024 * 1024  # far above any chat reply: an endless body is cut off, not buffered
 SERVER_KINDS = ("llama-server", "vllm", "ollama", "generic")
 
 
@@ -126,8 +127,10 @@ class OpenAIBackend(Backend):
         stream = request.on_token is not None
         timeout = self._timeout(request.deadline)
         try:
+            # Always read the body incrementally: a per-read timeout alone lets a server that drips one
+            # byte at a time hold a question for ever, so the question's deadline is checked between reads.
             response = self.session.post(url, json=self._payload(request, stream), headers=headers,
-                                         timeout=timeout, stream=stream)
+                                         timeout=timeout, stream=True)
         except requests.Timeout as exc:
             raise BackendError(f"the model server at {url} did not answer within {timeout:.1f} s") from exc
         except requests.ConnectionError as exc:
@@ -142,7 +145,7 @@ class OpenAIBackend(Backend):
             if stream:
                 generation = self._read_stream(response, request, url)
             else:
-                generation = self._read_body(response, url)
+                generation = self._read_body(response, url, request.deadline)
         except requests.Timeout as exc:
             raise BackendError(f"the model server at {url} stopped answering (timeout)") from exc
         except requests.RequestException as exc:
@@ -173,7 +176,16 @@ class OpenAIBackend(Backend):
         if isinstance(completion, int):
             generation.completion_tokens = completion
 
-    def _read_body(self, response, url: str) -> Generation:
+    def _read_body(self, response, url: str, deadline: float | None = None) -> Generation:
+        raw = bytearray()
+        # read1 returns whatever one socket read brings (a plain read waits for its whole size).
+        while chunk := response.raw.read1(8192, decode_content=True):
+            raw += chunk
+            if deadline is not None and time.monotonic() > deadline:
+                raise BackendError(f"the model server at {url} was still sending its reply at the deadline")
+            if len(raw) > MAX_REPLY_BYTES:
+                raise BackendError(f"the model server at {url} sent more than {MAX_REPLY_BYTES} bytes")
+        response._content = bytes(raw)  # so .json() and .text below read what was received
         try:
             body = response.json()
             choice = body["choices"][0]

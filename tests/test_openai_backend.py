@@ -204,3 +204,39 @@ def test_ollama_json_replies_become_protocol_lines():
 def test_an_unknown_server_kind_is_a_clear_error():
     with pytest.raises(BackendError, match="server_kind must be one of"):
         _backend(server_kind="tgi")
+
+
+def test_a_server_dripping_bytes_cannot_outlast_the_deadline():
+    """A real socket server on 127.0.0.1 that sends its reply one byte every 0.3 s (bounded: it stops itself)."""
+    import socket
+    import threading
+    import time as clock
+
+    body = json.dumps(OK_BODY).encode()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def drip():
+        conn, _ = listener.accept()
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                     + str(len(body)).encode() + b"\r\n\r\n")
+        try:
+            for byte in body[:40]:  # at most 12 s, far past the 2 s deadline
+                conn.sendall(bytes([byte]))
+                clock.sleep(0.3)
+        except OSError:
+            pass
+        conn.close()
+        listener.close()
+
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    backend = OpenAIBackend(f"http://127.0.0.1:{port}/v1", timeout=30)
+    started = clock.monotonic()
+    with pytest.raises(BackendError, match="deadline"):
+        backend.generate(GenerationRequest(messages=MESSAGES, deadline=clock.monotonic() + 2))
+    assert clock.monotonic() - started < 2 + 1.5  # one drip interval past the deadline, not the whole reply
+    thread.join(15)
