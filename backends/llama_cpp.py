@@ -19,6 +19,7 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
+from backends.lazy_grammar import LazyGrammar
 from backends.prefix_cache import PrefixCache, cache_key, common_prefix, model_identity
 from models.catalog import configured_model, sidecar_facts
 from settings.loader import var_dir
@@ -260,9 +261,7 @@ class LlamaCppBackend(Backend):
             self._grammar_ok[gbnf] = ok
         if not ok:
             raise BackendError("the GBNF grammar for this pass does not parse (llama.cpp rejected it)")
-        from llama_cpp import LlamaGrammar
-
-        return LlamaGrammar.from_string(gbnf, verbose=False)
+        return LazyGrammar(self.llm, gbnf)
 
     # ------------------------------------------------------------ generation
     def _generate(self, request: GenerationRequest) -> Generation:
@@ -289,8 +288,9 @@ class LlamaCppBackend(Backend):
         self.llm.set_seed(self.seed)
         try:
             history = list(tokens)
+            # The grammar judges the likely candidates only (backends/lazy_grammar.py), not the whole vocabulary.
             for token in self.llm.generate(tokens, temp=self.temperature, top_k=40, top_p=0.95, min_p=0.05,
-                                           repeat_penalty=1.0, grammar=grammar):
+                                           repeat_penalty=1.0, logits_processor=[grammar] if grammar else None):
                 if self._is_end(token):
                     finish = "stop"
                     break
@@ -318,6 +318,9 @@ class LlamaCppBackend(Backend):
             raise
         except Exception as exc:  # noqa: BLE001 - llama.cpp decode failures
             raise BackendError(f"llama.cpp generation failed: {type(exc).__name__}: {exc}") from exc
+        finally:
+            if grammar is not None:
+                grammar.close()
         text += decoder.decode(b"", final=True)
         if request.on_token and len(text) > emitted:
             request.on_token(text[emitted:])

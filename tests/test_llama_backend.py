@@ -312,3 +312,22 @@ def test_prefix_cache_corrupt_file_is_rebuilt(tiny_gguf_path, tmp_path):
         assert backend.warm(SYSTEM)["event"] == "rebuilt"
     finally:
         backend.close()
+
+
+def test_lazy_grammar_only_lets_allowed_tokens_through(backend):
+    """The grammar judges the top candidates, and falls back to the whole vocabulary when none is allowed."""
+    import numpy as np
+
+    from backends.lazy_grammar import LazyGrammar
+
+    grammar = LazyGrammar(backend.llm, 'root ::= "abc"')
+    try:
+        vocab = backend.llm.n_vocab()
+        scores = np.zeros(vocab, dtype=np.single)
+        out = grammar([1, 2, 3], scores)
+        allowed = np.flatnonzero(np.isfinite(out))
+        assert allowed.size >= 1
+        texts = {backend.llm.detokenize([int(t)]).decode("utf-8", "replace") for t in allowed}
+        assert all("abc".startswith(t) and t for t in texts)
+    finally:
+        grammar.close()
