@@ -55,10 +55,9 @@ TEMPLATES: dict[str, str] = {
     "synthesis": (
         "Now write the final answer to the question: \"{question}\"\n"
         "Use only the data from these sources above:\n{source_list}\n"
-        "Write one coherent answer in plain English that integrates all sources. Quote numbers exactly as "
-        "the tools gave them. Then state caveats briefly: data freshness (each dataset's coverage period), "
-        "geography (community areas, wards, districts and ZIP codes do not line up exactly) and method "
-        "(e.g. survey estimates vs. counts). Do not write TOOL_CALL."
+        "Write a short, direct answer in plain English that integrates all sources. Quote numbers exactly "
+        "as the tools gave them, starting with the figure the question asks for. Do not list sources or "
+        "caveats: they are shown separately. Do not write TOOL_CALL."
     ),
     "synthesis_no_data": (
         "Now answer the question: \"{question}\"\n"

@@ -110,17 +110,6 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return None
 
 
-def _source_line(source: dict) -> str:
-    cov = source.get("coverage") or {}
-    span = ""
-    if cov.get("start") and cov.get("end"):
-        span = f"; covers {cov['start']} to {cov['end']}"
-    elif cov.get("vintage"):
-        span = f"; vintage {cov['vintage']}"
-    ident = source.get("portal_id") and f"portal {source['portal_id']}"
-    who = ", ".join(x for x in (source.get("publisher"), ident) if x)
-    return f"- {source.get('dataset')} ({who}{span})"
-
 
 def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str:
     parts = []
@@ -210,18 +199,8 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
             kept_notes.append("- " + kept)
     if kept_notes:
         out.append("Notes:\n" + "\n".join(kept_notes))
-    sources = {}
-    for entry in ok:
-        for source in entry.result.sources:
-            sources.setdefault(source.get("key") or source.get("dataset"), source)
-    if sources:
-        out.append("Sources:\n" + "\n".join(_source_line(s) for s in sources.values()))
-    caveats = []
-    for entry in ok:
-        caveats += entry.result.caveats
-    caveats = [c for c in dict.fromkeys(caveats) if checker.keep(c)]
-    if caveats and not strict:
-        out.append("Caveats:\n" + "\n".join("- " + c for c in caveats[:4]))
+    # Sources and caveats are the result's own fields (one panel each on the page, printed once by the CLI);
+    # the answer text does not repeat them.
     if not ok:
         out.append(CAPABILITIES)
     return "\n\n".join(x for x in out if x).strip()
