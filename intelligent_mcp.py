@@ -301,8 +301,11 @@ class _Run:
                 stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
+        had_plan = bool(self.suggested) or any(p.suggested_calls for p in self.passes)
         self.suggested = self._suggestions() if remaining > 0 and not stop else []
-        step.close("\n".join(x for x in (footer, self._suggestion_text()) if x))
+        # A small model keeps calling while calls are left; once the plan is done, say so plainly.
+        done = prompts.template("plan_done") if had_plan and not self.suggested and remaining > 0 else ""
+        step.close("\n".join(x for x in (footer, self._suggestion_text(), done) if x))
         if stop:
             return stop
         if not parsed.calls and not parsed.errors:

@@ -45,6 +45,10 @@ TEMPLATES: dict[str, str] = {
         "otherwise reply NO_TOOL_CALL."
     ),
     "no_more_calls": "No more tool calls are allowed.",
+    "plan_done": (
+        "The planned calls have all run. Reply NO_TOOL_CALL now unless the question asks for something "
+        "the results above do not cover."
+    ),
     "suggestion": (
         "Suggested next call(s), planned from the question's entities:\n{calls}\n"
         "Reply USE_SUGGESTED to make exactly these calls, or write your own TOOL_CALL lines if they miss "

@@ -384,3 +384,10 @@ def test_an_answer_without_the_lead_figure_is_rewritten(registry, settings):
     assert first.missing_lead_figures == ["717"] and second.missing_lead_figures == []
     assert result.answer == "There were 717 homicides in 2022."
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
+
+
+def test_the_model_is_told_when_the_plan_is_done(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
+    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    second_pass_prompt = backend.requests[1].messages[-1]["content"]
+    assert "The planned calls have all run" in second_pass_prompt
