@@ -153,8 +153,15 @@ def resolve_data_dir(settings: Settings) -> Path:
     candidates = []
     configured = settings.data.dir
     if configured:
+        # A folder you name is used alone: falling back to another copy would answer from data you did not pick.
         path = Path(configured).expanduser()
-        candidates.append(path if path.is_absolute() else PROJECT_ROOT / path)
+        path = path if path.is_absolute() else PROJECT_ROOT / path
+        if (path / "homicides.csv").is_file():
+            return path.resolve()
+        raise DataNotFoundError(
+            f"The data folder set by CHIQA_DATA_DIR or data.dir ({path}) has no homicides.csv; it is used alone, "
+            "with no fallback. Point it at a folder holding the exported CSVs, unset it to use var/data or "
+            "../shared/data, or fill it with: python app.py data refresh (needs network).")
     candidates.append(var_dir(settings) / "data")
     candidates.append(FALLBACK_DATA_DIR)
     for path in candidates:

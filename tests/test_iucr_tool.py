@@ -83,3 +83,10 @@ def test_unknown_code(registry, code, needles):
 def test_unknown_argument(registry):
     res = registry.run(NAME, {"iucr": "0110"})
     assert not res.ok and "code" in res.error["message"]
+
+
+@pytest.mark.parametrize("code", ["' OR 1=1 --", "1=1; DROP TABLE iucr", "or", "\" or \"\"=\""])
+def test_injection_like_codes_match_nothing(registry, code):
+    result = registry.run("get_iucr_info", {"code": code})
+    assert not result.ok and result.error["code"] == "unknown_code"
+    assert "unknown IUCR code" in result.error["message"]

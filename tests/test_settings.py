@@ -117,3 +117,16 @@ def test_tool_command_rejects_malformed_json(capsys):
     assert app.main(["tool", "query_homicides_advanced", "{not json", "--json"]) == 2
     out = capsys.readouterr().out
     assert '"ok": false' in out and "not valid JSON" in out
+
+
+def test_a_configured_data_folder_is_used_alone(tmp_path, monkeypatch):
+    """No silent fallback: a named folder without homicides.csv is an error naming it, even though
+    ../shared/data exists."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "socioeconomic.csv").write_text("x\n1\n")
+    monkeypatch.setenv("CHIQA_DATA_DIR", str(tmp_path / "mine"))
+    loaded = settings_mod.load_settings()
+    assert settings_mod.FALLBACK_DATA_DIR.is_dir()
+    with pytest.raises(settings_mod.DataNotFoundError, match="used alone") as err:
+        settings_mod.resolve_data_dir(loaded)
+    assert str(tmp_path / "mine") in str(err.value)

@@ -49,14 +49,18 @@ def _closest(codes: list[str], code: str, n: int = 5) -> list[str]:
 
 
 def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
-    """Codes whose primary or secondary description contains every word of ``text``."""
-    words = [w for w in re.split(r"\W+", str(text).upper()) if w]
+    """Codes whose primary or secondary description holds every word of ``text`` as a whole word.
+
+    Words shorter than three letters and numbers are not searched: "' OR 1=1 --" must match nothing,
+    not every description containing the letters "OR".
+    """
+    words = [w for w in re.split(r"[^A-Z]+", str(text).upper()) if len(w) >= 3]
     if not words:
         return iucr.iloc[0:0]
     both = iucr["primary"].str.upper() + " " + iucr["secondary"].str.upper()
     mask = pd.Series(True, index=iucr.index)
     for word in words:
-        mask &= both.str.contains(word, regex=False)
+        mask &= both.str.contains(rf"\b{word}\b", regex=True)
     return iucr[mask]
 
 
