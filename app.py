@@ -5,6 +5,7 @@
     python app.py tool NAME 'JSON' [--json]
     python app.py data refresh [--dataset NAME]
     python app.py eval [--backend NAME] [--model PATH]
+    python app.py mcp [--backend B]      # an MCP server on stdin/stdout (the data tools and `ask`)
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from flask import Flask
 from assembly.services import build_tools
 from cli.ask import report_error, run_ask
 from evals.runner import run_eval_command
+from protocols.mcp_server import serve_stdio
 from settings.loader import DataNotFoundError, SettingsError, load_settings
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
@@ -64,6 +66,10 @@ def cmd_data(args, settings) -> int:
 
 def cmd_eval(args, settings) -> int:
     return run_eval_command(args, settings)
+
+
+def cmd_mcp(args, settings) -> int:
+    return serve_stdio(settings, args.backend)
 
 
 def cmd_serve(args, settings) -> int:
@@ -114,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int)
     serve.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
     serve.set_defaults(fn=cmd_serve)
+
+    mcp = sub.add_parser("mcp", help="serve the data tools and `ask` to an MCP client over stdin/stdout")
+    mcp.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"],
+                     help="the backend `ask` uses (default: model.backend)")
+    mcp.set_defaults(fn=cmd_mcp)
     return parser
 
 
