@@ -177,7 +177,7 @@ class _Run:
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(remaining) if phase == "gather" and self.use_grammar else None,
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=list(self.results),
-            remaining_calls=remaining, strict=strict)
+            remaining_calls=remaining, strict=strict, tools=self.o.registry.schemas())
         try:
             generation = self.o.backend.generate(request)
         except BackendBusy:  # the caller answers "busy, retry"; this is not a failure of the question

@@ -37,6 +37,7 @@ class GenerationRequest:
     results: list = field(default_factory=list)  # [{"name", "arguments", "status", "result": ToolResult dict}]
     remaining_calls: int = 0
     strict: bool = False  # the stricter re-synthesis after a failed grounding check
+    tools: list = field(default_factory=list)  # the tool schemas the grammar allows (JSON-schema servers need them)
     on_token: Callable[[str], None] | None = None
 
 

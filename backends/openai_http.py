@@ -15,6 +15,8 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
+from backends.server_kinds import check_server_kind, constraint_fields, uses_json_schema
+from loop.call_schema import calls_to_protocol
 from settings.schema import Settings
 
 
@@ -26,9 +28,14 @@ class OpenAIBackend(Backend):
 
     def __init__(self, base_url: str, model: str = "local-model", *, api_key: str | None = None,
                  timeout: float = 60.0, temperature: float = 0.2, send_grammar: bool = True,
-                 n_ctx: int = 4096, queue_size: int = 8, session=None):
+                 n_ctx: int = 4096, queue_size: int = 8, session=None, server_kind: str = "llama-server"):
         super().__init__(queue_size)
         import requests
+
+        try:
+            self.server_kind = check_server_kind(server_kind)
+        except ValueError as exc:
+            raise BackendError(str(exc)) from None
 
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -51,13 +58,14 @@ class OpenAIBackend(Backend):
             send_grammar=remote.send_grammar,
             n_ctx=model.n_ctx,
             queue_size=model.queue_size,
+            server_kind=remote.server_kind,
         )
         backend.selection_reason = f"backend 'openai' at {backend.base_url}"
         return backend
 
     def info(self) -> dict:
         return {"backend": self.name, "model": self.model, "base_url": self.base_url, "chat_format": "server",
-                "n_ctx": self.n_ctx, "reason": self.selection_reason}
+                "server_kind": self.server_kind, "n_ctx": self.n_ctx, "reason": self.selection_reason}
 
     def _payload(self, request: GenerationRequest, stream: bool) -> dict:
         payload = {
@@ -69,8 +77,8 @@ class OpenAIBackend(Backend):
         }
         if request.stop:
             payload["stop"] = list(request.stop)
-        if request.grammar and self.send_grammar:
-            payload["grammar"] = request.grammar
+        if self.send_grammar:  # each server kind reads the constraint from its own field
+            payload.update(constraint_fields(self.server_kind, request))
         return payload
 
     def _timeout(self, deadline: float | None) -> float:
@@ -115,6 +123,8 @@ class OpenAIBackend(Backend):
             raise BackendError(f"reading the reply from {url} failed: {exc}") from exc
         finally:
             response.close()
+        if self.send_grammar and uses_json_schema(self.server_kind, request):
+            generation.text = calls_to_protocol(generation.text)  # the JSON reply back into TOOL_CALL lines
         if not generation.prompt_tokens:
             generation.prompt_tokens = self.count_message_tokens(request.messages)
             generation.evaluated_tokens = generation.prompt_tokens
