@@ -23,7 +23,7 @@ $(STAMP): requirements.txt pyproject.toml
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -q -e .
 	touch $(STAMP)
 
-# Test-only packages (pytest, playwright, hypothesis, gguf, responses) on top of the runtime.
+# Test-only packages (pytest, playwright, hypothesis, gguf, responses, openai, llm, jsonschema) on top of the runtime.
 $(TEST_STAMP): $(STAMP) requirements-test.txt
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(TEST_STAMP)

@@ -6,6 +6,7 @@
     python app.py data refresh [--dataset NAME]
     python app.py eval [--backend NAME] [--model NAME|PATH]
     python app.py model list | pull NAME | rm NAME
+    python app.py mcp [--backend B]      # an MCP server on stdin/stdout (the data tools and `ask`)
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from assembly.services import build_tools
 from cli.ask import report_error, run_ask
 from cli.models import run_model_command
 from evals.runner import run_eval_command
+from protocols.mcp_server import serve_stdio
 from settings.loader import DataNotFoundError, SettingsError, load_settings
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
@@ -70,6 +72,10 @@ def cmd_model(args, settings) -> int:
 
 def cmd_eval(args, settings) -> int:
     return run_eval_command(args, settings)
+
+
+def cmd_mcp(args, settings) -> int:
+    return serve_stdio(settings, args.backend)
 
 
 def cmd_serve(args, settings) -> int:
@@ -128,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int)
     serve.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
     serve.set_defaults(fn=cmd_serve)
+
+    mcp = sub.add_parser("mcp", help="serve the data tools and `ask` to an MCP client over stdin/stdout")
+    mcp.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"],
+                     help="the backend `ask` uses (default: model.backend)")
+    mcp.set_defaults(fn=cmd_mcp)
     return parser
 
 

@@ -15,38 +15,11 @@ from backends.base import (
     GenerationRequest,
     register_backend,
 )
-from loop.protocol import NO_CALL_MARKER, format_tool_call
+from backends.server_kinds import check_server_kind, constraint_fields, uses_json_schema
+from loop.call_schema import calls_to_protocol
 from settings.schema import Settings
 
 MAX_REPLY_BYTES = 4 * 1024 * 1024  # far above any chat reply: an endless body is cut off, not buffered
-SERVER_KINDS = ("llama-server", "vllm", "ollama", "generic")
-
-
-def constraint_fields(kind: str, grammar: str, tools: list) -> dict:
-    """The request fields that make this kind of server follow the tool-call protocol."""
-    if kind == "llama-server":
-        return {"grammar": grammar}  # llama-server reads GBNF directly
-    if kind == "vllm":
-        return {"guided_grammar": grammar}  # vLLM's guided decoding takes the grammar as an extra parameter
-    if kind == "ollama" and tools:
-        # Ollama follows a JSON schema, not GBNF: one call object, or the name NO_TOOL_CALL to stop.
-        names = [t["name"] for t in tools] + [NO_CALL_MARKER]
-        return {"format": {"type": "object", "required": ["name"], "properties": {
-            "name": {"type": "string", "enum": names}, "arguments": {"type": "object"}}}}
-    return {}
-
-
-def from_json_call(text: str) -> str:
-    """A JSON-schema reply ({"name": ..., "arguments": ...}) as a protocol line."""
-    try:
-        call = json.loads(text)
-    except ValueError:
-        return text
-    if not isinstance(call, dict) or "name" not in call:
-        return text
-    if call["name"] == NO_CALL_MARKER:
-        return NO_CALL_MARKER
-    return format_tool_call(str(call["name"]), call.get("arguments") if isinstance(call.get("arguments"), dict) else {})
 
 
 @register_backend
@@ -61,15 +34,17 @@ class OpenAIBackend(Backend):
         super().__init__(queue_size)
         import requests
 
+        try:
+            self.server_kind = check_server_kind(server_kind)
+        except ValueError as exc:
+            raise BackendError(str(exc)) from None
+
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
         self.timeout = float(timeout)
         self.temperature = float(temperature)
         self.send_grammar = send_grammar
-        if server_kind not in SERVER_KINDS:
-            raise BackendError(f"model.openai.server_kind must be one of {', '.join(SERVER_KINDS)}, got '{server_kind}'")
-        self.server_kind = server_kind
         self.n_ctx = int(n_ctx)
         self.session = session or requests.Session()
 
@@ -83,16 +58,16 @@ class OpenAIBackend(Backend):
             timeout=remote.request_timeout_seconds,
             temperature=model.temperature,
             send_grammar=remote.send_grammar,
-            server_kind=remote.server_kind,
             n_ctx=model.n_ctx,
             queue_size=model.queue_size,
+            server_kind=remote.server_kind,
         )
         backend.selection_reason = f"backend 'openai' at {backend.base_url}"
         return backend
 
     def info(self) -> dict:
         return {"backend": self.name, "model": self.model, "base_url": self.base_url, "chat_format": "server",
-                "n_ctx": self.n_ctx, "reason": self.selection_reason}
+                "server_kind": self.server_kind, "n_ctx": self.n_ctx, "reason": self.selection_reason}
 
     def _payload(self, request: GenerationRequest, stream: bool) -> dict:
         payload = {
@@ -104,8 +79,8 @@ class OpenAIBackend(Backend):
         }
         if request.stop:
             payload["stop"] = list(request.stop)
-        if request.grammar and self.send_grammar:
-            payload.update(constraint_fields(self.server_kind, request.grammar, request.tools))
+        if self.send_grammar:  # each server kind reads the constraint from its own field
+            payload.update(constraint_fields(self.server_kind, request))
         return payload
 
     def _timeout(self, deadline: float | None) -> float:
@@ -152,6 +127,8 @@ class OpenAIBackend(Backend):
             raise BackendError(f"reading the reply from {url} failed: {exc}") from exc
         finally:
             response.close()
+        if self.send_grammar and uses_json_schema(self.server_kind, request):
+            generation.text = calls_to_protocol(generation.text)  # the JSON reply back into TOOL_CALL lines
         if not generation.prompt_tokens:
             generation.prompt_tokens = self.count_message_tokens(request.messages)
             generation.evaluated_tokens = generation.prompt_tokens
@@ -196,7 +173,6 @@ class OpenAIBackend(Backend):
                                f"{snippet!r}") from exc
         if not isinstance(text, str):
             raise BackendError(f"the model server at {url} sent non-text content")
-        text = from_json_call(text) if self.server_kind == "ollama" else text
         finish = choice.get("finish_reason") or "stop"
         generation = Generation(text=text, finish_reason="length" if finish == "length" else "stop")
         self._usage(generation, body.get("usage"))

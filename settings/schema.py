@@ -28,9 +28,9 @@ class OpenAISettings:
     model: str = setting("local-model", "model name sent to it")
     api_key_env: str | None = setting("OPENAI_API_KEY", "environment variable holding its API key, if any")
     request_timeout_seconds: float = setting(60, "HTTP timeout per request")
-    send_grammar: bool = setting(True, "constrain tool calls on the server, in the way its kind supports")
-    server_kind: str = setting("llama-server", "llama-server (GBNF `grammar`), vllm (`guided_grammar`), ollama "
-                                               "(`format` JSON schema of one call) or generic (no constraint)")
+    send_grammar: bool = setting(True, "constrain tool calls on the server, in the field its `server_kind` reads")
+    server_kind: str = setting("llama-server", "llama-server (`grammar`), vllm (`structured_outputs.grammar`), "
+                               "ollama or generic (`response_format` JSON schema)")
 
 
 @dataclass(frozen=True)

@@ -165,47 +165,6 @@ def test_real_llama_cpp_server(tiny_gguf_path, tmp_path):
         log.close()
 
 
-TOOLS = [{"name": "query_homicides_advanced", "description": "", "parameters": {"type": "object", "properties": {}}}]
-
-
-@responses.activate
-@pytest.mark.parametrize("kind, field, absent", [("llama-server", "grammar", ("guided_grammar", "format")),
-                                                 ("vllm", "guided_grammar", ("grammar", "format")),
-                                                 ("ollama", "format", ("grammar", "guided_grammar")),
-                                                 ("generic", None, ("grammar", "guided_grammar", "format"))])
-def test_each_server_kind_gets_its_own_constraint(kind, field, absent):
-    responses.add(responses.POST, URL, json=OK_BODY)
-    _backend(server_kind=kind).generate(GenerationRequest(messages=MESSAGES, grammar='root ::= "x"', tools=TOOLS))
-    sent = json.loads(responses.calls[0].request.body)
-    assert all(name not in sent for name in absent)
-    if field == "format":
-        schema = sent["format"]
-        assert schema["properties"]["name"]["enum"] == ["query_homicides_advanced", "NO_TOOL_CALL"]
-        assert schema["required"] == ["name"]
-    elif field:
-        assert sent[field] == 'root ::= "x"'
-
-
-@responses.activate
-def test_ollama_json_replies_become_protocol_lines():
-    call = {"name": "query_homicides_advanced", "arguments": {"year": 2020}}
-    for content, expected in ((json.dumps(call), 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": '
-                                                 '{"year": 2020}}'),
-                              ('{"name": "NO_TOOL_CALL"}', "NO_TOOL_CALL")):
-        body = dict(OK_BODY, choices=[{"index": 0, "message": {"role": "assistant", "content": content},
-                                       "finish_reason": "stop"}])
-        responses.replace(responses.POST, URL, json=body) if responses.calls else responses.add(responses.POST, URL,
-                                                                                                  json=body)
-        text = _backend(server_kind="ollama").generate(GenerationRequest(messages=MESSAGES, grammar="g",
-                                                                         tools=TOOLS)).text
-        assert text == expected
-
-
-def test_an_unknown_server_kind_is_a_clear_error():
-    with pytest.raises(BackendError, match="server_kind must be one of"):
-        _backend(server_kind="tgi")
-
-
 def test_a_server_dripping_bytes_cannot_outlast_the_deadline():
     """A real socket server on 127.0.0.1 that sends its reply one byte every 0.3 s (bounded: it stops itself)."""
     import socket

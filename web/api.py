@@ -106,7 +106,7 @@ def parse_ask() -> tuple[str, dict]:
     return question, options
 
 
-def _orchestrator():
+def get_orchestrator():
     """The per-worker orchestrator; loading failures become 503s that say why."""
     runtime = get_runtime(current_app)
     try:
@@ -117,18 +117,18 @@ def _orchestrator():
         raise ApiError(503, "backend_unavailable", f"the model backend could not start: {exc}") from None
 
 
-def _busy(exc) -> ApiError:
+def busy_error(exc) -> ApiError:
     return ApiError(503, "busy", str(exc) or "the model is busy; retry shortly",
                     {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
-def _queue_full(orchestrator) -> bool:
+def queue_full(orchestrator) -> bool:
     backend = getattr(orchestrator, "backend", None) or get_runtime(current_app)._backend
     gate = getattr(backend, "gate", None)
     return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
 
 
-def _store_result(result: dict, measured_ms: float) -> str:
+def store_result(result: dict, measured_ms: float) -> str:
     return _store().save(result, latency=latency_ms(result) or round(measured_ms, 1))
 
 
@@ -137,17 +137,17 @@ def _store_result(result: dict, measured_ms: float) -> str:
 @bp.post("/ask")
 def ask():
     question, options = parse_ask()
-    orchestrator = _orchestrator()
+    orchestrator = get_orchestrator()
     started = time.perf_counter()
     try:
         run = orchestrator.run(question, options)
     except InvalidOptions as exc:
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
-        raise _busy(exc) from None
+        raise busy_error(exc) from None
     result = run.to_dict()  # the edge: the typed result becomes JSON here
     get_runtime(current_app).note_result(result)
-    run_id = _store_result(result, (time.perf_counter() - started) * 1000)
+    run_id = store_result(result, (time.perf_counter() - started) * 1000)
     return jsonify({**result, "run_id": run_id})
 
 
@@ -155,7 +155,7 @@ def _ndjson(event: dict) -> str:
     return json.dumps(event, default=str, ensure_ascii=False) + "\n"
 
 
-def _event_dict(event: dict) -> dict:
+def event_dict(event: dict) -> dict:
     """A stream event with its typed step or result serialised (the stream is an edge)."""
     if event.get("event") == "step":
         return {**event, "step": event["step"].to_dict()}
@@ -167,9 +167,9 @@ def _event_dict(event: dict) -> dict:
 @bp.post("/ask/stream")
 def ask_stream():
     question, options = parse_ask()
-    orchestrator = _orchestrator()
-    if _queue_full(orchestrator):
-        raise _busy("the model is busy: the wait queue is full; retry shortly")
+    orchestrator = get_orchestrator()
+    if queue_full(orchestrator):
+        raise busy_error("the model is busy: the wait queue is full; retry shortly")
     started = time.perf_counter()
     events = orchestrator.stream(question, options)
     try:
@@ -177,7 +177,7 @@ def ask_stream():
     except InvalidOptions as exc:
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
-        raise _busy(exc) from None
+        raise busy_error(exc) from None
     except StopIteration:
         raise ApiError(500, "internal_error", "the orchestrator produced no events") from None
     store = _store()
@@ -185,7 +185,7 @@ def ask_stream():
     def generate():
         try:
             yield _ndjson(first)
-            for event in map(_event_dict, events):
+            for event in map(event_dict, events):
                 if event.get("event") == "result":
                     result = event["result"]
                     get_runtime(current_app).note_result(result)

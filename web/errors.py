@@ -1,8 +1,10 @@
 """JSON errors for everything under /api: {"ok": false, "error": {"code": ..., "message": ...}}.
 
 Handlers are registered for ApiError (raised by the API code), every werkzeug HTTPException
-(404, 405, 413, ...) and any other exception, but only for paths under /api; the HTML pages
-keep Flask's normal error pages.
+(404, 405, 413, ...) and any other exception, but only for paths under /api and /v1; the HTML
+pages keep Flask's normal error pages. Under /v1 (the OpenAI-compatible routes) the same errors
+take OpenAI's shape, {"error": {"message", "type", "param", "code"}}, because OpenAI clients
+read that shape to raise their own typed exceptions.
 """
 from __future__ import annotations
 
@@ -29,20 +31,40 @@ HTTP_CODES = {
 class ApiError(Exception):
     """An error the API reports to the client as JSON with the given HTTP status."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict | None = None):
+    def __init__(self, status: int, code: str, message: str, headers: dict | None = None,
+                 param: str | None = None):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers or {}
+        self.param = param  # the request field at fault (reported under /v1 only)
 
 
 def error_body(code: str, message: str) -> dict:
     return {"ok": False, "error": {"code": code, "message": message}}
 
 
-def error_response(status: int, code: str, message: str, headers: dict | None = None):
-    response = jsonify(error_body(code, message))
+def openai_error_type(status: int) -> str:
+    """OpenAI's error ``type`` for an HTTP status."""
+    if status == 401:
+        return "authentication_error"
+    if status == 429:
+        return "rate_limit_error"
+    return "server_error" if status >= 500 else "invalid_request_error"
+
+
+def openai_error_body(status: int, code: str, message: str, param: str | None = None) -> dict:
+    return {"error": {"message": message, "type": openai_error_type(status), "param": param, "code": code}}
+
+
+def _is_openai() -> bool:
+    return request.path == "/v1" or request.path.startswith("/v1/")
+
+
+def error_response(status: int, code: str, message: str, headers: dict | None = None, param: str | None = None):
+    body = openai_error_body(status, code, message, param) if _is_openai() else error_body(code, message)
+    response = jsonify(body)
     response.status_code = status
     for key, value in (headers or {}).items():
         response.headers[key] = value
@@ -50,13 +72,13 @@ def error_response(status: int, code: str, message: str, headers: dict | None = 
 
 
 def _is_api() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
+    return request.path == "/api" or request.path.startswith("/api/") or _is_openai()
 
 
 def register_error_handlers(app) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
-        return error_response(exc.status, exc.code, exc.message, exc.headers)
+        return error_response(exc.status, exc.code, exc.message, exc.headers, exc.param)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from settings.loader import var_dir
-from web import api, pages
+from web import api, openai_compat, pages
 from web.errors import register_error_handlers
 from web.run_store import RunStore
 from web.runtime import get_runtime
@@ -23,6 +23,7 @@ def register_web(app) -> None:
     register_error_handlers(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(openai_compat.bp)
 
     @app.after_request
     def _security_headers(response):

@@ -1,0 +1,180 @@
+"""OpenAI chat completions, ChiQA's way: parse a request into one question, render an answer as completion objects.
+
+No Flask here (web/openai_compat.py serves it), so the formats are testable on their own.
+
+What a request may carry:
+- ``model``: one of MODELS. Both run the same loop; they differ only in how the tool calls show in the
+  visible text. Any other name is refused (404 model_not_found), as OpenAI does, rather than silently
+  answered by something the client did not ask for.
+- ``messages``: the question is the last ``user`` message (text, or text parts). Earlier messages are
+  accepted and ignored: every question is answered on its own, so a follow-up must restate what it
+  refers to. System prompts are ignored too (ChiQA's prompt is its own).
+- ``stream``, ``stream_options.include_usage``; ``n`` must be 1. Sampling fields (temperature, ...),
+  ``tools`` and ``response_format`` are accepted and ignored.
+- ``chiqa``: ChiQA's per-question options, e.g. {"max_tool_calls": 2} (the same as /api/ask's options).
+
+Visible text: the model's answer is HTML-escaped (never markup from a model); the only markup is ours.
+With ``chiqa`` each tool call is an Open WebUI tool-call block (``<details type="tool_calls" ...>``, the
+attributes Open WebUI itself writes: name, arguments and result as HTML-escaped JSON strings) that
+Open WebUI shows collapsed; ``chiqa-text`` lists the calls as plain lines for terminal clients.
+"""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+
+from protocols.trace import tool_call_view
+
+MODELS = {
+    "chiqa": "ChiQA: answer with each tool call as an Open WebUI collapsible tool-call block",
+    "chiqa-text": "ChiQA: answer with the tool calls listed as plain text (terminal clients such as llm)",
+}
+OWNER = "chiqa"
+ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
+
+
+class ChatRequestError(ValueError):
+    """A request ChiQA cannot answer; status, code and param follow OpenAI's error format."""
+
+    def __init__(self, status: int, code: str, message: str, param: str | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.param = status, code, message, param
+
+
+@dataclass
+class ChatRequest:
+    model: str
+    question: str
+    stream: bool = False
+    include_usage: bool = False
+    options: dict = field(default_factory=dict)
+    ignored_messages: int = 0  # earlier messages, not used (see the module docstring)
+
+
+def model_card(model_id: str, created: int) -> dict:
+    return {"id": model_id, "object": "model", "created": created, "owned_by": OWNER,
+            "description": MODELS[model_id]}
+
+
+def check_model(model) -> str:
+    if not isinstance(model, str) or not model.strip():
+        raise ChatRequestError(400, "missing_model", 'the body needs a "model" string, e.g. "chiqa"', "model")
+    if model not in MODELS:
+        raise ChatRequestError(404, "model_not_found",
+                               f"the model {model!r} does not exist; use one of: {', '.join(MODELS)}", "model")
+    return model
+
+
+def _message_text(message: dict, index: int) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+            else:
+                kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+                raise ChatRequestError(400, "unsupported_content",
+                                       f"messages[{index}] has a {kind!r} part; ChiQA reads text only",
+                                       f"messages[{index}].content")
+        return "\n".join(texts)
+    raise ChatRequestError(400, "invalid_content", f"messages[{index}].content must be text or a list of text parts",
+                           f"messages[{index}].content")
+
+
+def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
+    model = check_model(body.get("model"))
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise ChatRequestError(400, "missing_messages", 'the body needs a non-empty "messages" list', "messages")
+    last_user = None
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in ROLES:
+            raise ChatRequestError(400, "invalid_message",
+                                   f"messages[{index}] must be an object with a role ({', '.join(sorted(ROLES))})",
+                                   f"messages[{index}]")
+        if message["role"] == "user":
+            last_user = index
+    if last_user is None:
+        raise ChatRequestError(400, "missing_question", "the messages hold no user message to answer", "messages")
+    question = _message_text(messages[last_user], last_user).strip()
+    if not question:
+        raise ChatRequestError(400, "empty_question", "the last user message is empty", "messages")
+    if len(question) > max_question_chars:
+        raise ChatRequestError(400, "question_too_long", f"the question has {len(question)} characters; "
+                               f"the limit is {max_question_chars}", "messages")
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool) and stream is not None:
+        raise ChatRequestError(400, "invalid_stream", '"stream" must be true or false', "stream")
+    n = body.get("n", 1)
+    if n not in (1, None):
+        raise ChatRequestError(400, "unsupported_n", "ChiQA writes one answer per question: n must be 1", "n")
+    stream_options = body.get("stream_options") or {}
+    options = body.get("chiqa")
+    if options is not None and not isinstance(options, dict):
+        raise ChatRequestError(400, "invalid_options", '"chiqa" must be an object of options', "chiqa")
+    return ChatRequest(model=model, question=question, stream=bool(stream),
+                       include_usage=bool(isinstance(stream_options, dict) and stream_options.get("include_usage")),
+                       options=dict(options or {}), ignored_messages=len(messages) - 1)
+
+
+# ---------------------------------------------------------------- visible text
+
+def _attr(value) -> str:
+    """An attribute value as Open WebUI writes it: JSON text, HTML-escaped (quotes included)."""
+    return html.escape(json.dumps(value, ensure_ascii=False), quote=True)
+
+
+def tool_call_text(call: dict, model: str) -> str:
+    """One tool call (a trace step or result["tool_calls"] entry) as visible text, ending with a newline."""
+    view = tool_call_view(call)
+    arguments = json.dumps(view["arguments"], ensure_ascii=False, sort_keys=True)
+    outcome = view["summary"] if view["status"] == "ok" else f"{view['status']}: {view['error'] or view['summary']}"
+    if model == "chiqa-text":
+        name, arguments, outcome = (html.escape(str(v), quote=False) for v in (view["name"], arguments, outcome))
+        return f"Tool call {view['index']}: {name} {arguments} → {outcome}\n"
+    # Open WebUI parses arguments and result as JSON strings holding JSON (its own double encoding).
+    call_id = html.escape(f"call_{view['index']}", quote=True)
+    return (f'<details type="tool_calls" done="true" id="{call_id}" '
+            f'name="{html.escape(view["name"], quote=True)}" arguments="{_attr(arguments)}" '
+            f'result="{_attr(outcome)}" files="" embeds="">\n'
+            f"<summary>Tool Executed</summary>\n</details>\n")
+
+
+def answer_text(answer: str, permalink: str | None, model: str, after_calls: bool) -> str:
+    """The answer (escaped: a model never writes markup here) and the link to the full trace."""
+    text = ("\n" if after_calls else "") + html.escape(answer or "", quote=False)
+    if permalink:
+        link = html.escape(permalink, quote=True)
+        text += f"\n\nTrace: {link}" if model == "chiqa-text" else f"\n\n[Full trace]({link})"
+    return text
+
+
+def visible_text(result: dict, steps: list, permalink: str | None, model: str) -> str:
+    calls = "".join(tool_call_text(step, model) for step in steps)
+    return calls + answer_text(result.get("answer") or "", permalink, model, bool(calls))
+
+
+# ---------------------------------------------------------------- response objects
+
+def completion(completion_id: str, created: int, model: str, content: str, trace: dict, usage: dict) -> dict:
+    return {"id": completion_id, "object": "chat.completion", "created": created, "model": model,
+            "system_fingerprint": None,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "logprobs": None, "finish_reason": "stop"}],
+            "usage": usage, "chiqa": trace}
+
+
+def chunk(completion_id: str, created: int, model: str, delta: dict | None, finish_reason: str | None = None,
+          **extra) -> dict:
+    choices = [] if delta is None else [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+    return {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
+            "system_fingerprint": None, "choices": choices, **extra}
+
+
+def sse(event: dict | str) -> str:
+    data = event if isinstance(event, str) else json.dumps(event, ensure_ascii=False, default=str)
+    return f"data: {data}\n\n"
