@@ -22,6 +22,7 @@ from settings.loader import (
 from settings.schema import Settings
 from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
+from tools.data.integrity import check_files
 
 CACHE_VERSION = 3  # bump when the typing below changes
 
@@ -307,6 +308,8 @@ def load_data(settings: Settings | None = None, data_dir: Path | None = None, us
         except Exception:  # a damaged cache is rebuilt, never fatal
             tables = None
     if tables is None:
+        # Checked whenever the files are read (the cache is keyed on size and mtime, so a changed file is too).
+        check_files(data_dir, [ds.file for ds in DATASETS.values()])
         tables = _read_all(data_dir)
         if use_cache:
             _write_cache(cache_dir, tables, signature)
