@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_api import build_app
 from tools.data.datasets import DATASETS
 from tools.data.integrity import SNAPSHOT, DataIntegrityError, check_files, describe
 from tools.data.loader import load_data
@@ -69,8 +70,6 @@ def test_the_cli_names_the_file_and_exits_2(copy, tmp_path):
 
 
 def test_the_api_names_the_file_and_health_shows_the_failure(copy, tmp_path, monkeypatch):
-    from tests.test_api import build_app
-
     halve(copy / "homicides.csv")
     monkeypatch.setenv("CHIQA_DATA_DIR", str(copy))
     client = build_app(tmp_path, extra={"data.cache_dir": str(tmp_path / "cache")}).test_client()

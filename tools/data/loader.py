@@ -336,14 +336,19 @@ def _write_cache(cache_dir: Path, tables: dict, signature: dict) -> None:
         pass  # a read-only var dir only costs speed
 
 
-_SHARED: DataBundle | None = None
+_SHARED: tuple[tuple, DataBundle] | None = None
 _LOCK = threading.Lock()
 
 
 def shared_data(settings: Settings | None = None) -> DataBundle:
-    """The process-wide bundle, loaded on first use."""
+    """The process-wide bundle, loaded on first use.
+
+    Keyed on the data folder and cache it came from, so an app built with another data folder in the
+    same process (tests, a reconfigured server) never answers from the first folder's tables."""
     global _SHARED
+    settings = settings or load_settings()
+    key = (str(resolve_data_dir(settings)), str(var_dir(settings) / settings.data.cache_dir))
     with _LOCK:
-        if _SHARED is None:
-            _SHARED = load_data(settings)
-        return _SHARED
+        if _SHARED is None or _SHARED[0] != key:
+            _SHARED = (key, load_data(settings))
+        return _SHARED[1]
