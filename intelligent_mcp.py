@@ -10,6 +10,7 @@ import os
 import time
 
 import prompt_registry as prompts
+from analyzer import followup
 from analyzer import question as question_analyzer
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
@@ -64,18 +65,19 @@ class Orchestrator:
         """Validated per-question limits; options may only lower the configured ones."""
         return validate_limits(options, self.max_tool_calls, self.timeout_seconds, self.grammar_enabled)
 
-    def stream(self, question: str, options: dict | None = None):
-        """Yield the start event, one event per finished step, then the result event."""
+    def stream(self, question: str, options: dict | None = None, history: list | None = None):
+        """Yield the start event, one event per finished step, then the result event. ``history``: the earlier
+        turns of a conversation, oldest first, each {"question", "answer", "analysis"} (web/conversations.py)."""
         limits = self.limits(options)
-        run = _Run(self, question, limits)
+        run = _Run(self, question, limits, history)
         yield {"event": "start", "backend": run.backend_info,
                "limits": {"max_tool_calls": limits["max_tool_calls"], "timeout_seconds": limits["timeout_seconds"]}}
         for step in run.steps():
             yield {"event": "step", "step": step.to_dict()}
         yield {"event": "result", "result": run.result().to_dict()}
 
-    def run(self, question: str, options: dict | None = None) -> RunResult:
-        for event in self.stream(question, options):
+    def run(self, question: str, options: dict | None = None, history: list | None = None) -> RunResult:
+        for event in self.stream(question, options, history):
             if event["event"] == "result":
                 return RunResult(**event["result"])
         raise RuntimeError("the run ended without a result")  # unreachable
@@ -84,9 +86,10 @@ class Orchestrator:
 class _Run:
     """The state of one question: steps so far, calls made, time left."""
 
-    def __init__(self, orchestrator: Orchestrator, question: str, limits: dict):
+    def __init__(self, orchestrator: Orchestrator, question: str, limits: dict, history: list | None = None):
         self.o = orchestrator
         self.question = question
+        self.history = list(history or [])
         self.max_calls = limits["max_tool_calls"]
         self.use_grammar = limits["grammar"]
         self.t0 = time.monotonic()
@@ -132,7 +135,8 @@ class _Run:
 
     def messages(self) -> list:
         hint = self.analysis.get("hint_text") or ""
-        user = prompts.question_message(self.question, hint)
+        earlier = followup.history_lines(self.history, self.o.backend.n_ctx)
+        user = prompts.question_message(self.question, hint, earlier)
         user += f"\nYou may make up to {self.max_calls} tool call(s)."
         messages = [{"role": "system", "content": self.o.system_prompt()}, {"role": "user", "content": user}]
         for step in self.passes:
@@ -194,6 +198,9 @@ class _Run:
             self.analysis = dict(question_analyzer.analyze_question(self.question, self.o.registry.data) or {})
         except Exception as exc:  # the analyzer only adds hints; never fail a question over it
             self.analysis = {"error": f"{type(exc).__name__}: {exc}", "hint_text": ""}
+        if self.history:  # a follow-up: places, periods and subjects it leaves out come from earlier turns
+            earlier = [turn.get("analysis") or {} for turn in self.history]
+            self.analysis = followup.apply(self.analysis, self.question, earlier)
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:

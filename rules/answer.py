@@ -5,7 +5,8 @@ tool formatted it, so the grounding check can match it. Each part is checked wit
 grounding rules before it is kept: a note whose small whole numbers are not in the results is
 rewritten with the numbers in words (they come from the gazetteer or coverage, not the data),
 and any other part with an unmatched number is dropped. ``strict`` keeps only the parts copied
-verbatim from the results.
+verbatim from the results. Sources and caveats are not repeated in the text: the result carries them in
+its own fields, which the page and the CLI show once, after the answer.
 """
 from __future__ import annotations
 
@@ -99,18 +100,6 @@ def _ranking_lead(entry: dict, analysis: dict) -> str | None:
     return None
 
 
-def _source_line(source: dict) -> str:
-    cov = source.get("coverage") or {}
-    span = ""
-    if cov.get("start") and cov.get("end"):
-        span = f"; covers {cov['start']} to {cov['end']}"
-    elif cov.get("vintage"):
-        span = f"; vintage {cov['vintage']}"
-    ident = source.get("portal_id") and f"portal {source['portal_id']}"
-    who = ", ".join(x for x in (source.get("publisher"), ident) if x)
-    return f"- {source.get('dataset')} ({who}{span})"
-
-
 def _no_data_answer(question: str, analysis: dict, checker: _Checker) -> str:
     parts = []
     unsupported = analysis.get("unsupported") or []
@@ -200,18 +189,6 @@ def write_answer(question: str, analysis: dict, results: list, strict: bool = Fa
             kept_notes.append("- " + kept)
     if kept_notes:
         out.append("Notes:\n" + "\n".join(kept_notes))
-    sources = {}
-    for entry in ok:
-        for source in entry["result"].get("sources") or []:
-            sources.setdefault(source.get("key") or source.get("dataset"), source)
-    if sources:
-        out.append("Sources:\n" + "\n".join(_source_line(s) for s in sources.values()))
-    caveats = []
-    for entry in ok:
-        caveats += entry["result"].get("caveats") or []
-    caveats = [c for c in dict.fromkeys(caveats) if checker.keep(c, rewrite=False)]
-    if caveats and not strict:
-        out.append("Caveats:\n" + "\n".join("- " + c for c in caveats[:4]))
     if not ok:
         out.append(CAPABILITIES)
     return "\n\n".join(x for x in out if x).strip()

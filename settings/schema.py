@@ -58,6 +58,7 @@ class OrchestratorSettings:
     timeout_seconds: float = setting(60, "wall time per question")
     reply_reserve_tokens: int = setting(384, "tokens kept free for the reply when fitting the prompt")
     grounding_check: bool = setting(True, "check answer numbers against tool results")
+    max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 
 @dataclass(frozen=True)

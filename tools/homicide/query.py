@@ -23,6 +23,7 @@ from tools.common import (
     partial_year_caveat,
 )
 from tools.errors import ToolArgumentError
+from tools.map_hints import area_counts_map
 from tools.registry import Tool
 
 TOOL_NAME = "query_homicides_advanced"
@@ -379,7 +380,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                      f"{fmt_int(values['share_of']['homicides'])} homicides in the same years and place.")
     items: list[str] = []
     tail: list[str] = []
-    chart = None
+    chart = map_hint = None
     if group_by:
         if rank_by == "arrest_rate" and group_by not in RANKING_GROUPS:
             raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
@@ -427,6 +428,8 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
              "community_area": "name"}.get(group_by, group_by)
         chart = {"type": "line" if group_by in ("year", "month") else "bar", "x": x, "y": "homicides",
                  "title": f"Homicides by {group_by.replace('_', ' ')}, {filter_text}"}
+        if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
+            map_hint = area_counts_map(arrays.community_area[mask], chart["title"], years_label(start, end))
     else:
         values["breakdown"] = None
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],
@@ -434,7 +437,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     text = fit_lines(lines, items, tail)
     summary = f"{fmt_int(total)} homicides ({filter_text}{share_text}); arrest rate {fmt_pct(rate)}"
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=["homicides"], data=data,
-                       caveats=caveats, table=table, chart=chart)
+                       caveats=caveats, table=table, chart=chart, map=map_hint)
 
 
 def register(registry) -> None:
