@@ -2,6 +2,7 @@
 
     python app.py serve                  # the web app (gunicorn: see gunicorn.conf.py)
     python app.py ask "QUESTION" [--json] [--backend B] [--model PATH] [--max-tool-calls N] [--timeout S]
+                                 [--continue | --conversation ID]
     python app.py tool NAME 'JSON' [--json]
     python app.py data refresh [--dataset NAME]
     python app.py eval [--backend NAME] [--model NAME|PATH]
@@ -99,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--model", help="a catalogue model name or a GGUF path")
     ask.add_argument("--max-tool-calls", type=int)
     ask.add_argument("--timeout", type=float, help="seconds for the whole question")
+    follow = ask.add_mutually_exclusive_group()
+    follow.add_argument("--continue", dest="continue_conversation", action="store_true",
+                        help="a follow-up question in the last conversation")
+    follow.add_argument("--conversation", metavar="ID", help="a follow-up question in this conversation")
     ask.set_defaults(fn=cmd_ask)
 
     tool = sub.add_parser("tool", help="run one data tool directly")

@@ -13,7 +13,9 @@ import time
 from dataclasses import dataclass
 
 import prompt_registry as prompts
+from analyzer import followup
 from analyzer.analysis import Analysis
+from analyzer.followup import EarlierTurn
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
@@ -77,10 +79,11 @@ class Orchestrator:
         """Validated per-question limits; options may only lower the configured ones."""
         return validate_limits(options, self.max_tool_calls, self.timeout_seconds, self.grammar_enabled)
 
-    def stream(self, question: str, options: dict | None = None):
-        """Yield the start event, one event per finished Step, then the RunResult (typed; the caller serialises)."""
+    def stream(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None):
+        """Yield the start event, one event per finished Step, then the RunResult (typed; the caller serialises).
+        ``history``: the earlier turns of a conversation, oldest first (web/conversations.py builds them)."""
         limits = self.limits(options)
-        run = _Run(self, question, limits)
+        run = _Run(self, question, limits, history)
         yield {"event": "start", "backend": run.backend_info,
                "limits": {"max_tool_calls": limits["max_tool_calls"], "timeout_seconds": limits["timeout_seconds"]}}
         run.stream_tokens = True
@@ -91,8 +94,8 @@ class Orchestrator:
                 yield {"event": "step", "step": item}
         yield {"event": "result", "result": run.result()}
 
-    def run(self, question: str, options: dict | None = None) -> RunResult:
-        run = _Run(self, question, self.limits(options))
+    def run(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None) -> RunResult:
+        run = _Run(self, question, self.limits(options), history)
         for _step in run.steps():
             pass
         return run.result()
@@ -111,9 +114,11 @@ class AnswerTokens:
 class _Run:
     """The state of one question: steps so far, calls made, time left."""
 
-    def __init__(self, orchestrator: Orchestrator, question: str, limits: dict):
+    def __init__(self, orchestrator: Orchestrator, question: str, limits: dict,
+                 history: list[EarlierTurn] | None = None):
         self.o = orchestrator
         self.question = question
+        self.history = list(history or [])
         self.max_calls = limits["max_tool_calls"]
         self.use_grammar = limits["grammar"]
         self.t0 = time.monotonic()
@@ -165,7 +170,8 @@ class _Run:
 
     def messages(self) -> list:
         hint = self.analysis.hint_text
-        user = prompts.question_message(self.question, hint)
+        earlier = followup.history_lines(self.history, self.o.backend.n_ctx)
+        user = prompts.question_message(self.question, hint, earlier)
         user += f"\nYou may make up to {self.max_calls} tool call(s)."
         if self.first_suggestion:
             user += "\n" + self.first_suggestion
@@ -260,6 +266,8 @@ class _Run:
             self.analysis = analyze_question(self.question, self.o.registry.data)
         except Exception as exc:  # the analyzer only adds hints; never fail a question over it
             self.analysis = failed_analysis(self.o.registry.data, f"{type(exc).__name__}: {exc}")
+        if self.history:  # a follow-up: places, periods and subjects it leaves out come from earlier turns
+            self.analysis = followup.apply(self.analysis, self.question, [t.analysis for t in self.history])
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:

@@ -31,7 +31,8 @@ TEMPLATES: dict[str, str] = {
         "When you have enough data (or the question needs no Chicago data), reply with one line "
         "starting NO_TOOL_CALL (optionally followed by a brief note), for example: NO_TOOL_CALL I have the yearly counts."
     ),
-    "question": "Question: {question}{hints}",
+    "question": "{history}Question: {question}{hints}",
+    "history": "Earlier in this conversation (the question may leave out what these named):\n{lines}\n\n",
     "hints": "\nNotes from the question analyzer: {hint_text}",
     "results_block": "[Source {source}: {label}] {call}\n{text}",
     "error_block": "[Error] {call}\n{message}",
@@ -71,7 +72,7 @@ TEMPLATES: dict[str, str] = {
     "synthesis_strict": (
         "Some numbers in your answer do not appear in the tool results: {numbers}. Rewrite the answer "
         "using ONLY numbers that appear in the sources above (or that you can compute exactly from two "
-        "of them). Drop any figure you cannot source. Keep the caveats."
+        "of them). Drop any figure you cannot source."
     ),
 }
 
@@ -166,9 +167,10 @@ def system_prompt(schemas: list[dict], max_calls: int) -> str:
         tool_specs=render_tool_specs(schemas), examples=render_examples(names))
 
 
-def question_message(question: str, hint_text: str = "") -> str:
+def question_message(question: str, hint_text: str = "", history_lines: list | None = None) -> str:
     hints = TEMPLATES["hints"].format(hint_text=hint_text.strip()) if hint_text and hint_text.strip() else ""
-    return TEMPLATES["question"].format(question=question.strip(), hints=hints)
+    history = TEMPLATES["history"].format(lines="\n".join(history_lines)) if history_lines else ""
+    return TEMPLATES["question"].format(question=question.strip(), hints=hints, history=history)
 
 
 def source_label(domain: str, sources: list | None, tool: str) -> str:
@@ -201,10 +203,29 @@ def fallback_answer(timed_out: bool, found_lines: list[str]) -> str:
 
 
 _CALL_LINE = re.compile(r"^\s*(NO_)?TOOL_CALL\b:?", re.IGNORECASE)
+# "Sources:", "**Caveats**", "## Data sources": a section the page already shows in its own panel.
+_PANEL_LINE = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:data\s+)?(?:sources?|caveats?)\s*(?:\*\*|__)?\s*(?::|$)",
+                         re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def strip_panels(text: str) -> str:
+    """The answer without Sources / Caveats sections (a heading line and the list under it)."""
+    out, skipping = [], False
+    for line in (text or "").splitlines():
+        if _PANEL_LINE.match(line):
+            skipping = True
+            continue
+        if skipping and (not line.strip() or _LIST_ITEM.match(line)):
+            continue
+        skipping = False
+        out.append(line)
+    stripped = "\n".join(out).strip()
+    return stripped or (text or "").strip()  # never strip an answer down to nothing
 
 
 def clean_answer(text: str) -> str:
-    """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers or call objects."""
+    """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers, call objects or Sources/Caveats sections."""
     lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
              for line in (text or "").strip().splitlines()]
-    return "\n".join(line for line in lines if not line.lstrip().startswith('{"name"')).strip()
+    return strip_panels("\n".join(line for line in lines if not line.lstrip().startswith('{"name"')))

@@ -5,7 +5,7 @@ homicide coverage comes from the loaded data (never from years written into the 
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,28 @@ class HomicideCoverage:
     last_year: int
     last_full_year: int
     end: str
+
+
+@dataclass(frozen=True)
+class CarriedField:
+    """One field a follow-up took from an earlier turn: its value (in the trace's JSON form) and that turn."""
+
+    field: str
+    value: object
+    from_turn: int
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a question in a conversation took from the turns before it (analyzer/followup.py)."""
+
+    turn: int  # this question's turn number (1 = the first question)
+    carried: list[CarriedField] = field(default_factory=list)
+    compare_city: bool = False  # "how does that compare with the city?": the places' calls plus city-wide ones
+
+    def origin(self, name: str) -> int | None:
+        """The turn a carried field was first stated in, or None when this turn did not carry it."""
+        return next((c.from_turn for c in self.carried if c.field == name), None)
 
 
 @dataclass
@@ -85,6 +107,8 @@ class Analysis:
     injection_suspected: bool = False
     hint_text: str = ""
     error: str | None = None  # the analyzer failed; the question still runs without hints
+    compare_city: bool = False  # a follow-up compares its places with the whole city
+    followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
 
     @property
     def area_numbers(self) -> list[int]:
@@ -93,4 +117,25 @@ class Analysis:
     def to_dict(self) -> dict:
         out = asdict(self)
         out["coverage"] = {"homicides": out["coverage"]}  # the trace's shape: coverage per dataset
+        if self.followup is None:
+            del out["followup"]  # a first question carries nothing; the trace shows no empty record
         return out
+
+    @classmethod
+    def from_dict(cls, stored: dict) -> Analysis:
+        """An analysis as ``to_dict`` wrote it (a stored run's), typed again; keys it does not know are ignored."""
+        known = {f.name for f in fields(cls)}
+        found = {k: v for k, v in (stored or {}).items() if k in known}
+        cov = (found.pop("coverage", None) or {}).get("homicides") or {}
+        ranking, year_range, followup = found.pop("ranking", None), found.pop("year_range", None), \
+            found.pop("followup", None)
+        return cls(
+            coverage=HomicideCoverage(cov.get("first_year", 0), cov.get("last_year", 0),
+                                      cov.get("last_full_year", 0), cov.get("end", "")),
+            areas=[PlaceMatch(**area) for area in found.pop("areas", None) or []],
+            periods=[YearSpan(**p) for p in found.pop("periods", None) or []],
+            ranking=Ranking(**ranking) if ranking else None,
+            year_range=YearSpan(**year_range) if year_range else None,
+            followup=FollowUp(followup["turn"], [CarriedField(**c) for c in followup.get("carried") or []],
+                              bool(followup.get("compare_city"))) if followup else None,
+            **found)

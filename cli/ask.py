@@ -1,20 +1,25 @@
 """The ``ask`` command: run one question and print the answer with a compact trace (or JSON).
 
 ``render_text(result)`` turns a RunResult dict into the plain-text rendering; the web page and the
-API render the same dict their own way.
+API render the same dict their own way. Every answer is stored in the run store (var_dir/runs.sqlite3)
+as a turn of a conversation, like the web's: ``--continue`` asks a follow-up in the last conversation,
+``--conversation ID`` in a given one.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import math
+import sqlite3
 import sys
 
 from assembly.services import build_services
 from backends.base import BackendError
 from loop.options import InvalidOptions
-from settings.loader import DataNotFoundError, with_overrides
+from settings.loader import DataNotFoundError, var_dir, with_overrides
 from settings.schema import Settings
+from web.conversations import ConversationError, Turn, begin_turn
+from web.run_store import RunStore
 
 # Exit codes: 0 an answer, 2 bad input or setup (one line on stderr), 3 the model failed (a partial answer was
 # still printed, built from the data gathered before the failure).
@@ -66,18 +71,12 @@ def render_step(step: dict) -> str:
 
 
 def render_text(result: dict) -> str:
-    """The answer, then the trace one line per step, stop reason, sources, caveats, ungrounded numbers."""
-    lines = [result.get("answer") or "(no answer)", ""]
+    """The answer; its sources, caveats and ungrounded numbers once, right after it; the conversation; then the
+    trace one line per step and the stop reason."""
+    lines = [result.get("answer") or "(no answer)"]
     if result.get("partial"):
-        lines.insert(1, "(partial answer)")
-    lines.append("Trace:")
-    lines += ["  " + render_step(step) for step in result.get("trace") or []]
-    timings = result.get("timings") or {}
-    backend = result.get("backend") or {}
-    lines.append(f"Stopped because: {result.get('stopped_because')}; {len(result.get('tool_calls') or [])} tool "
-                 f"call(s); total {_ms(timings.get('total_ms', 0))}; backend {backend.get('backend')}"
-                 + (f" ({result['model']})" if result.get("model") else "")
-                 + f"; prompts {result.get('prompt_version')}")
+        lines.append("(partial answer)")
+    lines.append("")
     if result.get("sources"):
         lines.append("Sources:")
         for source in result["sources"]:
@@ -89,6 +88,17 @@ def render_text(result: dict) -> str:
         lines += [f"  - {caveat}" for caveat in result["caveats"]]
     if result.get("ungrounded_numbers"):
         lines.append("Ungrounded numbers: " + ", ".join(result["ungrounded_numbers"]))
+    if result.get("conversation_id"):
+        lines.append(f"Conversation {result['conversation_id']}, turn {result.get('turn')}; run "
+                     f"{result.get('run_id')}. Ask a follow-up with: ask --continue \"...\"")
+    lines += ["", "Trace:"]
+    lines += ["  " + render_step(step) for step in result.get("trace") or []]
+    timings = result.get("timings") or {}
+    backend = result.get("backend") or {}
+    lines.append(f"Stopped because: {result.get('stopped_because')}; {len(result.get('tool_calls') or [])} tool "
+                 f"call(s); total {_ms(timings.get('total_ms', 0))}; backend {backend.get('backend')}"
+                 + (f" ({result['model']})" if result.get("model") else "")
+                 + f"; prompts {result.get('prompt_version')}")
     return "\n".join(lines)
 
 
@@ -99,6 +109,18 @@ def report_error(args, code: str, message: str) -> int:
     else:
         print(f"error: {message}", file=sys.stderr)
     return 2
+
+
+def _turn(args, settings: Settings) -> tuple[RunStore, Turn]:
+    """The run store and the conversation turn this question takes (``--continue``: the last conversation)."""
+    store = RunStore(var_dir(settings) / "runs.sqlite3")
+    conversation_id = getattr(args, "conversation", None)
+    if getattr(args, "continue_conversation", False):
+        conversation_id = store.last_conversation_id()
+        if conversation_id is None:
+            raise ConversationError(404, "no_conversation", "there is no earlier conversation to continue; "
+                                                            "ask a question without --continue first")
+    return store, begin_turn(store, conversation_id, settings.orchestrator.max_conversation_turns)
 
 
 def run_ask(args, settings: Settings) -> int:
@@ -119,11 +141,19 @@ def run_ask(args, settings: Settings) -> int:
                                                          f"got {value:g}")
         overrides[dotted] = value
     settings = with_overrides(settings, overrides)
+    try:
+        store, turn = _turn(args, settings)
+    except ConversationError as exc:
+        return report_error(args, exc.code, exc.message)
+    except sqlite3.Error as exc:
+        return report_error(args, "run_store_error", f"the run history could not be read: {exc}")
     services = None
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
             services = build_services(settings)
-            result = services.orchestrator.run(question).to_dict()
+            result = services.orchestrator.run(question, history=turn.history).to_dict()
+            run_id, number = store.save_turn(result, turn.conversation_id)
+            result.update(run_id=run_id, conversation_id=turn.conversation_id, turn=number)
     except InvalidOptions as exc:
         return report_error(args, "invalid_options", str(exc))
     except DataNotFoundError as exc:

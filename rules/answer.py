@@ -5,7 +5,8 @@ tool formatted it, so the grounding check can match it. Each part is checked wit
 grounding rules before it is kept: a note whose small whole numbers are not in the results is
 rewritten with the numbers in words (they come from the gazetteer or coverage, not the data),
 and any other part with an unmatched number is dropped. ``strict`` keeps only the parts copied
-verbatim from the results.
+verbatim from the results. Sources and caveats are not repeated in the text: the result carries them in
+its own fields, which the page and the CLI show once, after the answer.
 """
 from __future__ import annotations
 

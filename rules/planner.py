@@ -38,12 +38,28 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
     if remaining <= 0:
         return []
     plan = plan_calls(analysis, results, geo)
+    if analysis.compare_city:  # a follow-up "how does that compare with the city?" (analyzer/followup.py)
+        plan += city_versions(plan)
     out = []
     for name, args in plan:
         if _already_asked(name, args, results) or any(n == name and a == args for n, a in out):
             continue
         out.append((name, args))
     return out[:remaining]
+
+
+PLACE_ARGS = ("community_area", "compare_areas", "ward", "district", "zip")
+
+
+def city_versions(plan: list) -> list:
+    """The same calls without their places, for the city-wide figures (the rates tool reports the city itself)."""
+    out = []
+    for name, args in plan:
+        if name != "analyze_homicide_rates_by_community_area" and any(args.get(k) for k in PLACE_ARGS):
+            city = (name, {k: v for k, v in args.items() if k not in PLACE_ARGS})
+            if city not in plan and city not in out:
+                out.append(city)
+    return out
 
 
 def _same(a, b) -> bool:

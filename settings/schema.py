@@ -66,6 +66,7 @@ class OrchestratorSettings:
     grounding_check: bool = setting(True, "check answer numbers against tool results")
     suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
                                         "edit them or write its own")
+    max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@
 
   var TABLE_PREVIEW_ROWS = 10;
   var state = {running: false, runId: null, limits: {}, startedAt: 0, toolCalls: 0, lastStep: "", timer: null,
-               rating: null};
+               rating: null, conversationId: null, turn: 0, mapLayers: [], mapNamed: {}};
+  var MAP_HIDDEN_KEY = "chiqa.map.hidden";
+  var SHOWN_CARRIES = ["areas", "wards", "districts", "zips", "years", "periods", "months", "metrics"];
 
   function $(id) { return document.getElementById(id); }
 
@@ -122,6 +124,11 @@
     } else if (type === "analysis") {
       var a = isObj(step.analysis) ? step.analysis : step;
       if (a.complexity) bits.push(a.complexity);
+      var carried = isObj(a.followup) && Array.isArray(a.followup.carried) ? a.followup.carried : [];
+      carried = carried.filter(function (c) { return SHOWN_CARRIES.indexOf(c.field) >= 0; });
+      if (carried.length) bits.push("carried from earlier turns: " + carried.map(function (c) {
+        return c.field + " from turn " + c.from_turn; }).join(", "));
+      if (isObj(a.followup) && a.followup.compare_city) bits.push("compared with the city");
     } else if (type === "grounding") {
       if (Array.isArray(step.unmatched)) {
         var u = step.unmatched;
@@ -287,6 +294,8 @@
     trace.forEach(function (step) {
       if (step && step.type === "tool_call") { var c = chartFor(step.result); if (c) charts.appendChild(c); }
     });
+    renderMap(result);
+    setConversation(result.conversation_id, result.turn, result.run_id);
 
     var sources = Array.isArray(result.sources) ? result.sources : [];
     clear($("sources")); sources.forEach(function (s) { $("sources").appendChild(h("li", {text: sourceText(s)})); });
@@ -309,6 +318,90 @@
     });
     show($("trace-section"), trace.length > 0);
     setupFeedback(feedback || {});
+  }
+
+  /* ------------------------------------------------------------------ map */
+
+  /* The places the question named (after follow-up carries), per map level. */
+  function namedPlaces(analysis) {
+    var a = isObj(analysis) ? analysis : {};
+    return {community_area: (a.areas || []).map(function (x) { return String(isObj(x) ? x.number : x); }),
+            zip: (a.zips || []).map(String)};
+  }
+
+  function mapHidden() { try { return window.localStorage.getItem(MAP_HIDDEN_KEY) === "1"; } catch (e) { return false; } }
+
+  function applyMapHidden() {
+    var hidden = mapHidden();
+    $("map-body").hidden = hidden;
+    $("map-toggle").setAttribute("aria-expanded", hidden ? "false" : "true");
+    $("map-toggle").textContent = hidden ? "Show map" : "Hide map";
+  }
+
+  function drawMapLayer() {
+    if (!state.mapLayers.length || !window.ChiQAMap) return;
+    var i = parseInt($("map-layer").value, 10) || 0;
+    window.ChiQAMap.render($("map-body"), state.mapLayers, i, state.mapNamed);
+  }
+
+  function renderMap(result) {
+    state.mapLayers = window.ChiQAMap ? window.ChiQAMap.layers(result) : [];
+    state.mapNamed = namedPlaces(result.analysis);
+    show($("map-panel"), state.mapLayers.length > 0);
+    var select = $("map-layer");
+    clear(select);
+    state.mapLayers.forEach(function (layer, i) {
+      select.appendChild(h("option", {value: i, text: layer.hint.title + " (" + layer.hint.period + ")"}));
+    });
+    show($("map-choose"), state.mapLayers.length > 1);
+    clear($("map-body"));
+    applyMapHidden();
+    drawMapLayer();
+  }
+
+  /* ------------------------------------------------------------------ conversation thread */
+
+  function setConversation(conversationId, turn, runId) {
+    state.conversationId = conversationId || null;
+    state.turn = turn || 0;
+    var max = parseInt(document.body.getAttribute("data-max-turns"), 10) || 20;
+    show($("followup-note"), !!state.conversationId);
+    $("followup-text").textContent = state.turn >= max
+      ? "This conversation has reached its limit of " + max + " questions; start a new one to go on."
+      : "Your next question follows up this conversation (question " + (state.turn + 1) + " of at most " + max +
+        "); it can leave out places and years named before.";
+    if (state.conversationId) loadThread(state.conversationId, runId);
+    else { clear($("thread")); show($("thread-section"), false); }
+  }
+
+  function loadThread(conversationId, currentRunId) {
+    fetch("/api/conversations/" + encodeURIComponent(conversationId))
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (!body || conversationId !== state.conversationId) return;
+        var ol = $("thread");
+        clear(ol);
+        body.turns.forEach(function (t) {
+          var current = t.run_id === currentRunId;
+          var answer = String(t.answer || "").split(/\n\s*\n/)[0];  // the lead paragraph, not the details
+          var li = h("li", {className: current ? "turn current" : "turn", "aria-current": current ? "true" : null,
+                            "data-turn": t.turn});
+          li.appendChild(h("p", {className: "turn-q"}, [h("span", {className: "turn-no", text: "Q" + t.turn + " "}),
+                                                        h("a", {href: "/runs/" + encodeURIComponent(t.run_id), text: t.question})]));
+          li.appendChild(h("p", {className: "turn-a", text: answer.length > 240 ? answer.slice(0, 239) + "…" : answer}));
+          ol.appendChild(li);
+        });
+        show($("thread-section"), body.turns.length > 1);
+      }).catch(function () {});
+  }
+
+  function newConversation() {
+    state.conversationId = null;
+    state.turn = 0;
+    show($("followup-note"), false);
+    clear($("thread"));
+    show($("thread-section"), false);
+    $("question").focus();
   }
 
   /* ------------------------------------------------------------------ progress and errors */
@@ -372,7 +465,8 @@
     if (!isObj(ev)) return;
     if (ev.event === "start") {
       state.limits = isObj(ev.limits) ? ev.limits : {};
-      if (isObj(ev.backend)) state.lastStep = "backend " + (ev.backend.backend || ev.backend.name || "");
+      if (ev.turn > 1) state.lastStep = "follow-up, question " + ev.turn;
+      else if (isObj(ev.backend)) state.lastStep = "backend " + (ev.backend.backend || ev.backend.name || "");
       updateProgress();
     } else if (ev.event === "token" && typeof ev.text === "string") {
       streamAnswer(ev.text, ev.restart === true);
@@ -396,8 +490,10 @@
     if (state.running) return;
     resetForQuestion(question);
     setRunning(true);
+    var body = {question: question};
+    if (state.conversationId) body.conversation_id = state.conversationId;
     fetch("/api/ask/stream", {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/x-ndjson"},
-                              body: JSON.stringify({question: question})})
+                              body: JSON.stringify(body)})
       .then(function (resp) {
         if (!resp.ok) {
           return resp.json().catch(function () { return null; }).then(function (body) { throw new Error(errorMessage(body, resp)); });
@@ -482,6 +578,8 @@
         if (!r.resp.ok) throw new Error(errorMessage(r.body, r.resp));
         var result = r.body.result || {};
         result.run_id = r.body.id;
+        result.conversation_id = r.body.conversation_id;
+        result.turn = r.body.turn;
         $("question").value = result.question || r.body.question || "";
         $("progress").textContent = "stored run from " + new Date(r.body.created_at * 1000).toLocaleString();
         renderResult(result, {rating: r.body.rating, comment: r.body.comment});
@@ -498,7 +596,14 @@
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); ask(box.value); }
     });
     Array.prototype.forEach.call(document.querySelectorAll("button.example"), function (b) {
-      b.addEventListener("click", function () { box.value = b.textContent; ask(b.textContent); });
+      // An example is a whole question of its own: it starts a new conversation.
+      b.addEventListener("click", function () { newConversation(); box.value = b.textContent; ask(b.textContent); });
+    });
+    $("new-conversation").addEventListener("click", newConversation);
+    $("map-layer").addEventListener("change", drawMapLayer);
+    $("map-toggle").addEventListener("click", function () {
+      try { window.localStorage.setItem(MAP_HIDDEN_KEY, mapHidden() ? "0" : "1"); } catch (e) { /* private mode */ }
+      applyMapHidden();
     });
     $("vote-up").addEventListener("click", function () { sendFeedback(1); });
     $("vote-down").addEventListener("click", function () { sendFeedback(-1); });

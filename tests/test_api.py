@@ -156,7 +156,7 @@ def test_405_is_json(client, method, path):
 
 def test_unexpected_error_is_json_500(app, client, monkeypatch):
     store = app.extensions["chiqa_store"]
-    monkeypatch.setattr(store, "save", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
+    monkeypatch.setattr(store, "save_turn", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
     err = assert_error(ask(client), 500, "internal_error")
     assert "disk on fire" not in err["message"]
 

@@ -69,4 +69,7 @@ def test_render_text_covers_every_step_type():
                      "Stopped because: timeout", "(m.gguf)", "Crimes (ijzp-q8t2, 2001 to 2023)", "2023 is partial.",
                      "Ungrounded numbers: 99"):
         assert expected in text
-    assert len(text.splitlines()) == 2 + 1 + 1 + 7 + 1 + 2 + 2 + 1
+    assert len(text.splitlines()) == 2 + 1 + 1 + 1 + 7 + 1 + 2 + 2 + 1
+    # Sources and caveats come once, right after the answer, before the trace.
+    assert text.count("Sources:") == text.count("Caveats:") == 1
+    assert text.index("About 340.") < text.index("Sources:") < text.index("Caveats:") < text.index("Trace:")

@@ -95,13 +95,13 @@ HOMICIDE_CODE_CAVEAT = ("The homicide snapshot holds IUCR 0110 (first-degree mur
 
 def make_result(tool: str, *, values: dict, text: str, summary: str, datasets: list[str], data,
                 caveats: list[str] | None = None, table: pd.DataFrame | dict | None = None,
-                chart: dict | None = None) -> ToolResult:
+                chart: dict | None = None, map: dict | None = None) -> ToolResult:
     """A successful result with sources filled from the dataset catalogue and their coverage."""
     if isinstance(table, pd.DataFrame):
         table = table_from_df(table)
     sources = [source_entry(key, data.coverage.get(key)) for key in datasets]
     return ToolResult(ok=True, tool=tool, values=values, text=text, summary=summary, table=table,
-                      chart=chart, sources=sources, caveats=list(dict.fromkeys(caveats or [])))
+                      chart=chart, map=map, sources=sources, caveats=list(dict.fromkeys(caveats or [])))
 
 
 # ------------------------------------------------------------------ text and tables for the page

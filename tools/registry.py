@@ -29,6 +29,7 @@ class ToolResult:
     summary: str = ""
     table: dict | None = None  # {"columns": [...], "rows": [[...], ...]}
     chart: dict | None = None  # {"type": "line"|"bar", "x": col, "y": col, "title": str}
+    map: dict | None = None  # {"level", "key", "value", "unit", "title", "period", "data"?}: tools/map_hints.py
     sources: list = field(default_factory=list)  # [{"dataset", "portal_id", "coverage": {"start","end"}}]
     caveats: list = field(default_factory=list)
     error: dict | None = None  # {"code", "message"}

@@ -1,7 +1,9 @@
 """The JSON API under /api. Every error is {"ok": false, "error": {"code", "message"}}.
 
-POST /api/ask                 answer a question; the result object plus run_id
+POST /api/ask                 answer a question; the result object plus run_id, conversation_id and turn
+                              (send {"conversation_id": ...} back to ask a follow-up in the same conversation)
 POST /api/ask/stream          the same, as NDJSON events while it runs (start, step..., result)
+GET  /api/conversations/<id>  a conversation's turns (run_id, turn, question, answer)
 GET  /api/runs                recent runs (?limit=1..50, ?offset=)
 GET  /api/runs/<id>           one stored run (summary fields plus the full result)
 POST /api/runs/<id>/feedback  {"rating": "up"|"down"|1|-1, "comment": optional, <= 1000 chars}
@@ -27,6 +29,7 @@ from flask import (
 from backends.base import BackendBusy, BackendError
 from loop.options import InvalidOptions
 from settings.loader import DataNotFoundError
+from web.conversations import ConversationError, begin_turn, check_id
 from web.errors import ApiError
 from web.run_store import latency_ms
 from web.runtime import get_runtime
@@ -82,7 +85,7 @@ def clean_text(text: str) -> str:
     return text.encode("utf-8", errors="surrogatepass").decode("utf-8", errors="replace")
 
 
-def parse_ask() -> tuple[str, dict]:
+def parse_ask() -> tuple[str, dict, str | None]:
     body = read_json_body()
     question = body.get("question")
     if question is None:
@@ -100,10 +103,19 @@ def parse_ask() -> tuple[str, dict]:
         options = {}
     if not isinstance(options, dict):
         raise ApiError(400, "invalid_options", '"options" must be a JSON object')
-    unknown = sorted(set(body) - {"question", "options"})
+    unknown = sorted(set(body) - {"question", "options", "conversation_id"})
     if unknown:
-        raise ApiError(400, "unknown_field", f"unknown field(s): {', '.join(unknown)}; send question and options")
-    return question, options
+        raise ApiError(400, "unknown_field",
+                       f"unknown field(s): {', '.join(unknown)}; send question, options and conversation_id")
+    return question, options, body.get("conversation_id")
+
+
+def begin_conversation_turn(conversation_id):
+    """The conversation turn this question takes; a bad, unknown or full conversation is a 4xx."""
+    try:
+        return begin_turn(_store(), conversation_id, _settings().orchestrator.max_conversation_turns)
+    except ConversationError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from None
 
 
 def get_orchestrator():
@@ -129,26 +141,34 @@ def queue_full(orchestrator) -> bool:
 
 
 def store_result(result: dict, measured_ms: float) -> str:
+    """Store a run outside any conversation (the /v1 routes: a chat client keeps its own history)."""
     return _store().save(result, latency=latency_ms(result) or round(measured_ms, 1))
+
+
+def store_turn(store, result: dict, conversation_id: str, measured_ms: float) -> dict:
+    """Save the run as the conversation's next turn; the fields every /api answer carries besides the result."""
+    run_id, turn = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
+    return {"run_id": run_id, "conversation_id": conversation_id, "turn": turn}
 
 
 # ---------------------------------------------------------------- ask
 
 @bp.post("/ask")
 def ask():
-    question, options = parse_ask()
+    question, options, conversation_id = parse_ask()
+    turn = begin_conversation_turn(conversation_id)
     orchestrator = get_orchestrator()
     started = time.perf_counter()
     try:
-        run = orchestrator.run(question, options)
+        run = orchestrator.run(question, options, turn.history)
     except InvalidOptions as exc:
         raise ApiError(400, "invalid_options", str(exc)) from None
     except BackendBusy as exc:
         raise busy_error(exc) from None
     result = run.to_dict()  # the edge: the typed result becomes JSON here
     get_runtime(current_app).note_result(result)
-    run_id = store_result(result, (time.perf_counter() - started) * 1000)
-    return jsonify({**result, "run_id": run_id})
+    ids = store_turn(_store(), result, turn.conversation_id, (time.perf_counter() - started) * 1000)
+    return jsonify({**result, **ids})
 
 
 def _ndjson(event: dict) -> str:
@@ -166,12 +186,13 @@ def event_dict(event: dict) -> dict:
 
 @bp.post("/ask/stream")
 def ask_stream():
-    question, options = parse_ask()
+    question, options, conversation_id = parse_ask()
+    turn = begin_conversation_turn(conversation_id)
     orchestrator = get_orchestrator()
     if queue_full(orchestrator):
         raise busy_error("the model is busy: the wait queue is full; retry shortly")
     started = time.perf_counter()
-    events = orchestrator.stream(question, options)
+    events = orchestrator.stream(question, options, turn.history)
     try:
         first = next(events)  # option errors surface here, before any byte is sent
     except InvalidOptions as exc:
@@ -184,14 +205,13 @@ def ask_stream():
 
     def generate():
         try:
-            yield _ndjson(first)
+            yield _ndjson({**first, "conversation_id": turn.conversation_id, "turn": turn.number})
             for event in map(event_dict, events):
                 if event.get("event") == "result":
                     result = event["result"]
                     get_runtime(current_app).note_result(result)
-                    measured = (time.perf_counter() - started) * 1000
-                    run_id = store.save(result, latency=latency_ms(result) or round(measured, 1))
-                    event = {**event, "result": {**result, "run_id": run_id}, "run_id": run_id}
+                    ids = store_turn(store, result, turn.conversation_id, (time.perf_counter() - started) * 1000)
+                    event = {**event, "result": {**result, **ids}, **ids}
                 yield _ndjson(event)
         except BackendBusy as exc:
             yield _ndjson({"event": "error", "error": {"code": "busy", "message": str(exc),
@@ -237,6 +257,21 @@ def run_detail(run_id: str):
     if run is None:
         raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}")
     return jsonify(run)
+
+
+@bp.get("/conversations/<conversation_id>")
+def conversation(conversation_id: str):
+    try:
+        check_id(conversation_id)
+    except ConversationError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from None
+    turns = _store().conversation_turns(conversation_id)
+    if not turns:
+        raise ApiError(404, "conversation_not_found", f"no conversation with id {conversation_id!r}")
+    limit = _settings().orchestrator.max_conversation_turns
+    return jsonify({"conversation_id": conversation_id, "max_turns": limit, "turns_left": max(0, limit - len(turns)),
+                    "turns": [{k: t[k] for k in ("turn", "run_id", "created_at", "question", "answer")}
+                              for t in turns]})
 
 
 @bp.post("/runs/<run_id>/feedback")
@@ -287,6 +322,7 @@ def health():
             "timeout_seconds": _settings().orchestrator.timeout_seconds,
             "max_question_chars": _settings().server.max_question_chars,
             "max_body_bytes": _settings().server.max_body_bytes,
+            "max_conversation_turns": _settings().orchestrator.max_conversation_turns,
         },
     })
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from settings.loader import var_dir
-from web import api, openai_compat, pages
+from web import api, geo, openai_compat, pages
 from web.errors import register_error_handlers
 from web.run_store import RunStore
 from web.runtime import get_runtime
@@ -22,6 +22,7 @@ def register_web(app) -> None:
     get_runtime(app)
     register_error_handlers(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(geo.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(openai_compat.bp)
 

@@ -21,6 +21,7 @@ def _page(run_id: str | None):
     return render_template(
         "index.html", run_id=run_id, examples=EXAMPLES, version=VERSION,
         max_question_chars=settings.server.max_question_chars,
+        max_turns=settings.orchestrator.max_conversation_turns,
     )
 
 

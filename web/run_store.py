@@ -9,6 +9,11 @@ Answer pattern: the ordered sequence of tool names the run called, joined with "
 without data. Repeated calls stay in the sequence, so the pattern shows retry behaviour too.
 Feedback is grouped by this pattern in /api/stats.
 
+Conversations: every run belongs to one (``conversation_id``, ``turn`` columns; a first question
+starts a new one), so a conversation is its runs ordered by turn and each turn keeps its own
+permalink. Turn numbers are assigned inside the insert's transaction, so two answers finishing at
+once in the same conversation never share a number.
+
 Thread/process safety: a fresh connection per call (cheap for SQLite), WAL journal so several
 gunicorn workers can read while one writes, and a busy timeout so writers wait, not fail.
 """
@@ -40,10 +45,16 @@ CREATE TABLE IF NOT EXISTS runs (
     result_json TEXT NOT NULL,
     rating INTEGER,
     comment TEXT,
-    feedback_at REAL
+    feedback_at REAL,
+    conversation_id TEXT,
+    turn INTEGER
 );
 CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at DESC);
 """
+# Stores created before conversations existed get the two columns added on first open.
+MIGRATIONS = (("conversation_id", "ALTER TABLE runs ADD COLUMN conversation_id TEXT"),
+              ("turn", "ALTER TABLE runs ADD COLUMN turn INTEGER"))
+INDEXES = "CREATE INDEX IF NOT EXISTS runs_conversation ON runs (conversation_id, turn);"
 
 NO_TOOLS = "(no tools)"
 
@@ -140,6 +151,11 @@ class RunStore:
                 try:
                     conn.execute("PRAGMA journal_mode = WAL")
                     conn.executescript(SCHEMA)
+                    columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+                    for column, statement in MIGRATIONS:
+                        if column not in columns:
+                            conn.execute(statement)
+                    conn.executescript(INDEXES)
                     break
                 except sqlite3.OperationalError as exc:
                     if "locked" not in str(exc) or attempt == 49:
@@ -151,7 +167,12 @@ class RunStore:
 
     # ------------------------------------------------------------ writes
     def save(self, result: dict, latency: float | None = None) -> str:
-        """Store one answered run; returns its id (16 hex characters)."""
+        """Store one answered run (outside any conversation); returns its id (16 hex characters)."""
+        return self.save_turn(result, None, latency)[0]
+
+    def save_turn(self, result: dict, conversation_id: str | None,
+                  latency: float | None = None) -> tuple[str, int | None]:
+        """Store one answered run as the next turn of a conversation; returns (run id, turn number)."""
         run_id = secrets.token_hex(8)
         calls = tool_call_records(result)
         lat = latency if latency is not None else latency_ms(result)
@@ -164,11 +185,21 @@ class RunStore:
             json.dumps(result, default=str, ensure_ascii=False),
         )
         with self._conn() as conn:
-            conn.execute(
-                "INSERT INTO runs (id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls,"
-                " n_duplicate, n_error, backend, model, answer_pattern, result_json)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
-        return run_id
+            conn.execute("BEGIN IMMEDIATE")  # the turn number and the insert in one write transaction
+            try:
+                turn = None
+                if conversation_id:
+                    turn = 1 + conn.execute("SELECT COALESCE(MAX(turn), 0) FROM runs WHERE conversation_id = ?",
+                                            (conversation_id,)).fetchone()[0]
+                conn.execute(
+                    "INSERT INTO runs (id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls,"
+                    " n_duplicate, n_error, backend, model, answer_pattern, result_json, conversation_id, turn)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row + (conversation_id, turn))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return run_id, turn
 
     def set_feedback(self, run_id: str, rating: int, comment: str | None = None) -> bool:
         with self._conn() as conn:
@@ -194,10 +225,35 @@ class RunStore:
         with self._conn() as conn:
             rows = conn.execute(
                 "SELECT id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls, n_duplicate,"
-                " n_error, backend, model, answer_pattern, rating, comment FROM runs"
+                " n_error, backend, model, answer_pattern, rating, comment, conversation_id, turn FROM runs"
                 " ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?", (limit, offset)).fetchall()
             total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
         return [self._summary(r) for r in rows], total
+
+    def conversation_turns(self, conversation_id: str) -> list[dict]:
+        """The conversation's turns, oldest first: run_id, turn, created_at, question, answer and analysis."""
+        with self._conn() as conn:
+            rows = conn.execute("SELECT id, turn, created_at, question, result_json FROM runs"
+                                " WHERE conversation_id = ? ORDER BY turn", (conversation_id,)).fetchall()
+        turns = []
+        for row in rows:
+            result = json.loads(row["result_json"])
+            turns.append({"run_id": row["id"], "turn": row["turn"], "created_at": row["created_at"],
+                          "question": row["question"], "answer": result.get("answer") or "",
+                          "analysis": result.get("analysis") or {}})
+        return turns
+
+    def turn_count(self, conversation_id: str) -> int:
+        with self._conn() as conn:
+            return conn.execute("SELECT COUNT(*) FROM runs WHERE conversation_id = ?",
+                                (conversation_id,)).fetchone()[0]
+
+    def last_conversation_id(self) -> str | None:
+        """The conversation of the most recent run that has one."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT conversation_id FROM runs WHERE conversation_id IS NOT NULL"
+                               " ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone()
+        return row[0] if row else None
 
     def count(self) -> int:
         with self._conn() as conn:
@@ -221,6 +277,8 @@ class RunStore:
             "answer_pattern": row["answer_pattern"],
             "rating": row["rating"],
             "comment": row["comment"],
+            "conversation_id": row["conversation_id"],
+            "turn": row["turn"],
         }
 
     def stats(self) -> dict:

@@ -17,6 +17,7 @@ from tools.census.data import (
     with_population,
 )
 from tools.common import fit_text, fmt_int, fmt_pct, make_result, rows_table
+from tools.map_hints import area_map
 
 # ------------------------------------------------------------------ text pieces
 
@@ -136,6 +137,13 @@ def single_area_answer(data, cache, number, metric, vintage, keys, city, base, d
                        data=data, caveats=caveats, table=table, chart=chart)
 
 
+def _map(cache, key: str, vintage: str, label: str, period: str) -> dict:
+    """The page's map of the ranked or compared figure over all 77 areas."""
+    values = {n: with_population(record, vintage).get(key) for n, record in cache["records"].items()}
+    return area_map(key, "people" if key == "population" else "percent", label[0].upper() + label[1:], period,
+                    values)
+
+
 def _row(cache, number, vintage, keys) -> dict:
     record = with_population(cache["records"][number], vintage)
     return {"community_area": number, "name": record["name"], **{k: record[k] for k in keys}}
@@ -160,7 +168,8 @@ def comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, g
     table = rows_table(rows, ["community_area", "name"] + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({base['vintage']})"}
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart,
+                       map=_map(cache, key, vintage, label, base["vintage"]))
 
 
 def ranking_answer(data, cache, metric, vintage, keys, city, base, group, top_n, sort_order, datasets, caveats):
@@ -197,7 +206,8 @@ def ranking_answer(data, cache, metric, vintage, keys, city, base, group, top_n,
                        + ([key] if key not in TABLE_KEYS[metric] else []) + TABLE_KEYS[metric])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first)"}
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=datasets,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart,
+                       map=_map(cache, key, vintage, label, base["vintage"]))
 
 
 EXTREME_KEYS = {

@@ -28,6 +28,7 @@ from tools.common import (
     rows_table,
     unsupported_geography,
 )
+from tools.map_hints import area_map
 from tools.registry import Tool
 
 TOOL_NAME = "query_socioeconomic"
@@ -119,6 +120,16 @@ def _rank_words(rank_high: int, rank_low: int, count: int) -> str:
     return f"{_ordinal(rank_low)} lowest of {count}"
 
 
+MAP_UNITS = {"money": "dollars", "pct": "percent", "index": "index (1-100)"}
+
+
+def _map(cache, column: str) -> dict:
+    """The page's map of one indicator over all 77 areas (the hardship index for metric 'all')."""
+    label, kind = COLUMN_SPEC[column]
+    return area_map(column, MAP_UNITS[kind], label[0].upper() + label[1:], "2008-2012",
+                    {n: record[column] for n, record in cache["records"].items()})
+
+
 def _columns_for(metric: str) -> list[str]:
     specs = ALL_COLUMNS if metric == "all" else METRICS[metric]
     return [col for col, _, _ in specs]
@@ -180,7 +191,7 @@ def _single(data, cache, number, metric, columns, city, caveats):
     chart = None if metric == "all" else {  # 'all' mixes dollars, percentages and an index: no single axis
         "type": "bar", "x": "indicator", "y": name, "title": f"{name}: {COLUMN_SPEC[columns[0]][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart, map=_map(cache, _rank_column(metric)))
 
 
 def _rows_text(rows, columns) -> list[str]:
@@ -212,7 +223,7 @@ def _comparison(data, cache, numbers, metric, columns, city, caveats):
     table = rows_table(rows, ["community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{COLUMN_SPEC[key][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=DATASETS,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart, map=_map(cache, key))
 
 
 def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
@@ -236,7 +247,7 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
     table = rows_table(rows, ["rank", "community_area", "name"] + columns)
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first), 2008-2012"}
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=DATASETS,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart, map=_map(cache, key))
 
 
 def _extremes(cache, col) -> dict:
@@ -271,7 +282,7 @@ def _citywide(data, cache, metric, columns, city, caveats):
     chart = None if metric == "all" else {
         "type": "bar", "x": "indicator", "y": "Chicago", "title": f"Chicago: {COLUMN_SPEC[columns[0]][0]}, 2008-2012"}
     return make_result(TOOL_NAME, values=values, text="\n".join(lines), summary=summary, datasets=DATASETS,
-                       data=data, caveats=caveats, table=table, chart=chart)
+                       data=data, caveats=caveats, table=table, chart=chart, map=_map(cache, _rank_column(metric)))
 
 
 # ------------------------------------------------------------------ registration

@@ -38,6 +38,7 @@ from tools.homicide.common import (
     years_label,
     years_phrase,
 )
+from tools.map_hints import area_counts_map
 from tools.registry import Tool
 
 TOOL_NAME = "query_homicides_advanced"
@@ -402,11 +403,13 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     if narrowed:
         lines.append(f"That is {fmt_pct(values['share_of']['share_pct'])} of the "
                      f"{fmt_int(values['share_of']['homicides'])} homicides in the same years and place.")
-    items, tail, chart = [], [], None
+    items, tail, chart, map_hint = [], [], None, None
     if group_by:
         heading, items, tail, table, chart = _breakdown(data, arrays, sel, values, group_by, start, end, top_n,
                                                         sort_order, rank_by, months, filter_text)
         lines.append(heading)
+        if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
+            map_hint = area_counts_map(arrays.community_area[mask], chart["title"], years_label(start, end))
     else:
         values["breakdown"] = None
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],
@@ -414,7 +417,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     text = fit_text(lines, items, tail)
     summary = f"{fmt_int(total)} homicides ({filter_text}{share_text}); arrest rate {fmt_pct(rate)}"
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=["homicides"], data=data,
-                       caveats=caveats, table=table, chart=chart)
+                       caveats=caveats, table=table, chart=chart, map=map_hint)
 
 
 def register(registry) -> None:

@@ -31,6 +31,7 @@ from tools.homicide.common import (
     resolve_years,
     years_label,
 )
+from tools.map_hints import area_map
 from tools.registry import Tool
 
 POP_SWITCH_YEAR = 2016  # first year whose denominator is the ACS 2019-2023 estimate
@@ -214,7 +215,9 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
     chart = {"type": "bar", "x": "name", "y": "rate_per_100k",
              "title": f"Homicides per 100,000 residents, {period}"}
     return make_result(RATES_NAME, values=values, text=fit_text(lines, items, []), summary=summary,
-                       datasets=datasets_for(start, end), data=data, caveats=caveats, table=table, chart=chart)
+                       datasets=datasets_for(start, end), data=data, caveats=caveats, table=table, chart=chart,
+                       map=area_map("rate_per_100k", "per 100,000 residents", chart["title"], period,
+                                    {int(a): round(float(rates[a]), 1) for a in valid}))
 
 
 def register(registry) -> None:

@@ -15,11 +15,13 @@ from tools.property.home_values import (
     CROSSWALK_CAVEAT,
     MIN_RANK_COVERAGE,
     area_home_value,
+    area_value_map,
     coverage_text,
     home_series,
     rank_scores,
     whole,
     zip_spread,
+    zip_value_map,
 )
 from tools.property.price_index import (
     CITY_SERIES,
@@ -173,7 +175,8 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
         table = index_series(c.index, values["submarket_code"], end, base)
         chart = {"type": "line", "x": "quarter", "y": "price_index",
                  "title": f"{name}: IHS price index ({values['submarket_name']})"}
-    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart)
+    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart,
+                map=area_value_map(c.home, period, since))
 
 
 def comparison_answer(c, numbers, metric, period, since, end, base, caveats, method) -> dict:
@@ -198,7 +201,8 @@ def comparison_answer(c, numbers, metric, period, since, end, base, caveats, met
               "price_index_quarter": end}
     table = rows_table(rows, list(rows[0]))
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{key.replace('_', ' ')} ({label_when})"}
-    return dict(values=values, text=text, summary=summary, table=table, chart=chart)
+    return dict(values=values, text=text, summary=summary, table=table, chart=chart,
+                map=area_value_map(c.home, period, since))
 
 
 def ranking_answer(c, metric, period, since, end, base, top_n, sort_order, caveats, method) -> dict:
@@ -235,7 +239,8 @@ def ranking_answer(c, metric, period, since, end, base, top_n, sort_order, cavea
               "home_value_period": period.label, "price_index_quarter": end}
     table = rows_table(rows, list(rows[0]) if rows else ["rank", "community_area", "name", key])
     chart = {"type": "bar", "x": "name", "y": key, "title": f"{label} ({direction} first)"}
-    return dict(values=values, text=text, summary=summary, table=table, chart=chart)
+    return dict(values=values, text=text, summary=summary, table=table, chart=chart,
+                map=area_value_map(c.home, period, since))
 
 
 def _submarket_ranking(c, end, base, top_n, sort_order, caveats, method) -> dict:
@@ -296,7 +301,8 @@ def city_answer(c, metric, period, since, end, base, caveats, method) -> dict:
         table = rows_table(rows, ["zip", "home_value"])
         chart = {"type": "bar", "x": "zip", "y": "home_value", "title": f"Zillow home value by ZIP ({period.label})"}
         summary = f"Chicago median ZIP home value {fmt_money(city['home_value_zip_median'])} ({period.label})"
-    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart)
+    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart,
+                map=zip_value_map(c.home, period))
 
 
 def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, method) -> dict:
@@ -347,4 +353,5 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
     else:
         table = index_series(c.index, values["submarket_code"], end, base)
         chart = {"type": "line", "x": "quarter", "y": "price_index", "title": f"ZIP {zip_code}: IHS price index"}
-    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart)
+    return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart,
+                map=zip_value_map(c.home, period))

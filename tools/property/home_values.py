@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from tools.common import rows_table
+from tools.map_hints import area_map, zip_map
 
 ZHVI_SETS = ["zhvi", "zip_crosswalk"]
 MIN_RANK_COVERAGE = 0.2  # areas whose valued ZIPs cover less of their land are left out of rankings
@@ -179,3 +180,24 @@ def home_series(home: HomeValues, number_row, period: Period, since_year, zip_ro
             labels.append(str(y))
             vals.append(home.area_annual[number_row, j] if zip_row is None else home.annual[zip_row, j])
     return rows_table([(label, whole(v)) for label, v in zip(labels, vals)], ["period", "home_value"])
+
+
+def area_value_map(home: HomeValues, period: Period | None, since: Period | None) -> dict | None:
+    """The page's map: every rankable area's value (or change since), as the ranking would score it."""
+    if period is None:
+        return None
+    score, eligible = rank_scores(home, period, since)
+    if since is not None:
+        values = {int(i) + 1: round(float(score[i]), 1) for i in np.flatnonzero(eligible)}
+        return area_map("home_value_change_pct", "percent", f"Home value change since {since.year}",
+                        f"{since.label} to {period.label}", values)
+    values = {int(i) + 1: whole(score[i]) for i in np.flatnonzero(eligible)}
+    return area_map("home_value", "dollars", f"Zillow home value ({period.label})", period.label, values)
+
+
+def zip_value_map(home: HomeValues, period: Period | None) -> dict | None:
+    """The page's map of every Chicago ZIP's own Zillow value."""
+    if period is None:
+        return None
+    values = {z: whole(period.vector[j]) for j, z in enumerate(home.zips) if not np.isnan(period.vector[j])}
+    return zip_map("home_value", "dollars", f"Zillow home value by ZIP ({period.label})", period.label, values)
