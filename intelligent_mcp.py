@@ -118,6 +118,8 @@ class _Run:
                  history: list[EarlierTurn] | None = None):
         self.o = orchestrator
         self.question = question
+        # The summary of earlier turns, made once: every pass's prompt starts with the same text (KV cache reuse).
+        self.earlier = followup.history_lines(list(history or []), orchestrator.backend.n_ctx)
         self.history = list(history or [])
         self.max_calls = limits["max_tool_calls"]
         self.use_grammar = limits["grammar"]
@@ -170,8 +172,7 @@ class _Run:
 
     def messages(self) -> list:
         hint = self.analysis.hint_text
-        earlier = followup.history_lines(self.history, self.o.backend.n_ctx)
-        user = prompts.question_message(self.question, hint, earlier)
+        user = prompts.question_message(self.question, hint, self.earlier)
         user += f"\nYou may make up to {self.max_calls} tool call(s)."
         if self.first_suggestion:
             user += "\n" + self.first_suggestion

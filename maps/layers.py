@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from maps.geometry import bounds, path_data, project, simplify_rings, viewbox
+from tools.data.integrity import DataIntegrityError
 from tools.data.loader import canonical_area_name
 
 HEIGHT = 1000  # viewBox height; one unit is about 42 m on the ground
@@ -57,6 +58,20 @@ def _rings(geometry: dict) -> list:
 
 
 def _features(level: str, path: Path) -> dict:
+    """id -> (name, rings), or DataIntegrityError naming a file that is not a readable boundary file."""
+    try:
+        out = _read_features(level, path)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # truncated or not geojson
+        out, why = {}, f"{type(exc).__name__}: {str(exc)[:120]}"
+    else:
+        why = "it holds no boundaries"
+    if not out:
+        raise DataIntegrityError(f"{path.name} in {path.parent} is not a readable boundary file ({why}). Restore it, "
+                                 "or re-download it with: python app.py data refresh.")
+    return out
+
+
+def _read_features(level: str, path: Path) -> dict:
     """id -> (name, rings); ZIPs split over several features (60643, 60707) are merged."""
     out: dict = {}
     for feature in json.loads(path.read_text(encoding="utf-8"))["features"]:
@@ -119,8 +134,8 @@ def build_layer(level: str, data_dir: Path) -> Layer:
 
 
 def get_layer(level: str, data_dir: Path) -> Layer:
-    """The cached layer, rebuilt when either geojson file changed. Raises KeyError for an unknown level and
-    FileNotFoundError when the file is missing."""
+    """The cached layer, rebuilt when either geojson file changed. Raises KeyError for an unknown level,
+    FileNotFoundError when the file is missing and DataIntegrityError when it cannot be read as boundaries."""
     spec = LEVELS[level]
     stamps = []
     for other in LEVELS.values():  # the frame depends on both files

@@ -121,6 +121,23 @@ def test_geo_route_serves_gzip_etags_and_json_errors(tmp_path):
     assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "unknown_layer"
 
 
+def test_a_truncated_boundary_file_is_a_503_naming_it(tmp_path, folder):
+    """Like the CSVs' integrity checks: a broken geojson is refused with its name, never a 500 or a wrong map."""
+    for name in ("homicides.csv", "community_areas.geojson"):
+        (tmp_path / name).symlink_to(folder / name)
+    raw = (folder / "zip_codes.geojson").read_bytes()
+    (tmp_path / "zip_codes.geojson").write_bytes(raw[: len(raw) // 2])
+    client = create_app({"TESTING": True, "SETTINGS_OVERRIDES": {
+        "server.var_dir": str(tmp_path / "var"), "data.dir": str(tmp_path)}}).test_client()
+    for level in ("zips", "community_areas"):  # both layers share one frame, so both need the file
+        resp = client.get(f"/api/geo/{level}")
+        assert resp.status_code == 503 and resp.get_json()["error"]["code"] == "data_not_found"
+        assert "zip_codes.geojson" in resp.get_json()["error"]["message"]
+    (tmp_path / "zip_codes.geojson").write_text('{"type": "FeatureCollection", "features": []}')
+    message = client.get("/api/geo/zips").get_json()["error"]["message"]
+    assert "zip_codes.geojson" in message and "no boundaries" in message
+
+
 # ---------------------------------------------------------------- the tools' map hints
 
 def test_homicide_count_and_rate_hints_cover_every_area(registry, folder):
