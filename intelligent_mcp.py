@@ -345,6 +345,9 @@ class _Run:
             caveats.append("The model failed during this question; the answer is built from the data already gathered.")
         model = self.backend_info.get("model")
         total = self._now_ms()
+        failed = [s for s in self.trace if isinstance(s, ErrorStep)]  # the cause, not only "could not finish"
+        error = ({"phase": failed[-1].phase, "type": failed[-1].error_type, "message": failed[-1].message}
+                 if failed else None)
         return RunResult(
             question=self.question, answer=self.answer, partial=self.partial or self.stop in ("timeout", "error"),
             tool_calls=[{"index": s.call, "name": s.name, "arguments": s.arguments, "status": s.status, "error": s.error,
@@ -354,5 +357,5 @@ class _Run:
             backend=self.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,
             prompt_version=prompts.prompt_version(), sources=list(sources.values()),
             caveats=list(dict.fromkeys(caveats + self.loop_caveats)), ungrounded_numbers=list(self.ungrounded),
-            analysis=self.analysis)
+            analysis=self.analysis, error=error)
 

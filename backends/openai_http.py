@@ -1,12 +1,24 @@
 """The backend for any OpenAI-compatible /chat/completions server (llama-server, vLLM, Ollama).
 
-Imported lazily through llama_client, so ``requests`` is only needed when this backend is used.
+One reply gets one total deadline: min(model.openai.request_timeout_seconds, the time left for the
+question), covering connect, headers and body together, whatever the server does. A socket timeout
+alone cannot give that: it applies to each read, so a server sending one byte every few seconds, or
+streaming without end, would hold the question for ever. A watchdog timer therefore shuts the socket
+down when the total runs out, which wakes any blocked read at once. Replies are also capped in size.
+The client is the standard library's http.client (no proxy support: model servers are local or on
+the same network), which exposes the socket the watchdog needs.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import re
+import socket
+import ssl
+import threading
 import time
+from urllib.parse import urlsplit
 
 from backends.base import (
     Backend,
@@ -17,6 +29,49 @@ from backends.base import (
 )
 from settings.schema import Settings
 
+MAX_REPLY_BYTES = 8 * 1024 * 1024  # a chat completion is a few KB; anything near this is a broken server
+MAX_LINE_BYTES = 1024 * 1024
+# JSON "\ud800" escapes decode to lone surrogates, which no UTF-8 output (page, store, CLI) can carry.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Watchdog:
+    """Shuts a connection's socket down at the deadline, waking any read blocked on it."""
+
+    def __init__(self, conn: http.client.HTTPConnection, seconds: float):
+        self.conn = conn
+        self.fired = False
+        self._done = False
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
+        with self._lock:
+            self._done = True
+        return False
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self.fired = True
+            sock = self.conn.sock
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed
+
+
+class _DeadlinePassed(Exception):
+    """The total deadline ran out while reading (the watchdog fired)."""
+
 
 @register_backend
 class OpenAIBackend(Backend):
@@ -26,18 +81,19 @@ class OpenAIBackend(Backend):
 
     def __init__(self, base_url: str, model: str = "local-model", *, api_key: str | None = None,
                  timeout: float = 60.0, temperature: float = 0.2, send_grammar: bool = True,
-                 n_ctx: int = 4096, queue_size: int = 8, session=None):
+                 n_ctx: int = 4096, queue_size: int = 8):
         super().__init__(queue_size)
-        import requests
-
         self.base_url = base_url.rstrip("/")
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise BackendError(f"model.openai.base_url must be an http:// or https:// URL, got {base_url!r}")
+        self._scheme, self._host, self._port, self._path = parts.scheme, parts.hostname, parts.port, parts.path
         self.model = model
         self.api_key = api_key
         self.timeout = float(timeout)
         self.temperature = float(temperature)
         self.send_grammar = send_grammar
         self.n_ctx = int(n_ctx)
-        self.session = session or requests.Session()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "OpenAIBackend":
@@ -73,7 +129,8 @@ class OpenAIBackend(Backend):
             payload["grammar"] = request.grammar
         return payload
 
-    def _timeout(self, deadline: float | None) -> float:
+    def _budget(self, deadline: float | None) -> float:
+        """Seconds this whole reply may take: the request timeout, capped by the question's deadline."""
         if deadline is None:
             return self.timeout
         remaining = deadline - time.monotonic()
@@ -81,40 +138,48 @@ class OpenAIBackend(Backend):
             raise BackendError("the deadline passed before the model server was asked")
         return max(0.05, min(self.timeout, remaining))
 
-    def _generate(self, request: GenerationRequest) -> Generation:
-        import requests
+    def _connection(self, budget: float) -> http.client.HTTPConnection:
+        if self._scheme == "https":
+            return http.client.HTTPSConnection(self._host, self._port, timeout=budget,
+                                               context=ssl.create_default_context())
+        return http.client.HTTPConnection(self._host, self._port, timeout=budget)
 
+    def _generate(self, request: GenerationRequest) -> Generation:
         started = time.perf_counter()
         url = self.base_url + "/chat/completions"
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         stream = request.on_token is not None
-        timeout = self._timeout(request.deadline)
+        body = json.dumps(self._payload(request, stream)).encode("utf-8")
+        budget = self._budget(request.deadline)
+        conn = self._connection(budget)
+        phase = "connect"
         try:
-            response = self.session.post(url, json=self._payload(request, stream), headers=headers,
-                                         timeout=timeout, stream=stream)
-        except requests.Timeout as exc:
-            raise BackendError(f"the model server at {url} did not answer within {timeout:.1f} s") from exc
-        except requests.ConnectionError as exc:
-            raise BackendError(f"cannot connect to the model server at {url}: is it running? ({exc})") from exc
-        except requests.RequestException as exc:
-            raise BackendError(f"request to the model server at {url} failed: {exc}") from exc
-        try:
-            if response.status_code >= 400:
-                detail = (response.text or "")[:300].strip()
-                raise BackendError(f"the model server at {url} answered HTTP {response.status_code}: "
-                                   f"{detail or response.reason}")
-            if stream:
-                generation = self._read_stream(response, request, url)
-            else:
-                generation = self._read_body(response, url)
-        except requests.Timeout as exc:
-            raise BackendError(f"the model server at {url} stopped answering (timeout)") from exc
-        except requests.RequestException as exc:
-            raise BackendError(f"reading the reply from {url} failed: {exc}") from exc
+            with _Watchdog(conn, budget) as watchdog:
+                try:
+                    conn.connect()
+                    if watchdog.fired:
+                        raise _DeadlinePassed
+                    phase = "request"
+                    conn.request("POST", self._path + "/chat/completions", body=body, headers=headers)
+                    response = conn.getresponse()
+                    phase = "reply"
+                    if response.status >= 400:
+                        detail = _text(response.read(2000)).strip()[:300]
+                        raise BackendError(f"the model server at {url} answered HTTP {response.status}: "
+                                           f"{detail or response.reason}")
+                    if stream:
+                        generation = self._read_stream(response, request, url, watchdog)
+                    else:
+                        generation = self._read_body(response, url)
+                except (OSError, http.client.HTTPException, _DeadlinePassed) as exc:
+                    if watchdog.fired or isinstance(exc, _DeadlinePassed):
+                        raise BackendError(f"the model server at {url} did not finish its reply within "
+                                           f"{budget:.1f} s (total deadline)") from None
+                    raise _transport_error(exc, phase, url, budget) from exc
         finally:
-            response.close()
+            conn.close()
         if not generation.prompt_tokens:
             generation.prompt_tokens = self.count_message_tokens(request.messages)
             generation.evaluated_tokens = generation.prompt_tokens
@@ -140,33 +205,50 @@ class OpenAIBackend(Backend):
             generation.completion_tokens = completion
 
     def _read_body(self, response, url: str) -> Generation:
+        raw = response.read(MAX_REPLY_BYTES + 1)
+        if len(raw) > MAX_REPLY_BYTES:
+            raise BackendError(f"the model server at {url} sent a reply larger than {MAX_REPLY_BYTES:,} bytes")
         try:
-            body = response.json()
+            body = json.loads(_text(raw))
             choice = body["choices"][0]
             text = choice["message"]["content"] or ""
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            snippet = (response.text or "")[:200]
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError) as exc:
             raise BackendError(f"the model server at {url} sent an unreadable reply ({type(exc).__name__}): "
-                               f"{snippet!r}") from exc
+                               f"{_text(raw[:200])!r}") from None
         if not isinstance(text, str):
             raise BackendError(f"the model server at {url} sent non-text content")
-        finish = choice.get("finish_reason") or "stop"
-        generation = Generation(text=text, finish_reason="length" if finish == "length" else "stop")
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        generation = Generation(text=LONE_SURROGATE.sub("\ufffd", text),
+                                finish_reason="length" if finish == "length" else "stop")
         self._usage(generation, body.get("usage"))
         return generation
 
-    def _read_stream(self, response, request: GenerationRequest, url: str) -> Generation:
+    def _read_stream(self, response, request: GenerationRequest, url: str, watchdog: _Watchdog) -> Generation:
+        """Server-sent events; when the deadline passes mid-stream the text so far is kept (finish "deadline")."""
         parts: list[str] = []
         generation = Generation(text="")
-        finish = "stop"
-        got_any = False
-        for raw in response.iter_lines(decode_unicode=False):
+        finish, got_any, received = "stop", False, 0
+        while True:
             if request.deadline is not None and time.monotonic() > request.deadline:
                 finish = "deadline"
                 break
+            try:
+                raw = response.readline(MAX_LINE_BYTES)
+            except (OSError, http.client.HTTPException):
+                if watchdog.fired and got_any:
+                    finish = "deadline"
+                    break
+                raise
             if not raw:
-                continue
-            line = raw.decode("utf-8", errors="replace").strip()
+                if watchdog.fired and got_any:
+                    finish = "deadline"
+                elif watchdog.fired:
+                    raise _DeadlinePassed
+                break
+            received += len(raw)
+            if received > MAX_REPLY_BYTES:
+                raise BackendError(f"the model server at {url} streamed more than {MAX_REPLY_BYTES:,} bytes")
+            line = _text(raw).strip()
             if not line.startswith("data:"):
                 continue
             data = line[5:].strip()
@@ -174,20 +256,38 @@ class OpenAIBackend(Backend):
                 break
             try:
                 chunk = json.loads(data)
-            except ValueError as exc:
-                raise BackendError(f"the model server at {url} sent an unreadable stream chunk: {data[:120]!r}") from exc
+                if not isinstance(chunk, dict):
+                    raise ValueError("not an object")
+            except (ValueError, RecursionError):
+                raise BackendError(f"the model server at {url} sent an unreadable stream chunk: {data[:120]!r}") from None
             got_any = True
             if chunk.get("usage"):
                 self._usage(generation, chunk["usage"])
             for choice in chunk.get("choices") or []:
-                piece = (choice.get("delta") or {}).get("content") or ""
-                if piece:
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                piece = delta.get("content") if isinstance(delta, dict) else None
+                if isinstance(piece, str) and piece:
+                    piece = LONE_SURROGATE.sub("\ufffd", piece)
                     parts.append(piece)
                     request.on_token(piece)
-                if choice.get("finish_reason") == "length":
+                if isinstance(choice, dict) and choice.get("finish_reason") == "length":
                     finish = "length"
         if not got_any and finish != "deadline":
             raise BackendError(f"the model server at {url} sent an empty or unreadable stream")
         generation.text = "".join(parts)
         generation.finish_reason = finish
         return generation
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
+
+
+def _transport_error(exc: Exception, phase: str, url: str, budget: float) -> BackendError:
+    if isinstance(exc, (socket.timeout, TimeoutError)):  # the per-read timeout met the same total deadline
+        return BackendError(f"the model server at {url} did not finish its reply within {budget:.1f} s "
+                            "(total deadline)")
+    if phase == "connect":
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return BackendError(f"cannot connect to the model server at {url}: is it running? ({reason})")
+    return BackendError(f"the model server at {url} broke off the reply ({type(exc).__name__}: {exc})")

@@ -139,6 +139,7 @@ class RunResult:
     caveats: list = field(default_factory=list)
     ungrounded_numbers: list = field(default_factory=list)
     analysis: dict = field(default_factory=dict)
+    error: dict | None = None  # {"phase", "type", "message"} when a model pass failed; the answer is then partial
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,109 +1,111 @@
-"""OpenAIBackend: HTTP failures become BackendError; a real llama_cpp.server answers through it."""
+"""OpenAIBackend: replies and HTTP failures from a real server on 127.0.0.1; a real llama_cpp.server too."""
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 
 import pytest
 import requests
-import responses
 
 from backends.base import BackendError, GenerationRequest
 from backends.openai_http import OpenAIBackend
 from llama_client import make_backend
 from settings.loader import load_settings
+from tests.fault_server import FaultServer, free_port, hang, reply
 
-BASE = "http://model.test/v1"
-URL = BASE + "/chat/completions"
 MESSAGES = [{"role": "system", "content": "You are ChiQA."}, {"role": "user", "content": "Homicides in 2020?"}]
 OK_BODY = {"id": "x", "object": "chat.completion", "choices": [
     {"index": 0, "message": {"role": "assistant", "content": "TOOL_CALL: {\"name\": \"a\", \"arguments\": {}}"},
      "finish_reason": "stop"}], "usage": {"prompt_tokens": 31, "completion_tokens": 12, "total_tokens": 43}}
 
 
-def _backend(**kwargs):
-    return OpenAIBackend(BASE, "local-model", timeout=kwargs.pop("timeout", 5), **kwargs)
+def _backend(server, **kwargs):
+    return OpenAIBackend(server.base_url, "local-model", timeout=kwargs.pop("timeout", 5), **kwargs)
 
 
-@responses.activate
 def test_ok_reply_with_usage_and_grammar():
-    responses.add(responses.POST, URL, json=OK_BODY)
-    generation = _backend().generate(GenerationRequest(messages=MESSAGES, grammar='root ::= "x"', max_tokens=50,
-                                                       stop=["\n\n"]))
+    with FaultServer(reply(OK_BODY)) as server:
+        generation = _backend(server).generate(GenerationRequest(messages=MESSAGES, grammar='root ::= "x"',
+                                                                 max_tokens=50, stop=["\n\n"]))
     assert generation.text.startswith("TOOL_CALL:")
     assert (generation.prompt_tokens, generation.evaluated_tokens, generation.completion_tokens) == (31, 31, 12)
-    sent = json.loads(responses.calls[0].request.body)
+    request = server.requests[0]
+    assert request["method"] == "POST" and request["path"] == "/v1/chat/completions"
+    sent = request["body"]
     assert sent["model"] == "local-model" and sent["messages"] == MESSAGES and sent["max_tokens"] == 50
     assert sent["grammar"] == 'root ::= "x"' and sent["stop"] == ["\n\n"] and sent["stream"] is False
 
 
-@responses.activate
+def test_api_key_is_sent_as_a_bearer_token():
+    with FaultServer(reply(OK_BODY)) as server:
+        _backend(server, api_key="sekret").generate(GenerationRequest(messages=MESSAGES))
+    assert server.requests[0]["headers"]["authorization"] == "Bearer sekret"
+
+
 def test_cached_tokens_reduce_evaluated_tokens():
     body = dict(OK_BODY, usage={"prompt_tokens": 100, "completion_tokens": 5,
                                 "prompt_tokens_details": {"cached_tokens": 80}})
-    responses.add(responses.POST, URL, json=body)
-    generation = _backend().generate(GenerationRequest(messages=MESSAGES))
+    with FaultServer(reply(body)) as server:
+        generation = _backend(server).generate(GenerationRequest(messages=MESSAGES))
     assert generation.prompt_tokens == 100 and generation.evaluated_tokens == 20
 
 
-@responses.activate
 def test_http_500_is_a_backend_error():
-    responses.add(responses.POST, URL, status=500, body="model crashed")
-    with pytest.raises(BackendError, match="HTTP 500.*model crashed"):
-        _backend().generate(GenerationRequest(messages=MESSAGES))
+    with FaultServer(reply("model crashed", status=500, content_type="text/plain")) as server:
+        with pytest.raises(BackendError, match="HTTP 500.*model crashed"):
+            _backend(server).generate(GenerationRequest(messages=MESSAGES))
 
 
-@responses.activate
-def test_timeout_is_a_backend_error():
-    responses.add(responses.POST, URL, body=requests.exceptions.ReadTimeout("read timed out"))
-    with pytest.raises(BackendError, match="did not answer within"):
-        _backend().generate(GenerationRequest(messages=MESSAGES))
+def test_a_silent_server_is_a_backend_error():
+    with FaultServer(hang) as server:
+        with pytest.raises(BackendError, match="did not finish its reply within 0.3 s"):
+            _backend(server, timeout=0.3).generate(GenerationRequest(messages=MESSAGES))
 
 
-@responses.activate
 def test_garbage_body_is_a_backend_error():
-    responses.add(responses.POST, URL, body="<html>not json</html>", status=200)
-    with pytest.raises(BackendError, match="unreadable reply"):
-        _backend().generate(GenerationRequest(messages=MESSAGES))
-    responses.replace(responses.POST, URL, json={"choices": []})
-    with pytest.raises(BackendError, match="unreadable reply"):
-        _backend().generate(GenerationRequest(messages=MESSAGES))
+    with FaultServer(reply("<html>not json</html>")) as server:
+        with pytest.raises(BackendError, match="unreadable reply"):
+            _backend(server).generate(GenerationRequest(messages=MESSAGES))
+    with FaultServer(reply({"choices": []})) as server:
+        with pytest.raises(BackendError, match="unreadable reply"):
+            _backend(server).generate(GenerationRequest(messages=MESSAGES))
 
 
-@responses.activate
 def test_streaming_reply_calls_on_token():
     chunks = [{"choices": [{"delta": {"content": "Hello"}}]}, {"choices": [{"delta": {"content": " world"},
                                                                              "finish_reason": "stop"}]}]
     body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
-    responses.add(responses.POST, URL, body=body, content_type="text/event-stream")
     pieces = []
-    generation = _backend().generate(GenerationRequest(messages=MESSAGES, on_token=pieces.append))
+    with FaultServer(reply(body, content_type="text/event-stream")) as server:
+        generation = _backend(server).generate(GenerationRequest(messages=MESSAGES, on_token=pieces.append))
     assert generation.text == "Hello world" and pieces == ["Hello", " world"]
-    assert json.loads(responses.calls[0].request.body)["stream"] is True
+    assert server.requests[0]["body"]["stream"] is True
 
 
-@responses.activate
 def test_garbage_stream_is_a_backend_error():
-    responses.add(responses.POST, URL, body="data: {broken\n\n", content_type="text/event-stream")
-    with pytest.raises(BackendError, match="stream"):
-        _backend().generate(GenerationRequest(messages=MESSAGES, on_token=lambda piece: None))
+    with FaultServer(reply("data: {broken\n\n", content_type="text/event-stream")) as server:
+        with pytest.raises(BackendError, match="stream"):
+            _backend(server).generate(GenerationRequest(messages=MESSAGES, on_token=lambda piece: None))
 
 
 def test_connection_refused_is_a_backend_error():
-    port = _free_port()
-    backend = OpenAIBackend(f"http://127.0.0.1:{port}/v1", timeout=2)
+    backend = OpenAIBackend(f"http://127.0.0.1:{free_port()}/v1", timeout=2)
     with pytest.raises(BackendError, match="cannot connect"):
         backend.generate(GenerationRequest(messages=MESSAGES))
 
 
-def test_timeout_is_capped_by_the_deadline():
-    backend = _backend(timeout=60)
-    assert 0 < backend._timeout(time.monotonic() + 1.5) <= 1.5
-    assert backend._timeout(None) == 60
+def test_budget_is_capped_by_the_deadline():
+    backend = OpenAIBackend("http://127.0.0.1:9/v1", timeout=60)
+    assert 0 < backend._budget(time.monotonic() + 1.5) <= 1.5
+    assert backend._budget(None) == 60
     with pytest.raises(BackendError, match="deadline"):
-        backend._timeout(time.monotonic() - 1)
+        backend._budget(time.monotonic() - 1)
+
+
+def test_a_base_url_that_is_not_http_is_refused():
+    with pytest.raises(BackendError, match="http:// or https://"):
+        OpenAIBackend("ftp://h/v1")
 
 
 def test_from_settings_reads_the_openai_block(monkeypatch):
@@ -119,15 +121,9 @@ def test_from_settings_reads_the_openai_block(monkeypatch):
 
 # ---------------------------------------------------------------- a real server
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.mark.slow
 def test_real_llama_cpp_server(tiny_gguf_path, tmp_path):
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path / "server.log", "wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(tiny_gguf_path), "--host", "127.0.0.1",

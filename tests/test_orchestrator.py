@@ -313,7 +313,7 @@ def test_stream_events_and_result_shape(registry, settings):
     assert [e["step"] for e in events[1:-1]] == result["trace"]
     assert list(result) == ["question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings",
                             "backend", "model", "prompt_version", "sources", "caveats", "ungrounded_numbers",
-                            "analysis"]
+                            "analysis", "error"]
     assert set(result["tool_calls"][0]) == {"index", "name", "arguments", "status", "error", "duration_ms",
                                             "result_summary"}
     model_pass = result["trace"][1]

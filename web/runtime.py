@@ -42,6 +42,7 @@ class Runtime:
         self._data = None
         self.data_state = STATE_NOT_LOADED
         self.data_error: str | None = None
+        self.data_problems: dict = {}  # dataset key -> what is wrong with its file
         self._registry = None
         self._orchestrator = None
 
@@ -80,9 +81,11 @@ class Runtime:
                 except Exception as exc:
                     self.data_state = STATE_ERROR
                     self.data_error = f"{type(exc).__name__}: {exc}"
+                    # DataIntegrityError (and a folder lacking files) say which file is wrong.
+                    self.data_problems = dict(getattr(exc, "problems", None) or {})
                     raise
                 self.data_state = STATE_LOADED
-                self.data_error = None
+                self.data_error, self.data_problems = None, {}
         return self._data
 
     def warm_data_async(self) -> None:
@@ -124,6 +127,7 @@ class Runtime:
         out = {
             "configured": self.settings.model.backend,
             "state": self.backend_state,
+            "status": "error" if self.backend_state == STATE_ERROR else "ok",
             "error": self.backend_error,
             "load_ms": self.backend_load_ms,
         }
@@ -143,18 +147,32 @@ class Runtime:
                         "reason": info.get("reason") or getattr(backend, "selection_reason", ""), "info": info})
             if "loaded" in info:
                 out["model_loaded"] = bool(info["loaded"])
+            if hasattr(backend, "failure_state"):  # the last model failure, if any (closed port, HTTP 500, hang)
+                out.update(backend.failure_state())
             gate = getattr(backend, "gate", None)
             if gate is not None:
                 out["queue"] = {"busy": bool(gate.busy), "waiting": gate.waiting, "size": gate.queue_size}
         return out
 
     def data_health(self) -> dict:
-        coverage = self._data.coverage if self._data is not None else {}
+        data = self._data
+        coverage = data.coverage if data is not None else {}
+        checks = data.checks if data is not None else {}
+
+        def status(key):
+            if key in self.data_problems:
+                return {"status": "failed", "error": self.data_problems[key]}
+            if key in checks:
+                return {"status": "ok", "checked_against": checks[key].checked_against}
+            return {"status": "failed" if self.data_state == STATE_ERROR else "not_checked"}
+
         return {
             "state": self.data_state,
             "error": self.data_error,
+            "data_dir": str(data.data_dir) if data is not None else None,
+            "cache": (data.cache_note or "used") if data is not None else None,
             "datasets": {key: {"title": ds.title, "publisher": ds.publisher, "portal_id": ds.portal_id,
-                               "coverage": coverage.get(key)} for key, ds in DATASETS.items()},
+                               "coverage": coverage.get(key), **status(key)} for key, ds in DATASETS.items()},
         }
 
 
