@@ -35,11 +35,15 @@ MAX_LINE_BYTES = 1024 * 1024
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+class _DeadlinePassed(Exception):
+    """The total deadline ran out while reading (the watchdog fired)."""
+
+
 class _Watchdog:
     """Shuts a connection's socket down at the deadline, waking any read blocked on it."""
 
-    def __init__(self, conn: http.client.HTTPConnection, seconds: float):
-        self.conn = conn
+    def __init__(self, seconds: float):
+        self.sock: socket.socket | None = None  # set once connected: http.client forgets it on "Connection: close"
         self.fired = False
         self._done = False
         self._lock = threading.Lock()
@@ -56,21 +60,26 @@ class _Watchdog:
             self._done = True
         return False
 
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self.sock = sock
+            fired = self.fired
+        if fired:
+            raise _DeadlinePassed
+
     def _fire(self) -> None:
         with self._lock:
             if self._done:
                 return
             self.fired = True
-            sock = self.conn.sock
+            sock = self.sock
             if sock is not None:
                 try:
-                    sock.shutdown(socket.SHUT_RDWR)
+                    # The plain socket's shutdown, also under TLS: SSLSocket.shutdown would drop the TLS state
+                    # the reading thread is still using.
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
                 except OSError:
                     pass  # already closed
-
-
-class _DeadlinePassed(Exception):
-    """The total deadline ran out while reading (the watchdog fired)."""
 
 
 @register_backend
@@ -154,13 +163,12 @@ class OpenAIBackend(Backend):
         body = json.dumps(self._payload(request, stream)).encode("utf-8")
         budget = self._budget(request.deadline)
         conn = self._connection(budget)
-        phase = "connect"
+        phase, response = "connect", None
         try:
-            with _Watchdog(conn, budget) as watchdog:
+            with _Watchdog(budget) as watchdog:
                 try:
-                    conn.connect()
-                    if watchdog.fired:
-                        raise _DeadlinePassed
+                    conn.connect()  # bounded by the socket timeout, which is the same budget
+                    watchdog.watch(conn.sock)
                     phase = "request"
                     conn.request("POST", self._path + "/chat/completions", body=body, headers=headers)
                     response = conn.getresponse()
@@ -173,12 +181,18 @@ class OpenAIBackend(Backend):
                         generation = self._read_stream(response, request, url, watchdog)
                     else:
                         generation = self._read_body(response, url)
-                except (OSError, http.client.HTTPException, _DeadlinePassed) as exc:
+                except (OSError, http.client.HTTPException, _DeadlinePassed, BackendError) as exc:
+                    # Once the watchdog has shut the socket, any failure (EOF mid-headers, a cut body that
+                    # does not parse) is the deadline's doing: say so rather than blame the reply.
                     if watchdog.fired or isinstance(exc, _DeadlinePassed):
                         raise BackendError(f"the model server at {url} did not finish its reply within "
                                            f"{budget:.1f} s (total deadline)") from None
+                    if isinstance(exc, BackendError):
+                        raise
                     raise _transport_error(exc, phase, url, budget) from exc
         finally:
+            if response is not None:
+                response.close()  # the response holds its own reference to the socket
             conn.close()
         if not generation.prompt_tokens:
             generation.prompt_tokens = self.count_message_tokens(request.messages)
@@ -259,7 +273,8 @@ class OpenAIBackend(Backend):
                 if not isinstance(chunk, dict):
                     raise ValueError("not an object")
             except (ValueError, RecursionError):
-                raise BackendError(f"the model server at {url} sent an unreadable stream chunk: {data[:120]!r}") from None
+                raise BackendError(f"the model server at {url} sent an unreadable stream chunk: "
+                                   f"{data[:120]!r}") from None
             got_any = True
             if chunk.get("usage"):
                 self._usage(generation, chunk["usage"])

@@ -132,7 +132,8 @@ def run_ask(args, settings: Settings) -> int:
         if value is None:
             continue
         # NaN compares false with everything, so "< 1" alone would let --timeout nan switch the deadline off.
-        if attr in ("max_tool_calls", "timeout") and (not math.isfinite(value) or value < 1):
+        if attr in ("max_tool_calls", "timeout") and ((isinstance(value, float) and not math.isfinite(value))
+                                                      or value < 1):
             return report_error(args, "invalid_options",
                                 f"--{attr.replace('_', '-')} must be a finite number of at least 1, got {value:g}")
         overrides[dotted] = value

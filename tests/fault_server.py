@@ -23,6 +23,7 @@ class FaultServer:
         self.port = self._listener.getsockname()[1]
         self._threads: list[threading.Thread] = []
         self._started = time.monotonic()
+        self.client_left = threading.Event()  # set when a send failed because the client hung up
 
     @property
     def base_url(self) -> str:
@@ -61,7 +62,7 @@ class FaultServer:
             self.requests.append(request)
             self.behaviour(conn, request, self)
         except OSError:
-            pass  # the client went away (as it should once its deadline passes)
+            self.client_left.set()  # the client went away (as it should once its deadline passes)
         finally:
             conn.close()
 
@@ -93,7 +94,10 @@ def _read_request(conn: socket.socket) -> dict:
 # ---------------------------------------------------------------- behaviours
 
 def reply(body, status: int = 200, content_type: str = "application/json"):
-    payload = body if isinstance(body, bytes) else (body.encode() if isinstance(body, str) else json.dumps(body).encode())
+    if isinstance(body, bytes):
+        payload = body
+    else:
+        payload = body.encode() if isinstance(body, str) else json.dumps(body).encode()
 
     def behaviour(conn, request, server):
         head = (f"HTTP/1.1 {status} {'OK' if status < 400 else 'Error'}\r\nContent-Type: {content_type}\r\n"

@@ -23,6 +23,7 @@ from flask import (
     request,
     stream_with_context,
 )
+from werkzeug.exceptions import BadRequest
 
 from backends.base import BackendBusy, BackendError
 from loop.options import InvalidOptions
@@ -62,8 +63,9 @@ def read_json_body() -> dict:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     try:
         raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
-    except (OSError, ValueError) as exc:  # e.g. a malformed chunked encoding from the client
-        raise ApiError(400, "invalid_body", f"the request body could not be read: {exc}") from None
+    except (OSError, ValueError, BadRequest):  # a malformed chunked encoding, or a client that stopped sending
+        raise ApiError(400, "invalid_body", "the request body could not be read (malformed chunked encoding, "
+                                            "or the body ended early)") from None
     # ...by cutting them at the limit, so a body without Content-Length that fills it is too large.
     if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")

@@ -43,6 +43,7 @@ class Runtime:
         self.data_state = STATE_NOT_LOADED
         self.data_error: str | None = None
         self.data_problems: dict = {}  # dataset key -> what is wrong with its file
+        self.data_checks: dict = {}  # dataset key -> FileCheck from the last failed load
         self._registry = None
         self._orchestrator = None
 
@@ -83,9 +84,10 @@ class Runtime:
                     self.data_error = f"{type(exc).__name__}: {exc}"
                     # DataIntegrityError (and a folder lacking files) say which file is wrong.
                     self.data_problems = dict(getattr(exc, "problems", None) or {})
+                    self.data_checks = dict(getattr(exc, "checks", None) or {})
                     raise
                 self.data_state = STATE_LOADED
-                self.data_error, self.data_problems = None, {}
+                self.data_error, self.data_problems, self.data_checks = None, {}, {}
         return self._data
 
     def warm_data_async(self) -> None:
@@ -157,14 +159,14 @@ class Runtime:
     def data_health(self) -> dict:
         data = self._data
         coverage = data.coverage if data is not None else {}
-        checks = data.checks if data is not None else {}
+        checks = data.checks if data is not None else self.data_checks
 
         def status(key):
             if key in self.data_problems:
                 return {"status": "failed", "error": self.data_problems[key]}
-            if key in checks:
+            if key in checks and checks[key].ok:
                 return {"status": "ok", "checked_against": checks[key].checked_against}
-            return {"status": "failed" if self.data_state == STATE_ERROR else "not_checked"}
+            return {"status": "not_checked"}
 
         return {
             "state": self.data_state,

@@ -58,9 +58,10 @@ LAYOUTS = {
 class DataIntegrityError(DataNotFoundError):
     """One or more data files failed their check; ``problems`` maps dataset key -> what is wrong."""
 
-    def __init__(self, data_dir: Path, problems: dict):
+    def __init__(self, data_dir: Path, problems: dict, checks: dict | None = None):
         self.data_dir = Path(data_dir)
         self.problems = dict(problems)
+        self.checks = dict(checks or {})  # every file's FileCheck, so health can show which ones passed
         listed = "; ".join(self.problems.values())
         super().__init__(f"Data files in {self.data_dir} failed their check: {listed}. {FIX_HINT}")
 
@@ -219,7 +220,7 @@ def verify(data_dir: Path) -> dict[str, FileCheck]:
     checks = check_files(data_dir)
     problems = {key: c.problem for key, c in checks.items() if not c.ok}
     if problems:
-        raise DataIntegrityError(data_dir, problems)
+        raise DataIntegrityError(data_dir, problems, checks)
     return checks
 
 

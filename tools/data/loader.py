@@ -314,7 +314,11 @@ def load_data(settings: Settings | None = None, data_dir: Path | None = None, us
     if tables is None:
         if use_cache and note not in ("no cache yet", "the source files changed"):
             log.warning("rebuilding the data cache in %s: %s", cache_dir, note)
-        tables = _read_all(data_dir)
+        try:
+            tables = _read_all(data_dir)
+        except DataIntegrityError as exc:
+            exc.checks = checks  # the files passed their checks; the named ones would not type
+            raise
         if use_cache:
             written = write_cache(cache_dir, key, tables)
             note = f"{note}; {written}" if written else note
@@ -328,14 +332,17 @@ _TABLE_KEYS = ["community_areas", "homicides", "iucr", "socioeconomic", "census_
                "zip_crosswalk", "submarket_crosswalk", "zhvi", "ihs_index", "police_stations", "ward_offices"]
 
 
-_SHARED: DataBundle | None = None
+_SHARED: dict = {}  # (data folder, cache folder) -> bundle
 _LOCK = threading.Lock()
 
 
 def shared_data(settings: Settings | None = None) -> DataBundle:
-    """The process-wide bundle, loaded on first use."""
-    global _SHARED
+    """The process-wide bundle for these settings' data folder, loaded on first use (a failed load is
+    not remembered, so a repaired file is picked up by the next call)."""
+    settings = settings if settings is not None else load_settings()
+    data_dir = resolve_data_dir(settings)
+    key = (str(data_dir), str(var_dir(settings) / settings.data.cache_dir))
     with _LOCK:
-        if _SHARED is None:
-            _SHARED = load_data(settings)
-        return _SHARED
+        if key not in _SHARED:
+            _SHARED[key] = load_data(settings, data_dir=data_dir)
+        return _SHARED[key]
