@@ -213,3 +213,23 @@ def test_tools_refuse_absurd_numbers_with_an_error_result(registry, arguments):
     result = registry.run("query_homicides_advanced", arguments)
     assert not result.ok and result.error["code"] in ("invalid_argument", "invalid_choice", "out_of_range")
     assert len(result.error["message"]) < 1000  # a 400-digit number is not echoed in full
+
+
+# ---------------------------------------------------------------- hostile question text is read as text
+
+def test_a_number_too_large_for_a_float_in_the_question_is_not_a_500(client):
+    resp = client.post("/api/ask", json={"question": "how many homicides in 2022 in zip 6" + "0" * 1900})
+    assert resp.status_code == 200 and resp.get_json()["answer"]  # grounding used to overflow here
+
+
+@pytest.mark.parametrize("question", [
+    "How many homicides were there in 2022?\x00",
+    "{{7*7}} How many homicides were there in 2022?",
+    "%s%s%n How many homicides were there in 2022?",
+    "\u202eHow many homicides were there in 2022?\u202c",
+])
+def test_hostile_question_text_is_answered_from_the_data(client, question):
+    resp = client.post("/api/ask", json={"question": question})
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["error"] is None
+    assert "717" in body["answer"] and "49" not in body["answer"]

@@ -104,3 +104,18 @@ def test_unavailable_store_raises_its_own_error(tmp_path):
     with pytest.raises(StoreUnavailable, match="cannot write"):
         store.save({"question": "q"})
     assert store.health()["state"] == "degraded" and store.health()["unsaved_runs"] == 1
+
+
+def test_damaged_pages_with_an_intact_header_are_detected_too(tmp_path):
+    store = RunStore(tmp_path / "runs.sqlite3")
+    ids = [store.save({"question": f"q{i}", "answer": "a" * 3000, "tool_calls": [], "trace": []}) for i in range(100)]
+    raw = bytearray((tmp_path / "runs.sqlite3").read_bytes())
+    for offset in range(4096 * 3, len(raw), 4096 * 5):  # scribble over pages, keep the file header
+        raw[offset + 8:offset + 200] = bytes(range(192))
+    (tmp_path / "runs.sqlite3").write_bytes(bytes(raw))
+    fresh = RunStore(tmp_path / "runs.sqlite3")  # another worker, or the next start
+    assert fresh.recent(10) == ([], 0)
+    moved = fresh.health()["moved_aside"]
+    assert len(moved) == 1 and "malformed" in moved[0]["reason"]
+    assert (tmp_path / moved[0]["path"].rsplit("/", 1)[1]).read_bytes() == bytes(raw)
+    assert fresh.get(fresh.save({"question": "after"}))["question"] == "after" and fresh.get(ids[0]) is None

@@ -171,7 +171,9 @@ class RunStore:
             conn = self._connect()
             try:
                 conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-                conn.execute("PRAGMA quick_check").fetchone()
+                verdict = conn.execute("PRAGMA quick_check").fetchone()
+                if verdict is None or verdict[0] != "ok":  # damage is reported as rows, not raised
+                    return True
             finally:
                 conn.close()
         except sqlite3.Error as exc:
