@@ -4,6 +4,7 @@
     python app.py ask "QUESTION" [--json] [--backend B] [--model PATH] [--max-tool-calls N] [--timeout S]
     python app.py tool NAME 'JSON' [--json]
     python app.py data refresh [--dataset NAME]
+    python app.py data verify [--json]
     python app.py eval [--backend NAME] [--model NAME|PATH]
     python app.py model list | pull NAME | rm NAME
     python app.py mcp [--backend B]      # an MCP server on stdin/stdout (the data tools and `ask`)
@@ -22,6 +23,8 @@ from cli.models import run_model_command
 from evals.runner import run_eval_command
 from protocols.mcp_server import serve_stdio
 from settings.loader import DataNotFoundError, SettingsError, load_settings
+from tools.data.checksums import run_verify_command
+from tools.data.integrity import DataIntegrityError
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
 
@@ -44,6 +47,10 @@ def cmd_tool(args, settings) -> int:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
         return report_error(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
+    except RecursionError:
+        return report_error(args, "invalid_json", "arguments nest arrays or objects too deeply")
+    except ValueError as exc:  # e.g. an integer past Python's 4,300-digit conversion limit
+        return report_error(args, "invalid_json", f"arguments hold a value that cannot be read: {exc}")
     registry = build_tools(settings)
     result = registry.run(args.name, arguments)
     if args.json:
@@ -63,6 +70,8 @@ def cmd_ask(args, settings) -> int:
 
 
 def cmd_data(args, settings) -> int:
+    if args.data_command == "verify":
+        return run_verify_command(args, settings)
     return run_refresh_command(args, settings)
 
 
@@ -112,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     refresh = data_sub.add_parser("refresh", help="re-download the datasets (needs network)")
     refresh.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     refresh.add_argument("--dest", help="folder to write into (default: the configured data folder)")
+    verify = data_sub.add_parser("verify", help="check every data file (layout, rows, sha256) and say which fail")
+    verify.add_argument("--json", action="store_true", help="print the checks as JSON")
     data.set_defaults(fn=cmd_data)
 
     model = sub.add_parser("model", help="the model catalogue: list, pull (verified), rm")
@@ -147,6 +158,8 @@ def main(argv=None) -> int:
     try:
         settings = load_settings(args.config)
         return args.fn(args, settings)
+    except DataIntegrityError as exc:
+        return report_error(args, "data_invalid", str(exc))
     except DataNotFoundError as exc:
         return report_error(args, "data_not_found", str(exc))
     except SettingsError as exc:

@@ -8,17 +8,21 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 import sys
 
 from assembly.services import build_services
 from backends.base import BackendError
 from loop.options import InvalidOptions
-from settings.loader import DataNotFoundError, with_overrides
+from settings.loader import DataNotFoundError, SettingsError, with_overrides
 from settings.schema import Settings
+from tools.data.integrity import DataIntegrityError
 
-# Exit codes: 0 an answer, 2 bad input or setup (one line on stderr), 3 the model failed (a partial answer was
-# still printed, built from the data gathered before the failure).
-MODEL_FAILED = 3
+# Exit codes: 0 an answer; 2 bad input, settings or data (nothing was answered); 3 the model failed
+# during the question (the partial answer is still printed, and the cause under "error").
+EXIT_OK, EXIT_BAD_INPUT, EXIT_MODEL_FAILED = 0, 2, 3
+# Undecodable argv bytes arrive as lone surrogates (Python's surrogateescape).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -94,31 +98,49 @@ def render_text(result: dict) -> str:
 
 def report_error(args, code: str, message: str) -> int:
     """The CLI's one error shape: the API's JSON error object with --json, else a line on stderr; exit code 2."""
+    message = " ".join(str(message).split())  # one line, whatever the cause's text holds
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
     else:
         print(f"error: {message}", file=sys.stderr)
-    return 2
+    return EXIT_BAD_INPUT
+
+
+def check_question(question, limit: int) -> tuple[str | None, str]:
+    """(None, cleaned question) or (error code, message): the API's own question checks."""
+    if not isinstance(question, str):
+        return "invalid_question", "the question must be text"
+    if LONE_SURROGATE.search(question):
+        return "invalid_question", "the question is not valid UTF-8 text"
+    question = question.strip()
+    if not question:
+        return "empty_question", "the question is empty"
+    if len(question) > limit:
+        return "question_too_long", f"the question has {len(question)} characters; the limit is {limit}"
+    return None, question
 
 
 def run_ask(args, settings: Settings) -> int:
-    """The ``ask`` command. Exit code 0 on an answer, 2 on any error (never a stack trace)."""
-    question = (args.question or "").strip()
-    if not question:
-        return report_error(args, "empty_question", "the question is empty")
-    if len(question) > settings.server.max_question_chars:
-        return report_error(args, "question_too_long", f"the question has {len(question)} characters; the limit is "
-                                                       f"{settings.server.max_question_chars}")
+    """The ``ask`` command. Exit 0 on an answer, 2 on bad input or setup (never a stack trace), 3 when the
+    model failed during the question (the partial answer is printed all the same)."""
+    code, question = check_question(args.question, settings.server.max_question_chars)
+    if code:
+        return report_error(args, code, question)
     overrides = {}
     for attr, dotted in ASK_OVERRIDES:
         value = getattr(args, attr, None)
         if value is None:
             continue
-        if attr in ("max_tool_calls", "timeout") and not (math.isfinite(value) and value >= 1):
-            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be a number of at least 1, "
-                                                         f"got {value:g}")
+        # NaN compares false with everything, so "< 1" alone would let --timeout nan switch the deadline off.
+        if attr in ("max_tool_calls", "timeout") and ((isinstance(value, float) and not math.isfinite(value))
+                                                      or value < 1):
+            return report_error(args, "invalid_options",
+                                f"--{attr.replace('_', '-')} must be a finite number of at least 1, got {value:g}")
         overrides[dotted] = value
-    settings = with_overrides(settings, overrides)
+    try:
+        settings = with_overrides(settings, overrides)
+    except SettingsError as exc:
+        return report_error(args, "invalid_options", str(exc))
     services = None
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
@@ -126,6 +148,8 @@ def run_ask(args, settings: Settings) -> int:
             result = services.orchestrator.run(question).to_dict()
     except InvalidOptions as exc:
         return report_error(args, "invalid_options", str(exc))
+    except DataIntegrityError as exc:
+        return report_error(args, "data_invalid", str(exc))
     except DataNotFoundError as exc:
         return report_error(args, "data_not_found", str(exc))
     except BackendError as exc:
@@ -139,8 +163,9 @@ def run_ask(args, settings: Settings) -> int:
         print(json.dumps(result, indent=2, default=str))
     else:
         print(render_text(result))
-    if result.get("error"):
-        print(f"error: the model failed ({result['error']}); the answer above is built from the data gathered",
-              file=sys.stderr)
-        return MODEL_FAILED
-    return 0
+    error = result.get("error")
+    if error:
+        print(f"error: the model failed during the question ({error.get('type')}: {error.get('message')}); "
+              "the answer above is partial", file=sys.stderr)
+        return EXIT_MODEL_FAILED
+    return EXIT_OK

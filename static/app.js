@@ -277,6 +277,8 @@
     clear(answer);
     answer.appendChild(markedAnswer(String(result.answer || ""), result.ungrounded_numbers));
     if (result.partial) answer.appendChild(h("p", {className: "note", text: "This is a partial answer (" + (result.stopped_because || "stopped early") + ")."}));
+    if (isObj(result.error)) answer.appendChild(h("p", {className: "note error-text", text: "The model failed during this question: " + (result.error.type || "error") + ": " + (result.error.message || "") + "."}));
+    if (result.saved === false) answer.appendChild(h("p", {className: "note", text: "This answer could not be saved to the run history" + (result.save_error ? " (" + result.save_error + ")" : "") + "; it has no permalink."}));
     var ung = numberTexts(result.ungrounded_numbers);
     $("ungrounded-note").textContent = ung.length ? "Highlighted numbers (" + ung.join(", ") + ") were not found in any tool result; check them." : "";
     show($("ungrounded-note"), ung.length > 0);
