@@ -81,6 +81,7 @@ def render_text(result: dict) -> str:
     lines.append(f"Stopped because: {result.get('stopped_because')}; {len(result.get('tool_calls') or [])} tool "
                  f"call(s); total {_ms(timings.get('total_ms', 0))}; backend {backend.get('backend')}"
                  + (f" ({result['model']})" if result.get("model") else "")
+                 + (f", sha256 {str(backend['sha256'])[:12]}" if backend.get("sha256") else "")
                  + f"; prompts {result.get('prompt_version')}")
     if result.get("sources"):
         lines.append("Sources:")

@@ -258,6 +258,8 @@
     bits.push("Answered by " + (name || "unknown backend"));
     var model = result.model || (isObj(b) ? b.model : null);
     if (model) bits.push("model " + model);
+    if (isObj(b) && isObj(b.info) && b.info.sha256) bits.push("sha256 " + String(b.info.sha256).slice(0, 12));
+    else if (isObj(b) && b.sha256) bits.push("sha256 " + String(b.sha256).slice(0, 12));
     var reason = isObj(b) ? (b.reason || b.selection_reason) : null;
     if (reason) bits.push("why this backend: " + reason);
     if (result.stopped_because) bits.push("stopped because: " + result.stopped_because);
