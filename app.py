@@ -5,6 +5,7 @@
                                  [--continue | --conversation ID]
     python app.py tool NAME 'JSON' [--json]
     python app.py data refresh [--dataset NAME]
+    python app.py data verify [--json]
     python app.py eval [--backend NAME] [--model NAME|PATH]
     python app.py model list | pull NAME | rm NAME
     python app.py mcp [--backend B]      # an MCP server on stdin/stdout (the data tools and `ask`)
@@ -23,6 +24,8 @@ from cli.models import run_model_command
 from evals.runner import run_eval_command
 from protocols.mcp_server import serve_stdio
 from settings.loader import DataNotFoundError, SettingsError, load_settings
+from tools.data.checksums import run_verify_command
+from tools.data.integrity import DataIntegrityError
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
 
@@ -45,6 +48,10 @@ def cmd_tool(args, settings) -> int:
         arguments = json.loads(args.arguments or "{}")
     except json.JSONDecodeError as exc:
         return report_error(args, "invalid_json", f"arguments are not valid JSON: {exc.msg} at position {exc.pos}")
+    except RecursionError:
+        return report_error(args, "invalid_json", "arguments nest arrays or objects too deeply")
+    except ValueError as exc:  # e.g. an integer past Python's 4,300-digit conversion limit
+        return report_error(args, "invalid_json", f"arguments hold a value that cannot be read: {exc}")
     registry = build_tools(settings)
     result = registry.run(args.name, arguments)
     if args.json:
@@ -64,6 +71,8 @@ def cmd_ask(args, settings) -> int:
 
 
 def cmd_data(args, settings) -> int:
+    if args.data_command == "verify":
+        return run_verify_command(args, settings)
     return run_refresh_command(args, settings)
 
 
@@ -117,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     refresh = data_sub.add_parser("refresh", help="re-download the datasets (needs network)")
     refresh.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
     refresh.add_argument("--dest", help="folder to write into (default: the configured data folder)")
+    verify = data_sub.add_parser("verify", help="check every data file (layout, rows, sha256) and say which fail")
+    verify.add_argument("--json", action="store_true", help="print the checks as JSON")
     data.set_defaults(fn=cmd_data)
 
     model = sub.add_parser("model", help="the model catalogue: list, pull (verified), rm")
@@ -132,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--model", help="a catalogue model name or a GGUF path")
     ev.add_argument("--output", help="where to save the JSON report")
     ev.add_argument("--limit", type=int, help="only the first N questions")
+    ev.add_argument("--category", action="append", help="only questions of this category (repeatable)")
     ev.set_defaults(fn=cmd_eval)
 
     serve = sub.add_parser("serve", help="run the web app with Flask's server (gunicorn for production)")
@@ -152,6 +164,8 @@ def main(argv=None) -> int:
     try:
         settings = load_settings(args.config)
         return args.fn(args, settings)
+    except DataIntegrityError as exc:
+        return report_error(args, "data_invalid", str(exc))
     except DataNotFoundError as exc:
         return report_error(args, "data_not_found", str(exc))
     except SettingsError as exc:

@@ -520,10 +520,12 @@ class _Run:
             caveats=list(dict.fromkeys(caveats + self.loop_caveats)), ungrounded_numbers=list(self.ungrounded),
             analysis=self.analysis, error=self._model_error())
 
-    def _model_error(self) -> str | None:
-        """The last model failure of this run, as "<phase>: <type>: <message>", or None."""
+    def _model_error(self) -> dict | None:
+        """The last model failure of this run as {"phase", "type", "message"}, or None.
+
+        A context overflow is handled by trimming, so it is not reported as a model failure."""
         errors = [s for s in self.trace if isinstance(s, ErrorStep) and s.error_type != "ContextOverflow"]
         if not errors:
             return None
         last = errors[-1]
-        return f"{last.phase}: {last.error_type}: {last.message}"
+        return {"phase": last.phase, "type": last.error_type, "message": last.message}

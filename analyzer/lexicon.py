@@ -6,6 +6,7 @@ extractors in analyzer/places.py and analyzer/years.py.
 """
 from __future__ import annotations
 
+import difflib
 import re
 
 _FLAGS = re.I
@@ -32,6 +33,25 @@ def overlaps(span: tuple, spans: list) -> bool:
     return any(not (span[1] <= s or span[0] >= e) for s, e in spans)
 
 
+# Topic words people often misspell ("homocides", "populaton", "unemployement"). Only long words are
+# corrected, and only to these, so place names and everyday words are left alone.
+SPELLING_TARGETS = ("homicide", "homicides", "population", "unemployment", "unemployed", "poverty",
+                    "demographics", "neighborhood", "neighborhoods", "killings")
+_WORD_RE = re.compile(r"[a-z]{6,}")
+_KNOWN = set(SPELLING_TARGETS)
+
+
+def correct_spelling(low: str) -> str:
+    """``low`` with near-misses of the topic words replaced by the word (close matches only)."""
+    def fix(m: re.Match) -> str:
+        word = m.group(0)
+        if word in _KNOWN:
+            return word
+        close = difflib.get_close_matches(word, SPELLING_TARGETS, n=1, cutoff=0.84)
+        return close[0] if close and close[0][0] == word[0] else word
+    return _WORD_RE.sub(fix, low)
+
+
 # ---------------------------------------------------------------- vocabulary
 
 # (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
@@ -43,7 +63,8 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("income", "socioeconomic",
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
      r"poor(?:est|er)|affluent|money|well[\s-]off|well[\s-]to[\s-]do|prosperous|better[\s-]off|"
-     r"worse[\s-]off"),
+     r"worse[\s-]off|(?:make|makes|making)\s+(?:per\s+(?:person|head|capita)|a\s+year|annually)|"
+     r"per[\s-]head\s+income|income\s+per\s+(?:person|head)"),
     ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households|hard[\s-]up|"
                                  r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
     ("unemployment", "socioeconomic", r"unemploy(?:ment|ed)|jobless(?:ness)?|out\s+of\s+work|employment"),
@@ -58,10 +79,13 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"affordab(?:le|ility)|homes?\s+(?:cost|worth)|price\s+of\s+(?:a\s+)?(?:home|house)s?|"
      r"home\s+appreciation|price\s+index|typical\s+(?:home|house|condo|property)s?|"
      r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
-     r"(?:homes?|houses?)\s+(?:sell|go)\s+for"),
+     r"(?:homes?|houses?)\s+(?:sell|go)\s+for|pric(?:ey|ier|iest)|"
+     r"(?:homes?|houses?|condos?|places?|propert(?:y|ies))\b[\w\s']{0,30}\b(?:going|go|goes|selling|sells?)\s+for|"
+     r"buy\s+(?:a\s+)?(?:place|home|house|condo)"),
     ("population", "census",
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
-     r"number\s+of\s+residents"),
+     r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:call|live|reside)|"
+     r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
     ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"

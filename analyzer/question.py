@@ -43,6 +43,7 @@ from analyzer.lexicon import (
     UNSUPPORTED_RES,
     WHICH_RE,
     add_unique,
+    correct_spelling,
     number,
 )
 from analyzer.places import extract_places, place_warnings
@@ -81,7 +82,8 @@ def analyze_question(question: str, data=None) -> Analysis:
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
 
-    metrics, domains, metric_pos, locations, census_group = _metrics(low, places["iucr_codes"])
+    # Topic words are read with common misspellings corrected; places and years were read as written.
+    metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -158,7 +160,8 @@ def analyze_question(question: str, data=None) -> Analysis:
         "census_group": census_group,
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
-                                          r"cases?|deaths?)\b", low)),
+                                          r"cases?|deaths?)\b|\b(?:homicides?|murders?|killings?|deaths?)\b"
+                                          r"[\w\s',]{0,30}\b(?:were|was|are|is)\s+domestic\b", low)),
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,

@@ -130,7 +130,9 @@ def _add_period_ends(years: list, periods: list) -> None:
 
 _MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                 "november", "december"]
+# Abbreviations too ("Jan through June"); "mar" and "may" are also words, so they need a date-like context.
 _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|october|november|december|"
+               r"jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec|"
                r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
                r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d))")
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
@@ -147,7 +149,8 @@ _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
 def _month_number(word: str) -> int:
-    return _MONTH_NAMES.index(word.lower()) + 1
+    word = word.lower()
+    return next(i for i, name in enumerate(_MONTH_NAMES, 1) if name.startswith(word[:3]))
 
 
 def extract_months(low: str) -> list:

@@ -92,6 +92,19 @@ class Backend:
     def __init__(self, queue_size: int = 8):
         self.gate = ModelGate(queue_size)
         self.selection_reason = ""
+        # Failures are remembered so /api/health can say "degraded" and why, instead of "ok".
+        self.failures = 0
+        self.last_error: str | None = None
+        self.last_error_at: float | None = None
+        self.last_ok_at: float | None = None
+
+    def failure_state(self) -> dict:
+        """"degraded" while the latest generation failed; the last error stays visible after recovery."""
+        degraded = self.last_error_at is not None and (self.last_ok_at is None or self.last_ok_at < self.last_error_at)
+        return {"status": "degraded" if degraded else "ok", "failures": self.failures,
+                "last_error": self.last_error,
+                "last_error_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.last_error_at))
+                if self.last_error_at else None}
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Backend":
@@ -115,7 +128,13 @@ class Backend:
     def generate(self, request: GenerationRequest) -> Generation:
         with self.gate:
             started = time.perf_counter()
-            generation = self._generate(request)
+            try:
+                generation = self._generate(request)
+            except Exception as exc:
+                self.failures += 1
+                self.last_error, self.last_error_at = f"{type(exc).__name__}: {exc}", time.time()
+                raise
+            self.last_ok_at = time.time()
             if not generation.duration_ms:
                 generation.duration_ms = round((time.perf_counter() - started) * 1000, 3)
             return generation

@@ -10,20 +10,23 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import sqlite3
+import re
 import sys
 
 from assembly.services import build_services
 from backends.base import BackendError
 from loop.options import InvalidOptions
-from settings.loader import DataNotFoundError, var_dir, with_overrides
+from settings.loader import DataNotFoundError, SettingsError, var_dir, with_overrides
 from settings.schema import Settings
+from tools.data.integrity import DataIntegrityError
 from web.conversations import ConversationError, Turn, begin_turn
-from web.run_store import RunStore
+from web.run_store import RunStore, StoreUnavailable
 
-# Exit codes: 0 an answer, 2 bad input or setup (one line on stderr), 3 the model failed (a partial answer was
-# still printed, built from the data gathered before the failure).
-MODEL_FAILED = 3
+# Exit codes: 0 an answer; 2 bad input, settings or data (nothing was answered); 3 the model failed
+# during the question (the partial answer is still printed, and the cause under "error").
+EXIT_OK, EXIT_BAD_INPUT, EXIT_MODEL_FAILED = 0, 2, 3
+# Undecodable argv bytes arrive as lone surrogates (Python's surrogateescape).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -88,7 +91,9 @@ def render_text(result: dict) -> str:
         lines += [f"  - {caveat}" for caveat in result["caveats"]]
     if result.get("ungrounded_numbers"):
         lines.append("Ungrounded numbers: " + ", ".join(result["ungrounded_numbers"]))
-    if result.get("conversation_id"):
+    if result.get("saved") is False:
+        lines.append(f"Not stored in the run history: {result.get('save_error')}")
+    elif result.get("conversation_id"):
         lines.append(f"Conversation {result['conversation_id']}, turn {result.get('turn')}; run "
                      f"{result.get('run_id')}. Ask a follow-up with: ask --continue \"...\"")
     lines += ["", "Trace:"]
@@ -98,17 +103,33 @@ def render_text(result: dict) -> str:
     lines.append(f"Stopped because: {result.get('stopped_because')}; {len(result.get('tool_calls') or [])} tool "
                  f"call(s); total {_ms(timings.get('total_ms', 0))}; backend {backend.get('backend')}"
                  + (f" ({result['model']})" if result.get("model") else "")
+                 + (f", sha256 {str(backend['sha256'])[:12]}" if backend.get("sha256") else "")
                  + f"; prompts {result.get('prompt_version')}")
     return "\n".join(lines)
 
 
 def report_error(args, code: str, message: str) -> int:
     """The CLI's one error shape: the API's JSON error object with --json, else a line on stderr; exit code 2."""
+    message = " ".join(str(message).split())  # one line, whatever the cause's text holds
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
     else:
         print(f"error: {message}", file=sys.stderr)
-    return 2
+    return EXIT_BAD_INPUT
+
+
+def check_question(question, limit: int) -> tuple[str | None, str]:
+    """(None, cleaned question) or (error code, message): the API's own question checks."""
+    if not isinstance(question, str):
+        return "invalid_question", "the question must be text"
+    if LONE_SURROGATE.search(question):
+        return "invalid_question", "the question is not valid UTF-8 text"
+    question = question.strip()
+    if not question:
+        return "empty_question", "the question is empty"
+    if len(question) > limit:
+        return "question_too_long", f"the question has {len(question)} characters; the limit is {limit}"
+    return None, question
 
 
 def _turn(args, settings: Settings) -> tuple[RunStore, Turn]:
@@ -123,39 +144,55 @@ def _turn(args, settings: Settings) -> tuple[RunStore, Turn]:
     return store, begin_turn(store, conversation_id, settings.orchestrator.max_conversation_turns)
 
 
+def _save(store: RunStore, result: dict, turn: Turn) -> None:
+    """Store the answer as the conversation's next turn. A store that cannot be written never costs the answer:
+    the result says it was not saved (and an unsaved first turn leaves no conversation to continue)."""
+    try:
+        run_id, number = store.save_turn(result, turn.conversation_id)
+    except StoreUnavailable as exc:
+        result.update(run_id=None, saved=False, save_error=str(exc), turn=None,
+                      conversation_id=None if turn.is_new else turn.conversation_id)
+        print(f"warning: the answer was not stored: {exc}", file=sys.stderr)
+        return
+    result.update(run_id=run_id, saved=True, conversation_id=turn.conversation_id, turn=number)
+
+
 def run_ask(args, settings: Settings) -> int:
-    """The ``ask`` command. Exit code 0 on an answer, 2 on any error (never a stack trace)."""
-    question = (args.question or "").strip()
-    if not question:
-        return report_error(args, "empty_question", "the question is empty")
-    if len(question) > settings.server.max_question_chars:
-        return report_error(args, "question_too_long", f"the question has {len(question)} characters; the limit is "
-                                                       f"{settings.server.max_question_chars}")
+    """The ``ask`` command. Exit 0 on an answer, 2 on bad input or setup (never a stack trace), 3 when the
+    model failed during the question (the partial answer is printed all the same)."""
+    code, question = check_question(args.question, settings.server.max_question_chars)
+    if code:
+        return report_error(args, code, question)
     overrides = {}
     for attr, dotted in ASK_OVERRIDES:
         value = getattr(args, attr, None)
         if value is None:
             continue
-        if attr in ("max_tool_calls", "timeout") and not (math.isfinite(value) and value >= 1):
-            return report_error(args, "invalid_options", f"--{attr.replace('_', '-')} must be a number of at least 1, "
-                                                         f"got {value:g}")
+        # NaN compares false with everything, so "< 1" alone would let --timeout nan switch the deadline off.
+        if attr in ("max_tool_calls", "timeout") and ((isinstance(value, float) and not math.isfinite(value))
+                                                      or value < 1):
+            return report_error(args, "invalid_options",
+                                f"--{attr.replace('_', '-')} must be a finite number of at least 1, got {value:g}")
         overrides[dotted] = value
-    settings = with_overrides(settings, overrides)
+    try:
+        settings = with_overrides(settings, overrides)
+    except SettingsError as exc:
+        return report_error(args, "invalid_options", str(exc))
     try:
         store, turn = _turn(args, settings)
     except ConversationError as exc:
         return report_error(args, exc.code, exc.message)
-    except sqlite3.Error as exc:
-        return report_error(args, "run_store_error", f"the run history could not be read: {exc}")
+    except StoreUnavailable as exc:
+        return report_error(args, "run_store_unavailable", f"the run history could not be read: {exc}")
     services = None
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
             services = build_services(settings)
             result = services.orchestrator.run(question, history=turn.history).to_dict()
-            run_id, number = store.save_turn(result, turn.conversation_id)
-            result.update(run_id=run_id, conversation_id=turn.conversation_id, turn=number)
     except InvalidOptions as exc:
         return report_error(args, "invalid_options", str(exc))
+    except DataIntegrityError as exc:
+        return report_error(args, "data_invalid", str(exc))
     except DataNotFoundError as exc:
         return report_error(args, "data_not_found", str(exc))
     except BackendError as exc:
@@ -165,12 +202,14 @@ def run_ask(args, settings: Settings) -> int:
     finally:
         if services is not None:
             services.close()
+    _save(store, result, turn)
     if getattr(args, "json", False):
         print(json.dumps(result, indent=2, default=str))
     else:
         print(render_text(result))
-    if result.get("error"):
-        print(f"error: the model failed ({result['error']}); the answer above is built from the data gathered",
-              file=sys.stderr)
-        return MODEL_FAILED
-    return 0
+    error = result.get("error")
+    if error:
+        print(f"error: the model failed during the question ({error.get('type')}: {error.get('message')}); "
+              "the answer above is partial", file=sys.stderr)
+        return EXIT_MODEL_FAILED
+    return EXIT_OK

@@ -160,18 +160,24 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         failures.append(f"ungrounded numbers {ungrounded}")
     if not answer.strip():
         failures.append("empty answer")
+    # The model did not write the answer: the planner's templated one, or a summary built without the model.
+    synthesis = [s for s in result.get("trace") or [] if s.get("type") == "synthesis"]
+    planner_answer = bool(synthesis) and bool(synthesis[-1].get("planner_answer") or synthesis[-1].get("fallback"))
     return {
         "id": item.get("id"), "question": item.get("q"), "category": item.get("category"),
         "passed": not failures, "failures": failures, "tools_ok": tools_ok, "called": called_any,
         "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
         "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
+        "planner_answer": planner_answer,
     }
 
 
 # ---------------------------------------------------------------- the whole set
 
-def run_eval(services: Services, questions=None, limit=None) -> dict:
+def run_eval(services: Services, questions=None, limit=None, categories=None) -> dict:
     items = questions if questions is not None else load_questions()
+    if categories:
+        items = [item for item in items if item.get("category") in set(categories)]
     if limit:
         items = items[: int(limit)]
     orchestrator, backend = services.orchestrator, services.backend
@@ -207,6 +213,7 @@ def run_eval(services: Services, questions=None, limit=None) -> dict:
         "argument_accuracy": round(sum(r["args_matched"] for r in rows) / args_total, 4) if args_total else 1.0,
         "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,
         "stop_reasons": stops,
+        "planner_answer_share": round(sum(r["planner_answer"] for r in rows) / n, 4),
         "latency_ms": {"median": round(statistics.median(latencies), 1),
                        "p95": round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))], 1)},
         "by_category": by_category,
@@ -221,7 +228,7 @@ def run_eval_command(args, settings) -> int:
     settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
     services = build_services(settings, backend_name=getattr(args, "backend", None))
     try:
-        report = run_eval(services, limit=getattr(args, "limit", None))
+        report = run_eval(services, limit=getattr(args, "limit", None), categories=getattr(args, "category", None))
     finally:
         services.close()
     output = getattr(args, "output", None)
@@ -229,7 +236,8 @@ def run_eval_command(args, settings) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
-                                      "argument_accuracy", "grounded_share", "stop_reasons", "latency_ms")}
+                                      "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",
+                                      "latency_ms", "by_category")}
     print(json.dumps(summary, indent=2, default=str))
     for failure in report["failures"]:
         print(f"FAIL {failure['id']}: {failure['question']}\n     " + "; ".join(failure["failures"]))

@@ -78,6 +78,8 @@ def extract_numbers(text: str) -> list[Number]:
         raw = match.group("num")
         digits = raw.replace(",", "")
         value = float(digits)
+        if not math.isfinite(value):  # hundreds of digits: no data value is that large, and the maths would overflow
+            continue
         suffix = (match.group("suffix") or "").strip().lower()
         decimals = len(digits.split(".")[1]) if "." in digits else 0
         scale = _SCALES.get(suffix, 1.0)

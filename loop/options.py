@@ -10,6 +10,15 @@ class InvalidOptions(ValueError):
     """An unknown option, or a limit outside what the configuration allows."""
 
 
+def _shown(value) -> str:
+    """A short rendering for the error message (a huge or deeply nested value stays short)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def validate_limits(options: dict | None, max_tool_calls: int, timeout_seconds: float, grammar: bool) -> dict:
     """The limits for one question; options may only lower the configured ones, never raise them."""
     options = dict(options or {})
@@ -21,22 +30,22 @@ def validate_limits(options: dict | None, max_tool_calls: int, timeout_seconds: 
         value = options.get(key)
         if value is None:
             continue
+        shown = _shown(value)
         try:
             # bool is an int subclass, and "2.5" calls are not a count; both are rejected rather than coerced.
-            # inf, nan and numbers too long to read are not limits either (nan compares false with everything).
+            # NaN and infinity are rejected too: NaN compares false with every limit, so it would switch it off.
             number = float(value)
-            if isinstance(value, bool) or not math.isfinite(number) or (kind is int and number != int(number)):
+            if isinstance(value, bool) or not math.isfinite(number) or (kind is int and not number.is_integer()):
                 raise ValueError
-            value = kind(number)
-        except (TypeError, ValueError, OverflowError):
-            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-            raise InvalidOptions(f"{key} must be a number from 1 to {top:g}, got {shown}") from None
-        if not 1 <= value <= top:
-            raise InvalidOptions(f"{key} must be from 1 to {top:g}, got {value:g}")
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer too large for a float
+            raise InvalidOptions(f"{key} must be a finite number from 1 to {top:g}, got {shown}") from None
+        if not 1 <= number <= top:
+            raise InvalidOptions(f"{key} must be from 1 to {top:g}, got {number:g}")
+        value = kind(number)
         limits[key] = value
     if options.get("grammar") is not None:
         if not isinstance(options["grammar"], bool):
-            raise InvalidOptions(f"grammar must be true or false, got {options['grammar']!r}")
+            raise InvalidOptions(f"grammar must be true or false, got {_shown(options['grammar'])}")
         # Asking for grammar cannot switch it on when the configuration turned it off.
         limits["grammar"] = options["grammar"] and grammar
     return limits

@@ -203,7 +203,7 @@ class RunResult:
     caveats: list = field(default_factory=list)
     ungrounded_numbers: list = field(default_factory=list)
     analysis: Analysis | None = None
-    error: str | None = None  # the model failed during this run: the cause (the answer is built from the data)
+    error: dict | None = None  # {"phase", "type", "message"} when a model pass failed; the answer is then partial
 
     @property
     def calls(self) -> list[ToolCallStep]:

@@ -66,8 +66,7 @@ def _features(level: str, path: Path) -> dict:
     else:
         why = "it holds no boundaries"
     if not out:
-        raise DataIntegrityError(f"{path.name} in {path.parent} is not a readable boundary file ({why}). Restore it, "
-                                 "or re-download it with: python app.py data refresh.")
+        raise DataIntegrityError(path.parent, {level: f"{path.name} is not a readable boundary file ({why})"})
     return out
 
 

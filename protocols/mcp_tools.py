@@ -124,8 +124,11 @@ class McpTools:
             return _outcome(f"the model backend could not start: {exc}", is_error=True)
         result = run.to_dict()
         measured = round((time.perf_counter() - started) * 1000, 1)
-        run_id = self.store.save(result, latency=latency_ms(result) or measured)
-        trace = _jsonable(compact_trace(result, run_id, f"/runs/{run_id}"))
+        try:
+            run_id = self.store.save(result, latency=latency_ms(result) or measured)
+        except Exception:  # a store that cannot write must not cost the answer; the trace says it was not kept
+            run_id = None
+        trace = _jsonable(compact_trace(result, run_id, f"/runs/{run_id}" if run_id else None))
         answer = result.get("answer") or ""
         return _outcome(answer, {"answer": answer, "trace": trace}, extra_text=[json.dumps(trace, ensure_ascii=False)])
 

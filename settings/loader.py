@@ -84,8 +84,9 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if isinstance(value, (dict, list)):
             raise ValueError
         return str(value)
-    except (TypeError, ValueError):
-        raise SettingsError(f"setting '{key}' in {where} must be {kind}, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer too large for a float
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise SettingsError(f"setting '{key}' in {where} must be {kind}, got {shown}") from None
 
 
 def load_settings(path: str | os.PathLike | None = None, overrides: dict | None = None) -> Settings:
@@ -147,27 +148,40 @@ def var_dir(settings: Settings) -> Path:
     return path
 
 
-def resolve_data_dir(settings: Settings) -> Path:
-    """The first of data.dir / CHIQA_DATA_DIR, <var_dir>/data (where ``data refresh`` writes by
-    default) and ../shared/data that holds homicides.csv."""
-    candidates = []
+def configured_data_dir(settings: Settings) -> Path | None:
+    """The folder named by data.dir / CHIQA_DATA_DIR, or None when neither is set."""
     configured = settings.data.dir
-    if configured:
-        # A folder you name is used alone: falling back to another copy would answer from data you did not pick.
-        path = Path(configured).expanduser()
-        path = path if path.is_absolute() else PROJECT_ROOT / path
+    if not configured:
+        return None
+    path = Path(configured).expanduser()
+    return path if path.is_absolute() else PROJECT_ROOT / path
+
+
+def default_data_dir(settings: Settings) -> Path | None:
+    """Without a configured folder: <var_dir>/data (where ``data refresh`` writes by default), else
+    ../shared/data, whichever first holds homicides.csv; None when neither does."""
+    for path in (var_dir(settings) / "data", FALLBACK_DATA_DIR):
         if (path / "homicides.csv").is_file():
             return path.resolve()
-        raise DataNotFoundError(
-            f"The data folder set by CHIQA_DATA_DIR or data.dir ({path}) has no homicides.csv; it is used alone, "
-            "with no fallback. Point it at a folder holding the exported CSVs, unset it to use var/data or "
-            "../shared/data, or fill it with: python app.py data refresh (needs network).")
-    candidates.append(var_dir(settings) / "data")
-    candidates.append(FALLBACK_DATA_DIR)
-    for path in candidates:
-        if (path / "homicides.csv").is_file():
-            return path.resolve()
-    tried = ", ".join(str(p) for p in candidates)
+    return None
+
+
+def resolve_data_dir(settings: Settings) -> Path:
+    """The data folder. A configured one (data.dir / CHIQA_DATA_DIR) is used alone, never mixed with or
+    replaced by another folder, so what is read is what was configured; otherwise ``default_data_dir``."""
+    configured = configured_data_dir(settings)
+    if configured is not None:
+        if not configured.is_dir():
+            raise DataNotFoundError(
+                f"The data folder {configured} (set by CHIQA_DATA_DIR or data.dir) does not exist. A configured "
+                "folder is used alone: fix the path, unset it to use <var_dir>/data or ../shared/data, or download "
+                "the files into it with: python app.py data refresh (needs network)."
+            )
+        return configured.resolve()
+    found = default_data_dir(settings)
+    if found is not None:
+        return found
+    tried = ", ".join(str(p) for p in (var_dir(settings) / "data", FALLBACK_DATA_DIR))
     raise DataNotFoundError(
         "No ChiQA data found (looked in: " + tried + "). Either set CHIQA_DATA_DIR to a folder "
         "holding the exported CSVs (homicides.csv, socioeconomic.csv, census_acs.csv, ...), set "

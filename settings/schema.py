@@ -27,7 +27,8 @@ class OpenAISettings:
     base_url: str = setting("http://127.0.0.1:8080/v1", "OpenAI-compatible server")
     model: str = setting("local-model", "model name sent to it")
     api_key_env: str | None = setting("OPENAI_API_KEY", "environment variable holding its API key, if any")
-    request_timeout_seconds: float = setting(60, "HTTP timeout per request")
+    request_timeout_seconds: float = setting(60, "longest wait for one whole reply (connect, headers and body "
+                                                 "together), also capped by the question's time left")
     send_grammar: bool = setting(True, "constrain tool calls on the server, in the field its `server_kind` reads")
     server_kind: str = setting("llama-server", "llama-server (`grammar`), vllm (`structured_outputs.grammar`), "
                                "ollama or generic (`response_format` JSON schema)")

@@ -265,6 +265,8 @@
     bits.push("Answered by " + (name || "unknown backend"));
     var model = result.model || (isObj(b) ? b.model : null);
     if (model) bits.push("model " + model);
+    if (isObj(b) && isObj(b.info) && b.info.sha256) bits.push("sha256 " + String(b.info.sha256).slice(0, 12));
+    else if (isObj(b) && b.sha256) bits.push("sha256 " + String(b.sha256).slice(0, 12));
     var reason = isObj(b) ? (b.reason || b.selection_reason) : null;
     if (reason) bits.push("why this backend: " + reason);
     if (result.stopped_because) bits.push("stopped because: " + result.stopped_because);
@@ -284,6 +286,8 @@
     clear(answer);
     answer.appendChild(markedAnswer(String(result.answer || ""), result.ungrounded_numbers));
     if (result.partial) answer.appendChild(h("p", {className: "note", text: "This is a partial answer (" + (result.stopped_because || "stopped early") + ")."}));
+    if (isObj(result.error)) answer.appendChild(h("p", {className: "note error-text", text: "The model failed during this question: " + (result.error.type || "error") + ": " + (result.error.message || "") + "."}));
+    if (result.saved === false) answer.appendChild(h("p", {className: "note", text: "This answer could not be saved to the run history" + (result.save_error ? " (" + result.save_error + ")" : "") + "; it has no permalink."}));
     var ung = numberTexts(result.ungrounded_numbers);
     $("ungrounded-note").textContent = ung.length ? "Highlighted numbers (" + ung.join(", ") + ") were not found in any tool result; check them." : "";
     show($("ungrounded-note"), ung.length > 0);

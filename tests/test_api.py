@@ -8,6 +8,7 @@ import pytest
 from app import create_app
 from backends.base import BackendBusy
 from backends.scripted import ScriptedBackend
+from web.runtime import get_runtime
 
 RESULT_KEYS = {"question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings", "backend",
                "model", "prompt_version", "sources", "caveats", "ungrounded_numbers", "analysis"}
@@ -155,10 +156,20 @@ def test_405_is_json(client, method, path):
 
 
 def test_unexpected_error_is_json_500(app, client, monkeypatch):
-    store = app.extensions["chiqa_store"]
-    monkeypatch.setattr(store, "save_turn", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
+    orchestrator = get_runtime(app).orchestrator()
+    monkeypatch.setattr(orchestrator, "run", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
     err = assert_error(ask(client), 500, "internal_error")
     assert "disk on fire" not in err["message"]
+
+
+def test_a_failing_store_never_costs_the_answer(app, client, monkeypatch):
+    store = app.extensions["chiqa_store"]
+    monkeypatch.setattr(store, "save_turn", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
+    body = ask(client).get_json()
+    assert body["answer"] and body["saved"] is False and body["run_id"] is None
+    assert "disk on fire" not in body["save_error"] and store.unsaved == 1
+    # An unsaved first question leaves no conversation to continue.
+    assert body["conversation_id"] is None and body["turn"] is None
 
 
 def test_html_pages_keep_html_404(client):

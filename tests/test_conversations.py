@@ -17,7 +17,7 @@ from app import create_app
 from backends.scripted import ScriptedBackend
 from settings.loader import load_settings, resolve_data_dir
 from web.conversations import begin_turn
-from web.run_store import RunStore
+from web.run_store import RunStore, StoreUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "var" / "test" / "cache"
@@ -135,6 +135,24 @@ def test_turns_are_bounded(tmp_path):
     assert client.get(f"/api/conversations/{cid}").get_json()["turns_left"] == 0
 
 
+def test_an_unstored_follow_up_keeps_its_conversation(tmp_path, monkeypatch):
+    app = make_app(tmp_path)
+    client, store = app.test_client(), app.extensions["chiqa_store"]
+    cid = ask(client, Q1).get_json()["conversation_id"]
+
+    def refuse(*args, **kwargs):
+        raise StoreUnavailable("the run store cannot write: disk full")
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "save_turn", refuse)
+        lost = ask(client, Q2, cid).get_json()
+        assert lost["answer"] and lost["saved"] is False and lost["turn"] is None
+        assert lost["conversation_id"] == cid  # the conversation itself is still stored: go on in it
+        first = ask(client, Q1).get_json()
+        assert first["conversation_id"] is None and first["turn"] is None  # nothing stored to continue
+    again = ask(client, Q2, cid).get_json()
+    assert again["saved"] is True and again["turn"] == 2
+
+
 def test_the_prompt_summarises_earlier_turns(tmp_path):
     backend = ScriptedBackend()
     client = make_app(tmp_path, backend="scripted", backend_object=backend).test_client()
@@ -239,6 +257,17 @@ def test_cli_conversation_errors(cli, capsys, argv, code):
     assert cli(*argv, Q2) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("error: ") and "Traceback" not in captured.err
+
+
+def test_cli_prints_the_answer_when_the_store_cannot_write(cli, capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise StoreUnavailable("the run store cannot write: disk full")
+    monkeypatch.setattr(RunStore, "save_turn", refuse)
+    assert cli(Q1, "--json") == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["answer"] and result["saved"] is False and result["conversation_id"] is None
+    assert "not stored" in captured.err and "disk full" in captured.err
 
 
 def test_cli_refuses_a_full_conversation(cli, capsys, tmp_path):

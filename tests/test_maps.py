@@ -131,7 +131,7 @@ def test_a_truncated_boundary_file_is_a_503_naming_it(tmp_path, folder):
         "server.var_dir": str(tmp_path / "var"), "data.dir": str(tmp_path)}}).test_client()
     for level in ("zips", "community_areas"):  # both layers share one frame, so both need the file
         resp = client.get(f"/api/geo/{level}")
-        assert resp.status_code == 503 and resp.get_json()["error"]["code"] == "data_not_found"
+        assert resp.status_code == 503 and resp.get_json()["error"]["code"] == "data_invalid"
         assert "zip_codes.geojson" in resp.get_json()["error"]["message"]
     (tmp_path / "zip_codes.geojson").write_text('{"type": "FeatureCollection", "features": []}')
     message = client.get("/api/geo/zips").get_json()["error"]["message"]

@@ -58,7 +58,7 @@ def test_http_500_is_a_backend_error():
 @responses.activate
 def test_timeout_is_a_backend_error():
     responses.add(responses.POST, URL, body=requests.exceptions.ReadTimeout("read timed out"))
-    with pytest.raises(BackendError, match="did not answer within"):
+    with pytest.raises(BackendError, match="did not finish its reply within"):
         _backend().generate(GenerationRequest(messages=MESSAGES))
 
 

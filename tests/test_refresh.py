@@ -3,6 +3,7 @@
 All HTTP is mocked with `responses`; an unregistered URL raises ConnectionError, so nothing here
 can reach the network. Every destination is a tmp_path folder.
 """
+import hashlib
 import io
 import json
 import re
@@ -271,13 +272,15 @@ def test_meta_json_and_manifest(tmp_path, cfg):
     meta = json.loads((tmp_path / "homicides.csv.meta.json").read_text())
     assert meta["portal_id"] == "ijzp-q8t2" and meta["source"] == "Chicago Police Department"
     assert meta["soql_where"] == "primary_type = 'HOMICIDE'"
-    assert meta["row_count"] == 5
+    assert meta["row_count"] == 5 and meta["data_rows"] == 5
+    assert meta["sha256"] == hashlib.sha256((tmp_path / "homicides.csv").read_bytes()).hexdigest()
     assert meta["coverage"] == {"first": "2001-01-06", "last": "2023-07-19"}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta["fetched_at"])
 
     manifest = json.loads((tmp_path / "refresh_manifest.json").read_text())
     entries = manifest["datasets"]
     assert entries["homicides"]["last_status"] == "ok" and entries["homicides"]["row_count"] == 5
+    assert entries["homicides"]["sha256"] == meta["sha256"]  # what the loader checks the file against
     assert entries["iucr"]["last_status"] == "failed" and "HTTP 503" in entries["iucr"]["last_error"]
     assert entries["zip_crosswalk"]["last_status"] in ("kept", "missing")
     assert not (tmp_path / "iucr_codes.csv.meta.json").exists()

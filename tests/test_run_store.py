@@ -1,16 +1,11 @@
-"""web/run_store.py: storing runs, feedback, listing, stats and concurrent writers."""
+"""web/run_store.py and web/run_stats.py: storing runs, feedback, listing, stats and concurrent writers."""
 import sqlite3
 import threading
 
 import pytest
 
-from web.run_store import (
-    NO_TOOLS,
-    RunStore,
-    _percentile,
-    answer_pattern,
-    tool_call_records,
-)
+from web.run_stats import NO_TOOLS, _percentile, answer_pattern, tool_call_records
+from web.run_store import RunStore
 
 
 def result(question="q", calls=(), stop="model_done", total_ms=100.0, backend="scripted"):

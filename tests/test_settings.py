@@ -10,6 +10,7 @@ import yaml
 import app
 from settings import loader as settings_mod
 from settings.schema import default_of, leaf_settings
+from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,13 +121,14 @@ def test_tool_command_rejects_malformed_json(capsys):
 
 
 def test_a_configured_data_folder_is_used_alone(tmp_path, monkeypatch):
-    """No silent fallback: a named folder without homicides.csv is an error naming it, even though
-    ../shared/data exists."""
+    """No silent fallback: a named folder without homicides.csv is an error naming it and the file, even
+    though ../shared/data exists."""
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "socioeconomic.csv").write_text("x\n1\n")
     monkeypatch.setenv("CHIQA_DATA_DIR", str(tmp_path / "mine"))
     loaded = settings_mod.load_settings()
     assert settings_mod.FALLBACK_DATA_DIR.is_dir()
-    with pytest.raises(settings_mod.DataNotFoundError, match="used alone") as err:
-        settings_mod.resolve_data_dir(loaded)
-    assert str(tmp_path / "mine") in str(err.value)
+    assert settings_mod.resolve_data_dir(loaded) == (tmp_path / "mine").resolve()
+    with pytest.raises(settings_mod.DataNotFoundError) as err:
+        load_data(loaded, use_cache=False)
+    assert str((tmp_path / "mine").resolve()) in str(err.value) and "homicides.csv" in str(err.value)

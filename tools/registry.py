@@ -8,6 +8,7 @@ body can trust its inputs and every bad input becomes an error result naming wha
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
@@ -68,7 +69,7 @@ class Tool:
 
 def _coerce_integer(name: str, value: Any, spec: dict) -> int:
     if isinstance(value, bool):
-        raise ToolArgumentError(f"'{name}' must be a whole number, got {json.dumps(value)}")
+        raise ToolArgumentError(f"'{name}' must be a whole number, got {_shown(value)}")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str):
@@ -80,11 +81,11 @@ def _coerce_integer(name: str, value: Any, spec: dict) -> int:
         if value is None:
             raise ToolArgumentError(f"'{name}' must be a whole number, got {json.dumps(text)}")
     if not isinstance(value, int):
-        raise ToolArgumentError(f"'{name}' must be a whole number, got {json.dumps(value)}")
+        raise ToolArgumentError(f"'{name}' must be a whole number, got {_shown(value)}")
     low, high = spec.get("minimum"), spec.get("maximum")
     if (low is not None and value < low) or (high is not None and value > high):
         raise ToolArgumentError(
-            f"'{name}' = {value} is out of range; valid values are {low} to {high}", code="out_of_range"
+            f"'{name}' = {_shown(value)} is out of range; valid values are {low} to {high}", code="out_of_range"
         )
     return value
 
@@ -96,21 +97,29 @@ def _coerce_boolean(name: str, value: Any) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in {"true", "yes", "y", "1", "false", "no", "n", "0"}:
         return value.strip().lower() in {"true", "yes", "y", "1"}
-    raise ToolArgumentError(f"'{name}' must be true or false, got {json.dumps(value)}")
+    raise ToolArgumentError(f"'{name}' must be true or false, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """A short rendering of a bad value for an error message (a 4,000-digit number stays short)."""
+    text = json.dumps(value, default=str) if not isinstance(value, int) or abs(value) < 10**30 else "a huge integer"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _coerce_string(name: str, value: Any, spec: dict) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # never through float: a 400-digit integer would overflow
+    elif isinstance(value, float):
+        value = str(int(value)) if value.is_integer() else str(value)
     if not isinstance(value, str):
-        raise ToolArgumentError(f"'{name}' must be text, got {json.dumps(value)}")
+        raise ToolArgumentError(f"'{name}' must be text, got {_shown(value)}")
     value = value.strip()
     choices = spec.get("enum")
     if choices:
         lowered = {c.lower(): c for c in choices}
         if value.lower() not in lowered:
             raise ToolArgumentError(
-                f"'{name}' = {json.dumps(value)} is not valid; choose one of: {', '.join(choices)}",
+                f"'{name}' = {_shown(value)} is not valid; choose one of: {', '.join(choices)}",
                 code="invalid_choice",
             )
         value = lowered[value.lower()]
@@ -125,14 +134,17 @@ def _coerce_value(name: str, value: Any, spec: dict) -> Any:
                 return _coerce_value(name, value, {**spec, "type": kind})
             except ToolArgumentError:
                 continue
-        raise ToolArgumentError(f"'{name}' must be one of types {types}, got {json.dumps(value)}")
+        raise ToolArgumentError(f"'{name}' must be one of types {types}, got {_shown(value)}")
     if types == "integer":
         return _coerce_integer(name, value, spec)
     if types == "number":
         try:
-            return float(value)
-        except (TypeError, ValueError):
-            raise ToolArgumentError(f"'{name}' must be a number, got {json.dumps(value)}") from None
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
+            number = math.nan
+        if isinstance(value, bool) or not math.isfinite(number):
+            raise ToolArgumentError(f"'{name}' must be a finite number, got {_shown(value)}")
+        return number
     if types == "boolean":
         return _coerce_boolean(name, value)
     if types == "array":
@@ -209,7 +221,13 @@ class ToolRegistry:
             raise ToolArgumentError(
                 f"unknown tool {json.dumps(name)}; valid tools: {', '.join(self._tools)}", code="unknown_tool"
             )
-        return canonicalize_arguments(tool, arguments)
+        try:
+            return canonicalize_arguments(tool, arguments)
+        except (OverflowError, RecursionError, TypeError, ValueError) as exc:
+            if isinstance(exc, ToolArgumentError):
+                raise
+            raise ToolArgumentError(f"arguments for {name} could not be read ({type(exc).__name__}: "
+                                    f"{str(exc)[:120]})") from None
 
     def run(self, name: str, arguments: Any = None) -> ToolResult:
         """Run a tool. Never raises: every failure is a ToolResult with ok=False."""

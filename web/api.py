@@ -1,6 +1,6 @@
 """The JSON API under /api. Every error is {"ok": false, "error": {"code", "message"}}.
 
-POST /api/ask                 answer a question; the result object plus run_id, conversation_id and turn
+POST /api/ask                 answer a question; the result object plus run_id, saved, conversation_id and turn
                               (send {"conversation_id": ...} back to ask a follow-up in the same conversation)
 POST /api/ask/stream          the same, as NDJSON events while it runs (start, step..., result)
 GET  /api/conversations/<id>  a conversation's turns (run_id, turn, question, answer)
@@ -25,13 +25,16 @@ from flask import (
     request,
     stream_with_context,
 )
+from werkzeug.exceptions import BadRequest
 
 from backends.base import BackendBusy, BackendError
 from loop.options import InvalidOptions
 from settings.loader import DataNotFoundError
-from web.conversations import ConversationError, begin_turn, check_id
+from tools.data.integrity import DataIntegrityError
+from web.conversations import ConversationError, Turn, begin_turn, check_id
 from web.errors import ApiError
-from web.run_store import latency_ms
+from web.run_stats import latency_ms
+from web.run_store import LONE_SURROGATE, StoreUnavailable, scrub_text
 from web.runtime import get_runtime
 from web.version import VERSION
 
@@ -61,7 +64,11 @@ def read_json_body() -> dict:
     limit = _settings().server.max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
-    raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
+    try:
+        raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
+    except (OSError, ValueError, BadRequest):  # a malformed chunked encoding, or a client that stopped sending
+        raise ApiError(400, "invalid_body", "the request body could not be read (malformed chunked encoding, "
+                                            "or the body ended early)") from None
     # ...by cutting them at the limit, so a body without Content-Length that fills it is too large.
     if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
@@ -72,17 +79,20 @@ def read_json_body() -> dict:
     except json.JSONDecodeError as exc:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc.msg} at position {exc.pos}") from None
     except RecursionError:
-        raise ApiError(400, "invalid_json", "the body nests objects or arrays too deeply") from None
-    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise ApiError(400, "invalid_json", f"the body holds a value Python will not read: {exc}") from None
+        raise ApiError(400, "invalid_json", "the body nests arrays or objects too deeply") from None
+    except ValueError as exc:  # e.g. an integer longer than Python's 4,300-digit conversion limit
+        raise ApiError(400, "invalid_json", f"the body holds a value that cannot be read: {exc}") from None
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object")
     return body
 
 
-def clean_text(text: str) -> str:
-    """Text that can be stored and sent on: a lone UTF-16 surrogate ("\\ud800" in JSON) becomes U+FFFD."""
-    return text.encode("utf-8", errors="surrogatepass").decode("utf-8", errors="replace")
+def _check_text(field: str, text: str) -> None:
+    """Lone UTF-16 surrogates ("\\ud800" in JSON) are not text: refuse them before any work is done."""
+    found = LONE_SURROGATE.search(text)
+    if found:
+        raise ApiError(400, f"invalid_{field}", f"the {field} contains an unpaired UTF-16 surrogate "
+                       f"(U+{ord(found.group()):04X} at position {found.start()}); send valid Unicode text")
 
 
 def parse_ask() -> tuple[str, dict, str | None]:
@@ -92,7 +102,8 @@ def parse_ask() -> tuple[str, dict, str | None]:
         raise ApiError(400, "missing_question", 'the body needs a "question" string')
     if not isinstance(question, str):
         raise ApiError(400, "invalid_question", '"question" must be a string')
-    question = clean_text(question).strip()
+    _check_text("question", question)
+    question = question.strip()
     if not question:
         raise ApiError(400, "empty_question", "the question is empty")
     limit = _settings().server.max_question_chars
@@ -123,6 +134,8 @@ def get_orchestrator():
     runtime = get_runtime(current_app)
     try:
         return runtime.orchestrator()
+    except DataIntegrityError as exc:
+        raise ApiError(503, "data_invalid", str(exc)) from None
     except DataNotFoundError as exc:
         raise ApiError(503, "data_not_found", str(exc)) from None
     except BackendError as exc:
@@ -140,15 +153,26 @@ def queue_full(orchestrator) -> bool:
     return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
 
 
-def store_result(result: dict, measured_ms: float) -> str:
-    """Store a run outside any conversation (the /v1 routes: a chat client keeps its own history)."""
-    return _store().save(result, latency=latency_ms(result) or round(measured_ms, 1))
-
-
-def store_turn(store, result: dict, conversation_id: str, measured_ms: float) -> dict:
-    """Save the run as the conversation's next turn; the fields every /api answer carries besides the result."""
-    run_id, turn = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
-    return {"run_id": run_id, "conversation_id": conversation_id, "turn": turn}
+def store_result(result: dict, measured_ms: float, store=None, turn: Turn | None = None) -> dict:
+    """Save the run, as the conversation's next turn when ``turn`` is given (/v1 runs belong to none: a chat
+    client keeps its own history). The answer is returned whatever happens to the store, saying whether it was
+    kept; an unsaved first turn leaves no conversation to continue, so its conversation_id is null."""
+    store = store if store is not None else _store()
+    conversation_id = turn.conversation_id if turn is not None else None
+    number = None
+    try:
+        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
+        saved = {"run_id": run_id, "saved": True}
+    except StoreUnavailable as exc:
+        saved = {"run_id": None, "saved": False, "save_error": str(exc)}
+    except Exception as exc:  # never lose a computed answer over the history
+        log.exception("storing a run failed")
+        store.unsaved += 1
+        saved = {"run_id": None, "saved": False, "save_error": f"the run could not be stored ({type(exc).__name__})"}
+    if turn is None:
+        return saved
+    kept = saved["saved"] or not turn.is_new
+    return {**saved, "conversation_id": conversation_id if kept else None, "turn": number}
 
 
 # ---------------------------------------------------------------- ask
@@ -166,13 +190,11 @@ def ask():
     except BackendBusy as exc:
         raise busy_error(exc) from None
     result = run.to_dict()  # the edge: the typed result becomes JSON here
-    get_runtime(current_app).note_result(result)
-    ids = store_turn(_store(), result, turn.conversation_id, (time.perf_counter() - started) * 1000)
-    return jsonify({**result, **ids})
+    return jsonify({**result, **store_result(result, (time.perf_counter() - started) * 1000, turn=turn)})
 
 
 def _ndjson(event: dict) -> str:
-    return json.dumps(event, default=str, ensure_ascii=False) + "\n"
+    return scrub_text(json.dumps(event, default=str, ensure_ascii=False)) + "\n"
 
 
 def event_dict(event: dict) -> dict:
@@ -209,9 +231,8 @@ def ask_stream():
             for event in map(event_dict, events):
                 if event.get("event") == "result":
                     result = event["result"]
-                    get_runtime(current_app).note_result(result)
-                    ids = store_turn(store, result, turn.conversation_id, (time.perf_counter() - started) * 1000)
-                    event = {**event, "result": {**result, **ids}, **ids}
+                    saved = store_result(result, (time.perf_counter() - started) * 1000, store, turn)
+                    event = {**event, "result": {**result, **saved}, **saved}
                 yield _ndjson(event)
         except BackendBusy as exc:
             yield _ndjson({"event": "error", "error": {"code": "busy", "message": str(exc),
@@ -253,9 +274,12 @@ def runs():
 
 @bp.get("/runs/<run_id>")
 def run_detail(run_id: str):
-    run = _store().get(run_id)
+    store = _store()
+    run = store.get(run_id)
     if run is None:
-        raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}")
+        aside = store.moved_aside[-1]["path"] if store.moved_aside else None
+        note = f"; a corrupt run store was moved aside to {aside}, earlier runs are in that file" if aside else ""
+        raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}{note}")
     return jsonify(run)
 
 
@@ -279,13 +303,15 @@ def feedback(run_id: str):
     body = read_json_body()
     rating = body.get("rating")
     mapping = {"up": 1, "down": -1, 1: 1, -1: -1}
-    if isinstance(rating, (bool, list, dict)) or rating not in mapping:
+    # Lists and objects are unhashable: the type is checked before the lookup.
+    if isinstance(rating, bool) or not isinstance(rating, (str, int, float)) or rating not in mapping:
         raise ApiError(400, "invalid_rating", 'rating must be "up", "down", 1 or -1')
     comment = body.get("comment")
     if comment is not None:
         if not isinstance(comment, str):
             raise ApiError(400, "invalid_comment", "comment must be a string")
-        comment = clean_text(comment).strip()
+        _check_text("comment", comment)
+        comment = comment.strip()
         if len(comment) > MAX_COMMENT_CHARS:
             raise ApiError(400, "comment_too_long",
                            f"the comment has {len(comment)} characters; the limit is {MAX_COMMENT_CHARS}")
@@ -309,14 +335,18 @@ def tools():
 @bp.get("/health")
 def health():
     runtime = get_runtime(current_app)
-    backend = runtime.health()
+    backend, data, store = runtime.health(), runtime.data_health(), _store().health()
+    degraded = [name for name, part in (("backend", backend), ("data", data), ("store", store))
+                if part.get("status", part.get("state")) in ("degraded", "error", "failed")]
     return jsonify({
         "ok": True,
-        "status": "degraded" if backend.get("last_error") else "ok",
+        "status": "degraded" if degraded else "ok",
+        "degraded": degraded,
         "version": VERSION,
         "uptime_s": round(time.time() - STARTED_AT, 1),
         "backend": backend,
-        "data": runtime.data_health(),
+        "data": data,
+        "store": store,
         "limits": {
             "max_tool_calls": _settings().orchestrator.max_tool_calls,
             "timeout_seconds": _settings().orchestrator.timeout_seconds,

@@ -13,6 +13,8 @@ import logging
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from web.run_store import StoreUnavailable
+
 log = logging.getLogger("chiqa.web")
 
 # HTTP status -> stable machine-readable code for werkzeug's own errors.
@@ -79,6 +81,12 @@ def register_error_handlers(app) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
         return error_response(exc.status, exc.code, exc.message, exc.headers, exc.param)
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_unavailable(exc: StoreUnavailable):
+        if not _is_api():
+            return "The run history is unavailable right now.", 503
+        return error_response(503, "store_unavailable", str(exc))
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

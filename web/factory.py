@@ -1,10 +1,12 @@
 """Wire the API, pages, run store, runtime, error handlers and security headers into a Flask app."""
 from __future__ import annotations
 
+from flask.json.provider import DefaultJSONProvider
+
 from settings.loader import var_dir
 from web import api, geo, openai_compat, pages
 from web.errors import register_error_handlers
-from web.run_store import RunStore
+from web.run_store import RunStore, scrub_text
 from web.runtime import get_runtime
 
 # Defence in depth: the page never inserts untrusted text as HTML, and nothing loads from outside.
@@ -12,10 +14,19 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+class ScrubbingJSONProvider(DefaultJSONProvider):
+    """JSON responses with lone UTF-16 surrogates replaced: they cannot be encoded as UTF-8, and a reply
+    that fails to encode would turn a finished answer into a 500."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return scrub_text(super().dumps(obj, **kwargs))
+
+
 def register_web(app) -> None:
     settings = app.config["CHIQA_SETTINGS"]
     if not app.config.get("MAX_CONTENT_LENGTH"):
         app.config["MAX_CONTENT_LENGTH"] = settings.server.max_body_bytes
+    app.json = ScrubbingJSONProvider(app)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["chiqa_store"] = RunStore(var_dir(settings) / "runs.sqlite3")

@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, request
 
 from maps.layers import LEVELS, get_layer
 from settings.loader import DataNotFoundError, resolve_data_dir
+from tools.data.integrity import DataIntegrityError
 from web.errors import ApiError
 
 bp = Blueprint("geo", __name__, url_prefix="/api/geo")
@@ -22,6 +23,8 @@ def layer(level: str):
     try:
         data_dir = resolve_data_dir(current_app.config["CHIQA_SETTINGS"])
         built = get_layer(level, data_dir)
+    except DataIntegrityError as exc:  # a truncated or emptied geojson: named, like the CSVs' checks
+        raise ApiError(503, "data_invalid", str(exc)) from None
     except (DataNotFoundError, FileNotFoundError) as exc:
         raise ApiError(503, "data_not_found", str(exc)) from None
     gzipped = "gzip" in request.accept_encodings

@@ -31,7 +31,6 @@ from web.api import (
     store_result,
 )
 from web.errors import ApiError, openai_error_body
-from web.runtime import get_runtime
 
 log = logging.getLogger("chiqa.web")
 bp = Blueprint("openai", __name__, url_prefix="/v1")
@@ -46,8 +45,9 @@ def _parse():
         raise ApiError(exc.status, exc.code, exc.message, param=exc.param) from None
 
 
-def _permalink(run_id: str) -> str:
-    return url_for("pages.run_page", run_id=run_id, _external=True)
+def _permalink(run_id: str | None) -> str | None:
+    """None when the run could not be stored: the answer is still sent, without a link to nowhere."""
+    return url_for("pages.run_page", run_id=run_id, _external=True) if run_id else None
 
 
 def _trace(chat: oc.ChatRequest, result: dict, run_id: str, permalink: str) -> dict:
@@ -87,12 +87,11 @@ def chat_completions():
     except BackendBusy as exc:
         raise busy_error(exc) from None
     result = run.to_dict()  # the edge: the typed result becomes JSON here
-    get_runtime(current_app).note_result(result)
-    run_id = store_result(result, (time.perf_counter() - started) * 1000)
+    run_id = store_result(result, (time.perf_counter() - started) * 1000)["run_id"]  # None when not saved
     permalink = _permalink(run_id)
     steps = [s for s in result.get("trace") or [] if isinstance(s, dict) and s.get("type") == "tool_call"]
     content = oc.visible_text(result, steps, permalink, chat.model)
-    return jsonify(oc.completion(f"chatcmpl-{run_id}", int(time.time()), chat.model, content,
+    return jsonify(oc.completion(f"chatcmpl-{run_id or secrets.token_hex(8)}", int(time.time()), chat.model, content,
                                  _trace(chat, result, run_id, permalink), usage(result)))
 
 
@@ -125,8 +124,7 @@ def _stream(chat: oc.ChatRequest, orchestrator):
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))
                 elif kind == "result":
                     result = event.get("result") or {}
-                    get_runtime(current_app).note_result(result)
-                    run_id = store_result(result, (time.perf_counter() - started) * 1000)
+                    run_id = store_result(result, (time.perf_counter() - started) * 1000)["run_id"]
                     permalink = _permalink(run_id)  # stream_with_context keeps the request for url_for
                     text = oc.answer_text(result.get("answer") or "", permalink, chat.model, had_calls)
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))

@@ -1,32 +1,66 @@
 """Run history: every answered question with its full result, in SQLite (var_dir/runs.sqlite3).
 
+What is derived from a result (answer pattern, latency) and the statistics are in web/run_stats.py.
+
 One row per run: the full result JSON (what the page renders again on /runs/<id>) plus the
 columns the stats need: created_at, latency, stop reason, number of tool calls (and how many
 were duplicates or errors), backend, model, answer pattern, feedback rating and comment.
 
-Answer pattern: the ordered sequence of tool names the run called, joined with " > "
-(e.g. "query_homicides_advanced > compare_areas"), or "(no tools)" when the model answered
-without data. Repeated calls stay in the sequence, so the pattern shows retry behaviour too.
-Feedback is grouped by this pattern in /api/stats.
-
-Conversations: every run belongs to one (``conversation_id``, ``turn`` columns; a first question
-starts a new one), so a conversation is its runs ordered by turn and each turn keeps its own
-permalink. Turn numbers are assigned inside the insert's transaction, so two answers finishing at
-once in the same conversation never share a number.
+Conversations: every run stored by /api/ask, /api/ask/stream and the CLI belongs to one
+(``conversation_id``, ``turn`` columns; a first question starts a new one), so a conversation is its
+runs ordered by turn and each turn keeps its own permalink. Turn numbers are assigned inside the
+insert's transaction, so two answers finishing at once in the same conversation never share a number.
+Runs from /v1 and MCP have neither.
 
 Thread/process safety: a fresh connection per call (cheap for SQLite), WAL journal so several
 gunicorn workers can read while one writes, and a busy timeout so writers wait, not fail.
+
+Faults never cost an answer: a store that cannot be written (read-only file or folder, full disk)
+raises StoreUnavailable, which the API turns into ``saved: false`` on the answer, and the store
+reports itself degraded in /api/health until a later write succeeds (every write tries again). A
+corrupt file is renamed ``runs.sqlite3.corrupt-<UTC time>`` (never deleted), logged, shown in health,
+and a fresh store is created in its place. Reads of a read-only store fall back to SQLite's
+immutable mode.
 """
 from __future__ import annotations
 
 import json
-import math
+import logging
+import os
+import re
 import secrets
 import sqlite3
 import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from web import run_stats
+from web.run_stats import answer_pattern, backend_name, latency_ms, tool_call_records
+
+log = logging.getLogger("chiqa.store")
+# Lone UTF-16 surrogates (from JSON "\ud800" escapes) cannot be encoded as UTF-8; SQLite and the
+# JSON responses would fail on them, so they become U+FFFD before anything is stored.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+CORRUPT_CODES = {"SQLITE_NOTADB", "SQLITE_CORRUPT"}
+
+
+class StoreUnavailable(RuntimeError):
+    """The run store cannot be read or written right now; the message says why."""
+
+
+def scrub_text(text: str) -> str:
+    return LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _is_corrupt(exc: Exception) -> bool:
+    name = getattr(exc, "sqlite_errorname", "")
+    text = str(exc).lower()
+    return name in CORRUPT_CODES or "not a database" in text or "malformed" in text
+
+
+def _utc(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -55,76 +89,25 @@ CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at DESC);
 MIGRATIONS = (("conversation_id", "ALTER TABLE runs ADD COLUMN conversation_id TEXT"),
               ("turn", "ALTER TABLE runs ADD COLUMN turn INTEGER"))
 INDEXES = "CREATE INDEX IF NOT EXISTS runs_conversation ON runs (conversation_id, turn);"
-
-NO_TOOLS = "(no tools)"
-
-
-def tool_call_records(result: dict) -> list[dict]:
-    """The run's tool calls as [{"name", "status"}], from result["tool_calls"] or the trace."""
-    calls = result.get("tool_calls")
-    records = []
-    if isinstance(calls, list):
-        for call in calls:
-            if isinstance(call, dict):
-                records.append({"name": str(call.get("name") or call.get("tool") or "?"),
-                                "status": _status_of(call)})
-        return records
-    for step in result.get("trace") or []:
-        if isinstance(step, dict) and step.get("type") == "tool_call":
-            records.append({"name": str(step.get("name") or (step.get("result") or {}).get("tool") or "?"),
-                            "status": _status_of(step)})
-    return records
-
-
-def _status_of(call: dict) -> str:
-    status = call.get("status")
-    if status:
-        return str(status)
-    inner = call.get("result")
-    if isinstance(inner, dict) and inner.get("ok") is False:
-        return "error"
-    return "ok"
-
-
-def answer_pattern(result: dict) -> str:
-    names = [c["name"] for c in tool_call_records(result)]
-    return " > ".join(names) if names else NO_TOOLS
-
-
-def latency_ms(result: dict) -> float | None:
-    timings = result.get("timings") or {}
-    for key in ("total_ms", "total", "wall_ms", "elapsed_ms"):
-        value = timings.get(key) if isinstance(timings, dict) else None
-        if isinstance(value, (int, float)):
-            return float(value)
-    return None
-
-
-def _backend_name(result: dict) -> str | None:
-    backend = result.get("backend")
-    if isinstance(backend, dict):
-        return backend.get("backend") or backend.get("name")
-    return backend
-
-
-def _percentile(sorted_values: list[float], q: float) -> float | None:
-    if not sorted_values:
-        return None
-    # nearest-rank percentile
-    rank = max(1, math.ceil(q / 100.0 * len(sorted_values)))
-    return round(sorted_values[min(rank, len(sorted_values)) - 1], 1)
-
+SUMMARY_COLUMNS = ("id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls, n_duplicate,"
+                   " n_error, backend, model, answer_pattern, rating, comment, conversation_id, turn")
 
 class RunStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._init_lock = threading.Lock()
         self._ready = False
+        self.error: str | None = None  # the last failure, until a write succeeds again
+        self.error_at: float | None = None
+        self.unsaved = 0  # answers that could not be stored
+        self.moved_aside: list[dict] = []  # corrupt files renamed by this process
 
     # ------------------------------------------------------------ connections
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+    def _connect(self, uri: str | None = None) -> sqlite3.Connection:
+        if uri:
+            conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+        else:
+            conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 30000")
         return conn
@@ -144,6 +127,7 @@ class RunStore:
         with self._init_lock:
             if self._ready:
                 return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             # Switching to WAL takes an exclusive lock without waiting on the busy timeout, so two
             # processes creating the store at once can see "database is locked": retry briefly.
             for attempt in range(50):
@@ -165,26 +149,110 @@ class RunStore:
                     conn.close()
             self._ready = True
 
+    # ------------------------------------------------------------ fault handling
+    def _do(self, op, write: bool):
+        """op(conn) with recovery: a corrupt file is moved aside and the op retried once; a store that
+        cannot be written or read raises StoreUnavailable (reads first try SQLite's immutable mode)."""
+        for attempt in (1, 2):
+            try:
+                with self._conn() as conn:
+                    value = op(conn)
+            except (sqlite3.Error, OSError) as exc:
+                self._ready = False  # the next call sets the schema up again
+                if attempt == 1 and _is_corrupt(exc) and self._move_aside(exc):
+                    continue
+                if not write and not _is_corrupt(exc):
+                    try:
+                        return self._read_immutable(op)
+                    except (sqlite3.Error, OSError):
+                        pass
+                self._failed(exc, write)
+                raise StoreUnavailable(self.error) from None
+            if write:
+                self.error = self.error_at = None
+            return value
+
+    def _read_immutable(self, op):
+        conn = self._connect(f"file:{self.path}?mode=ro&immutable=1")
+        try:
+            return op(conn)
+        finally:
+            conn.close()
+
+    def _failed(self, exc: Exception, write: bool) -> None:
+        what = "write" if write else "read"
+        self.error = f"the run store {self.path} cannot {what}: {type(exc).__name__}: {exc}"
+        self.error_at = time.time()
+        log.error("%s", self.error)
+
+    def _still_corrupt(self) -> bool:
+        try:
+            conn = self._connect()
+            try:
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                verdict = conn.execute("PRAGMA quick_check").fetchone()
+                if verdict is None or verdict[0] != "ok":  # damage is reported as rows, not raised
+                    return True
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            return _is_corrupt(exc)
+        return False
+
+    def _move_aside(self, exc: Exception) -> bool:
+        """Rename the corrupt file (and its -wal/-shm) to <name>.corrupt-<UTC time>; True when the store
+        can be recreated (also when another thread or process already did it)."""
+        with self._init_lock:
+            if not self.path.exists() or not self._still_corrupt():
+                return True
+            stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+            n = 1
+            while target.exists():
+                n += 1
+                target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+            try:
+                os.replace(self.path, target)
+                for suffix in ("-wal", "-shm"):
+                    side = Path(f"{self.path}{suffix}")
+                    if side.exists():
+                        os.replace(side, Path(f"{target}{suffix}"))
+            except OSError as move_error:
+                log.error("the run store %s is corrupt (%s) and could not be moved aside: %s", self.path, exc,
+                          move_error)
+                return False
+            self.moved_aside.append({"path": str(target), "at": _utc(time.time()), "reason": str(exc)})
+            log.error("the run store %s was corrupt (%s); moved it to %s and started a new one", self.path, exc, target)
+            return True
+
+    def health(self) -> dict:
+        return {"state": "degraded" if self.error else "ok", "path": str(self.path), "error": self.error,
+                "error_at": _utc(self.error_at) if self.error_at else None, "unsaved_runs": self.unsaved,
+                "moved_aside": list(self.moved_aside)}
+
     # ------------------------------------------------------------ writes
     def save(self, result: dict, latency: float | None = None) -> str:
-        """Store one answered run (outside any conversation); returns its id (16 hex characters)."""
+        """Store one answered run outside any conversation; returns its id (16 hex characters). Raises
+        StoreUnavailable."""
         return self.save_turn(result, None, latency)[0]
 
     def save_turn(self, result: dict, conversation_id: str | None,
                   latency: float | None = None) -> tuple[str, int | None]:
-        """Store one answered run as the next turn of a conversation; returns (run id, turn number)."""
+        """Store one answered run as the next turn of a conversation (none: a lone run); returns (run id, turn
+        number or None). Raises StoreUnavailable."""
         run_id = secrets.token_hex(8)
         calls = tool_call_records(result)
         lat = latency if latency is not None else latency_ms(result)
         row = (
-            run_id, time.time(), str(result.get("question") or ""), lat,
+            run_id, time.time(), scrub_text(str(result.get("question") or "")), lat,
             result.get("stopped_because"), 1 if result.get("partial") else 0, len(calls),
             sum(1 for c in calls if c["status"] == "duplicate"),
             sum(1 for c in calls if c["status"] == "error"),
-            _backend_name(result), result.get("model"), answer_pattern(result),
-            json.dumps(result, default=str, ensure_ascii=False),
+            backend_name(result), result.get("model"), answer_pattern(result),
+            scrub_text(json.dumps(result, default=str, ensure_ascii=False)),
         )
-        with self._conn() as conn:
+
+        def insert(conn) -> int | None:
             conn.execute("BEGIN IMMEDIATE")  # the turn number and the insert in one write transaction
             try:
                 turn = None
@@ -197,20 +265,26 @@ class RunStore:
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row + (conversation_id, turn))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # a failed BEGIN leaves nothing to roll back
+                    conn.execute("ROLLBACK")
                 raise
+            return turn
+
+        try:
+            turn = self._do(insert, write=True)
+        except StoreUnavailable:
+            self.unsaved += 1
+            raise
         return run_id, turn
 
     def set_feedback(self, run_id: str, rating: int, comment: str | None = None) -> bool:
-        with self._conn() as conn:
-            cur = conn.execute("UPDATE runs SET rating = ?, comment = ?, feedback_at = ? WHERE id = ?",
-                               (int(rating), comment, time.time(), run_id))
-            return cur.rowcount > 0
+        comment = scrub_text(comment) if comment is not None else None
+        return self._do(lambda conn: conn.execute("UPDATE runs SET rating = ?, comment = ?, feedback_at = ? WHERE id = ?",
+                                                  (int(rating), comment, time.time(), run_id)).rowcount > 0, write=True)
 
     # ------------------------------------------------------------ reads
     def get(self, run_id: str) -> dict | None:
-        with self._conn() as conn:
-            row = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        row = self._do(lambda conn: conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone(), write=False)
         if row is None:
             return None
         out = self._summary(row)
@@ -218,23 +292,23 @@ class RunStore:
         return out
 
     def exists(self, run_id: str) -> bool:
-        with self._conn() as conn:
-            return conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is not None
+        return self._do(lambda conn: conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is not None,
+                        write=False)
 
     def recent(self, limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
-        with self._conn() as conn:
-            rows = conn.execute(
-                "SELECT id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls, n_duplicate,"
-                " n_error, backend, model, answer_pattern, rating, comment, conversation_id, turn FROM runs"
-                " ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?", (limit, offset)).fetchall()
-            total = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        def op(conn):
+            rows = conn.execute(f"SELECT {SUMMARY_COLUMNS} FROM runs ORDER BY created_at DESC, rowid DESC"
+                                " LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+            return rows, conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+
+        rows, total = self._do(op, write=False)
         return [self._summary(r) for r in rows], total
 
     def conversation_turns(self, conversation_id: str) -> list[dict]:
         """The conversation's turns, oldest first: run_id, turn, created_at, question, answer and analysis."""
-        with self._conn() as conn:
-            rows = conn.execute("SELECT id, turn, created_at, question, result_json FROM runs"
-                                " WHERE conversation_id = ? ORDER BY turn", (conversation_id,)).fetchall()
+        rows = self._do(lambda conn: conn.execute(
+            "SELECT id, turn, created_at, question, result_json FROM runs WHERE conversation_id = ? ORDER BY turn",
+            (conversation_id,)).fetchall(), write=False)
         turns = []
         for row in rows:
             result = json.loads(row["result_json"])
@@ -244,20 +318,18 @@ class RunStore:
         return turns
 
     def turn_count(self, conversation_id: str) -> int:
-        with self._conn() as conn:
-            return conn.execute("SELECT COUNT(*) FROM runs WHERE conversation_id = ?",
-                                (conversation_id,)).fetchone()[0]
+        return self._do(lambda conn: conn.execute("SELECT COUNT(*) FROM runs WHERE conversation_id = ?",
+                                                  (conversation_id,)).fetchone()[0], write=False)
 
     def last_conversation_id(self) -> str | None:
         """The conversation of the most recent run that has one."""
-        with self._conn() as conn:
-            row = conn.execute("SELECT conversation_id FROM runs WHERE conversation_id IS NOT NULL"
-                               " ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone()
+        row = self._do(lambda conn: conn.execute(
+            "SELECT conversation_id FROM runs WHERE conversation_id IS NOT NULL"
+            " ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone(), write=False)
         return row[0] if row else None
 
     def count(self) -> int:
-        with self._conn() as conn:
-            return conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        return self._do(lambda conn: conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0], write=False)
 
     @staticmethod
     def _summary(row: sqlite3.Row) -> dict:
@@ -282,39 +354,4 @@ class RunStore:
         }
 
     def stats(self) -> dict:
-        with self._conn() as conn:
-            n = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-            per_q = conn.execute("SELECT n_tool_calls, COUNT(*) FROM runs GROUP BY n_tool_calls"
-                                 " ORDER BY n_tool_calls").fetchall()
-            stops = conn.execute("SELECT COALESCE(stopped_because, 'unknown'), COUNT(*) FROM runs"
-                                 " GROUP BY 1 ORDER BY 2 DESC").fetchall()
-            totals = conn.execute("SELECT COALESCE(SUM(n_tool_calls),0), COALESCE(SUM(n_duplicate),0),"
-                                  " COALESCE(SUM(n_error),0) FROM runs").fetchone()
-            patterns = conn.execute(
-                "SELECT answer_pattern, COUNT(*), SUM(rating = 1), SUM(rating = -1) FROM runs"
-                " GROUP BY answer_pattern ORDER BY COUNT(*) DESC, answer_pattern").fetchall()
-            rated = conn.execute("SELECT COUNT(*), COALESCE(SUM(rating = 1),0) FROM runs"
-                                 " WHERE rating IS NOT NULL").fetchone()
-            latencies = [r[0] for r in conn.execute(
-                "SELECT latency_ms FROM runs WHERE latency_ms IS NOT NULL ORDER BY latency_ms").fetchall()]
-        calls, dups, errs = totals
-        return {
-            "questions": n,
-            "tool_calls_per_question": {str(k): v for k, v in per_q},
-            "stop_reasons": {str(k): v for k, v in stops},
-            "tool_calls": calls,
-            "duplicate_rate": round(dups / calls, 4) if calls else 0.0,
-            "error_rate": round(errs / calls, 4) if calls else 0.0,
-            "feedback": {
-                "rated": rated[0],
-                "share_up": round(rated[1] / rated[0], 4) if rated[0] else None,
-                "by_answer_pattern": [
-                    {"pattern": p, "count": c, "up": up or 0, "down": down or 0,
-                     "rated": (up or 0) + (down or 0),
-                     "share_up": round((up or 0) / ((up or 0) + (down or 0)), 4) if (up or down) else None}
-                    for p, c, up, down in patterns
-                ],
-            },
-            "latency_ms": {"p50": _percentile(latencies, 50), "p95": _percentile(latencies, 95),
-                           "count": len(latencies)},
-        }
+        return self._do(run_stats.stats, write=False)

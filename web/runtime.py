@@ -42,9 +42,10 @@ class Runtime:
         self._data = None
         self.data_state = STATE_NOT_LOADED
         self.data_error: str | None = None
+        self.data_problems: dict = {}  # dataset key -> what is wrong with its file
+        self.data_checks: dict = {}  # dataset key -> FileCheck from the last failed load
         self._registry = None
         self._orchestrator = None
-        self.last_model_error: str | None = None
 
     # ------------------------------------------------------------ backend
     def _build_backend(self):
@@ -81,9 +82,12 @@ class Runtime:
                 except Exception as exc:
                     self.data_state = STATE_ERROR
                     self.data_error = f"{type(exc).__name__}: {exc}"
+                    # DataIntegrityError (and a folder lacking files) say which file is wrong.
+                    self.data_problems = dict(getattr(exc, "problems", None) or {})
+                    self.data_checks = dict(getattr(exc, "checks", None) or {})
                     raise
                 self.data_state = STATE_LOADED
-                self.data_error = None
+                self.data_error, self.data_problems, self.data_checks = None, {}, {}
         return self._data
 
     def warm_async(self, model: bool = False) -> None:
@@ -122,17 +126,13 @@ class Runtime:
                     self._orchestrator = build_services(self.settings, backend=backend, data=data).orchestrator
         return self._orchestrator
 
-    def note_result(self, result: dict) -> None:
-        """Remember the model's last failure (shown as "degraded" in health) until a run succeeds again."""
-        self.last_model_error = result.get("error") or None
-
     # ------------------------------------------------------------ health (never loads anything)
     def health(self) -> dict:
         backend = self._backend
         out = {
-            "last_error": self.last_model_error,
             "configured": self.settings.model.backend,
             "state": self.backend_state,
+            "status": "error" if self.backend_state == STATE_ERROR else "ok",
             "error": self.backend_error,
             "load_ms": self.backend_load_ms,
         }
@@ -152,18 +152,32 @@ class Runtime:
                         "reason": info.get("reason") or getattr(backend, "selection_reason", ""), "info": info})
             if "loaded" in info:
                 out["model_loaded"] = bool(info["loaded"])
+            if hasattr(backend, "failure_state"):  # the last model failure, if any (closed port, HTTP 500, hang)
+                out.update(backend.failure_state())
             gate = getattr(backend, "gate", None)
             if gate is not None:
                 out["queue"] = {"busy": bool(gate.busy), "waiting": gate.waiting, "size": gate.queue_size}
         return out
 
     def data_health(self) -> dict:
-        coverage = self._data.coverage if self._data is not None else {}
+        data = self._data
+        coverage = data.coverage if data is not None else {}
+        checks = data.checks if data is not None else self.data_checks
+
+        def status(key):
+            if key in self.data_problems:
+                return {"status": "failed", "error": self.data_problems[key]}
+            if key in checks and checks[key].ok:
+                return {"status": "ok", "checked_against": checks[key].checked_against}
+            return {"status": "not_checked"}
+
         return {
             "state": self.data_state,
             "error": self.data_error,
+            "data_dir": str(data.data_dir) if data is not None else None,
+            "cache": (data.cache_note or "used") if data is not None else None,
             "datasets": {key: {"title": ds.title, "publisher": ds.publisher, "portal_id": ds.portal_id,
-                               "coverage": coverage.get(key)} for key, ds in DATASETS.items()},
+                               "coverage": coverage.get(key), **status(key)} for key, ds in DATASETS.items()},
         }
 
 

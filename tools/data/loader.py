@@ -1,13 +1,15 @@
 """Read every source CSV once, type it, and keep a parquet cache so warm starts are fast.
 
 Typing rules: community areas are 1-77 integers, wards 1-50, districts the real CPD set,
-dates parsed, names canonical. The cache is keyed on each source file's size and mtime,
-so a refreshed CSV is re-read automatically.
+dates parsed, names canonical. Every source file is checked first (tools/data/integrity.py), and
+the cache is keyed on the files' sha256 (tools/data/cache.py), so a refreshed CSV is re-read
+automatically and a damaged one is refused rather than read.
 """
 from __future__ import annotations
 
-import json
+import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,16 +17,19 @@ import pandas as pd
 
 from settings.loader import (
     DataNotFoundError,
+    configured_data_dir,
     load_settings,
     resolve_data_dir,
     var_dir,
 )
 from settings.schema import Settings
+from tools.data.cache import read_cache, write_cache
 from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
-from tools.data.integrity import check_files
+from tools.data.integrity import DataIntegrityError, verify
 
-CACHE_VERSION = 3  # bump when the typing below changes
+CACHE_VERSION = 4  # bump when the typing below changes
+log = logging.getLogger("chiqa.data")
 
 # Canonical display names where plain title case is wrong.
 NAME_FIXES = {"OHARE": "O'Hare", "MCKINLEY PARK": "McKinley Park"}
@@ -43,6 +48,8 @@ class DataBundle:
     coverage: dict = field(default_factory=dict)
     load_ms: float = 0.0
     from_cache: bool = False
+    checks: dict = field(default_factory=dict)  # dataset key -> integrity.FileCheck
+    cache_note: str = ""  # why the cache was not used, or could not be written
 
     def __getattr__(self, name):  # bundle.homicides, bundle.socioeconomic, ...
         tables = self.__dict__.get("tables", {})
@@ -250,33 +257,34 @@ def _coverage(tables: dict) -> dict:
 
 # ------------------------------------------------------------------ load with cache
 
+_READERS = {
+    "homicides": _read_homicides, "iucr": _read_iucr, "population_2010": _read_population_2010,
+    "zip_crosswalk": _read_zip_crosswalk, "submarket_crosswalk": _read_submarket_crosswalk, "zhvi": _read_zhvi,
+    "ihs_index": _read_ihs_index, "police_stations": _read_police_stations, "ward_offices": _read_ward_offices,
+}
+_JOINED = {"socioeconomic": _read_socioeconomic, "census_acs": _read_census_acs}  # need the area lookup
+
+
 def _read_all(data_dir: Path) -> dict:
-    def p(key):
-        return data_dir / DATASETS[key].file
+    """Every typed table; a file the readers cannot type is a DataIntegrityError naming it."""
+    tables, problems = {}, {}
 
-    areas = _read_community_areas(p("community_areas"))
-    return {
-        "community_areas": areas,
-        "homicides": _read_homicides(p("homicides")),
-        "iucr": _read_iucr(p("iucr")),
-        "socioeconomic": _read_socioeconomic(p("socioeconomic"), areas),
-        "census_acs": _read_census_acs(p("census_acs"), areas),
-        "population_2010": _read_population_2010(p("population_2010")),
-        "zip_crosswalk": _read_zip_crosswalk(p("zip_crosswalk")),
-        "submarket_crosswalk": _read_submarket_crosswalk(p("submarket_crosswalk")),
-        "zhvi": _read_zhvi(p("zhvi")),
-        "ihs_index": _read_ihs_index(p("ihs_index")),
-        "police_stations": _read_police_stations(p("police_stations")),
-        "ward_offices": _read_ward_offices(p("ward_offices")),
-    }
+    def read(key, reader, *extra):
+        try:
+            tables[key] = reader(data_dir / DATASETS[key].file, *extra)
+        except Exception as exc:  # a checked file that still will not type: say which and why
+            detail = f"column {exc}" if isinstance(exc, KeyError) else str(exc).splitlines()[0][:200]
+            problems[key] = f"{DATASETS[key].file} does not load: {type(exc).__name__}: {detail}"
 
-
-def _signature(data_dir: Path) -> dict:
-    sig = {"version": CACHE_VERSION, "data_dir": str(data_dir)}
-    for ds in DATASETS.values():
-        stat = (data_dir / ds.file).stat()
-        sig[ds.file] = [stat.st_size, stat.st_mtime_ns]
-    return sig
+    read("community_areas", _read_community_areas)
+    for key, reader in _READERS.items():
+        read(key, reader)
+    if "community_areas" in tables:
+        for key, reader in _JOINED.items():
+            read(key, reader, tables["community_areas"])
+    if problems:
+        raise DataIntegrityError(data_dir, problems)
+    return {key: tables[key] for key in _TABLE_KEYS}
 
 
 def missing_files(data_dir: Path) -> list[str]:
@@ -284,36 +292,38 @@ def missing_files(data_dir: Path) -> list[str]:
 
 
 def load_data(settings: Settings | None = None, data_dir: Path | None = None, use_cache: bool = True) -> DataBundle:
-    """Load (from the parquet cache when it is current) every table the tools need."""
-    import time
-
+    """Check every file, then load (from the parquet cache when it is current and intact) every table."""
     started = time.perf_counter()
     settings = settings if settings is not None else load_settings()
     data_dir = Path(data_dir) if data_dir else resolve_data_dir(settings)
     missing = missing_files(data_dir)
     if missing:
-        raise DataNotFoundError(
-            f"The data folder {data_dir} lacks {', '.join(missing)}. Run 'python app.py data refresh' "
+        alone = (" It was set by CHIQA_DATA_DIR or data.dir, so no other folder is used."
+                 if configured_data_dir(settings) is not None else "")
+        error = DataNotFoundError(
+            f"The data folder {data_dir} lacks {', '.join(missing)}.{alone} Run 'python app.py data refresh' "
             "(needs network) or point CHIQA_DATA_DIR at a complete export."
         )
+        error.problems = {key: f"{ds.file} is missing" for key, ds in DATASETS.items() if ds.file in missing}
+        raise error
+    checks = verify(data_dir)
     cache_dir = var_dir(settings) / settings.data.cache_dir
-    manifest = cache_dir / "manifest.json"
-    signature = _signature(data_dir)
-    tables, from_cache = None, False
-    if use_cache and manifest.is_file():
-        try:
-            if json.loads(manifest.read_text()) == signature:
-                tables = {key: pd.read_parquet(cache_dir / f"{key}.parquet") for key in _TABLE_KEYS}
-                from_cache = True
-        except Exception:  # a damaged cache is rebuilt, never fatal
-            tables = None
+    key = {"version": CACHE_VERSION, "sources": {c.file: c.sha256 for c in checks.values()}}
+    tables, note = read_cache(cache_dir, key, _TABLE_KEYS) if use_cache else (None, "cache not used")
+    from_cache = tables is not None
     if tables is None:
-        # Checked whenever the files are read (the cache is keyed on size and mtime, so a changed file is too).
-        check_files(data_dir, [ds.file for ds in DATASETS.values()])
-        tables = _read_all(data_dir)
+        if use_cache and note not in ("no cache yet", "the source files changed"):
+            log.warning("rebuilding the data cache in %s: %s", cache_dir, note)
+        try:
+            tables = _read_all(data_dir)
+        except DataIntegrityError as exc:
+            exc.checks = checks  # the files passed their checks; the named ones would not type
+            raise
         if use_cache:
-            _write_cache(cache_dir, tables, signature)
-    bundle = DataBundle(data_dir=data_dir, tables=tables, coverage=_coverage(tables), from_cache=from_cache)
+            written = write_cache(cache_dir, key, tables)
+            note = f"{note}; {written}" if written else note
+    bundle = DataBundle(data_dir=data_dir, tables=tables, coverage=_coverage(tables), from_cache=from_cache,
+                        checks=checks, cache_note=note)
     bundle.load_ms = round((time.perf_counter() - started) * 1000, 1)
     return bundle
 
@@ -322,33 +332,17 @@ _TABLE_KEYS = ["community_areas", "homicides", "iucr", "socioeconomic", "census_
                "zip_crosswalk", "submarket_crosswalk", "zhvi", "ihs_index", "police_stations", "ward_offices"]
 
 
-def _write_cache(cache_dir: Path, tables: dict, signature: dict) -> None:
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        for key, df in tables.items():
-            tmp = cache_dir / f".{key}.parquet.tmp"
-            df.to_parquet(tmp, index=False)
-            tmp.replace(cache_dir / f"{key}.parquet")
-        tmp = cache_dir / ".manifest.tmp"
-        tmp.write_text(json.dumps(signature))
-        tmp.replace(cache_dir / "manifest.json")
-    except OSError:
-        pass  # a read-only var dir only costs speed
-
-
-_SHARED: tuple[tuple, DataBundle] | None = None
+_SHARED: dict = {}  # (data folder, cache folder) -> bundle
 _LOCK = threading.Lock()
 
 
 def shared_data(settings: Settings | None = None) -> DataBundle:
-    """The process-wide bundle, loaded on first use.
-
-    Keyed on the data folder and cache it came from, so an app built with another data folder in the
-    same process (tests, a reconfigured server) never answers from the first folder's tables."""
-    global _SHARED
-    settings = settings or load_settings()
-    key = (str(resolve_data_dir(settings)), str(var_dir(settings) / settings.data.cache_dir))
+    """The process-wide bundle for these settings' data folder, loaded on first use (a failed load is
+    not remembered, so a repaired file is picked up by the next call)."""
+    settings = settings if settings is not None else load_settings()
+    data_dir = resolve_data_dir(settings)
+    key = (str(data_dir), str(var_dir(settings) / settings.data.cache_dir))
     with _LOCK:
-        if _SHARED is None or _SHARED[0] != key:
-            _SHARED = (key, load_data(settings))
-        return _SHARED[1]
+        if key not in _SHARED:
+            _SHARED[key] = load_data(settings, data_dir=data_dir)
+        return _SHARED[key]

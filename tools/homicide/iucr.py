@@ -48,13 +48,14 @@ def _closest(codes: list[str], code: str, n: int = 5) -> list[str]:
     return difflib.get_close_matches(code, codes, n=n, cutoff=0.5) or list(HOMICIDE_CODES)
 
 
-def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
-    """Codes whose primary or secondary description holds every word of ``text`` as a whole word.
+def _description_words(text: str) -> list[str]:
+    """Words of 3+ letters: "OR", "1" or "--" would match inside unrelated descriptions (' OR 1=1 --' -> 1821)."""
+    return [w for w in re.split(r"[^A-Z]+", str(text).upper()) if len(w) >= 3]
 
-    Words shorter than three letters and numbers are not searched: "' OR 1=1 --" must match nothing,
-    not every description containing the letters "OR".
-    """
-    words = [w for w in re.split(r"[^A-Z]+", str(text).upper()) if len(w) >= 3]
+
+def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
+    """Codes whose primary or secondary description contains every word (3+ letters) of ``text``."""
+    words = _description_words(text)
     if not words:
         return iucr.iloc[0:0]
     both = iucr["primary"].str.upper() + " " + iucr["secondary"].str.upper()
@@ -98,6 +99,11 @@ def get_iucr_info(data, code=None):
             if len(found) == 1:
                 row = catalogue[found["iucr"].iloc[0]]
                 key = row.iucr
+        if row is None and not re.fullmatch(r"[0-9A-Z]{1,4}", key):
+            raise ToolArgumentError(
+                f"no IUCR code matches {str(code)[:80]!r}: give a code such as 0110 (4 digits or letters) or words "
+                f"of 3+ letters from a code's description. Homicide codes are {', '.join(HOMICIDE_CODES)}.",
+                "unknown_code")
         if row is None:
             close = _closest(list(catalogue), key)
             described = [f"{c} ({catalogue[c].secondary})" for c in close]

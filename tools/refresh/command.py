@@ -25,6 +25,7 @@ from typing import Callable
 from settings.loader import (
     PROJECT_ROOT,
     DataNotFoundError,
+    default_data_dir,
     resolve_data_dir,
     var_dir,
 )
@@ -156,7 +157,8 @@ def _update_manifest(dest: Path, outcomes: list[Outcome]) -> Path:
         entry = dict(entries.get(o.key) or {})
         entry.update({"file": DATASETS[o.key].file, "last_attempt_at": now, "last_status": o.status})
         if o.status == "ok":
-            entry.update({k: o.meta.get(k) for k in ("fetched_at", "row_count", "coverage", "portal_id", "url")
+            entry.update({k: o.meta.get(k) for k in ("fetched_at", "row_count", "data_rows", "sha256", "bytes",
+                                                     "coverage", "portal_id", "url")
                           if o.meta and k in o.meta})
             entry.pop("last_error", None)
         elif o.status == "failed":
@@ -266,6 +268,9 @@ def run_refresh_command(args, settings: Settings, *, sleep: Callable | None = No
         current = resolve_data_dir(settings)
     except DataNotFoundError:
         current = None
+    if current is not None and current == dest.resolve():
+        # Refreshing the configured folder itself: files it lacks come from the unconfigured default.
+        current = default_data_dir(settings)
     print(f"Refreshing {len(keys)} dataset(s) into {dest}", file=out)
     started = time.perf_counter()
     outcomes = refresh(keys, dest, settings, sleep=sleep, seed_from=current, out=out)

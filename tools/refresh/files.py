@@ -17,6 +17,7 @@ from typing import Callable
 
 from tools.data import loader as dl
 from tools.data.datasets import DATASETS
+from tools.data.integrity import count_rows, sha256_of
 from tools.errors import RefreshError
 
 
@@ -81,15 +82,19 @@ def _check_loader(key: str, path: Path, dest: Path) -> None:
 
 
 def install(key: str, tmp: Path, dest: Path, rows: int, coverage: dict | None, source: dict) -> dict:
-    """Check the temp file with the loader, move it into place and write its .meta.json."""
+    """Check the temp file with the loader, move it into place and write its .meta.json.
+
+    The sha256 and data-row count recorded here (and copied into refresh_manifest.json) are what the
+    loader checks the file against on every load (tools/data/integrity.py)."""
     _check_loader(key, tmp, dest)
     ds = DATASETS[key]
     final = dest / ds.file
+    digest, data_rows = sha256_of(tmp), count_rows(key, tmp)
     os.replace(tmp, final)
     meta = {
         "dataset": key, "file": ds.file, "title": ds.title, "source": ds.publisher, **source,
-        "fetched_at": utc_stamp(), "row_count": rows, "coverage": coverage, "bytes": final.stat().st_size,
-        "licence": ds.licence,
+        "fetched_at": utc_stamp(), "row_count": rows, "data_rows": data_rows, "sha256": digest,
+        "coverage": coverage, "bytes": final.stat().st_size, "licence": ds.licence,
     }
     write_json(dest / f"{ds.file}.meta.json", meta)
     return meta

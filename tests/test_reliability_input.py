@@ -1,0 +1,235 @@
+"""Reliability: hostile and malformed input gets a 4xx in the one error shape (API) or exit 2 with one line (CLI).
+
+Nothing here may produce a 500, a traceback or a silently different question.
+"""
+import json
+import socket
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+import app
+from tests.faults import app_for
+
+QUESTION = "How many homicides were there in 2022?"
+DEEP = 5000
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    return app_for(tmp_path_factory.mktemp("input")).test_client()
+
+
+@pytest.fixture(scope="module")
+def run_id(client):
+    return client.post("/api/ask", json={"question": QUESTION}).get_json()["run_id"]
+
+
+def assert_error(resp, status, code):
+    assert resp.status_code == status, resp.get_data(as_text=True)[:300]
+    body = resp.get_json()
+    assert body == {"ok": False, "error": {"code": code, "message": body["error"]["message"]}}
+    assert body["error"]["message"] and "Traceback" not in body["error"]["message"]
+    return body["error"]["message"]
+
+
+def raw_body(options: str = "{}", question: str = json.dumps(QUESTION)) -> bytes:
+    return f'{{"question": {question}, "options": {options}}}'.encode()
+
+
+# ---------------------------------------------------------------- numbers, nesting, text: 400s
+
+BAD_BODIES = {
+    "max_tool_calls 1e400": (raw_body('{"max_tool_calls": 1e400}'), "invalid_options"),
+    "max_tool_calls -1e400": (raw_body('{"max_tool_calls": -1e400}'), "invalid_options"),
+    'max_tool_calls "inf"': (raw_body('{"max_tool_calls": "inf"}'), "invalid_options"),
+    'max_tool_calls "1e400"': (raw_body('{"max_tool_calls": "1e400"}'), "invalid_options"),
+    "max_tool_calls Infinity": (raw_body('{"max_tool_calls": Infinity}'), "invalid_options"),
+    "max_tool_calls NaN": (raw_body('{"max_tool_calls": NaN}'), "invalid_options"),
+    "max_tool_calls 300 digits": (raw_body('{"max_tool_calls": ' + "9" * 300 + "}"), "invalid_options"),
+    "timeout 300 digits": (raw_body('{"timeout_seconds": ' + "9" * 300 + "}"), "invalid_options"),
+    "timeout NaN": (raw_body('{"timeout_seconds": NaN}'), "invalid_options"),
+    'timeout "nan"': (raw_body('{"timeout_seconds": "nan"}'), "invalid_options"),
+    "timeout -Infinity": (raw_body('{"timeout_seconds": -Infinity}'), "invalid_options"),
+    "timeout list": (raw_body('{"timeout_seconds": [5]}'), "invalid_options"),
+    "timeout object": (raw_body('{"timeout_seconds": {"s": 5}}'), "invalid_options"),
+    "integer of 5000 digits": (raw_body('{"max_tool_calls": ' + "1" * 5000 + "}"), "invalid_json"),
+    "integer of 5000 digits as question": (raw_body(question="1" * 5000), "invalid_json"),
+    "options nested 5000 deep": (raw_body("[" * DEEP + "]" * DEEP), "invalid_json"),
+    "options object nested 5000 deep": (raw_body('{"a": ' * DEEP + "1" + "}" * DEEP), "invalid_json"),
+    "question nested 5000 deep": (raw_body(question="[" * DEEP + "]" * DEEP), "invalid_json"),
+    "options nested 500 deep": (raw_body("[" * 500 + "]" * 500), "invalid_options"),
+    "grammar nested 500 deep": (raw_body('{"grammar": ' + "[" * 500 + "]" * 500 + "}"), "invalid_options"),
+    "lone surrogate in question": (raw_body(question='"homicides \\ud800 in 2022"'), "invalid_question"),
+    "lone low surrogate in question": (raw_body(question='"\\udfff"'), "invalid_question"),
+    "question null": (raw_body(question="null"), "missing_question"),
+    "question object": (raw_body(question='{"q": 1}'), "invalid_question"),
+    "question true": (raw_body(question="true"), "invalid_question"),
+    "zero-width question": (raw_body(question='"\\u200b"'), None),  # not empty text: answered, see below
+}
+
+
+@pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
+@pytest.mark.parametrize("case", [c for c, (_, code) in BAD_BODIES.items() if code])
+def test_bad_bodies_are_400s(client, endpoint, case):
+    body, code = BAD_BODIES[case]
+    assert_error(client.post(endpoint, data=body, content_type="application/json"), 400, code)
+
+
+def test_a_valid_surrogate_pair_is_text_not_an_error(client):
+    body = client.post("/api/ask", data=raw_body(question='"homicides in 2022 \\ud83d\\ude00"'),
+                       content_type="application/json").get_json()
+    assert body["question"] == "homicides in 2022 \U0001F600" and body["saved"] is True
+
+
+def test_an_invisible_question_is_answered_not_crashed(client):
+    resp = client.post("/api/ask", data=BAD_BODIES["zero-width question"][0], content_type="application/json")
+    assert resp.status_code == 200 and resp.get_json()["answer"]
+
+
+@pytest.mark.parametrize("rating", [[1], ["up"], {"up": 1}, {}, None, 1.5, float("nan"), "UP ", 10**30])
+def test_feedback_rating_of_any_other_type_is_400(client, run_id, rating):
+    body = json.dumps({"rating": rating}).encode()
+    assert_error(client.post(f"/api/runs/{run_id}/feedback", data=body, content_type="application/json"), 400,
+                 "invalid_rating")
+
+
+@pytest.mark.parametrize("comment,code", [('"\\ud800"', "invalid_comment"), ('"ok \\udc00 then"', "invalid_comment"),
+                                          ("[" * DEEP + "]" * DEEP, "invalid_json"), ("[1]", "invalid_comment")])
+def test_feedback_comment_that_is_not_text_is_400(client, run_id, comment, code):
+    body = f'{{"rating": "up", "comment": {comment}}}'.encode()
+    assert_error(client.post(f"/api/runs/{run_id}/feedback", data=body, content_type="application/json"), 400, code)
+    assert client.get(f"/api/runs/{run_id}").status_code == 200  # the stored run is untouched
+
+
+# ---------------------------------------------------------------- a malformed chunked body on a real server
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    server = make_server("127.0.0.1", 0, app_for(tmp_path_factory.mktemp("live")), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    thread.join(5)
+
+
+def send_raw(port: int, payload: bytes) -> tuple[int, dict]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(payload)
+        sock.shutdown(socket.SHUT_WR)  # the client is done: a cut-off chunk must not leave the server waiting
+        data = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+@pytest.mark.parametrize("chunks", [b"zz\r\n{}\r\n0\r\n\r\n", b"-5\r\nhello\r\n0\r\n\r\n",
+                                    b"5\r\n{\"que\r\nxx\r\n", b"ffffffffffffffffffffffff\r\n{}\r\n0\r\n\r\n"])
+def test_a_malformed_chunked_body_is_a_400(live, chunks):
+    request = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks)
+    status, body = send_raw(live, request)
+    assert 400 <= status < 500 and body["ok"] is False and body["error"]["code"] in ("invalid_body", "body_too_large")
+
+
+def test_a_well_formed_chunked_body_is_answered(live):
+    payload = json.dumps({"question": QUESTION}).encode()
+    request = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+               + f"{len(payload):x}\r\n".encode() + payload + b"\r\n0\r\n\r\n")
+    status, body = send_raw(live, request)
+    assert status == 200 and "717 homicides" in body["answer"]
+
+
+# ---------------------------------------------------------------- the CLI applies the same checks
+
+@pytest.mark.parametrize("argv,code,needle", [
+    (["ask", ""], "empty_question", "the question is empty"),
+    (["ask", "   \t\n  "], "empty_question", "the question is empty"),
+    (["ask", "x" * 100_000], "question_too_long", "100000 characters; the limit is 2000"),
+    (["ask", "homicides \udcff in 2022"], "invalid_question", "not valid UTF-8"),
+    (["ask", QUESTION, "--timeout", "nan"], "invalid_options", "finite number"),
+    (["ask", QUESTION, "--timeout", "inf"], "invalid_options", "finite number"),
+    (["ask", QUESTION, "--timeout", "1e400"], "invalid_options", "finite number"),
+    (["ask", QUESTION, "--timeout", "-5"], "invalid_options", "at least 1"),
+    (["ask", QUESTION, "--max-tool-calls", "0"], "invalid_options", "at least 1"),
+    (["ask", QUESTION, "--max-tool-calls", "9" * 400], "invalid_options", "orchestrator.max_tool_calls"),
+    (["tool", "get_iucr_info", '{"code": "' + "1" * 5000 + '"}'], "tool_error", None),
+    (["tool", "query_homicides_advanced", '{"start_year": ' + "1" * 5000 + "}"], "invalid_json", "cannot be read"),
+    (["tool", "query_homicides_advanced", "[" * DEEP + "]" * DEEP], "invalid_json", "too deeply"),
+    (["tool", "query_homicides_advanced", '{"start_year": 1e400}'], "tool_error", "whole number"),
+    (["tool", "query_homicides_advanced", '{"start_year": NaN}'], "tool_error", "whole number"),
+    (["tool", "get_iucr_info", "{\"code\": \"' OR 1=1 --\"}"], "tool_error", "no IUCR code matches"),
+    (["tool", "no_such_tool", "{}"], "tool_error", "unknown tool"),
+])
+def test_cli_bad_input_exits_2_with_one_line(capsys, argv, code, needle):
+    argv = [*argv, "--backend", "rules"] if argv[0] == "ask" else argv
+    assert app.main(argv) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    if code == "tool_error":  # a tool's own error: its message, as the tool command prints it
+        assert captured.out.startswith("ERROR (") and (needle or "") in captured.out
+        return
+    assert captured.out == "" and captured.err.startswith("error: ") and len(captured.err.strip().splitlines()) == 1
+    assert needle in captured.err
+
+
+@pytest.mark.parametrize("argv", [["ask", ""], ["ask", QUESTION, "--timeout", "nan"]])
+def test_cli_bad_input_with_json_is_one_json_error(capsys, argv):
+    assert app.main([*argv, "--json"]) == 2
+    out = capsys.readouterr().out
+    assert len(out.strip().splitlines()) == 1 and json.loads(out)["ok"] is False
+
+
+# ---------------------------------------------------------------- tools given garbage by a model or a caller
+
+@pytest.mark.parametrize("code", ["' OR 1=1 --", "--", "; DROP TABLE runs", "1=1", "' OR ''='", "OR", "%", "   "])
+def test_iucr_lookup_never_matches_garbage(registry, code):
+    result = registry.run("get_iucr_info", {"code": code})
+    if code.strip() == "":
+        assert result.ok and result.values["present_codes"] == ["0110"]  # blank = the overview, as documented
+        return
+    assert not result.ok and result.error["code"] == "unknown_code" and "1821" not in result.error["message"]
+
+
+def test_iucr_lookup_by_description_still_works(registry, data_dir):
+    import csv
+
+    with open(data_dir / "iucr_codes.csv", newline="") as fh:
+        raw = {row["IUCR"]: row["SECONDARY DESCRIPTION"] for row in csv.DictReader(fh)}
+    result = registry.run("get_iucr_info", {"code": "first degree murder"})
+    assert result.ok and result.values["code"] == "0110" and result.values["secondary"] == raw["0110"]
+
+
+@pytest.mark.parametrize("arguments", [{"start_year": 10**400}, {"start_year": float("inf")}, {"start_year": "1e400"},
+                                       {"group_by": 10**400}, {"start_year": [[[2022]]]}, {"ward": float("nan")}])
+def test_tools_refuse_absurd_numbers_with_an_error_result(registry, arguments):
+    result = registry.run("query_homicides_advanced", arguments)
+    assert not result.ok and result.error["code"] in ("invalid_argument", "invalid_choice", "out_of_range")
+    assert len(result.error["message"]) < 1000  # a 400-digit number is not echoed in full
+
+
+# ---------------------------------------------------------------- hostile question text is read as text
+
+def test_a_number_too_large_for_a_float_in_the_question_is_not_a_500(client):
+    resp = client.post("/api/ask", json={"question": "how many homicides in 2022 in zip 6" + "0" * 1900})
+    assert resp.status_code == 200 and resp.get_json()["answer"]  # grounding used to overflow here
+
+
+@pytest.mark.parametrize("question", [
+    "How many homicides were there in 2022?\x00",
+    "{{7*7}} How many homicides were there in 2022?",
+    "%s%s%n How many homicides were there in 2022?",
+    "\u202eHow many homicides were there in 2022?\u202c",
+])
+def test_hostile_question_text_is_answered_from_the_data(client, question):
+    resp = client.post("/api/ask", json={"question": question})
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["error"] is None
+    assert "717" in body["answer"] and "49" not in body["answer"]

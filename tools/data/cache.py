@@ -1,0 +1,90 @@
+"""The parquet cache of the typed tables, keyed by the source files' content and checked when read.
+
+``manifest.json`` holds the key (cache version plus each source CSV's sha256) and, per table, the
+parquet file's own sha256, row count and column types. A read that finds a different key, a file
+whose bytes changed (one flipped bit), or a valid parquet file holding another table is refused
+with the reason, and the loader rebuilds the cache from the CSVs. Writes go to unique temp files
+and are moved into place, so two processes building at once cannot mix their files.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+MANIFEST = "manifest.json"
+
+
+def _columns(df: pd.DataFrame) -> list:
+    return [[str(name), str(dtype)] for name, dtype in df.dtypes.items()]
+
+
+def read_cache(cache_dir: Path, key: dict, tables: list[str]) -> tuple[dict | None, str]:
+    """(tables, "") when the cache is current and intact, else (None, why it is not used)."""
+    path = cache_dir / MANIFEST
+    if not path.is_file():
+        return None, "no cache yet"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(manifest, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as exc:
+        return None, f"the cache manifest is unreadable ({exc})"
+    if manifest.get("key") != key:
+        return None, "the source files changed"
+    out = {}
+    for name in tables:
+        meta = (manifest.get("tables") or {}).get(name)
+        if not isinstance(meta, dict):
+            return None, f"the cache manifest lacks {name}"
+        try:
+            raw = (cache_dir / f"{name}.parquet").read_bytes()
+        except OSError as exc:
+            return None, f"{name}.parquet is unreadable ({exc.strerror or exc})"
+        if hashlib.sha256(raw).hexdigest() != meta.get("sha256"):
+            return None, f"{name}.parquet differs from the file the cache wrote (damaged or replaced)"
+        try:
+            df = pd.read_parquet(io.BytesIO(raw))
+        except Exception as exc:  # any parquet decoding failure means: rebuild
+            return None, f"{name}.parquet does not decode ({type(exc).__name__})"
+        if len(df) != meta.get("rows") or _columns(df) != meta.get("columns"):
+            return None, f"{name}.parquet holds a different table (columns or row count differ)"
+        out[name] = df
+    return out, ""
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_cache(cache_dir: Path, key: dict, tables: dict) -> str:
+    """Store every table; returns "" or why the cache could not be written (it only costs speed)."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        metas = {}
+        for name, df in tables.items():
+            buffer = io.BytesIO()
+            df.to_parquet(buffer, index=False)
+            raw = buffer.getvalue()
+            _write_bytes(cache_dir / f"{name}.parquet", raw)
+            metas[name] = {"sha256": hashlib.sha256(raw).hexdigest(), "rows": int(len(df)), "columns": _columns(df)}
+        # The manifest goes last: a crash before it leaves a cache that is simply not used.
+        _write_bytes(cache_dir / MANIFEST, json.dumps({"key": key, "tables": metas}).encode("utf-8"))
+    except OSError as exc:
+        return f"the cache could not be written ({exc.strerror or exc})"
+    return ""
