@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -174,7 +175,7 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
 
 # ---------------------------------------------------------------- the whole set
 
-def run_eval(services: Services, questions=None, limit=None, categories=None) -> dict:
+def run_eval(services: Services, questions=None, limit=None, categories=None, progress=None) -> dict:
     items = questions if questions is not None else load_questions()
     if categories:
         items = [item for item in items if item.get("category") in set(categories)]
@@ -191,6 +192,8 @@ def run_eval(services: Services, questions=None, limit=None, categories=None) ->
         except Exception as exc:  # a crash is a failed question, not a failed run
             result = {"answer": "", "tool_calls": [], "trace": [], "stopped_because": f"crash: {exc}"}
         rows.append(evaluate(item, result, geo, (time.perf_counter() - t0) * 1000))
+        if progress is not None:
+            progress(len(rows), len(items), rows[-1])
     latencies = sorted(r["latency_ms"] for r in rows) or [0.0]
     args_total = sum(r["args_total"] for r in rows)
     checked = sum(r["numbers_checked"] for r in rows)
@@ -224,11 +227,19 @@ def run_eval(services: Services, questions=None, limit=None, categories=None) ->
     }
 
 
+def _print_progress(done: int, total: int, row: dict) -> None:
+    """One line per question on stderr, so a long real-model run shows where it is."""
+    verdict = "pass" if row["passed"] else "FAIL"
+    print(f"[{done}/{total}] {verdict} {row['id']} {row['latency_ms'] / 1000:.1f} s ({row['stopped_because']})",
+          file=sys.stderr, flush=True)
+
+
 def run_eval_command(args, settings) -> int:
     settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
     services = build_services(settings, backend_name=getattr(args, "backend", None))
     try:
-        report = run_eval(services, limit=getattr(args, "limit", None), categories=getattr(args, "category", None))
+        report = run_eval(services, limit=getattr(args, "limit", None), categories=getattr(args, "category", None),
+                          progress=_print_progress)
     finally:
         services.close()
     output = getattr(args, "output", None)
