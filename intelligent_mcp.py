@@ -301,8 +301,11 @@ class _Run:
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
         stop = "timeout" if self._out_of_time(generation) else None
+        # Calls the model wrote before time ran out still run: the tools answer in milliseconds, and their data
+        # is what the time-limited answer is built from. Only further model passes are given up.
+        run_stop = None if stop == "timeout" else stop
         for call in parsed.calls:
-            tool_step = yield from self._call(call.get("name"), call.get("arguments"), stop)
+            tool_step = yield from self._call(call.get("name"), call.get("arguments"), run_stop)
             step.add_call(tool_step)
             if tool_step.status == "skipped" and stop is None:
                 stop = "max_tool_calls"

@@ -391,3 +391,15 @@ def test_the_model_is_told_when_the_plan_is_done(registry, settings):
     Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     second_pass_prompt = backend.requests[1].messages[-1]["content"]
     assert "The planned calls have all run" in second_pass_prompt
+
+
+def test_calls_written_before_the_deadline_still_run(registry, settings):
+    """A pass that ends at the deadline with a call in it: the call runs (milliseconds), and the time-limited
+    answer carries its number instead of "no data was gathered"."""
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "unused"], delay=1.2)
+    result = orch.run("How many homicides were there in 2022?", {"timeout_seconds": 1})
+    assert result.stopped_because == "timeout" and result.partial
+    ran = [c for c in result.calls if c.status == "ok"]
+    assert len(ran) == 1 and ran[0].arguments["year"] == 2022
+    assert "717" in result.answer  # the 2022 total, from the result summary
+    assert len(backend.requests) == 1  # no second pass after the deadline
