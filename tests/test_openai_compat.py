@@ -228,9 +228,14 @@ def test_busy_during_stream_is_an_error_event(tmp_path):
 
 
 def test_readme_open_webui_recipe_points_at_v1(client):
-    [block] = code_blocks("bash", "OPENAI_API_BASE_URL")
-    url = re.search(r"OPENAI_API_BASE_URL=(\S+)", block).group(1)
-    assert url == f"http://host.docker.internal:{load_settings().server.port}/v1"
-    assert "CHIQA_BIND=0.0.0.0:8000 make run" in block
+    # the pip recipe (run and checked) on loopback, then the untested container one
+    pip, docker = code_blocks("bash", "OPENAI_API_BASE_URL")
+    port = load_settings().server.port
+    assert re.search(r"OPENAI_API_BASE_URL=(\S+)", pip).group(1) == f"http://127.0.0.1:{port}/v1"
+    assert "open-webui serve --host 127.0.0.1" in pip
+    for task in ("TITLE", "TAGS", "FOLLOW_UP"):  # Open WebUI's background tasks would reach ChiQA as questions
+        assert f"ENABLE_{task}_GENERATION=false" in pip and f"ENABLE_{task}_GENERATION=false" in docker
+    assert re.search(r"OPENAI_API_BASE_URL=(\S+)", docker).group(1) == f"http://host.docker.internal:{port}/v1"
+    assert "CHIQA_BIND=0.0.0.0:8000 make run" in docker
     # what Open WebUI asks first: the model list under that base URL
     assert [m["id"] for m in client.get("/v1/models").get_json()["data"]][0] == "chiqa"
