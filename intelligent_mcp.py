@@ -6,6 +6,7 @@ must be trimmed to fit the context window.
 """
 from __future__ import annotations
 
+import json
 import os
 import queue
 import threading
@@ -19,7 +20,8 @@ from analyzer.followup import EarlierTurn
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
-from loop.grammar import SUGGESTED_REPLY, build_tool_grammar
+from loop.argument_constraints import argument_values
+from loop.grammar import build_tool_grammar
 from loop.options import validate_limits
 from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.steps import (
@@ -40,6 +42,7 @@ from tools.errors import ToolArgumentError
 from tools.registry import ToolResult, call_key
 
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
+GRAMMAR_CACHE_SIZE = 64
 
 
 class Orchestrator:
@@ -56,18 +59,22 @@ class Orchestrator:
         self.grammar_enabled = self.settings.model.grammar
         self.max_tokens = self.settings.model.max_tokens
         self.suggest_calls = self.settings.orchestrator.suggest_calls
+        self.question_grammar = self.settings.orchestrator.question_grammar
         self._system = None
         self._grammars: dict[tuple, str] = {}
 
     def system_prompt(self) -> str:
         if self._system is None:
-            self._system = prompts.system_prompt(self.registry.schemas(), self.max_tool_calls)
+            self._system = prompts.system_prompt(self.registry.schemas(), self.max_tool_calls, self.suggests)
         return self._system
 
-    def grammar(self, remaining: int, suggested: bool = False) -> str:
-        key = (remaining, suggested)
+    def grammar(self, remaining: int, suggested: bool = False, allowed: dict | None = None) -> str:
+        key = (remaining, suggested, json.dumps(allowed or {}, sort_keys=True))
         if key not in self._grammars:
-            self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested)
+            if len(self._grammars) >= GRAMMAR_CACHE_SIZE:  # per-question grammars: keep the cache bounded
+                self._grammars.pop(next(iter(self._grammars)))
+            self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested,
+                                                     allowed=allowed)
         return self._grammars[key]
 
     @property
@@ -139,6 +146,7 @@ class _Run:
         self.loop_caveats: list[str] = []
         self.timings = dict.fromkeys(("analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"), 0.0)
         self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
+        self.allowed_values: dict = {}  # argument name -> the values the question allows (question grammar)
         self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
         self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
 
@@ -217,8 +225,8 @@ class _Run:
         remaining = max(0, self.max_calls - len(self.calls))
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
-            grammar=self.o.grammar(remaining, bool(self.suggested)) if phase == "gather" and self.use_grammar
-            else None,
+            grammar=self.o.grammar(remaining, bool(self.suggested), self.allowed_values)
+            if phase == "gather" and self.use_grammar else None,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)
@@ -269,6 +277,8 @@ class _Run:
             self.analysis = failed_analysis(self.o.registry.data, f"{type(exc).__name__}: {exc}")
         if self.history:  # a follow-up: places, periods and subjects it leaves out come from earlier turns
             self.analysis = followup.apply(self.analysis, self.question, [t.analysis for t in self.history])
+        # The gathering grammar admits only the places, years and months the question named (where it named any).
+        self.allowed_values = argument_values(self.analysis) if self.o.question_grammar else {}
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:
@@ -291,13 +301,13 @@ class _Run:
         if outcome is None:
             return "error"
         generation, tokens, started = outcome
-        used = bool(self.suggested) and generation.text.strip().upper().startswith(SUGGESTED_REPLY)
+        used = bool(self.suggested) and generation.text.strip().upper().startswith(prompts.SUGGESTED_REPLY)
         parsed = (ParseResult(calls=[{"name": n, "arguments": a} for n, a in self.suggested]) if used
                   else parse_tool_calls(generation.text))
         step = ModelPassStep.from_generation(
             generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
             parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
-            used_suggestion=used)
+            used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {})
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
         stop = "timeout" if self._out_of_time(generation) else None

@@ -10,6 +10,8 @@ import hashlib
 import json
 import re
 
+SUGGESTED_REPLY = "USE_SUGGESTED"  # the whole reply that accepts the planner's suggested calls
+
 TEMPLATES: dict[str, str] = {
     "system_tools": (
         "You are ChiQA, an assistant answering questions about Chicago public data: homicides, census "
@@ -24,8 +26,13 @@ TEMPLATES: dict[str, str] = {
         "- If a call fails, read the error, fix the arguments and try again, or continue without it.\n"
         "- {no_call_rule}\n"
         "- Never invent numbers; use only the numbers the tools return.\n"
+        "{suggestion_rule}"
         "Tools (name(argument: type [choices], ...) - what it does):\n{tool_specs}\n"
-        "Examples:\n{examples}"
+        "Examples (<YEAR> and <AREA> stand for the question's own values, or values from a result):\n{examples}"
+    ),
+    "suggestion_rule": (
+        "- A question may come with suggested calls, planned from its places and years. If they get the data "
+        "the question asks for, reply USE_SUGGESTED; write your own TOOL_CALL lines only if they miss something.\n"
     ),
     "no_call_rule": (
         "When you have enough data (or the question needs no Chicago data), reply with one line "
@@ -76,17 +83,25 @@ TEMPLATES: dict[str, str] = {
     ),
 }
 
-# Few-shot examples: (question, replies). Each reply is a list of calls (one gather pass);
-# an example is shown only if every tool it names is registered.
-EXAMPLES: list[tuple[str, list[list[tuple[str, dict]]]]] = [
-    ("How many homicides were there in 2023?",
-     [[("query_homicides_advanced", {"start_year": 2023, "end_year": 2023})]]),
-    ("What is the per capita income in the community area with the most homicides, and how many people "
-     "live there?",
-     [[("query_homicides_advanced", {"group_by": "community_area", "top_n": 1})],
-      [("query_socioeconomic", {"community_area": "Austin", "metric": "income"}),
-       ("query_census_demographics", {"community_area": "Austin"})]]),
+# Few-shot examples. They name no real place or year: <AREA> and <YEAR> stand for the question's own values
+# (or, in a later reply, values from a result), so a small model cannot copy "Austin" into an unrelated
+# question; the question-conditioned grammar keeps it from writing the placeholders themselves.
+# Each: question, the planner's suggested calls shown with it (when suggestions are on; None = none shown),
+# and the replies, one list of calls per gather pass. An example is shown only if every tool it names is
+# registered.
+EXAMPLES: list[dict] = [
+    {"question": "How many homicides were there in <YEAR>?",
+     "suggested": [("query_homicides_advanced", {"year": "<YEAR>"})],
+     "passes": [[("query_homicides_advanced", {"year": "<YEAR>"})]]},
+    {"question": "What is the per capita income in the community area with the most homicides in <YEAR>, and how "
+                 "many people live there?",
+     "suggested": None,
+     "passes": [[("query_homicides_advanced", {"year": "<YEAR>", "group_by": "community_area", "top_n": 1})],
+                [("query_socioeconomic", {"community_area": "<AREA>", "metric": "income"}),
+                 ("query_census_demographics", {"community_area": "<AREA>", "metric": "population"})]],
+     "between": ["(results come back: <AREA> had the most)"]},
 ]
+PLACEHOLDER = re.compile(r'"(<[A-Z]+>)"')  # a quoted placeholder is shown bare: {"year": <YEAR>}
 
 # "[Source N: <label>]": by the result's first dataset, else by the tool's domain.
 SOURCE_LABELS = {
@@ -144,27 +159,39 @@ def render_tool_specs(schemas: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def render_examples(tool_names: set[str]) -> str:
+def _call_line(name: str, arguments: dict) -> str:
+    return PLACEHOLDER.sub(r"\1", f'TOOL_CALL: {json.dumps({"name": name, "arguments": arguments})}')
+
+
+def render_examples(tool_names: set[str], suggestions: bool = False) -> str:
+    """The few-shot block. With ``suggestions`` an example with a planner draft shows it being accepted."""
     shown = []
-    for question, passes in EXAMPLES:
+    for example in EXAMPLES:
+        passes = example["passes"]
         if not all(name in tool_names for calls in passes for name, _ in calls):
             continue
-        lines = [f"Question: {question}"]
+        lines = [f"Question: {example['question']}"]
+        accepted = suggestions and example.get("suggested")
+        if accepted:
+            lines.append("Suggested next call(s):")
+            lines += [_call_line(n, a) for n, a in example["suggested"]]
+        between = example.get("between") or []
         for number, calls in enumerate(passes, 1):
             lines.append(f"Reply {number}:")
-            lines += [f'TOOL_CALL: {json.dumps({"name": n, "arguments": a})}' for n, a in calls]
-            lines.append("(results come back)")
-        lines.append(f"Reply {len(passes) + 1}:\nNO_TOOL_CALL I have what I need.")
+            lines += [SUGGESTED_REPLY] if accepted and number == 1 else [_call_line(n, a) for n, a in calls]
+            lines.append(between[number - 1] if number <= len(between) else "(results come back)")
+        lines.append(f"Reply {len(passes) + 1}:\nNO_TOOL_CALL")
         shown.append("\n".join(lines))
     shown.append("Question: What does MCP stand for?\nReply 1:\nNO_TOOL_CALL This needs no Chicago data.")
     return "\n\n".join(shown)
 
 
-def system_prompt(schemas: list[dict], max_calls: int) -> str:
+def system_prompt(schemas: list[dict], max_calls: int, suggestions: bool = False) -> str:
     names = {s["name"] for s in schemas}
     return TEMPLATES["system_tools"].format(
         max_calls=max_calls, no_call_rule=TEMPLATES["no_call_rule"],
-        tool_specs=render_tool_specs(schemas), examples=render_examples(names))
+        tool_specs=render_tool_specs(schemas), examples=render_examples(names, suggestions),
+        suggestion_rule=TEMPLATES["suggestion_rule"] if suggestions else "")
 
 
 def question_message(question: str, hint_text: str = "", history_lines: list | None = None) -> str:

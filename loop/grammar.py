@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 import re
 
+from prompt_registry import SUGGESTED_REPLY
+
 NO_CALL_TEXT_CHARS = 120
 STRING_MAX_CHARS = 60
 ARRAY_MAX_ITEMS = 6
@@ -54,8 +56,9 @@ def _rule_name(*parts) -> str:
 
 
 class _Builder:
-    def __init__(self):
+    def __init__(self, allowed: dict | None = None):
         self.rules: dict[str, str] = {}
+        self.allowed = allowed or {}  # argument name -> the only values it may take ([] = leave it out)
 
     def add(self, name: str, body: str) -> str:
         self.rules[name] = body
@@ -113,17 +116,34 @@ class _Builder:
             return f"{sign}[0-9]"
         return f"{sign}([0-9] | [1-9] [0-9]{{1,{digits - 1}}})"
 
+    def _allowed_rule(self, prefix: str, spec: dict, values: list | None) -> str | None:
+        """The question's own values for this argument (an array: a list of them), or None: no constraint."""
+        if not values:
+            return None
+        kinds = spec.get("type") if isinstance(spec, dict) else None
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        if "array" in kinds:
+            return self.value_rule(prefix, {"type": "array", "items": {"enum": values},
+                                            "maxItems": spec.get("maxItems") or ARRAY_MAX_ITEMS})
+        typed = [v for v in values if ("integer" in kinds and isinstance(v, int)) or
+                 ("string" in kinds and isinstance(v, str))]
+        # A string argument holding a number (a ZIP) takes the number as text.
+        typed = typed or [str(v) for v in values if "string" in kinds]
+        return self.add(prefix, self._enum_body(typed)) if typed else None
+
     # ------------------------------------------------------------ per-tool arguments
     def arguments_rule(self, prefix: str, parameters: dict) -> str:
         parameters = parameters if isinstance(parameters, dict) else {}
         props = parameters.get("properties") or {}
         required = set(parameters.get("required") or [])
-        names = list(props)
+        # An argument the question rules out is left out of the grammar (unless the schema requires it).
+        names = [n for n in props if n in required or self.allowed.get(n, True) != []]
         if not names:
             return self.add(f"{prefix}-args", '"{}"')
         pair = []
         for i, prop in enumerate(names):
-            value = self.value_rule(f"{prefix}-v{i}", props[prop])
+            value = self._allowed_rule(f"{prefix}-v{i}", props[prop], self.allowed.get(prop))
+            value = value or self.value_rule(f"{prefix}-v{i}", props[prop])
             pair.append(self.add(f"{prefix}-p{i}", f"{_lit(json.dumps(prop, ensure_ascii=False) + ': ')} {value}"))
         n = len(names)
         # after-k: the chosen properties among k..n-1, each preceded by ", "
@@ -147,17 +167,15 @@ class _Builder:
         return self.add(f"{prefix}-args", f'"{{" {prefix}-first0 "}}"')
 
 
-SUGGESTED_REPLY = "USE_SUGGESTED"
-
-
 def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True,
-                       allow_suggested: bool = False) -> str:
+                       allow_suggested: bool = False, allowed: dict | None = None) -> str:
     """GBNF text: a NO_TOOL_CALL line or 1..max_calls TOOL_CALL lines over ``schemas``.
 
     ``allow_no_call=False`` drops the NO_TOOL_CALL alternative (forces at least one call;
-    used by benches and tests to drive a model through tool calls).
+    used by benches and tests to drive a model through tool calls). ``allowed``: argument name
+    -> the only values it may take, an empty list leaving it out (loop/argument_constraints.py).
     """
-    builder = _Builder()
+    builder = _Builder(allowed)
     tools = []
     seen = set()
     for schema in schemas or []:

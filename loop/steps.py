@@ -126,6 +126,7 @@ class ModelPassStep(_ModelOutput):
     parse_errors: list = field(default_factory=list)
     suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
     used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
+    allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 

@@ -65,6 +65,8 @@ class OrchestratorSettings:
     timeout_seconds: float = setting(60, "wall time per question")
     reply_reserve_tokens: int = setting(384, "tokens kept free for the reply when fitting the prompt")
     grounding_check: bool = setting(True, "check answer numbers against tool results")
+    question_grammar: bool = setting(True, "the gathering grammar admits only the places, years and months the "
+                                     "question named, where it named any")
     suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
                                         "edit them or write its own")
     max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")

@@ -1,4 +1,6 @@
 """Prompt templates: compact tool specs, few-shot examples that parse, a stable version hash."""
+import re
+
 import prompt_registry as prompts
 from loop.protocol import parse_tool_calls
 
@@ -26,19 +28,38 @@ def test_system_prompt_states_the_conventions(registry):
 
 
 def test_few_shot_calls_parse_and_are_valid(registry):
+    # The placeholders stand for the question's own values; filled in, every example call is valid.
     text = prompts.render_examples(set(registry.names()))
-    parsed = parse_tool_calls(text)
+    parsed = parse_tool_calls(text.replace("<YEAR>", "2019").replace("<AREA>", "25"))
     assert len(parsed.calls) >= 4 and not parsed.errors  # includes the multi-tool example
     for found in parsed.calls:
         registry.canonicalize(found["name"], found["arguments"])  # raises if an example is invalid
     assert parse_tool_calls("NO_TOOL_CALL I have what I need.").no_call
-    multi = [e for e in prompts.EXAMPLES if sum(len(p) for p in e[1]) > 1]
-    assert multi and any(len(p) > 1 for p in multi[0][1])
+    multi = [e for e in prompts.EXAMPLES if sum(len(p) for p in e["passes"]) > 1]
+    assert multi and any(len(p) > 1 for p in multi[0]["passes"])
+
+
+def test_examples_name_no_real_place_or_year(registry):
+    # A small model copied the example's "Austin" into unrelated questions; examples hold placeholders only.
+    text = prompts.render_examples(set(registry.names()), suggestions=True)
+    named = [n for n in registry.data.geography.name_index if re.search(rf"\b{re.escape(n)}\b", text.lower())]
+    assert named == []
+    assert not re.search(r"\b(19|20)\d\d\b", text)
+    assert "<YEAR>" in text and "<AREA>" in text
+
+
+def test_suggestions_change_the_first_example_to_an_accepted_draft(registry):
+    plain = prompts.render_examples(set(registry.names()))
+    suggested = prompts.render_examples(set(registry.names()), suggestions=True)
+    assert "USE_SUGGESTED" not in plain and "Suggested next call(s):" not in plain
+    assert "Suggested next call(s):\n" in suggested and "Reply 1:\nUSE_SUGGESTED" in suggested
+    assert "USE_SUGGESTED" in prompts.system_prompt(registry.schemas(), 4, suggestions=True)
+    assert "USE_SUGGESTED" not in prompts.system_prompt(registry.schemas(), 4)
 
 
 def test_examples_naming_missing_tools_are_left_out():
     text = prompts.render_examples({"query_homicides_advanced"})
-    assert "How many homicides were there in 2023?" in text and "query_socioeconomic" not in text
+    assert "How many homicides were there in <YEAR>?" in text and "query_socioeconomic" not in text
     assert "NO_TOOL_CALL" in text
 
 

@@ -131,3 +131,54 @@ def test_sampled_outputs_for_the_real_registry(tiny_backend, registry):
     if not schemas:
         pytest.skip("no tools registered yet")
     _sample_and_check(tiny_backend, schemas, registry, range(6), allow_no_call=False)
+
+
+def test_question_values_from_the_analysis(registry):
+    from analyzer.question import analyze_question
+    from loop.argument_constraints import argument_values
+
+    austin = argument_values(analyze_question("How many homicides were there in Austin in 2019?", registry.data))
+    assert austin["community_area"] == [25, "Austin"] and austin["start_year"] == [2019]
+    assert "ward" not in austin and "months" not in austin  # not named: the full range stays
+    ranking = argument_values(analyze_question("Which ward had the most homicides in 2020?", registry.data))
+    assert ranking["ward"] == [] and ranking["wards"] == []  # ranks wards: no single-ward filter
+    wrong = argument_values(analyze_question("homicides in ward 99 in 2020", registry.data))
+    assert wrong["ward"] == [99]  # still writable, so the tool answers with its own clear error
+    months = argument_values(analyze_question("murders in Jan and Feb 2022 in district 7", registry.data))
+    assert months["months"] == [1, 2] and months["district"] == [7]
+    assert argument_values(None) == {}
+
+
+@pytest.mark.slow
+def test_question_grammar_admits_only_the_questions_values(tiny_backend, registry):
+    # The random-weight model writes arbitrary values; whatever it writes must be the question's own. The
+    # schema requires the constrained arguments, so every sampled call has to write them.
+    from analyzer.question import analyze_question
+    from loop.argument_constraints import argument_values
+
+    schema = {"name": "count", "description": "", "parameters": {"type": "object", "required": ["year"], "properties": {
+        "year": {"type": "integer", "minimum": 2001, "maximum": 2023},
+        "community_area": {"type": ["integer", "string"]},
+        "ward": {"type": "integer", "minimum": 1, "maximum": 50}}}}
+    messages = [{"role": "system", "content": "Call a tool."}, {"role": "user", "content": "Homicides?"}]
+    original_seed, seen = tiny_backend.seed, []
+    try:
+        for question in ("How many homicides were there in Austin in 2019?",
+                         "Which ward had the most homicides in 2020?"):
+            allowed = argument_values(analyze_question(question, registry.data))
+            gbnf = build_tool_grammar([schema], 3, allow_no_call=False, allowed=allowed)
+            for seed in range(5):
+                tiny_backend.seed = seed
+                text = tiny_backend.generate(GenerationRequest(messages=messages, grammar=gbnf, max_tokens=300)).text
+                parsed = parse_tool_calls(text)
+                assert parsed.calls and not parsed.errors, text
+                for call in parsed.calls:
+                    args = call["arguments"]
+                    seen.append(args)
+                    assert args["year"] == allowed["year"][0], text
+                    if "community_area" in allowed:
+                        assert args.get("community_area", 25) in (25, "Austin"), text
+                    assert "ward" not in args or "ward" not in allowed, text  # ranks wards: no ward filter
+    finally:
+        tiny_backend.seed = original_seed
+    assert len(seen) >= 10

@@ -1,0 +1,60 @@
+"""Which argument values a model may write, given what the question named (the question-conditioned grammar).
+
+A small model copies values from examples or invents them ("Ward 1" for "which ward ranks highest"). Where
+the analyzer found places, years or months in the question, the gathering grammar admits only those values
+(or leaving the argument out); where it found nothing of a kind, the schema's full range stays. One narrower
+rule: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one.
+"""
+from __future__ import annotations
+
+from analyzer.analysis import Analysis
+
+# argument name -> the kind of entity it holds
+ARGUMENT_KINDS = {
+    "community_area": "area", "compare_areas": "area",
+    "ward": "ward", "wards": "ward",
+    "district": "district", "districts": "district",
+    "zip": "zip",
+    "year": "year", "start_year": "year", "end_year": "year", "since_year": "year",
+    "period1_start": "year", "period1_end": "year", "period2_start": "year", "period2_end": "year",
+    "months": "month",
+}
+_GROUP_KINDS = {"community_area": "area", "ward": "ward", "district": "district"}
+
+
+def question_values(analysis: Analysis | None) -> dict[str, list]:
+    """kind -> the JSON values the question allows for it; a kind that is absent keeps the full range, and an
+    empty list means "no filter of this kind" (the question ranks over it)."""
+    if analysis is None or analysis.error:
+        return {}
+    found: dict[str, list] = {}
+    areas = []
+    for area in analysis.areas:
+        areas += [area.number, area.name]
+    years = list(analysis.years) + list(analysis.out_of_range_years)
+    for span in [analysis.year_range, *analysis.periods]:
+        if span is not None:
+            years += [span.start, span.end]
+    # Invalid values stay writable: the tool then answers with its own clear error ("wards are 1 to 50").
+    invalid = analysis.invalid or {}
+    for kind, values in (("area", areas + _ints(invalid.get("areas"))),
+                         ("ward", list(analysis.wards) + _ints(invalid.get("wards"))),
+                         ("district", list(analysis.districts) + _ints(invalid.get("districts"))),
+                         ("zip", list(analysis.zips) + [str(z) for z in invalid.get("zips") or []]),
+                         ("year", years), ("month", list(analysis.months))):
+        if values:
+            found[kind] = list(dict.fromkeys(values))
+    grouped = _GROUP_KINDS.get(analysis.group_by or "")
+    if grouped and grouped not in found:
+        found[grouped] = []
+    return found
+
+
+def _ints(values) -> list[int]:
+    return [v for v in (values or []) if isinstance(v, int) and not isinstance(v, bool)]
+
+
+def argument_values(analysis: Analysis | None) -> dict[str, list]:
+    """argument name -> allowed values (see question_values), for every argument of a constrained kind."""
+    by_kind = question_values(analysis)
+    return {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
