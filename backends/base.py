@@ -50,7 +50,7 @@ class Generation:
     evaluated_tokens: int = 0  # prompt tokens actually evaluated; the rest came from the KV cache
     completion_tokens: int = 0
     duration_ms: float = 0.0
-    finish_reason: str = "stop"  # stop | length | deadline
+    finish_reason: str = "stop"  # stop | length | deadline | repeat (a gathering reply began a line it had written)
 
 
 class ModelGate:

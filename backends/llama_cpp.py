@@ -304,6 +304,11 @@ class LlamaCppBackend(Backend):
                         text = text[:cut]
                         finish = "stop"
                         break
+                if request.phase == "gather" and _repeats_a_line(text):
+                    # A small model may write the same call again and again; each copy costs seconds and
+                    # the loop would only mark it a duplicate.
+                    text, finish = text[:text.rfind("\n")], "repeat"
+                    break
                 safe = len(text) - hold if stops else len(text)
                 if request.on_token and safe > emitted:
                     request.on_token(text[emitted:safe])
@@ -343,6 +348,13 @@ class LlamaCppBackend(Backend):
                 llm.close()
             except Exception:  # noqa: BLE001
                 pass
+
+
+def _repeats_a_line(text: str) -> bool:
+    """The line being written is, already in full, one of the reply's earlier lines."""
+    cut = text.rfind("\n")
+    current = text[cut + 1:].strip()
+    return cut >= 0 and bool(current) and current in {line.strip() for line in text[:cut].split("\n")}
 
 
 def validate_grammar(llm, gbnf: str) -> bool:

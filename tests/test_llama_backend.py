@@ -87,6 +87,16 @@ def test_stop_strings_cut_the_text(backend):
     assert "".join(pieces) == "abc "
 
 
+def test_a_gathering_reply_stops_when_it_repeats_a_line(backend):
+    # The grammar forces three identical lines; the gathering pass keeps the first and stops at the copy.
+    gbnf = 'root ::= "TOOL_CALL: {}\\nTOOL_CALL: {}\\nTOOL_CALL: {}"'
+    messages = [{"role": "user", "content": "hi"}]
+    gathered = backend.generate(GenerationRequest(messages=messages, grammar=gbnf, max_tokens=60, phase="gather"))
+    assert gathered.text == "TOOL_CALL: {}" and gathered.finish_reason == "repeat"
+    answered = backend.generate(GenerationRequest(messages=messages, grammar=gbnf, max_tokens=60, phase="synthesis"))
+    assert answered.text.count("TOOL_CALL: {}") == 3  # only gathering is cut
+
+
 def test_invalid_grammar_is_a_backend_error(backend):
     with pytest.raises(BackendError, match="grammar"):
         backend.generate(GenerationRequest(messages=MESSAGES, grammar="root ::= (", max_tokens=5))
