@@ -20,7 +20,7 @@ from analyzer.followup import EarlierTurn
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
-from loop.argument_constraints import argument_values
+from loop.argument_constraints import argument_values, unanswerable_subjects
 from loop.grammar import build_tool_grammar
 from loop.options import validate_limits
 from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
@@ -147,6 +147,7 @@ class _Run:
         self.timings = dict.fromkeys(("analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"), 0.0)
         self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
         self.allowed_values: dict = {}  # argument name -> the values the question allows (question grammar)
+        self.no_calls_reason = ""  # set when the question asks only about what no tool has: no call is admitted
         self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
         self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
 
@@ -223,9 +224,10 @@ class _Run:
                 f"the prompt needs {tokens} tokens but only {self.o.backend.n_ctx - self.o.reply_reserve} fit")), started)
             return None
         remaining = max(0, self.max_calls - len(self.calls))
+        admitted = 0 if self.no_calls_reason else remaining
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
-            grammar=self.o.grammar(remaining, bool(self.suggested), self.allowed_values)
+            grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values)
             if phase == "gather" and self.use_grammar else None,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
@@ -279,6 +281,7 @@ class _Run:
             self.analysis = followup.apply(self.analysis, self.question, [t.analysis for t in self.history])
         # The gathering grammar admits only the places, years and months the question named (where it named any).
         self.allowed_values = argument_values(self.analysis) if self.o.question_grammar else {}
+        self.no_calls_reason = unanswerable_subjects(self.analysis) if self.o.question_grammar else ""
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:
@@ -307,7 +310,8 @@ class _Run:
         step = ModelPassStep.from_generation(
             generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
             parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
-            used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {})
+            used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {},
+            no_calls_reason=self.no_calls_reason if self.use_grammar else "")
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
         stop = "timeout" if self._out_of_time(generation) else None
@@ -321,6 +325,10 @@ class _Run:
                 stop = "max_tool_calls"
             if tool_step.status == "duplicate" and sum(s.status == "duplicate" for s in self.calls) >= 2:
                 stop = stop or "duplicate_call"
+        # A pass that asks only for calls already made has nothing new to ask: another pass would cost seconds
+        # of generation and, with a small model, usually the same repeat.
+        if step.asked_only_duplicates:
+            stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
         had_plan = bool(self.suggested) or any(p.suggested_calls for p in self.passes)

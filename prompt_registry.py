@@ -93,12 +93,11 @@ EXAMPLES: list[dict] = [
     {"question": "How many homicides were there in <YEAR>?",
      "suggested": [("query_homicides_advanced", {"year": "<YEAR>"})],
      "passes": [[("query_homicides_advanced", {"year": "<YEAR>"})]]},
-    {"question": "What is the per capita income in the community area with the most homicides in <YEAR>, and how "
-                 "many people live there?",
+    # One call per reply: a small model copied a two-call reply into questions that needed one of them.
+    {"question": "What is the per capita income in the community area with the most homicides in <YEAR>?",
      "suggested": None,
      "passes": [[("query_homicides_advanced", {"year": "<YEAR>", "group_by": "community_area", "top_n": 1})],
-                [("query_socioeconomic", {"community_area": "<AREA>", "metric": "income"}),
-                 ("query_census_demographics", {"community_area": "<AREA>", "metric": "population"})]],
+                [("query_socioeconomic", {"community_area": "<AREA>", "metric": "income"})]],
      "between": ["(results come back: <AREA> had the most)"]},
 ]
 PLACEHOLDER = re.compile(r'"(<[A-Z]+>)"')  # a quoted placeholder is shown bare: {"year": <YEAR>}

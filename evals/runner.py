@@ -169,8 +169,20 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         "passed": not failures, "failures": failures, "tools_ok": tools_ok, "called": called_any,
         "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
         "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
-        "planner_answer": planner_answer,
+        "planner_answer": planner_answer, "passes": _pass_digest(result),
     }
+
+
+def _pass_digest(result: dict) -> list:
+    """Each model pass in a line or two: what it read and wrote and how long it took (to see why a question
+    failed or was slow without re-running it)."""
+    out = []
+    for step in result.get("trace") or []:
+        if step.get("type") in ("model_pass", "synthesis"):
+            out.append({"type": step["type"], "ms": step.get("duration_ms"), "evaluated": step.get("evaluated_tokens"),
+                        "generated": step.get("completion_tokens"), "finish": step.get("finish_reason"),
+                        "text": (step.get("raw_output") or "")[:300]})
+    return out
 
 
 # ---------------------------------------------------------------- the whole set

@@ -4,6 +4,7 @@ A small model copies values from examples or invents them ("Ward 1" for "which w
 the analyzer found places, years or months in the question, the gathering grammar admits only those values
 (or leaving the argument out); where it found nothing of a kind, the schema's full range stays. One narrower
 rule: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one.
+And a question that asks only about subjects no tool has (weather, robberies, aldermen) admits no call at all.
 """
 from __future__ import annotations
 
@@ -58,3 +59,11 @@ def argument_values(analysis: Analysis | None) -> dict[str, list]:
     """argument name -> allowed values (see question_values), for every argument of a constrained kind."""
     by_kind = question_values(analysis)
     return {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
+
+
+def unanswerable_subjects(analysis: Analysis | None) -> str:
+    """Why no call is admitted ("" when calls are): the question names subjects the data lacks and none it has."""
+    if analysis is None or analysis.error or not analysis.unsupported or analysis.domains:
+        return ""
+    return ("the question asks about " + ", ".join(analysis.unsupported)
+            + ", which none of the data tools cover")

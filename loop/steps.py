@@ -127,11 +127,17 @@ class ModelPassStep(_ModelOutput):
     suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
     used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
+    no_calls_reason: str = ""  # the grammar admitted only NO_TOOL_CALL, and why
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 
     def add_call(self, step: ToolCallStep) -> None:
         self._calls.append(step)
+
+    @property
+    def asked_only_duplicates(self) -> bool:
+        """Every call this pass asked for had already been made."""
+        return bool(self._calls) and all(step.status == "duplicate" for step in self._calls)
 
     def close(self, footer: str) -> None:
         """The line the model reads after this pass's results (calls left, or none)."""

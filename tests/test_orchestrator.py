@@ -129,15 +129,24 @@ def test_one_call_per_pass_stops_at_the_limit(registry, settings):
 
 def test_duplicate_call_is_refused_and_second_duplicate_stops(registry, settings):
     same = call(HOMICIDES, year=2022)
-    orch, backend = orchestrate(registry, settings, [same, same, call(HOMICIDES, year="2022"), "Answer."])
+    orch, backend = orchestrate(registry, settings, [same, same + "\n" + call(HOMICIDES, year=2021),
+                                                     call(HOMICIDES, year="2022"), "Answer."])
     result = orch.run("How many homicides in 2022?")
-    assert statuses(result) == ["ok", "duplicate", "duplicate"]
+    assert statuses(result) == ["ok", "duplicate", "ok", "duplicate"]
     assert result.stopped_because == "duplicate_call"
     told = backend.requests[2].messages[-1]["content"]
     assert "[Duplicate]" in told and "already have its result" in told
     assert result.steps[4].type == "tool_call" and result.steps[4].status == "duplicate"
     assert [r.phase for r in backend.requests] == ["gather", "gather", "gather", "synthesis"]
-    assert len(backend.requests[-1].results) == 1  # the tool ran once
+    assert len(backend.requests[-1].results) == 2  # each distinct call ran once
+
+
+def test_a_pass_asking_only_for_calls_already_made_ends_gathering(registry, settings):
+    same = call(HOMICIDES, year=2022)
+    orch, backend = orchestrate(registry, settings, [same, same, "Answer."])
+    result = orch.run("How many homicides in 2022?")
+    assert statuses(result) == ["ok", "duplicate"] and result.stopped_because == "duplicate_call"
+    assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]
 
 
 def test_failing_tools_go_back_to_the_model(registry, settings):
@@ -403,3 +412,29 @@ def test_calls_written_before_the_deadline_still_run(registry, settings):
     assert len(ran) == 1 and ran[0].arguments["year"] == 2022
     assert "717" in result.answer  # the 2022 total, from the result summary
     assert len(backend.requests) == 1  # no second pass after the deadline
+
+
+def test_the_gathering_grammar_is_conditioned_on_the_question(registry, settings):
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2019, community_area=25), "NO_TOOL_CALL",
+                                                     "53 homicides."])
+    result = orch.run("How many homicides were there in Austin in 2019?")
+    gbnf = backend.requests[0].grammar
+    assert '"25" | "\\"Austin\\""' in gbnf and '"2019"' in gbnf
+    passes = [s for s in result.steps if s.type == "model_pass"]
+    assert passes[0].allowed_values["community_area"] == [25, "Austin"]
+    assert passes[0].to_dict()["allowed_values"]["year"] == [2019] and not passes[0].no_calls_reason
+    plain = load_settings(overrides={"orchestrator.question_grammar": False})
+    orch, backend = orchestrate(registry, plain, ["NO_TOOL_CALL", "No."])
+    orch.run("How many homicides were there in Austin in 2019?")
+    assert '"25" | "\\"Austin\\""' not in backend.requests[0].grammar
+
+
+def test_a_question_only_about_missing_subjects_admits_no_call(registry, settings):
+    orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "The data has no weather."])
+    result = orch.run("what's the weather like in Chicago tomorrow?")
+    assert backend.requests[0].grammar.splitlines()[0] == "root ::= no-call"
+    step = next(s for s in result.steps if s.type == "model_pass")
+    assert "weather" in step.no_calls_reason and result.calls == []
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2021), "NO_TOOL_CALL", "Done."])
+    orch.run("how many homicides and robberies were there in 2021?")  # homicides are in the data
+    assert "TOOL_CALL" in backend.requests[0].grammar
