@@ -68,13 +68,14 @@ class Orchestrator:
             self._system = prompts.system_prompt(self.registry.schemas(), self.max_tool_calls, self.suggests)
         return self._system
 
-    def grammar(self, remaining: int, suggested: bool = False, allowed: dict | None = None) -> str:
-        key = (remaining, suggested, json.dumps(allowed or {}, sort_keys=True))
+    def grammar(self, remaining: int, suggested: bool = False, allowed: dict | None = None,
+                no_call: bool = True) -> str:
+        key = (remaining, suggested, no_call, json.dumps(allowed or {}, sort_keys=True))
         if key not in self._grammars:
             if len(self._grammars) >= GRAMMAR_CACHE_SIZE:  # per-question grammars: keep the cache bounded
                 self._grammars.pop(next(iter(self._grammars)))
             self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested,
-                                                     allowed=allowed)
+                                                     allowed=allowed, allow_no_call=no_call)
         return self._grammars[key]
 
     @property
@@ -225,9 +226,13 @@ class _Run:
             return None
         remaining = max(0, self.max_calls - len(self.calls))
         admitted = 0 if self.no_calls_reason else remaining
+        # A question the planner could map needs data: its first pass may not end gathering before any call
+        # (a small model answered "NO_TOOL_CALL" to "how many murders were there last year?").
+        must_call = bool(self.suggested) and not self.passes and admitted > 0
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
-            grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values)
+            grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
+                                   no_call=not must_call)
             if phase == "gather" and self.use_grammar else None,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),

@@ -360,6 +360,9 @@ def test_a_model_can_take_the_planners_draft(registry, settings):
     assert "USE_SUGGESTED" in backend.requests[0].messages[1]["content"]
     assert '"USE_SUGGESTED"' in backend.requests[0].grammar.splitlines()[0]
     assert result.to_dict()["trace"][1]["used_suggestion"] is True
+    # A question the planner mapped needs data: the first pass cannot stop before a call; later ones can.
+    assert "no-call" not in backend.requests[0].grammar.splitlines()[0]
+    assert "no-call" in backend.requests[1].grammar.splitlines()[0]
 
 
 def test_a_model_may_ignore_the_draft(registry, settings):
