@@ -229,6 +229,10 @@ class _Run:
         # A question the planner could map needs data: its first pass may not end gathering before any call
         # (a small model answered "NO_TOOL_CALL" to "how many murders were there last year?").
         must_call = bool(self.suggested) and not self.passes and admitted > 0
+        if must_call:
+            # The first pass may write as many calls as the draft has: a small model copied the draft and then
+            # wrote it again line after line. A call the draft missed can still come in the next pass.
+            admitted = min(admitted, len(self.suggested))
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
@@ -465,17 +469,21 @@ class _Run:
                                      + ", ".join(self.ungrounded) + ".")
 
     def _missing_lead_figures(self) -> list[str]:
-        """Each result's lead figure (the first number of its summary) that a model's answer leaves out."""
+        """The lead figure (the first number of its summary) of each result the model's answer states nothing
+        from. A ranking's answer names the top entry's figure, not the total the summary leads with, so any
+        figure of the result counts as using it; only a result the answer ignores asks for its lead figure."""
         if not self.o.suggests:
             return []  # the planner writes its answers from the summaries; the check is for models
-        stated = grounding.extract_numbers(self.answer)
+        stated = [n for n in grounding.extract_numbers(self.answer) if not n.is_year]
         missing = []
         for step in self._ran_calls():
-            lead = next((n for n in grounding.extract_numbers(step.result_summary) if not n.is_year), None)
-            if step.status != "ok" or lead is None:
+            figures = [n for n in grounding.extract_numbers(step.result_summary + "\n" + (step.result.text or ""))
+                       if not n.is_year]
+            if step.status != "ok" or not figures:
                 continue
-            if not any(abs(abs(n.value) - abs(lead.value)) <= max(n.tolerance, lead.tolerance) for n in stated):
-                missing.append(lead.text)
+            if not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
+                       for n in stated for f in figures):
+                missing.append(figures[0].text)
         return missing
 
     def _planner_answer(self):

@@ -103,6 +103,7 @@ class LlamaCppBackend(Backend):
         self._grammar_ok: dict[str, bool] = {}
         self.prefix_cache: PrefixCache | None = None
         self.prefix_state: dict = {}
+        self.kv_layout = "standard"  # flash attention stores the V cache untransposed: a saved state is per layout
         probe = list(llm.tokenize(b"", add_bos=True, special=True))
         self._bos_prefix = probe[:1] if probe else []
 
@@ -121,7 +122,8 @@ class LlamaCppBackend(Backend):
             from llama_cpp import Llama
         except Exception as exc:  # noqa: BLE001
             raise BackendError(f"llama-cpp-python is not installed or failed to import: {exc}") from exc
-        common = dict(n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
+        common = dict(n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False, n_batch=model.n_batch,
+                      flash_attn=model.flash_attn)
         if chat_format:
             common["chat_format"] = chat_format
         if path is None or not path.exists():
@@ -145,6 +147,7 @@ class LlamaCppBackend(Backend):
             model_path = str(path)
         backend = cls(llm, model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, temperature=temperature,
                       chat_format=chat_format, queue_size=queue_size)
+        backend.kv_layout = "flash-attn" if model.flash_attn else "standard"
         if model.prefix_cache:
             backend.prefix_cache = PrefixCache(var_dir(settings) / settings.data.cache_dir)
         backend.selection_reason = f"backend 'llama' with model file {model_path}"
@@ -160,7 +163,8 @@ class LlamaCppBackend(Backend):
         probes = [self.prompt_tokens_for([{"role": "system", "content": system_text},
                                           {"role": "user", "content": text}]) for text in ("A?", "Zq.")]
         tokens = common_prefix(*probes)
-        key = cache_key(model_identity(self.model_path), prompts.prompt_version(), self.n_ctx, tokens)
+        key = cache_key(model_identity(self.model_path), f"{prompts.prompt_version()}/{self.kv_layout}", self.n_ctx,
+                        tokens)
         event = self.prefix_cache.restore_or_build(self.llm, tokens, key)
         self.prefix_state = {"event": event, "tokens": len(tokens), "file": self.prefix_cache.path_for(key).name,
                              "ms": round((time.perf_counter() - started) * 1000, 1)}

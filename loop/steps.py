@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 
 import prompt_registry as prompts
 from analyzer.analysis import Analysis
+from tools.common import STANDING_CAVEATS
 from tools.registry import ToolResult
 
 
@@ -95,8 +96,9 @@ class ToolCallStep(Step):
             return prompts.template("error_block").format(call=call, message=self.error)
         name = {"full": "results_block", "summary": "trimmed_block", "dropped": "dropped_block"}[self._render]
         text = self.result.text or self.result_summary
-        if self.result.caveats and self._render == "full":
-            text += "\nCaveats: " + " ".join(self.result.caveats)
+        specific = [c for c in self.result.caveats if c not in STANDING_CAVEATS]
+        if specific and self._render == "full":
+            text += "\nCaveats: " + " ".join(specific)
         return prompts.template(name).format(source=self.source, label=self.label, call=call, text=text,
                                              summary=self.result_summary)
 

@@ -46,6 +46,8 @@ class ModelSettings:
     chat_format: str | None = setting(None, "llama-cpp-python chat format; null uses the GGUF's template")
     n_ctx: int = setting(4096, "context window in tokens")
     n_threads: int | None = setting(None, "threads; null = physical cores")
+    n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch (see Measured for what was tried)")
+    flash_attn: bool = setting(False, "llama.cpp flash attention (see Measured for what was tried)")
     seed: int = setting(42, "sampling seed")
     temperature: float = setting(0.2, "sampling temperature")
     max_tokens: int = setting(384, "reply budget per model pass")

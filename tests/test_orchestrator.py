@@ -398,6 +398,24 @@ def test_an_answer_without_the_lead_figure_is_rewritten(registry, settings):
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
 
 
+def test_a_ranking_answer_naming_the_top_entry_is_not_rewritten(registry, settings):
+    # The summary leads with the year's total (804); an answer about the top area states that area's figure.
+    grouped = call(HOMICIDES, year=2021, group_by="community_area", top_n=5)
+    backend = SuggestibleModel([grouped, "NO_TOOL_CALL", "Austin had the most homicides in 2021: 71."])
+    result = Orchestrator(backend, registry, settings).run("Which community area had the most homicides in 2021?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert len(grounding) == 1 and grounding[0].missing_lead_figures == []
+    assert result.answer == "Austin had the most homicides in 2021: 71."
+
+
+def test_the_first_pass_may_write_no_more_calls_than_the_draft(registry, settings):
+    # A small model copied the draft and then wrote it again; the first pass admits as many lines as the draft.
+    backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 717 homicides in 2022."])
+    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert '("\\n" call)' not in backend.requests[0].grammar  # one call line only
+    assert '("\\n" call){0,2}' in backend.requests[1].grammar  # later passes: every call left
+
+
 def test_the_model_is_told_when_the_plan_is_done(registry, settings):
     backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
     Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")

@@ -3,8 +3,10 @@ import re
 
 import pytest
 
+from analyzer.question import analyze_question
 from backends.base import GenerationRequest
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
+from loop.argument_constraints import argument_values
 from loop.grammar import build_tool_grammar
 from loop.protocol import parse_tool_calls
 from settings.loader import load_settings
@@ -134,8 +136,6 @@ def test_sampled_outputs_for_the_real_registry(tiny_backend, registry):
 
 
 def test_question_values_from_the_analysis(registry):
-    from analyzer.question import analyze_question
-    from loop.argument_constraints import argument_values
 
     austin = argument_values(analyze_question("How many homicides were there in Austin in 2019?", registry.data))
     assert austin["community_area"] == [25, "Austin"] and austin["start_year"] == [2019]
@@ -153,8 +153,6 @@ def test_question_values_from_the_analysis(registry):
 def test_question_grammar_admits_only_the_questions_values(tiny_backend, registry):
     # The random-weight model writes arbitrary values; whatever it writes must be the question's own. The
     # schema requires the constrained arguments, so every sampled call has to write them.
-    from analyzer.question import analyze_question
-    from loop.argument_constraints import argument_values
 
     schema = {"name": "count", "description": "", "parameters": {"type": "object", "required": ["year"], "properties": {
         "year": {"type": "integer", "minimum": 2001, "maximum": 2023},

@@ -89,8 +89,19 @@ def partial_year_caveat(data, start: int, end: int) -> list[str]:
     return []
 
 
-HOMICIDE_CODE_CAVEAT = ("The homicide snapshot holds IUCR 0110 (first-degree murder) only; second-degree murder, "
-                        "involuntary manslaughter and reckless homicide are not included. One row per victim.")
+# Caveats that hold for every result of a dataset, whatever was asked. The page and the API list them; the
+# model is not shown them (they doubled a short result's tokens, and a small model copied them into answers).
+STANDING_CAVEATS: set[str] = set()
+
+
+def standing_caveat(text: str) -> str:
+    STANDING_CAVEATS.add(text)
+    return text
+
+
+HOMICIDE_CODE_CAVEAT = standing_caveat(
+    "The homicide snapshot holds IUCR 0110 (first-degree murder) only; second-degree murder, involuntary "
+    "manslaughter and reckless homicide are not included. One row per victim.")
 
 
 def make_result(tool: str, *, values: dict, text: str, summary: str, datasets: list[str], data,

@@ -6,7 +6,7 @@ import difflib
 import numpy as np
 import pandas as pd
 
-from tools.common import check_year_range, fmt_int
+from tools.common import check_year_range, fmt_int, standing_caveat
 from tools.errors import ToolArgumentError
 
 WARD_MAP_CAVEAT = ("Ward numbers follow the ward map that was current when each record was geocoded "
@@ -100,8 +100,8 @@ def geo_missing_caveat(missing: int, what: str, start: int, end: int) -> str:
             f"recorded, so {what} figures undercount by up to that many.")
 
 
-ARREST_CAVEAT = ("Arrest flags are as of the snapshot (last updated 2023-07-27); recent cases have had less time "
-                 "to be cleared, so recent arrest rates look lower.")
+ARREST_CAVEAT = standing_caveat("Arrest flags are as of the snapshot (last updated 2023-07-27); recent cases have had "
+                                "less time to be cleared, so recent arrest rates look lower.")
 
 
 def district_name(data, number: int) -> str:
