@@ -136,7 +136,6 @@ def test_sampled_outputs_for_the_real_registry(tiny_backend, registry):
 
 
 def test_question_values_from_the_analysis(registry):
-
     austin = argument_values(analyze_question("How many homicides were there in Austin in 2019?", registry.data))
     assert austin["community_area"] == [25, "Austin"] and austin["start_year"] == [2019]
     assert "ward" not in austin and "months" not in austin  # not named: the full range stays
@@ -153,7 +152,6 @@ def test_question_values_from_the_analysis(registry):
 def test_question_grammar_admits_only_the_questions_values(tiny_backend, registry):
     # The random-weight model writes arbitrary values; whatever it writes must be the question's own. The
     # schema requires the constrained arguments, so every sampled call has to write them.
-
     schema = {"name": "count", "description": "", "parameters": {"type": "object", "required": ["year"], "properties": {
         "year": {"type": "integer", "minimum": 2001, "maximum": 2023},
         "community_area": {"type": ["integer", "string"]},
