@@ -43,6 +43,7 @@ from tools.registry import ToolResult, call_key
 
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 GRAMMAR_CACHE_SIZE = 64
+MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace the answer
 
 
 class Orchestrator:
@@ -149,6 +150,7 @@ class _Run:
         self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
         self.allowed_values: dict = {}  # argument name -> the values the question allows (question grammar)
         self.no_calls_reason = ""  # set when the question asks only about what no tool has: no call is admitted
+        self.plan_done = False  # the planner's draft calls have all run (the model was told so)
         self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
         self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
 
@@ -233,6 +235,10 @@ class _Run:
             # The first pass may write as many calls as the draft has: a small model copied the draft and then
             # wrote it again line after line. A call the draft missed can still come in the next pass.
             admitted = min(admitted, len(self.suggested))
+        elif self.plan_done:
+            # Once the planned calls have run, a further call is an exception: one per pass (a small model
+            # tended to repeat the last call several times, each costing seconds).
+            admitted = min(admitted, 1)
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
@@ -344,6 +350,7 @@ class _Run:
         self.suggested = self._suggestions() if remaining > 0 and not stop else []
         # A small model keeps calling while calls are left; once the plan is done, say so plainly.
         done = prompts.template("plan_done") if had_plan and not self.suggested and remaining > 0 else ""
+        self.plan_done = bool(done)
         step.close("\n".join(x for x in (footer, self._suggestion_text(), done) if x))
         if stop:
             return stop
@@ -410,7 +417,12 @@ class _Run:
             return (yield from self._fallback())
         lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
                  for s in self._sourced_calls()]
-        self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, lines)}]
+        rows = [line + prompts.listed_rows(s.result.text) for line, s in zip(lines, self._sourced_calls())]
+        self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, rows)}]
+        budget = int(self.o.backend.n_ctx) - self.o.reply_reserve
+        if rows != lines and self.o.backend.count_message_tokens(self.messages() + self._synthesis_extra) > budget:
+            # Where the context is tight the results themselves come first: the request repeats only summaries.
+            self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, lines)}]
         yield from self._synthesis_pass(self._synthesis_extra, strict=False)
 
     def _synthesis_pass(self, extra: list, strict: bool):
@@ -425,7 +437,9 @@ class _Run:
         yield self._add(SynthesisStep.from_generation(generation, tokens, strict=strict), started, "synthesis_ms")
         if self._out_of_time(generation):
             self.stop, self.partial = "timeout", True
-        if answer:
+        # A strict rewrite of a few words ("717") is no answer; the check then fails again and the planner's
+        # answer is used instead of it.
+        if answer and not (strict and self.answer and len(answer.split()) < MIN_ANSWER_WORDS):
             self.answer = answer
         elif not self.answer:
             yield from self._fallback()
@@ -460,9 +474,10 @@ class _Run:
                     break
                 continue
             first_answer = self.answer
-            fix = report.unmatched or [f"{m} (state this figure)" for m in missing]
+            fix = (prompts.strict_message(report.unmatched) if report.unmatched
+                   else prompts.missing_figures_message(self.question, missing))
             extra = self._synthesis_extra + [{"role": "assistant", "content": first_answer},
-                                             {"role": "user", "content": prompts.strict_message(fix)}]
+                                             {"role": "user", "content": fix}]
             yield from self._synthesis_pass(extra, strict=True)
         if self.ungrounded:
             self.loop_caveats.append("These figures could not be matched to the data the tools returned: "

@@ -62,6 +62,10 @@ TEMPLATES: dict[str, str] = {
         "Reply USE_SUGGESTED to make exactly these calls, or write your own TOOL_CALL lines if they miss "
         "something the question asks, or NO_TOOL_CALL if the results already answer it."
     ),
+    "synthesis_missing": (
+        "Your answer leaves out what the results say. Rewrite it as one or two full sentences that answer "
+        "\"{question}\" and state these figures from the results: {numbers}."
+    ),
     "fallback_found": "{reason} before a full answer was written. What the data tools found:\n{found}",
     "fallback_empty": "{reason} before any data was gathered. Please try again or ask a narrower question.",
     "synthesis": (
@@ -215,6 +219,21 @@ def synthesis_message(question: str, source_lines: list[str]) -> str:
     if not source_lines:
         return TEMPLATES["synthesis_no_data"].format(question=question.strip())
     return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines))
+
+
+def missing_figures_message(question: str, numbers: list[str]) -> str:
+    return TEMPLATES["synthesis_missing"].format(question=question.strip(), numbers=", ".join(numbers))
+
+
+LISTED_ROWS = 8  # rows of a result's list repeated in the synthesis request
+
+
+def listed_rows(text: str) -> str:
+    """A result's list rows ("- Austin (25): 71 ..."), the first few, to follow its summary in the synthesis
+    request: the summary of a grouped result leads with the total, and a small model answered "which area"
+    questions from that total or from the wrong row."""
+    rows = [line[2:].strip() for line in (text or "").splitlines() if line.startswith("- ")][:LISTED_ROWS]
+    return ("; rows: " + "; ".join(rows)) if rows else ""
 
 
 def strict_message(numbers: list[str]) -> str:

@@ -459,3 +459,27 @@ def test_a_question_only_about_missing_subjects_admits_no_call(registry, setting
     orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2021), "NO_TOOL_CALL", "Done."])
     orch.run("how many homicides and robberies were there in 2021?")  # homicides are in the data
     assert "TOOL_CALL" in backend.requests[0].grammar
+
+
+def test_the_synthesis_request_lists_a_grouped_results_rows(registry, settings):
+    grouped = call(HOMICIDES, year=2021, group_by="community_area", top_n=3)
+    orch, backend = orchestrate(registry, settings, [grouped, "NO_TOOL_CALL", "Austin had 71."])
+    orch.run("Which community area had the most homicides in 2021?")
+    request = backend.requests[-1].messages[-1]["content"]
+    rows = backend.requests[-1].results[0].result.values  # the tool's own figures
+    assert "rows: Austin (25): 71" in request and rows["total"] == 804
+
+
+def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "Homicides were common that year.", "717"])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert "state these figures from the results: 717" in backend.requests[-1].messages[-1]["content"]
+    assert result.answer != "717" and result.steps[-2].planner_answer and "717" in result.answer
+
+
+def test_after_the_plan_one_call_per_pass(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", call(SOCIO, community_area=25), "NO_TOOL_CALL",
+                                "There were 717 homicides in 2022."])
+    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert "The planned calls have all run" in backend.requests[1].messages[-1]["content"]
+    assert '("\\\\n" call)' not in backend.requests[1].grammar and "no-call" in backend.requests[1].grammar
