@@ -61,6 +61,7 @@ class Orchestrator:
         self.max_tokens = self.settings.model.max_tokens
         self.suggest_calls = self.settings.orchestrator.suggest_calls
         self.question_grammar = self.settings.orchestrator.question_grammar
+        self.stop_when_planned = self.settings.orchestrator.stop_when_plan_done
         self._system = None
         self._grammars: dict[tuple, str] = {}
 
@@ -351,12 +352,19 @@ class _Run:
         # A small model keeps calling while calls are left; once the plan is done, say so plainly.
         done = prompts.template("plan_done") if had_plan and not self.suggested and remaining > 0 else ""
         self.plan_done = bool(done)
+        # Sufficiency check: once every call the planner would make has run without error, a further pass
+        # measured as a repeat of the last call (seconds of generation, nothing new), so the loop goes to synthesis.
+        if self.plan_done and not stop and self.o.stop_when_planned and parsed.calls and self._all_calls_ok():
+            stop = "plan_complete"
         step.close("\n".join(x for x in (footer, self._suggestion_text(), done) if x))
         if stop:
             return stop
         if not parsed.calls and not parsed.errors:
             return "model_done"
         return None
+
+    def _all_calls_ok(self) -> bool:
+        return all(step.status in ("ok", "duplicate") for step in self.calls)
 
     def _suggestions(self) -> list:
         """The rule planner's next calls for this question, given what has run (only when a model decides)."""

@@ -71,6 +71,8 @@ class OrchestratorSettings:
                                      "question named, where it named any")
     suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
                                         "edit them or write its own")
+    stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
+                                              "all run without error (stop reason plan_complete)")
     max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 

@@ -17,6 +17,8 @@ from tools.registry import Tool, ToolRegistry, ToolResult
 
 HOMICIDES = "query_homicides_advanced"
 SOCIO = "query_socioeconomic"
+# Tests about the passes after the plan has run turn the sufficiency stop off.
+KEEP_GATHERING = {"orchestrator.stop_when_plan_done": False}
 CENSUS = "query_census_demographics"
 
 
@@ -351,7 +353,7 @@ class SuggestibleModel(ScriptedBackend):
 
 def test_a_model_can_take_the_planners_draft(registry, settings):
     backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
     first = result.steps[1]
     assert first.type == "model_pass" and first.used_suggestion and first.suggested_calls
     assert [c.name for c in result.calls] == [s["name"] for s in first.suggested_calls]
@@ -379,7 +381,7 @@ def test_planners_and_canned_replies_get_no_draft(registry, settings):
 
 
 def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 99,999 homicides.",
+    backend = SuggestibleModel(["USE_SUGGESTED", "There were 99,999 homicides.",
                                 "Still 99,999 homicides."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     kinds = [(s.type, getattr(s, "strict", None), getattr(s, "planner_answer", None)) for s in result.steps]
@@ -389,7 +391,7 @@ def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, sett
 
 
 def test_an_answer_without_the_lead_figure_is_rewritten(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "Homicides were common that year.",
+    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.",
                                 "There were 717 homicides in 2022."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     first, second = [s for s in result.steps if s.type == "grounding"]
@@ -411,14 +413,14 @@ def test_a_ranking_answer_naming_the_top_entry_is_not_rewritten(registry, settin
 def test_the_first_pass_may_write_no_more_calls_than_the_draft(registry, settings):
     # A small model copied the draft and then wrote it again; the first pass admits as many lines as the draft.
     backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
     assert '("\\n" call)' not in backend.requests[0].grammar  # one call line only
     assert '("\\n" call){0,2}' in backend.requests[1].grammar  # later passes: every call left
 
 
 def test_the_model_is_told_when_the_plan_is_done(registry, settings):
     backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
     second_pass_prompt = backend.requests[1].messages[-1]["content"]
     assert "The planned calls have all run" in second_pass_prompt
 
@@ -471,7 +473,7 @@ def test_the_synthesis_request_lists_a_grouped_results_rows(registry, settings):
 
 
 def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "Homicides were common that year.", "717"])
+    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.", "717"])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     assert "state these figures from the results: 717" in backend.requests[-1].messages[-1]["content"]
     assert result.answer != "717" and result.steps[-2].planner_answer and "717" in result.answer
@@ -480,6 +482,37 @@ def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, sett
 def test_after_the_plan_one_call_per_pass(registry, settings):
     backend = SuggestibleModel(["USE_SUGGESTED", call(SOCIO, community_area=25), "NO_TOOL_CALL",
                                 "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
     assert "The planned calls have all run" in backend.requests[1].messages[-1]["content"]
     assert '("\\\\n" call)' not in backend.requests[1].grammar and "no-call" in backend.requests[1].grammar
+
+
+
+def test_gathering_ends_once_the_plan_has_run(registry, settings):
+    backend = SuggestibleModel([call(HOMICIDES, start_year=2022, end_year=2022), "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert result.stopped_because == "plan_complete"
+    assert [s.type for s in result.steps].count("model_pass") == 1 and len(backend.requests) == 2
+    assert result.answer == "There were 717 homicides in 2022."
+
+
+def test_a_failed_call_keeps_gathering_open(registry, settings):
+    # The draft's call ran, but another call failed: the model gets the error back and another pass.
+    backend = SuggestibleModel([call(HOMICIDES, start_year=2022, end_year=2022) + "\n" + call(SOCIO, community_area=999),
+                                "NO_TOOL_CALL", "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert [c.status for c in result.calls] == ["ok", "error"]
+    assert result.stopped_because == "model_done" and result.answer == "There were 717 homicides in 2022."
+
+
+def test_the_sufficiency_stop_can_be_turned_off(registry):
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
+        "How many homicides were there in 2022?")
+    assert result.stopped_because == "model_done" and [s.type for s in result.steps].count("model_pass") == 2
+
+
+def test_the_rule_planner_is_not_cut_short(registry, settings):
+    # Only a model's gathering is ended by the check; canned replies (no draft) run as written.
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
+    assert orch.run("How many homicides were there in 2022?").stopped_because == "model_done"
