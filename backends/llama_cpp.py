@@ -104,6 +104,7 @@ class LlamaCppBackend(Backend):
         self.prefix_cache: PrefixCache | None = None
         self.prefix_state: dict = {}
         self.kv_layout = "standard"  # flash attention stores the V cache untransposed: a saved state is per layout
+        self.prompt_lookup = None  # a draft model for the synthesis pass (model.prompt_lookup)
         probe = list(llm.tokenize(b"", add_bos=True, special=True))
         self._bos_prefix = probe[:1] if probe else []
 
@@ -126,6 +127,8 @@ class LlamaCppBackend(Backend):
                       flash_attn=model.flash_attn)
         if chat_format:
             common["chat_format"] = chat_format
+        if model.prompt_lookup > 0:  # drafts are checked against every position's logits
+            common["logits_all"] = True
         if path is None or not path.exists():
             if not model.allow_download:
                 where = f"model file not found: {path}" if path else "no model file configured (model.path is null)"
@@ -148,6 +151,10 @@ class LlamaCppBackend(Backend):
         backend = cls(llm, model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, temperature=temperature,
                       chat_format=chat_format, queue_size=queue_size)
         backend.kv_layout = "flash-attn" if model.flash_attn else "standard"
+        if model.prompt_lookup > 0:
+            from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+            backend.prompt_lookup = LlamaPromptLookupDecoding(num_pred_tokens=model.prompt_lookup)
         if model.prefix_cache:
             backend.prefix_cache = PrefixCache(var_dir(settings) / settings.data.cache_dir)
         backend.selection_reason = f"backend 'llama' with model file {model_path}"
@@ -290,6 +297,9 @@ class LlamaCppBackend(Backend):
         completion: list[int] = []
         finish = "length"
         self.llm.set_seed(self.seed)
+        # An answer copies names and figures from the results in its prompt, so drafts taken from the prompt
+        # may be accepted several tokens at a time; a gathering reply is short and grammar-bound, so no drafts.
+        self.llm.draft_model = self.prompt_lookup if request.phase != "gather" else None
         try:
             history = list(tokens)
             # The grammar judges the likely candidates only (backends/lazy_grammar.py), not the whole vocabulary.

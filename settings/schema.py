@@ -48,6 +48,8 @@ class ModelSettings:
     n_threads: int | None = setting(None, "threads; null = physical cores")
     n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch (see Measured for what was tried)")
     flash_attn: bool = setting(False, "llama.cpp flash attention (see Measured for what was tried)")
+    prompt_lookup: int = setting(0, "prompt-lookup decoding on the synthesis pass: draft tokens per step, 0 = off "
+                                    "(needs every position's logits; see Measured)")
     seed: int = setting(42, "sampling seed")
     temperature: float = setting(0.2, "sampling temperature")
     max_tokens: int = setting(384, "reply budget per model pass")

@@ -341,3 +341,22 @@ def test_lazy_grammar_only_lets_allowed_tokens_through(backend):
         assert all("abc".startswith(t) and t for t in texts)
     finally:
         grammar.close()
+
+
+def test_prompt_lookup_drafts_only_on_the_synthesis_pass(tiny_gguf_path):
+    backend = LlamaCppBackend.from_settings(_settings(tiny_gguf_path, **{"model.prompt_lookup": 4,
+                                                                         "model.temperature": 0.0}))
+    try:
+        assert backend.prompt_lookup is not None and backend.llm._logits_all
+        answer = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=24, phase="synthesis"))
+        assert backend.llm.draft_model is backend.prompt_lookup and 0 < answer.completion_tokens <= 24
+        gathered = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=8, phase="gather",
+                                                      grammar=build_tool_grammar(SCHEMAS, 1)))
+        assert backend.llm.draft_model is None and parse_tool_calls(gathered.text).calls is not None
+    finally:
+        backend.close()
+    plain = LlamaCppBackend.from_settings(_settings(tiny_gguf_path))
+    try:
+        assert plain.prompt_lookup is None and not plain.llm._logits_all
+    finally:
+        plain.close()
