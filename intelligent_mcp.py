@@ -17,6 +17,7 @@ import prompt_registry as prompts
 from analyzer import followup
 from analyzer.analysis import Analysis
 from analyzer.followup import EarlierTurn
+from analyzer.notes import user_notes
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
@@ -35,7 +36,7 @@ from loop.steps import (
     ToolCallStep,
     TrimStep,
 )
-from rules.answer import write_answer
+from rules.answer import CAPABILITIES, write_answer
 from rules.planner import next_calls
 from settings.schema import Settings
 from tools.errors import ToolArgumentError
@@ -64,6 +65,7 @@ class Orchestrator:
         self.stop_when_planned = self.settings.orchestrator.stop_when_plan_done
         self._system = None
         self._grammars: dict[tuple, str] = {}
+        self._property_order: dict | None = None
 
     def system_prompt(self) -> str:
         if self._system is None:
@@ -71,14 +73,26 @@ class Orchestrator:
         return self._system
 
     def grammar(self, remaining: int, suggested: bool = False, allowed: dict | None = None,
-                no_call: bool = True) -> str:
-        key = (remaining, suggested, no_call, json.dumps(allowed or {}, sort_keys=True))
+                no_call: bool = True, only_lines: tuple = ()) -> str:
+        key = (remaining, suggested, no_call, json.dumps(allowed or {}, sort_keys=True), only_lines)
         if key not in self._grammars:
             if len(self._grammars) >= GRAMMAR_CACHE_SIZE:  # per-question grammars: keep the cache bounded
                 self._grammars.pop(next(iter(self._grammars)))
             self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested,
-                                                     allowed=allowed, allow_no_call=no_call)
+                                                     allowed=allowed, allow_no_call=no_call,
+                                                     only_lines=list(only_lines))
         return self._grammars[key]
+
+    def in_schema_order(self, name: str, arguments: dict) -> dict:
+        """A call's arguments in its schema's property order: the order the gathering grammar makes the model
+        write them. A draft shown in another order could not be copied: a small model that began with a later
+        argument had no way back to an earlier one (the ZIP of "home values in 60614" was lost that way)."""
+        if self._property_order is None:
+            self._property_order = {schema["name"]: list((schema.get("parameters") or {}).get("properties") or {})
+                                    for schema in self.registry.schemas()}
+        order = self._property_order.get(name, [])
+        ranked = sorted(arguments, key=lambda key: order.index(key) if key in order else len(order))
+        return {key: arguments[key] for key in ranked}
 
     @property
     def suggests(self) -> bool:
@@ -154,6 +168,8 @@ class _Run:
         self.plan_done = False  # the planner's draft calls have all run (the model was told so)
         self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
         self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
+        self.draft_only = False  # the coming pass may only take the planner's outstanding draft or stop
+        self.offered_draft = False  # such a pass happens at most once per question
 
     # -- helpers
     def _now_ms(self) -> float:
@@ -243,7 +259,7 @@ class _Run:
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
-                                   no_call=not must_call)
+                                   no_call=not must_call, only_lines=self._draft_lines())
             if phase == "gather" and self.use_grammar else None,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
@@ -327,7 +343,8 @@ class _Run:
             generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
             parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
             used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {},
-            no_calls_reason=self.no_calls_reason if self.use_grammar else "")
+            no_calls_reason=self.no_calls_reason if self.use_grammar else "",
+            draft_only=bool(self._draft_lines()) if self.use_grammar else False)
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
         stop = "timeout" if self._out_of_time(generation) else None
@@ -341,14 +358,21 @@ class _Run:
                 stop = "max_tool_calls"
             if tool_step.status == "duplicate" and sum(s.status == "duplicate" for s in self.calls) >= 2:
                 stop = stop or "duplicate_call"
-        # A pass that asks only for calls already made has nothing new to ask: another pass would cost seconds
-        # of generation and, with a small model, usually the same repeat.
-        if step.asked_only_duplicates:
-            stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
+        outstanding = self._suggestions() if remaining > 0 and not stop else []
+        # A pass that asks only for calls already made has nothing new to ask: another free pass would cost
+        # seconds of generation and, with a small model, usually the same repeat. If the planner's draft is still
+        # unrun, the model gets one pass that may only take that draft or stop (the sufficiency check's verdict
+        # "these results do not cover the question" put to the model); otherwise gathering ends.
+        self.draft_only = False
+        if step.asked_only_duplicates:
+            if outstanding and not self.offered_draft and self.use_grammar:
+                self.draft_only = self.offered_draft = True
+            else:
+                stop = stop or "duplicate_call"
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
         had_plan = bool(self.suggested) or any(p.suggested_calls for p in self.passes)
-        self.suggested = self._suggestions() if remaining > 0 and not stop else []
+        self.suggested = outstanding if not stop else []
         # A small model keeps calling while calls are left; once the plan is done, say so plainly.
         done = prompts.template("plan_done") if had_plan and not self.suggested and remaining > 0 else ""
         self.plan_done = bool(done)
@@ -363,6 +387,12 @@ class _Run:
             return "model_done"
         return None
 
+    def _draft_lines(self) -> tuple:
+        """The planner's outstanding calls as exact lines, when the coming pass may only take them or stop."""
+        if not (self.draft_only and self.suggested):
+            return ()
+        return tuple(format_tool_call(n, a) for n, a in self.suggested)
+
     def _all_calls_ok(self) -> bool:
         return all(step.status in ("ok", "duplicate") for step in self.calls)
 
@@ -372,7 +402,8 @@ class _Run:
             return []
         remaining = self.max_calls - len(self.calls)
         try:
-            return next_calls(self.analysis, self._ran_calls(), remaining, geo=self.o.registry.data.geography)
+            drafted = next_calls(self.analysis, self._ran_calls(), remaining, geo=self.o.registry.data.geography)
+            return [(name, self.o.in_schema_order(name, args)) for name, args in drafted]
         except Exception:  # noqa: BLE001 - a planner failure only loses the hint
             return []
 
@@ -426,11 +457,14 @@ class _Run:
         lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
                  for s in self._sourced_calls()]
         rows = [line + prompts.listed_rows(s.result.text) for line, s in zip(lines, self._sourced_calls())]
-        self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, rows)}]
+        notes = user_notes(self.analysis)
+        self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(
+            self.question, rows, CAPABILITIES, self.no_calls_reason, notes)}]
         budget = int(self.o.backend.n_ctx) - self.o.reply_reserve
         if rows != lines and self.o.backend.count_message_tokens(self.messages() + self._synthesis_extra) > budget:
             # Where the context is tight the results themselves come first: the request repeats only summaries.
-            self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(self.question, lines)}]
+            self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(
+                self.question, lines, CAPABILITIES, self.no_calls_reason, notes)}]
         yield from self._synthesis_pass(self._synthesis_extra, strict=False)
 
     def _synthesis_pass(self, extra: list, strict: bool):
@@ -449,7 +483,8 @@ class _Run:
         # answer is used instead of it.
         if answer and not (strict and self.answer and len(answer.split()) < MIN_ANSWER_WORDS):
             self.answer = answer
-        elif not self.answer:
+        elif not self.answer and not (yield from self._planner_answer()):
+            # A reply with nothing but call markers ("NO_TOOL_CALL") is no answer: the planner's, else a fallback.
             yield from self._fallback()
 
     def _fallback(self):
@@ -464,7 +499,8 @@ class _Run:
     def _ground(self):
         # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
         outputs = [s.result for s in self._ran_calls()]
-        references = grounding.References.build(outputs, self.question)
+        # The notes the answer was asked to pass on (data coverage, valid ranges) are sources of numbers too.
+        references = grounding.References.build(outputs, self.question, user_notes(self.analysis))
         report = None
         for attempt in (1, 2, 3):
             started = self._now_ms()

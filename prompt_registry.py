@@ -73,12 +73,14 @@ TEMPLATES: dict[str, str] = {
         "Use only the data from these sources above:\n{source_list}\n"
         "Write a short, direct answer in plain English that integrates all sources. Quote numbers exactly "
         "as the tools gave them, starting with the figure the question asks for. Do not list sources or "
-        "caveats: they are shown separately. Do not write TOOL_CALL."
+        "caveats: they are shown separately. Do not write TOOL_CALL.{notes}"
     ),
     "synthesis_no_data": (
         "Now answer the question: \"{question}\"\n"
-        "No data tool results are available. Answer briefly and directly. If the question needs Chicago "
-        "data you do not have, say so plainly instead of guessing numbers. Do not write TOOL_CALL."
+        "No data tool returned data for it.{why} Answer in one or two sentences. If a tool error above explains "
+        "the problem (a ward, area or year outside the data), say so and give the valid range it names. "
+        "Otherwise say plainly that the data cannot answer this, and what it can answer: {capabilities} "
+        "Never guess numbers. Do not write TOOL_CALL.{notes}"
     ),
     "synthesis_strict": (
         "Some numbers in your answer do not appear in the tool results: {numbers}. Rewrite the answer "
@@ -215,10 +217,16 @@ def source_label(domain: str, sources: list | None, tool: str) -> str:
     return str((sources or [{}])[0].get("dataset") or tool)
 
 
-def synthesis_message(question: str, source_lines: list[str]) -> str:
+def synthesis_message(question: str, source_lines: list[str], capabilities: str = "", why: str = "",
+                      notes: list[str] | None = None) -> str:
+    """The synthesis request; with no results, what the data covers (and why no tool applied, if known).
+    ``notes``: what the answer must tell the user about the question itself (analyzer/notes.py)."""
+    told = ("\nYour answer must also tell the user this: " + " ".join(notes)) if notes else ""
     if not source_lines:
-        return TEMPLATES["synthesis_no_data"].format(question=question.strip())
-    return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines))
+        return TEMPLATES["synthesis_no_data"].format(question=question.strip(), capabilities=capabilities,
+                                                     why=f" The question analyzer found that {why}." if why else "",
+                                                     notes=told)
+    return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines), notes=told)
 
 
 def missing_figures_message(question: str, numbers: list[str]) -> str:

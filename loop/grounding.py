@@ -141,9 +141,11 @@ class References:
     list_lengths: dict = field(default_factory=dict)  # length of a listed breakdown -> its source
 
     @classmethod
-    def build(cls, results: list[ToolResult], question: str = "") -> "References":
+    def build(cls, results: list[ToolResult], question: str = "", notes: list[str] | None = None) -> "References":
         direct: list[tuple[float, str]] = [(v, "rate base") for v in RATE_BASES]
         direct += [(n.value, "the question") for n in extract_numbers(question)]
+        # The analyzer's notes the answer passes on (data coverage, valid ward numbers) come from the data.
+        direct += [(n.value, "the question analyzer's notes") for n in extract_numbers(" ".join(notes or []))]
         primary: list[tuple[float, str]] = []
         lists: dict = {}
         first, last = None, None

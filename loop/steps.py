@@ -130,6 +130,7 @@ class ModelPassStep(_ModelOutput):
     used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
     no_calls_reason: str = ""  # the grammar admitted only NO_TOOL_CALL, and why
+    draft_only: bool = False  # after a repeated call: the grammar admitted only the planner's draft or stopping
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 

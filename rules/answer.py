@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import Analysis
+from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
 
@@ -172,18 +173,10 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
     if not strict:
-        if analysis.relative_year_note:
-            notes.append(analysis.relative_year_note[0].upper() + analysis.relative_year_note[1:] + ".")
         if analysis.out_of_range_years and ok:
             notes.append("The year you asked about is outside the homicide data, so the figures above show the "
                          "years it does cover.")
-        for w in analysis.warnings:
-            if "instruction-like" in w:
-                continue
-            notes.append(w)
-        if analysis.unsupported:
-            notes.append("The data does not include " + ", ".join(analysis.unsupported) +
-                         "; the figures above are what it does hold.")
+        notes += user_notes(analysis)
         if analysis.injection_suspected:
             notes.append("Parts of your message looked like instructions or markup; they were read as text only.")
 

@@ -95,7 +95,7 @@ def test_no_tools_direct_answer(registry, settings):
     result = orch.run("What is the MCP framework?")
     assert result.calls == [] and result.answer == "MCP is the Model Context Protocol."
     assert result.stopped_because == "model_done" and result.sources == []
-    assert "No data tool results" in backend.requests[-1].messages[-1]["content"]
+    assert "No data tool returned data" in backend.requests[-1].messages[-1]["content"]
 
 
 def test_ten_calls_in_one_pass_are_capped(registry, settings):
@@ -516,3 +516,62 @@ def test_the_rule_planner_is_not_cut_short(registry, settings):
     # Only a model's gathering is ended by the check; canned replies (no draft) run as written.
     orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
     assert orch.run("How many homicides were there in 2022?").stopped_because == "model_done"
+
+
+def test_a_repeat_while_the_draft_is_unrun_gets_one_draft_only_pass(registry, settings):
+    own, draft = call(SOCIO, community_area=25), call(HOMICIDES, start_year=2022, end_year=2022)
+    backend = SuggestibleModel([own, own, draft, "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    passes = [s for s in result.steps if s.type == "model_pass"]
+    assert [p.draft_only for p in passes] == [False, False, True]
+    root = backend.requests[2].grammar.splitlines()[0]
+    assert "query_homicides_advanced" in root and "no-call" in root
+    assert '"TOOL_CALL: " (' not in backend.requests[2].grammar  # no free call: the draft's line or stopping
+    assert [c.status for c in result.calls] == ["ok", "duplicate", "ok"]
+    assert result.stopped_because == "plan_complete" and "717" in result.answer
+    assert [s["draft_only"] for s in result.to_dict()["trace"] if s["type"] == "model_pass"][2] is True
+
+
+def test_the_draft_only_pass_may_decline_and_comes_once(registry, settings):
+    own = call(SOCIO, community_area=25)
+    backend = SuggestibleModel([own, own, "NO_TOOL_CALL", "Per capita income in Austin is shown."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert result.stopped_because == "model_done" and len([s for s in result.steps if s.type == "model_pass"]) == 3
+    backend = SuggestibleModel([own, own, own, "answer"])  # without the grammar the repeat comes through
+    result = Orchestrator(backend, registry, load_settings(overrides={"model.grammar": False})).run(
+        "How many homicides were there in 2022?")
+    assert result.stopped_because == "duplicate_call"
+
+
+def test_a_reply_of_only_markers_gives_way_to_the_planners_answer(registry, settings):
+    backend = SuggestibleModel(["NO_TOOL_CALL", "NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run("what's the weather like in Chicago tomorrow?")
+    request = backend.requests[1].messages[-1]["content"]
+    assert "weather, which none of the data tools cover" in request and "home values" in request
+    assert result.steps[-2].planner_answer and "weather" in result.answer and "homicides" in result.answer
+
+
+def test_the_draft_is_shown_in_the_grammars_argument_order(registry, settings):
+    # The planner drafts {"metric": ..., "zip": ...}; the grammar makes zip come first (schema order), so a
+    # draft in the planner's order could not be copied without losing the ZIP.
+    backend = SuggestibleModel(["USE_SUGGESTED", "answer"])
+    result = Orchestrator(backend, registry, settings).run("What are home values in 60614?")
+    drafted = result.steps[1].suggested_calls[0]["arguments"]
+    order = list(registry.get("query_property_values").parameters["properties"])
+    assert list(drafted) == sorted(drafted, key=order.index) and drafted["zip"] == "60614"
+    assert '"zip": "60614", "metric"' in backend.requests[0].messages[1]["content"]
+
+
+def test_the_synthesis_request_carries_the_analyzers_notes(registry, settings):
+    backend = SuggestibleModel([call(HOMICIDES, ward=20, start_year=2021, end_year=2021),
+                                "NO_TOOL_CALL", "There were 33 homicides in ward 20 in 2021."])
+    result = Orchestrator(backend, registry, settings).run("homicides and poverty in ward 20 in 2021")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    assert "must also tell the user" in request and "not by ward" in request
+    out_of_range = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL",
+                                     "The data covers 2001 to 2023-07-19, so 1995 is not in it."])
+    result = Orchestrator(out_of_range, registry, settings).run("How many homicides were there in 1995?")
+    synthesis = [r.messages[-1]["content"] for r in out_of_range.requests if r.phase == "synthesis"][0]
+    assert "outside the homicide data" in synthesis
+    grounding = [s for s in result.steps if s.type == "grounding"][0]
+    assert grounding.unmatched == []

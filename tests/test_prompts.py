@@ -79,5 +79,5 @@ def test_messages_and_labels():
     assert prompts.source_label("homicides", [], "t") == "Homicide data"
     assert prompts.source_label("", [{"dataset": "Some table"}], "t") == "Some table"
     assert "[Source 1: X]" in prompts.synthesis_message("q", ["[Source 1: X] t() - s"])
-    assert "No data tool results" in prompts.synthesis_message("q", [])
+    assert "No data tool returned data" in prompts.synthesis_message("q", [])
     assert "$9" in prompts.strict_message(["$9", "10%"])

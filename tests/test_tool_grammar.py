@@ -8,7 +8,7 @@ from backends.base import GenerationRequest
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
 from loop.argument_constraints import argument_values
 from loop.grammar import build_tool_grammar
-from loop.protocol import parse_tool_calls
+from loop.protocol import format_tool_call, parse_tool_calls
 from settings.loader import load_settings
 from tools.errors import ToolArgumentError
 from tools.registry import Tool, ToolRegistry, ToolResult
@@ -178,3 +178,20 @@ def test_question_grammar_admits_only_the_questions_values(tiny_backend, registr
     finally:
         tiny_backend.seed = original_seed
     assert len(seen) >= 10
+
+
+def test_a_draft_only_grammar_admits_exactly_the_drafts_lines(tiny_backend):
+    lines = [format_tool_call("count", {"year": 2019}), format_tool_call("count", {"year": 2020, "ward": 3})]
+    gbnf = build_tool_grammar(SCHEMAS, 4, only_lines=lines, allow_suggested=True, allow_no_call=False)
+    assert validate_grammar(tiny_backend.llm, gbnf)
+    messages = [{"role": "system", "content": "Call a tool."}, {"role": "user", "content": "Homicides?"}]
+    original_seed, replies = tiny_backend.seed, set()
+    try:
+        for seed in range(6):
+            tiny_backend.seed = seed
+            replies.add(tiny_backend.generate(GenerationRequest(messages=messages, grammar=gbnf, max_tokens=200)).text)
+    finally:
+        tiny_backend.seed = original_seed
+    assert replies <= {lines[0], lines[1], "\n".join(lines), "USE_SUGGESTED"}, replies
+    with_stop = build_tool_grammar(SCHEMAS, 4, only_lines=lines[:1])
+    assert validate_grammar(tiny_backend.llm, with_stop) and "no-call" in with_stop.splitlines()[0]
