@@ -356,8 +356,6 @@ class _Run:
             step.add_call(tool_step)
             if tool_step.status == "skipped" and stop is None:
                 stop = "max_tool_calls"
-            if tool_step.status == "duplicate" and sum(s.status == "duplicate" for s in self.calls) >= 2:
-                stop = stop or "duplicate_call"
         remaining = self.max_calls - len(self.calls)
         outstanding = self._suggestions() if remaining > 0 and not stop else []
         # A pass that asks only for calls already made has nothing new to ask: another free pass would cost
@@ -365,7 +363,8 @@ class _Run:
         # unrun, the model gets one pass that may only take that draft or stop (the sufficiency check's verdict
         # "these results do not cover the question" put to the model); otherwise gathering ends.
         self.draft_only = False
-        if step.asked_only_duplicates:
+        repeated = sum(s.status == "duplicate" for s in self.calls) >= 2  # a second repeat, across passes
+        if step.asked_only_duplicates or (repeated and step.asked_a_duplicate):
             if outstanding and not self.offered_draft and self.use_grammar:
                 self.draft_only = self.offered_draft = True
             else:

@@ -277,8 +277,22 @@ def strip_panels(text: str) -> str:
     return stripped or (text or "").strip()  # never strip an answer down to nothing
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"\{[a-z_]+\}", " ", text).lower().split())
+
+
+def without_echoed_instructions(answer: str) -> str:
+    """The answer minus sentences copied from the synthesis instructions: a small model sometimes repeats
+    its request ("No data tool returned data for it. Answer in one or two sentences...") as its answer."""
+    instructions = _plain(" ".join(TEMPLATES[k] for k in TEMPLATES if k.startswith("synthesis")))
+    sentences = re.split(r"(?<=[.!?:])\s+", answer.strip())
+    kept = [s for s in sentences if len(s.split()) < 3 or _plain(s).rstrip(".:") not in instructions]
+    return answer.strip() if len(kept) == len(sentences) else " ".join(kept).strip()
+
+
 def clean_answer(text: str) -> str:
     """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers, call objects or Sources/Caveats sections."""
     lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
              for line in (text or "").strip().splitlines()]
-    return strip_panels("\n".join(line for line in lines if not line.lstrip().startswith('{"name"')))
+    kept = strip_panels("\n".join(line for line in lines if not line.lstrip().startswith('{"name"')))
+    return without_echoed_instructions(kept)

@@ -142,6 +142,10 @@ class ModelPassStep(_ModelOutput):
         """Every call this pass asked for had already been made."""
         return bool(self._calls) and all(step.status == "duplicate" for step in self._calls)
 
+    @property
+    def asked_a_duplicate(self) -> bool:
+        return any(step.status == "duplicate" for step in self._calls)
+
     def close(self, footer: str) -> None:
         """The line the model reads after this pass's results (calls left, or none)."""
         self._footer = footer

@@ -575,3 +575,14 @@ def test_the_synthesis_request_carries_the_analyzers_notes(registry, settings):
     assert "outside the homicide data" in synthesis
     grounding = [s for s in result.steps if s.type == "grounding"][0]
     assert grounding.unmatched == []
+
+
+def test_repeats_across_passes_still_get_the_draft_only_pass(registry, settings):
+    # Pass 2 asks for one new call and one repeat; pass 3 repeats again: the draft, still unrun, is offered.
+    own, other = call(SOCIO, community_area=25), call(SOCIO, community_area=26)
+    draft = call(HOMICIDES, start_year=2022, end_year=2022)
+    backend = SuggestibleModel([own, other + "\n" + own, other, draft, "There were 717 homicides in 2022."])
+    six_calls = load_settings(overrides={"orchestrator.max_tool_calls": 6})  # refused repeats count as calls
+    result = Orchestrator(backend, registry, six_calls).run("How many homicides were there in 2022?")
+    assert [p.draft_only for p in result.steps if p.type == "model_pass"] == [False, False, False, True]
+    assert result.stopped_because == "plan_complete"

@@ -81,3 +81,13 @@ def test_messages_and_labels():
     assert "[Source 1: X]" in prompts.synthesis_message("q", ["[Source 1: X] t() - s"])
     assert "No data tool returned data" in prompts.synthesis_message("q", [])
     assert "$9" in prompts.strict_message(["$9", "10%"])
+
+
+def test_an_answer_that_repeats_its_instructions_loses_those_sentences():
+    echoed = ("No data tool returned data for it. Answer in one or two sentences. "
+              "There is no community area 999: Chicago's community areas are numbered 1 to 77.")
+    assert prompts.clean_answer(echoed) == "There is no community area 999: Chicago's community areas are numbered 1 to 77."
+    assert prompts.clean_answer("No data tool returned data for it. Never guess numbers.") == ""
+    # A result's own words are kept, and an answer with nothing echoed is left exactly as written.
+    kept = "717 homicides (year 2022); arrest rate 35.4%.\n- Austin (25): 49"
+    assert prompts.clean_answer(kept) == kept
