@@ -243,7 +243,7 @@ class _Run:
             yield self._add(ErrorStep(phase=phase, error_type="ContextOverflow", message=(
                 f"the prompt needs {tokens} tokens but only {self.o.backend.n_ctx - self.o.reply_reserve} fit")), started)
             return None
-        remaining = max(0, self.max_calls - len(self.calls))
+        remaining = max(0, self.max_calls - self._calls_used())
         admitted = 0 if self.no_calls_reason else remaining
         # A question the planner could map needs data: its first pass may not end gathering before any call
         # (a small model answered "NO_TOOL_CALL" to "how many murders were there last year?").
@@ -325,7 +325,7 @@ class _Run:
 
     def _gather_pass(self):
         # Passes that ask for nothing usable still count, so a model that never calls cannot loop forever.
-        if len(self.calls) >= self.max_calls or len(self.passes) >= self.max_calls + 2:
+        if self._calls_used() >= self.max_calls or len(self.passes) >= self.max_calls + 2:
             return "max_tool_calls"
         if self._no_time_for_a_pass():
             return "timeout"
@@ -356,7 +356,7 @@ class _Run:
             step.add_call(tool_step)
             if tool_step.status == "skipped" and stop is None:
                 stop = "max_tool_calls"
-        remaining = self.max_calls - len(self.calls)
+        remaining = self.max_calls - self._calls_used()
         outstanding = self._suggestions() if remaining > 0 and not stop else []
         # A pass that asks only for calls already made has nothing new to ask: another free pass would cost
         # seconds of generation and, with a small model, usually the same repeat. If the planner's draft is still
@@ -392,6 +392,11 @@ class _Run:
             return ()
         return tuple(format_tool_call(n, a) for n, a in self.suggested)
 
+    def _calls_used(self) -> int:
+        """Calls counted against the cap: the ones that ran (ok or error). A refused repeat runs nothing; counting
+        it left a model that repeated itself twice no call for the planner's draft (chained questions)."""
+        return sum(step.status in ("ok", "error") for step in self.calls)
+
     def _all_calls_ok(self) -> bool:
         return all(step.status in ("ok", "duplicate") for step in self.calls)
 
@@ -399,7 +404,7 @@ class _Run:
         """The rule planner's next calls for this question, given what has run (only when a model decides)."""
         if not self.o.suggests or self.analysis is None or self.analysis.error:
             return []
-        remaining = self.max_calls - len(self.calls)
+        remaining = self.max_calls - self._calls_used()
         try:
             drafted = next_calls(self.analysis, self._ran_calls(), remaining, geo=self.o.registry.data.geography)
             return [(name, self.o.in_schema_order(name, args)) for name, args in drafted]
@@ -416,9 +421,10 @@ class _Run:
         """Canonicalise, deduplicate and run one requested call; yields and returns its step."""
         started = self._now_ms()
         arguments = arguments if isinstance(arguments, dict) else {}
+        used = self._calls_used()
         step = ToolCallStep(call=len(self.calls) + 1, name=str(name), arguments=arguments)
         self.calls.append(step)
-        if step.call > self.max_calls or stop:
+        if used >= self.max_calls or stop:
             step.status = "skipped"
             step.error = ("time ran out" if stop == "timeout" else "gathering stopped after repeated duplicate calls"
                           if stop == "duplicate_call" else f"the limit of {self.max_calls} tool calls was reached")

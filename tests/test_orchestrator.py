@@ -586,3 +586,12 @@ def test_repeats_across_passes_still_get_the_draft_only_pass(registry, settings)
     result = Orchestrator(backend, registry, six_calls).run("How many homicides were there in 2022?")
     assert [p.draft_only for p in result.steps if p.type == "model_pass"] == [False, False, False, True]
     assert result.stopped_because == "plan_complete"
+
+
+def test_a_refused_repeat_does_not_use_up_a_call(registry, settings):
+    # Four calls run although a repeat was refused in between; a fifth distinct call is skipped at the cap.
+    a, b, c, d, e = (call(HOMICIDES, year=y) for y in (2018, 2019, 2020, 2021, 2022))
+    orch, backend = orchestrate(registry, settings, [a, a + "\n" + b, c + "\n" + d + "\n" + e, "answer"])
+    result = orch.run("homicides by year")
+    assert [s.status for s in result.calls] == ["ok", "duplicate", "ok", "ok", "ok", "skipped"]
+    assert result.stopped_because == "max_tool_calls"

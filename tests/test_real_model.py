@@ -71,8 +71,8 @@ def test_the_cap_of_four_holds_on_a_model_that_would_keep_calling(llama, registr
     backend = ForcedCallsBackend(llama, registry.schemas(), calls=10)
     result = Orchestrator(backend, registry, model_settings()).run(
         "List every homicide count, income, population and home value you can find.").to_dict()
-    counted = [c for c in result["tool_calls"] if c["status"] in ("ok", "error", "duplicate")]
-    assert 1 <= len(counted) <= 4
+    ran = [c for c in result["tool_calls"] if c["status"] in ("ok", "error")]  # refused repeats run nothing
+    assert 1 <= len(ran) <= 4
     assert result["stopped_because"] in ("max_tool_calls", "duplicate_call")
     assert_valid_calls(result, registry)
     for step in (s for s in result["trace"] if s["type"] == "model_pass"):
