@@ -170,6 +170,7 @@ class _Run:
         self.first_suggestion = ""  # its text in the first user message (later ones follow each pass's results)
         self.draft_only = False  # the coming pass may only take the planner's outstanding draft or stop
         self.offered_draft = False  # such a pass happens at most once per question
+        self.notes: list[str] = []  # what the answer must tell the user (analyzer/notes.py)
 
     # -- helpers
     def _now_ms(self) -> float:
@@ -314,6 +315,7 @@ class _Run:
         # The gathering grammar admits only the places, years and months the question named (where it named any).
         self.allowed_values = argument_values(self.analysis) if self.o.question_grammar else {}
         self.no_calls_reason = unanswerable_subjects(self.analysis) if self.o.question_grammar else ""
+        self.notes = user_notes(self.analysis)
         yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
         stop = None
         while stop is None:
@@ -462,7 +464,7 @@ class _Run:
         lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
                  for s in self._sourced_calls()]
         rows = [line + prompts.listed_rows(s.result.text) for line, s in zip(lines, self._sourced_calls())]
-        notes = user_notes(self.analysis)
+        notes = self.notes
         self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(
             self.question, rows, CAPABILITIES, self.no_calls_reason, notes)}]
         budget = int(self.o.backend.n_ctx) - self.o.reply_reserve
@@ -505,7 +507,7 @@ class _Run:
         # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output.
         outputs = [s.result for s in self._ran_calls()]
         # The notes the answer was asked to pass on (data coverage, valid ranges) are sources of numbers too.
-        references = grounding.References.build(outputs, self.question, user_notes(self.analysis))
+        references = grounding.References.build(outputs, self.question, self.notes)
         report = None
         for attempt in (1, 2, 3):
             started = self._now_ms()

@@ -281,10 +281,14 @@ def _plain(text: str) -> str:
     return " ".join(re.sub(r"\{[a-z_]+\}", " ", text).lower().split())
 
 
+# The synthesis instructions' fixed words, normalised once (checked against every answer).
+_SYNTHESIS_INSTRUCTIONS = _plain(" ".join(TEMPLATES[k] for k in TEMPLATES if k.startswith("synthesis")))
+
+
 def without_echoed_instructions(answer: str) -> str:
     """The answer minus sentences copied from the synthesis instructions: a small model sometimes repeats
     its request ("No data tool returned data for it. Answer in one or two sentences...") as its answer."""
-    instructions = _plain(" ".join(TEMPLATES[k] for k in TEMPLATES if k.startswith("synthesis")))
+    instructions = _SYNTHESIS_INSTRUCTIONS
     sentences = re.split(r"(?<=[.!?:])\s+", answer.strip())
     kept = [s for s in sentences if len(s.split()) < 3 or _plain(s).rstrip(".:") not in instructions]
     return answer.strip() if len(kept) == len(sentences) else " ".join(kept).strip()
