@@ -144,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--output", help="where to save the JSON report")
     ev.add_argument("--limit", type=int, help="only the first N questions")
     ev.add_argument("--category", action="append", help="only questions of this category (repeatable)")
+    ev.add_argument("--id", action="append", help="only the question with this id (repeatable)")
     ev.set_defaults(fn=cmd_eval)
 
     serve = sub.add_parser("serve", help="run the web app with Flask's server (gunicorn for production)")

@@ -36,7 +36,7 @@ from loop.steps import (
     ToolCallStep,
     TrimStep,
 )
-from rules.answer import CAPABILITIES, write_answer
+from rules.answer import CAPABILITIES, key_figures, write_answer
 from rules.planner import next_calls
 from settings.schema import Settings
 from tools.errors import ToolArgumentError
@@ -63,6 +63,7 @@ class Orchestrator:
         self.suggest_calls = self.settings.orchestrator.suggest_calls
         self.question_grammar = self.settings.orchestrator.question_grammar
         self.stop_when_planned = self.settings.orchestrator.stop_when_plan_done
+        self.key_figures = self.settings.orchestrator.key_figures
         self._system = None
         self._grammars: dict[tuple, str] = {}
         self._property_order: dict | None = None
@@ -171,6 +172,7 @@ class _Run:
         self.draft_only = False  # the coming pass may only take the planner's outstanding draft or stop
         self.offered_draft = False  # such a pass happens at most once per question
         self.notes: list[str] = []  # what the answer must tell the user (analyzer/notes.py)
+        self.key_lines: list[str] = []  # the result lines the synthesis request named (rules/answer.key_figures)
 
     # -- helpers
     def _now_ms(self) -> float:
@@ -381,9 +383,10 @@ class _Run:
         # measured as a repeat of the last call (seconds of generation, nothing new), so the loop goes to synthesis.
         if self.plan_done and not stop and self.o.stop_when_planned and parsed.calls and self._all_calls_ok():
             stop = "plan_complete"
-        step.close("\n".join(x for x in (footer, self._suggestion_text(), done) if x))
         if stop:
+            # No further pass reads a footer ("you can make 3 more calls..."); the synthesis request follows.
             return stop
+        step.close("\n".join(x for x in (footer, self._suggestion_text(), done) if x))
         if not parsed.calls and not parsed.errors:
             return "model_done"
         return None
@@ -465,14 +468,24 @@ class _Run:
                  for s in self._sourced_calls()]
         rows = [line + prompts.listed_rows(s.result.text) for line, s in zip(lines, self._sourced_calls())]
         notes = self.notes
+        self.key_lines = key = self._key_figures()
         self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(
-            self.question, rows, CAPABILITIES, self.no_calls_reason, notes)}]
+            self.question, rows, CAPABILITIES, self.no_calls_reason, notes, key)}]
         budget = int(self.o.backend.n_ctx) - self.o.reply_reserve
         if rows != lines and self.o.backend.count_message_tokens(self.messages() + self._synthesis_extra) > budget:
             # Where the context is tight the results themselves come first: the request repeats only summaries.
             self._synthesis_extra = [{"role": "user", "content": prompts.synthesis_message(
-                self.question, lines, CAPABILITIES, self.no_calls_reason, notes)}]
+                self.question, lines, CAPABILITIES, self.no_calls_reason, notes, key)}]
         yield from self._synthesis_pass(self._synthesis_extra, strict=False)
+
+    def _key_figures(self) -> list[str]:
+        """The planner's lead lines for the results gathered, shown to a model writing the answer."""
+        if not (self.o.key_figures and self.o.suggests) or self.analysis is None:
+            return []
+        try:
+            return key_figures(self.question, self.analysis, self._ran_calls())
+        except Exception:  # noqa: BLE001 - the planner only adds a hint here; the answer is still the model's
+            return []
 
     def _synthesis_pass(self, extra: list, strict: bool):
         outcome = yield from self._generate("synthesis", extra, strict=strict)
@@ -535,20 +548,21 @@ class _Run:
                                      + ", ".join(self.ungrounded) + ".")
 
     def _missing_lead_figures(self) -> list[str]:
-        """The lead figure (the first number of its summary) of each result the model's answer states nothing
-        from. A ranking's answer names the top entry's figure, not the total the summary leads with, so any
-        figure of the result counts as using it; only a result the answer ignores asks for its lead figure."""
+        """The lead figure of each part of the answer that the model's answer states nothing from. The parts are
+        the key figures' lines the synthesis request named (a ranking's "Overall" total is context, not asked
+        for), else each result's summary and text. A ranking's answer names the top entry's figure, not the total
+        a summary leads with, so any figure of a part counts as using it; only a part the answer ignores asks
+        for its lead figure."""
         if not self.o.suggests:
             return []  # the planner writes its answers from the summaries; the check is for models
         stated = [n for n in grounding.extract_numbers(self.answer) if not n.is_year]
+        parts = [line for line in self.key_lines if not line.startswith("Overall (")] or [
+            step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
-        for step in self._ran_calls():
-            figures = [n for n in grounding.extract_numbers(step.result_summary + "\n" + (step.result.text or ""))
-                       if not n.is_year]
-            if step.status != "ok" or not figures:
-                continue
-            if not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
-                       for n in stated for f in figures):
+        for part in parts:
+            figures = [n for n in grounding.extract_numbers(part) if not n.is_year]
+            if figures and not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
+                                   for n in stated for f in figures):
                 missing.append(figures[0].text)
         return missing
 

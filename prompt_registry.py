@@ -70,11 +70,19 @@ TEMPLATES: dict[str, str] = {
     "fallback_empty": "{reason} before any data was gathered. Please try again or ask a narrower question.",
     "synthesis": (
         "Now write the final answer to the question: \"{question}\"\n"
-        "Use only the data from these sources above:\n{source_list}\n"
+        "Use only the data from these sources above:\n{source_list}\n{notes}"
         "Write a short, direct answer in plain English that integrates all sources. Quote numbers exactly "
         "as the tools gave them, starting with the figure the question asks for. Do not list sources or "
-        "caveats: they are shown separately. Do not write TOOL_CALL.{notes}"
+        "caveats: they are shown separately. Do not write TOOL_CALL."
     ),
+    "synthesis_keyed": (
+        "Now write the final answer to the question: \"{question}\"\n"
+        "The figures that answer it, from the results above: {lines}\n{notes}"
+        "Write a short, direct answer in plain English. Quote numbers exactly as the tools gave them, starting "
+        "with the figure the question asks for. Do not list sources or caveats: they are shown separately. "
+        "Do not write TOOL_CALL."
+    ),
+    "synthesis_notes": "Tell the user this too: {notes}\n",
     "synthesis_no_data": (
         "Now answer the question: \"{question}\"\n"
         "No data tool returned data for it.{why} Answer in one or two sentences. If a tool error above explains "
@@ -218,15 +226,25 @@ def source_label(domain: str, sources: list | None, tool: str) -> str:
 
 
 def synthesis_message(question: str, source_lines: list[str], capabilities: str = "", why: str = "",
-                      notes: list[str] | None = None) -> str:
+                      notes: list[str] | None = None, key_figures: list[str] | None = None) -> str:
     """The synthesis request; with no results, what the data covers (and why no tool applied, if known).
-    ``notes``: what the answer must tell the user about the question itself (analyzer/notes.py)."""
-    told = ("\nYour answer must also tell the user this: " + " ".join(notes)) if notes else ""
+    ``notes``: what the answer must tell the user about the question itself (analyzer/notes.py).
+    ``key_figures``: the result lines that answer the question (rules/answer.py key_figures)."""
     if not source_lines:
+        told = ("\nYour answer must also tell the user this: " + " ".join(notes)) if notes else ""
         return TEMPLATES["synthesis_no_data"].format(question=question.strip(), capabilities=capabilities,
                                                      why=f" The question analyzer found that {why}." if why else "",
                                                      notes=told)
-    return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines), notes=told)
+    # Before the instructions, not after them: a small model acted on what it read last and skipped the notes
+    # ("There were 12,657 homicides in 1995" for a year the data does not have).
+    told = TEMPLATES["synthesis_notes"].format(notes=" ".join(notes)) if notes else ""
+    if key_figures:
+        # The results are in the conversation already; the request names only the lines that answer the
+        # question (fewer tokens to evaluate than a second copy of every result, and no period total to misread).
+        return TEMPLATES["synthesis_keyed"].format(question=question.strip(), lines=" ".join(key_figures),
+                                                   notes=told)
+    return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines),
+                                         notes=told)
 
 
 def missing_figures_message(question: str, numbers: list[str]) -> str:

@@ -111,6 +111,16 @@ class Analysis:
     followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
 
     @property
+    def refers_to_data(self) -> bool:
+        """The question names something the data tools deal in: a subject, place, period, grouping or ranking,
+        or a subject the data lacks (that one gets its own answer). "What is MCP?" or "hello" names none."""
+        return bool(self.domains or self.metrics or self.areas or self.wards or self.districts or self.zips
+                    or self.iucr_codes or self.years or self.year_range or self.periods or self.months
+                    or self.ranking or self.group_by or self.locations or self.broad_places or self.unsupported
+                    or self.out_of_range_years or self.census_group or self.relative_year_note
+                    or any((self.invalid or {}).values()))
+
+    @property
     def area_numbers(self) -> list[int]:
         return [a.number for a in self.areas]
 

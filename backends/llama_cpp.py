@@ -26,6 +26,7 @@ from settings.loader import var_dir
 from settings.schema import Settings
 
 GGUF_MAGIC = b"GGUF"
+PREFILL_CHUNK = 128  # prompt tokens evaluated between deadline checks (about 1 s on the 0.5B model here)
 _HOW_TO_GET_A_MODEL = (
     "pull a catalogue model with `python app.py model pull qwen2.5-coder-0.5b` (see `python app.py model list`), "
     "or set model.path / CHIQA_MODEL_PATH to a catalogue name or a GGUF file"
@@ -260,6 +261,23 @@ class LlamaCppBackend(Backend):
             return 0 if exact else 1  # a fully cached prompt replays its last token for fresh logits
         return len(tokens) - common
 
+    def _prefill(self, tokens: list, deadline: float) -> bool:
+        """Evaluate the prompt but its last token in chunks, checking the deadline between them; False when it
+        passed. One llama.cpp evaluation cannot be stopped, and a long synthesis prompt begun a few seconds
+        before the limit ran past it (a question took 64.9 s against the 60 s limit). ``generate`` then finds
+        all but the last token cached and evaluates only that one."""
+        start, end = self.cached_prefix(tokens), len(tokens) - 1
+        if end - start <= PREFILL_CHUNK:
+            return True  # one chunk or less: as fast to let generate do it
+        self.llm.n_tokens = start  # drop whatever followed the shared prefix (Llama.eval clears that KV)
+        while start < end:
+            if time.monotonic() >= deadline:
+                return False
+            stop = min(end, start + PREFILL_CHUNK)
+            self.llm.eval(tokens[start:stop])
+            start = stop
+        return True
+
     # ------------------------------------------------------------ grammar
     def _grammar(self, gbnf: str | None):
         if not gbnf:
@@ -289,6 +307,9 @@ class LlamaCppBackend(Backend):
             return Generation(text="", prompt_tokens=prompt_tokens, evaluated_tokens=0, completion_tokens=0,
                               duration_ms=round((time.perf_counter() - started) * 1000, 3), finish_reason="deadline")
         evaluated = self._evaluated_for(tokens)
+        if deadline is not None and not self._prefill(tokens, deadline):
+            return Generation(text="", prompt_tokens=prompt_tokens, evaluated_tokens=evaluated, completion_tokens=0,
+                              duration_ms=round((time.perf_counter() - started) * 1000, 3), finish_reason="deadline")
         stops = [s for s in (request.stop or []) if s]
         hold = max((len(s) for s in stops), default=1) - 1
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")

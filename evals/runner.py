@@ -42,6 +42,8 @@ def number_forms(value) -> list:
     if number.is_integer():
         n = int(number)
         forms |= {f"{n:,}", str(n), f"${n:,}"}
+        if isinstance(value, float):  # a percentage such as 28.0 is written "28.0%" by the tools
+            forms |= {f"{number:,.1f}", f"{number:.1f}"}
     else:
         forms |= {f"{number:,.1f}", f"{number:.1f}", f"{number:,.2f}"}
         if round(number, 1).is_integer():
@@ -187,10 +189,15 @@ def _pass_digest(result: dict) -> list:
 
 # ---------------------------------------------------------------- the whole set
 
-def run_eval(services: Services, questions=None, limit=None, categories=None, progress=None) -> dict:
+def run_eval(services: Services, questions=None, limit=None, categories=None, progress=None, ids=None) -> dict:
     items = questions if questions is not None else load_questions()
     if categories:
         items = [item for item in items if item.get("category") in set(categories)]
+    if ids:
+        unknown = set(ids) - {item.get("id") for item in items}
+        if unknown:
+            raise ValueError("no eval question has the id " + ", ".join(sorted(unknown)))
+        items = [item for item in items if item.get("id") in set(ids)]
     if limit:
         items = items[: int(limit)]
     orchestrator, backend = services.orchestrator, services.backend
@@ -248,15 +255,27 @@ def _print_progress(done: int, total: int, row: dict) -> None:
 
 def run_eval_command(args, settings) -> int:
     settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
-    services = build_services(settings, backend_name=getattr(args, "backend", None))
-    try:
-        report = run_eval(services, limit=getattr(args, "limit", None), categories=getattr(args, "category", None),
-                          progress=_print_progress)
-    finally:
-        services.close()
     output = getattr(args, "output", None)
     path = Path(output) if output else var_dir(settings) / "evals" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Each question's row is kept as it finishes: a long real-model run that is stopped still leaves its rows.
+    rows_path = path.with_suffix(".rows.jsonl")
+    rows_path.write_text("", encoding="utf-8")
+
+    def progress(done, total, row):
+        _print_progress(done, total, row)
+        with rows_path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(row, default=str) + "\n")
+
+    services = build_services(settings, backend_name=getattr(args, "backend", None))
+    try:
+        report = run_eval(services, limit=getattr(args, "limit", None), categories=getattr(args, "category", None),
+                          progress=progress, ids=getattr(args, "id", None))
+    except ValueError as exc:  # an unknown --id
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        services.close()
     path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
                                       "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",

@@ -4,7 +4,8 @@ A small model copies values from examples or invents them ("Ward 1" for "which w
 the analyzer found places, years or months in the question, the gathering grammar admits only those values
 (or leaving the argument out); where it found nothing of a kind, the schema's full range stays. One narrower
 rule: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one.
-And a question that asks only about subjects no tool has (weather, robberies, aldermen) admits no call at all.
+And a question that asks only about subjects no tool has (weather, robberies, aldermen), or names nothing the
+data deals in ("What is MCP?"), admits no call at all.
 """
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
     grouped = _GROUP_KINDS.get(analysis.group_by or "")
     if grouped and grouped not in found:
         found[grouped] = []
+    if (analysis.wards or analysis.districts) and "area" not in found and "zip" not in found \
+            and not (analysis.ranking or analysis.chained):
+        # A ward or a district named, and no community area: an area filter could only be invented (asked "the
+        # income in ward 27", a small model wrote community_area "27"). A chained or ranking question takes its
+        # area from a result, so it keeps the full range.
+        found["area"] = []
     return found
 
 
@@ -62,8 +69,14 @@ def argument_values(analysis: Analysis | None) -> dict[str, list]:
 
 
 def unanswerable_subjects(analysis: Analysis | None) -> str:
-    """Why no call is admitted ("" when calls are): the question names subjects the data lacks and none it has."""
-    if analysis is None or analysis.error or not analysis.unsupported or analysis.domains:
+    """Why no call is admitted ("" when calls are): the question names subjects the data lacks and none it has,
+    or nothing the data deals in at all (asked "What is MCP?", a small model called all four tools)."""
+    if analysis is None or analysis.error or analysis.followup is not None:
+        return ""  # a follow-up's own words may name nothing; what it refers to came from earlier turns
+    if not analysis.refers_to_data:
+        return ("the question names no subject, place or period the data covers (homicides, census, income, "
+                "poverty, home values; a community area, ward, district, ZIP or year)")
+    if not analysis.unsupported or analysis.domains:
         return ""
     return ("the question asks about " + ", ".join(analysis.unsupported)
             + ", which none of the data tools cover")

@@ -140,21 +140,12 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
     return "\n\n".join(p for p in (checker.keep(x) for x in parts) if p)
 
 
-def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
-                 geo=None) -> str:
-    ok = [r for r in results if r.status == "ok" and r.result.ok]
-    errors = [r for r in results if r.status == "error"]
-    checker = _Checker([r.result for r in ok + errors], question)
-    if not ok and not errors:
-        return _no_data_answer(question, analysis, checker)
-
+def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
+    """The answer's opening lines: per result, its ranking's top row or its summary, as the tool wrote them."""
     lead: list[str] = []
-    details: list[str] = []
-    notes: list[str] = []
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
-        result = entry.result
-        summary = result.summary.strip()
+        summary = entry.result.summary.strip()
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
             lead.append(first + ("." if not first.endswith(".") else ""))
@@ -164,9 +155,53 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
             several = bool(entry.arguments.get("compare_areas"))
             prefix = ("Then, for those areas: " if several else "Then, for that area: ") if chained and i > 0 else ""
             lead.append(prefix + summary.rstrip(".") + ".")
-        text_lines = _lines(result.text)
-        if text_lines:
-            details.append("\n".join(text_lines))
+    return lead
+
+
+YEAR_ROWS_MAX = 12  # a longer yearly series is left to the result itself
+
+
+def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """"By year: 2015: 497; 2016: 786; ..." for a trend or comparison answered by a yearly breakdown: its lead
+    is the period total, which a small model gave as the answer to "how did it change"."""
+    values = entry.result.values
+    rows = values.get("breakdown") or []
+    if values.get("group_by") != "year" or not (analysis.trend or analysis.comparison) or analysis.ranking:
+        return None
+    if not 3 < len(rows) <= YEAR_ROWS_MAX:  # up to three years, the lead already lists each (_ranking_lead)
+        return None
+    change = next((line for line in _lines(entry.result.text, 60) if line.startswith("Change from")), "")
+    return ("By year: " + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + change).strip()
+
+
+def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep]) -> list[str]:
+    """The lines of these results that answer the question, as the planner would open its answer, every number
+    checked against the results. A model's synthesis request shows them: a small model otherwise answered a
+    two-year comparison with the period total, or a "which area" question with the city-wide count."""
+    ok = [r for r in results if r.status == "ok" and r.result.ok]
+    if not ok or analysis.error:
+        return []
+    checker = _Checker([r.result for r in ok], question)
+    lines = _lead(analysis, ok)
+    for entry in ok:
+        rows = _year_rows(entry, analysis)
+        if rows:  # in place of the period total the summary leads with: a trend is its years
+            summary = entry.result.summary.strip().rstrip(".")
+            lines = [line for line in lines if summary not in line] + [rows]
+    return [x for x in (checker.keep(line) for line in lines) if x]
+
+
+def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
+                 geo=None) -> str:
+    ok = [r for r in results if r.status == "ok" and r.result.ok]
+    errors = [r for r in results if r.status == "error"]
+    checker = _Checker([r.result for r in ok + errors], question)
+    if not ok and not errors:
+        return _no_data_answer(question, analysis, checker)
+
+    lead = _lead(analysis, ok)
+    details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
+    notes: list[str] = []
     for entry in errors:
         result = entry.result
         message = ((result.error or {}).get("message") or result.summary or "").strip()

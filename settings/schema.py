@@ -75,6 +75,8 @@ class OrchestratorSettings:
                                         "edit them or write its own")
     stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
                                               "all run without error (stop reason plan_complete)")
+    key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "
+                                      "question (the rule planner's lead for those results)")
     max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 

@@ -34,6 +34,9 @@ def test_number_formats():
     assert number_in_answer(717, "717 homicides")
     assert number_in_answer(27.1, "27.1 per 100,000")
     assert not number_in_answer(717, "7,170 homicides")
+    # A whole-number percentage keeps its decimal as the tools write it ("28.0%"); that is the same figure.
+    assert number_in_answer(28.0, "aged 16+ unemployed 28.0% vs 12.9%") and number_in_answer(28.0, "28%")
+    assert not number_in_answer(28.0, "28.05%")
 
 
 def test_rules_backend_passes_the_eval_set(registry, settings):
@@ -51,3 +54,20 @@ def test_the_paraphrase_subset_is_there_and_the_rule_planner_reaches_85_percent(
     failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
     assert report["pass_rate"] >= 0.85, failures
     assert report["planner_answer_share"] == 0.0  # the rules backend writes its own answer; no fallback
+
+
+def test_eval_command_runs_chosen_questions_and_keeps_rows_as_it_goes(tmp_path, capsys):
+    import json as _json
+    import subprocess
+    import sys as _sys
+    out = tmp_path / "report.json"
+    cmd = [_sys.executable, "app.py", "eval", "--backend", "rules", "--id", "total_2022", "--id", "city_rate",
+           "--output", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [_json.loads(line) for line in out.with_suffix(".rows.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["total_2022", "city_rate"] and _json.loads(out.read_text())["questions"] == 2
+    bad = subprocess.run(cmd[:3] + ["--backend", "rules", "--id", "no_such_question"], capture_output=True,
+                         text=True, timeout=300)
+    assert bad.returncode == 2 and "no eval question has the id no_such_question" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -120,6 +120,31 @@ def test_deadline_already_past_returns_at_once(backend):
     assert generation.finish_reason == "deadline" and generation.text == "" and generation.evaluated_tokens == 0
 
 
+def test_a_long_prompt_is_evaluated_in_chunks_that_check_the_deadline(backend, monkeypatch):
+    import backends.llama_cpp as llama_module
+    long_messages = MESSAGES + [{"role": "user", "content": " ".join(f"row {i}: {i * 7}" for i in range(40))}]
+    # The same reply whether the prompt was evaluated in one go or in chunks (same seed, greedy-equivalent state).
+    whole = backend.generate(GenerationRequest(messages=long_messages, max_tokens=6))
+    backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=1))  # leaves only the shared prefix cached
+    chunked = backend.generate(GenerationRequest(messages=long_messages, max_tokens=6,
+                                                 deadline=time.monotonic() + 60))
+    assert chunked.text == whole.text and chunked.evaluated_tokens > 128
+    # A deadline that passes during the evaluation ends the pass between chunks, before any token is generated.
+    backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=1))
+    evaluated = []
+    real_eval = backend.llm.eval
+
+    def slow_eval(tokens):
+        evaluated.append(len(tokens))
+        time.sleep(0.3)
+        real_eval(tokens)
+
+    monkeypatch.setattr(backend.llm, "eval", slow_eval)
+    late = backend.generate(GenerationRequest(messages=long_messages, max_tokens=6, deadline=time.monotonic() + 0.1))
+    assert late.finish_reason == "deadline" and late.text == "" and late.completion_tokens == 0
+    assert evaluated and max(evaluated) <= llama_module.PREFILL_CHUNK and len(evaluated) == 1
+
+
 def test_kv_cache_reuse_for_an_appended_prompt(backend):
     first = backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=8))
     extended = MESSAGES + [{"role": "assistant", "content": first.text},
