@@ -373,6 +373,11 @@ class _Run:
                 self.draft_only = self.offered_draft = True
             else:
                 stop = stop or "duplicate_call"
+        elif outstanding and self.analysis.chained and self.use_grammar and not stop and not self.offered_draft:
+            # A chained question's next call takes its place from a result ("the area with the most homicides,
+            # and its income"): the planner's draft names it. Given a free pass, a small model wrote the
+            # city-wide call instead, then repeated itself, two passes and 15-20 s before the draft-only pass.
+            self.draft_only = self.offered_draft = True
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
         had_plan = bool(self.suggested) or any(p.suggested_calls for p in self.passes)
         self.suggested = outstanding if not stop else []

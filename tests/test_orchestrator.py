@@ -667,3 +667,22 @@ def test_a_ward_question_cannot_filter_on_an_invented_community_area(registry, s
     result = orch.run("poverty in Austin and ward 27")  # an area named: that area stays writable
     step = next(s for s in result.steps if s.type == "model_pass")
     assert step.allowed_values["community_area"] == [25, "Austin"]
+
+
+def test_a_chained_questions_next_step_is_a_draft_only_pass(registry, settings, data_dir):
+    # "Which area had the most homicides in 2021, and its per capita income?": the income call's area comes
+    # from the first result, so the second pass admits only the planner's drafted line (or stopping).
+    import pandas as pd
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    in_2021 = raw[pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2021]
+    top_area = int(pd.to_numeric(in_2021["Community Area"]).value_counts().idxmax())
+    ranking = call(HOMICIDES, start_year=2021, end_year=2021, group_by="community_area", top_n=5, sort_order="desc")
+    chained = call(SOCIO, community_area=top_area, metric="income")
+    backend = SuggestibleModel([ranking, chained, "Austin had the most; its per capita income is $15,957."])
+    result = Orchestrator(backend, registry, settings).run(
+        "which area had the most homicides in 2021, and what is the per capita income there?")
+    passes = [s for s in result.steps if s.type == "model_pass"]
+    assert [p.draft_only for p in passes] == [False, True]
+    assert passes[1].suggested_calls[0]["arguments"]["community_area"] == top_area
+    assert '"TOOL_CALL: " (' not in backend.requests[1].grammar
+    assert [c.arguments.get("community_area") for c in result.calls] == [None, top_area]
