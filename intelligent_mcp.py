@@ -488,7 +488,8 @@ class _Run:
         if not (self.o.key_figures and self.o.suggests) or self.analysis is None:
             return []
         try:
-            return key_figures(self.question, self.analysis, self._ran_calls())
+            planned = {call["name"] for step in self.passes for call in step.suggested_calls}
+            return key_figures(self.question, self.analysis, self._ran_calls(), planned)
         except Exception:  # noqa: BLE001 - the planner only adds a hint here; the answer is still the model's
             return []
 
@@ -554,14 +555,13 @@ class _Run:
 
     def _missing_lead_figures(self) -> list[str]:
         """The lead figure of each part of the answer that the model's answer states nothing from. The parts are
-        the key figures' lines the synthesis request named (a ranking's "Overall" total is context, not asked
-        for), else each result's summary and text. A ranking's answer names the top entry's figure, not the total
+        the key figures' lines the synthesis request named, else each result's summary and text. A ranking's answer names the top entry's figure, not the total
         a summary leads with, so any figure of a part counts as using it; only a part the answer ignores asks
         for its lead figure."""
         if not self.o.suggests:
             return []  # the planner writes its answers from the summaries; the check is for models
         stated = [n for n in grounding.extract_numbers(self.answer) if not n.is_year]
-        parts = [line for line in self.key_lines if not line.startswith("Overall (")] or [
+        parts = self.key_lines or [
             step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
         for part in parts:

@@ -77,7 +77,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "synthesis_keyed": (
         "Now write the final answer to the question: \"{question}\"\n"
-        "The figures that answer it, from the results above: {lines}\n{notes}"
+        "The figures that answer it, from the results above:\n{lines}\n{notes}"
         "Write a short, direct answer in plain English. Quote numbers exactly as the tools gave them, starting "
         "with the figure the question asks for. Do not list sources or caveats: they are shown separately. "
         "Do not write TOOL_CALL."
@@ -241,8 +241,8 @@ def synthesis_message(question: str, source_lines: list[str], capabilities: str 
     if key_figures:
         # The results are in the conversation already; the request names only the lines that answer the
         # question (fewer tokens to evaluate than a second copy of every result, and no period total to misread).
-        return TEMPLATES["synthesis_keyed"].format(question=question.strip(), lines=" ".join(key_figures),
-                                                   notes=told)
+        return TEMPLATES["synthesis_keyed"].format(question=question.strip(), notes=told,
+                                                   lines="\n".join(f"- {line}" for line in key_figures))
     return TEMPLATES["synthesis"].format(question=question.strip(), source_list="\n".join(source_lines),
                                          notes=told)
 

@@ -174,15 +174,21 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return ("By year: " + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + change).strip()
 
 
-def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep]) -> list[str]:
+def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
+                planned_tools: set[str] | None = None) -> list[str]:
     """The lines of these results that answer the question, as the planner would open its answer, every number
     checked against the results. A model's synthesis request shows them: a small model otherwise answered a
-    two-year comparison with the period total, or a "which area" question with the city-wide count."""
+    two-year comparison with the period total, or a "which area" question with the city-wide count.
+    ``planned_tools``: the tools the planner's drafts named; results of other tools (a model's own extra calls)
+    are left out when any result is of a planned tool (asked for the highest rate, a small model also ranked
+    counts, and answered with the count ranking's top area). A ranking's "Overall" total is left out too."""
     ok = [r for r in results if r.status == "ok" and r.result.ok]
+    if planned_tools and any(r.name in planned_tools for r in ok):
+        ok = [r for r in ok if r.name in planned_tools]
     if not ok or analysis.error:
         return []
     checker = _Checker([r.result for r in ok], question)
-    lines = _lead(analysis, ok)
+    lines = [line for line in _lead(analysis, ok) if not line.startswith("Overall (")]
     for entry in ok:
         rows = _year_rows(entry, analysis)
         if rows:  # in place of the period total the summary leads with: a trend is its years

@@ -19,6 +19,7 @@ HOMICIDES = "query_homicides_advanced"
 SOCIO = "query_socioeconomic"
 # Tests about the passes after the plan has run turn the sufficiency stop off.
 KEEP_GATHERING = {"orchestrator.stop_when_plan_done": False}
+RATES = "analyze_homicide_rates_by_community_area"
 CENSUS = "query_census_demographics"
 
 
@@ -634,7 +635,7 @@ def test_the_synthesis_request_names_the_figures_that_answer_the_question(regist
     result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     change = counts[2017] - counts[2016]
-    assert f"The figures that answer it, from the results above: 2016: {counts[2016]:,}; 2017: {counts[2017]:,}." in request
+    assert f"The figures that answer it, from the results above:\n- 2016: {counts[2016]:,}; 2017: {counts[2017]:,}." in request
     assert f"{change:+,}" in request
     assert request.index("The figures that answer it") < request.index("Write a short")
     assert not result.steps[-2].planner_answer and result.answer.startswith("2016 had more")
@@ -647,7 +648,7 @@ def test_a_trend_request_lists_each_year_and_the_setting_turns_it_off(registry, 
     backend = SuggestibleModel(list(replies))
     Orchestrator(backend, registry, settings).run(question)
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    assert "By year: " + "; ".join(f"{y}: {n:,}" for y, n in counts.items()) + "." in request
+    assert "- By year: " + "; ".join(f"{y}: {n:,}" for y, n in counts.items()) + "." in request
     off = SuggestibleModel(list(replies))
     Orchestrator(off, registry, load_settings(overrides={"orchestrator.key_figures": False})).run(question)
     request = [r.messages[-1]["content"] for r in off.requests if r.phase == "synthesis"][0]
@@ -686,3 +687,22 @@ def test_a_chained_questions_next_step_is_a_draft_only_pass(registry, settings, 
     assert passes[1].suggested_calls[0]["arguments"]["community_area"] == top_area
     assert '"TOOL_CALL: " (' not in backend.requests[1].grammar
     assert [c.arguments.get("community_area") for c in result.calls] == [None, top_area]
+
+
+def test_key_figures_come_from_the_planned_tools_results(registry, settings, data_dir):
+    # Asked for the highest homicide rate, the model also ranked counts: the request names the rate ranking's
+    # top area only, not the count ranking's (which a small model gave as the answer).
+    counts = call(HOMICIDES, year=2022, group_by="community_area", top_n=5, sort_order="desc")
+    rates = call(RATES, year=2022, top_n=5, sort_order="desc")
+    backend = SuggestibleModel([counts, rates, "NO_TOOL_CALL", "Fuller Park had the highest rate."])
+    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
+        "Which community area has the highest homicide rate per capita in 2022?")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    key = request.split("from the results above:\n")[1].split("\nWrite a short")[0]
+    import pandas as pd
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    fuller_park = int(((year == 2022) & (pd.to_numeric(raw["Community Area"]) == 37)).sum())
+    assert key.startswith("- Ranked highest: Fuller Park (37): 274.5 per 100,000")
+    assert f"({fuller_park} homicides, pop " in key
+    assert "Austin" not in key and "Overall" not in key
