@@ -560,15 +560,18 @@ class _Run:
         for its lead figure."""
         if not self.o.suggests:
             return []  # the planner writes its answers from the summaries; the check is for models
-        stated = [n for n in grounding.extract_numbers(self.answer) if not n.is_year]
+        def figures(text: str) -> list:
+            return [n for n in grounding.extract_numbers(grounding.without_place_numbers(text)) if not n.is_year]
+
+        stated = figures(self.answer)
         parts = self.key_lines or [
             step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
         for part in parts:
-            figures = [n for n in grounding.extract_numbers(part) if not n.is_year]
-            if figures and not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
-                                   for n in stated for f in figures):
-                missing.append(figures[0].text)
+            wanted = figures(part)
+            if wanted and not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
+                                  for n in stated for f in wanted):
+                missing.append(wanted[0].text)
         return missing
 
     def _planner_answer(self):

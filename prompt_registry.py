@@ -316,5 +316,10 @@ def clean_answer(text: str) -> str:
     """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers, call objects or Sources/Caveats sections."""
     lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
              for line in (text or "").strip().splitlines()]
-    kept = strip_panels("\n".join(line for line in lines if not line.lstrip().startswith('{"name"')))
-    return without_echoed_instructions(kept)
+    lines = [line for line in lines if not line.lstrip().startswith('{"name"') and not _ECHOED_HEADING.match(line)]
+    return without_echoed_instructions(strip_panels("\n".join(lines)))
+
+
+# The key figures' heading, repeated as the answer's first line ("The figures that answer the question, from
+# the results above:"); the lines under it are the answer and stay.
+_ECHOED_HEADING = re.compile(r"^\s*(?:here are\s+)?the figures that answer\b[^:]*:\s*$", re.IGNORECASE)

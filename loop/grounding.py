@@ -71,6 +71,16 @@ class Number:
                 and self.value.is_integer() and 0 <= self.value <= SMALL_COUNT_MAX)
 
 
+_PLACE_NUMBER = re.compile(r"\((\d{1,2})\)|\b(?:ward|district|community area|area|zip(?: code)?)\s+#?\d+|\b606\d\d\b",
+                           re.IGNORECASE)
+
+
+def without_place_numbers(text: str) -> str:
+    """The text minus numbers that name a place ("Fuller Park (37)", "Ward 28", "district 11", "60647"): the
+    answer check asks for a figure, and a place's number is not one."""
+    return _PLACE_NUMBER.sub(" ", text or "")
+
+
 def extract_numbers(text: str) -> list[Number]:
     """Every number in a text, in order."""
     found = []

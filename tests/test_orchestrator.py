@@ -706,3 +706,16 @@ def test_key_figures_come_from_the_planned_tools_results(registry, settings, dat
     assert key.startswith("- Ranked highest: Fuller Park (37): 274.5 per 100,000")
     assert f"({fuller_park} homicides, pop " in key
     assert "Austin" not in key and "Overall" not in key
+
+
+def test_a_place_number_does_not_count_as_stating_the_figure(registry, settings):
+    # "Fuller Park (37) had the highest rate" names the area's number, not its rate: the answer check asks for
+    # the rate in one strict rewrite.
+    rates = call(RATES, year=2022, top_n=5, sort_order="desc")
+    backend = SuggestibleModel([rates, "Fuller Park (37) had the highest homicide rate in 2022.",
+                                "Fuller Park had the highest rate in 2022: 274.5 per 100,000 residents."])
+    result = Orchestrator(backend, registry, settings).run(
+        "Which community area has the highest homicide rate per capita in 2022?")
+    first = [s for s in result.steps if s.type == "grounding"][0]
+    assert first.missing_lead_figures == ["274.5"]
+    assert "274.5" in backend.requests[-1].messages[-1]["content"] and "274.5 per 100,000" in result.answer

@@ -91,3 +91,11 @@ def test_an_answer_that_repeats_its_instructions_loses_those_sentences():
     # A result's own words are kept, and an answer with nothing echoed is left exactly as written.
     kept = "717 homicides (year 2022); arrest rate 35.4%.\n- Austin (25): 49"
     assert prompts.clean_answer(kept) == kept
+
+
+def test_an_echoed_key_figures_heading_is_dropped_but_the_lines_under_it_stay():
+    reply = ("The figures that answer the question, from the results above:\n"
+             "- Homicide rate vs poverty: Pearson 0.79.\nThe citywide rate is 17.5 per 100,000.")
+    assert prompts.clean_answer(reply) == "- Homicide rate vs poverty: Pearson 0.79.\nThe citywide rate is 17.5 per 100,000."
+    sentence = "The figures that answer it show 717 homicides: a lot."
+    assert prompts.clean_answer(sentence) == sentence
