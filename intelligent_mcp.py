@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -45,6 +46,17 @@ from tools.registry import ToolResult, call_key
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 GRAMMAR_CACHE_SIZE = 64
 MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace the answer
+_ASIDE = re.compile(r"\([^()]*\)")
+_CONTEXT_CLAUSE = re.compile(r"^(?:change from|city|overall|arrest rate)\b", re.IGNORECASE)
+
+
+def _compared_entries(line: str) -> list[str]:
+    """A comparison's entries in one key line ("2016: 786; 2017: 672. Change ..." -> "2016: 786", "2017: 672";
+    "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two), or [] when the line is not two or three
+    entries. Asides in parentheses and context clauses (the change, the city figure) are not entries."""
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
+    entries = [c for c in clauses if c and not _CONTEXT_CLAUSE.match(c) and re.search(r"\d", c)]
+    return entries if 2 <= len(entries) <= 3 else []
 
 
 class Orchestrator:
@@ -247,7 +259,7 @@ class _Run:
                 f"the prompt needs {tokens} tokens but only {self.o.backend.n_ctx - self.o.reply_reserve} fit")), started)
             return None
         remaining = max(0, self.max_calls - self._calls_used())
-        admitted = 0 if self.no_calls_reason else remaining
+        admitted = remaining
         # A question the planner could map needs data: its first pass may not end gathering before any call
         # (a small model answered "NO_TOOL_CALL" to "how many murders were there last year?").
         must_call = bool(self.suggested) and not self.passes and admitted > 0
@@ -316,10 +328,16 @@ class _Run:
             self.analysis = followup.apply(self.analysis, self.question, [t.analysis for t in self.history])
         # The gathering grammar admits only the places, years and months the question named (where it named any).
         self.allowed_values = argument_values(self.analysis) if self.o.question_grammar else {}
-        self.no_calls_reason = unanswerable_subjects(self.analysis) if self.o.question_grammar else ""
+        self.no_calls_reason = (unanswerable_subjects(self.analysis, nothing_named=self.o.suggests)
+                                if self.o.question_grammar else "")
         self.notes = user_notes(self.analysis)
-        yield self._add(AnalysisStep(analysis=self.analysis), started, "analysis_ms")
-        stop = None
+        if not self.use_grammar:
+            self.no_calls_reason = ""  # without the grammar nothing enforces it: the model decides
+        yield self._add(AnalysisStep(analysis=self.analysis, no_calls_reason=self.no_calls_reason), started,
+                        "analysis_ms")
+        # No tool can apply: a gathering pass could only write NO_TOOL_CALL (1-3 s), and a small model that had
+        # just written it wrote it again as its answer.
+        stop = "no_data_needed" if self.no_calls_reason else None
         while stop is None:
             stop = yield from self._gather_pass()
         self.stop = stop
@@ -347,7 +365,6 @@ class _Run:
             generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
             parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
             used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {},
-            no_calls_reason=self.no_calls_reason if self.use_grammar else "",
             draft_only=bool(self._draft_lines()) if self.use_grammar else False)
         self.passes.append(step)
         yield self._add(step, started, "model_ms")
@@ -554,23 +571,37 @@ class _Run:
                                      + ", ".join(self.ungrounded) + ".")
 
     def _missing_lead_figures(self) -> list[str]:
-        """The lead figure of each part of the answer that the model's answer states nothing from. The parts are
-        the key figures' lines the synthesis request named, else each result's summary and text. A ranking's answer names the top entry's figure, not the total
-        a summary leads with, so any figure of a part counts as using it; only a part the answer ignores asks
-        for its lead figure."""
+        """The figures the model's answer leaves out. With key figures (the lines the synthesis request named),
+        each line's lead figure: the top entry's value of a ranking ("Austin saw the most killings" left out 83),
+        the count or rate of a summary; any year of a yearly series; and where the question compares, each
+        compared entry's figure ("786 murders in 2016 were higher than in 2017" left out 2017's 672). Without
+        them (no planner draft), any figure of each result counts as using it, since a summary leads with a
+        total the question may not ask for."""
         if not self.o.suggests:
             return []  # the planner writes its answers from the summaries; the check is for models
+
         def figures(text: str) -> list:
             return [n for n in grounding.extract_numbers(grounding.without_place_numbers(text)) if not n.is_year]
 
+        def said(wanted: list) -> bool:
+            return any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
+                       for n in stated for f in wanted)
+
         stated = figures(self.answer)
+        a = self.analysis
+        compares = a is not None and (a.comparison or len(a.areas) >= 2 or len(a.years) >= 2 or len(a.periods) >= 2)
         parts = self.key_lines or [
             step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
         for part in parts:
+            entries = _compared_entries(part) if compares and self.key_lines else []
+            if entries:
+                missing += [wanted[0].text for wanted in map(figures, entries) if wanted and not said(wanted)]
+                continue
             wanted = figures(part)
-            if wanted and not any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance)
-                                  for n in stated for f in wanted):
+            if self.key_lines and not part.startswith("By year:"):
+                wanted = wanted[:1]  # a key line leads with its answer: the top entry's figure, the count asked
+            if wanted and not said(wanted):
                 missing.append(wanted[0].text)
         return missing
 

@@ -68,12 +68,14 @@ def argument_values(analysis: Analysis | None) -> dict[str, list]:
     return {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
 
 
-def unanswerable_subjects(analysis: Analysis | None) -> str:
+def unanswerable_subjects(analysis: Analysis | None, nothing_named: bool = False) -> str:
     """Why no call is admitted ("" when calls are): the question names subjects the data lacks and none it has,
-    or nothing the data deals in at all (asked "What is MCP?", a small model called all four tools)."""
-    if analysis is None or analysis.error or analysis.followup is not None:
-        return ""  # a follow-up's own words may name nothing; what it refers to came from earlier turns
-    if not analysis.refers_to_data:
+    or, with ``nothing_named`` (for a model), nothing the data deals in at all (asked "What is MCP?", a small
+    model called all four tools)."""
+    if analysis is None or analysis.error:
+        return ""
+    if nothing_named and not analysis.refers_to_data and analysis.followup is None:
+        # (A follow-up's own words may name nothing; what it refers to came from earlier turns.)
         return ("the question names no subject, place or period the data covers (homicides, census, income, "
                 "poverty, home values; a community area, ward, district, ZIP or year)")
     if not analysis.unsupported or analysis.domains:

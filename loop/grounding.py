@@ -71,7 +71,7 @@ class Number:
                 and self.value.is_integer() and 0 <= self.value <= SMALL_COUNT_MAX)
 
 
-_PLACE_NUMBER = re.compile(r"\((\d{1,2})\)|\b(?:ward|district|community area|area|zip(?: code)?)\s+#?\d+|\b606\d\d\b",
+_PLACE_NUMBER = re.compile(r"(?<=[A-Za-z] )\(\d{1,2}\)|\b(?:ward|district|community area|area|zip(?: code)?)\s+#?\d+|\b606\d\d\b",
                            re.IGNORECASE)
 
 

@@ -33,6 +33,9 @@ class Step:
 class AnalysisStep(Step):
     type = "analysis"
     analysis: Analysis | None = None
+    # Set when no data tool can apply (only subjects the data lacks, or nothing it deals in): no gathering pass
+    # is run, since its grammar could only admit NO_TOOL_CALL; the answer says why (stop reason no_data_needed).
+    no_calls_reason: str = ""
 
     def to_dict(self) -> dict:
         out = super().to_dict()
@@ -129,7 +132,6 @@ class ModelPassStep(_ModelOutput):
     suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
     used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
-    no_calls_reason: str = ""  # the grammar admitted only NO_TOOL_CALL, and why
     draft_only: bool = False  # after a repeated call: the grammar admitted only the planner's draft or stopping
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""

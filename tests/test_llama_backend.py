@@ -12,7 +12,7 @@ from backends.base import (
     GenerationRequest,
     ModelGate,
 )
-from backends.llama_cpp import LlamaCppBackend, physical_cores
+from backends.llama_cpp import PREFILL_CHUNK, LlamaCppBackend, physical_cores
 from backends.prefix_cache import PrefixCache
 from llama_client import make_backend, plan_backend
 from loop.grammar import build_tool_grammar
@@ -121,7 +121,6 @@ def test_deadline_already_past_returns_at_once(backend):
 
 
 def test_a_long_prompt_is_evaluated_in_chunks_that_check_the_deadline(backend, monkeypatch):
-    import backends.llama_cpp as llama_module
     long_messages = MESSAGES + [{"role": "user", "content": " ".join(f"row {i}: {i * 7}" for i in range(40))}]
     # The same reply whether the prompt was evaluated in one go or in chunks (same seed, greedy-equivalent state).
     whole = backend.generate(GenerationRequest(messages=long_messages, max_tokens=6))
@@ -142,7 +141,7 @@ def test_a_long_prompt_is_evaluated_in_chunks_that_check_the_deadline(backend, m
     monkeypatch.setattr(backend.llm, "eval", slow_eval)
     late = backend.generate(GenerationRequest(messages=long_messages, max_tokens=6, deadline=time.monotonic() + 0.1))
     assert late.finish_reason == "deadline" and late.text == "" and late.completion_tokens == 0
-    assert evaluated and max(evaluated) <= llama_module.PREFILL_CHUNK and len(evaluated) == 1
+    assert evaluated and max(evaluated) <= PREFILL_CHUNK and len(evaluated) == 1
 
 
 def test_kv_cache_reuse_for_an_appended_prompt(backend):
