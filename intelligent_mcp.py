@@ -247,7 +247,7 @@ class _Run:
             trim.prompt_tokens_after = tokens
         return messages, tokens, trim, tokens <= budget
 
-    def _generate(self, phase: str, extra: list, strict: bool = False):
+    def _generate(self, phase: str, extra: list, strict: bool = False, append: bool = False):
         """One model pass; yields trim/error steps and returns (generation, tokens, started_ms) or None."""
         started = self._now_ms()
         messages, tokens, trim, fits = self._fit(extra)
@@ -281,7 +281,7 @@ class _Run:
             remaining_calls=remaining, strict=strict)
         try:
             if phase == "synthesis" and self.stream_tokens:
-                generation = yield from self._generate_streaming(request, strict)
+                generation = yield from self._generate_streaming(request, strict, append)
             else:
                 generation = self.o.backend.generate(request)
         except BackendBusy:  # the caller answers "busy, retry"; this is not a failure of the question
@@ -291,7 +291,7 @@ class _Run:
             return None
         return generation, tokens, started
 
-    def _generate_streaming(self, request: GenerationRequest, strict: bool):
+    def _generate_streaming(self, request: GenerationRequest, strict: bool, append: bool = False):
         """Run the pass in a helper thread and yield its text as it arrives (the generator cannot yield from
         inside the backend's on_token callback)."""
         pieces: queue.Queue = queue.Queue()
@@ -310,7 +310,9 @@ class _Run:
         first = True
         while (piece := pieces.get()) is not None:
             if piece:
-                yield AnswerTokens(piece, strict=strict, restart=strict and first)
+                # An added sentence continues the text shown; a rewrite replaces it.
+                yield AnswerTokens((" " + piece) if append and first else piece, strict=strict,
+                                   restart=strict and first and not append)
                 first = False
         worker.join()
         if isinstance(outcome[0], BaseException):
@@ -510,21 +512,28 @@ class _Run:
         except Exception:  # noqa: BLE001 - the planner only adds a hint here; the answer is still the model's
             return []
 
-    def _synthesis_pass(self, extra: list, strict: bool):
-        outcome = yield from self._generate("synthesis", extra, strict=strict)
+    def _lines_with(self, figures: list[str]) -> list[str]:
+        """The key lines (else result summaries) the missing figures come from, so the model knows what they are."""
+        lines = self.key_lines or [s.result_summary for s in self._ran_calls() if s.status == "ok"]
+        return [line for line in lines if any(f in line for f in figures)]
+
+    def _synthesis_pass(self, extra: list, strict: bool, append_to: str = ""):
+        outcome = yield from self._generate("synthesis", extra, strict=strict, append=bool(append_to))
         if outcome is None:  # an error step was recorded; keep an earlier answer if there is one
             if not self.answer:
                 self.stop = "error"
                 yield from self._fallback()
             return
         generation, tokens, started = outcome
-        answer = prompts.clean_answer(generation.text)
+        answer = reply = prompts.clean_answer(generation.text)
+        if append_to and reply and not reply.startswith(append_to.strip()):
+            answer = append_to.rstrip() + " " + reply  # the added sentence follows the first answer
         yield self._add(SynthesisStep.from_generation(generation, tokens, strict=strict), started, "synthesis_ms")
         if self._out_of_time(generation):
             self.stop, self.partial = "timeout", True
-        # A strict rewrite of a few words ("717") is no answer; the check then fails again and the planner's
-        # answer is used instead of it.
-        if answer and not (strict and self.answer and len(answer.split()) < MIN_ANSWER_WORDS):
+        # A strict reply of a few words ("717") is no answer (nor a sentence to add); the check then fails
+        # again and the planner's answer is used instead of it.
+        if answer and not (strict and self.answer and len(reply.split()) < MIN_ANSWER_WORDS):
             self.answer = answer
         elif not self.answer and not (yield from self._planner_answer()):
             # A reply with nothing but call markers ("NO_TOOL_CALL") is no answer: the planner's, else a fallback.
@@ -561,11 +570,14 @@ class _Run:
                     break
                 continue
             first_answer = self.answer
+            # Figures left out are added by one more sentence, not by a rewrite: asked to rewrite, the 0.5B
+            # model returned its first answer unchanged and the planner's answer followed.
+            adding = not report.unmatched
             fix = (prompts.strict_message(report.unmatched) if report.unmatched
-                   else prompts.missing_figures_message(self.question, missing))
+                   else prompts.missing_figures_message(missing, self._lines_with(missing)))
             extra = self._synthesis_extra + [{"role": "assistant", "content": first_answer},
                                              {"role": "user", "content": fix}]
-            yield from self._synthesis_pass(extra, strict=True)
+            yield from self._synthesis_pass(extra, strict=True, append_to=first_answer if adding else "")
         if self.ungrounded:
             self.loop_caveats.append("These figures could not be matched to the data the tools returned: "
                                      + ", ".join(self.ungrounded) + ".")

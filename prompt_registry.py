@@ -63,8 +63,8 @@ TEMPLATES: dict[str, str] = {
         "something the question asks, or NO_TOOL_CALL if the results already answer it."
     ),
     "synthesis_missing": (
-        "Your answer leaves out what the results say. Rewrite it as one or two full sentences that answer "
-        "\"{question}\" and state these figures from the results: {numbers}."
+        "Your answer leaves out these figures: {numbers}. They come from: {lines}\n"
+        "Write one more sentence that states them (it will follow your answer; do not repeat your answer)."
     ),
     "fallback_found": "{reason} before a full answer was written. What the data tools found:\n{found}",
     "fallback_empty": "{reason} before any data was gathered. Please try again or ask a narrower question.",
@@ -247,8 +247,8 @@ def synthesis_message(question: str, source_lines: list[str], capabilities: str 
                                          notes=told)
 
 
-def missing_figures_message(question: str, numbers: list[str]) -> str:
-    return TEMPLATES["synthesis_missing"].format(question=question.strip(), numbers=", ".join(numbers))
+def missing_figures_message(numbers: list[str], lines: list[str]) -> str:
+    return TEMPLATES["synthesis_missing"].format(numbers=", ".join(numbers), lines=" ".join(lines))
 
 
 LISTED_ROWS = 8  # rows of a result's list repeated in the synthesis request
