@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import re
 import threading
 import time
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from loop.steps import (
     ToolCallStep,
     TrimStep,
 )
-from rules.answer import CAPABILITIES, key_figures, write_answer
+from rules.answer import CAPABILITIES, key_figures, key_line_parts, write_answer
 from rules.planner import next_calls
 from settings.schema import Settings
 from tools.errors import ToolArgumentError
@@ -46,17 +45,6 @@ from tools.registry import ToolResult, call_key
 MIN_PASS_SECONDS = 0.2  # no model pass is started with less time than this left
 GRAMMAR_CACHE_SIZE = 64
 MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace the answer
-_ASIDE = re.compile(r"\([^()]*\)")
-_CONTEXT_CLAUSE = re.compile(r"^(?:change from|city|overall|arrest rate)\b", re.IGNORECASE)
-
-
-def _compared_entries(line: str) -> list[str]:
-    """A comparison's entries in one key line ("2016: 786; 2017: 672. Change ..." -> "2016: 786", "2017: 672";
-    "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two), or [] when the line is not two or three
-    entries. Asides in parentheses and context clauses (the change, the city figure) are not entries."""
-    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
-    entries = [c for c in clauses if c and not _CONTEXT_CLAUSE.match(c) and re.search(r"\d", c)]
-    return entries if 2 <= len(entries) <= 3 else []
 
 
 class Orchestrator:
@@ -330,11 +318,10 @@ class _Run:
             self.analysis = followup.apply(self.analysis, self.question, [t.analysis for t in self.history])
         # The gathering grammar admits only the places, years and months the question named (where it named any).
         self.allowed_values = argument_values(self.analysis) if self.o.question_grammar else {}
+        # Without the grammar nothing enforces "no call": the model decides.
         self.no_calls_reason = (unanswerable_subjects(self.analysis, nothing_named=self.o.suggests)
-                                if self.o.question_grammar else "")
+                                if self.o.question_grammar and self.use_grammar else "")
         self.notes = user_notes(self.analysis)
-        if not self.use_grammar:
-            self.no_calls_reason = ""  # without the grammar nothing enforces it: the model decides
         yield self._add(AnalysisStep(analysis=self.analysis, no_calls_reason=self.no_calls_reason), started,
                         "analysis_ms")
         # No tool can apply: a gathering pass could only write NO_TOOL_CALL (1-3 s), and a small model that had
@@ -605,14 +592,10 @@ class _Run:
         parts = self.key_lines or [
             step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
-        for part in parts:
-            entries = _compared_entries(part) if compares and self.key_lines else []
-            if entries:
-                missing += [wanted[0].text for wanted in map(figures, entries) if wanted and not said(wanted)]
-                continue
-            wanted = figures(part)
-            if self.key_lines and not part.startswith("By year:"):
-                wanted = wanted[:1]  # a key line leads with its answer: the top entry's figure, the count asked
+        checked = ([piece for line in parts for piece in key_line_parts(line, compares)] if self.key_lines
+                   else [(part, False) for part in parts])
+        for text, lead_only in checked:
+            wanted = figures(text)[:1] if lead_only else figures(text)
             if wanted and not said(wanted):
                 missing.append(wanted[0].text)
         return missing

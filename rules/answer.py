@@ -171,7 +171,31 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if not 3 < len(rows) <= YEAR_ROWS_MAX:  # up to three years, the lead already lists each (_ranking_lead)
         return None
     change = next((line for line in _lines(entry.result.text, 60) if line.startswith("Change from")), "")
-    return ("By year: " + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + change).strip()
+    return (_YEAR_ROWS_PREFIX + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + change).strip()
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_CONTEXT_CLAUSE = re.compile(r"^(?:change from|city|overall|arrest rate)\b", re.IGNORECASE)
+_YEAR_ROWS_PREFIX = "By year: "
+
+
+def _compared_entries(line: str) -> list[str]:
+    """A comparison's entries in one key line ("2016: 786; 2017: 672. Change ..." -> "2016: 786", "2017: 672";
+    "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two), or [] when the line is not two or three
+    entries. Asides in parentheses and context clauses (the change, the city figure) are not entries."""
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
+    entries = [c for c in clauses if c and not _CONTEXT_CLAUSE.match(c) and re.search(r"\d", c)]
+    return entries if 2 <= len(entries) <= 3 else []
+
+
+def key_line_parts(line: str, compares: bool) -> list[tuple[str, bool]]:
+    """What of a key line an answer must state, as (text, lead_only) pieces: a figure of each compared entry
+    when the question compares; any year of a yearly series; otherwise the line's lead figure (a ranking's top
+    entry's value, a summary's count or rate), since a key line leads with its answer."""
+    entries = _compared_entries(line) if compares else []
+    if entries:
+        return [(entry, False) for entry in entries]
+    return [(line, not line.startswith(_YEAR_ROWS_PREFIX))]
 
 
 def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
