@@ -17,7 +17,7 @@ import prompt_registry as prompts
 from analyzer import followup
 from analyzer.analysis import Analysis
 from analyzer.followup import EarlierTurn
-from analyzer.notes import user_notes
+from analyzer.notes import unstated_notes, user_notes
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
@@ -30,6 +30,7 @@ from loop.steps import (
     ErrorStep,
     GroundingStep,
     ModelPassStep,
+    NotesStep,
     RunResult,
     Step,
     SynthesisStep,
@@ -333,6 +334,8 @@ class _Run:
         yield from self._synthesize()
         if self.o.grounding_check:
             yield from self._ground()
+        if self.notes:
+            yield from self._pass_on_notes()
 
     def _gather_pass(self):
         # Passes that ask for nothing usable still count, so a model that never calls cannot loop forever.
@@ -379,10 +382,12 @@ class _Run:
                 self.draft_only = self.offered_draft = True
             else:
                 stop = stop or "duplicate_call"
-        elif outstanding and self.analysis.chained and self.use_grammar and not stop and not self.offered_draft:
+        elif outstanding and self.analysis.chained and self.use_grammar and not stop:
             # A chained question's next call takes its place from a result ("the area with the most homicides,
             # and its income"): the planner's draft names it. Given a free pass, a small model wrote the
             # city-wide call instead, then repeated itself, two passes and 15-20 s before the draft-only pass.
+            # Every step of the chain gets it (a model that had strayed at the first step was offered the draft
+            # there, then wrote the city-wide poverty call at the next); each such pass runs the draft or stops.
             self.draft_only = self.offered_draft = True
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
         had_plan = bool(self.suggested) or any(p.suggested_calls for p in self.passes)
@@ -569,6 +574,16 @@ class _Run:
             self.loop_caveats.append("These figures could not be matched to the data the tools returned: "
                                      + ", ".join(self.ungrounded) + ".")
 
+    def _pass_on_notes(self):
+        """Each note the answer leaves out is added after it, word for word: asked to pass notes on, the 0.5B model
+        often answered "33 homicides in ward 20" and never said that poverty is not published by ward."""
+        started = self._now_ms()
+        added = unstated_notes(self.analysis, self.notes, self.answer)
+        if added:
+            self.answer = "\n\n".join([self.answer.rstrip()] * bool(self.answer.strip())
+                                       + ["Note: " + note for note in added])
+        yield self._add(NotesStep(notes=list(self.notes), added=added), started)
+
     def _missing_lead_figures(self) -> list[str]:
         """The figures the model's answer leaves out. With key figures (the lines the synthesis request named),
         each line's lead figure: the top entry's value of a ranking ("Austin saw the most killings" left out 83),
@@ -592,7 +607,8 @@ class _Run:
         parts = self.key_lines or [
             step.result_summary + "\n" + (step.result.text or "") for step in self._ran_calls() if step.status == "ok"]
         missing = []
-        checked = ([piece for line in parts for piece in key_line_parts(line, compares)] if self.key_lines
+        years = list(a.years) if a is not None else []
+        checked = ([piece for line in parts for piece in key_line_parts(line, compares, years)] if self.key_lines
                    else [(part, False) for part in parts])
         for text, lead_only in checked:
             wanted = figures(text)[:1] if lead_only else figures(text)

@@ -81,7 +81,8 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
      r"(?:homes?|houses?)\s+(?:sell|go)\s+for|pric(?:ey|ier|iest)|"
      r"(?:homes?|houses?|condos?|places?|propert(?:y|ies))\b[\w\s']{0,30}\b(?:going|go|goes|selling|sells?)\s+for|"
-     r"buy\s+(?:a\s+)?(?:place|home|house|condo)"),
+     r"buy\s+(?:a\s+)?(?:place|home|house|condo)|set\s+(?:me|you|us|one)\s+back|"
+     r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
     ("population", "census",
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:call|live|reside)|"

@@ -3,6 +3,8 @@ meaning, places or years outside the data, figures published for another geograp
 The rule planner writes these into its answers; a model is asked to (intelligent_mcp.py)."""
 from __future__ import annotations
 
+import re
+
 from analyzer.analysis import Analysis
 
 
@@ -17,3 +19,38 @@ def user_notes(analysis: Analysis | None) -> list[str]:
         notes.append("The data does not include " + ", ".join(analysis.unsupported) +
                      "; the figures above are what it does hold.")
     return notes
+
+
+_NOTE_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_COMMON = {"the", "and", "are", "not", "for", "that", "this", "with", "what", "does", "also", "above", "figures",
+           "data", "name", "those", "them", "they", "from", "have", "which", "your", "there", "here", "it's"}
+
+
+def _stems(text: str) -> list[str]:
+    return [w[:-1] if w.endswith("s") and len(w) > 4 else w for w in _NOTE_WORD.findall(text.lower())]
+
+
+def note_stated(note: str, answer: str, subjects: list[str] | tuple = (), share: float = 0.4) -> bool:
+    """Whether an answer already tells the user this note. A note about a subject the data lacks is told when the
+    answer names that subject ("The data has no weather."); any other when enough of the note's telling words (not
+    its filler) appear in the answer. A model that restates a note in its own words keeps them ("partial",
+    "community area"); one that leaves the note out does not."""
+    said = set(_stems(answer or ""))
+    named = [s for s in subjects if s.lower() in note.lower()]
+    if named:
+        return any(all(w in said for w in _stems(subject)) for subject in named)
+    telling = [w for w in dict.fromkeys(_stems(note)) if len(w) >= 4 and w not in _COMMON]
+    if not telling:
+        return True
+    return sum(w in said for w in telling) >= share * len(telling)
+
+
+def unstated_notes(analysis: Analysis | None, notes: list[str], answer: str) -> list[str]:
+    """The notes an answer leaves out, in order; a note the ones before it already tell is not repeated."""
+    subjects = list(analysis.unsupported) if analysis is not None else []
+    told, out = answer or "", []
+    for note in notes:
+        if not note_stated(note, told, subjects):
+            out.append(note)
+            told += "\n" + note
+    return out

@@ -271,6 +271,12 @@ def _unsupported(low: str, metrics: list) -> list[str]:
     return unsupported
 
 
+_EDUCATED_RE = re.compile(r"\b(?:finish\w*|complet\w*|graduat\w*|educated|education(?:al)?\s+(?:levels?|attainment)|(?:have|has|hold|holds|with)\s+(?:a\s+)?"
+                          r"(?:high\s+school\s+)?diplomas?)\b")
+_UNEDUCATED_RE = re.compile(r"\b(?:without|no|lack\w*|dropouts?|drop(?:ped)?\s+out|never|not|didn'?t|haven'?t|"
+                            r"hasn'?t|uneducated)\b")
+
+
 def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     """Order, how many and by what metric, when the question ranks; None when it does not."""
     desc = RANK_DESC_RE.search(low)
@@ -292,6 +298,11 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
         if re.search(r"\bbottom\b", top.group(0), re.I):
             order = "asc"
     ranking = {"order": order, "top_n": top_n, "metric": _ranked_metric(low, metrics, metric_pos, desc, asc, top)}
+    if ranking["metric"] == "education" and _EDUCATED_RE.search(low) and not _UNEDUCATED_RE.search(low) \
+            and not re.search(r"\b(?:best|worst|better|worse)\b", low):
+        # The education figure is the share WITHOUT a diploma: "least likely to have finished high school" and
+        # "the most graduates" rank it the other way round from their words ("best educated" already reads right).
+        ranking["order"] = "desc" if order == "asc" else "asc"
     if top_n is None and WHICH_RE.search(low) and not re.search(
             r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
         ranking["singular"] = True

@@ -68,6 +68,10 @@ def render_step(step: dict) -> str:
         unmatched = step.get("unmatched") or []
         return head + (f"{len(step.get('checked') or [])} numbers checked; "
                        + (f"unmatched: {', '.join(unmatched)}" if unmatched else "all matched"))
+    if kind == "notes":
+        added = step.get("added") or []
+        return head + (f"{len(added)} of {len(step.get('notes') or [])} notes added to the answer (it left them out)"
+                       if added else f"{len(step.get('notes') or [])} notes, all stated in the answer")
     if kind == "error":
         return head + f"{step.get('phase')}: {step.get('error_type')}: {step.get('message')}"
     return head

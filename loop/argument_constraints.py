@@ -4,8 +4,9 @@ A small model copies values from examples or invents them ("Ward 1" for "which w
 the analyzer found places, years or months in the question, the gathering grammar admits only those values
 (or leaving the argument out); where it found nothing of a kind, the schema's full range stays. One narrower
 rule: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one.
-And a question that asks only about subjects no tool has (weather, robberies, aldermen), or names nothing the
-data deals in ("What is MCP?"), admits no call at all.
+And a question that asks only about subjects no tool has (weather, robberies, aldermen), only for figures
+published by community area about a ward or a district, or names nothing the data deals in ("What is MCP?"),
+admits no call at all.
 """
 from __future__ import annotations
 
@@ -78,7 +79,22 @@ def unanswerable_subjects(analysis: Analysis | None, nothing_named: bool = False
         # (A follow-up's own words may name nothing; what it refers to came from earlier turns.)
         return ("the question names no subject, place or period the data covers (homicides, census, income, "
                 "poverty, home values; a community area, ward, district, ZIP or year)")
+    if _area_only_for_wards(analysis):
+        kinds = " and ".join(_AREA_ONLY_DOMAINS[d] for d in analysis.domains)
+        return (f"the question asks for {kinds} figures for a ward or police district, and those are published "
+                "by community area only")
     if not analysis.unsupported or analysis.domains:
         return ""
     return ("the question asks about " + ", ".join(analysis.unsupported)
             + ", which none of the data tools cover")
+
+
+_AREA_ONLY_DOMAINS = {"census": "census", "socioeconomic": "socioeconomic", "property": "home value"}
+
+
+def _area_only_for_wards(analysis: Analysis) -> bool:
+    """Only figures published by community area, asked for a ward or a district and no area or ZIP ("the income in
+    ward 27"): no tool can answer, and a small model called three of them for other places."""
+    return (bool(analysis.domains) and set(analysis.domains) <= set(_AREA_ONLY_DOMAINS)
+            and bool(analysis.wards or analysis.districts) and not (analysis.areas or analysis.zips)
+            and not (analysis.ranking or analysis.group_by or analysis.chained or analysis.unsupported))

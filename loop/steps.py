@@ -195,6 +195,17 @@ class GroundingStep(Step):
 
 
 @dataclass
+class NotesStep(Step):
+    """What the answer must tell the user about the question itself (a partial year, figures published by
+    community area, a place that does not exist, a subject the data lacks), and which of those notes were added
+    to the answer because it left them out."""
+
+    type = "notes"
+    notes: list = field(default_factory=list)
+    added: list = field(default_factory=list)
+
+
+@dataclass
 class ErrorStep(Step):
     type = "error"
     phase: str = ""

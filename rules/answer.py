@@ -171,7 +171,10 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if not 3 < len(rows) <= YEAR_ROWS_MAX:  # up to three years, the lead already lists each (_ranking_lead)
         return None
     change = next((line for line in _lines(entry.result.text, 60) if line.startswith("Change from")), "")
-    return (_YEAR_ROWS_PREFIX + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + change).strip()
+    # The period's total stays, after the years ("the trend over five years" was also asked as "how many").
+    total = f"Total {values['total']:,}. " if isinstance(values.get("total"), int) else ""
+    return (_YEAR_ROWS_PREFIX + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + total
+            + change).strip()
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -188,10 +191,15 @@ def _compared_entries(line: str) -> list[str]:
     return entries if 2 <= len(entries) <= 3 else []
 
 
-def key_line_parts(line: str, compares: bool) -> list[tuple[str, bool]]:
+def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> list[tuple[str, bool]]:
     """What of a key line an answer must state, as (text, lead_only) pieces: a figure of each compared entry
-    when the question compares; any year of a yearly series; otherwise the line's lead figure (a ranking's top
+    when the question compares; of a yearly series, each year the question named ("2019 vs 2022" answered from
+    2019-2022 by year: 2019's and 2022's counts), else any year; otherwise the line's lead figure (a ranking's top
     entry's value, a summary's count or rate), since a key line leads with its answer."""
+    if line.startswith(_YEAR_ROWS_PREFIX) and len(years) >= 2:
+        named = [m.group(0) for m in re.finditer(r"\b(\d{4}): [\d,]+", line) if int(m.group(1)) in years]
+        if named:
+            return [(entry, True) for entry in named]
     entries = _compared_entries(line) if compares else []
     if entries:
         return [(entry, False) for entry in entries]
@@ -214,11 +222,37 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     checker = _Checker([r.result for r in ok], question)
     lines = [line for line in _lead(analysis, ok) if not line.startswith("Overall (")]
     for entry in ok:
-        rows = _year_rows(entry, analysis)
-        if rows:  # in place of the period total the summary leads with: a trend is its years
+        # In place of the summary: a trend is its years (the summary leads with the period total); "how many Latino
+        # residents" is the group's count (the summary gives four groups' shares and no count).
+        better = _year_rows(entry, analysis) or _census_line(entry, analysis)
+        if better:
             summary = entry.result.summary.strip().rstrip(".")
-            lines = [line for line in lines if summary not in line] + [rows]
+            kept = [line for line in lines if summary not in line]
+            lines = kept + [better] if len(kept) == len(lines) else \
+                [better if summary in line else line for line in lines]
     return [x for x in (checker.keep(line) for line in lines) if x]
+
+
+_RACE_GROUPS = {"black": "Black", "hispanic_or_latino": "Hispanic or Latino", "white_not_hispanic": "White, not Hispanic",
+                "asian": "Asian"}
+
+
+def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """One area's race and ethnicity with counts: the group the question asks about first and alone, else the four
+    main groups, each "share (count)". None for anything else (other metrics, several areas, the city)."""
+    values = entry.result.values
+    if entry.name != "query_census_demographics" or values.get("scope") != "area" or values.get("metric") != "race":
+        return None
+    name, population, vintage = values.get("name"), values.get("population"), values.get("vintage")
+    if not (name and isinstance(population, int)):
+        return None
+    group = analysis.census_group
+    if group in _RACE_GROUPS and isinstance(values.get(group), int):
+        return (f"{name}: {values[group]:,} {_RACE_GROUPS[group]} residents, {values['pct_' + group]:.1f}% of "
+                f"{population:,} ({vintage}).")
+    shares = [f"{label} {values['pct_' + key]:.1f}% ({values[key]:,})" for key, label in _RACE_GROUPS.items()
+              if isinstance(values.get(key), int) and values.get("pct_" + key) is not None]
+    return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 
 
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,

@@ -102,7 +102,8 @@
   /* ------------------------------------------------------------------ trace steps */
 
   var LABELS = {analysis: "Question analysis", model_pass: "Model pass", tool_call: "Tool call", trim: "Context trimmed",
-                synthesis: "Writing the answer", grounding: "Grounding check", error: "Error"};
+                synthesis: "Writing the answer", grounding: "Grounding check", notes: "Notes for the user",
+                error: "Error"};
   var HANDLED = ["type", "index", "started_ms", "duration_ms", "result", "raw_output", "output", "text", "raw",
                  "calls", "parsed_calls", "tool_calls", "arguments", "name", "tool", "status", "analysis", "error", "result_summary"];
 
@@ -136,6 +137,9 @@
         var u = step.unmatched;
         bits.push(u.length ? u.length + " ungrounded number" + (u.length === 1 ? "" : "s") : "all numbers grounded");
       }
+    } else if (type === "notes") {
+      var added = Array.isArray(step.added) ? step.added.length : 0;
+      bits.push(added ? added + " added to the answer (left out by it)" : "all stated in the answer");
     } else if (type === "synthesis") {
       if (step.strict) bits.push("stricter retry");
       if (step.fallback) bits.push("built without the model");

@@ -574,7 +574,9 @@ def test_a_reply_of_only_markers_gives_way_to_the_planners_answer(registry, sett
     result = Orchestrator(backend, registry, settings).run("what's the weather like in Chicago tomorrow?")
     request = backend.requests[0].messages[-1]["content"]
     assert "weather, which none of the data tools cover" in request and "home values" in request
-    assert result.steps[-2].planner_answer and "weather" in result.answer and "homicides" in result.answer
+    answer = next(s for s in reversed(result.steps) if s.type == "synthesis")
+    assert answer.planner_answer and "weather" in result.answer and "homicides" in result.answer
+    assert result.steps[-1].type == "notes" and result.steps[-1].added == []  # the planner's answer has them
 
 
 def test_the_draft_is_shown_in_the_grammars_argument_order(registry, settings):
@@ -661,17 +663,33 @@ def test_a_trend_request_lists_each_year_and_the_setting_turns_it_off(registry, 
 
 def test_a_ward_question_cannot_filter_on_an_invented_community_area(registry, settings):
     orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "Income is published by community area."])
-    result = orch.run("what's the income in ward 27?")
+    result = orch.run("homicides and income in ward 27 in 2021")
     step = next(s for s in result.steps if s.type == "model_pass")
     assert step.allowed_values["community_area"] == [] and step.allowed_values["ward"] == [27]
     orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "ok"])
-    result = orch.run("population of police district 7")
+    result = orch.run("homicides and population of police district 7")
     step = next(s for s in result.steps if s.type == "model_pass")
     assert step.allowed_values["community_area"] == [] and step.allowed_values["district"] == [7]
     orch, backend = orchestrate(registry, settings, ["NO_TOOL_CALL", "ok"])
     result = orch.run("poverty in Austin and ward 27")  # an area named: that area stays writable
     step = next(s for s in result.steps if s.type == "model_pass")
     assert step.allowed_values["community_area"] == [25, "Austin"]
+
+
+@pytest.mark.parametrize("question", ["what's the income in ward 27?", "population of police district 7",
+                                      "home values in ward 2"])
+def test_area_only_figures_asked_for_a_ward_admit_no_call(registry, settings, question):
+    # Asked "the income in ward 27", the 0.5B model called the census, socioeconomic and homicide tools for
+    # other places. Those figures are published by community area only, so no call is admitted, and the note
+    # saying so reaches the answer even when the model leaves it out.
+    backend = SuggestibleModel(["I cannot give that."])
+    result = Orchestrator(backend, registry, settings).run(question)
+    assert [r.phase for r in backend.requests] == ["synthesis"] and result.stopped_because == "no_data_needed"
+    assert "published by community area only" in result.steps[0].no_calls_reason and result.calls == []
+    assert result.answer.startswith("I cannot give that.\n\nNote: ")
+    assert "published by community area" in result.answer
+    notes = next(s for s in result.steps if s.type == "notes")
+    assert notes.added == notes.notes and len(notes.added) == 1
 
 
 def test_a_chained_questions_next_step_is_a_draft_only_pass(registry, settings, data_dir):
@@ -751,3 +769,85 @@ def test_each_compared_entry_needs_its_figure(registry, settings, data_dir):
     result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(counts[2017])] and grounding[1].missing_lead_figures == []
+
+
+def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_dir):
+    # "How many women were killed in 2020": the data has no victim sex. The 0.5B model answered "787 homicides"
+    # and never said so; the note is added after its answer, and the trace says which notes were added.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
+    in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
+    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in 2020."])
+    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    assert result.answer == (f"There were {in_2020:,} homicides in 2020.\n\nNote: The data does not include victim "
+                             "demographics; the figures above are what it does hold.")
+    notes = result.steps[-1]
+    assert notes.type == "notes" and len(notes.added) == 1 and result.to_dict()["trace"][-1]["added"] == notes.added
+    # An answer that tells the user in its own words gets nothing added.
+    said = f"The data has no victim demographics, so it cannot say how many were women; {in_2020:,} people were killed."
+    backend = SuggestibleModel(["USE_SUGGESTED", said])
+    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    assert result.answer == said and result.steps[-1].added == []
+
+
+def test_a_partial_year_note_reaches_the_answer(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "340 homicides (year 2023)."])
+    result = Orchestrator(backend, registry, settings).run("homicides so far this year in chicago")
+    assert "it is partial (the snapshot ends" in result.answer.split("\n\nNote: ")[1]
+    assert result.ungrounded_numbers == []
+
+
+def test_a_census_group_question_names_the_groups_count(registry, settings, data_dir):
+    # "How many Latino residents live in Little Village?": the tool's summary gives four groups' shares and no
+    # count, and the 0.5B model answered with the share. The key line is the group's count and share.
+    raw = pd.read_csv(data_dir / "census_acs.csv")
+    row = raw[(raw["acs_year"] == raw["acs_year"].max()) & (raw["community_area"] == "SOUTH LAWNDALE")].iloc[0]
+    latino, population = int(row["hispanic_or_latino"]), int(row["total_population"])
+    backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), f"{latino:,} Latino residents."])
+    Orchestrator(backend, registry, settings).run("How many Latino residents live in Little Village?")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    share = round(100 * latino / population, 1)
+    assert f"- South Lawndale: {latino:,} Hispanic or Latino residents, {share}% of {population:,} (ACS" in request
+    # Asked for the make-up, each main group's share and count.
+    black = int(row["black_or_african_american"])
+    backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), "ok"])
+    Orchestrator(backend, registry, settings).run("racial makeup of little village")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    assert f"- South Lawndale: pop. {population:,}; Black {100 * black / population:.1f}% ({black:,})," in request
+
+
+def test_two_named_years_answered_from_a_yearly_series_need_both_years(registry, settings, data_dir):
+    # "2019 vs 2022 - up or down?" answered from 2019-2022 by year: the 0.5B model gave one in-between year's count,
+    # which any-year checking accepted. Each named year's count is now required.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    area = pd.to_numeric(raw["Community Area"]) == 23
+    counts = {y: int(((year == y) & area).sum()) for y in range(2019, 2023)}
+    backend = SuggestibleModel([
+        call(HOMICIDES, community_area=23, start_year=2019, end_year=2022, group_by="year"),
+        f"Humboldt Park had {counts[2020]:,} homicides in 2020.",
+        f"It went from {counts[2019]:,} in 2019 to {counts[2022]:,} in 2022."])
+    result = Orchestrator(backend, registry, settings).run("murders in Humbolt Park, 2019 vs 2022 - up or down?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(counts[2019]), str(counts[2022])]
+    assert grounding[1].missing_lead_figures == []
+    assert result.answer == (f"Humboldt Park had {counts[2020]:,} homicides in 2020. It went from {counts[2019]:,} "
+                             f"in 2019 to {counts[2022]:,} in 2022.")
+
+
+def test_each_step_of_a_chain_is_a_draft_only_pass(registry, settings, data_dir):
+    # The 0.5B model ranked counts where the question asked for rates, was offered the rate draft (and took it),
+    # then wrote a city-wide poverty call: the draft-only pass had been offered once per question. Each step of a
+    # chain now gets it, so the poverty call names the top-rate area.
+    backend = SuggestibleModel([call(HOMICIDES, year=2022, top_n=5, sort_order="desc"),
+                                call(RATES, year=2022, top_n=5, sort_order="desc"),
+                                "NO_TOOL_CALL", "answer"])
+    result = Orchestrator(backend, registry, settings).run(
+        "which area had the highest homicide rate in 2022 and what is its poverty rate?")
+    passes = [s for s in result.steps if s.type == "model_pass"]
+    assert [p.draft_only for p in passes] == [False, True, True]
+    top_rate_area = result.calls[1].result.values["breakdown"][0]["community_area"]
+    assert passes[2].suggested_calls == [{"name": SOCIO, "arguments": {"community_area": top_rate_area,
+                                                                      "metric": "poverty"}}]
+    # The third pass's grammar admits that one line (or stopping), nothing else.
+    assert f'\\"community_area\\": {top_rate_area}' in backend.requests[2].grammar
+    assert "TOOL_CALL: \" (" not in backend.requests[2].grammar

@@ -119,3 +119,33 @@ def test_unanswerable_questions_say_so_and_suggest(ask, question):
     assert run.calls == []  # never an unrelated ranking or a homicide count standing in
     assert "cannot answer" in run.answer or "can't answer" in run.answer
     assert "Nearest questions it can answer:" in run.answer
+
+
+@pytest.mark.parametrize("question, most_without", [
+    ("Where are adults least likely to have finished high school?", True),
+    ("which area has the lowest education levels", True),
+    ("which area has the most high school graduates", False),
+    ("which area has the highest share without a high school diploma", True),
+    ("best educated community area", False),
+])
+def test_education_rankings_read_the_question_the_right_way_round(ask, data_dir, question, most_without):
+    # The figure is the share WITHOUT a diploma, so "least likely to have finished" ranks it highest first.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+    column = "PERCENT AGED 25+ WITHOUT HIGH SCHOOL DIPLOMA"
+    row = socio.loc[socio[column].idxmax() if most_without else socio[column].idxmin()]
+    result = ask(question)
+    assert result.calls[0].arguments["sort_order"] == ("desc" if most_without else "asc")
+    assert result.answer.startswith(f"Ranked {'highest' if most_without else 'lowest'}: {row['COMMUNITY AREA NAME']}")
+    assert f"{row[column]:.1f}%" in result.answer
+
+
+@pytest.mark.parametrize("question", ["what would a home in 60647 set me back?",
+                                      "how much is a house in 60647 these days"])
+def test_everyday_home_price_wording_asks_for_home_values(ask, data_dir, question):
+    zhvi = pd.read_csv(data_dir / "property_zhvi_zip_monthly.csv", dtype={"RegionName": str})
+    rows = zhvi[zhvi["RegionName"].str.zfill(5) == "60647"].dropna(subset=["price"])
+    latest = rows.sort_values(["Year", "Month"]).iloc[-1]
+    result = ask(question)
+    assert [c.name for c in result.calls] == ["query_property_values"]
+    assert result.calls[0].arguments["zip"] == "60647"
+    assert f"${latest['price']:,.0f}" in result.answer
