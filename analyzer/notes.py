@@ -33,12 +33,17 @@ def _stems(text: str) -> list[str]:
 def note_stated(note: str, answer: str, subjects: list[str] | tuple = (), share: float = 0.4) -> bool:
     """Whether an answer already tells the user this note. A note about a subject the data lacks is told when the
     answer names that subject ("The data has no weather."); any other when enough of the note's telling words (not
-    its filler) appear in the answer. A model that restates a note in its own words keeps them ("partial",
-    "community area"); one that leaves the note out does not."""
+    its filler) appear in the answer, with one of its numbers if it has any. A model that restates a note in its
+    own words keeps them ("partial", "community area"); one that leaves the note out does not."""
     said = set(_stems(answer or ""))
     named = [s for s in subjects if s.lower() in note.lower()]
     if named:
         return any(all(w in said for w in _stems(subject)) for subject in named)
+    numbers = {w for w in _stems(note) if w.isdigit() and len(w) >= 2}
+    if numbers and not numbers & said:
+        # "There is no community area 999": an answer listing what the data covers by community area shares the
+        # words, not the 999.
+        return False
     telling = [w for w in dict.fromkeys(_stems(note)) if len(w) >= 4 and w not in _COMMON]
     if not telling:
         return True

@@ -171,7 +171,8 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         "passed": not failures, "failures": failures, "tools_ok": tools_ok, "called": called_any,
         "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
         "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
-        "planner_answer": planner_answer, "answer": answer[:1000], "passes": _pass_digest(result),
+        "planner_answer": planner_answer, "answer": answer[:1000], "error": result.get("error"),
+        "passes": _pass_digest(result),
     }
 
 

@@ -851,3 +851,14 @@ def test_each_step_of_a_chain_is_a_draft_only_pass(registry, settings, data_dir)
     # The third pass's grammar admits that one line (or stopping), nothing else.
     assert f'\\"community_area\\": {top_rate_area}' in backend.requests[2].grammar
     assert "TOOL_CALL: \" (" not in backend.requests[2].grammar
+
+
+def test_a_note_naming_a_number_needs_that_number(registry, settings):
+    # Asked for "community area 999", the 0.5B model answered with what the data covers (by community area):
+    # the same words as the note, not its 999. The note is added.
+    from rules.answer import CAPABILITIES
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", CAPABILITIES])
+    result = Orchestrator(backend, registry, settings).run("income of community area 999")
+    assert result.answer.startswith(CAPABILITIES)
+    assert result.answer.endswith("\n\nNote: There is no community area 999: Chicago's community areas are "
+                                  "numbered 1 to 77.")
