@@ -13,6 +13,7 @@ from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
 from loop.options import InvalidOptions
 from loop.steps import RunResult
+from rules.answer import CAPABILITIES
 from settings.loader import load_settings
 from tools.registry import Tool, ToolRegistry, ToolResult
 
@@ -856,7 +857,6 @@ def test_each_step_of_a_chain_is_a_draft_only_pass(registry, settings, data_dir)
 def test_a_note_naming_a_number_needs_that_number(registry, settings):
     # Asked for "community area 999", the 0.5B model answered with what the data covers (by community area):
     # the same words as the note, not its 999. The note is added.
-    from rules.answer import CAPABILITIES
     backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", CAPABILITIES])
     result = Orchestrator(backend, registry, settings).run("income of community area 999")
     assert result.answer.startswith(CAPABILITIES)
