@@ -207,9 +207,9 @@ class References:
                 i = int(np.argmin(diff))
                 if diff[i] <= tol:
                     return {"rule": "share (fraction as a percent)", "source": self.direct_sources[i]}
-        return self._derived(target, tol)
+        return self._derived(target, tol, number.percent)
 
-    def _derived(self, target: float, tol: float) -> dict | None:
+    def _derived(self, target: float, tol: float, percent: bool = False) -> dict | None:
         values = self.pairs
         if values.size < 2:
             return None
@@ -220,6 +220,10 @@ class References:
             candidates = (("sum", a + b), ("difference", np.abs(a - b)), ("ratio", a / b), ("share", a / b * 100),
                           ("percent change", np.abs(a - b) / b * 100))
             for rule, grid in candidates:
+                if percent and rule == "ratio":
+                    # A ratio is "2.3 times", never "2.3%": a 0.5B model's wrong "-2.3%" change (it was -3.3%)
+                    # had matched the ratio of two unrelated figures.
+                    continue
                 hit = (np.abs(grid - target) <= tol) & off_diagonal
                 if np.any(hit):
                     i, j = (int(k) for k in np.argwhere(hit)[0])

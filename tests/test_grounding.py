@@ -122,3 +122,12 @@ def test_small_numbers_are_list_counts_or_rank_positions():
 def test_the_rules_answer_drops_unbacked_parts_instead_of_spelling_them():
     source = inspect.getsource(rules_answer)
     assert "_words" not in source and "rewrite" not in source  # no spelled-out-number bypass left
+
+
+def test_a_percent_is_never_backed_by_a_plain_ratio():
+    # 787 / 498 = 1.58: "1.58 times" is that ratio, "1.58%" is not (a 0.5B model's wrong "-2.3%" change had
+    # matched the ratio of two unrelated figures).
+    result = values(homicides_2019=498, homicides_2020=787)
+    assert check_grounding("1.58 times as many", [result], "q").unmatched == []
+    assert check_grounding("up 1.58%", [result], "q").unmatched == ["1.58%"]
+    assert check_grounding("up 58.0%", [result], "q").unmatched == []  # the percent change stays
