@@ -21,7 +21,7 @@ from analyzer.notes import unstated_notes, user_notes
 from analyzer.question import analyze_question, failed_analysis
 from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
-from loop.argument_constraints import argument_values, unanswerable_subjects
+from loop.argument_constraints import admitted_tools, argument_values, unanswerable_subjects
 from loop.grammar import build_tool_grammar
 from loop.options import validate_limits
 from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
@@ -75,12 +75,14 @@ class Orchestrator:
         return self._system
 
     def grammar(self, remaining: int, suggested: bool = False, allowed: dict | None = None,
-                no_call: bool = True, only_lines: tuple = ()) -> str:
-        key = (remaining, suggested, no_call, json.dumps(allowed or {}, sort_keys=True), only_lines)
+                no_call: bool = True, only_lines: tuple = (), tools: tuple = ()) -> str:
+        """``tools``: the only tools admitted (all when empty)."""
+        key = (remaining, suggested, no_call, json.dumps(allowed or {}, sort_keys=True), only_lines, tools)
         if key not in self._grammars:
             if len(self._grammars) >= GRAMMAR_CACHE_SIZE:  # per-question grammars: keep the cache bounded
                 self._grammars.pop(next(iter(self._grammars)))
-            self._grammars[key] = build_tool_grammar(self.registry.schemas(), remaining, allow_suggested=suggested,
+            schemas = [s for s in self.registry.schemas() if not tools or s["name"] in tools]
+            self._grammars[key] = build_tool_grammar(schemas, remaining, allow_suggested=suggested,
                                                      allowed=allowed, allow_no_call=no_call,
                                                      only_lines=list(only_lines))
         return self._grammars[key]
@@ -166,6 +168,7 @@ class _Run:
         self.timings = dict.fromkeys(("analysis_ms", "model_ms", "tools_ms", "synthesis_ms", "grounding_ms"), 0.0)
         self.stream_tokens = False  # set by Orchestrator.stream: synthesis text is passed on as it is written
         self.allowed_values: dict = {}  # argument name -> the values the question allows (question grammar)
+        self.allowed_tools: list[str] = []  # the tools of the question's data domains ([] = all; question grammar)
         self.no_calls_reason = ""  # set when the question asks only about what no tool has: no call is admitted
         self.plan_done = False  # the planner's draft calls have all run (the model was told so)
         self.suggested: list = []  # the planner's draft for the coming pass: [(name, arguments)]
@@ -263,7 +266,8 @@ class _Run:
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
             grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
-                                   no_call=not must_call, only_lines=self._draft_lines())
+                                   no_call=not must_call, only_lines=self._draft_lines(),
+                                   tools=tuple(self.allowed_tools))
             if phase == "gather" and self.use_grammar else None,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
@@ -346,6 +350,8 @@ class _Run:
         if not self.passes:
             self.suggested = self._suggestions()
             self.first_suggestion = self._suggestion_text()
+        if self.o.question_grammar:
+            self.allowed_tools = admitted_tools(self.analysis, self.o.registry.domains(), [n for n, _ in self.suggested])
         outcome = yield from self._generate("gather", [])
         if outcome is None:
             return "error"
@@ -357,6 +363,7 @@ class _Run:
             generation, tokens, pass_number=len(self.passes) + 1, parsed_calls=parsed.calls,
             parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in self.suggested],
             used_suggestion=used, allowed_values=self.allowed_values if self.use_grammar else {},
+            allowed_tools=self.allowed_tools if self.use_grammar else [],
             draft_only=bool(self._draft_lines()) if self.use_grammar else False)
         self.passes.append(step)
         yield self._add(step, started, "model_ms")

@@ -178,9 +178,13 @@ LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r
                                                     key=len, reverse=True)) + r")\b(?!\s+(?:prices?|values?))",
                          _FLAGS)
 LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
+# "once you adjust for population": the population is how the rate is made, not a figure asked for.
+POPULATION_ADJUSTMENT_RE = re.compile(
+    r"\b(?:(?:adjust(?:ed|ing)?|account(?:ed|ing)?|correct(?:ed|ing)?|control(?:led|ling)?|normali[sz](?:ed|ing)?)"
+    r"\s+for|relative\s+to|given|scaled\s+(?:by|to)|per)\s+(?:the\s+|their\s+|its\s+)?(?:size\s+of\s+(?:the\s+)?)?"
+    r"(?:population|number\s+of\s+(?:people|residents))(?:\s+size)?\b|\bpopulation[\s-]adjusted\b", _FLAGS)
 PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
-                           r"resident|head)\b|\brates?\b|\badjusted\s+for\s+population\b|"
-                           r"\brelative\s+to\s+(?:the\s+)?population\b|\bper\s+population\b", _FLAGS)
+                           r"resident|head)\b|\brates?\b|" + POPULATION_ADJUSTMENT_RE.pattern, _FLAGS)
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita\s+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"

@@ -34,6 +34,7 @@ from analyzer.lexicon import (
     METRIC_RES,
     PER_CAPITA_INCOME_RE,
     PER_CAPITA_RE,
+    POPULATION_ADJUSTMENT_RE,
     RANK_ASC_RE,
     RANK_DESC_RE,
     RANK_WORD_METRIC,
@@ -203,8 +204,10 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
     metrics: list[str] = []
     domains: list[str] = []
     metric_pos: dict[str, int] = {}
+    # "adjusted for population" asks for a rate (PER_CAPITA_RE), not for the population figure
+    without_adjustment = POPULATION_ADJUSTMENT_RE.sub(" ", low)
     for metric, domain, pattern in METRIC_RES:
-        found = pattern.search(low)
+        found = pattern.search(without_adjustment if metric == "population" else low)
         if found:
             add_unique(metrics, metric)
             add_unique(domains, domain)

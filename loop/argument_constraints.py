@@ -69,6 +69,22 @@ def argument_values(analysis: Analysis | None) -> dict[str, list]:
     return {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
 
 
+# The analyzer's data domains a tool's own domain (Tool.domain) answers: IUCR codes are part of the homicide data.
+_DOMAIN_FAMILY = {"iucr": "homicides"}
+
+
+def admitted_tools(analysis: Analysis | None, tool_domains: dict[str, str], drafted: list[str]) -> list[str]:
+    """The tools a gathering pass may call: those of the data domains the question names, with any tool the
+    planner drafted; [] (no constraint) when it names none or refers to earlier turns. Asked "is Englewood safer
+    than Roseland once you adjust for population?", a small model called the census and income tools first."""
+    if analysis is None or analysis.error or analysis.followup is not None or not analysis.domains:
+        return []
+    wanted = {_DOMAIN_FAMILY.get(d, d) for d in analysis.domains}
+    admitted = [name for name, domain in tool_domains.items() if _DOMAIN_FAMILY.get(domain, domain) in wanted]
+    admitted += [name for name in drafted if name not in admitted]
+    return [] if set(admitted) >= set(tool_domains) else admitted
+
+
 def unanswerable_subjects(analysis: Analysis | None, nothing_named: bool = False) -> str:
     """Why no call is admitted ("" when calls are): the question names subjects the data lacks and none it has,
     or, with ``nothing_named`` (for a model), nothing the data deals in at all (asked "What is MCP?", a small

@@ -132,6 +132,7 @@ class ModelPassStep(_ModelOutput):
     suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
     used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
+    allowed_tools: list = field(default_factory=list)  # the tools the grammar admitted ([] = all of them)
     draft_only: bool = False  # after a repeated call: the grammar admitted only the planner's draft or stopping
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""

@@ -178,15 +178,17 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
-_CONTEXT_CLAUSE = re.compile(r"^(?:change from|city|overall|arrest rate)\b", re.IGNORECASE)
+# Not an entry: the change between entries, given alone ("+28.6%") or named, and the city's or overall figure.
+_CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|city|overall|arrest rate)\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
 _YEAR_ROWS_PREFIX = "By year: "
 
 
 def _compared_entries(line: str) -> list[str]:
     """A comparison's entries in one key line ("2016: 786; 2017: 672. Change ..." -> "2016: 786", "2017: 672";
-    "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two), or [] when the line is not two or three
-    entries. Asides in parentheses and context clauses (the change, the city figure) are not entries."""
-    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
+    "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two; "72.3/yr (2015-2017) -> 93.0/yr (2019-2021)"
+    -> two), or [] when the line is not two or three entries. Asides in parentheses and context clauses (the change,
+    the city figure) are not entries."""
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+|\s+->\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
     entries = [c for c in clauses if c and not _CONTEXT_CLAUSE.match(c) and re.search(r"\d", c)]
     return entries if 2 <= len(entries) <= 3 else []
 

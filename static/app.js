@@ -124,6 +124,9 @@
       if (step.finish_reason) bits.push(step.finish_reason);
       if (step.used_suggestion) bits.push("took the planner's draft");
       if (step.draft_only) bits.push("only the planner's draft or stopping admitted");
+      if (Array.isArray(step.allowed_tools) && step.allowed_tools.length) {
+        bits.push("tools admitted: " + step.allowed_tools.join(", "));
+      }
     } else if (type === "analysis") {
       var a = isObj(step.analysis) ? step.analysis : step;
       if (a.complexity) bits.push(a.complexity);

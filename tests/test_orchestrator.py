@@ -867,3 +867,39 @@ def test_a_note_naming_a_number_needs_that_number(registry, settings):
     assert result.answer.startswith(CAPABILITIES)
     assert result.answer.endswith("\n\nNote: There is no community area 999: Chicago's community areas are "
                                   "numbered 1 to 77.")
+
+
+def test_both_periods_of_a_period_comparison_are_needed(registry, settings, data_dir):
+    # "compare 2015-2017 with 2019-2021 in district 11": the 0.5B model gave the second period's yearly average and
+    # the change, and left out the first period's; the key line's entries are split at its arrow.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "District"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    in_11 = pd.to_numeric(raw["District"]) == 11
+    first, second = (round(int((in_11 & year.between(a, b)).sum()) / 3, 1) for a, b in ((2015, 2017), (2019, 2021)))
+    backend = SuggestibleModel(["USE_SUGGESTED", f"District 11 (2015-2017) -> {second}/yr (2019-2021).",
+                                f"District 11 went from {first} a year in 2015-2017 to {second} in 2019-2021."])
+    result = Orchestrator(backend, registry, settings).run("compare 2015-2017 with 2019-2021 in district 11")
+    assert [c.name for c in result.calls] == ["compare_homicide_district_trends"]
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(first)] and grounding[1].missing_lead_figures == []
+
+
+def test_the_gathering_grammar_admits_only_the_tools_of_the_questions_subjects(registry, settings):
+    # Asked whether Englewood is safer once adjusted for population, the 0.5B model called the census and income
+    # tools first. The question names homicides only, so only homicide tools are admitted.
+    backend = SuggestibleModel([call(RATES, community_area=68, compare_areas=[49]), "ok"])
+    result = Orchestrator(backend, registry, settings).run(
+        "Is Englewood safer than Roseland once you adjust for population?")
+    gbnf = backend.requests[0].grammar
+    assert RATES in gbnf and HOMICIDES in gbnf and CENSUS not in gbnf and SOCIO not in gbnf
+    first = [s for s in result.steps if s.type == "model_pass"][0]
+    assert RATES in first.allowed_tools and CENSUS not in first.to_dict()["allowed_tools"]
+    # Two subjects: the tools of both. No subject named: every tool.
+    backend = SuggestibleModel([call(SOCIO, community_area=25, metric="income"), "ok"])
+    Orchestrator(backend, registry, settings).run("homicides and income in Austin")
+    assert SOCIO in backend.requests[0].grammar and HOMICIDES in backend.requests[0].grammar
+    assert CENSUS not in backend.requests[0].grammar
+    backend = SuggestibleModel(["NO_TOOL_CALL", "ok"])
+    result = Orchestrator(backend, registry, settings).run("tell me about Austin")
+    assert all(name in backend.requests[0].grammar for name in (RATES, CENSUS, SOCIO))
+    assert [s for s in result.steps if s.type == "model_pass"][0].allowed_tools == []

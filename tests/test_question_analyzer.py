@@ -54,6 +54,12 @@ def test_metric_synonyms(ask):
     assert "race" in ask("ethnicity of Uptown")["metrics"]
     assert ask("homicides per 100k in Austin")["per_capita"] is True
     assert ask("per capita income in Austin")["per_capita"] is False
+    # Adjusting for population asks for a rate; the population itself is asked for only when named apart.
+    adjusted = ask("Is Englewood safer than Roseland once you adjust for population?")
+    assert adjusted["per_capita"] is True and adjusted["domains"] == ["homicides"]
+    assert ask("killings in Austin relative to the number of residents")["metrics"] == ["homicides"]
+    both = ask("the population of Austin and its murder rate adjusted for population")
+    assert both["per_capita"] is True and "population" in both["metrics"]
     assert "trend" in ask("how have murders changed")["metrics"]
 
 

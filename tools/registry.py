@@ -59,7 +59,7 @@ class Tool:
     description: str
     parameters: dict  # JSON schema: {"type": "object", "properties": {...}, "required": [...]}
     fn: Callable[..., ToolResult]
-    domain: str = ""
+    domain: str = ""  # the data it answers from, named as the question analyzer names domains
 
     def schema(self) -> dict:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
@@ -214,6 +214,10 @@ class ToolRegistry:
 
     def schemas(self) -> list[dict]:
         return [tool.schema() for tool in self._tools.values()]
+
+    def domains(self) -> dict[str, str]:
+        """tool name -> its data domain"""
+        return {name: tool.domain for name, tool in self._tools.items()}
 
     def canonicalize(self, name: str, arguments: Any) -> dict:
         tool = self._tools.get(name)

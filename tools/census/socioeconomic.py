@@ -307,5 +307,5 @@ def register(registry) -> None:
             "required": [],
         },
         fn=query_socioeconomic,
-        domain="demographics",
+        domain="socioeconomic",
     ))

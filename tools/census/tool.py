@@ -147,5 +147,5 @@ def register(registry) -> None:
             "required": [],
         },
         fn=query_census_demographics,
-        domain="demographics",
+        domain="census",
     ))
