@@ -316,10 +316,13 @@ def clean_answer(text: str) -> str:
     """A synthesis reply without stray TOOL_CALL / NO_TOOL_CALL markers, call objects or Sources/Caveats sections."""
     lines = [_CALL_LINE.sub("", line, count=1).strip() if _CALL_LINE.match(line) else line
              for line in (text or "").strip().splitlines()]
-    lines = [line for line in lines if not line.lstrip().startswith('{"name"') and not _ECHOED_HEADING.match(line)]
+    lines = [line for line in lines if not line.lstrip().startswith('{"name"')]
+    # An echoed heading goes with its line when nothing follows it; blank lines between paragraphs stay.
+    lines = [_ECHOED_HEADING.sub("", line) for line in lines if not _ECHOED_HEADING.fullmatch(line)]
     return without_echoed_instructions(strip_panels("\n".join(lines)))
 
 
-# The key figures' heading, repeated as the answer's first line ("The figures that answer the question, from
-# the results above:"); the lines under it are the answer and stay.
-_ECHOED_HEADING = re.compile(r"^\s*(?:here are\s+)?the figures that answer\b[^:]*:\s*$", re.IGNORECASE)
+# The key figures' heading, repeated at the start of a line ("The figures that answer the question, from the
+# results above:", also with "include:" and text after it); what follows it is the answer and stays.
+_ECHOED_HEADING = re.compile(r"^\s*(?:here are\s+)?the figures that answer\b[^:]*\b(?:above|include|are)\s*:\s*",
+                             re.IGNORECASE)

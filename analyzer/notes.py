@@ -16,8 +16,9 @@ def user_notes(analysis: Analysis | None) -> list[str]:
         notes.append(analysis.relative_year_note[0].upper() + analysis.relative_year_note[1:] + ".")
     notes += [w for w in analysis.warnings if "instruction-like" not in w]
     if analysis.unsupported:
-        notes.append("The data does not include " + ", ".join(analysis.unsupported) +
-                     "; the figures above are what it does hold.")
+        # With no subject the data has, nothing is looked up: there are no figures above to point to.
+        held = "; the figures above are what it does hold." if analysis.domains else "."
+        notes.append("The data does not include " + ", ".join(analysis.unsupported) + held)
     return notes
 
 

@@ -16,6 +16,8 @@ from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
+from tools.census.answers import MAIN_RACE
+from tools.census.data import INCOME_BANDS
 
 TOOL_LABELS = {
     "query_homicides_advanced": "homicide counts",
@@ -235,24 +237,31 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     return [x for x in (checker.keep(line) for line in lines) if x]
 
 
-_RACE_GROUPS = {"black": "Black", "hispanic_or_latino": "Hispanic or Latino", "white_not_hispanic": "White, not Hispanic",
-                "asian": "Asian"}
-
-
 def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
-    """One area's race and ethnicity with counts: the group the question asks about first and alone, else the four
-    main groups, each "share (count)". None for anything else (other metrics, several areas, the city)."""
+    """One area's census figures with counts: the race group or household income band the question asks about,
+    first and alone ("how many Latino residents", "what share of households earn over $125k": a small model gave
+    another group's share); else the four main race groups, each "share (count)". None for anything else (other
+    metrics, several areas, the city)."""
     values = entry.result.values
-    if entry.name != "query_census_demographics" or values.get("scope") != "area" or values.get("metric") != "race":
+    if entry.name != "query_census_demographics" or values.get("scope") != "area":
         return None
     name, population, vintage = values.get("name"), values.get("population"), values.get("vintage")
-    if not (name and isinstance(population, int)):
-        return None
     group = analysis.census_group
-    if group in _RACE_GROUPS and isinstance(values.get(group), int):
-        return (f"{name}: {values[group]:,} {_RACE_GROUPS[group]} residents, {values['pct_' + group]:.1f}% of "
+    if values.get("metric") == "income":
+        band = next((label for _, key, label in INCOME_BANDS if key == group), None)
+        households, count = values.get("households"), values.get(f"households_{group}")
+        if not (name and band and isinstance(households, int) and isinstance(count, int)):
+            return None
+        city = (values.get("city") or {}).get(f"pct_households_{group}")
+        return (f"{name}: {values[f'pct_households_{group}']:.1f}% of {households:,} households earn {band} "
+                f"({count:,})" + (f"; city {city:.1f}%" if city is not None else "") + f" ({vintage}).")
+    if values.get("metric") != "race" or not (name and isinstance(population, int)):
+        return None
+    labels = {key: label for _, key, label in MAIN_RACE}
+    if group in labels and isinstance(values.get(group), int):
+        return (f"{name}: {values[group]:,} {labels[group]} residents, {values['pct_' + group]:.1f}% of "
                 f"{population:,} ({vintage}).")
-    shares = [f"{label} {values['pct_' + key]:.1f}% ({values[key]:,})" for key, label in _RACE_GROUPS.items()
+    shares = [f"{label} {values['pct_' + key]:.1f}% ({values[key]:,})" for key, label in labels.items()
               if isinstance(values.get(key), int) and values.get("pct_" + key) is not None]
     return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 

@@ -99,3 +99,6 @@ def test_an_echoed_key_figures_heading_is_dropped_but_the_lines_under_it_stay():
     assert prompts.clean_answer(reply) == "- Homicide rate vs poverty: Pearson 0.79.\nThe citywide rate is 17.5 per 100,000."
     sentence = "The figures that answer it show 717 homicides: a lot."
     assert prompts.clean_answer(sentence) == sentence
+    # Echoed in front of the answer on the same line (the 1.5B model): the heading goes, the answer stays.
+    assert prompts.clean_answer("The figures that answer it, from the results above, include: 56.6% of households.") \
+        == "56.6% of households."
