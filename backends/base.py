@@ -50,6 +50,7 @@ class Generation:
     evaluated_tokens: int = 0  # prompt tokens actually evaluated; the rest came from the KV cache
     completion_tokens: int = 0
     duration_ms: float = 0.0
+    first_token_ms: float | None = None  # from the start of the pass to its first generated token (None: not timed)
     finish_reason: str = "stop"  # stop | length | deadline | repeat (a gathering reply began a line it had written)
 
 

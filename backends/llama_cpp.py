@@ -317,6 +317,7 @@ class LlamaCppBackend(Backend):
         emitted = 0
         completion: list[int] = []
         finish = "length"
+        first_token_ms = None
         self.llm.set_seed(self.seed)
         # An answer copies names and figures from the results in its prompt, so drafts taken from the prompt
         # may be accepted several tokens at a time; a gathering reply is short and grammar-bound, so no drafts.
@@ -329,6 +330,8 @@ class LlamaCppBackend(Backend):
                 if self._is_end(token):
                     finish = "stop"
                     break
+                if first_token_ms is None:
+                    first_token_ms = round((time.perf_counter() - started) * 1000, 3)
                 piece = self.llm.detokenize([token], prev_tokens=history)
                 history.append(token)
                 completion.append(token)
@@ -365,7 +368,7 @@ class LlamaCppBackend(Backend):
         if request.on_token and len(text) > emitted:
             request.on_token(text[emitted:])
         return Generation(text=text, prompt_tokens=prompt_tokens, evaluated_tokens=evaluated,
-                          completion_tokens=len(completion),
+                          completion_tokens=len(completion), first_token_ms=first_token_ms,
                           duration_ms=round((time.perf_counter() - started) * 1000, 3), finish_reason=finish)
 
     def _is_end(self, token: int) -> bool:

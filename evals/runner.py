@@ -172,8 +172,29 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
         "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
         "planner_answer": planner_answer, "answer": answer[:1000], "error": result.get("error"),
+        "first_word_ms": first_word_ms(result.get("trace") or []),
         "passes": _pass_digest(result),
     }
+
+
+def first_word_ms(trace: list) -> float | None:
+    """From the end of the last tool call to the answer's first token (the wait once the data is in), or None
+    when no tool ran or the backend does not time first tokens."""
+    calls = [s for s in trace if s.get("type") == "tool_call" and s.get("status") in ("ok", "error")]
+    if not calls:
+        return None
+    ready = max(s.get("started_ms", 0) + s.get("duration_ms", 0) for s in calls)
+    answer = next((s for s in trace if s.get("type") == "synthesis" and s.get("first_token_ms") is not None
+                   and s.get("started_ms", 0) >= ready), None)
+    return None if answer is None else round(answer["started_ms"] + answer["first_token_ms"] - ready, 1)
+
+
+def _spread(values: list) -> dict:
+    ordered = sorted(values)
+    if not ordered:
+        return {"median": None, "p95": None, "questions": 0}
+    return {"median": round(statistics.median(ordered), 1),
+            "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1), "questions": len(ordered)}
 
 
 def _pass_digest(result: dict) -> list:
@@ -214,7 +235,7 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         rows.append(evaluate(item, result, geo, (time.perf_counter() - t0) * 1000))
         if progress is not None:
             progress(len(rows), len(items), rows[-1])
-    latencies = sorted(r["latency_ms"] for r in rows) or [0.0]
+    latencies = [r["latency_ms"] for r in rows] or [0.0]
     args_total = sum(r["args_total"] for r in rows)
     checked = sum(r["numbers_checked"] for r in rows)
     ungrounded = sum(len(r["ungrounded"]) for r in rows)
@@ -237,8 +258,9 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,
         "stop_reasons": stops,
         "planner_answer_share": round(sum(r["planner_answer"] for r in rows) / n, 4),
-        "latency_ms": {"median": round(statistics.median(latencies), 1),
-                       "p95": round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))], 1)},
+        "latency_ms": _spread(latencies),
+        # The wait from the last tool result to the first answer word (backends that time first tokens only).
+        "first_word_ms": _spread([r["first_word_ms"] for r in rows if r["first_word_ms"] is not None]),
         "by_category": by_category,
         "total_seconds": round(time.perf_counter() - started, 2),
         "failures": [{"id": r["id"], "question": r["question"], "failures": r["failures"]} for r in rows
@@ -280,7 +302,7 @@ def run_eval_command(args, settings) -> int:
     path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
                                       "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",
-                                      "latency_ms", "by_category")}
+                                      "latency_ms", "first_word_ms", "by_category")}
     print(json.dumps(summary, indent=2, default=str))
     for failure in report["failures"]:
         print(f"FAIL {failure['id']}: {failure['question']}\n     " + "; ".join(failure["failures"]))

@@ -113,13 +113,15 @@ class _ModelOutput(Step):
     completion_tokens: int = 0
     raw_output: str = ""
     finish_reason: str = ""
+    first_token_ms: float | None = None  # from the pass's start to its first token (None: the backend did not time it)
 
     @classmethod
     def from_generation(cls, generation, prompt_tokens: int, **extra):
         # The backend may not report prompt tokens; our own count of the prompt stands in.
         return cls(prompt_tokens=generation.prompt_tokens or prompt_tokens,
                    evaluated_tokens=generation.evaluated_tokens, completion_tokens=generation.completion_tokens,
-                   raw_output=generation.text, finish_reason=generation.finish_reason, **extra)
+                   raw_output=generation.text, finish_reason=generation.finish_reason,
+                   first_token_ms=generation.first_token_ms, **extra)
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 from assembly.services import build_services
 from evals import expected
-from evals.runner import load_questions, number_in_answer, run_eval
+from evals.runner import first_word_ms, load_questions, number_in_answer, run_eval
 from rules.backend import RulesBackend
 
 
@@ -71,3 +71,13 @@ def test_eval_command_runs_chosen_questions_and_keeps_rows_as_it_goes(tmp_path, 
                          text=True, timeout=300)
     assert bad.returncode == 2 and "no eval question has the id no_such_question" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_wait_for_the_first_answer_word_is_read_off_the_trace():
+    trace = [{"type": "model_pass", "started_ms": 0, "duration_ms": 900, "first_token_ms": 400},
+             {"type": "tool_call", "status": "ok", "started_ms": 900, "duration_ms": 5},
+             {"type": "tool_call", "status": "duplicate", "started_ms": 905, "duration_ms": 1},
+             {"type": "synthesis", "started_ms": 910, "duration_ms": 3000, "first_token_ms": 1200}]
+    assert first_word_ms(trace) == 1205.0  # from the end of the last call that ran to the first answer token
+    assert first_word_ms(trace[:1] + trace[-1:]) is None  # no tool ran
+    assert first_word_ms(trace[:3] + [{**trace[3], "first_token_ms": None}]) is None  # not timed (the planner)

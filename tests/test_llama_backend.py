@@ -67,6 +67,7 @@ def test_generate_without_grammar(backend):
     assert generation.finish_reason in {"stop", "length"}
     assert "".join(pieces) == generation.text
     assert generation.duration_ms > 0
+    assert 0 < generation.first_token_ms <= generation.duration_ms  # prompt evaluation and the first token
 
 
 def test_generate_with_tool_grammar_parses(backend):

@@ -10,6 +10,7 @@ import pytest
 
 from backends.llama_cpp import LlamaCppBackend
 from bench.bench_model import ForcedCallsBackend
+from evals.runner import first_word_ms
 from intelligent_mcp import Orchestrator
 from loop.protocol import parse_tool_calls
 from settings.loader import load_settings
@@ -61,6 +62,10 @@ def test_full_loop_caps_at_four_valid_calls_with_a_complete_trace(llama_setup, r
     # Append-only prompts: later passes reuse the KV cache for everything but the new turn.
     later = passes[1:]
     assert later and all(s["evaluated_tokens"] < s["prompt_tokens"] / 2 for s in later)
+    # Every pass times its first token; the eval's wait for the first answer word is read off the trace.
+    generated = [s for s in result["trace"] if s["type"] in ("model_pass", "synthesis") and s["completion_tokens"]]
+    assert generated and all(0 < s["first_token_ms"] <= s["duration_ms"] for s in generated), generated
+    assert 0 < first_word_ms(result["trace"]) < result["timings"]["total_ms"]
 
 
 class FixedPassTime:
