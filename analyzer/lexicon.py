@@ -86,7 +86,9 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("population", "census",
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:call|live|reside)|"
-     r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount"),
+     r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
+     # A place that "shrank" or "lost residents" since a census: its population over time.
+     r"census|shr[iau]nk(?:ing)?|depopulat\w*|(?:gain|gained|gaining|lose|lost|losing)\s+(?:residents|people|population)"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
     ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
@@ -113,7 +115,8 @@ LOCATION_GENERIC = r"location\s+types?|where\s+(?:do|did|are|were)\s+(?:most\s+)
 # Things people ask about that the data does not hold.
 UNSUPPORTED: list[tuple[str, str]] = [
     ("shootings", r"shootings?|gun\s+violence|gunshots?|shot(?!\s+(?:dead|and\s+killed))"),
-    ("robberies", r"robber(?:y|ies)|mugg(?:ing|ings|ed)|carjack(?:ing|ings|ed)?"),
+    ("robberies", r"robber(?:y|ies)|mugg(?:ing|ings|ed)"),
+    ("carjackings", r"carjack(?:ing|ings|ed|ers?)?"),  # named as asked: "no carjackings", not "no robberies"
     ("burglary", r"burglar(?:y|ies)|break[\s-]?ins?"),
     ("theft", r"thefts?|stolen|steal(?:ing)?|shoplifting"),
     ("assault", r"assaults?|batter(?:y|ies)|sexual\s+assault|rapes?"),
@@ -183,8 +186,10 @@ POPULATION_ADJUSTMENT_RE = re.compile(
     r"\b(?:(?:adjust(?:ed|ing)?|account(?:ed|ing)?|correct(?:ed|ing)?|control(?:led|ling)?|normali[sz](?:ed|ing)?)"
     r"\s+for|relative\s+to|given|scaled\s+(?:by|to)|per)\s+(?:the\s+|their\s+|its\s+)?(?:size\s+of\s+(?:the\s+)?)?"
     r"(?:population|number\s+of\s+(?:people|residents))(?:\s+size)?\b|\bpopulation[\s-]adjusted\b", _FLAGS)
+# "out of every 100k Chicagoans" and "for each 100,000 people" ask for a rate just as "per 100k" does.
 PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
-                           r"resident|head)\b|\brates?\b|" + POPULATION_ADJUSTMENT_RE.pattern, _FLAGS)
+                           r"resident|head)\b|\b(?:every|each)\s+(?:100\s*k|100,?000|hundred\s+thousand|1,?000|"
+                           r"thousand)\b|\brates?\b|" + POPULATION_ADJUSTMENT_RE.pattern, _FLAGS)
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita\s+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"

@@ -103,6 +103,10 @@ def analyze_question(question: str, data=None) -> Analysis:
     if not metrics and (areas or wards or districts) and re.search(r"\bcrime\b", low):
         add_unique(metrics, "homicides")
         add_unique(domains, "homicides")
+    # "Has Logan Square grown?": a place grows in people, so with no other topic it is the population.
+    if not domains and (areas or zips) and re.search(r"\b(?:grow|grows|grown|grew|growing|bigger|smaller)\b", low):
+        add_unique(metrics, "population")
+        add_unique(domains, "census")
     if not domains and not UNSUPPORTED_ANY_RE.search(low) and (wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")

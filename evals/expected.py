@@ -19,7 +19,7 @@ _DIR: Path | None = None
 def set_data_dir(path) -> None:
     global _DIR
     _DIR = Path(path)
-    for fn in (_homicides, _socio, _acs, _areas, _iucr, _pop2010):
+    for fn in (_homicides, _socio, _acs, _areas, _iucr, _pop2010, _zhvi, _zip_crosswalk):
         fn.cache_clear()
 
 
@@ -69,6 +69,20 @@ def _iucr() -> pd.DataFrame:
 @functools.lru_cache(maxsize=1)
 def _pop2010() -> pd.DataFrame:
     return pd.read_csv(data_dir() / "census_population_2010.csv")
+
+
+@functools.lru_cache(maxsize=1)
+def _zhvi() -> pd.DataFrame:
+    df = pd.read_csv(data_dir() / "property_zhvi_zip_monthly.csv", dtype={"RegionName": str})
+    df["zip"] = df["RegionName"].str.zfill(5)
+    df["value"] = pd.to_numeric(df["price"], errors="coerce")
+    df["period"] = df["Year"].astype(int) * 100 + df["Month"].astype(int)
+    return df
+
+
+@functools.lru_cache(maxsize=1)
+def _zip_crosswalk() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "community_area_zip_crosswalk.csv", dtype={"zip": str})
 
 
 def _years(df, year=None, start_year=None, end_year=None):
@@ -317,3 +331,62 @@ def area_with_biggest_increase(year1: int, year2: int) -> str:
 def homicides_in_months(year: int, months: list) -> int:
     df = _years(_homicides(), year)
     return int(df["Date"].str[0:2].astype(int).isin(months).sum())
+
+
+# ---------------------------------------------------------------- added with the fresh paraphrase subset
+
+def district_with_most_homicides(year=None) -> int:
+    df = _years(_homicides(), year)
+    return int(df.dropna(subset=["district_n"]).groupby("district_n").size().idxmax())
+
+
+def most_homicides_in_a_district(year=None) -> int:
+    df = _years(_homicides(), year)
+    return int(df.dropna(subset=["district_n"]).groupby("district_n").size().max())
+
+
+def weekday_with_most_homicides(year=None, start_year=None, end_year=None) -> str:
+    """The day name (Monday ... Sunday) with the most homicides."""
+    df = _years(_homicides(), year, start_year, end_year)
+    days = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.day_name()
+    return str(days.value_counts().idxmax())
+
+
+def _zhvi_latest_period() -> int:
+    return int(_zhvi().dropna(subset=["value"])["period"].max())
+
+
+def _zhvi_zip_year(zip_code: str, year: int) -> float:
+    df = _zhvi()
+    return float(df[(df["zip"] == str(zip_code).zfill(5)) & (df["Year"] == int(year))]["value"].mean())
+
+
+def zhvi_zip_value(zip_code: str, year=None) -> int:
+    """Zillow home value of one ZIP: the latest month when year is left out (or is the last, partial
+    year), else the mean of that year's 12 months; whole dollars."""
+    df = _zhvi()
+    latest = _zhvi_latest_period()
+    if year is None or int(year) == latest // 100:
+        row = df[(df["zip"] == str(zip_code).zfill(5)) & (df["period"] == latest)]
+        return int(round(float(row["value"].iloc[0])))
+    return int(round(_zhvi_zip_year(zip_code, year)))
+
+
+def zhvi_zip_change_pct(zip_code: str, since_year: int) -> float:
+    """Percent change of one ZIP's Zillow value from the 12-month average of since_year to the latest month."""
+    df = _zhvi()
+    row = df[(df["zip"] == str(zip_code).zfill(5)) & (df["period"] == _zhvi_latest_period())]
+    now = float(row["value"].iloc[0])
+    return round(100 * (now / _zhvi_zip_year(zip_code, since_year) - 1), 1)
+
+
+def zhvi_area_value(area_number: int) -> int:
+    """A community area's Zillow value for the latest month: its ZIPs' values weighted by each ZIP's share
+    of the area's land (crosswalk), over the ZIPs that have a value that month; whole dollars."""
+    df = _zhvi()
+    latest = df[df["period"] == _zhvi_latest_period()].dropna(subset=["value"])
+    xw = _zip_crosswalk()
+    xw = xw[xw["area_number"] == int(area_number)].assign(zip=lambda d: d["zip"].str.zfill(5))
+    joined = xw.merge(latest[["zip", "value"]], on="zip", how="inner")
+    weights = joined["share_of_community_area"].astype(float)
+    return int(round(float((weights * joined["value"]).sum() / weights.sum())))

@@ -149,3 +149,36 @@ def test_everyday_home_price_wording_asks_for_home_values(ask, data_dir, questio
     assert [c.name for c in result.calls] == ["query_property_values"]
     assert result.calls[0].arguments["zip"] == "60647"
     assert f"${latest['price']:,.0f}" in result.answer
+
+
+@pytest.mark.parametrize("question", ["out of every 100k chicagoans, how many were murdered in 2019?",
+                                      "for each 100,000 people in the city, how many homicides were there in 2019"])
+def test_every_hundred_thousand_asks_for_the_rate(ask, raw, data_dir, question):
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    population = int(acs[acs.acs_year == acs.acs_year.max()].total_population.sum())  # ACS for years from 2016
+    result = ask(question)
+    assert [c.name for c in result.calls] == ["analyze_homicide_rates_by_community_area"]
+    assert result.calls[0].arguments["year"] == 2019
+    count = int((raw.year == 2019).sum())
+    assert f"{count / population * 100000:.1f} per 100k" in result.answer
+
+
+@pytest.mark.parametrize("question", ["has logan square grown or shrunk since the 2010 census?",
+                                      "Has Logan Square grown since 2010?",
+                                      "did logan square lose residents after 2010"])
+def test_a_place_growing_means_its_population(ask, data_dir, question):
+    pop2010 = pd.read_csv(data_dir / "census_population_2010.csv")
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    then = int(pop2010.loc[pop2010["NID"] == 22, "POP2010"].iloc[0])
+    now = int(acs.loc[acs.community_area.str.upper() == "LOGAN SQUARE", "total_population"].iloc[-1])
+    result = ask(question)
+    assert [c.name for c in result.calls] == ["query_census_demographics"]
+    assert result.calls[0].arguments["community_area"] == 22
+    assert f"{then:,}" in result.answer and f"{now:,}" in result.answer
+    assert "homicide" not in result.answer.lower()
+
+
+def test_an_unheld_subject_is_named_as_asked(ask):
+    result = ask("carjackings in chicago 2022 - how many?")
+    assert not result.calls
+    assert "carjackings" in result.answer and "robberies" not in result.answer
