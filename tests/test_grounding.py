@@ -131,3 +131,30 @@ def test_a_percent_is_never_backed_by_a_plain_ratio():
     assert check_grounding("1.58 times as many", [result], "q").unmatched == []
     assert check_grounding("up 1.58%", [result], "q").unmatched == ["1.58%"]
     assert check_grounding("up 58.0%", [result], "q").unmatched == []  # the percent change stays
+
+
+def test_derivations_need_related_figures():
+    result = values(population_2010=73595, population_acs_2023=71354, households=13825, asian=3344,
+                    pct_black=6.1, city={"pct_black": 28.7, "per_capita_income": 28202}, per_capita_income=71551)
+    ok = ["lost 2,241 residents", "down 3.0%",  # the same figure at two times: difference, percent change
+          "22.6 points below the city", "$43,349 more than the city",  # an area and the city
+          "Asian residents are 4.7% of 71,354"]  # a part of a whole
+    for answer in ok:
+        assert check_grounding(answer, [result], "q").ok, answer
+    # Unrelated names do not combine: households minus Asian residents, households as a share of income.
+    assert check_grounding("10,481 more", [result], "q").unmatched == ["10,481"]
+    assert check_grounding("19.3%", [result], "q").unmatched == ["19.3%"]
+
+
+def test_a_long_ranking_does_not_back_most_random_percents(registry):
+    # Over a 66-row ranking any one-decimal percent used to be the share, sum or difference of some pair
+    # of its numbers (99 in 100 random percents matched); only related headline figures combine now.
+    import random
+    rng = random.Random(7)
+    result = registry.run("query_homicides_advanced", {"group_by": "community_area", "year": 2021})
+    refs = References.build([result], "q")
+    derived = 0
+    for _ in range(400):
+        found = refs.match(extract_numbers(f"{rng.uniform(0, 100):.1f}%")[0])
+        derived += bool(found) and found["rule"] in ("sum", "difference", "share", "percent change", "ratio")
+    assert derived / 400 < 0.10
