@@ -143,7 +143,9 @@ _MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _MONTH_WORD + r"\s+(?:an
 _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),
             (re.compile(r"\bspring(?:time)?\b", re.I), [3, 4, 5]),
-            (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11])]
+            (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11]),
+            (re.compile(r"\bfirst\s+half\b|\bh1\b", re.I), [1, 2, 3, 4, 5, 6]),
+            (re.compile(r"\bsecond\s+half\b|\bh2\b", re.I), [7, 8, 9, 10, 11, 12])]
 _QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth)\s+quarter)\b", re.I)
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 

@@ -2,8 +2,9 @@
 
 A small model copies values from examples or invents them ("Ward 1" for "which ward ranks highest"). Where
 the analyzer found places, years or months in the question, the gathering grammar admits only those values
-(or leaving the argument out); where it found nothing of a kind, the schema's full range stays. One narrower
-rule: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one.
+(or leaving the argument out); where it found nothing of a kind, the schema's full range stays. Narrower
+rules: a question that ranks or groups by a kind of place and names none of that kind cannot filter on one,
+and one that names no month or season cannot filter on months.
 And a question that asks only about subjects no tool has (weather, robberies, aldermen), only for figures
 published by community area about a ward or a district, or names nothing the data deals in ("What is MCP?"),
 admits no call at all.
@@ -47,6 +48,11 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
                          ("year", years), ("month", list(analysis.months))):
         if values:
             found[kind] = list(dict.fromkeys(values))
+    if "month" not in found and analysis.followup is None:
+        # No month or season named: a month filter could only be invented (asked about South Shore in 2022,
+        # the 0.5B model filtered on January to June and answered for half the year). A follow-up keeps the
+        # full range: its months may come from the earlier turn.
+        found["month"] = []
     grouped = _GROUP_KINDS.get(analysis.group_by or "")
     if grouped and grouped not in found:
         found[grouped] = []

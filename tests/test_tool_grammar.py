@@ -138,13 +138,16 @@ def test_sampled_outputs_for_the_real_registry(tiny_backend, registry):
 def test_question_values_from_the_analysis(registry):
     austin = argument_values(analyze_question("How many homicides were there in Austin in 2019?", registry.data))
     assert austin["community_area"] == [25, "Austin"] and austin["start_year"] == [2019]
-    assert "ward" not in austin and "months" not in austin  # not named: the full range stays
+    assert "ward" not in austin  # not named: the full range stays
+    assert austin["months"] == []  # but no month named means no month filter (the 0.5B model invented Jan-Jun)
     ranking = argument_values(analyze_question("Which ward had the most homicides in 2020?", registry.data))
     assert ranking["ward"] == [] and ranking["wards"] == []  # ranks wards: no single-ward filter
     wrong = argument_values(analyze_question("homicides in ward 99 in 2020", registry.data))
     assert wrong["ward"] == [99]  # still writable, so the tool answers with its own clear error
     months = argument_values(analyze_question("murders in Jan and Feb 2022 in district 7", registry.data))
     assert months["months"] == [1, 2] and months["district"] == [7]
+    half = argument_values(analyze_question("killings in the first half of 2020", registry.data))
+    assert half["months"] == [1, 2, 3, 4, 5, 6]
     assert argument_values(None) == {}
 
 
