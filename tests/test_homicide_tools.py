@@ -412,6 +412,17 @@ def test_trends_district_totals(registry, raw):
     assert len(v["yearly"]) == 6
 
 
+def test_trends_between_two_single_years_state_each_years_count(registry, raw):
+    a = raw[raw["area"] == 71]
+    n2016, n2021 = int((a["year"] == 2016).sum()), int((a["year"] == 2021).sum())
+    res = run_ok(registry, T, {"community_area": 71, "period1_start": 2016, "period2_start": 2021})
+    assert f"{n2016} homicides (2016) -> {n2021} homicides (2021)" in res.summary
+    assert "/yr" not in res.summary  # a year's count, not "28.0/yr"
+    longer = run_ok(registry, T, {"community_area": 71, "period1_start": 2015, "period1_end": 2017,
+                                  "period2_start": 2019, "period2_end": 2021})
+    assert f"{a['year'].between(2015, 2017).sum() / 3:.1f}/yr (2015-2017)" in longer.summary
+
+
 def test_trends_community_area_and_ward(registry, raw):
     a = raw[raw["area"] == 25]
     res = run_ok(registry, T, {"community_area": "Austin", "period1_start": 2005, "period2_start": 2021})

@@ -62,6 +62,19 @@ def _period_stats(arrays, mask: np.ndarray, start: int, end: int) -> dict:
             "yearly_average": round(total / years, 1), "arrests": arrests, "arrest_rate_pct": pct(arrests, total)}
 
 
+def _per_period(stats: dict) -> str:
+    """A one-year period is its count ("28 homicides"); a longer one its yearly average ("72.3/yr"): a small
+    model answering "2016 compared to 2021" had written the average "28.0" for a year's 28 homicides."""
+    if stats["years"] == 1:
+        return f"{stats['homicides']:,} homicides"
+    return f"{fmt_num(stats['yearly_average'])}/yr"
+
+
+def _average_text(stats: dict) -> str:
+    """A yearly average as written: a one-year period's is its whole count."""
+    return f"{stats['homicides']:,}" if stats["years"] == 1 else fmt_num(stats["yearly_average"])
+
+
 def change_pct(before: float, after: float) -> float | None:
     return None if not before else round(100.0 * (after - before) / before, 1)
 
@@ -173,16 +186,15 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
                    else "n/a (no homicides in period 1)")
     lines = [f"Homicides in {label}:",
              f"Period 1: {_describe(s1)}.", f"Period 2: {_describe(s2)}.",
-             f"Change in yearly average: {change_text} "
-             f"({fmt_num(s1['yearly_average'])} -> {fmt_num(s2['yearly_average'])}); arrest rate change "
+             f"Change in {'homicides' if s1['years'] == s2['years'] == 1 else 'yearly average'}: {change_text} "
+             f"({_average_text(s1)} -> {_average_text(s2)}); arrest rate change "
              f"{'n/a' if arrest_change is None else f'{arrest_change:+.1f} points'}.",
-             f"Citywide for comparison: {fmt_num(c1['yearly_average'])} -> {fmt_num(c2['yearly_average'])} per year "
+             f"Citywide for comparison: {_average_text(c1)} -> {_average_text(c2)} per year "
              f"({'+' if (city_change or 0) > 0 else ''}{fmt_pct(city_change)}); share of city "
              f"{fmt_pct(share1)} -> {fmt_pct(share2)}."]
     chart = {"type": "bar", "x": "period", "y": "yearly_average",
              "title": f"Homicides per year in {label}: {s1['label']} vs {s2['label']}"}
-    summary = (f"{label}: {fmt_num(s1['yearly_average'])}/yr ({s1['label']}) -> {fmt_num(s2['yearly_average'])}/yr "
-               f"({s2['label']}), {change_text}")
+    summary = f"{label}: {_per_period(s1)} ({s1['label']}) -> {_per_period(s2)} ({s2['label']}), {change_text}"
     return make_result(TRENDS_NAME, values=values, text="\n".join(lines), summary=summary, datasets=["homicides"],
                        data=data, caveats=_comparison_caveats(data, arrays, where, p1, p2, s1, s2),
                        table=_comparison_table(s1, s2, c1, c2), chart=chart)
