@@ -23,6 +23,7 @@ from backends.base import BackendBusy, GenerationRequest
 from loop import grounding
 from loop.argument_constraints import admitted_tools, argument_values, unanswerable_subjects
 from loop.grammar import build_tool_grammar
+from loop.number_grammar import allowed_numerals, build_number_grammar
 from loop.options import validate_limits
 from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.steps import (
@@ -65,6 +66,7 @@ class Orchestrator:
         self.question_grammar = self.settings.orchestrator.question_grammar
         self.stop_when_planned = self.settings.orchestrator.stop_when_plan_done
         self.key_figures = self.settings.orchestrator.key_figures
+        self.number_grammar = self.settings.orchestrator.number_grammar
         self._system = None
         self._grammars: dict[tuple, str] = {}
         self._property_order: dict | None = None
@@ -263,12 +265,18 @@ class _Run:
             # Once the planned calls have run, a further call is an exception: one per pass (a small model
             # tended to repeat the last call several times, each costing seconds).
             admitted = min(admitted, 1)
+        if phase == "gather" and self.use_grammar:
+            grammar = self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
+                                     no_call=not must_call, only_lines=self._draft_lines(), tools=tuple(self.allowed_tools))
+        elif phase == "synthesis" and self.use_grammar and self.o.number_grammar:
+            # Numbers only from the data, by construction: the answer's numerals are the results' own.
+            grammar = build_number_grammar(allowed_numerals([s.result for s in self._ran_calls()], self.question,
+                                                            self.notes))
+        else:
+            grammar = None
         request = GenerationRequest(
             messages=messages, phase=phase, max_tokens=min(self.o.max_tokens, self.o.backend.n_ctx - tokens),
-            grammar=self.o.grammar(admitted, bool(self.suggested) and admitted > 0, self.allowed_values,
-                                   no_call=not must_call, only_lines=self._draft_lines(),
-                                   tools=tuple(self.allowed_tools))
-            if phase == "gather" and self.use_grammar else None,
+            grammar=grammar,
             tools=self.o.registry.schemas() if phase == "gather" and self.use_grammar else [],
             deadline=self.deadline, question=self.question, analysis=self.analysis, results=self._ran_calls(),
             remaining_calls=remaining, strict=strict)

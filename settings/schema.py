@@ -77,6 +77,8 @@ class OrchestratorSettings:
                                               "all run without error (stop reason plan_complete)")
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "
                                       "question (the rule planner's lead for those results)")
+    number_grammar: bool = setting(False, "with a model, the synthesis grammar admits only numerals found in the "
+                                          "tool results, the question or the notes (off by default: see the README)")
     max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 

@@ -14,7 +14,7 @@ from intelligent_mcp import Orchestrator
 from loop.options import InvalidOptions
 from loop.steps import RunResult
 from rules.answer import CAPABILITIES
-from settings.loader import load_settings
+from settings.loader import load_settings, with_overrides
 from tools.registry import Tool, ToolRegistry, ToolResult
 
 HOMICIDES = "query_homicides_advanced"
@@ -916,3 +916,18 @@ def test_the_gathering_grammar_admits_only_the_tools_of_the_questions_subjects(r
     result = Orchestrator(backend, registry, settings).run("tell me about Austin")
     assert all(name in backend.requests[0].grammar for name in (RATES, CENSUS, SOCIO))
     assert [s for s in result.steps if s.type == "model_pass"][0].allowed_tools == []
+
+
+def test_the_number_grammar_binds_the_synthesis_pass_only_when_set(registry, settings, data_dir):
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str)
+    total = int((raw["Date"].str[6:10] == "2022").sum())
+    replies = [call(HOMICIDES, year=2022), "NO_TOOL_CALL", lambda req: f"There were {total:,} homicides in 2022."]
+    orch, backend = orchestrate(registry, settings, list(replies))
+    orch.run("How many homicides were there in 2022?")
+    assert backend.requests[-1].phase == "synthesis" and backend.requests[-1].grammar is None  # off by default
+    on = with_overrides(settings, {"orchestrator.number_grammar": True})
+    orch, backend = orchestrate(registry, on, list(replies))
+    result = orch.run("How many homicides were there in 2022?")
+    grammar = backend.requests[-1].grammar
+    assert backend.requests[-1].phase == "synthesis" and f'"{total}"' in grammar and f'"{total + 1}"' not in grammar
+    assert result.answer == f"There were {total:,} homicides in 2022."
