@@ -751,6 +751,19 @@ def test_a_place_number_does_not_count_as_stating_the_figure(registry, settings)
     assert "274.5" in backend.requests[-1].messages[-1]["content"] and "274.5 per 100,000" in result.answer
 
 
+def test_an_age_band_is_not_a_figure_the_answer_must_state(registry, settings, data_dir):
+    # The key line "Austin: aged 16+ unemployed 22.6% vs 12.9% city-wide" leads with 22.6, not with the 16 of
+    # its label: the 0.5B model's "Austin: 22.6% vs 12.9% city-wide" had been refused and replaced.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+    austin = socio[socio["Community Area Number"] == 25].iloc[0]["PERCENT AGED 16+ UNEMPLOYED"]
+    answer = f"In Austin {austin:.1f}% of adults are out of work."
+    backend = SuggestibleModel([call(SOCIO, community_area=25, metric="unemployment"), answer])
+    result = Orchestrator(backend, registry, settings).run("how jobless is austin?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == []
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps) and result.answer.startswith(answer)
+
+
 def test_a_chained_answer_must_state_the_rankings_figure_and_the_second_figure(registry, settings, data_dir):
     # "Austin had the most homicides in 2021, with a per capita income of $15,957" leaves out how many (71):
     # one strict rewrite asks for it; an answer with both figures passes at once. Figures from the raw files.
