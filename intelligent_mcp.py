@@ -627,7 +627,7 @@ class _Run:
                    else [(part, False) for part in parts])
         for text, lead_only in checked:
             wanted = figures(text)[:1] if lead_only else figures(text)
-            if wanted and not said(wanted):
+            if wanted and not said(wanted) and wanted[0].text not in missing:  # two key lines may share a figure
                 missing.append(wanted[0].text)
         return missing
 

@@ -18,6 +18,8 @@ from loop import grounding
 from loop.steps import ToolCallStep
 from tools.census.answers import MAIN_RACE
 from tools.census.data import INCOME_BANDS
+from tools.census.socioeconomic import METRICS as SOCIO_METRICS
+from tools.census.socioeconomic import fmt_value as socio_value
 
 TOOL_LABELS = {
     "query_homicides_advanced": "homicide counts",
@@ -94,9 +96,15 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         values.get("group_by") in ("community_area", "ward", "district", "location_type")
         or isinstance(values.get("breakdown"), list)))
     group = values.get("group_by")
-    if group == "year" and values.get("change") and not analysis.ranking and len(values.get("breakdown") or []) <= 3:
+    breakdown = values.get("breakdown") or []
+    named = sorted(set(analysis.years))
+    # The two years a question names are the ends of the range the tool counted ("was last year any worse than
+    # 2019?" counts 2019-2022): those two rows, not the range's total, answer it.
+    pair = len(named) == 2 and [row.get("year") for row in breakdown if row.get("year") in named] == named
+    if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them.
-        years = "; ".join(f"{row['year']}: {row['homicides']:,}" for row in values["breakdown"])
+        rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
+        years = "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows)
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
         return f"{years}. {change.rstrip('.')}" if change else None
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
@@ -156,7 +164,8 @@ def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
         elif summary:
             several = bool(entry.arguments.get("compare_areas"))
             prefix = ("Then, for those areas: " if several else "Then, for that area: ") if chained and i > 0 else ""
-            lead.append(prefix + summary.rstrip(".") + ".")
+            measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
+            lead.append(prefix + (" ".join(measures) if measures else summary.rstrip(".") + "."))
     return lead
 
 
@@ -228,13 +237,36 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     for entry in ok:
         # In place of the summary: a trend is its years (the summary leads with the period total); "how many Latino
         # residents" is the group's count (the summary gives four groups' shares and no count).
-        better = _year_rows(entry, analysis) or _census_line(entry, analysis)
-        if better:
+        better = _year_rows(entry, analysis) or _census_line(entry, analysis) or _socio_lines(entry, analysis)
+        if isinstance(better, list):  # one line per measure asked, so the answer check wants each one's figure
+            summary = entry.result.summary.strip().rstrip(".")
+            lines = [line for line in lines if summary not in line] + better
+        elif better:
             summary = entry.result.summary.strip().rstrip(".")
             kept = [line for line in lines if summary not in line]
             lines = kept + [better] if len(kept) == len(lines) else \
                 [better if summary in line else line for line in lines]
     return [x for x in (checker.keep(line) for line in lines) if x]
+
+
+def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:
+    """An area's socioeconomic measures the question names, one line each, when the tool was asked for all of
+    them: "how bad is joblessness in Washington Heights, and what's its hardship score?" is answered by the
+    unemployment and hardship figures, not by the summary's income (a 1.5B model wrote the income and the
+    hardship index and left out unemployment)."""
+    values = entry.result.values
+    if entry.name != "query_socioeconomic" or values.get("scope") != "area" or values.get("metric") != "all":
+        return None
+    asked = [spec for metric in analysis.metrics for spec in SOCIO_METRICS.get(metric, [])]
+    name, period, city = values.get("name"), values.get("period"), values.get("city") or {}
+    lines = []
+    for column, label, _kind in asked:
+        if values.get(column) is None:
+            continue
+        label = label.split(" (")[0]  # "hardship index (1-100, ...)" -> "hardship index"
+        versus = f", city {socio_value(column, city[column])}" if city.get(column) is not None else ""
+        lines.append(f"{name}: {label} {socio_value(column, values[column])}{versus} ({period}).")
+    return lines or None
 
 
 def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:

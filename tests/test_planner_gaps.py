@@ -75,6 +75,16 @@ def test_two_years_get_each_figure_and_the_change(ask, raw, question):
     assert f"{n2012 - n2011:+,} ({pct:+.1f}%)" in run.answer
 
 
+@pytest.mark.parametrize("question", ["was 2022 any worse than 2019 for homicides citywide?",
+                                      "was last year any worse than 2019 for homicides? give me both totals"])
+def test_two_years_apart_lead_with_those_years_not_the_ranges_total(ask, raw, question):
+    n2019, n2022 = (len(raw[raw.year == y]) for y in (2019, 2022))
+    pct = round(100 * (n2022 - n2019) / n2019, 1)
+    run = ask(question)
+    assert run.answer.startswith(f"2019: {n2019:,}; 2022: {n2022:,}. Change from 2019 to 2022: "
+                                 f"{n2022 - n2019:+,} ({pct:+.1f}%)")
+
+
 def test_percent_change_between_two_years(ask, raw):
     run = ask("What was the percent change in homicides between 2019 and 2021?")
     n2019, n2021 = (len(raw[raw.year == y]) for y in (2019, 2021))
@@ -182,3 +192,12 @@ def test_an_unheld_subject_is_named_as_asked(ask):
     result = ask("carjackings in chicago 2022 - how many?")
     assert not result.calls
     assert "carjackings" in result.answer and "robberies" not in result.answer
+
+
+def test_the_measures_asked_lead_not_the_summarys_income(ask, data_dir):
+    socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+    row = socio[socio["Community Area Number"] == 73].iloc[0]
+    result = ask("how bad is joblessness in Washington Heights, and what's its hardship score?")
+    lead = result.answer.split("\n")[0]
+    assert lead.startswith(f"Washington Heights: aged 16+ unemployed {row['PERCENT AGED 16+ UNEMPLOYED']:.1f}%")
+    assert f"hardship index {int(row['HARDSHIP INDEX'])}" in lead and "income" not in lead
