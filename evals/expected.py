@@ -135,14 +135,18 @@ def most_homicides_in_an_area(year=None, start_year=None, end_year=None) -> int:
     return int(_area_counts(year, start_year, end_year).iloc[0])
 
 
-def ward_with_most_homicides(year=None) -> int:
+def _place_counts(column: str, year=None) -> pd.Series:
+    """Homicides per ward (``ward_n``) or district (``district_n``)."""
     df = _years(_homicides(), year)
-    return int(df.dropna(subset=["ward_n"]).groupby("ward_n").size().idxmax())
+    return df.dropna(subset=[column]).groupby(column).size()
+
+
+def ward_with_most_homicides(year=None) -> int:
+    return int(_place_counts("ward_n", year).idxmax())
 
 
 def most_homicides_in_a_ward(year=None) -> int:
-    df = _years(_homicides(), year)
-    return int(df.dropna(subset=["ward_n"]).groupby("ward_n").size().max())
+    return int(_place_counts("ward_n", year).max())
 
 
 def arrest_rate_pct(year=None, area_number=None) -> float:
@@ -336,13 +340,11 @@ def homicides_in_months(year: int, months: list) -> int:
 # ---------------------------------------------------------------- added with the fresh paraphrase subset
 
 def district_with_most_homicides(year=None) -> int:
-    df = _years(_homicides(), year)
-    return int(df.dropna(subset=["district_n"]).groupby("district_n").size().idxmax())
+    return int(_place_counts("district_n", year).idxmax())
 
 
 def most_homicides_in_a_district(year=None) -> int:
-    df = _years(_homicides(), year)
-    return int(df.dropna(subset=["district_n"]).groupby("district_n").size().max())
+    return int(_place_counts("district_n", year).max())
 
 
 def weekday_with_most_homicides(year=None, start_year=None, end_year=None) -> str:
