@@ -213,9 +213,10 @@ GROUP_CONTRAST_RE = re.compile(
     r"\b(?:poorer|richer|wealthier|more\s+affluent|low[\s-]income|high[\s-]income|higher[\s-]poverty|"
     r"lower[\s-]income|higher[\s-]income|disadvantaged|less\s+educated)\s+(?:neighbou?rhoods|areas|communities|"
     r"community\s+areas|places|parts\s+of\s+(?:the\s+)?city)\b", _FLAGS)
+# "Was last year any worse than 2019?", "was 2020 bloodier than 2019": a comparative with "than" compares too.
 COMPARE_RE = re.compile(r"\bcompar\w*|\bvs\.?\b|\bversus\b|\bdifference\s+between\b|\bagainst\b|"
-                        r"\bhigher\s+than\b|\blower\s+than\b|\bmore\s+than\b|\bfewer\s+than\b|\bless\s+than\b",
-                        _FLAGS)
+                        r"\bhigher\s+than\b|\blower\s+than\b|\bmore\s+than\b|\bfewer\s+than\b|\bless\s+than\b|"
+                        r"\b(?!(?:other|rather)\b)(?:worse|better|\w{3,}ier|\w{3,}er)\s+than\b", _FLAGS)
 RANK_DESC_RE = word_re(RANK_DESC)
 RANK_ASC_RE = word_re(RANK_ASC)
 # A ranking word that carries its own metric: "safest" ranks by homicides whatever else is named.

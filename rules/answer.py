@@ -100,7 +100,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     named = sorted(set(analysis.years))
     # The two years a question names are the ends of the range the tool counted ("was last year any worse than
     # 2019?" counts 2019-2022): those two rows, not the range's total, answer it.
-    pair = len(named) == 2 and [row.get("year") for row in breakdown if row.get("year") in named] == named
+    pair = analysis.comparison and len(named) == 2 and \
+        [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown

@@ -85,6 +85,13 @@ def test_two_years_apart_lead_with_those_years_not_the_ranges_total(ask, raw, qu
                                  f"{n2022 - n2019:+,} ({pct:+.1f}%)")
 
 
+def test_a_range_of_years_is_not_a_comparison_of_its_ends(ask, raw):
+    # "between 2015 and 2019" is five years, not 2015 against 2019.
+    run = ask("On average how many homicides did District 7 see per year between 2015 and 2019?")
+    total = len(raw[raw.year.between(2015, 2019) & (raw.district == 7)])
+    assert run.answer.startswith(f"{total} homicides (years 2015-2019")
+
+
 def test_percent_change_between_two_years(ask, raw):
     run = ask("What was the percent change in homicides between 2019 and 2021?")
     n2019, n2021 = (len(raw[raw.year == y]) for y in (2019, 2021))
