@@ -239,11 +239,10 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
         # In place of the summary: a trend is its years (the summary leads with the period total); "how many Latino
         # residents" is the group's count (the summary gives four groups' shares and no count).
         better = _year_rows(entry, analysis) or _census_line(entry, analysis) or _socio_lines(entry, analysis)
+        summary = entry.result.summary.strip().rstrip(".")
         if isinstance(better, list):  # one line per measure asked, so the answer check wants each one's figure
-            summary = entry.result.summary.strip().rstrip(".")
             lines = [line for line in lines if summary not in line] + better
         elif better:
-            summary = entry.result.summary.strip().rstrip(".")
             kept = [line for line in lines if summary not in line]
             lines = kept + [better] if len(kept) == len(lines) else \
                 [better if summary in line else line for line in lines]

@@ -62,17 +62,15 @@ def _period_stats(arrays, mask: np.ndarray, start: int, end: int) -> dict:
             "yearly_average": round(total / years, 1), "arrests": arrests, "arrest_rate_pct": pct(arrests, total)}
 
 
-def _per_period(stats: dict) -> str:
-    """A one-year period is its count ("28 homicides"); a longer one its yearly average ("72.3/yr"): a small
-    model answering "2016 compared to 2021" had written the average "28.0" for a year's 28 homicides."""
-    if stats["years"] == 1:
-        return f"{stats['homicides']:,} homicides"
-    return f"{fmt_num(stats['yearly_average'])}/yr"
-
-
 def _average_text(stats: dict) -> str:
-    """A yearly average as written: a one-year period's is its whole count."""
+    """A yearly average as written: a one-year period's is its whole count (a small model answering "2016
+    compared to 2021" had written the average "28.0" for a year's 28 homicides)."""
     return f"{stats['homicides']:,}" if stats["years"] == 1 else fmt_num(stats["yearly_average"])
+
+
+def _per_period(stats: dict) -> str:
+    """A period in the summary: "28 homicides" for one year, "72.3/yr" for longer."""
+    return _average_text(stats) + (" homicides" if stats["years"] == 1 else "/yr")
 
 
 def change_pct(before: float, after: float) -> float | None:
