@@ -54,20 +54,16 @@ from analyzer.years import (
     extract_years,
     homicide_coverage,
 )
-from tools.data.loader import shared_data
 
 _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
 _SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 
 
-def analyze_question(question: str, data=None) -> Analysis:
-    """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model."""
+def analyze_question(question: str, data) -> Analysis:
+    """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model.
+
+    ``data``: the data bundle the tools use (its place names and coverage); None reads without them."""
     text = str(question or "")[:2000]
-    if data is None:
-        try:
-            data = shared_data()
-        except Exception:
-            data = None
     geo = None
     if data is not None:
         try:

@@ -1,7 +1,7 @@
 """The backend interface: a request, a generation, the one-at-a-time model gate, and the base class.
 
-Every backend turns a GenerationRequest (chat messages plus the structured context the orchestrator
-already has) into a Generation (text plus token accounting). Provider modules register their class
+Every backend turns a GenerationRequest (chat messages, an optional grammar and the pass's limits) into a
+Generation (text plus token accounting). Provider modules register their class
 by name in BACKENDS; this module never imports a provider, so the interface stays light.
 """
 from __future__ import annotations
@@ -11,8 +11,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from analyzer.analysis import Analysis
-from loop.steps import ToolCallStep
 from settings.schema import Settings
 
 
@@ -26,7 +24,7 @@ class BackendBusy(BackendError):
 
 @dataclass
 class GenerationRequest:
-    """One model pass: the prompt as chat messages plus the context a planner may use."""
+    """One model pass: the prompt as chat messages, the grammar that constrains the reply, and the limits."""
 
     messages: list  # [{"role": "system"|"user"|"assistant", "content": str}]
     phase: str = "gather"  # "gather" (may emit TOOL_CALL lines) | "synthesis" (writes the answer)
@@ -35,11 +33,7 @@ class GenerationRequest:
     max_tokens: int = 384
     deadline: float | None = None  # time.monotonic() value after which generation stops
     stop: list = field(default_factory=list)
-    question: str = ""
-    analysis: Analysis | None = None
-    results: list[ToolCallStep] = field(default_factory=list)  # the calls whose tool ran, in order
-    remaining_calls: int = 0
-    strict: bool = False  # the stricter re-synthesis after a failed grounding check
+    remaining_calls: int = 0  # tool calls left under the cap (a server constrained by a JSON schema needs it)
     on_token: Callable[[str], None] | None = None
 
 
@@ -88,7 +82,8 @@ class Backend:
 
     name = "base"
     n_ctx = 4096
-    takes_suggestions = True  # a model is shown the rule planner's draft calls; planners and canned replies not
+    is_language_model = True  # a model: the rule planner helps it (drafts, key figures, the answer check)
+    is_planner = False  # no model: the orchestrator lets the rule planner gather and answer
 
     def __init__(self, queue_size: int = 8):
         self.gate = ModelGate(queue_size)

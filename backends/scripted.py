@@ -17,7 +17,7 @@ class ScriptedBackend(Backend):
     """
 
     name = "scripted"
-    takes_suggestions = False
+    is_language_model = False  # canned replies: shown no draft, so tests see exactly the replies they queue
 
     def __init__(self, replies=None, delay: float = 0.0, queue_size: int = 8, token_delay: float = 0.0):
         super().__init__(queue_size)
@@ -60,8 +60,19 @@ class ScriptedBackend(Backend):
     @staticmethod
     def _default_reply(request: GenerationRequest) -> str:
         if request.phase == "gather":
-            if request.results:
+            if any(m["role"] == "assistant" for m in request.messages):
                 return "I have enough data."
             return 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"group_by": "year"}}'
-        lines = [step.result.summary for step in request.results]
-        return " ".join(line for line in lines if line) or "I could not find data for that question."
+        return " ".join(result_summaries(request.messages)) or "I could not find data for that question."
+
+
+SOURCE_LINE = re.compile(r"^\[Source \d+: [^\]]*\] \w+\(.*?\) - (.+)$", re.M)
+
+
+def result_summaries(messages: list) -> list[str]:
+    """The result summaries a synthesis request lists ("[Source N: label] call(args) - summary"), in order."""
+    for message in reversed(messages):  # a strict rewrite's request follows the synthesis request
+        found = SOURCE_LINE.findall(message["content"]) if message["role"] == "user" else []
+        if found:
+            return [summary.split("; rows: ")[0].strip() for summary in found]  # the listed rows follow
+    return []

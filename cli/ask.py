@@ -10,23 +10,18 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import re
 import sys
 
+from assembly.answering import AskError, answer, ask_errors, check_question
 from assembly.services import build_services
-from backends.base import BackendError
-from loop.options import InvalidOptions
-from settings.loader import DataNotFoundError, SettingsError, var_dir, with_overrides
+from settings.loader import SettingsError, var_dir, with_overrides
 from settings.schema import Settings
-from tools.data.integrity import DataIntegrityError
-from web.conversations import ConversationError, Turn, begin_turn
-from web.run_store import RunStore, StoreUnavailable
+from store.run_store import RunStore
 
 # Exit codes: 0 an answer; 2 bad input, settings or data (nothing was answered); 3 the model failed
 # during the question (the partial answer is still printed, and the cause under "error").
 EXIT_OK, EXIT_BAD_INPUT, EXIT_MODEL_FAILED = 0, 2, 3
 # Undecodable argv bytes arrive as lone surrogates (Python's surrogateescape).
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -122,51 +117,24 @@ def report_error(args, code: str, message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def check_question(question, limit: int) -> tuple[str | None, str]:
-    """(None, cleaned question) or (error code, message): the API's own question checks."""
-    if not isinstance(question, str):
-        return "invalid_question", "the question must be text"
-    if LONE_SURROGATE.search(question):
-        return "invalid_question", "the question is not valid UTF-8 text"
-    question = question.strip()
-    if not question:
-        return "empty_question", "the question is empty"
-    if len(question) > limit:
-        return "question_too_long", f"the question has {len(question)} characters; the limit is {limit}"
-    return None, question
-
-
-def _turn(args, settings: Settings) -> tuple[RunStore, Turn]:
-    """The run store and the conversation turn this question takes (``--continue``: the last conversation)."""
-    store = RunStore(var_dir(settings) / "runs.sqlite3")
-    conversation_id = getattr(args, "conversation", None)
-    if getattr(args, "continue_conversation", False):
-        conversation_id = store.last_conversation_id()
-        if conversation_id is None:
-            raise ConversationError(404, "no_conversation", "there is no earlier conversation to continue; "
-                                                            "ask a question without --continue first")
-    return store, begin_turn(store, conversation_id, settings.orchestrator.max_conversation_turns)
-
-
-def _save(store: RunStore, result: dict, turn: Turn) -> None:
-    """Store the answer as the conversation's next turn. A store that cannot be written never costs the answer:
-    the result says it was not saved (and an unsaved first turn leaves no conversation to continue)."""
-    try:
-        run_id, number = store.save_turn(result, turn.conversation_id)
-    except StoreUnavailable as exc:
-        result.update(run_id=None, saved=False, save_error=str(exc), turn=None,
-                      conversation_id=None if turn.is_new else turn.conversation_id)
-        print(f"warning: the answer was not stored: {exc}", file=sys.stderr)
-        return
-    result.update(run_id=run_id, saved=True, conversation_id=turn.conversation_id, turn=number)
+def _conversation_id(args, store: RunStore):
+    """None for a new conversation; ``--conversation ID``; ``--continue``: the last conversation."""
+    if not getattr(args, "continue_conversation", False):
+        return getattr(args, "conversation", None)
+    conversation_id = store.last_conversation_id()
+    if conversation_id is None:
+        raise AskError(404, "no_conversation", "there is no earlier conversation to continue; "
+                                               "ask a question without --continue first")
+    return conversation_id
 
 
 def run_ask(args, settings: Settings) -> int:
     """The ``ask`` command. Exit 0 on an answer, 2 on bad input or setup (never a stack trace), 3 when the
     model failed during the question (the partial answer is printed all the same)."""
-    code, question = check_question(args.question, settings.server.max_question_chars)
-    if code:
-        return report_error(args, code, question)
+    try:
+        question = check_question(args.question, settings.server.max_question_chars)
+    except AskError as exc:
+        return report_error(args, exc.code, exc.message)
     overrides = {}
     for attr, dotted in ASK_OVERRIDES:
         value = getattr(args, attr, None)
@@ -182,31 +150,28 @@ def run_ask(args, settings: Settings) -> int:
         settings = with_overrides(settings, overrides)
     except SettingsError as exc:
         return report_error(args, "invalid_options", str(exc))
-    try:
-        store, turn = _turn(args, settings)
-    except ConversationError as exc:
-        return report_error(args, exc.code, exc.message)
-    except StoreUnavailable as exc:
-        return report_error(args, "run_store_unavailable", f"the run history could not be read: {exc}")
-    services = None
+    built = []
+
+    def orchestrator():
+        built.append(build_services(settings))
+        return built[-1].orchestrator
+
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
-            services = build_services(settings)
-            result = services.orchestrator.run(question, history=turn.history).to_dict()
-    except InvalidOptions as exc:
-        return report_error(args, "invalid_options", str(exc))
-    except DataIntegrityError as exc:
-        return report_error(args, "data_invalid", str(exc))
-    except DataNotFoundError as exc:
-        return report_error(args, "data_not_found", str(exc))
-    except BackendError as exc:
-        return report_error(args, "backend_error", str(exc))
+            store = RunStore(var_dir(settings) / "runs.sqlite3")
+            with ask_errors():
+                conversation_id = _conversation_id(args, store)
+            result = answer(orchestrator, store, question, None, conversation_id,
+                            settings.orchestrator.max_conversation_turns)
+    except AskError as exc:
+        return report_error(args, exc.code, exc.message)
     except Exception as exc:  # the CLI never shows a stack trace
         return report_error(args, "internal_error", f"{type(exc).__name__}: {exc}")
     finally:
-        if services is not None:
+        for services in built:
             services.close()
-    _save(store, result, turn)
+    if not result.get("saved"):
+        print(f"warning: the answer was not stored: {result.get('save_error')}", file=sys.stderr)
     if getattr(args, "json", False):
         print(json.dumps(result, indent=2, default=str))
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from assembly.services import build_tools
 from protocols.mcp_tools import McpTools
 from settings.schema import Settings
-from web.version import VERSION
+from assembly.version import VERSION
 
 SERVER_NAME = "chiqa"
 INSTRUCTIONS = ("ChiQA answers questions about Chicago public data (homicides 2001-2023, census and ACS "

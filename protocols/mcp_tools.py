@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
+from assembly.answering import AskError, answer, check_question
 from assembly.services import build_services
-from backends.base import BackendBusy, BackendError
-from loop.options import InvalidOptions
 from protocols.trace import compact_trace
 from settings.loader import var_dir
 from settings.schema import Settings
+from store.run_store import RunStore
 from tools.registry import ToolRegistry
-from web.run_store import RunStore, latency_ms
 
 ASK = "ask"
 
@@ -105,32 +103,19 @@ class McpTools:
         if unknown:
             return _outcome(f"unknown argument(s): {', '.join(unknown)}; ask takes question and max_tool_calls",
                             is_error=True)
-        question = arguments.get("question")
-        if not isinstance(question, str) or not question.strip():
-            return _outcome('ask needs a non-empty "question" string', is_error=True)
-        question = question.strip()
-        limit = self.settings.server.max_question_chars
-        if len(question) > limit:
-            return _outcome(f"the question has {len(question)} characters; the limit is {limit}", is_error=True)
+        try:
+            question = check_question(arguments.get("question"), self.settings.server.max_question_chars)
+        except AskError as exc:
+            return _outcome(f"ask needs a valid question: {exc.message}", is_error=True)
         options = {"max_tool_calls": arguments["max_tool_calls"]} if "max_tool_calls" in arguments else {}
-        started = time.perf_counter()
         try:
-            run = self._orchestrator().run(question, options)
-        except InvalidOptions as exc:
-            return _outcome(str(exc), is_error=True)
-        except BackendBusy as exc:
-            return _outcome(f"{exc}", is_error=True)
-        except BackendError as exc:
-            return _outcome(f"the model backend could not start: {exc}", is_error=True)
-        result = run.to_dict()
-        measured = round((time.perf_counter() - started) * 1000, 1)
-        try:
-            run_id = self.store.save(result, latency=latency_ms(result) or measured)
-        except Exception:  # a store that cannot write must not cost the answer; the trace says it was not kept
-            run_id = None
+            result = answer(self._orchestrator, self.store, question, options)
+        except AskError as exc:
+            return _outcome(exc.message, is_error=True)
+        run_id = result["run_id"]  # None when the store could not keep it; the trace says so
         trace = _jsonable(compact_trace(result, run_id, f"/runs/{run_id}" if run_id else None))
-        answer = result.get("answer") or ""
-        return _outcome(answer, {"answer": answer, "trace": trace}, extra_text=[json.dumps(trace, ensure_ascii=False)])
+        text = result.get("answer") or ""
+        return _outcome(text, {"answer": text, "trace": trace}, extra_text=[json.dumps(trace, ensure_ascii=False)])
 
     def close(self) -> None:
         if self._services is not None:

@@ -27,7 +27,7 @@ def test_ask_text_shows_answer_and_trace(capsys, data):
 
 
 @pytest.mark.parametrize("argv,code_name", [
-    (["--backend", "llama", "--model", "/nonexistent/model.gguf"], "backend_error"),
+    (["--backend", "llama", "--model", "/nonexistent/model.gguf"], "backend_unavailable"),
     (["--backend", "scripted", "--max-tool-calls", "0"], "invalid_options"),
     (["--backend", "scripted", "--timeout", "0"], "invalid_options"),
 ])

@@ -16,8 +16,8 @@ from analyzer.analysis import Analysis
 from app import create_app
 from backends.scripted import ScriptedBackend
 from settings.loader import load_settings, resolve_data_dir
-from web.conversations import begin_turn
-from web.run_store import RunStore, StoreUnavailable
+from store.conversations import begin_turn
+from store.run_store import RunStore, StoreUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "var" / "test" / "cache"

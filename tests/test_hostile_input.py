@@ -70,7 +70,7 @@ class BrokenModel(ScriptedBackend):
     """Answers the first pass, then fails like a server that went away."""
 
     def _generate(self, request):
-        if request.results:
+        if any(m["role"] == "assistant" for m in request.messages):  # a call has run
             raise ConnectionError("connection refused by 127.0.0.1:9")
         return super()._generate(request)
 

@@ -17,7 +17,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.readme_snippets import code_blocks
-from web.run_store import RunStore
+from store.run_store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_TOOLS = ["query_homicides_advanced", "get_iucr_info", "query_census_demographics", "query_socioeconomic",

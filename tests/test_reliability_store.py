@@ -4,7 +4,7 @@ import json
 import pytest
 
 from tests.faults import app_for, read_only
-from web.run_store import RunStore, StoreUnavailable
+from store.run_store import RunStore, StoreUnavailable
 
 QUESTION = "How many homicides were there in 2022?"
 

@@ -2,10 +2,10 @@
 import pytest
 
 from analyzer.question import analyze_question
-from backends.base import GenerationRequest
 from intelligent_mcp import Orchestrator
 from loop.steps import ToolCallStep
 from rules.backend import RulesBackend
+from rules.collaborator import Planner
 from rules.planner import next_calls
 from tools.registry import ToolResult
 
@@ -93,8 +93,8 @@ def test_out_of_range_inputs_are_explained(run):
     assert "1995" in r["answer"] and "2001" in r["answer"] and r["ungrounded_numbers"] == []
 
 
-def test_never_exceeds_remaining_calls_or_repeats():
-    a = analyze_question("Compare homicides in Austin, Englewood, Uptown and Hyde Park in 2020")
+def test_never_exceeds_remaining_calls_or_repeats(registry):
+    a = analyze_question("Compare homicides in Austin, Englewood, Uptown and Hyde Park in 2020", registry.data)
     assert len(next_calls(a, [], 2)) == 2
     first = next_calls(a, [], 4)
     done = [ToolCallStep(name=n, arguments=args, status="ok", result=ToolResult(ok=True, tool=n)) for n, args in first]
@@ -105,7 +105,5 @@ def test_strict_synthesis_quotes_results_only(registry):
     q = "How many homicides in Austin in 2021?"
     result = registry.run("query_homicides_advanced", {"community_area": 25, "year": 2021})
     entry = ToolCallStep(name="query_homicides_advanced", arguments=result.arguments, status="ok", result=result)
-    req = GenerationRequest(messages=[], phase="synthesis", question=q, analysis=analyze_question(q, registry.data),
-                            results=[entry], strict=True)
-    text = RulesBackend().generate(req).text
+    text = Planner(registry.data).answer(q, analyze_question(q, registry.data), [entry], strict=True)
     assert "71" in text and "Caveats" not in text

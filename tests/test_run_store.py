@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from web.run_stats import NO_TOOLS, _percentile, answer_pattern, tool_call_records
-from web.run_store import RunStore
+from store.run_stats import NO_TOOLS, _percentile, answer_pattern, tool_call_records
+from store.run_store import RunStore
 
 
 def result(question="q", calls=(), stop="model_done", total_ms=100.0, backend="scripted"):

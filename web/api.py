@@ -27,21 +27,17 @@ from flask import (
 )
 from werkzeug.exceptions import BadRequest
 
-from backends.base import BackendBusy, BackendError
-from loop.options import InvalidOptions
-from settings.loader import DataNotFoundError
-from tools.data.integrity import DataIntegrityError
-from web.conversations import ConversationError, Turn, begin_turn, check_id
+from assembly.answering import RETRY_AFTER_SECONDS, AskError, answer, check_question, stream_answer
+from assembly.version import VERSION
+from backends.base import BackendBusy
+from store.conversations import ConversationError, check_id
+from store.run_store import LONE_SURROGATE, scrub_text
 from web.errors import ApiError
-from web.run_stats import latency_ms
-from web.run_store import LONE_SURROGATE, StoreUnavailable, scrub_text
 from web.runtime import get_runtime
-from web.version import VERSION
 
 log = logging.getLogger("chiqa.web")
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-RETRY_AFTER_SECONDS = 5
 MAX_COMMENT_CHARS = 1000
 STARTED_AT = time.time()
 
@@ -95,20 +91,17 @@ def _check_text(field: str, text: str) -> None:
                        f"(U+{ord(found.group()):04X} at position {found.start()}); send valid Unicode text")
 
 
+def from_ask_error(exc: AskError) -> ApiError:
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return ApiError(exc.status, exc.code, exc.message, headers)
+
+
 def parse_ask() -> tuple[str, dict, str | None]:
     body = read_json_body()
-    question = body.get("question")
-    if question is None:
-        raise ApiError(400, "missing_question", 'the body needs a "question" string')
-    if not isinstance(question, str):
-        raise ApiError(400, "invalid_question", '"question" must be a string')
-    _check_text("question", question)
-    question = question.strip()
-    if not question:
-        raise ApiError(400, "empty_question", "the question is empty")
-    limit = _settings().server.max_question_chars
-    if len(question) > limit:
-        raise ApiError(400, "question_too_long", f"the question has {len(question)} characters; the limit is {limit}")
+    try:
+        question = check_question(body.get("question"), _settings().server.max_question_chars)
+    except AskError as exc:
+        raise from_ask_error(exc) from None
     options = body.get("options")
     if options is None:
         options = {}
@@ -121,58 +114,9 @@ def parse_ask() -> tuple[str, dict, str | None]:
     return question, options, body.get("conversation_id")
 
 
-def begin_conversation_turn(conversation_id):
-    """The conversation turn this question takes; a bad, unknown or full conversation is a 4xx."""
-    try:
-        return begin_turn(_store(), conversation_id, _settings().orchestrator.max_conversation_turns)
-    except ConversationError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from None
-
-
 def get_orchestrator():
-    """The per-worker orchestrator; loading failures become 503s that say why."""
-    runtime = get_runtime(current_app)
-    try:
-        return runtime.orchestrator()
-    except DataIntegrityError as exc:
-        raise ApiError(503, "data_invalid", str(exc)) from None
-    except DataNotFoundError as exc:
-        raise ApiError(503, "data_not_found", str(exc)) from None
-    except BackendError as exc:
-        raise ApiError(503, "backend_unavailable", f"the model backend could not start: {exc}") from None
-
-
-def busy_error(exc) -> ApiError:
-    return ApiError(503, "busy", str(exc) or "the model is busy; retry shortly",
-                    {"Retry-After": str(RETRY_AFTER_SECONDS)})
-
-
-def queue_full(orchestrator) -> bool:
-    backend = getattr(orchestrator, "backend", None) or get_runtime(current_app)._backend
-    gate = getattr(backend, "gate", None)
-    return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
-
-
-def store_result(result: dict, measured_ms: float, store=None, turn: Turn | None = None) -> dict:
-    """Save the run, as the conversation's next turn when ``turn`` is given (/v1 runs belong to none: a chat
-    client keeps its own history). The answer is returned whatever happens to the store, saying whether it was
-    kept; an unsaved first turn leaves no conversation to continue, so its conversation_id is null."""
-    store = store if store is not None else _store()
-    conversation_id = turn.conversation_id if turn is not None else None
-    number = None
-    try:
-        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
-        saved = {"run_id": run_id, "saved": True}
-    except StoreUnavailable as exc:
-        saved = {"run_id": None, "saved": False, "save_error": str(exc)}
-    except Exception as exc:  # never lose a computed answer over the history
-        log.exception("storing a run failed")
-        store.unsaved += 1
-        saved = {"run_id": None, "saved": False, "save_error": f"the run could not be stored ({type(exc).__name__})"}
-    if turn is None:
-        return saved
-    kept = saved["saved"] or not turn.is_new
-    return {**saved, "conversation_id": conversation_id if kept else None, "turn": number}
+    """The per-worker orchestrator (loading failures are mapped by assembly.answering)."""
+    return get_runtime(current_app).orchestrator()
 
 
 # ---------------------------------------------------------------- ask
@@ -180,59 +124,30 @@ def store_result(result: dict, measured_ms: float, store=None, turn: Turn | None
 @bp.post("/ask")
 def ask():
     question, options, conversation_id = parse_ask()
-    turn = begin_conversation_turn(conversation_id)
-    orchestrator = get_orchestrator()
-    started = time.perf_counter()
     try:
-        run = orchestrator.run(question, options, turn.history)
-    except InvalidOptions as exc:
-        raise ApiError(400, "invalid_options", str(exc)) from None
-    except BackendBusy as exc:
-        raise busy_error(exc) from None
-    result = run.to_dict()  # the edge: the typed result becomes JSON here
-    return jsonify({**result, **store_result(result, (time.perf_counter() - started) * 1000, turn=turn)})
+        return jsonify(answer(get_orchestrator, _store(), question, options, conversation_id,
+                              _settings().orchestrator.max_conversation_turns))
+    except AskError as exc:
+        raise from_ask_error(exc) from None
 
 
 def _ndjson(event: dict) -> str:
     return scrub_text(json.dumps(event, default=str, ensure_ascii=False)) + "\n"
 
 
-def event_dict(event: dict) -> dict:
-    """A stream event with its typed step or result serialised (the stream is an edge)."""
-    if event.get("event") == "step":
-        return {**event, "step": event["step"].to_dict()}
-    if event.get("event") == "result":
-        return {**event, "result": event["result"].to_dict()}
-    return event
-
-
 @bp.post("/ask/stream")
 def ask_stream():
     question, options, conversation_id = parse_ask()
-    turn = begin_conversation_turn(conversation_id)
-    orchestrator = get_orchestrator()
-    if queue_full(orchestrator):
-        raise busy_error("the model is busy: the wait queue is full; retry shortly")
-    started = time.perf_counter()
-    events = orchestrator.stream(question, options, turn.history)
     try:
-        first = next(events)  # option errors surface here, before any byte is sent
-    except InvalidOptions as exc:
-        raise ApiError(400, "invalid_options", str(exc)) from None
-    except BackendBusy as exc:
-        raise busy_error(exc) from None
-    except StopIteration:
-        raise ApiError(500, "internal_error", "the orchestrator produced no events") from None
-    store = _store()
+        streaming = stream_answer(get_orchestrator, _store(), question, options, conversation_id,
+                                  _settings().orchestrator.max_conversation_turns)
+    except AskError as exc:
+        raise from_ask_error(exc) from None
 
     def generate():
         try:
-            yield _ndjson({**first, "conversation_id": turn.conversation_id, "turn": turn.number})
-            for event in map(event_dict, events):
-                if event.get("event") == "result":
-                    result = event["result"]
-                    saved = store_result(result, (time.perf_counter() - started) * 1000, store, turn)
-                    event = {**event, "result": {**result, **saved}, **saved}
+            yield _ndjson(streaming.start)
+            for event in streaming.events:
                 yield _ndjson(event)
         except BackendBusy as exc:
             yield _ndjson({"event": "error", "error": {"code": "busy", "message": str(exc),
@@ -242,7 +157,7 @@ def ask_stream():
             yield _ndjson({"event": "error", "error": {"code": "internal_error",
                                                        "message": f"internal error ({type(exc).__name__})"}})
         finally:
-            events.close()
+            streaming.close()
 
     return Response(stream_with_context(generate()), mimetype="application/x-ndjson",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -13,7 +13,7 @@ import logging
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from web.run_store import StoreUnavailable
+from store.run_store import StoreUnavailable
 
 log = logging.getLogger("chiqa.web")
 

@@ -6,7 +6,7 @@ from flask.json.provider import DefaultJSONProvider
 from settings.loader import var_dir
 from web import api, geo, openai_compat, pages
 from web.errors import register_error_handlers
-from web.run_store import RunStore, scrub_text
+from store.run_store import RunStore, scrub_text
 from web.runtime import get_runtime
 
 # Defence in depth: the page never inserts untrusted text as HTML, and nothing loads from outside.

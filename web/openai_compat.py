@@ -17,19 +17,11 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, stream_with_context, url_for
 
+from assembly.answering import RETRY_AFTER_SECONDS, AskError, answer, stream_answer
 from backends.base import BackendBusy
-from loop.options import InvalidOptions
 from protocols import openai_chat as oc
 from protocols.trace import compact_trace, usage
-from web.api import (
-    RETRY_AFTER_SECONDS,
-    busy_error,
-    event_dict,
-    get_orchestrator,
-    queue_full,
-    read_json_body,
-    store_result,
-)
+from web.api import get_orchestrator, read_json_body
 from web.errors import ApiError, openai_error_body
 
 log = logging.getLogger("chiqa.web")
@@ -55,10 +47,6 @@ def _trace(chat: oc.ChatRequest, result: dict, run_id: str, permalink: str) -> d
     return {**compact_trace(result, run_id, permalink), "ignored_messages": chat.ignored_messages}
 
 
-def _invalid_options(exc) -> ApiError:
-    return ApiError(400, "invalid_options", str(exc), param="chiqa")
-
-
 @bp.get("/models")
 def models():
     return jsonify({"object": "list", "data": [oc.model_card(m, STARTED) for m in oc.MODELS]})
@@ -73,21 +61,21 @@ def model(model_id: str):
     return jsonify(oc.model_card(model_id, STARTED))
 
 
+def _ask_error(exc: AskError) -> ApiError:
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+    return ApiError(exc.status, exc.code, exc.message, headers, param="chiqa" if exc.code == "invalid_options" else None)
+
+
 @bp.post("/chat/completions")
 def chat_completions():
     chat = _parse()
-    orchestrator = get_orchestrator()
     if chat.stream:
-        return _stream(chat, orchestrator)
-    started = time.perf_counter()
+        return _stream(chat)
     try:
-        run = orchestrator.run(chat.question, chat.options)
-    except InvalidOptions as exc:
-        raise _invalid_options(exc) from None
-    except BackendBusy as exc:
-        raise busy_error(exc) from None
-    result = run.to_dict()  # the edge: the typed result becomes JSON here
-    run_id = store_result(result, (time.perf_counter() - started) * 1000)["run_id"]  # None when not saved
+        result = answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question, chat.options)
+    except AskError as exc:
+        raise _ask_error(exc) from None
+    run_id = result["run_id"]  # None when not saved
     permalink = _permalink(run_id)
     steps = [s for s in result.get("trace") or [] if isinstance(s, dict) and s.get("type") == "tool_call"]
     content = oc.visible_text(result, steps, permalink, chat.model)
@@ -95,19 +83,12 @@ def chat_completions():
                                  _trace(chat, result, run_id, permalink), usage(result)))
 
 
-def _stream(chat: oc.ChatRequest, orchestrator):
-    if queue_full(orchestrator):
-        raise busy_error("the model is busy: the wait queue is full; retry shortly")
-    started = time.perf_counter()
-    events = orchestrator.stream(chat.question, chat.options)
-    try:
-        next(events)  # the start event: option errors and a busy model surface here, before any byte is sent
-    except InvalidOptions as exc:
-        raise _invalid_options(exc) from None
-    except BackendBusy as exc:
-        raise busy_error(exc) from None
-    except StopIteration:
-        raise ApiError(500, "internal_error", "the orchestrator produced no events") from None
+def _stream(chat: oc.ChatRequest):
+    try:  # option errors and a busy model surface here, before any byte is sent
+        streaming = stream_answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question,
+                                  chat.options)
+    except AskError as exc:
+        raise _ask_error(exc) from None
     # The id is known before the run is stored; the stored run id travels in the last chunk's `chiqa`.
     completion_id = f"chatcmpl-{secrets.token_hex(8)}"
     created = int(time.time())
@@ -116,7 +97,7 @@ def _stream(chat: oc.ChatRequest, orchestrator):
         had_calls = False
         try:
             yield oc.sse(oc.chunk(completion_id, created, chat.model, {"role": "assistant", "content": ""}))
-            for event in map(event_dict, events):  # typed steps and result, serialised at this edge
+            for event in streaming.events:  # typed steps and result, serialised at this edge
                 kind = event.get("event") if isinstance(event, dict) else None
                 if kind == "step" and event["step"].get("type") == "tool_call":
                     had_calls = True
@@ -124,7 +105,7 @@ def _stream(chat: oc.ChatRequest, orchestrator):
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))
                 elif kind == "result":
                     result = event.get("result") or {}
-                    run_id = store_result(result, (time.perf_counter() - started) * 1000)["run_id"]
+                    run_id = result.get("run_id")
                     permalink = _permalink(run_id)  # stream_with_context keeps the request for url_for
                     text = oc.answer_text(result.get("answer") or "", permalink, chat.model, had_calls)
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))
@@ -139,7 +120,7 @@ def _stream(chat: oc.ChatRequest, orchestrator):
             log.exception("error while streaming a chat completion")
             yield oc.sse(openai_error_body(500, "internal_error", f"internal error ({type(exc).__name__})"))
         finally:
-            events.close()
+            streaming.close()
         yield oc.sse("[DONE]")
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",

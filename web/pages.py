@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
 
-from web.version import VERSION
+from assembly.version import VERSION
 
 bp = Blueprint("pages", __name__)
 

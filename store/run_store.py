@@ -35,8 +35,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from web import run_stats
-from web.run_stats import answer_pattern, backend_name, latency_ms, tool_call_records
+from store import run_stats
+from store.run_stats import answer_pattern, backend_name, latency_ms, tool_call_records
 
 log = logging.getLogger("chiqa.store")
 # Lone UTF-16 surrogates (from JSON "\ud800" escapes) cannot be encoded as UTF-8; SQLite and the

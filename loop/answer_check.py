@@ -1,0 +1,103 @@
+"""The answer check: every figure the answer states is backed by the results, and a model's answer states the
+figures it was asked for; then the notes the answer must pass on.
+
+Each round is a grounding step in the trace; what follows a failed round is decided in loop/decisions.py
+(one added sentence, a strict rewrite, or the planner's answer).
+"""
+from __future__ import annotations
+
+import prompt_registry as prompts
+from analyzer.notes import unstated_notes
+from loop import decisions, grounding
+from loop.context import RunContext
+from loop.decisions import CheckAction
+from loop.state import RunState
+from loop.steps import GroundingStep, NotesStep
+from loop.synthesis import answer_pass, planner_answer
+
+
+def check_answer(state: RunState, ctx: RunContext) -> None:
+    # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output. The notes the answer
+    # was asked to pass on (data coverage, valid ranges) are sources of numbers too.
+    outputs = [s.result for s in state.ran_calls()]
+    references = grounding.References.build(outputs, state.question, state.notes)
+    attempt = 0
+    while True:
+        attempt += 1
+        started = state.now_ms()
+        report = grounding.check_grounding(state.answer, outputs, state.question, references)
+        missing = missing_lead_figures(state, ctx)
+        state.emit(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
+                                 unmatched=report.unmatched, matches=report.matches, missing_lead_figures=missing),
+                   started, "grounding_ms")
+        state.ungrounded = report.unmatched
+        action = decisions.check_action(attempt, report.ok, bool(missing), bool(report.unmatched),
+                                        state.used_fallback,
+                                        state.time_left() < decisions.MIN_PASS_SECONDS)
+        if action == CheckAction.ACCEPT:
+            break
+        if action == CheckAction.PLANNER_ANSWER:
+            if not planner_answer(state, ctx):
+                break
+            continue
+        first_answer = state.answer
+        fix = (prompts.strict_message(report.unmatched) if action == CheckAction.REWRITE
+               else prompts.missing_figures_message(missing, _lines_with(state, missing)))
+        extra = state.synthesis_request + [{"role": "assistant", "content": first_answer},
+                                           {"role": "user", "content": fix}]
+        answer_pass(state, ctx, extra, strict=True,
+                    append_to=first_answer if action == CheckAction.ADD_SENTENCE else "")
+    if state.ungrounded:
+        state.loop_caveats.append("These figures could not be matched to the data the tools returned: "
+                                  + ", ".join(state.ungrounded) + ".")
+
+
+def _lines_with(state: RunState, figures: list[str]) -> list[str]:
+    """The key lines (else result summaries) the missing figures come from, so the model knows what they are."""
+    lines = state.key_lines or [s.result_summary for s in state.ran_calls() if s.status == "ok"]
+    return [line for line in lines if any(f in line for f in figures)]
+
+
+def _figures(text: str) -> list:
+    return [n for n in grounding.extract_numbers(grounding.without_place_numbers(text)) if not n.is_year]
+
+
+def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
+    """The figures a model's answer leaves out. With key figures (the lines the synthesis request named), each
+    line's lead figure: the top entry's value of a ranking ("Austin saw the most killings" left out 83), the count
+    or rate of a summary; any year of a yearly series; and where the question compares, each compared entry's
+    figure ("786 murders in 2016 were higher than in 2017" left out 2017's 672). Without them (no planner draft),
+    any figure of each result counts as using it, since a summary leads with a total the question may not ask for.
+    The planner writes its own answers from the summaries: the check is for models."""
+    if not ctx.model_drafts:
+        return []
+    stated = _figures(state.answer)
+
+    def said(wanted: list) -> bool:
+        return any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance) for n in stated for f in wanted)
+
+    a = state.analysis
+    compares = a is not None and (a.comparison or len(a.areas) >= 2 or len(a.years) >= 2 or len(a.periods) >= 2)
+    years = list(a.years) if a is not None else []
+    if state.key_lines:
+        checked = [piece for line in state.key_lines for piece in ctx.planner.key_line_parts(line, compares, years)]
+    else:
+        checked = [(step.result_summary + "\n" + (step.result.text or ""), False)
+                   for step in state.ran_calls() if step.status == "ok"]
+    missing = []
+    for text, lead_only in checked:
+        wanted = _figures(text)[:1] if lead_only else _figures(text)
+        if wanted and not said(wanted) and wanted[0].text not in missing:  # two key lines may share a figure
+            missing.append(wanted[0].text)
+    return missing
+
+
+def pass_on_notes(state: RunState) -> None:
+    """Each note the answer leaves out is added after it, word for word: asked to pass notes on, the 0.5B model
+    often answered "33 homicides in ward 20" and never said that poverty is not published by ward."""
+    started = state.now_ms()
+    added = unstated_notes(state.analysis, state.notes, state.answer)
+    if added:
+        state.answer = "\n\n".join([state.answer.rstrip()] * bool(state.answer.strip())
+                                   + ["Note: " + note for note in added])
+    state.emit(NotesStep(notes=list(state.notes), added=added), started)

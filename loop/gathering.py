@@ -1,0 +1,170 @@
+"""Gathering: passes that ask for tool calls, and the calls run, until a decision (loop/decisions.py) stops it.
+
+A pass is the model's (with the planner's draft shown to it, grammar-constrained to the question's tools,
+places and years) or, with no model, the planner's own. Each call is canonicalised, refused when it repeats
+an earlier one or exceeds the cap, and run.
+"""
+from __future__ import annotations
+
+import prompt_registry as prompts
+from loop import decisions
+from loop.argument_constraints import admitted_tools
+from loop.context import RunContext
+from loop.model_pass import generate, out_of_time
+from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
+from loop.state import RunState, StopReason
+from loop.steps import ErrorStep, ModelPassStep, ToolCallStep
+from tools.errors import ToolArgumentError
+from tools.registry import ToolResult, call_key
+
+
+def gather(state: RunState, ctx: RunContext) -> StopReason:
+    while True:
+        stop = decisions.stop_before_pass(state.calls_used(), state.max_calls, len(state.passes), state.time_left())
+        if stop is None:
+            stop = one_pass(state, ctx)
+        if stop is not None:
+            return stop
+
+
+def one_pass(state: RunState, ctx: RunContext) -> StopReason | None:
+    if not state.passes:
+        state.draft.calls = drafts(state, ctx)
+        state.draft.first_text = draft_text(state.draft.calls)
+    if ctx.config.question_grammar:
+        state.allowed_tools = admitted_tools(state.analysis, ctx.registry.domains(), [n for n, _ in state.draft.calls])
+    written = planner_pass(state, ctx) if ctx.planner_decides else model_pass(state, ctx)
+    if written is None:
+        return StopReason.ERROR
+    step, late = written
+    state.passes.append(step)
+    stop = StopReason.TIMEOUT if late else None
+    # Calls written before time ran out still run: the tools answer in milliseconds, and their data is what the
+    # time-limited answer is built from. Only further model passes are given up.
+    for call in step.parsed_calls:
+        tool_step = run_call(state, ctx, call.get("name"), call.get("arguments"))
+        step.add_call(tool_step)
+        if tool_step.status == "skipped" and stop is None:
+            stop = StopReason.MAX_TOOL_CALLS
+    return _after(state, ctx, step, stop)
+
+
+def _after(state: RunState, ctx: RunContext, step: ModelPassStep, stop: StopReason | None) -> StopReason | None:
+    remaining = state.calls_left()
+    outstanding = drafts(state, ctx) if remaining > 0 and not stop else []
+    verdict = decisions.after_pass(decisions.PassFacts(
+        stop=stop, outstanding=bool(outstanding), offered_only=state.draft.offered_only, use_grammar=state.use_grammar,
+        chained=bool(state.analysis.chained), asked_only_duplicates=step.asked_only_duplicates,
+        asked_a_duplicate=step.asked_a_duplicate,
+        duplicates_so_far=sum(s.status == "duplicate" for s in state.calls),
+        had_draft=bool(state.draft.calls) or any(p.suggested_calls for p in state.passes), remaining=remaining,
+        stop_when_drafted=ctx.config.stop_when_drafted, wrote_calls=bool(step.parsed_calls),
+        wrote_errors=bool(step.parse_errors), all_calls_ok=state.all_calls_ok()))
+    state.draft.only, state.draft.offered_only = verdict.draft_only, verdict.offered_only
+    state.draft.calls = outstanding if verdict.keep_draft else []
+    state.draft.done = verdict.draft_done
+    if verdict.close_pass:
+        footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
+        done = prompts.template("plan_done") if verdict.draft_done else ""
+        step.close("\n".join(x for x in (footer, draft_text(state.draft.calls), done) if x))
+    return verdict.stop
+
+
+def model_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] | None:
+    """The model writes its calls: the pass and whether time ran out during it; None when the pass failed."""
+    drafted = state.draft.calls
+    allowance = decisions.pass_allowance(max(0, state.calls_left()), len(drafted), not state.passes, state.draft.done)
+    only_lines = draft_lines(state)
+    grammar = None
+    if state.use_grammar:
+        grammar = ctx.grammars.grammar(allowance.calls, bool(drafted) and allowance.calls > 0, state.allowed_values,
+                                       no_call=not allowance.must_call, only_lines=only_lines,
+                                       tools=tuple(state.allowed_tools))
+    outcome = generate(state, ctx, "gather", [], grammar)
+    if outcome is None:
+        return None
+    used = bool(drafted) and outcome.text.strip().upper().startswith(prompts.SUGGESTED_REPLY)
+    parsed = (ParseResult(calls=[{"name": n, "arguments": a} for n, a in drafted]) if used
+              else parse_tool_calls(outcome.text))
+    step = ModelPassStep.from_generation(
+        outcome.generation, outcome.prompt_tokens, pass_number=len(state.passes) + 1, parsed_calls=parsed.calls,
+        parse_errors=parsed.errors, suggested_calls=[{"name": n, "arguments": a} for n, a in drafted],
+        used_suggestion=used, allowed_values=state.allowed_values if state.use_grammar else {},
+        allowed_tools=state.allowed_tools if state.use_grammar else [],
+        draft_only=bool(only_lines) if state.use_grammar else False)
+    state.emit(step, outcome.started_ms, "model_ms")
+    return step, out_of_time(state, outcome.generation)
+
+
+def planner_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] | None:
+    """With no model, the planner's next calls are the pass (shown in the trace as the lines a model would write)."""
+    started = state.now_ms()
+    try:
+        calls = ctx.planner.next_calls(state.analysis, state.ran_calls(), max(0, state.calls_left()))
+    except Exception as exc:  # noqa: BLE001 - a planner failure ends gathering like a failed model pass
+        state.emit(ErrorStep(phase="gather", error_type=type(exc).__name__, message=str(exc)), started)
+        return None
+    text = "\n".join(format_tool_call(n, a) for n, a in calls) or "NO_TOOL_CALL: the results so far answer the question."
+    step = ModelPassStep(pass_number=len(state.passes) + 1, raw_output=text, finish_reason="stop",
+                         parsed_calls=[{"name": n, "arguments": a} for n, a in calls],
+                         allowed_values=state.allowed_values if state.use_grammar else {},
+                         allowed_tools=state.allowed_tools if state.use_grammar else [])
+    state.emit(step, started, "model_ms")
+    return step, False
+
+
+def drafts(state: RunState, ctx: RunContext) -> list:
+    """The planner's next calls for this question, given what has run (only when a model decides)."""
+    if not ctx.model_drafts or state.analysis is None or state.analysis.error:
+        return []
+    try:
+        drafted = ctx.planner.next_calls(state.analysis, state.ran_calls(), state.calls_left())
+        return [(name, ctx.grammars.in_schema_order(name, args)) for name, args in drafted]
+    except Exception:  # noqa: BLE001 - a planner failure only loses the hint
+        return []
+
+
+def draft_text(calls: list) -> str:
+    if not calls:
+        return ""
+    return prompts.template("suggestion").format(calls="\n".join(format_tool_call(n, a) for n, a in calls))
+
+
+def draft_lines(state: RunState) -> tuple:
+    """The outstanding draft as exact lines, when the coming pass may only take them or stop."""
+    if not (state.draft.only and state.draft.calls):
+        return ()
+    return tuple(format_tool_call(n, a) for n, a in state.draft.calls)
+
+
+def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
+    """Canonicalise, deduplicate and run one requested call."""
+    started = state.now_ms()
+    arguments = arguments if isinstance(arguments, dict) else {}
+    used = state.calls_used()
+    step = ToolCallStep(call=len(state.calls) + 1, name=str(name), arguments=arguments)
+    state.calls.append(step)
+    if used >= state.max_calls:
+        step.status = "skipped"
+        step.error = f"the limit of {state.max_calls} tool calls was reached"
+        return state.emit(step, started)
+    try:
+        canonical, failure = ctx.registry.canonicalize(step.name, arguments), None
+    except ToolArgumentError as exc:
+        canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
+    step.arguments = canonical
+    key = call_key(step.name, canonical)
+    if key in state.seen:
+        step.status, step.duplicate_of = "duplicate", state.seen[key].call
+        step.error = f"identical to call {step.duplicate_of}; its result is already available"
+        return state.emit(step, started)
+    state.seen[key] = step
+    result = failure or ctx.registry.run(step.name, canonical)
+    step.result, step.result_summary = result, result.summary
+    if result.ok:
+        step.source = 1 + sum(s.source is not None for s in state.calls)
+        tool = ctx.registry.get(step.name)
+        step.label = prompts.source_label(getattr(tool, "domain", ""), result.sources, step.name)
+    else:
+        step.status, step.error = "error", (result.error or {}).get("message") or result.summary
+    return state.emit(step, started, "tools_ms")

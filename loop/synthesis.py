@@ -1,0 +1,126 @@
+"""Synthesis: one request that turns every result gathered into the answer; the fallbacks when it cannot.
+
+The request names the results (with their rows where the context allows), the planner's key figures for a
+model, the analyzer's notes and what the data covers. Without a model the planner writes the answer. When no
+pass can run (no time, a failed model) the answer is built from the result summaries.
+"""
+from __future__ import annotations
+
+import prompt_registry as prompts
+from backends.base import Generation
+from loop import decisions
+from loop.context import RunContext
+from loop.model_pass import PassOutcome, generate, messages, out_of_time
+from loop.number_grammar import allowed_numerals, build_number_grammar
+from loop.state import AnswerTokens, RunState, StopReason
+from loop.steps import ErrorStep, SynthesisStep
+
+MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace the answer
+
+
+def synthesize(state: RunState, ctx: RunContext) -> None:
+    if state.stop == StopReason.ERROR:
+        return fallback(state)
+    if state.time_left() < decisions.MIN_PASS_SECONDS:
+        state.stop = StopReason.TIMEOUT
+        return fallback(state)
+    sourced = state.sourced_calls()
+    lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
+             for s in sourced]
+    rows = [line + prompts.listed_rows(s.result.text) for line, s in zip(lines, sourced)]
+    state.key_lines = key_figures(state, ctx)
+
+    def request(results: list) -> list:
+        return [{"role": "user", "content": prompts.synthesis_message(
+            state.question, results, ctx.planner.capabilities, state.no_calls_reason, state.notes, state.key_lines)}]
+
+    state.synthesis_request = request(rows)
+    if not ctx.planner_decides and rows != lines:
+        budget = int(ctx.backend.n_ctx) - ctx.config.reply_reserve
+        from_model = ctx.backend.count_message_tokens
+        if from_model(messages(state, ctx) + state.synthesis_request) > budget:
+            # Where the context is tight the results themselves come first: the request repeats only summaries.
+            state.synthesis_request = request(lines)
+    answer_pass(state, ctx, state.synthesis_request, strict=False)
+
+
+def key_figures(state: RunState, ctx: RunContext) -> list[str]:
+    """The planner's lead lines for the results gathered, shown to a model writing the answer."""
+    if not (ctx.config.key_figures and ctx.model_drafts) or state.analysis is None:
+        return []
+    try:
+        planned = {call["name"] for step in state.passes for call in step.suggested_calls}
+        return ctx.planner.key_figures(state.question, state.analysis, state.ran_calls(), planned)
+    except Exception:  # noqa: BLE001 - the planner only adds a hint here; the answer is still the model's
+        return []
+
+
+def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, append_to: str = "") -> None:
+    """One pass that writes (or, with ``append_to``, adds to) the answer."""
+    outcome = (_planner_writes(state, ctx, strict, bool(append_to)) if ctx.planner_decides
+               else generate(state, ctx, "synthesis", extra, _number_grammar(state, ctx), strict, bool(append_to)))
+    if outcome is None:  # an error step was recorded; keep an earlier answer if there is one
+        if not state.answer:
+            state.stop = StopReason.ERROR
+            fallback(state)
+        return
+    answer = reply = prompts.clean_answer(outcome.text)
+    if append_to and reply and not reply.startswith(append_to.strip()):
+        answer = append_to.rstrip() + " " + reply  # the added sentence follows the first answer
+    state.emit(SynthesisStep.from_generation(outcome.generation, outcome.prompt_tokens, strict=strict),
+               outcome.started_ms, "synthesis_ms")
+    if out_of_time(state, outcome.generation):
+        state.stop, state.partial = StopReason.TIMEOUT, True
+    # A strict reply of a few words ("717") is no answer (nor a sentence to add); the check then fails again and
+    # the planner's answer is used instead of it.
+    if answer and not (strict and state.answer and len(reply.split()) < MIN_ANSWER_WORDS):
+        state.answer = answer
+    elif not state.answer and not planner_answer(state, ctx):
+        # A reply with nothing but call markers ("NO_TOOL_CALL") is no answer: the planner's, else a fallback.
+        fallback(state)
+
+
+def _number_grammar(state: RunState, ctx: RunContext) -> str | None:
+    """Numbers only from the data, by construction: the answer's numerals are the results' own (when set)."""
+    if not (state.use_grammar and ctx.config.number_grammar):
+        return None
+    return build_number_grammar(allowed_numerals([s.result for s in state.ran_calls()], state.question, state.notes))
+
+
+def _planner_writes(state: RunState, ctx: RunContext, strict: bool, append: bool) -> PassOutcome | None:
+    started = state.now_ms()
+    try:
+        text = ctx.planner.answer(state.question, state.analysis, state.ran_calls(), strict=strict)
+    except Exception as exc:  # noqa: BLE001 - recorded like a failed model pass
+        state.emit(ErrorStep(phase="synthesis", error_type=type(exc).__name__, message=str(exc)), started)
+        return None
+    if state.sink and text:
+        state.sink(AnswerTokens((" " + text) if append else text, strict=strict, restart=strict and not append))
+    return PassOutcome(Generation(text=text, completion_tokens=max(1, len(text) // 4)), 0, started)
+
+
+def fallback(state: RunState) -> None:
+    """A deterministic answer from the result summaries (no time or no model left)."""
+    started = state.now_ms()
+    state.partial = state.used_fallback = True
+    found = [f"[Source {s.source}: {s.label}] {s.result_summary}" for s in state.sourced_calls()]
+    state.answer = prompts.fallback_answer(state.stop == StopReason.TIMEOUT, found)
+    state.emit(SynthesisStep(fallback=True, raw_output=state.answer, finish_reason=state.stop), started,
+               "synthesis_ms")
+
+
+def planner_answer(state: RunState, ctx: RunContext) -> bool:
+    """Replace a model's answer with the planner's, marked in the trace; False when there is none to give."""
+    if not ctx.model_drafts or state.analysis is None:
+        return False
+    started = state.now_ms()
+    try:
+        text = ctx.planner.answer(state.question, state.analysis, state.ran_calls())
+    except Exception:  # noqa: BLE001 - keep the model's answer, flagged, rather than none
+        return False
+    if not text:
+        return False
+    state.answer, state.used_planner_answer = text, True
+    state.emit(SynthesisStep(fallback=True, planner_answer=True, raw_output=text, finish_reason="planner"),
+               started, "synthesis_ms")
+    return True

@@ -1,0 +1,1 @@
+"""The run history: stored runs with their traces and feedback, conversations of turns, and statistics."""
