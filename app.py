@@ -19,6 +19,7 @@ import sys
 from flask import Flask
 
 from assembly.services import build_tools
+from backends.base import BACKENDS
 from cli.ask import report_error, run_ask
 from cli.models import run_model_command
 from evals.runner import run_eval_command
@@ -28,6 +29,8 @@ from tools.data.checksums import run_verify_command
 from tools.data.integrity import DataIntegrityError
 from tools.refresh.command import run_refresh_command
 from web.factory import register_web
+
+BACKEND_CHOICES = ["auto", *sorted(BACKENDS)]  # the providers register themselves (llama_client.py)
 
 
 def create_app(test_config: dict | None = None):
@@ -105,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer one question and print the answer and trace")
     ask.add_argument("question")
     ask.add_argument("--json", action="store_true", help="print the whole result object as JSON")
-    ask.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    ask.add_argument("--backend", choices=BACKEND_CHOICES)
     ask.add_argument("--model", help="a catalogue model name or a GGUF path")
     ask.add_argument("--max-tool-calls", type=int)
     ask.add_argument("--timeout", type=float, help="seconds for the whole question")
@@ -139,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     model.set_defaults(fn=cmd_model)
 
     ev = sub.add_parser("eval", help="run the evaluation question set")
-    ev.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    ev.add_argument("--backend", choices=BACKEND_CHOICES)
     ev.add_argument("--model", help="a catalogue model name or a GGUF path")
     ev.add_argument("--output", help="where to save the JSON report")
     ev.add_argument("--limit", type=int, help="only the first N questions")
@@ -150,11 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the web app with Flask's server (gunicorn for production)")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
-    serve.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"])
+    serve.add_argument("--backend", choices=BACKEND_CHOICES)
     serve.set_defaults(fn=cmd_serve)
 
     mcp = sub.add_parser("mcp", help="serve the data tools and `ask` to an MCP client over stdin/stdout")
-    mcp.add_argument("--backend", choices=["auto", "llama", "openai", "rules", "scripted"],
+    mcp.add_argument("--backend", choices=BACKEND_CHOICES,
                      help="the backend `ask` uses (default: model.backend)")
     mcp.set_defaults(fn=cmd_mcp)
     return parser

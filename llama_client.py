@@ -12,7 +12,7 @@ import socket
 from backends import llama_cpp, openai_http, scripted  # noqa: F401  (imported to register themselves)
 from backends.base import BACKENDS, Backend, BackendError
 from models.catalog import configured_model
-from rules import backend as rules_backend  # noqa: F401  (imported to register itself)
+from backends import rules_only  # noqa: F401  (imported to register itself)
 from settings.loader import var_dir
 from settings.schema import Settings
 

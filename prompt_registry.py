@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from tools import names
 
 SUGGESTED_REPLY = "USE_SUGGESTED"  # the whole reply that accepts the planner's suggested calls
 
@@ -105,13 +106,13 @@ TEMPLATES: dict[str, str] = {
 # registered.
 EXAMPLES: list[dict] = [
     {"question": "How many homicides were there in <YEAR>?",
-     "suggested": [("query_homicides_advanced", {"year": "<YEAR>"})],
-     "passes": [[("query_homicides_advanced", {"year": "<YEAR>"})]]},
+     "suggested": [(names.HOMICIDES, {"year": "<YEAR>"})],
+     "passes": [[(names.HOMICIDES, {"year": "<YEAR>"})]]},
     # One call per reply: a small model copied a two-call reply into questions that needed one of them.
     {"question": "What is the per capita income in the community area with the most homicides in <YEAR>?",
      "suggested": None,
-     "passes": [[("query_homicides_advanced", {"year": "<YEAR>", "group_by": "community_area", "top_n": 1})],
-                [("query_socioeconomic", {"community_area": "<AREA>", "metric": "income"})]],
+     "passes": [[(names.HOMICIDES, {"year": "<YEAR>", "group_by": "community_area", "top_n": 1})],
+                [(names.SOCIOECONOMIC, {"community_area": "<AREA>", "metric": "income"})]],
      "between": ["(results come back: <AREA> had the most)"]},
 ]
 PLACEHOLDER = re.compile(r'"(<[A-Z]+>)"')  # a quoted placeholder is shown bare: {"year": <YEAR>}
@@ -123,10 +124,6 @@ SOURCE_LABELS = {
     "zhvi": "Home values", "ihs_index": "Home price index", "community_areas": "Community areas",
     "zip_crosswalk": "ZIP crosswalk", "police_stations": "Police stations", "ward_offices": "Ward offices",
 }
-DOMAIN_LABELS = {"homicides": "Homicide data", "demographics": "Census demographics",
-                 "property_values": "Home values", "property": "Home values"}
-
-
 def template(name: str) -> str:
     return TEMPLATES[name]
 
@@ -213,16 +210,12 @@ def question_message(question: str, hint_text: str = "", history_lines: list | N
     return TEMPLATES["question"].format(question=question.strip(), hints=hints, history=history)
 
 
-def source_label(domain: str, sources: list | None, tool: str) -> str:
-    """'Homicide data', 'Census demographics', ...: the first dataset's label, else the tool's domain."""
-    key = (sources or [{}])[0].get("key")
-    if key in SOURCE_LABELS:
-        return SOURCE_LABELS[key]
-    if domain in DOMAIN_LABELS:
-        return DOMAIN_LABELS[domain]
-    if domain:
-        return domain.replace("_", " ").capitalize() + " data"
-    return str((sources or [{}])[0].get("dataset") or tool)
+def source_label(sources: list | None, tool_label: str) -> str:
+    """'Homicide data', 'Census demographics', ...: the first dataset's label, else the tool's own."""
+    first = (sources or [{}])[0]
+    if first.get("key") in SOURCE_LABELS:
+        return SOURCE_LABELS[first["key"]]
+    return tool_label or str(first.get("dataset") or "")
 
 
 def synthesis_message(question: str, source_lines: list[str], capabilities: str = "", why: str = "",

@@ -22,7 +22,7 @@ from backends.base import (
 )
 from backends.http_watchdog import WatchedAdapter, Watchdog
 from backends.server_kinds import check_server_kind, constraint_fields, uses_json_schema
-from loop.call_schema import calls_to_protocol
+from toolcall.call_schema import calls_to_protocol
 from settings.schema import Settings
 
 MAX_REPLY_BYTES = 4 * 1024 * 1024  # far above any chat reply: an endless body is cut off, not buffered

@@ -18,7 +18,7 @@ a different request field per server, because each honours only its own and sile
 from __future__ import annotations
 
 from backends.base import GenerationRequest
-from loop.call_schema import build_call_schema
+from toolcall.call_schema import build_call_schema
 
 SERVER_KINDS = ("llama-server", "vllm", "ollama", "generic")
 JSON_SCHEMA_KINDS = ("ollama", "generic")

@@ -8,7 +8,7 @@ import statistics
 import time
 
 from assembly.services import build_services
-from rules.backend import RulesBackend
+from backends.rules_only import RulesBackend
 from settings.loader import load_settings
 
 GOAL_MEDIAN_MS = 50.0

@@ -11,7 +11,7 @@ from loop import decisions
 from loop.argument_constraints import admitted_tools
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
-from loop.protocol import ParseResult, format_tool_call, parse_tool_calls
+from toolcall.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.state import RunState, StopReason
 from loop.steps import ErrorStep, ModelPassStep, ToolCallStep
 from tools.errors import ToolArgumentError
@@ -163,8 +163,7 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
     step.result, step.result_summary = result, result.summary
     if result.ok:
         step.source = 1 + sum(s.source is not None for s in state.calls)
-        tool = ctx.registry.get(step.name)
-        step.label = prompts.source_label(getattr(tool, "domain", ""), result.sources, step.name)
+        step.label = prompts.source_label(result.sources, ctx.registry.get(step.name).label) or step.name
     else:
         step.status, step.error = "error", (result.error or {}).get("message") or result.summary
     return state.emit(step, started, "tools_ms")

@@ -4,7 +4,7 @@ The reply the grammar allows is exactly one of:
 
 * a no-call line: the literal ``NO_TOOL_CALL`` optionally followed by a space and up to
   ``NO_CALL_TEXT_CHARS`` characters of brief text (no newline, no braces), e.g.
-  ``NO_TOOL_CALL I have the yearly counts.``  loop.protocol treats a reply that starts
+  ``NO_TOOL_CALL I have the yearly counts.``  toolcall.protocol treats a reply that starts
   with NO_TOOL_CALL as "no call" (ParseResult.no_call is True, calls is empty);
 * 1..max_calls lines ``TOOL_CALL: {"name": "<tool>", "arguments": {...}}`` separated by a
   newline, where the name is one of the registered tools and the arguments are any subset

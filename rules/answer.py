@@ -20,16 +20,17 @@ from tools.census.answers import MAIN_RACE
 from tools.census.data import INCOME_BANDS
 from tools.census.socioeconomic import METRICS as SOCIO_METRICS
 from tools.census.socioeconomic import fmt_value as socio_value
+from tools import names
 
 TOOL_LABELS = {
-    "query_homicides_advanced": "homicide counts",
-    "get_iucr_info": "the IUCR code lookup",
-    "query_census_demographics": "census demographics",
-    "query_socioeconomic": "socioeconomic indicators",
-    "query_property_values": "home values",
-    "analyze_homicide_rates_by_community_area": "homicide rates per 100,000 residents",
-    "analyze_homicide_socioeconomic_context": "the homicide / socioeconomic comparison",
-    "compare_homicide_district_trends": "the period comparison",
+    names.HOMICIDES: "homicide counts",
+    names.IUCR: "the IUCR code lookup",
+    names.CENSUS: "census demographics",
+    names.SOCIOECONOMIC: "socioeconomic indicators",
+    names.PROPERTY: "home values",
+    names.AREA_RATES: "homicide rates per 100,000 residents",
+    names.SOCIOECONOMIC_CONTEXT: "the homicide / socioeconomic comparison",
+    names.DISTRICT_TRENDS: "the period comparison",
 }
 CAPABILITIES = ("ChiQA answers questions about Chicago public data: homicides (counts by year, month, community "
                 "area, ward or police district, arrests, domestic cases, location types, rates per 100,000 "
@@ -255,7 +256,7 @@ def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:
     unemployment and hardship figures, not by the summary's income (a 1.5B model wrote the income and the
     hardship index and left out unemployment)."""
     values = entry.result.values
-    if entry.name != "query_socioeconomic" or values.get("scope") != "area" or values.get("metric") != "all":
+    if entry.name != names.SOCIOECONOMIC or values.get("scope") != "area" or values.get("metric") != "all":
         return None
     asked = [spec for metric in analysis.metrics for spec in SOCIO_METRICS.get(metric, [])]
     name, period, city = values.get("name"), values.get("period"), values.get("city") or {}
@@ -275,7 +276,7 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     another group's share); else the four main race groups, each "share (count)". None for anything else (other
     metrics, several areas, the city)."""
     values = entry.result.values
-    if entry.name != "query_census_demographics" or values.get("scope") != "area":
+    if entry.name != names.CENSUS or values.get("scope") != "area":
         return None
     name, population, vintage = values.get("name"), values.get("population"), values.get("vintage")
     group = analysis.census_group

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.analysis import Analysis, Ranking, YearSpan
+from tools import names
 
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 CENSUS_METRICS = ("population", "race", "age", "household_income")
@@ -61,17 +62,17 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
     rank = _ranking_args(analysis, 5)
     if domain == "homicides":
         if analysis.per_capita:
-            return ("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **rank})
+            return (names.AREA_RATES, {**_rate_years(analysis), **rank})
         group = analysis.group_by if analysis.group_by in (
             "ward", "district", "community_area", "location_type", "year", "month") \
             else "community_area"
         years = {} if group == "year" and not analysis.periods else _year_args(analysis)
         by_rate = _ranks_arrest_rate(analysis, group)
-        return ("query_homicides_advanced", {**years, "group_by": group, **rank, **by_rate})
+        return (names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate})
     if domain == "socioeconomic":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
-        return ("query_socioeconomic", {"metric": "hardship" if metric == "all" else metric, **rank})
+        return (names.SOCIOECONOMIC, {"metric": "hardship" if metric == "all" else metric, **rank})
     if domain == "census":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
@@ -81,10 +82,10 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
             # "highest share of Black residents" ranks by that group's share, not by population.
             kind = "race" if group in ("black", "hispanic_or_latino", "white_not_hispanic", "asian") else \
                 ("age" if group.startswith("age_") else "income")
-            return ("query_census_demographics", {"metric": kind, "group": group, **rank})
-        return ("query_census_demographics", {"metric": "population" if metric == "all" else metric, **rank})
+            return (names.CENSUS, {"metric": kind, "group": group, **rank})
+        return (names.CENSUS, {"metric": "population" if metric == "all" else metric, **rank})
     if domain == "property":
-        return ("query_property_values", {"metric": "home_value", **rank, **_property_years(analysis)})
+        return (names.PROPERTY, {"metric": "home_value", **rank, **_property_years(analysis)})
     return None
 
 
@@ -92,19 +93,19 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
     """The figures of one domain for given areas (first one plus comparisons), or city-wide."""
     first, rest = (area_numbers[0], area_numbers[1:5]) if area_numbers else (None, [])
     if domain == "socioeconomic":
-        return [("query_socioeconomic", {"community_area": first, "compare_areas": rest or None,
+        return [(names.SOCIOECONOMIC, {"community_area": first, "compare_areas": rest or None,
                                          "metric": _socio_metric(metrics)})]
     if domain == "census":
-        return [("query_census_demographics", {"community_area": first, "compare_areas": rest or None,
+        return [(names.CENSUS, {"community_area": first, "compare_areas": rest or None,
                                                "metric": _census_metric(metrics)})]
     if domain == "property":
-        return [("query_property_values", {"community_area": first, "compare_areas": rest or None,
+        return [(names.PROPERTY, {"community_area": first, "compare_areas": rest or None,
                                            "metric": _property_metric(metrics), **_property_years(analysis)})]
     if domain == "homicides":
         if analysis.per_capita:
-            return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), "community_area": first,
+            return [(names.AREA_RATES, {**_rate_years(analysis), "community_area": first,
                                                                   "compare_areas": rest or None})]
-        return [("query_homicides_advanced", {**_year_args(analysis), "community_area": number})
+        return [(names.HOMICIDES, {**_year_args(analysis), "community_area": number})
                 for number in ([first] + rest if first else [None])]
     return []
 
@@ -146,7 +147,7 @@ def _change_ranking_calls(analysis: Analysis, years: list, periods: list) -> lis
         y1, y2 = sorted(years)
         p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
     kind = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
-    return [("compare_homicide_district_trends", {
+    return [(names.DISTRICT_TRENDS, {
         "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start,
         "period2_end": p2.end, "rank_places": kind, "top_n": _ranking_args(analysis, 5)["top_n"],
         "sort_order": "asc" if analysis.change_direction == "down" else "desc"})]
@@ -160,7 +161,7 @@ def _period_comparison_calls(analysis: Analysis, places: list, years: list, peri
         spans = periods or [YearSpan(min(years), max(years))] if (periods or years) else \
             [YearSpan(last_full - 9, last_full)]
         start, end = min(p.start for p in spans), min(max(p.end for p in spans), last_full)
-        return [("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end, key: value})
+        return [(names.HOMICIDES, {"group_by": "year", "start_year": start, "end_year": end, key: value})
                 for key, value in places[:3]]
     if len(periods) >= 2:
         p1, p2 = periods[0], periods[1]
@@ -172,16 +173,16 @@ def _period_comparison_calls(analysis: Analysis, places: list, years: list, peri
         start, end = periods[0].start, min(periods[0].end, last_full)
         out = []
         for key, value in places[:2]:
-            out.append(("query_homicides_advanced", {"group_by": "year", "start_year": start, "end_year": end,
+            out.append((names.HOMICIDES, {"group_by": "year", "start_year": start, "end_year": end,
                                                      key: value}))
-            out.append(("compare_homicide_district_trends", {
+            out.append((names.DISTRICT_TRENDS, {
                 "period1_start": start, "period1_end": start, "period2_start": end, "period2_end": end,
                 key: value}))
         return out
     else:  # "how have homicides changed in ward 24": the last ten full years, five against five
         p1 = YearSpan(last_full - 9, last_full - 5)
         p2 = YearSpan(last_full - 4, last_full)
-    return [("compare_homicide_district_trends", {
+    return [(names.DISTRICT_TRENDS, {
         "period1_start": p1.start, "period1_end": p1.end, "period2_start": p2.start, "period2_end": p2.end,
         key: value}) for key, value in places[:3]]
 
@@ -243,11 +244,11 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         _place_set("district", where.districts, analysis)
     if analysis.correlation:
         indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
-        return [("analyze_homicide_socioeconomic_context", {"indicator": indicator, **_year_args(analysis)})]
+        return [(names.SOCIOECONOMIC_CONTEXT, {"indicator": indicator, **_year_args(analysis)})]
     if years and not _in_coverage(analysis, years):
         # Outside the snapshot: show what it does cover (the yearly series for the same place).
         key, value = places[0] if places else (None, None)
-        return [("query_homicides_advanced", {"group_by": "year", **({key: value} if key else {})})]
+        return [(names.HOMICIDES, {"group_by": "year", **({key: value} if key else {})})]
     if not places and ranking and analysis.trend and (periods or len(years) == 2):
         return _change_ranking_calls(analysis, years, periods)
     two_years = len(years) == 2 and not periods and analysis.trend
@@ -255,17 +256,17 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         return _period_comparison_calls(analysis, places, years, periods)
     if analysis.per_capita and (ranking or where.areas or not places):
         if where.areas:
-            return [("analyze_homicide_rates_by_community_area", {
+            return [(names.AREA_RATES, {
                 **_rate_years(analysis), "community_area": where.areas[0], "compare_areas": where.areas[1:4] or None})]
-        return [("analyze_homicide_rates_by_community_area", {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
+        return [(names.AREA_RATES, {**_rate_years(analysis), **_ranking_args(analysis, 5)})]
     base = _count_arguments(analysis, metrics, places, years, periods)
     sets = [(key, value) for key, value in places if key in ("wards", "districts")]
     if sets and "group_by" not in base or sets and base.get("group_by") == sets[0][0][:-1]:
         # A set of wards or districts: the total for the set, then each member's count.
         base.update({"group_by": sets[0][0][:-1], "top_n": min(len(sets[0][1]), 50)})
     if not places:
-        return [("query_homicides_advanced", base)]
-    return [("query_homicides_advanced", {**base, key: value}) for key, value in places[:4]]
+        return [(names.HOMICIDES, base)]
+    return [(names.HOMICIDES, {**base, key: value}) for key, value in places[:4]]
 
 
 def _property_metric(metrics: list) -> str:
@@ -289,9 +290,9 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         return []  # home values are by ZIP and community area: explained in the answer
     base = {"metric": _property_metric(metrics), **_property_years(analysis)}
     if areas:
-        return [("query_property_values", {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
+        return [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
     if zips:
-        return [("query_property_values", {**base, "zip": z}) for z in zips[:3]]
+        return [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
     if analysis.ranking:
-        return [("query_property_values", {**base, **_ranking_args(analysis, 5)})]
-    return [("query_property_values", base)]
+        return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5)})]
+    return [(names.PROPERTY, base)]

@@ -21,12 +21,13 @@ from rules.calls import (
 )
 from tools import catalog
 from tools.registry import ToolResult
+from tools import names
 
 DOMAIN_OF = {"homicides": "homicides", "arrests": "homicides", "domestic": "homicides", "location_type": "homicides",
              "home_value": "property", "price_trend": "property", "iucr": "iucr",
              **{m: "socioeconomic" for m in SOCIO_METRICS}, **{m: "census" for m in CENSUS_METRICS}}
-TOOL_OF = {"homicides": "query_homicides_advanced", "socioeconomic": "query_socioeconomic",
-           "census": "query_census_demographics", "property": "query_property_values", "iucr": "get_iucr_info"}
+TOOL_OF = {"homicides": names.HOMICIDES, "socioeconomic": names.SOCIOECONOMIC,
+           "census": names.CENSUS, "property": names.PROPERTY, "iucr": names.IUCR}
 
 def tool_schemas() -> dict:
     """name -> JSON schema properties of every registered tool (built once, no data needed)."""
@@ -55,7 +56,7 @@ def city_versions(plan: list) -> list:
     """The same calls without their places, for the city-wide figures (the rates tool reports the city itself)."""
     out = []
     for name, args in plan:
-        if name != "analyze_homicide_rates_by_community_area" and any(args.get(k) for k in PLACE_ARGS):
+        if name != names.AREA_RATES and any(args.get(k) for k in PLACE_ARGS):
             city = (name, {k: v for k, v in args.items() if k not in PLACE_ARGS})
             if city not in plan and city not in out:
                 out.append(city)
@@ -202,7 +203,7 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         if "property" in domains:
             planned += property_calls(analysis, metrics, places)
         if "iucr" in domains:
-            planned += [("get_iucr_info", {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
+            planned += [(names.IUCR, {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
     calls: list = []
     for name, args in planned:
         cleaned = _clean(name, args)

@@ -3,7 +3,7 @@
 from assembly.services import build_services
 from evals import expected
 from evals.runner import first_word_ms, load_questions, number_in_answer, run_eval
-from rules.backend import RulesBackend
+from backends.rules_only import RulesBackend
 
 
 def test_expected_matches_hand_checked_raw_values(data_dir):

@@ -10,7 +10,7 @@ from analyzer.question import analyze_question
 from intelligent_mcp import Orchestrator
 from loop.steps import ToolCallStep
 from rules.answer import write_answer
-from rules.backend import RulesBackend
+from backends.rules_only import RulesBackend
 from settings.loader import load_settings
 
 

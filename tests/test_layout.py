@@ -130,3 +130,68 @@ def test_runtime_requirements_hold_no_test_only_packages():
     runtime = (ROOT / "requirements.txt").read_text().lower()
     for name in ("pytest", "playwright", "hypothesis", "gguf", "responses"):
         assert f"\n{name}" not in runtime, name
+
+
+# The layers, lowest first. A package (or root module) may import only from its own layer or below; a name in a
+# tuple shares a layer with the others there (they do not import each other either way, which the cycle test
+# below checks at package level).
+LAYERS = (
+    "settings",  # typed settings and their loading
+    "tools",  # data loading and the eight data tools
+    ("maps", "models", "analyzer"),  # map boundaries; the model catalogue and pulls; the question analyzer
+    "prompt_registry",  # prompt texts and their version
+    "toolcall",  # the TOOL_CALL text protocol
+    "backends",  # the model backends (and the no-model "rules" marker)
+    "loop",  # run state, decisions, gathering, synthesis, the answer check
+    "rules",  # the rule planner, the loop's collaborator
+    "intelligent_mcp",  # the orchestrator
+    "llama_client",  # choosing a backend
+    "store",  # the run history and conversations
+    "assembly",  # the composition root and the one way a question is answered
+    ("evals", "protocols"),  # the eval runner; /v1 formats and the MCP server
+    "web",  # the Flask app
+    "cli",  # the command line's commands
+    ("bench", "gunicorn"),
+    "app",  # the entry point
+)
+
+
+def layer_of() -> dict:
+    out = {}
+    for rank, layer in enumerate(LAYERS):
+        for name in (layer if isinstance(layer, tuple) else (layer,)):
+            out[name] = rank
+    return out
+
+
+def package_edges() -> dict:
+    edges: dict = {}
+    for module, targets in graph().items():
+        top = module.split(".")[0]
+        edges.setdefault(top, set()).update(t.split(".")[0] for t in targets if t.split(".")[0] != top)
+    return edges
+
+
+def test_every_package_has_a_layer():
+    missing = sorted(set(package_edges()) - set(layer_of()) - {"tests"})
+    assert not missing, f"add these to LAYERS: {missing}"
+
+
+def test_packages_import_only_from_their_layer_or_below():
+    rank = layer_of()
+    upward = [f"{a} -> {b}" for a, targets in package_edges().items() if a != "tests"
+              for b in sorted(targets) if rank[b] > rank[a]]
+    assert not upward, "imports that go up a layer:\n" + "\n".join(upward)
+
+
+def test_no_package_level_cycles():
+    edges = {a: t for a, t in package_edges().items() if a != "tests"}
+
+    def reaches(start: str, goal: str, seen: set) -> bool:
+        for nxt in edges.get(start, ()):
+            if nxt == goal or (nxt not in seen and (seen.add(nxt) or reaches(nxt, goal, seen))):
+                return True
+        return False
+
+    cyclic = sorted(a for a in edges if reaches(a, a, set()))
+    assert not cyclic, f"packages on an import cycle: {cyclic}"

@@ -16,7 +16,7 @@ from backends.llama_cpp import PREFILL_CHUNK, LlamaCppBackend, physical_cores
 from backends.prefix_cache import PrefixCache
 from llama_client import make_backend, plan_backend
 from loop.grammar import build_tool_grammar
-from loop.protocol import parse_tool_calls
+from toolcall.protocol import parse_tool_calls
 from settings.loader import load_settings
 
 pytestmark = pytest.mark.slow

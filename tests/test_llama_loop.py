@@ -12,7 +12,7 @@ from backends.llama_cpp import LlamaCppBackend
 from bench.bench_model import ForcedCallsBackend
 from evals.runner import first_word_ms
 from intelligent_mcp import Orchestrator
-from loop.protocol import parse_tool_calls
+from toolcall.protocol import parse_tool_calls
 from settings.loader import load_settings
 
 # Codes that would mean the grammar let through a structurally invalid call.

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from assembly.services import build_services
-from rules.backend import RulesBackend
+from backends.rules_only import RulesBackend
 
 HOMICIDES = "query_homicides_advanced"
 

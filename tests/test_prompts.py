@@ -2,7 +2,7 @@
 import re
 
 import prompt_registry as prompts
-from loop.protocol import parse_tool_calls
+from toolcall.protocol import parse_tool_calls
 
 SCHEMAS = [
     {"name": "query_homicides_advanced", "description": "Count homicides.\nSecond line is dropped.",
@@ -75,9 +75,9 @@ def test_messages_and_labels():
     assert prompts.question_message(" Why? ", "Areas: Austin") == "Question: Why?\nNotes from the question analyzer: Areas: Austin"
     assert prompts.question_message("Why?", "  ") == "Question: Why?"
     assert prompts.format_call("t", {"a": 1, "b": "x"}) == 't(a=1, b="x")'
-    assert prompts.source_label("demographics", [{"key": "census_acs"}], "t") == "Census demographics"
-    assert prompts.source_label("homicides", [], "t") == "Homicide data"
-    assert prompts.source_label("", [{"dataset": "Some table"}], "t") == "Some table"
+    assert prompts.source_label([{"key": "census_acs"}], "Census data") == "Census demographics"
+    assert prompts.source_label([], "Homicide data") == "Homicide data"
+    assert prompts.source_label([{"dataset": "Some table"}], "") == "Some table"
     assert "[Source 1: X]" in prompts.synthesis_message("q", ["[Source 1: X] t() - s"])
     assert "No data tool returned data" in prompts.synthesis_message("q", [])
     assert "$9" in prompts.strict_message(["$9", "10%"])

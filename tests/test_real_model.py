@@ -16,7 +16,7 @@ from assembly.services import build_services
 from backends.llama_cpp import LlamaCppBackend
 from bench.bench_model import ForcedCallsBackend
 from intelligent_mcp import Orchestrator
-from loop.protocol import parse_tool_calls
+from toolcall.protocol import parse_tool_calls
 from settings.loader import PROJECT_ROOT, load_settings
 
 MODEL = Path(os.environ.get("CHIQA_TEST_MODEL") or PROJECT_ROOT / "var" / "models" / "smollm2-135m.gguf")

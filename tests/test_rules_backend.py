@@ -4,7 +4,7 @@ import pytest
 from analyzer.question import analyze_question
 from intelligent_mcp import Orchestrator
 from loop.steps import ToolCallStep
-from rules.backend import RulesBackend
+from backends.rules_only import RulesBackend
 from rules.collaborator import Planner
 from rules.planner import next_calls
 from tools.registry import ToolResult

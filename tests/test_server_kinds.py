@@ -11,9 +11,9 @@ from backends.base import BackendError, GenerationRequest
 from backends.llama_cpp import LlamaCppBackend
 from backends.openai_http import OpenAIBackend
 from llama_client import make_backend
-from loop.call_schema import build_call_schema, calls_to_protocol
+from toolcall.call_schema import build_call_schema, calls_to_protocol
 from loop.grammar import build_tool_grammar
-from loop.protocol import parse_tool_calls
+from toolcall.protocol import parse_tool_calls
 from settings.loader import load_settings
 from tools.catalog import tool_schemas
 

@@ -1,10 +1,10 @@
-"""loop.protocol: the forgiving TOOL_CALL reader (examples plus property-based checks)."""
+"""toolcall.protocol: the forgiving TOOL_CALL reader (examples plus property-based checks)."""
 import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loop.protocol import format_tool_call, parse_tool_calls
+from toolcall.protocol import format_tool_call, parse_tool_calls
 
 
 def calls_of(text):

@@ -8,7 +8,7 @@ from backends.base import GenerationRequest
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
 from loop.argument_constraints import argument_values
 from loop.grammar import build_tool_grammar
-from loop.protocol import format_tool_call, parse_tool_calls
+from toolcall.protocol import format_tool_call, parse_tool_calls
 from settings.loader import load_settings
 from tools.errors import ToolArgumentError
 from tools.registry import Tool, ToolRegistry, ToolResult

@@ -60,6 +60,7 @@ class Tool:
     parameters: dict  # JSON schema: {"type": "object", "properties": {...}, "required": [...]}
     fn: Callable[..., ToolResult]
     domain: str = ""  # the data it answers from, named as the question analyzer names domains
+    label: str = ""  # how an answer's sources name its results when no dataset label applies ("Homicide data")
 
     def schema(self) -> dict:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}

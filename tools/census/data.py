@@ -8,8 +8,9 @@ import pandas as pd
 
 from tools.common import plain
 from tools.errors import ToolArgumentError
+from tools import names
 
-TOOL_NAME = "query_census_demographics"
+TOOL_NAME = names.CENSUS
 CACHE_KEY = "_census_cache"
 METRIC_NAMES = ["population", "income", "race", "age", "all"]
 ACS_LABEL = "ACS 2019-2023 5-year"

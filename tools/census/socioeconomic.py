@@ -30,8 +30,9 @@ from tools.common import (
 )
 from tools.map_hints import area_map
 from tools.registry import Tool
+from tools import names
 
-TOOL_NAME = "query_socioeconomic"
+TOOL_NAME = names.SOCIOECONOMIC
 DATASETS = ["socioeconomic"]
 CACHE_KEY = "_socioeconomic_cache"
 
@@ -290,6 +291,7 @@ def _citywide(data, cache, metric, columns, city, caveats):
 def register(registry) -> None:
     registry.register(Tool(
         name=TOOL_NAME,
+        label="Socioeconomic data",
         description=("Per capita income, poverty, unemployment, education, crowding, dependency and hardship index "
                      "(2008-2012) for a community area, a comparison, a ranking, or city-wide."),
         parameters={

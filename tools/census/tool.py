@@ -125,6 +125,7 @@ def register(registry) -> None:
     now = datetime.date.today().year
     registry.register(Tool(
         name=TOOL_NAME,
+        label="Census data",
         description=("Population (2010 Census and ACS 2019-2023), household income bands, race/ethnicity and "
                      "age for a community area, a comparison, a ranking, or city-wide."),
         parameters={

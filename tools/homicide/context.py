@@ -17,6 +17,7 @@ from tools.homicide.rates import (
     vintage_values,
 )
 from tools.registry import Tool
+from tools import names
 
 CORRELATION_CAVEAT = ("Correlation is not causation: these are area-level associations (ecological), "
                       "not evidence that the indicator causes homicides or applies to individuals.")
@@ -34,7 +35,7 @@ INDICATORS = {
 }
 
 
-SOCIO_NAME = "analyze_homicide_socioeconomic_context"
+SOCIO_NAME = names.SOCIOECONOMIC_CONTEXT
 SOCIO_PARAMETERS = {
     "type": "object",
     "properties": {
@@ -150,4 +151,5 @@ def analyze_homicide_socioeconomic_context(data, indicator="hardship_index", sta
 
 
 def register(registry) -> None:
-    registry.register(Tool(SOCIO_NAME, SOCIO_DESCRIPTION, SOCIO_PARAMETERS, analyze_homicide_socioeconomic_context, domain="homicides"))
+    registry.register(Tool(SOCIO_NAME, SOCIO_DESCRIPTION, SOCIO_PARAMETERS, analyze_homicide_socioeconomic_context, domain="homicides",
+                           label="Homicide data"))

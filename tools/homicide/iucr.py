@@ -10,8 +10,9 @@ from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, make_result
 from tools.errors import ToolArgumentError
 from tools.homicide.common import homicide_arrays
 from tools.registry import Tool
+from tools import names
 
-TOOL_NAME = "get_iucr_info"
+TOOL_NAME = names.IUCR
 HOMICIDE_CODES = ["0110", "0130", "0141", "0142"]
 
 PARAMETERS = {
@@ -145,4 +146,5 @@ def get_iucr_info(data, code=None):
 
 
 def register(registry) -> None:
-    registry.register(Tool(TOOL_NAME, DESCRIPTION, PARAMETERS, get_iucr_info, domain="homicides"))
+    registry.register(Tool(TOOL_NAME, DESCRIPTION, PARAMETERS, get_iucr_info, domain="homicides",
+                           label="IUCR crime codes"))

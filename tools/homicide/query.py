@@ -40,8 +40,9 @@ from tools.homicide.common import (
 )
 from tools.map_hints import area_counts_map
 from tools.registry import Tool
+from tools import names
 
-TOOL_NAME = "query_homicides_advanced"
+TOOL_NAME = names.HOMICIDES
 
 GROUP_BY = ["year", "month", "weekday", "hour", "ward", "district", "community_area", "location_type", "arrest",
             "domestic"]
@@ -421,4 +422,5 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
 
 
 def register(registry) -> None:
-    registry.register(Tool(TOOL_NAME, DESCRIPTION, PARAMETERS, query_homicides_advanced, domain="homicides"))
+    registry.register(Tool(TOOL_NAME, DESCRIPTION, PARAMETERS, query_homicides_advanced, domain="homicides",
+                           label="Homicide data"))

@@ -33,6 +33,7 @@ from tools.homicide.common import (
 )
 from tools.map_hints import area_map
 from tools.registry import Tool
+from tools import names
 
 POP_SWITCH_YEAR = 2016  # first year whose denominator is the ACS 2019-2023 estimate
 CENSUS_2010 = "2010 census"
@@ -119,7 +120,7 @@ def partial_rate_caveats(data, start: int, end: int) -> list[str]:
 
 # ------------------------------------------------------------------ the tool
 
-RATES_NAME = "analyze_homicide_rates_by_community_area"
+RATES_NAME = names.AREA_RATES
 RATES_PARAMETERS = {
     "type": "object",
     "properties": {
@@ -221,4 +222,5 @@ def analyze_homicide_rates_by_community_area(data, year=None, start_year=None, e
 
 
 def register(registry) -> None:
-    registry.register(Tool(RATES_NAME, RATES_DESCRIPTION, RATES_PARAMETERS, analyze_homicide_rates_by_community_area, domain="homicides"))
+    registry.register(Tool(RATES_NAME, RATES_DESCRIPTION, RATES_PARAMETERS, analyze_homicide_rates_by_community_area, domain="homicides",
+                           label="Homicide data"))

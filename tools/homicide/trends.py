@@ -27,8 +27,9 @@ from tools.homicide.common import (
     years_label,
 )
 from tools.registry import Tool
+from tools import names
 
-TRENDS_NAME = "compare_homicide_district_trends"
+TRENDS_NAME = names.DISTRICT_TRENDS
 TRENDS_PARAMETERS = {
     "type": "object",
     "properties": {
@@ -260,4 +261,5 @@ def rank_changes(data, p1: tuple, p2: tuple, kind: str, top_n: int, sort_order: 
 
 
 def register(registry) -> None:
-    registry.register(Tool(TRENDS_NAME, TRENDS_DESCRIPTION, TRENDS_PARAMETERS, compare_homicide_district_trends, domain="homicides"))
+    registry.register(Tool(TRENDS_NAME, TRENDS_DESCRIPTION, TRENDS_PARAMETERS, compare_homicide_district_trends, domain="homicides",
+                           label="Homicide data"))

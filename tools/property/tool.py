@@ -48,8 +48,9 @@ from tools.property.price_index import (
     index_window,
 )
 from tools.registry import Tool
+from tools import names
 
-TOOL_NAME = "query_property_values"
+TOOL_NAME = names.PROPERTY
 CACHE_KEY = "_property_cache"
 METRIC_NAMES = ["home_value", "price_trend", "all"]
 
@@ -144,6 +145,7 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
 def register(registry) -> None:
     registry.register(Tool(
         name=TOOL_NAME,
+        label="Home values",
         description=("Home values (Zillow, by ZIP mapped to community areas, 2000-2024) and house-price index "
                      "trends (DePaul IHS, 1997-2025) for an area or ZIP, a comparison, or a ranking."),
         parameters={

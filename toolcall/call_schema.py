@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 
-from loop.protocol import NO_CALL_MARKER
+from toolcall.protocol import NO_CALL_MARKER
 
 
 def _closed(parameters: dict) -> dict:
