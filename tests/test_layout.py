@@ -195,3 +195,13 @@ def test_no_package_level_cycles():
 
     cyclic = sorted(a for a in edges if reaches(a, a, set()))
     assert not cyclic, f"packages on an import cycle: {cyclic}"
+
+
+def test_no_function_in_the_loop_is_over_60_lines():
+    """The run's steps stay readable: each phase function fits on a screen."""
+    long = []
+    for path in [*sorted((ROOT / "loop").glob("*.py")), ROOT / "intelligent_mcp.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 60:
+                long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1})")
+    assert not long, "\n".join(long)

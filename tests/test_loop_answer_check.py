@@ -1,0 +1,233 @@
+"""The loop's answer check: grounding, left-out figures, the planner's answer as a stand-in, and the notes."""
+import pandas as pd
+
+from intelligent_mcp import Orchestrator
+from rules.answer import CAPABILITIES
+from tests.loop_helpers import (
+    CENSUS,
+    HOMICIDES,
+    RATES,
+    SOCIO,
+    SuggestibleModel,
+    call,
+    orchestrate,
+    step_types,
+    tool_values,
+    yearly_counts,
+)
+
+
+def test_grounding_triggers_one_strict_resynthesis(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 98,765 homicides in 2022.",
+        lambda req: f"There were {tool_values(registry, HOMICIDES, year=2022)['total']:,} homicides in 2022."])
+    result = orch.run("How many homicides in 2022?")
+    assert "98,765" in backend.requests[-1].messages[-1]["content"]
+    assert result.ungrounded_numbers == [] and "98,765" not in result.answer
+    assert step_types(result)[-4:] == ["synthesis", "grounding", "synthesis", "grounding"]
+    assert result.steps[-2].strict and result.steps[-3].unmatched == ["98,765"]
+
+
+def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
+    orch, backend = orchestrate(registry, settings, [
+        call(HOMICIDES, year=2022), "NO_TOOL_CALL", "Exactly 123,456 homicides.", "Still 123,456 homicides."])
+    result = orch.run("How many homicides in 2022?")
+    assert result.ungrounded_numbers == ["123,456"]
+    assert any("123,456" in c for c in result.caveats)
+    assert sum(s.type == "synthesis" and s.strict for s in result.steps) == 1  # re-synthesised once only
+
+
+def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "There were 99,999 homicides.",
+                                "Still 99,999 homicides."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    kinds = [(s.type, getattr(s, "strict", None), getattr(s, "planner_answer", None)) for s in result.steps]
+    assert ("synthesis", True, False) in kinds and ("synthesis", False, True) in kinds
+    assert "717" in result.answer and "99,999" not in result.answer
+    assert result.ungrounded_numbers == [] and result.steps[-1].type == "grounding" and result.steps[-1].attempt == 3
+
+
+def test_an_answer_without_the_lead_figure_gets_a_sentence_added(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.",
+                                "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    first, second = [s for s in result.steps if s.type == "grounding"]
+    assert first.missing_lead_figures == ["717"] and second.missing_lead_figures == []
+    request = backend.requests[-1].messages[-1]["content"]
+    assert "leaves out these figures: 717. They come from: 717 homicides (year 2022)" in request
+    assert result.answer == "Homicides were common that year. There were 717 homicides in 2022."
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps)
+
+
+def test_a_ranking_answer_naming_the_top_entry_is_not_rewritten(registry, settings):
+    # The summary leads with the year's total (804); an answer about the top area states that area's figure.
+    grouped = call(HOMICIDES, year=2021, group_by="community_area", top_n=5)
+    backend = SuggestibleModel([grouped, "NO_TOOL_CALL", "Austin had the most homicides in 2021: 71."])
+    result = Orchestrator(backend, registry, settings).run("Which community area had the most homicides in 2021?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert len(grounding) == 1 and grounding[0].missing_lead_figures == []
+    assert result.answer == "Austin had the most homicides in 2021: 71."
+
+
+
+
+def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.", "717"])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert "leaves out these figures: 717" in backend.requests[-1].messages[-1]["content"]
+    assert result.answer != "717" and result.steps[-2].planner_answer and "717" in result.answer
+
+
+
+
+def test_a_place_number_does_not_count_as_stating_the_figure(registry, settings):
+    # "Fuller Park (37) had the highest rate" names the area's number, not its rate: the answer check asks for
+    # the rate in one strict rewrite.
+    rates = call(RATES, year=2022, top_n=5, sort_order="desc")
+    backend = SuggestibleModel([rates, "Fuller Park (37) had the highest homicide rate in 2022.",
+                                "Fuller Park had the highest rate in 2022: 274.5 per 100,000 residents."])
+    result = Orchestrator(backend, registry, settings).run(
+        "Which community area has the highest homicide rate per capita in 2022?")
+    first = [s for s in result.steps if s.type == "grounding"][0]
+    assert first.missing_lead_figures == ["274.5"]
+    assert "274.5" in backend.requests[-1].messages[-1]["content"] and "274.5 per 100,000" in result.answer
+
+
+def test_an_age_band_is_not_a_figure_the_answer_must_state(registry, settings, data_dir):
+    # The key line "Austin: aged 16+ unemployed 22.6% vs 12.9% city-wide" leads with 22.6, not with the 16 of
+    # its label: the 0.5B model's "Austin: 22.6% vs 12.9% city-wide" had been refused and replaced.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+    austin = socio[socio["Community Area Number"] == 25].iloc[0]["PERCENT AGED 16+ UNEMPLOYED"]
+    answer = f"In Austin {austin:.1f}% of adults are out of work."
+    backend = SuggestibleModel([call(SOCIO, community_area=25, metric="unemployment"), answer])
+    result = Orchestrator(backend, registry, settings).run("how jobless is austin?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == []
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps) and result.answer.startswith(answer)
+
+
+def test_a_chained_answer_must_state_the_rankings_figure_and_the_second_figure(registry, settings, data_dir):
+    # "Austin had the most homicides in 2021, with a per capita income of $15,957" leaves out how many (71):
+    # one strict rewrite asks for it; an answer with both figures passes at once. Figures from the raw files.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    income = int(socio.loc[socio["Community Area Number"] == 25, "PER CAPITA INCOME "].iloc[0])
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    austin = int(((year == 2021) & (pd.to_numeric(raw["Community Area"]) == 25)).sum())
+    ranking = call(HOMICIDES, start_year=2021, end_year=2021, group_by="community_area", top_n=5, sort_order="desc")
+    question = "which area had the most homicides in 2021, and what is the per capita income there?"
+    short = f"Austin had the most homicides in 2021, with a per capita income of ${income:,}."
+    added = f"Austin had {austin} homicides that year."
+    backend = SuggestibleModel([ranking, call(SOCIO, community_area=25, metric="income"), short, added])
+    result = Orchestrator(backend, registry, settings).run(question)
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(austin)] and grounding[1].missing_lead_figures == []
+    assert result.answer == short + " " + added
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps)
+
+
+def test_each_compared_entry_needs_its_figure(registry, settings, data_dir):
+    counts = yearly_counts(data_dir, (2016, 2017))
+    grouped = call(HOMICIDES, start_year=2016, end_year=2017, group_by="year")
+    backend = SuggestibleModel([grouped, f"{counts[2016]} murders in 2016 were more than in 2017.",
+                                f"2016 had {counts[2016]} murders and 2017 had {counts[2017]}."])
+    result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(counts[2017])] and grounding[1].missing_lead_figures == []
+
+
+def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_dir):
+    # "How many women were killed in 2020": the data has no victim sex. The 0.5B model answered "787 homicides"
+    # and never said so; the note is added after its answer, and the trace says which notes were added.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
+    in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
+    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in 2020."])
+    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    assert result.answer == (f"There were {in_2020:,} homicides in 2020.\n\nNote: The data does not include victim "
+                             "demographics; the figures above are what it does hold.")
+    notes = result.steps[-1]
+    assert notes.type == "notes" and len(notes.added) == 1 and result.to_dict()["trace"][-1]["added"] == notes.added
+    # An answer that tells the user in its own words gets nothing added.
+    said = f"The data has no victim demographics, so it cannot say how many were women; {in_2020:,} people were killed."
+    backend = SuggestibleModel(["USE_SUGGESTED", said])
+    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    assert result.answer == said and result.steps[-1].added == []
+
+
+def test_a_partial_year_note_reaches_the_answer(registry, settings):
+    backend = SuggestibleModel(["USE_SUGGESTED", "340 homicides (year 2023)."])
+    result = Orchestrator(backend, registry, settings).run("homicides so far this year in chicago")
+    assert "it is partial (the snapshot ends" in result.answer.split("\n\nNote: ")[1]
+    assert result.ungrounded_numbers == []
+
+
+def test_a_census_group_question_names_the_groups_count(registry, settings, data_dir):
+    # "How many Latino residents live in Little Village?": the tool's summary gives four groups' shares and no
+    # count, and the 0.5B model answered with the share. The key line is the group's count and share.
+    raw = pd.read_csv(data_dir / "census_acs.csv")
+    row = raw[(raw["acs_year"] == raw["acs_year"].max()) & (raw["community_area"] == "SOUTH LAWNDALE")].iloc[0]
+    latino, population = int(row["hispanic_or_latino"]), int(row["total_population"])
+    backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), f"{latino:,} Latino residents."])
+    Orchestrator(backend, registry, settings).run("How many Latino residents live in Little Village?")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    share = round(100 * latino / population, 1)
+    assert f"- South Lawndale: {latino:,} Hispanic or Latino (any race) residents, {share}% of {population:,} (ACS" in request
+    # Asked for the make-up, each main group's share and count.
+    black = int(row["black_or_african_american"])
+    backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), "ok"])
+    Orchestrator(backend, registry, settings).run("racial makeup of little village")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    assert f"- South Lawndale: pop. {population:,}; Black {100 * black / population:.1f}% ({black:,})," in request
+    # A household income band: that band's share and count alone (the 1.5B model answered with the first band's).
+    hyde = raw[(raw["acs_year"] == raw["acs_year"].max()) & (raw["community_area"] == "HYDE PARK")].iloc[0]
+    bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+    households, rich = int(sum(int(hyde[b]) for b in bands)), int(hyde["_125_000"])
+    backend = SuggestibleModel([call(CENSUS, community_area=41, metric="income"), "ok"])
+    Orchestrator(backend, registry, settings).run("What share of households in Hyde Park earn over $125k?")
+    request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
+    assert (f"- Hyde Park: {100 * rich / households:.1f}% of {households:,} households earn $125,000 and over "
+            f"({rich:,}); city") in request
+
+
+def test_two_named_years_answered_from_a_yearly_series_need_both_years(registry, settings, data_dir):
+    # "2019 vs 2022 - up or down?" answered from 2019-2022 by year: the 0.5B model gave one in-between year's count,
+    # which any-year checking accepted. Each named year's count is now required.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    area = pd.to_numeric(raw["Community Area"]) == 23
+    counts = {y: int(((year == y) & area).sum()) for y in range(2019, 2023)}
+    backend = SuggestibleModel([
+        call(HOMICIDES, community_area=23, start_year=2019, end_year=2022, group_by="year"),
+        f"Humboldt Park had {counts[2020]:,} homicides in 2020.",
+        f"It went from {counts[2019]:,} in 2019 to {counts[2022]:,} in 2022."])
+    result = Orchestrator(backend, registry, settings).run("murders in Humbolt Park, 2019 vs 2022 - up or down?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(counts[2019]), str(counts[2022])]
+    assert grounding[1].missing_lead_figures == []
+    assert result.answer == (f"Humboldt Park had {counts[2020]:,} homicides in 2020. It went from {counts[2019]:,} "
+                             f"in 2019 to {counts[2022]:,} in 2022.")
+
+
+def test_a_note_naming_a_number_needs_that_number(registry, settings):
+    # Asked for "community area 999", the 0.5B model answered with what the data covers (by community area):
+    # the same words as the note, not its 999. The note is added.
+    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", CAPABILITIES])
+    result = Orchestrator(backend, registry, settings).run("income of community area 999")
+    assert result.answer.startswith(CAPABILITIES)
+    assert result.answer.endswith("\n\nNote: There is no community area 999: Chicago's community areas are "
+                                  "numbered 1 to 77.")
+
+
+def test_both_periods_of_a_period_comparison_are_needed(registry, settings, data_dir):
+    # "compare 2015-2017 with 2019-2021 in district 11": the 0.5B model gave the second period's yearly average and
+    # the change, and left out the first period's; the key line's entries are split at its arrow.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "District"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    in_11 = pd.to_numeric(raw["District"]) == 11
+    first, second = (round(int((in_11 & year.between(a, b)).sum()) / 3, 1) for a, b in ((2015, 2017), (2019, 2021)))
+    backend = SuggestibleModel(["USE_SUGGESTED", f"District 11 (2015-2017) -> {second}/yr (2019-2021).",
+                                f"District 11 went from {first} a year in 2015-2017 to {second} in 2019-2021."])
+    result = Orchestrator(backend, registry, settings).run("compare 2015-2017 with 2019-2021 in district 11")
+    assert [c.name for c in result.calls] == ["compare_homicide_district_trends"]
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(first)] and grounding[1].missing_lead_figures == []
