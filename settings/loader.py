@@ -48,7 +48,7 @@ def _flatten(tree: dict, prefix: str = "") -> dict:
 
 def _unknown(key: str, where: str) -> SettingsError:
     near = difflib.get_close_matches(key, list(_FIELDS), n=1, cutoff=0.5)
-    hint = f"; did you mean '{near[0]}'?" if near else "; see the README's settings table"
+    hint = f"; did you mean '{near[0]}'?" if near else "; see the settings table in docs/settings.md"
     return SettingsError(f"unknown setting '{key}' in {where}{hint}")
 
 

@@ -1,6 +1,6 @@
 """Every setting in one place: its type, default, environment variable and meaning.
 
-config.yaml and the environment only override these defaults. The README's settings table is
+config.yaml and the environment only override these defaults. The settings table in docs/settings.md is
 checked against this module by a test, so the two cannot drift apart.
 """
 from __future__ import annotations
@@ -46,10 +46,11 @@ class ModelSettings:
     chat_format: str | None = setting(None, "llama-cpp-python chat format; null uses the GGUF's template")
     n_ctx: int = setting(4096, "context window in tokens")
     n_threads: int | None = setting(None, "threads; null = physical cores")
-    n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch (see Measured for what was tried)")
-    flash_attn: bool = setting(False, "llama.cpp flash attention (see Measured for what was tried)")
+    n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch "
+                                "(see docs/measurements.md for what was tried)")
+    flash_attn: bool = setting(False, "llama.cpp flash attention (see docs/measurements.md for what was tried)")
     prompt_lookup: int = setting(0, "prompt-lookup decoding on the synthesis pass: draft tokens per step, 0 = off "
-                                    "(needs every position's logits; see Measured)")
+                                    "(needs every position's logits; see docs/measurements.md)")
     seed: int = setting(42, "sampling seed")
     temperature: float = setting(0.2, "sampling temperature")
     max_tokens: int = setting(384, "reply budget per model pass")
@@ -78,7 +79,8 @@ class OrchestratorSettings:
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "
                                       "question (the rule planner's lead for those results)")
     number_grammar: bool = setting(False, "with a model, the synthesis grammar admits only numerals found in the "
-                                          "tool results, the question or the notes (off by default: see the README)")
+                                          "tool results, the question or the notes "
+                                          "(off by default: see docs/measurements.md)")
     max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
 
 

@@ -1,4 +1,4 @@
-"""`python app.py mcp` driven by the MCP SDK's own stdio client, launched the way the README's Claude Desktop
+"""`python app.py mcp` driven by the MCP SDK's own stdio client, launched the way the Claude Desktop
 recipe says (absolute paths, started from another folder), answering `ask` with the rule planner.
 
 One server process and one session for the module: list the tools, call one with good arguments (values
@@ -28,8 +28,8 @@ BAD = ("query_homicides_advanced", {"district": 13})
 ASK = {"question": "How many homicides were there in 2022?"}
 
 
-def readme_server() -> dict:
-    """The README's claude_desktop_config.json entry for ChiQA, with its placeholder paths made real."""
+def documented_server() -> dict:
+    """The claude_desktop_config.json entry of docs/protocols.md for ChiQA, with its placeholder paths made real."""
     [block] = code_blocks("json", "mcpServers")
     entry = json.loads(block)["mcpServers"]["chiqa"]
     assert entry["command"] == "/path/to/chiqa/.venv/bin/python"
@@ -58,8 +58,8 @@ def mcp(tmp_path_factory, data_dir):
     tmp = tmp_path_factory.mktemp("mcp")
     cache = ROOT / "var" / "test" / "cache"  # the tests' shared parquet cache keeps start-up short
     (tmp / "config.yaml").write_text(yaml.safe_dump({"data": {"cache_dir": str(cache)}}))
-    server = readme_server()
-    server["args"] += ["--backend", "rules"]  # the README's variant for answering without a model
+    server = documented_server()
+    server["args"] += ["--backend", "rules"]  # the documented variant for answering without a model
     env = {"PATH": "/usr/bin:/bin", "CHIQA_CONFIG": str(tmp / "config.yaml"), "CHIQA_VAR_DIR": str(tmp / "var"),
            "CHIQA_DATA_DIR": str(data_dir)}
     out = anyio.run(session_run, server, env, tmp)  # cwd: not the checkout, as Claude Desktop starts it
@@ -74,7 +74,7 @@ def raw(data_dir):
 
 
 def test_readme_args_are_the_mcp_command():
-    server = readme_server()
+    server = documented_server()
     assert server["args"] == [str(ROOT / "app.py"), "mcp"]
 
 

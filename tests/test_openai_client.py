@@ -93,8 +93,8 @@ def test_errors_are_openai_exceptions(client):
         client.chat.completions.create(model="chiqa", messages=[{"role": "system", "content": "only a system"}])
 
 
-def test_llm_cli_with_the_readme_recipe(base, tmp_path, homicides_2022):
-    """The README's extra-openai-models.yaml, as written but for the port, drives the real `llm` CLI."""
+def test_llm_cli_with_the_documented_recipe(base, tmp_path, homicides_2022):
+    """The extra-openai-models.yaml of docs/protocols.md, as written but for the port, drives the real `llm` CLI."""
     [block] = code_blocks("yaml", "model_id")
     [entry] = yaml.safe_load(block)
     assert entry["api_base"] == "http://127.0.0.1:8000/v1" and entry["model_name"] in ("chiqa", "chiqa-text")

@@ -227,7 +227,7 @@ def test_busy_during_stream_is_an_error_event(tmp_path):
     assert events[-1] == "[DONE]"
 
 
-def test_readme_open_webui_recipe_points_at_v1(client):
+def test_documented_open_webui_recipe_points_at_v1(client):
     # the pip recipe (run and checked) on loopback, then the untested container one
     pip, docker = code_blocks("bash", "OPENAI_API_BASE_URL")
     port = load_settings().server.port

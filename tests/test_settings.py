@@ -15,10 +15,10 @@ from tools.data.loader import load_data
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _readme_settings_table() -> dict:
-    """key -> default cell of the README's settings table."""
+def _documented_settings_table() -> dict:
+    """key -> default cell of the settings table in docs/settings.md."""
     rows = {}
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in (ROOT / "docs" / "settings.md").read_text().splitlines():
         match = re.match(r"^\| `([a-z_.]+)` \| (.*?) \| .* \|$", line)
         if match:
             rows[match.group(1)] = match.group(2)
@@ -33,8 +33,8 @@ def _as_cell(value) -> str:
     return str(value)
 
 
-def test_readme_settings_table_matches_the_defaults():
-    table = _readme_settings_table()
+def test_documented_settings_table_matches_the_defaults():
+    table = _documented_settings_table()
     defaults = {key: _as_cell(default_of(f)) for key, f in leaf_settings()}
     assert table == defaults
 
