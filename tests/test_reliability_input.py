@@ -147,6 +147,50 @@ def test_a_well_formed_chunked_body_is_answered(live):
     assert status == 200 and "717 homicides" in body["answer"]
 
 
+# ---------------------------------------------------------------- the same on gunicorn, the documented server
+
+@pytest.fixture(scope="module")
+def gunicorn_live(tmp_path_factory):
+    """`gunicorn -c gunicorn.conf.py app:create_app()` (what `make run` starts) on 127.0.0.1, rule planner."""
+    from bench.bench_web import gunicorn_server
+
+    var = tmp_path_factory.mktemp("gunicorn")
+    with gunicorn_server(var, env={"CHIQA_BACKEND": "rules"}) as base:
+        yield int(base.rsplit(":", 1)[1]), var / "gunicorn.log"
+
+
+GUNICORN_BAD_CHUNKS = {"size ZZ": b"ZZ\r\n{}\r\n0\r\n\r\n", "size -3": b"-3\r\nabc\r\n0\r\n\r\n",
+                       "missing CRLF after the data": b"5\r\n{\"que\r\nxx\r\n0\r\n\r\n",
+                       "cut off": b"10\r\n{\"question\"", "size overflow": b"f" * 40 + b"\r\n{}\r\n0\r\n\r\n"}
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/api/ask/stream", "/api/runs/0123456789abcdef/feedback",
+                                  "/v1/chat/completions"])
+@pytest.mark.parametrize("case", list(GUNICORN_BAD_CHUNKS))
+def test_a_malformed_chunked_body_is_a_400_on_gunicorn(gunicorn_live, path, case):
+    port, log = gunicorn_live
+    request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").encode() + GUNICORN_BAD_CHUNKS[case]
+    status, body = send_raw(port, request)
+    assert status == 400, body
+    if path.startswith("/v1/"):  # OpenAI's error shape, which OpenAI clients read
+        assert body["error"]["code"] == "invalid_body" and body["error"]["type"] == "invalid_request_error"
+        assert body["error"]["message"]
+    else:
+        assert body == {"ok": False, "error": {"code": "invalid_body", "message": body["error"]["message"]}}
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+def test_a_well_formed_chunked_body_is_answered_on_gunicorn(gunicorn_live):
+    port, log = gunicorn_live
+    payload = json.dumps({"question": QUESTION}).encode()
+    request = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+               + f"{len(payload):x}\r\n".encode() + payload + b"\r\n0\r\n\r\n")
+    status, body = send_raw(port, request)
+    assert status == 200 and "717 homicides" in body["answer"]
+
+
 # ---------------------------------------------------------------- the CLI applies the same checks
 
 @pytest.mark.parametrize("argv,code,needle", [
