@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 
 from protocols.trace import tool_call_view
@@ -31,6 +32,7 @@ MODELS = {
     "chiqa-text": "ChiQA: answer with the tool calls listed as plain text (terminal clients such as llm)",
 }
 OWNER = "chiqa"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 
 
@@ -177,4 +179,5 @@ def chunk(completion_id: str, created: int, model: str, delta: dict | None, fini
 
 def sse(event: dict | str) -> str:
     data = event if isinstance(event, str) else json.dumps(event, ensure_ascii=False, default=str)
-    return f"data: {data}\n\n"
+    # A lone UTF-16 surrogate cannot be sent as UTF-8: replaced, so a stream is never cut mid-way by it.
+    return f"data: {_LONE_SURROGATE.sub(chr(0xFFFD), data)}\n\n"

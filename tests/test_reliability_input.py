@@ -191,6 +191,47 @@ def test_a_well_formed_chunked_body_is_answered_on_gunicorn(gunicorn_live):
     assert status == 200 and "717 homicides" in body["answer"]
 
 
+# ---------------------------------------------------------------- /v1 applies /api/ask's question check
+
+def v1_body(question_json: str, stream: bool) -> bytes:
+    return ('{"model": "chiqa", "stream": %s, "messages": [{"role": "user", "content": %s}]}'
+            % ("true" if stream else "false", question_json)).encode()
+
+
+def assert_openai_400(status: int, body: dict, code: str, param: str | None) -> str:
+    assert status == 400, body
+    assert set(body) == {"error"} and body["error"]["type"] == "invalid_request_error"
+    assert body["error"]["code"] == code and body["error"]["param"] == param
+    return body["error"]["message"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("question", ['"How many homicides were there in 2022? \\ud800"', '"\\udfff"'])
+def test_v1_refuses_a_lone_surrogate_as_api_ask_does(client, stream, question):
+    resp = client.post("/v1/chat/completions", data=v1_body(question, stream), content_type="application/json")
+    message = assert_openai_400(resp.status_code, resp.get_json(), "invalid_question", "messages")
+    assert "unpaired UTF-16 surrogate" in message
+    api = client.post("/api/ask", data=raw_body(question=question), content_type="application/json")
+    assert_error(api, 400, "invalid_question")  # the same verdict on both endpoints
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_v1_lone_surrogate_on_gunicorn_is_a_400_not_a_cut_stream(gunicorn_live, stream):
+    port, log = gunicorn_live
+    payload = v1_body('"homicides in 2022 \\ud800"', stream)
+    request = (b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               + f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n".encode() + payload)
+    status, body = send_raw(port, request)
+    assert_openai_400(status, body, "invalid_question", "messages")
+    assert "UnicodeEncodeError" not in log.read_text(errors="replace")
+
+
+def test_v1_stream_text_never_holds_a_lone_surrogate():
+    from protocols.openai_chat import sse
+
+    assert sse({"content": "a \ud800 b"}).encode("utf-8") == 'data: {"content": "a \ufffd b"}\n\n'.encode()
+
+
 # ---------------------------------------------------------------- the CLI applies the same checks
 
 @pytest.mark.parametrize("argv,code,needle", [

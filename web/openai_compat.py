@@ -23,6 +23,7 @@ from protocols import openai_chat as oc
 from protocols.trace import compact_trace, usage
 from web.api import (
     RETRY_AFTER_SECONDS,
+    _check_text as check_text,
     busy_error,
     event_dict,
     get_orchestrator,
@@ -40,9 +41,15 @@ STARTED = int(time.time())
 def _parse():
     body = read_json_body()
     try:
-        return oc.parse_chat_request(body, current_app.config["CHIQA_SETTINGS"].server.max_question_chars)
+        chat = oc.parse_chat_request(body, current_app.config["CHIQA_SETTINGS"].server.max_question_chars)
     except oc.ChatRequestError as exc:
         raise ApiError(exc.status, exc.code, exc.message, param=exc.param) from None
+    try:
+        check_text("question", chat.question)  # /api/ask's own check: a lone surrogate is not text
+    except ApiError as exc:
+        exc.param = "messages"
+        raise
+    return chat
 
 
 def _permalink(run_id: str | None) -> str | None:
