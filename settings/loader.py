@@ -89,13 +89,35 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         raise SettingsError(f"setting '{key}' in {where} must be {kind}, got {shown}") from None
 
 
+def _read_config(config_path: Path) -> dict:
+    """The config file as a mapping; a missing, unreadable or malformed file is a SettingsError naming it."""
+    try:
+        with open(config_path, encoding="utf-8") as fh:
+            tree = yaml.safe_load(fh) or {}
+    except IsADirectoryError:
+        raise SettingsError(f"the config file {config_path} is a folder, not a YAML file") from None
+    except FileNotFoundError:
+        raise SettingsError(f"the config file {config_path} does not exist") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"the config file {config_path} is not UTF-8 text (a binary file?)") from None
+    except OSError as exc:
+        raise SettingsError(f"the config file {config_path} cannot be read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+        raise SettingsError(f"the config file {config_path} is not valid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise SettingsError(f"the config file {config_path} nests too deeply") from None
+    if not isinstance(tree, dict):
+        raise SettingsError(f"{config_path} must hold a mapping of settings")
+    return tree
+
+
 def load_settings(path: str | os.PathLike | None = None, overrides: dict | None = None) -> Settings:
     """Defaults, then config.yaml, then environment variables, then explicit dotted overrides (None = keep)."""
     config_path = Path(path or os.environ.get("CHIQA_CONFIG") or DEFAULT_CONFIG)
-    with open(config_path, encoding="utf-8") as fh:
-        tree = yaml.safe_load(fh) or {}
-    if not isinstance(tree, dict):
-        raise SettingsError(f"{config_path} must hold a mapping of settings")
+    tree = _read_config(config_path)
     values = {key: default_of(f) for key, f in _FIELDS.items()}
     layers = [(_flatten(tree), str(config_path)),
               ({key: os.environ[env] for env, key in env_overrides().items() if os.environ.get(env)}, "the environment"),

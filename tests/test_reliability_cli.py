@@ -1,0 +1,91 @@
+"""Reliability: the CLI as a user runs it (a subprocess), where exit 2 and one `error:` line are promised.
+
+A config file that is missing, a folder, malformed YAML or binary (by --config or CHIQA_CONFIG); a report path
+that cannot be written; stdout on a full device (`> /dev/full`). Never a traceback, never exit 1.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTION = "How many homicides were there in 2022?"
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory, data_dir):
+    tmp = tmp_path_factory.mktemp("cli_faults")
+    config = tmp / "config.yaml"
+    config.write_text(yaml.safe_dump({"data": {"cache_dir": str(ROOT / "var" / "test" / "cache")}}))
+    return {"PATH": "/usr/bin:/bin", "CHIQA_CONFIG": str(config), "CHIQA_VAR_DIR": str(tmp / "var"),
+            "CHIQA_DATA_DIR": str(data_dir), "CHIQA_BACKEND": "rules"}
+
+
+def run(args, env, stdout=subprocess.PIPE, timeout=180):
+    return subprocess.run([sys.executable, str(ROOT / "app.py"), *args], cwd=ROOT, env=env, stdout=stdout,
+                          stderr=subprocess.PIPE, timeout=timeout)
+
+
+def assert_one_error_line(proc, needle: str) -> str:
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert "Traceback" not in err and err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
+    assert needle in err, err
+    if proc.stdout is not None:
+        assert proc.stdout == b""
+    return err
+
+
+# ---------------------------------------------------------------- the config file
+
+def bad_configs(tmp: Path) -> dict:
+    (tmp / "folder.yaml").mkdir(exist_ok=True)
+    (tmp / "malformed.yaml").write_text("model:\n  backend: rules\n   n_ctx: [1, 2\n")
+    (tmp / "tabs.yaml").write_text("model:\n\tbackend: rules\n")
+    (tmp / "binary.yaml").write_bytes(bytes(range(256)) * 4)
+    (tmp / "list.yaml").write_text("- 1\n- 2\n")
+    return {"missing": (tmp / "nope.yaml", "does not exist"), "folder": (tmp / "folder.yaml", "is a folder"),
+            "malformed": (tmp / "malformed.yaml", "not valid YAML at line"),
+            "tabs": (tmp / "tabs.yaml", "not valid YAML"), "binary": (tmp / "binary.yaml", "not UTF-8 text"),
+            "a list": (tmp / "list.yaml", "must hold a mapping")}
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "malformed", "tabs", "binary", "a list"])
+@pytest.mark.parametrize("how", ["--config", "CHIQA_CONFIG"])
+def test_a_bad_config_file_is_exit_2_with_one_line(env, tmp_path, case, how):
+    path, needle = bad_configs(tmp_path)[case]
+    args = ["tool", "get_iucr_info", '{"code": "0110"}']
+    if how == "--config":
+        proc = run(["--config", str(path), *args], env)
+    else:
+        proc = run(args, {**env, "CHIQA_CONFIG": str(path)})
+    assert str(path) in assert_one_error_line(proc, needle)
+
+
+# ---------------------------------------------------------------- eval --output
+
+def test_eval_output_into_a_folder_is_exit_2_before_any_question(env, tmp_path):
+    proc = run(["eval", "--backend", "rules", "--limit", "1", "--output", str(tmp_path)], env)
+    assert_one_error_line(proc, "is a folder")
+
+
+def test_eval_output_where_no_file_can_be_written_is_exit_2(env, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    proc = run(["eval", "--backend", "rules", "--limit", "1", "--output", str(blocker / "report.json")], env)
+    assert_one_error_line(proc, "cannot write the report")
+
+
+# ---------------------------------------------------------------- a full device
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["ask", QUESTION], ["ask", QUESTION, "--json"],
+                                  ["tool", "query_homicides_advanced", '{"group_by": "year"}'],
+                                  ["tool", "get_iucr_info", '{"code": "0110"}', "--json"]])
+def test_output_to_a_full_device_is_exit_2_with_one_line(env, args):
+    with open("/dev/full", "wb") as full:
+        proc = run(args, env, stdout=full)
+    assert_one_error_line(proc, "No space left on device")
