@@ -22,7 +22,7 @@ import sys
 from flask import Flask
 
 from assembly.services import build_tools
-from cli.ask import report_error, run_ask
+from cli.ask import report_error, run_ask, terminal_safe
 from cli.models import run_model_command
 from evals.runner import run_eval_command
 from protocols.mcp_server import serve_stdio
@@ -59,13 +59,13 @@ def cmd_tool(args, settings) -> int:
     result = registry.run(args.name, arguments)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, default=str))
-    else:
-        print(result.text)
+    else:  # a result's text is shown, never obeyed by the terminal (no escape sequences or control bytes)
+        print(terminal_safe(result.text))
         if result.caveats:
-            print("\nCaveats:\n" + "\n".join(f"- {c}" for c in result.caveats))
+            print(terminal_safe("\nCaveats:\n" + "\n".join(f"- {c}" for c in result.caveats)))
         if result.sources:
-            print("\nSources:\n" + "\n".join(f"- {s['dataset']} ({s.get('portal_id') or s.get('publisher')})"
-                                           for s in result.sources))
+            print(terminal_safe("\nSources:\n" + "\n".join(
+                f"- {s['dataset']} ({s.get('portal_id') or s.get('publisher')})" for s in result.sources)))
     return 0 if result.ok else 2
 
 

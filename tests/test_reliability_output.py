@@ -81,3 +81,52 @@ def test_v1_model_written_tool_arguments_are_inert_in_the_text_listing(tmp_path)
     line = content.splitlines()[0]
     assert line.startswith("Tool call 1: query_homicides_advanced ") and "&#91;i&#93;(http&#58;//e.x/y)" in line
     assert "[" not in line and "]" not in line and "://" not in line
+
+
+# ---------------------------------------------------------------- the CLI: nothing printed is obeyed by the terminal
+
+ANSI_ANSWER = ("There were 717 homicides in 2022.\x1b[2J\x1b[31m red\x1b[0m\x00 NUL\r overwritten\x07 bell "
+               "\x1b]0;owned title\x07\x9b6n\x7f\x08 end\n\tindented line")
+SCRIPT = """
+import sys
+from backends.scripted import ScriptedBackend
+import app
+
+answer = {answer!r}
+ScriptedBackend._default_reply = staticmethod(
+    lambda request: answer if request.phase == "synthesis" else
+    ('TOOL_CALL: {{"name": "query_homicides_advanced", "arguments": {{"year": 2022}}}}' if not request.results
+     else "NO_TOOL_CALL"))
+sys.exit(app.main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture
+def cli_env(tmp_path, data_dir):
+    config = tmp_path / "config.yaml"
+    config.write_text(f"data:\n  cache_dir: {ROOT / 'var' / 'test' / 'cache'}\n")
+    return {"PATH": "/usr/bin:/bin", "CHIQA_CONFIG": str(config), "CHIQA_VAR_DIR": str(tmp_path / "var"),
+            "CHIQA_DATA_DIR": str(data_dir)}
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_cli_never_prints_a_models_escape_sequences_or_control_bytes(cli_env, as_json):
+    argv = ["ask", "How many homicides were there in 2022?", "--backend", "scripted", *(["--json"] if as_json else [])]
+    proc = subprocess.run([sys.executable, "-c", SCRIPT.format(answer=ANSI_ANSWER), *argv], cwd=ROOT, env=cli_env,
+                          capture_output=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    out = proc.stdout.decode("utf-8")
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out), repr(out[:400])  # no ESC, NUL, CR, BEL, DEL, C1
+    if as_json:  # JSON escapes them (\u001b): the model's text is kept as data, never raw on the terminal
+        assert "\x1b[31m red" in json.loads(out)["answer"]
+        return
+    answer = out.split("\n\n", 1)[0]
+    assert " ".join(answer.split()).startswith("There were 717 homicides in 2022. red NUL overwritten bell end")
+    assert "end\n\tindented line" in answer  # newline and tab kept
+    assert "owned title" not in out  # an OSC sequence (window title) goes whole, not just its ESC
+
+
+def test_terminal_safe_keeps_text_newlines_and_tabs():
+    from cli.ask import terminal_safe
+
+    assert terminal_safe("a\x1b[1;31mb\x1b[0m\tc\nd\x00e\rf\x1bcg\u202eh é") == "ab\tc\ndefcg\u202eh é"
