@@ -89,6 +89,29 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         raise SettingsError(f"setting '{key}' in {where} must be {kind}, got {shown}") from None
 
 
+def _number(value) -> str:
+    """A bound or value as people write it: 1048576, 0.01, -3 (never 1.04858e+06)."""
+    if float(value).is_integer() and abs(value) < 10**15:
+        return str(int(value))
+    text = f"{value:g}"
+    return text if len(text) <= 30 else f"{value:.3g}"
+
+
+def _check_range(key: str, value: Any, where: str) -> Any:
+    """A number outside the setting's documented range is refused, naming the setting and the range."""
+    meta = _FIELDS[key].metadata
+    low, high = meta.get("low"), meta.get("high")
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            allowed = f"from {_number(low)} to {_number(high)}"
+        else:
+            allowed = f"at least {_number(low)}" if low is not None else f"at most {_number(high)}"
+        raise SettingsError(f"setting '{key}' in {where} must be {allowed}, got {_number(value)}")
+    return value
+
+
 def _read_config(config_path: Path) -> dict:
     """The config file as a mapping; a missing, unreadable or malformed file is a SettingsError naming it."""
     try:
@@ -126,7 +149,7 @@ def load_settings(path: str | os.PathLike | None = None, overrides: dict | None 
         for key, value in layer.items():
             if key not in _FIELDS:
                 raise _unknown(key, where)
-            values[key] = _coerce(key, value, where)
+            values[key] = _check_range(key, _coerce(key, value, where), where)
     return _build(Settings, values, config_path=str(config_path))
 
 
@@ -138,7 +161,7 @@ def with_overrides(settings: Settings, overrides: dict) -> Settings:
             continue
         if key not in _FIELDS:
             raise _unknown(key, "overrides")
-        values[key] = _coerce(key, value, "overrides")
+        values[key] = _check_range(key, _coerce(key, value, "overrides"), "overrides")
     return _build(Settings, values, config_path=settings.config_path)
 
 

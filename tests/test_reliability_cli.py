@@ -89,3 +89,50 @@ def test_output_to_a_full_device_is_exit_2_with_one_line(env, args):
     with open("/dev/full", "wb") as full:
         proc = run(args, env, stdout=full)
     assert_one_error_line(proc, "No space left on device")
+
+
+# ---------------------------------------------------------------- numeric settings out of range
+
+OUT_OF_RANGE = {
+    "orchestrator.max_tool_calls": (-3, "from 1 to 100"),
+    "orchestrator.timeout_seconds": (0, "from 0.01 to 86400"),
+    "model.n_ctx": (0, "from 128 to 1048576"),
+    "model.temperature": (-0.5, "from 0 to 5"),
+    "server.port": (70000, "from 1 to 65535"),
+    "server.max_body_bytes": (10, "from 1024 to"),
+    "socrata.retries": (-1, "from 0 to 20"),
+}
+
+
+def config_with(tmp_path: Path, dotted: str, value) -> Path:
+    section, key = dotted.split(".", 1)
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump({section: {key: value}, "data": {"cache_dir": str(ROOT / "var" / "test" / "cache")}}))
+    return path
+
+
+@pytest.mark.parametrize("dotted", list(OUT_OF_RANGE))
+def test_a_numeric_setting_out_of_range_is_exit_2_naming_it(env, tmp_path, dotted):
+    value, allowed = OUT_OF_RANGE[dotted]
+    proc = run(["--config", str(config_with(tmp_path, dotted, value)), "ask", QUESTION], env)
+    err = assert_one_error_line(proc, f"setting '{dotted}'")
+    assert allowed in err and f"got {value:g}" in err
+
+
+def test_an_environment_value_out_of_range_is_exit_2(env):
+    proc = run(["ask", QUESTION, "--backend", "scripted"], {**env, "CHIQA_SCRIPTED_DELAY": "-1"})
+    assert_one_error_line(proc, "'model.scripted_delay_seconds' in the environment must be from 0 to 3600")
+
+
+def test_the_web_app_refuses_to_start_on_a_setting_out_of_range(env, tmp_path):
+    from app import create_app
+    from settings.loader import SettingsError
+
+    with pytest.raises(SettingsError, match=r"orchestrator.max_tool_calls.*from 1 to 100, got -3"):
+        create_app({"SETTINGS_OVERRIDES": {"orchestrator.max_tool_calls": -3}})
+    # gunicorn as `make run` starts it: one line and exit 2, not a traceback and a worker boot loop
+    config = config_with(tmp_path, "orchestrator.max_tool_calls", -3)
+    proc = subprocess.run([str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py", "app:create_app()"],
+                          cwd=ROOT, env={**env, "CHIQA_CONFIG": str(config), "CHIQA_BIND": "127.0.0.1:0"},
+                          capture_output=True, timeout=60)
+    assert_one_error_line(proc, "setting 'orchestrator.max_tool_calls'")
