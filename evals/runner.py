@@ -220,7 +220,9 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         if unknown:
             raise ValueError("no eval question has the id " + ", ".join(sorted(unknown)))
         items = [item for item in items if item.get("id") in set(ids)]
-    if limit:
+    if limit is not None:
+        if int(limit) < 1:
+            raise ValueError(f"the limit must be a positive number of questions, got {limit}")
         items = items[: int(limit)]
     orchestrator, backend = services.orchestrator, services.backend
     geo = services.data.geography
@@ -283,6 +285,9 @@ def _error(message: str) -> int:
 
 
 def run_eval_command(args, settings) -> int:
+    limit = getattr(args, "limit", None)
+    if limit is not None and limit < 1:
+        return _error(f"--limit must be a positive number of questions, got {limit}")
     settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
     output = getattr(args, "output", None)
     path = Path(output) if output else var_dir(settings) / "evals" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.json"

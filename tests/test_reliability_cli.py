@@ -79,6 +79,13 @@ def test_eval_output_where_no_file_can_be_written_is_exit_2(env, tmp_path):
     assert_one_error_line(proc, "cannot write the report")
 
 
+@pytest.mark.parametrize("limit", ["0", "-1", "-173"])
+def test_eval_limit_that_is_not_positive_is_exit_2(env, tmp_path, limit):
+    proc = run(["eval", "--backend", "rules", "--limit", limit, "--output", str(tmp_path / "r.json")], env)
+    assert_one_error_line(proc, f"--limit must be a positive number of questions, got {limit}")
+    assert not (tmp_path / "r.json").exists()  # refused before anything ran or was written
+
+
 # ---------------------------------------------------------------- a full device
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
