@@ -114,7 +114,10 @@ def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
     if not isinstance(stream, bool) and stream is not None:
         raise ChatRequestError(400, "invalid_stream", '"stream" must be true or false', "stream")
     n = body.get("n", 1)
-    if n not in (1, None):
+    if isinstance(n, (bool, str)):  # true == 1 and "1" are not the integer 1
+        raise ChatRequestError(400, "invalid_n", f'"n" must be the integer 1, not a {type(n).__name__} '
+                               f"({json.dumps(n)})", "n")
+    if n is not None and (not isinstance(n, int) or n != 1):
         raise ChatRequestError(400, "unsupported_n", "ChiQA writes one answer per question: n must be 1", "n")
     stream_options = body.get("stream_options") or {}
     options = body.get("chiqa")

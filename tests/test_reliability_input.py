@@ -71,6 +71,32 @@ BAD_BODIES = {
 
 
 @pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
+@pytest.mark.parametrize("options,needle", [('{"max_tool_calls": "2"}', "not a string"),
+                                            ('{"timeout_seconds": "30"}', "not a string"),
+                                            ('{"max_tool_calls": true}', "not a boolean"),
+                                            ('{"timeout_seconds": false}', "not a boolean")])
+def test_a_string_or_boolean_is_not_a_number(client, endpoint, options, needle):
+    message = assert_error(client.post(endpoint, data=raw_body(options), content_type="application/json"), 400,
+                           "invalid_options")
+    assert needle in message and ("max_tool_calls" in message or "timeout_seconds" in message)
+
+
+@pytest.mark.parametrize("extra,code,param", [('"n": true', "invalid_n", "n"), ('"n": "1"', "invalid_n", "n"),
+                                              ('"n": 1.5', "unsupported_n", "n"), ('"n": 2', "unsupported_n", "n"),
+                                              ('"chiqa": {"max_tool_calls": "2"}', "invalid_options", "chiqa"),
+                                              ('"chiqa": {"max_tool_calls": true}', "invalid_options", "chiqa")])
+def test_v1_strict_types(client, extra, code, param):
+    body = ('{"model": "chiqa", "messages": [{"role": "user", "content": "%s"}], %s}' % (QUESTION, extra)).encode()
+    resp = client.post("/v1/chat/completions", data=body, content_type="application/json")
+    assert_openai_400(resp.status_code, resp.get_json(), code, param)
+
+
+def test_v1_n_of_1_is_still_answered(client):
+    body = {"model": "chiqa", "n": 1, "messages": [{"role": "user", "content": QUESTION}]}
+    assert client.post("/v1/chat/completions", json=body).status_code == 200
+
+
+@pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
 @pytest.mark.parametrize("case", [c for c, (_, code) in BAD_BODIES.items() if code])
 def test_bad_bodies_are_400s(client, endpoint, case):
     body, code = BAD_BODIES[case]
