@@ -344,3 +344,23 @@ def test_hostile_question_text_is_answered_from_the_data(client, question):
     body = resp.get_json()
     assert resp.status_code == 200 and body["error"] is None
     assert "717" in body["answer"] and "49" not in body["answer"]
+
+
+@pytest.mark.parametrize("zip_code", ["60614 or 60601", "60614,60601", "606140", "6061", "60614x", "60614\n60601",
+                                      "６０６１４", "60614-12"])
+def test_a_zip_that_is_not_exactly_one_zip_is_a_tool_error(registry, zip_code):
+    """Not cut to its first five characters (which answered "60614 or 60601" as 60614 alone)."""
+    result = registry.run("query_property_values", {"zip": zip_code})
+    assert not result.ok and result.error["code"] == "invalid_argument"
+    assert "exactly one 5-digit ZIP" in result.error["message"] and "one ZIP per call" in result.error["message"]
+
+
+def test_a_list_of_zips_is_refused_by_the_schema(registry):
+    result = registry.run("query_property_values", {"zip": ["60614", "60601"]})
+    assert not result.ok and "'zip' must be text" in result.error["message"]
+
+
+@pytest.mark.parametrize("zip_code", ["60614", " 60614 ", "60614-1234"])
+def test_one_zip_is_still_answered(registry, zip_code):
+    result = registry.run("query_property_values", {"zip": zip_code})
+    assert result.ok and result.values["zip"] == "60614"
