@@ -143,3 +143,33 @@ def test_the_web_app_refuses_to_start_on_a_setting_out_of_range(env, tmp_path):
                           cwd=ROOT, env={**env, "CHIQA_CONFIG": str(config), "CHIQA_BIND": "127.0.0.1:0"},
                           capture_output=True, timeout=60)
     assert_one_error_line(proc, "setting 'orchestrator.max_tool_calls'")
+
+
+# ---------------------------------------------------------------- data refresh
+
+def test_data_refresh_from_an_unreachable_source_is_exit_2_with_one_line(env, tmp_path, data_dir):
+    """Nothing listens on 127.0.0.1:9 (the discard port): every download fails at once, no network needed."""
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"socrata": {"domain": "127.0.0.1:9", "retries": 0, "timeout_seconds": 5}}))
+    dest = tmp_path / "dest"
+    proc = run(["--config", str(config), "data", "refresh", "--dataset", "iucr", "--dataset", "homicides",
+                "--dest", str(dest)], env)
+    err = assert_one_error_line_allowing_stdout(proc, "2 of 2 dataset(s) could not be refreshed (homicides, iucr")
+    assert "previous files are kept" in err
+    assert "FAILED  homicides" in proc.stdout.decode()  # the per-dataset report stays on stdout
+    # the destination was seeded from the current data and nothing half-downloaded replaced it
+    assert (dest / "iucr_codes.csv").read_bytes() == (data_dir / "iucr_codes.csv").read_bytes()
+
+
+def test_data_refresh_into_a_folder_that_cannot_be_made_is_exit_2(env, tmp_path):
+    (tmp_path / "a-file").write_text("")
+    proc = run(["data", "refresh", "--dataset", "iucr", "--dest", str(tmp_path / "a-file" / "data")], env)
+    assert_one_error_line(proc, "cannot create the destination folder")
+
+
+def assert_one_error_line_allowing_stdout(proc, needle: str) -> str:
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, (proc.returncode, err)
+    assert "Traceback" not in err and err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
+    assert needle in err, err
+    return err
