@@ -29,7 +29,10 @@ EXIT_OK, EXIT_BAD_INPUT, EXIT_MODEL_FAILED = 0, 2, 3
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # What a terminal would act on rather than show: ANSI/VT escape sequences (CSI, OSC, ...) and every other
 # C0/C1 control character except newline and tab (NUL, BEL, backspace, carriage return, DEL, ...).
-ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]")
+ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, clearing
+                             r"|\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: window title, hyperlinks
+                             r"|[@-Z\\-_])"  # any other two-byte sequence
+                             r"|\x9b[0-?]*[ -/]*[@-~]")  # CSI in its one-byte C1 form
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

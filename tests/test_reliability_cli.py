@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from app import create_app
+from settings.loader import SettingsError
+
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "How many homicides were there in 2022?"
 
@@ -114,7 +117,8 @@ OUT_OF_RANGE = {
 def config_with(tmp_path: Path, dotted: str, value) -> Path:
     section, key = dotted.split(".", 1)
     path = tmp_path / "config.yaml"
-    path.write_text(yaml.safe_dump({section: {key: value}, "data": {"cache_dir": str(ROOT / "var" / "test" / "cache")}}))
+    cache = str(ROOT / "var" / "test" / "cache")
+    path.write_text(yaml.safe_dump({section: {key: value}, "data": {"cache_dir": cache}}))
     return path
 
 
@@ -132,9 +136,6 @@ def test_an_environment_value_out_of_range_is_exit_2(env):
 
 
 def test_the_web_app_refuses_to_start_on_a_setting_out_of_range(env, tmp_path):
-    from app import create_app
-    from settings.loader import SettingsError
-
     with pytest.raises(SettingsError, match=r"orchestrator.max_tool_calls.*from 1 to 100, got -3"):
         create_app({"SETTINGS_OVERRIDES": {"orchestrator.max_tool_calls": -3}})
     # gunicorn as `make run` starts it: one line and exit 2, not a traceback and a worker boot loop

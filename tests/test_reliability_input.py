@@ -10,6 +10,8 @@ import pytest
 from werkzeug.serving import make_server
 
 import app
+from bench.bench_web import gunicorn_server
+from protocols.openai_chat import sse
 from tests.faults import app_for
 
 QUESTION = "How many homicides were there in 2022?"
@@ -178,8 +180,6 @@ def test_a_well_formed_chunked_body_is_answered(live):
 @pytest.fixture(scope="module")
 def gunicorn_live(tmp_path_factory):
     """`gunicorn -c gunicorn.conf.py app:create_app()` (what `make run` starts) on 127.0.0.1, rule planner."""
-    from bench.bench_web import gunicorn_server
-
     var = tmp_path_factory.mktemp("gunicorn")
     with gunicorn_server(var, env={"CHIQA_BACKEND": "rules"}) as base:
         yield int(base.rsplit(":", 1)[1]), var / "gunicorn.log"
@@ -253,8 +253,6 @@ def test_v1_lone_surrogate_on_gunicorn_is_a_400_not_a_cut_stream(gunicorn_live, 
 
 
 def test_v1_stream_text_never_holds_a_lone_surrogate():
-    from protocols.openai_chat import sse
-
     assert sse({"content": "a \ud800 b"}).encode("utf-8") == 'data: {"content": "a \ufffd b"}\n\n'.encode()
 
 

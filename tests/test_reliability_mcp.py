@@ -1,4 +1,4 @@
-"""Reliability: the MCP stdio server (`python app.py mcp`) answers every bad line with a JSON-RPC error and keeps serving.
+"""Reliability: the MCP stdio server (`python app.py mcp`) answers every bad line with a JSON-RPC error, then serves on.
 
 The real process, driven line by line over its stdin and stdout (no SDK client, which would refuse to send such
 lines): malformed JSON, a batch, a request nested 50,000 levels deep, a lone UTF-16 surrogate in `ask`'s question.

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from backends.scripted import ScriptedBackend
+from cli.ask import terminal_safe
 from tests.test_api import build_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,6 +91,7 @@ ANSI_ANSWER = ("There were 717 homicides in 2022.\x1b[2J\x1b[31m red\x1b[0m\x00 
 SCRIPT = """
 import sys
 from backends.scripted import ScriptedBackend
+from cli.ask import terminal_safe
 import app
 
 answer = {answer!r}
@@ -127,6 +129,4 @@ def test_cli_never_prints_a_models_escape_sequences_or_control_bytes(cli_env, as
 
 
 def test_terminal_safe_keeps_text_newlines_and_tabs():
-    from cli.ask import terminal_safe
-
     assert terminal_safe("a\x1b[1;31mb\x1b[0m\tc\nd\x00e\rf\x1bcg\u202eh é") == "ab\tc\ndefcg\u202eh é"
