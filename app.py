@@ -13,14 +13,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import sys
 
 from flask import Flask
 
 from assembly.services import build_tools
 from backends.base import BACKENDS
-from cli.ask import report_error, run_ask
+from cli.ask import report_error, run_ask, terminal_safe
 from cli.models import run_model_command
 from evals.runner import run_eval_command
 from protocols.mcp_server import serve_stdio
@@ -59,13 +62,13 @@ def cmd_tool(args, settings) -> int:
     result = registry.run(args.name, arguments)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, default=str))
-    else:
-        print(result.text)
+    else:  # a result's text is shown, never obeyed by the terminal (no escape sequences or control bytes)
+        print(terminal_safe(result.text))
         if result.caveats:
-            print("\nCaveats:\n" + "\n".join(f"- {c}" for c in result.caveats))
+            print(terminal_safe("\nCaveats:\n" + "\n".join(f"- {c}" for c in result.caveats)))
         if result.sources:
-            print("\nSources:\n" + "\n".join(f"- {s['dataset']} ({s.get('portal_id') or s.get('publisher')})"
-                                           for s in result.sources))
+            print(terminal_safe("\nSources:\n" + "\n".join(
+                f"- {s['dataset']} ({s.get('portal_id') or s.get('publisher')})" for s in result.sources)))
     return 0 if result.ok else 2
 
 
@@ -163,11 +166,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A write to stdout that fails this way (`> /dev/full`, a full disk or quota) is reported, not a traceback.
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so what is still buffered is dropped quietly at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config)
-        return args.fn(args, settings)
+        code = args.fn(args, settings)
+        sys.stdout.flush()  # inside the try: output that cannot be written is an error here, not at exit
+        return code
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error worth a traceback
+        _discard_stdout()
+        return 0
+    except OSError as exc:
+        if exc.errno not in OUTPUT_ERRNOS:
+            raise
+        with contextlib.suppress(OSError, ValueError):
+            _discard_stdout()
+        print(f"error: the output could not be written ({exc.strerror or exc})", file=sys.stderr)
+        return 2
     except DataIntegrityError as exc:
         return report_error(args, "data_invalid", str(exc))
     except DataNotFoundError as exc:
@@ -176,11 +200,6 @@ def main(argv=None) -> int:
         return report_error(args, "invalid_settings", str(exc))
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # output piped into `head` and closed early: not an error worth a traceback
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":

@@ -11,10 +11,15 @@ CHIQA_THREADS (threads per worker, default 8), CHIQA_TIMEOUT (worker timeout, de
 orchestrator.timeout_seconds + 60).
 """
 import os
+import sys
 
-from settings.loader import load_settings
+from settings.loader import SettingsError, load_settings
 
-_settings = load_settings()
+try:
+    _settings = load_settings()
+except SettingsError as _exc:  # a bad config.yaml or environment: one clear line, not gunicorn's traceback
+    print(f"error: {' '.join(str(_exc).split())}", file=sys.stderr)
+    sys.exit(2)
 
 bind = os.environ.get("CHIQA_BIND") or "127.0.0.1:8000"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 import sys
 
 from assembly.answering import AskError, answer, ask_errors, check_question
@@ -21,7 +22,19 @@ from store.run_store import RunStore
 # Exit codes: 0 an answer; 2 bad input, settings or data (nothing was answered); 3 the model failed
 # during the question (the partial answer is still printed, and the cause under "error").
 EXIT_OK, EXIT_BAD_INPUT, EXIT_MODEL_FAILED = 0, 2, 3
-# Undecodable argv bytes arrive as lone surrogates (Python's surrogateescape).
+# What a terminal would act on rather than show: ANSI/VT escape sequences (CSI, OSC, ...) and every other
+# C0/C1 control character except newline and tab (NUL, BEL, backspace, carriage return, DEL, ...).
+ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, clearing
+                             r"|\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: window title, hyperlinks
+                             r"|[@-Z\\-_])"  # any other two-byte sequence
+                             r"|\x9b[0-?]*[ -/]*[@-~]")  # CSI in its one-byte C1 form
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with escape sequences and control characters removed (newline and tab kept): what the CLI prints
+    from a model or a tool result is shown, never obeyed by the terminal."""
+    return CONTROL.sub("", ESCAPE_SEQUENCE.sub("", str(text)))
 
 ASK_OVERRIDES = (("backend", "model.backend"), ("model", "model.path"),
                  ("max_tool_calls", "orchestrator.max_tool_calls"), ("timeout", "orchestrator.timeout_seconds"))
@@ -109,7 +122,7 @@ def render_text(result: dict) -> str:
 
 def report_error(args, code: str, message: str) -> int:
     """The CLI's one error shape: the API's JSON error object with --json, else a line on stderr; exit code 2."""
-    message = " ".join(str(message).split())  # one line, whatever the cause's text holds
+    message = " ".join(terminal_safe(message).split())  # one line, whatever the cause's text holds
     if getattr(args, "json", False):
         print(json.dumps({"ok": False, "error": {"code": code, "message": message}}))
     else:
@@ -175,10 +188,10 @@ def run_ask(args, settings: Settings) -> int:
     if getattr(args, "json", False):
         print(json.dumps(result, indent=2, default=str))
     else:
-        print(render_text(result))
+        print(terminal_safe(render_text(result)))
     error = result.get("error")
     if error:
-        print(f"error: the model failed during the question ({error.get('type')}: {error.get('message')}); "
-              "the answer above is partial", file=sys.stderr)
+        print(terminal_safe(f"error: the model failed during the question ({error.get('type')}: "
+                            f"{error.get('message')}); the answer above is partial"), file=sys.stderr)
         return EXIT_MODEL_FAILED
     return EXIT_OK

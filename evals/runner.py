@@ -220,7 +220,9 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         if unknown:
             raise ValueError("no eval question has the id " + ", ".join(sorted(unknown)))
         items = [item for item in items if item.get("id") in set(ids)]
-    if limit:
+    if limit is not None:
+        if int(limit) < 1:
+            raise ValueError(f"the limit must be a positive number of questions, got {limit}")
         items = items[: int(limit)]
     orchestrator, backend = services.orchestrator, services.backend
     geo = services.data.geography
@@ -276,14 +278,31 @@ def _print_progress(done: int, total: int, row: dict) -> None:
           file=sys.stderr, flush=True)
 
 
+def _error(message: str) -> int:
+    """The CLI's one error line (exit 2): bad input or setup, nothing was run."""
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    return 2
+
+
 def run_eval_command(args, settings) -> int:
+    limit = getattr(args, "limit", None)
+    if limit is not None and limit < 1:
+        return _error(f"--limit must be a positive number of questions, got {limit}")
     settings = with_overrides(settings, {"model.path": getattr(args, "model", None)})
     output = getattr(args, "output", None)
     path = Path(output) if output else var_dir(settings) / "evals" / f"report-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
     # Each question's row is kept as it finishes: a long real-model run that is stopped still leaves its rows.
     rows_path = path.with_suffix(".rows.jsonl")
-    rows_path.write_text("", encoding="utf-8")
+    # The report's place is checked before any question runs, so a long run never ends unable to save.
+    if path.is_dir():
+        return _error(f"--output {path} is a folder; give a file path for the JSON report")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rows_path.write_text("", encoding="utf-8")
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return _error(f"cannot write the report to {path}: {exc.strerror or exc}")
 
     def progress(done, total, row):
         _print_progress(done, total, row)
@@ -299,7 +318,11 @@ def run_eval_command(args, settings) -> int:
         return 2
     finally:
         services.close()
-    path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    try:
+        path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    except OSError as exc:
+        return _error(f"cannot write the report to {path}: {exc.strerror or exc} (each question's row is in "
+                      f"{rows_path})")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
                                       "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",
                                       "latency_ms", "first_word_ms", "by_category")}

@@ -31,6 +31,11 @@ def validate_limits(options: dict | None, max_tool_calls: int, timeout_seconds: 
         if value is None:
             continue
         shown = _shown(value)
+        # JSON types are kept apart: "2" is text, not a number, and true is a boolean, not a count.
+        if isinstance(value, str):
+            raise InvalidOptions(f"{key} must be a number, not a string (got {shown}); send it without quotes")
+        if isinstance(value, bool):
+            raise InvalidOptions(f"{key} must be a number, not a boolean (got {shown})")
         try:
             # bool is an int subclass, and "2.5" calls are not a count; both are rejected rather than coerced.
             # NaN and infinity are rejected too: NaN compares false with every limit, so it would switch it off.

@@ -13,7 +13,9 @@ What a request may carry:
   ``tools`` and ``response_format`` are accepted and ignored.
 - ``chiqa``: ChiQA's per-question options, e.g. {"max_tool_calls": 2} (the same as /api/ask's options).
 
-Visible text: the model's answer is HTML-escaped (never markup from a model); the only markup is ours.
+Visible text: the model's answer is HTML-escaped (never markup from a model) and its Markdown link and image
+syntax is made inert (brackets and bare-URL schemes as character references), so a chat client neither fetches
+an image URL nor shows a link the model wrote; the only markup and the only link are ours.
 With ``chiqa`` each tool call is an Open WebUI tool-call block (``<details type="tool_calls" ...>``, the
 attributes Open WebUI itself writes: name, arguments and result as HTML-escaped JSON strings) that
 Open WebUI shows collapsed; ``chiqa-text`` lists the calls as plain lines for terminal clients.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 
 from protocols.trace import tool_call_view
@@ -31,6 +34,7 @@ MODELS = {
     "chiqa-text": "ChiQA: answer with the tool calls listed as plain text (terminal clients such as llm)",
 }
 OWNER = "chiqa"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
 
 
@@ -110,7 +114,10 @@ def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
     if not isinstance(stream, bool) and stream is not None:
         raise ChatRequestError(400, "invalid_stream", '"stream" must be true or false', "stream")
     n = body.get("n", 1)
-    if n not in (1, None):
+    if isinstance(n, (bool, str)):  # true == 1 and "1" are not the integer 1
+        raise ChatRequestError(400, "invalid_n", f'"n" must be the integer 1, not a {type(n).__name__} '
+                               f"({json.dumps(n)})", "n")
+    if n is not None and (not isinstance(n, int) or n != 1):
         raise ChatRequestError(400, "unsupported_n", "ChiQA writes one answer per question: n must be 1", "n")
     stream_options = body.get("stream_options") or {}
     options = body.get("chiqa")
@@ -123,6 +130,21 @@ def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
 
 # ---------------------------------------------------------------- visible text
 
+# Markdown a chat client would act on: "[" and "]" (links, images, reference definitions) and the start of an
+# autolinked bare URL ("http://", "www."). Character references show the same text but form no syntax.
+# (Backslash escapes would not do: Open WebUI reads \[ ... \] and \( ... \) as math.)
+_MD_LINK = re.compile(r"[\[\]]|(?<=[A-Za-z0-9]):(?=//)|(?<![A-Za-z0-9.])www\.", re.IGNORECASE)
+_MD_REFERENCES = {"[": "&#91;", "]": "&#93;", ":": "&#58;"}
+
+
+def inert_markdown(text: str) -> str:
+    """Model-written text (already HTML-escaped) with its Markdown link and image syntax neutralised."""
+    def sub(match):
+        found = match.group()
+        return _MD_REFERENCES.get(found) or found[:3] + "&#46;"
+    return _MD_LINK.sub(sub, text)
+
+
 def _attr(value) -> str:
     """An attribute value as Open WebUI writes it: JSON text, HTML-escaped (quotes included)."""
     return html.escape(json.dumps(value, ensure_ascii=False), quote=True)
@@ -133,8 +155,9 @@ def tool_call_text(call: dict, model: str) -> str:
     view = tool_call_view(call)
     arguments = json.dumps(view["arguments"], ensure_ascii=False, sort_keys=True)
     outcome = view["summary"] if view["status"] == "ok" else f"{view['status']}: {view['error'] or view['summary']}"
-    if model == "chiqa-text":
-        name, arguments, outcome = (html.escape(str(v), quote=False) for v in (view["name"], arguments, outcome))
+    if model == "chiqa-text":  # arguments are model-written: inert as the answer is
+        name, arguments, outcome = (inert_markdown(html.escape(str(v), quote=False))
+                                    for v in (view["name"], arguments, outcome))
         return f"Tool call {view['index']}: {name} {arguments} → {outcome}\n"
     # Open WebUI parses arguments and result as JSON strings holding JSON (its own double encoding).
     call_id = html.escape(f"call_{view['index']}", quote=True)
@@ -146,7 +169,7 @@ def tool_call_text(call: dict, model: str) -> str:
 
 def answer_text(answer: str, permalink: str | None, model: str, after_calls: bool) -> str:
     """The answer (escaped: a model never writes markup here) and the link to the full trace."""
-    text = ("\n" if after_calls else "") + html.escape(answer or "", quote=False)
+    text = ("\n" if after_calls else "") + inert_markdown(html.escape(answer or "", quote=False))
     if permalink:
         link = html.escape(permalink, quote=True)
         text += f"\n\nTrace: {link}" if model == "chiqa-text" else f"\n\n[Full trace]({link})"
@@ -177,4 +200,5 @@ def chunk(completion_id: str, created: int, model: str, delta: dict | None, fini
 
 def sse(event: dict | str) -> str:
     data = event if isinstance(event, str) else json.dumps(event, ensure_ascii=False, default=str)
-    return f"data: {data}\n\n"
+    # A lone UTF-16 surrogate cannot be sent as UTF-8: replaced, so a stream is never cut mid-way by it.
+    return f"data: {_LONE_SURROGATE.sub(chr(0xFFFD), data)}\n\n"

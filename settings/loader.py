@@ -89,13 +89,58 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         raise SettingsError(f"setting '{key}' in {where} must be {kind}, got {shown}") from None
 
 
+def _number(value) -> str:
+    """A bound or value as people write it: 1048576, 0.01, -3 (never 1.04858e+06)."""
+    if float(value).is_integer() and abs(value) < 10**15:
+        return str(int(value))
+    text = f"{value:g}"
+    return text if len(text) <= 30 else f"{value:.3g}"
+
+
+def _check_range(key: str, value: Any, where: str) -> Any:
+    """A number outside the setting's documented range is refused, naming the setting and the range."""
+    meta = _FIELDS[key].metadata
+    low, high = meta.get("low"), meta.get("high")
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            allowed = f"from {_number(low)} to {_number(high)}"
+        else:
+            allowed = f"at least {_number(low)}" if low is not None else f"at most {_number(high)}"
+        raise SettingsError(f"setting '{key}' in {where} must be {allowed}, got {_number(value)}")
+    return value
+
+
+def _read_config(config_path: Path) -> dict:
+    """The config file as a mapping; a missing, unreadable or malformed file is a SettingsError naming it."""
+    try:
+        with open(config_path, encoding="utf-8") as fh:
+            tree = yaml.safe_load(fh) or {}
+    except IsADirectoryError:
+        raise SettingsError(f"the config file {config_path} is a folder, not a YAML file") from None
+    except FileNotFoundError:
+        raise SettingsError(f"the config file {config_path} does not exist") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"the config file {config_path} is not UTF-8 text (a binary file?)") from None
+    except OSError as exc:
+        raise SettingsError(f"the config file {config_path} cannot be read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+        raise SettingsError(f"the config file {config_path} is not valid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise SettingsError(f"the config file {config_path} nests too deeply") from None
+    if not isinstance(tree, dict):
+        raise SettingsError(f"{config_path} must hold a mapping of settings")
+    return tree
+
+
 def load_settings(path: str | os.PathLike | None = None, overrides: dict | None = None) -> Settings:
     """Defaults, then config.yaml, then environment variables, then explicit dotted overrides (None = keep)."""
     config_path = Path(path or os.environ.get("CHIQA_CONFIG") or DEFAULT_CONFIG)
-    with open(config_path, encoding="utf-8") as fh:
-        tree = yaml.safe_load(fh) or {}
-    if not isinstance(tree, dict):
-        raise SettingsError(f"{config_path} must hold a mapping of settings")
+    tree = _read_config(config_path)
     values = {key: default_of(f) for key, f in _FIELDS.items()}
     layers = [(_flatten(tree), str(config_path)),
               ({key: os.environ[env] for env, key in env_overrides().items() if os.environ.get(env)}, "the environment"),
@@ -104,7 +149,7 @@ def load_settings(path: str | os.PathLike | None = None, overrides: dict | None 
         for key, value in layer.items():
             if key not in _FIELDS:
                 raise _unknown(key, where)
-            values[key] = _coerce(key, value, where)
+            values[key] = _check_range(key, _coerce(key, value, where), where)
     return _build(Settings, values, config_path=str(config_path))
 
 
@@ -116,7 +161,7 @@ def with_overrides(settings: Settings, overrides: dict) -> Settings:
             continue
         if key not in _FIELDS:
             raise _unknown(key, "overrides")
-        values[key] = _coerce(key, value, "overrides")
+        values[key] = _check_range(key, _coerce(key, value, "overrides"), "overrides")
     return _build(Settings, values, config_path=settings.config_path)
 
 

@@ -8,11 +8,16 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 
 
-def setting(default, help: str, env: str | None = None):
-    """A field with its documentation attached; ``env`` names the environment variable that overrides it."""
+def setting(default, help: str, env: str | None = None, low=None, high=None):
+    """A field with its documentation attached; ``env`` names the environment variable that overrides it.
+
+    ``low`` and ``high`` bound a numeric setting (both inclusive; None = unbounded on that side); the loader
+    refuses a value outside them with a message naming the setting and the range.
+    """
+    metadata = {"help": help, "env": env, "low": low, "high": high}
     if isinstance(default, (list, dict)):
-        return field(default_factory=lambda: type(default)(default), metadata={"help": help, "env": env})
-    return field(default=default, metadata={"help": help, "env": env})
+        return field(default_factory=lambda: type(default)(default), metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,8 @@ class OpenAISettings:
     model: str = setting("local-model", "model name sent to it")
     api_key_env: str | None = setting("OPENAI_API_KEY", "environment variable holding its API key, if any")
     request_timeout_seconds: float = setting(60, "longest wait for one whole reply (connect, headers and body "
-                                                 "together), also capped by the question's time left")
+                                                 "together), also capped by the question's time left",
+                                             low=0.01, high=86400)
     send_grammar: bool = setting(True, "constrain tool calls on the server, in the field its `server_kind` reads")
     server_kind: str = setting("llama-server", "llama-server (`grammar`), vllm (`structured_outputs.grammar`), "
                                "ollama or generic (`response_format` JSON schema)")
@@ -44,31 +50,32 @@ class ModelSettings:
     hf_file: str = setting("qwen2.5-1.5b-instruct-q4_k_m.gguf", "file in that repo")
     allow_download: bool = setting(False, "allow fetching the default model when network is available")
     chat_format: str | None = setting(None, "llama-cpp-python chat format; null uses the GGUF's template")
-    n_ctx: int = setting(4096, "context window in tokens")
-    n_threads: int | None = setting(None, "threads; null = physical cores")
-    n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch "
-                                "(see docs/measurements.md for what was tried)")
+    n_ctx: int = setting(4096, "context window in tokens", low=128, high=1048576)
+    n_threads: int | None = setting(None, "threads; null = physical cores", low=1, high=1024)
+    n_batch: int = setting(512, "prompt tokens llama.cpp evaluates per batch (see docs/measurements.md for what was tried)",
+                           low=1, high=1048576)
     flash_attn: bool = setting(False, "llama.cpp flash attention (see docs/measurements.md for what was tried)")
     prompt_lookup: int = setting(0, "prompt-lookup decoding on the synthesis pass: draft tokens per step, 0 = off "
-                                    "(needs every position's logits; see docs/measurements.md)")
-    seed: int = setting(42, "sampling seed")
-    temperature: float = setting(0.2, "sampling temperature")
-    max_tokens: int = setting(384, "reply budget per model pass")
+                                    "(needs every position's logits; see docs/measurements.md)", low=0, high=64)
+    seed: int = setting(42, "sampling seed", low=-1, high=2**32 - 1)
+    temperature: float = setting(0.2, "sampling temperature", low=0, high=5)
+    max_tokens: int = setting(384, "reply budget per model pass", low=1, high=1048576)
     grammar: bool = setting(True, "constrain tool calls with a GBNF grammar built from the tool schemas")
     prefix_cache: bool = setting(True, "save the system prompt's KV state under the cache folder and load it at "
                                        "start-up, so a question evaluates only its own tokens")
-    queue_size: int = setting(8, "requests that may wait for the model before \"busy\"")
+    queue_size: int = setting(8, "requests that may wait for the model before \"busy\"", low=0, high=100000)
     scripted_delay_seconds: float = setting(0.0, "with the scripted backend, each pass sleeps this long "
                                                  "(fills the model queue on purpose in the load test)",
-                                            env="CHIQA_SCRIPTED_DELAY")
+                                            env="CHIQA_SCRIPTED_DELAY", low=0, high=3600)
     openai: OpenAISettings = field(default_factory=OpenAISettings)
 
 
 @dataclass(frozen=True)
 class OrchestratorSettings:
-    max_tool_calls: int = setting(4, "tool calls per question")
-    timeout_seconds: float = setting(60, "wall time per question")
-    reply_reserve_tokens: int = setting(384, "tokens kept free for the reply when fitting the prompt")
+    max_tool_calls: int = setting(4, "tool calls per question", low=1, high=100)
+    timeout_seconds: float = setting(60, "wall time per question", low=0.01, high=86400)
+    reply_reserve_tokens: int = setting(384, "tokens kept free for the reply when fitting the prompt",
+                                        low=0, high=1048576)
     grounding_check: bool = setting(True, "check answer numbers against tool results")
     question_grammar: bool = setting(True, "the gathering grammar admits only the places, years and months the "
                                      "question named, where it named any")
@@ -81,25 +88,26 @@ class OrchestratorSettings:
     number_grammar: bool = setting(False, "with a model, the synthesis grammar admits only numerals found in the "
                                           "tool results, the question or the notes "
                                           "(off by default: see docs/measurements.md)")
-    max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation")
+    max_conversation_turns: int = setting(20, "questions one conversation may hold; past it, a new conversation",
+                                          low=1, high=100000)
 
 
 @dataclass(frozen=True)
 class ServerSettings:
     host: str = setting("127.0.0.1", "`python app.py serve` host")
-    port: int = setting(8000, "`python app.py serve` port")
+    port: int = setting(8000, "`python app.py serve` port", low=1, high=65535)
     var_dir: str = setting("var", "run history, cache and refreshed data", env="CHIQA_VAR_DIR")
-    max_question_chars: int = setting(2000, "longest accepted question")
-    max_body_bytes: int = setting(65536, "largest accepted request body")
+    max_question_chars: int = setting(2000, "longest accepted question", low=1, high=1000000)
+    max_body_bytes: int = setting(65536, "largest accepted request body", low=1024, high=2**30)
 
 
 @dataclass(frozen=True)
 class SocrataSettings:
     domain: str = setting("data.cityofchicago.org", "portal for `data refresh`")
-    page_size: int = setting(50000, "rows per Socrata page")
-    timeout_seconds: float = setting(60, "HTTP timeout for the refresh")
-    retries: int = setting(3, "retries per page after the first attempt (HTTP 5xx, 429, timeouts)")
-    backoff_seconds: float = setting(1.0, "first retry wait; doubles each retry")
+    page_size: int = setting(50000, "rows per Socrata page", low=1, high=1000000)
+    timeout_seconds: float = setting(60, "HTTP timeout for the refresh", low=0.01, high=3600)
+    retries: int = setting(3, "retries per page after the first attempt (HTTP 5xx, 429, timeouts)", low=0, high=20)
+    backoff_seconds: float = setting(1.0, "first retry wait; doubles each retry", low=0, high=600)
 
 
 @dataclass(frozen=True)

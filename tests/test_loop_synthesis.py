@@ -54,7 +54,9 @@ def test_invalid_options(registry, settings):
         orch.run("q", {"timeout_seconds": 0.5})
     with pytest.raises(ValueError):
         orch.run("q", {"grammar": "yes"})
-    assert orch.limits({"max_tool_calls": "2", "timeout_seconds": 30})["max_tool_calls"] == 2
+    assert orch.limits({"max_tool_calls": 2.0, "timeout_seconds": 30})["max_tool_calls"] == 2
+    with pytest.raises(InvalidOptions, match="not a string"):  # JSON text is not a number
+        orch.limits({"max_tool_calls": "2"})
 
 
 def test_stream_events_and_result_shape(registry, settings):

@@ -252,7 +252,7 @@ def test_no_network_gives_a_clear_message_and_skips_the_dead_host(tmp_path, cfg,
     args = Namespace(dataset=["homicides", "iucr"], dest=str(tmp_path))
     code = refresh.run_refresh_command(args, cfg)
     out = capsys.readouterr()
-    assert code == 1
+    assert code == 2
     assert "Traceback" not in out.out + out.err
     assert "could not connect (no network?)" in out.out
     assert "skipped: data.cityofchicago.org was unreachable" in out.out
@@ -267,7 +267,7 @@ def test_meta_json_and_manifest(tmp_path, cfg):
     responses.add(responses.GET, IUCR_URL, status=503)
     args = Namespace(dataset=["homicides", "iucr", "zip_crosswalk"], dest=str(tmp_path))
     code = refresh.run_refresh_command(args, cfg, sleep=lambda s: None, out=io.StringIO())
-    assert code == 1
+    assert code == 2
 
     meta = json.loads((tmp_path / "homicides.csv.meta.json").read_text())
     assert meta["portal_id"] == "ijzp-q8t2" and meta["source"] == "Chicago Police Department"

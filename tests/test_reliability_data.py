@@ -284,3 +284,19 @@ def test_the_cache_is_keyed_by_content_not_size_and_mtime(tmp_path, data_copy):
     bundle = load_data(settings)
     assert not bundle.from_cache and bundle.cache_note == "the source files changed"
     assert bundle.homicides.loc[bundle.homicides["id"] == 27595, "beat"].item() == 1734
+
+
+def test_health_is_degraded_naming_a_missing_boundary_file(tmp_path, data_copy):
+    """The answers still work without the geojson files, the maps do not: health says so and names the file."""
+    shutil.copyfile(snapshot_dir() / "community_areas.geojson", data_copy / "community_areas.geojson")
+    client = app_for(tmp_path, data_copy).test_client()
+    health = client.get("/api/health").get_json()
+    assert health["status"] == "degraded" and health["degraded"] == ["data"]
+    assert health["data"]["status"] == "degraded" and "zip_codes.geojson" in health["data"]["degraded_because"]
+    assert health["data"]["boundaries"] == {"community_areas.geojson": "present", "zip_codes.geojson": "missing"}
+    assert client.get("/api/geo/zips").status_code == 503  # what the page's ZIP map meets
+    assert client.post("/api/ask", json={"question": QUESTION}).status_code == 200
+    # put back: ok again, with nothing to restart
+    shutil.copyfile(snapshot_dir() / "zip_codes.geojson", data_copy / "zip_codes.geojson")
+    health = client.get("/api/health").get_json()
+    assert health["status"] == "ok" and health["degraded"] == [] and health["data"]["status"] == "ok"

@@ -10,6 +10,8 @@ import pytest
 from werkzeug.serving import make_server
 
 import app
+from bench.bench_web import gunicorn_server
+from protocols.openai_chat import sse
 from tests.faults import app_for
 
 QUESTION = "How many homicides were there in 2022?"
@@ -68,6 +70,32 @@ BAD_BODIES = {
     "question true": (raw_body(question="true"), "invalid_question"),
     "zero-width question": (raw_body(question='"\\u200b"'), None),  # not empty text: answered, see below
 }
+
+
+@pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
+@pytest.mark.parametrize("options,needle", [('{"max_tool_calls": "2"}', "not a string"),
+                                            ('{"timeout_seconds": "30"}', "not a string"),
+                                            ('{"max_tool_calls": true}', "not a boolean"),
+                                            ('{"timeout_seconds": false}', "not a boolean")])
+def test_a_string_or_boolean_is_not_a_number(client, endpoint, options, needle):
+    message = assert_error(client.post(endpoint, data=raw_body(options), content_type="application/json"), 400,
+                           "invalid_options")
+    assert needle in message and ("max_tool_calls" in message or "timeout_seconds" in message)
+
+
+@pytest.mark.parametrize("extra,code,param", [('"n": true', "invalid_n", "n"), ('"n": "1"', "invalid_n", "n"),
+                                              ('"n": 1.5', "unsupported_n", "n"), ('"n": 2', "unsupported_n", "n"),
+                                              ('"chiqa": {"max_tool_calls": "2"}', "invalid_options", "chiqa"),
+                                              ('"chiqa": {"max_tool_calls": true}', "invalid_options", "chiqa")])
+def test_v1_strict_types(client, extra, code, param):
+    body = ('{"model": "chiqa", "messages": [{"role": "user", "content": "%s"}], %s}' % (QUESTION, extra)).encode()
+    resp = client.post("/v1/chat/completions", data=body, content_type="application/json")
+    assert_openai_400(resp.status_code, resp.get_json(), code, param)
+
+
+def test_v1_n_of_1_is_still_answered(client):
+    body = {"model": "chiqa", "n": 1, "messages": [{"role": "user", "content": QUESTION}]}
+    assert client.post("/v1/chat/completions", json=body).status_code == 200
 
 
 @pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
@@ -145,6 +173,87 @@ def test_a_well_formed_chunked_body_is_answered(live):
                + f"{len(payload):x}\r\n".encode() + payload + b"\r\n0\r\n\r\n")
     status, body = send_raw(live, request)
     assert status == 200 and "717 homicides" in body["answer"]
+
+
+# ---------------------------------------------------------------- the same on gunicorn, the documented server
+
+@pytest.fixture(scope="module")
+def gunicorn_live(tmp_path_factory):
+    """`gunicorn -c gunicorn.conf.py app:create_app()` (what `make run` starts) on 127.0.0.1, rule planner."""
+    var = tmp_path_factory.mktemp("gunicorn")
+    with gunicorn_server(var, env={"CHIQA_BACKEND": "rules"}) as base:
+        yield int(base.rsplit(":", 1)[1]), var / "gunicorn.log"
+
+
+GUNICORN_BAD_CHUNKS = {"size ZZ": b"ZZ\r\n{}\r\n0\r\n\r\n", "size -3": b"-3\r\nabc\r\n0\r\n\r\n",
+                       "missing CRLF after the data": b"5\r\n{\"que\r\nxx\r\n0\r\n\r\n",
+                       "cut off": b"10\r\n{\"question\"", "size overflow": b"f" * 40 + b"\r\n{}\r\n0\r\n\r\n"}
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/api/ask/stream", "/api/runs/0123456789abcdef/feedback",
+                                  "/v1/chat/completions"])
+@pytest.mark.parametrize("case", list(GUNICORN_BAD_CHUNKS))
+def test_a_malformed_chunked_body_is_a_400_on_gunicorn(gunicorn_live, path, case):
+    port, log = gunicorn_live
+    request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").encode() + GUNICORN_BAD_CHUNKS[case]
+    status, body = send_raw(port, request)
+    assert status == 400, body
+    if path.startswith("/v1/"):  # OpenAI's error shape, which OpenAI clients read
+        assert body["error"]["code"] == "invalid_body" and body["error"]["type"] == "invalid_request_error"
+        assert body["error"]["message"]
+    else:
+        assert body == {"ok": False, "error": {"code": "invalid_body", "message": body["error"]["message"]}}
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+def test_a_well_formed_chunked_body_is_answered_on_gunicorn(gunicorn_live):
+    port, log = gunicorn_live
+    payload = json.dumps({"question": QUESTION}).encode()
+    request = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+               + f"{len(payload):x}\r\n".encode() + payload + b"\r\n0\r\n\r\n")
+    status, body = send_raw(port, request)
+    assert status == 200 and "717 homicides" in body["answer"]
+
+
+# ---------------------------------------------------------------- /v1 applies /api/ask's question check
+
+def v1_body(question_json: str, stream: bool) -> bytes:
+    return ('{"model": "chiqa", "stream": %s, "messages": [{"role": "user", "content": %s}]}'
+            % ("true" if stream else "false", question_json)).encode()
+
+
+def assert_openai_400(status: int, body: dict, code: str, param: str | None) -> str:
+    assert status == 400, body
+    assert set(body) == {"error"} and body["error"]["type"] == "invalid_request_error"
+    assert body["error"]["code"] == code and body["error"]["param"] == param
+    return body["error"]["message"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("question", ['"How many homicides were there in 2022? \\ud800"', '"\\udfff"'])
+def test_v1_refuses_a_lone_surrogate_as_api_ask_does(client, stream, question):
+    resp = client.post("/v1/chat/completions", data=v1_body(question, stream), content_type="application/json")
+    message = assert_openai_400(resp.status_code, resp.get_json(), "invalid_question", "messages")
+    assert "unpaired UTF-16 surrogate" in message
+    api = client.post("/api/ask", data=raw_body(question=question), content_type="application/json")
+    assert_error(api, 400, "invalid_question")  # the same verdict on both endpoints
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_v1_lone_surrogate_on_gunicorn_is_a_400_not_a_cut_stream(gunicorn_live, stream):
+    port, log = gunicorn_live
+    payload = v1_body('"homicides in 2022 \\ud800"', stream)
+    request = (b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               + f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n".encode() + payload)
+    status, body = send_raw(port, request)
+    assert_openai_400(status, body, "invalid_question", "messages")
+    assert "UnicodeEncodeError" not in log.read_text(errors="replace")
+
+
+def test_v1_stream_text_never_holds_a_lone_surrogate():
+    assert sse({"content": "a \ud800 b"}).encode("utf-8") == 'data: {"content": "a \ufffd b"}\n\n'.encode()
 
 
 # ---------------------------------------------------------------- the CLI applies the same checks
@@ -233,3 +342,23 @@ def test_hostile_question_text_is_answered_from_the_data(client, question):
     body = resp.get_json()
     assert resp.status_code == 200 and body["error"] is None
     assert "717" in body["answer"] and "49" not in body["answer"]
+
+
+@pytest.mark.parametrize("zip_code", ["60614 or 60601", "60614,60601", "606140", "6061", "60614x", "60614\n60601",
+                                      "６０６１４", "60614-12"])
+def test_a_zip_that_is_not_exactly_one_zip_is_a_tool_error(registry, zip_code):
+    """Not cut to its first five characters (which answered "60614 or 60601" as 60614 alone)."""
+    result = registry.run("query_property_values", {"zip": zip_code})
+    assert not result.ok and result.error["code"] == "invalid_argument"
+    assert "exactly one 5-digit ZIP" in result.error["message"] and "one ZIP per call" in result.error["message"]
+
+
+def test_a_list_of_zips_is_refused_by_the_schema(registry):
+    result = registry.run("query_property_values", {"zip": ["60614", "60601"]})
+    assert not result.ok and "'zip' must be text" in result.error["message"]
+
+
+@pytest.mark.parametrize("zip_code", ["60614", " 60614 ", "60614-1234"])
+def test_one_zip_is_still_answered(registry, zip_code):
+    result = registry.run("query_property_values", {"zip": zip_code})
+    assert result.ok and result.values["zip"] == "60614"

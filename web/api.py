@@ -25,7 +25,7 @@ from flask import (
     request,
     stream_with_context,
 )
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from assembly.answering import RETRY_AFTER_SECONDS, AskError, answer, check_question, stream_answer
 from assembly.version import VERSION
@@ -62,9 +62,14 @@ def read_json_body() -> dict:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     try:
         raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
-    except (OSError, ValueError, BadRequest):  # a malformed chunked encoding, or a client that stopped sending
-        raise ApiError(400, "invalid_body", "the request body could not be read (malformed chunked encoding, "
-                                            "or the body ended early)") from None
+    except HTTPException as exc:
+        if not isinstance(exc, BadRequest):  # e.g. 413: answered by the error handlers as it is
+            raise
+        raise _unreadable_body() from None
+    except Exception:  # noqa: BLE001 - whatever the server's input stream raises: a malformed chunked encoding
+        # (werkzeug: ValueError; gunicorn: InvalidChunkSize, ChunkMissingTerminator, ...) or a client that
+        # stopped sending (OSError, gunicorn's NoMoreData) is the body's fault, never a 500.
+        raise _unreadable_body() from None
     # ...by cutting them at the limit, so a body without Content-Length that fills it is too large.
     if len(raw) > limit or (request.content_length is None and len(raw) >= limit):
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
@@ -81,6 +86,11 @@ def read_json_body() -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object")
     return body
+
+
+def _unreadable_body() -> ApiError:
+    return ApiError(400, "invalid_body", "the request body could not be read (malformed chunked encoding, "
+                                         "or the body ended early)")
 
 
 def _check_text(field: str, text: str) -> None:

@@ -21,6 +21,7 @@ from assembly.answering import RETRY_AFTER_SECONDS, AskError, answer, stream_ans
 from backends.base import BackendBusy
 from protocols import openai_chat as oc
 from protocols.trace import compact_trace, usage
+from web.api import _check_text as check_text
 from web.api import get_orchestrator, read_json_body
 from web.errors import ApiError, openai_error_body
 
@@ -32,9 +33,15 @@ STARTED = int(time.time())
 def _parse():
     body = read_json_body()
     try:
-        return oc.parse_chat_request(body, current_app.config["CHIQA_SETTINGS"].server.max_question_chars)
+        chat = oc.parse_chat_request(body, current_app.config["CHIQA_SETTINGS"].server.max_question_chars)
     except oc.ChatRequestError as exc:
         raise ApiError(exc.status, exc.code, exc.message, param=exc.param) from None
+    try:
+        check_text("question", chat.question)  # /api/ask's own check: a lone surrogate is not text
+    except ApiError as exc:
+        exc.param = "messages"
+        raise
+    return chat
 
 
 def _permalink(run_id: str | None) -> str | None:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 from assembly.services import build_services, build_tools
 from llama_client import make_backend, plan_backend
+from maps.layers import LEVELS
+from settings.loader import resolve_data_dir
 from settings.schema import Settings
 from tools.catalog import tool_schemas
 from tools.data.datasets import DATASETS
@@ -171,14 +174,34 @@ class Runtime:
                 return {"status": "ok", "checked_against": checks[key].checked_against}
             return {"status": "not_checked"}
 
-        return {
+        boundaries = self._boundary_files(data)
+        missing = sorted(name for name, state in boundaries.items() if state != "present")
+        out = {
             "state": self.data_state,
             "error": self.data_error,
             "data_dir": str(data.data_dir) if data is not None else None,
             "cache": (data.cache_note or "used") if data is not None else None,
             "datasets": {key: {"title": ds.title, "publisher": ds.publisher, "portal_id": ds.portal_id,
                                "coverage": coverage.get(key), **status(key)} for key, ds in DATASETS.items()},
+            "boundaries": boundaries,
+            "status": "ok",
         }
+        if self.data_state == STATE_ERROR:
+            out["status"] = "error"
+        elif missing:  # the answers still work, the maps do not: degraded, naming the files
+            out["status"] = "degraded"
+            out["degraded_because"] = (f"map boundary file(s) missing from the data folder: {', '.join(missing)} "
+                                       "(answers work; their maps cannot be drawn)")
+        return out
+
+    def _boundary_files(self, data) -> dict:
+        """Each map boundary file (maps/layers.py) in the data folder: present or missing. A stat, never a load."""
+        try:
+            folder = Path(data.data_dir) if data is not None else resolve_data_dir(self.settings)
+        except Exception:  # no data folder at all: the data state and error say so already
+            return {}
+        return {spec["file"]: "present" if (folder / spec["file"]).is_file() else "missing"
+                for spec in LEVELS.values()}
 
 
 def get_runtime(app) -> Runtime:

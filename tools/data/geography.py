@@ -7,6 +7,9 @@ import re
 
 from tools.errors import ToolArgumentError
 
+# One ZIP argument: five digits, optionally with the ZIP+4 suffix.
+ZIP_ARGUMENT = re.compile(r"([0-9]{5})(?:-[0-9]{4})?")
+
 # Common neighbourhood names people use for (most of) a community area.
 ALIASES = {
     "the loop": 32, "downtown": 32, "loop": 32,
@@ -145,7 +148,17 @@ class Gazetteer:
         return int(district)
 
     def check_zip(self, zip_code) -> str:
-        text = str(zip_code).strip()[:5]
+        """Exactly one ZIP: five digits (a ZIP+4 names the same ZIP). Anything else, e.g. "60614 or 60601",
+        is refused rather than cut to its first five characters."""
+        raw = zip_code if isinstance(zip_code, str) else None
+        if isinstance(zip_code, int) and not isinstance(zip_code, bool) and 0 <= zip_code <= 99999:
+            raw = f"{zip_code:05d}"
+        found = ZIP_ARGUMENT.fullmatch(raw.strip()) if raw is not None else None
+        if found is None:
+            shown = repr(zip_code) if len(repr(zip_code)) <= 40 else repr(zip_code)[:37] + "..."
+            raise ToolArgumentError(f"zip must be exactly one 5-digit ZIP code such as \"60614\", got {shown}; "
+                                    "ask about one ZIP per call", "invalid_argument")
+        text = found.group(1)
         if text not in self.zip_to_areas:
             raise ToolArgumentError(
                 f"ZIP {zip_code} is not a Chicago ZIP in the crosswalk; valid ZIPs include "

@@ -245,7 +245,9 @@ def _select(requested: list[str] | None) -> list[str]:
 
 
 def run_refresh_command(args, settings: Settings, *, sleep: Callable | None = None, out=None) -> int:
-    """``python app.py data refresh [--dataset NAME ...] [--dest DIR]``: 0 all ok, 1 some failed, 2 usage."""
+    """``python app.py data refresh [--dataset NAME ...] [--dest DIR]``: 0 all ok; 2 (the CLI's code for bad input
+    or setup, with one ``error:`` line on stderr) for an unknown dataset, an unusable destination, or any dataset
+    that could not be refreshed (its previous file is kept)."""
     out = out or sys.stdout
     try:
         keys = _select(getattr(args, "dataset", None))
@@ -259,11 +261,11 @@ def run_refresh_command(args, settings: Settings, *, sleep: Callable | None = No
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         print(f"error: cannot create the destination folder {dest}: {exc.strerror}", file=sys.stderr)
-        return 1
+        return 2
     if not os.access(dest, os.W_OK):
         print(f"error: the destination folder {dest} is not writable (use --dest DIR, or unset "
               "CHIQA_DATA_DIR / data.dir to write into <var_dir>/data)", file=sys.stderr)
-        return 1
+        return 2
     try:
         current = resolve_data_dir(settings)
     except DataNotFoundError:
@@ -280,4 +282,9 @@ def run_refresh_command(args, settings: Settings, *, sleep: Callable | None = No
     print(f"Done in {time.perf_counter() - started:.1f}s: {summary}. Manifest: {manifest}", file=out)
     if counts["failed"]:
         print("Failed datasets keep their previous files; re-run later or check the network.", file=out)
-    return 1 if counts["failed"] else 0
+        failed = ", ".join(o.key for o in outcomes if o.status == "failed")
+        first = next(o.message for o in outcomes if o.status == "failed")
+        print(" ".join(f"error: {counts['failed']} of {len(outcomes)} dataset(s) could not be refreshed ({failed}; "
+                       f"first cause: {first}); their previous files are kept".split()), file=sys.stderr)
+        return 2
+    return 0
