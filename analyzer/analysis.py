@@ -109,6 +109,7 @@ class Analysis:
     error: str | None = None  # the analyzer failed; the question still runs without hints
     compare_city: bool = False  # a follow-up compares its places with the whole city
     followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
+    not_used: list[str] = field(default_factory=list)  # phrases of the question the reading could not use
 
     @property
     def refers_to_data(self) -> bool:

@@ -15,11 +15,21 @@ def user_notes(analysis: Analysis | None) -> list[str]:
     if analysis.relative_year_note:
         notes.append(analysis.relative_year_note[0].upper() + analysis.relative_year_note[1:] + ".")
     notes += [w for w in analysis.warnings if "instruction-like" not in w]
+    if analysis.not_used:
+        notes.append(not_used_note(analysis.not_used))
     if analysis.unsupported:
         # With no subject the data has, nothing is looked up: there are no figures above to point to.
         held = "; the figures above are what it does hold." if analysis.domains else "."
         notes.append("The data does not include " + ", ".join(analysis.unsupported) + held)
     return notes
+
+
+def not_used_note(phrases: list[str]) -> str:
+    """What the answer must say when part of the question went unread: the answer is to another question unless
+    the reader knows which part was left out."""
+    quoted = " or ".join(f"'{p}'" for p in phrases)
+    them = "them" if len(phrases) > 1 else "it"
+    return f"I could not use {quoted} from the question, so the figures do not take {them} into account."
 
 
 _NOTE_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")

@@ -234,3 +234,8 @@ def place_warnings(places: dict, geo) -> tuple[dict, list[str]]:
         warnings.append(f"'{b}' covers many community areas; the data is by the 77 community areas, "
                         "so name one (e.g. Austin, Englewood) or ask for a ranking.")
     return invalid, warnings
+
+
+# Place words the coverage check (analyzer/coverage.py) counts as read even where no place was taken from them.
+VOCABULARY = [_BROAD_RE, _WARD_RE, _WARDS_MORE_RE, _WARD_RANGE_RE, _DISTRICT_RE, _DISTRICTS_MORE_RE, _DISTRICT_RANGE_RE,
+              _AREA_NUMBER_RE, _AREA_NUMBERS_MORE_RE, _ZIP_RE, _IUCR_RE]

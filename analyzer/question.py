@@ -47,6 +47,7 @@ from analyzer.lexicon import (
     correct_spelling,
     number,
 )
+from analyzer.coverage import context_words, unused_phrases
 from analyzer.places import extract_places, place_warnings
 from analyzer.years import (
     dataset_years,
@@ -174,9 +175,25 @@ def analyze_question(question: str, data) -> Analysis:
                                    "last_full_year": cov["last_full"], "end": cov["end"]}},
         "warnings": warnings,
         "injection_suspected": injection,
+        "not_used": _not_used(low, places["taken"], metrics, domains, group_by, locations, context_words(
+            metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
+            trend or bool(periods))),
     }
     result["hint_text"] = _hint_text(result)
     return _typed(result)
+
+
+def _not_used(low: str, taken: list, metrics: list, domains: list, group_by, locations: list, allowed) -> list[str]:
+    """The question's phrases the reading could not use (analyzer/coverage.py). A question naming no subject the data
+    has is declined whole, so its words are not listed one by one."""
+    if not domains:
+        return []
+    # "without a high school diploma" is the education measure's own wording: its "without" negates nothing here.
+    consumed = [m.span() for pattern in (_EDUCATED_RE, _UNEDUCATED_RE) for m in pattern.finditer(low)] \
+        if "education" in metrics else []
+    if group_by == "location_type" or locations:
+        allowed = allowed | {"home", "homes"}  # "streets, homes, or what?": a kind of place
+    return unused_phrases(low, taken, consumed, allowed)
 
 
 def failed_analysis(data, error: str) -> Analysis:

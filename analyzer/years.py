@@ -176,3 +176,8 @@ def extract_months(low: str) -> list:
         for month in range(3 * q - 2, 3 * q + 1):
             add_unique(months, month)
     return sorted(months)
+
+
+# Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
+VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE, _DECADE_RE,
+              _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE]

@@ -88,7 +88,8 @@ def render_step(step: dict) -> str:
 def render_text(result: dict) -> str:
     """The answer; its sources, caveats and ungrounded numbers once, right after it; the conversation; then the
     trace one line per step and the stop reason."""
-    lines = [result.get("answer") or "(no answer)"]
+    reading = (result.get("reading") or {}).get("line")
+    lines = ([reading, ""] if reading else []) + [result.get("answer") or "(no answer)"]
     if result.get("partial"):
         lines.append("(partial answer)")
     lines.append("")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import prompt_registry as prompts
+from analyzer.reading import read
 from loop.state import RunState, StopReason
 from loop.steps import ErrorStep, RunResult
 
@@ -28,13 +29,14 @@ def build_result(state: RunState) -> RunResult:
     model = state.backend_info.get("model")
     return RunResult(
         question=state.question, answer=state.answer,
-        partial=state.partial or state.stop in (StopReason.TIMEOUT, StopReason.ERROR) or bool(left_out),
+        partial=state.partial or state.stop in (StopReason.TIMEOUT, StopReason.ERROR) or bool(left_out)
+        or bool(state.analysis and state.analysis.not_used),
         steps=list(state.trace), stopped_because=str(state.stop),
         timings={"total_ms": state.now_ms(), **{k: round(v, 3) for k, v in state.timings.items()}},
         backend=state.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,
         prompt_version=prompts.prompt_version(), sources=list(sources.values()),
         caveats=list(dict.fromkeys(caveats + state.loop_caveats)), ungrounded_numbers=list(state.ungrounded),
-        analysis=state.analysis, error=model_error(state))
+        analysis=state.analysis, error=model_error(state), reading=read(state.analysis))
 
 
 def places_left_out(state: RunState) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 
 import prompt_registry as prompts
 from analyzer.analysis import Analysis
+from analyzer.reading import Reading
 from tools.common import STANDING_CAVEATS
 from tools.registry import ToolResult
 
@@ -234,6 +235,7 @@ class RunResult:
     ungrounded_numbers: list = field(default_factory=list)
     analysis: Analysis | None = None
     error: dict | None = None  # {"phase", "type", "message"} when a model pass failed; the answer is then partial
+    reading: Reading | None = None  # the question as read, in plain words (analyzer/reading.py)
 
     @property
     def calls(self) -> list[ToolCallStep]:
@@ -248,4 +250,5 @@ class RunResult:
             "prompt_version": self.prompt_version, "sources": self.sources, "caveats": self.caveats,
             "ungrounded_numbers": self.ungrounded_numbers,
             "analysis": self.analysis.to_dict() if self.analysis else {}, "error": self.error,
+            "reading": self.reading.to_dict() if self.reading else None,
         }

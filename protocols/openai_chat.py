@@ -176,9 +176,16 @@ def answer_text(answer: str, permalink: str | None, model: str, after_calls: boo
     return text
 
 
+def shown_answer(result: dict) -> str:
+    """The answer as a reader sees it: the question as read first, then the answer."""
+    reading = (result.get("reading") or {}).get("line") if isinstance(result.get("reading"), dict) else None
+    answer = result.get("answer") or ""
+    return f"{reading}\n\n{answer}" if reading else answer
+
+
 def visible_text(result: dict, steps: list, permalink: str | None, model: str) -> str:
     calls = "".join(tool_call_text(step, model) for step in steps)
-    return calls + answer_text(result.get("answer") or "", permalink, model, bool(calls))
+    return calls + answer_text(shown_answer(result), permalink, model, bool(calls))
 
 
 # ---------------------------------------------------------------- response objects

@@ -62,6 +62,7 @@ def compact_trace(result: dict, run_id: str | None, permalink: str | None) -> di
         "run_id": run_id,
         "permalink": permalink,
         "question": result.get("question"),
+        "reading": result.get("reading"),
         "stopped_because": result.get("stopped_because"),
         "partial": bool(result.get("partial")),
         "backend": (result.get("backend") or {}).get("backend") if isinstance(result.get("backend"), dict)

@@ -293,6 +293,10 @@
     $("asked").textContent = result.question ? "Q: " + result.question : "";
     var answer = $("answer");
     clear(answer);
+    /* The question as read, before the figures: a reader sees which question was answered. */
+    if (isObj(result.reading) && result.reading.line) {
+      answer.appendChild(h("p", {className: "reading", text: String(result.reading.line)}));
+    }
     answer.appendChild(markedAnswer(String(result.answer || ""), result.ungrounded_numbers));
     if (result.partial) answer.appendChild(h("p", {className: "note", text: "This is a partial answer (" + (result.stopped_because || "stopped early") + ")."}));
     if (isObj(result.error)) answer.appendChild(h("p", {className: "note error-text", text: "The model failed during this question: " + (result.error.type || "error") + ": " + (result.error.message || "") + "."}));

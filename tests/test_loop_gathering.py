@@ -200,7 +200,7 @@ def test_context_overflow_trims_earliest_results(registry, settings):
     by_year = [(HOMICIDES, {"group_by": "year", "start_year": s}) for s in (2001, 2005, 2009)]
     orch, backend = orchestrate(registry, settings, [calls(*by_year), "NO_TOOL_CALL", "answer"],
                                 backend_cls=SmallContext)
-    result = orch.run("yearly homicides, three ways")
+    result = orch.run("yearly homicides")
     trims = [s.to_dict() for s in result.steps if s.type == "trim"]
     assert trims and trims[0]["trimmed"][0]["call"] == 1
     assert trims[0]["prompt_tokens_after"] <= trims[0]["budget"] < trims[0]["prompt_tokens_before"]

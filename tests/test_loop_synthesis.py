@@ -71,7 +71,7 @@ def test_stream_events_and_result_shape(registry, settings):
     assert "".join(e["text"] for e in events if e["event"] == "token") == "answer"  # streamed as written
     assert list(result) == ["question", "answer", "partial", "tool_calls", "trace", "stopped_because", "timings",
                             "backend", "model", "prompt_version", "sources", "caveats", "ungrounded_numbers",
-                            "analysis", "error"]
+                            "analysis", "error", "reading"]
     assert set(result["tool_calls"][0]) == {"index", "name", "arguments", "status", "error", "duration_ms",
                                             "result_summary"}
     model_pass = result["trace"][1]

@@ -100,7 +100,7 @@ def test_completion_runs_the_loop_and_attaches_the_trace(client):
     assert (call_id, name) == ("call_1", "query_homicides_advanced")
     assert json.loads(json.loads(html.unescape(arguments))) == call["arguments"]
     assert json.loads(html.unescape(result)) == call["summary"]
-    assert content[match.end():] == f"\nThere were 717 homicides in 2022.\n\n[Full trace]({trace['permalink']})"
+    assert content[match.end():] == f"\nRead as: homicides · 2022\n\nThere were 717 homicides in 2022.\n\n[Full trace]({trace['permalink']})"
 
 
 def test_model_output_is_never_markup(client):
@@ -125,7 +125,7 @@ def test_chiqa_text_lists_calls_as_plain_lines(client):
     content = body["choices"][0]["message"]["content"]
     first, rest = content.split("\n", 1)
     assert first.startswith("Tool call 1: query_homicides_advanced {") and "→ 717 homicides" in first
-    assert rest == f"\nThere were 717 homicides in 2022.\n\nTrace: {body['chiqa']['permalink']}"
+    assert rest == f"\nRead as: homicides · 2022\n\nThere were 717 homicides in 2022.\n\nTrace: {body['chiqa']['permalink']}"
 
 
 def test_streaming_chunks(client):

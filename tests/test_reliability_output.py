@@ -122,7 +122,7 @@ def test_cli_never_prints_a_models_escape_sequences_or_control_bytes(cli_env, as
     if as_json:  # JSON escapes them (\u001b): the model's text is kept as data, never raw on the terminal
         assert "\x1b[31m red" in json.loads(out)["answer"]
         return
-    answer = out.split("\n\n", 1)[0]
+    answer = out.split("\n\n", 2)[1]  # after the reading line
     assert " ".join(answer.split()).startswith("There were 717 homicides in 2022. red NUL overwritten bell end")
     assert "end\n\tindented line" in answer  # newline and tab kept
     assert "owned title" not in out  # an OSC sequence (window title) goes whole, not just its ESC

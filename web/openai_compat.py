@@ -114,7 +114,7 @@ def _stream(chat: oc.ChatRequest):
                     result = event.get("result") or {}
                     run_id = result.get("run_id")
                     permalink = _permalink(run_id)  # stream_with_context keeps the request for url_for
-                    text = oc.answer_text(result.get("answer") or "", permalink, chat.model, had_calls)
+                    text = oc.answer_text(oc.shown_answer(result), permalink, chat.model, had_calls)
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {}, "stop",
                                           chiqa=_trace(chat, result, run_id, permalink)))

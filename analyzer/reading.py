@@ -1,0 +1,109 @@
+"""The reading of a question in plain words: what is measured, where, when, with which filters, grouped or ranked
+how, and which of the question's words could not be used.
+
+Every answer opens with it ("Read as: homicides · 2022 · domestic only"), on the page, in the API's ``reading``
+field and in the CLI, so a reader sees which question was answered before reading the figures.
+"""
+from __future__ import annotations
+
+import calendar
+from dataclasses import asdict, dataclass, field
+
+from analyzer.analysis import Analysis
+
+MEASURES = {
+    "homicides": "homicides", "income": "per capita income", "poverty": "households below poverty",
+    "unemployment": "unemployment", "education": "adults without a high school diploma",
+    "hardship": "hardship index", "crowding": "crowded housing", "dependency": "dependency (under 18 or over 64)",
+    "home_value": "home values", "price_trend": "house-price index", "population": "population",
+    "race": "race and ethnicity", "age": "age", "arrests": "arrests", "domestic": "domestic or not",
+    "iucr": "IUCR crime codes", "location_type": "where homicides happened", "trend": "change over time",
+    "correlation": "how two measures relate",
+}
+GROUPINGS = {"community_area": "by community area", "ward": "by ward", "district": "by police district",
+             "year": "by year", "month": "by month", "weekday": "by day of the week", "hour": "by hour",
+             "location_type": "by kind of place", "arrest": "by arrest", "domestic": "domestic or not"}
+
+
+@dataclass
+class Reading:
+    measures: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    periods: list[str] = field(default_factory=list)
+    filters: list[str] = field(default_factory=list)
+    grouping: str | None = None
+    ranking: str | None = None
+    comparison: bool = False
+    not_used: list[str] = field(default_factory=list)
+
+    @property
+    def line(self) -> str:
+        parts = [" and ".join(self.measures) or "no measure the data has"]
+        parts += self.places + self.periods + self.filters
+        parts += [p for p in (self.ranking, self.grouping) if p]
+        if self.comparison and not self.ranking:
+            parts.append("compared")
+        text = "Read as: " + " · ".join(parts)
+        if self.not_used:
+            text += " · not used: " + ", ".join(f"'{p}'" for p in self.not_used)
+        return text
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "line": self.line}
+
+
+def read(analysis: Analysis | None) -> Reading | None:
+    if analysis is None or analysis.error:
+        return None
+    a = analysis
+    measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")]
+    return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
+                   filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
+                   ranking=_ranking(a), comparison=bool(a.comparison), not_used=list(a.not_used))
+
+
+def _measure(metric: str, a: Analysis) -> str:
+    if metric == "homicides" and a.per_capita:
+        return "homicides per 100,000 residents"
+    if metric == "domestic" and a.domestic_filter:
+        return ""  # a filter, listed below
+    return MEASURES.get(metric, metric.replace("_", " "))
+
+
+def _places(a: Analysis) -> list[str]:
+    out = [f"{p.name} ({p.number})" for p in a.areas]
+    out += [f"ward {w}" for w in a.wards] + [f"police district {d}" for d in a.districts]
+    out += [f"ZIP {z}" for z in a.zips] + list(a.broad_places)
+    return out
+
+
+def _periods(a: Analysis) -> list[str]:
+    if a.periods:
+        return [str(p.start) if p.start == p.end else f"{p.start}-{p.end}" for p in a.periods]
+    if a.years:
+        return [", ".join(map(str, a.years))]
+    if a.year_range:
+        span = a.year_range
+        return [str(span.start) if span.start == span.end else f"{span.start}-{span.end}"]
+    return []
+
+
+def _filters(a: Analysis) -> list[str]:
+    out = []
+    if a.months:
+        out.append(", ".join(calendar.month_abbr[m] for m in a.months))
+    if a.domestic_filter:
+        out.append("domestic only")
+    out += [f"at {place.lower()}" for place in a.locations]
+    if a.census_group:
+        out.append(a.census_group.replace("_", " "))
+    return out
+
+
+def _ranking(a: Analysis) -> str | None:
+    r = a.ranking
+    if r is None:
+        return None
+    counts = r.metric in (None, "homicides") and not a.per_capita
+    most = ("the most" if counts else "the highest") if r.order == "desc" else ("the fewest" if counts else "the lowest")
+    return f"top {r.top_n} ({most})" if r.top_n and r.top_n > 1 else most
