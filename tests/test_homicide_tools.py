@@ -17,7 +17,10 @@ from tools.data.loader import DataBundle
 @pytest.fixture(scope="module")
 def raw(data_dir):
     df = pd.read_csv(data_dir / "homicides.csv", dtype=str)
+    when = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
     out = pd.DataFrame({
+        "day": when.dt.normalize(),
+        "hour": when.dt.hour,
         "year": df["Date"].str[6:10].astype(int),
         "month": df["Date"].str[0:2].astype(int),
         "arrest": df["Arrest"] == "True",
@@ -536,3 +539,158 @@ def test_month_filter_and_share_match_raw(registry, raw):
 def test_month_out_of_range_is_an_error(registry):
     result = registry.run("query_homicides_advanced", {"months": [13]})
     assert not result.ok and "1 to 12" in result.error["message"]
+
+
+# ------------------------------------------------------------------ separate years, dates, hours, exclusions
+
+@pytest.fixture(scope="module")
+def stations(data_dir):
+    df = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
+    return sorted(int(d) for d in pd.to_numeric(df["DISTRICT"], errors="coerce").dropna())
+
+
+def test_separate_years_count_and_list_each(registry, raw):
+    chosen = raw[raw["year"].isin([2016, 2019, 2022])]
+    res = run_ok(registry, Q, {"years": [2022, 2016, 2019], "group_by": "year"})
+    assert res.values["total"] == len(chosen)
+    by_year = chosen.groupby("year").size()
+    assert [(r["year"], r["homicides"]) for r in res.values["breakdown"]] == [
+        (y, int(by_year[y])) for y in (2016, 2019, 2022)]
+    assert res.values["change"]["from_year"] == 2016 and res.values["change"]["to_year"] == 2022
+    assert res.summary.startswith(f"{len(chosen):,} homicides (years 2016, 2019, 2022)")
+    assert res.values["per_year_average"] == round(len(chosen) / 3, 1)
+
+
+def test_excluded_wards_leave_the_count_and_the_ranking(registry, raw):
+    y = raw[raw["year"] == 2022]
+    res = run_ok(registry, Q, {"year": 2022, "exclude_wards": [3], "group_by": "ward", "top_n": 50})
+    assert res.values["total"] == int((y["ward"] != 3).sum())  # rows with no ward stay in
+    assert "excluding ward 3" in res.summary
+    counts = y[y["ward"] != 3].groupby("ward").size()
+    assert {r["ward"]: r["homicides"] for r in res.values["breakdown"]} == {int(k): int(v) for k, v in counts.items()}
+
+
+def test_excluded_districts_and_community_areas(registry, raw):
+    y = raw[raw["year"] == 2021]
+    keep = ~y["district"].isin([11, 12]) & ~y["area"].isin([25, 68])
+    res = run_ok(registry, Q, {"year": 2021, "exclude_districts": [12, 11],
+                               "exclude_community_areas": ["Austin", 68], "group_by": "community_area", "top_n": 77})
+    assert res.values["total"] == int(keep.sum())
+    assert "excluding districts 11-12" in res.summary
+    assert "excluding community areas Austin (25), Englewood (68)" in res.summary
+    assert not {25, 68} & {r["community_area"] for r in res.values["breakdown"]}
+
+
+def test_hours_across_midnight(registry, raw):
+    night = [21, 22, 23, 0, 1, 2, 3, 4]
+    y = raw[raw["year"] == 2022]
+    res = run_ok(registry, Q, {"year": 2022, "hours": night, "group_by": "hour"})
+    assert res.values["total"] == int(y["hour"].isin(night).sum())
+    assert "between 21:00 and 04:59" in res.summary
+    by_hour = y.groupby("hour").size()
+    assert [(r["hour"], r["homicides"]) for r in res.values["breakdown"]] == [(h, int(by_hour[h])) for h in night]
+    assert res.values["share_of"]["homicides"] == len(y)
+
+
+def test_date_span_across_years(registry, raw):
+    span = raw[(raw["day"] >= "2019-12-01") & (raw["day"] <= "2020-01-31")]
+    res = run_ok(registry, Q, {"start_date": "2019-12", "end_date": "2020-01", "group_by": "month"})
+    assert res.values["total"] == len(span)
+    assert "2019-12-01 to 2020-01-31" in res.summary
+    by_month = span.groupby("month").size()
+    assert [(r["year_month"], r["homicides"]) for r in res.values["breakdown"]] == [
+        ("2019-12", int(by_month[12])), ("2020-01", int(by_month[1]))]
+    assert "per_year_average" not in res.values
+
+
+def test_so_far_this_year_against_the_same_stretch_last_year(registry, raw):
+    last = raw["day"].max()
+    assert last.strftime("%Y-%m-%d") == "2023-07-19"
+    this = run_ok(registry, Q, {"start_date": "2023-01-01", "end_date": "2023-07"})  # a month past the end: clipped
+    before = run_ok(registry, Q, {"start_date": "2022-01-01", "end_date": "2022-07-19"})
+    assert this.values["total"] == int((raw["day"] >= "2023-01-01").sum())
+    assert before.values["total"] == int(((raw["day"] >= "2022-01-01") & (raw["day"] <= "2022-07-19")).sum())
+    assert "2023-01-01 to 2023-07-19" in this.summary and "2022-01-01 to 2022-07-19" in before.summary
+
+
+def test_excluded_location_types(registry, raw):
+    y = raw[raw["year"] == 2022]
+    res = run_ok(registry, Q, {"year": 2022, "exclude_location_types": ["street", "Alley"]})
+    assert res.values["total"] == int((~y["location"].isin(["STREET", "ALLEY"])).sum())
+    assert "excluding ALLEY, STREET" in res.summary
+    assert res.values["filters"]["exclude_location_types"] == ["ALLEY", "STREET"]
+
+
+def test_fewest_ranking_lists_wards_with_zero_and_names_ties(registry, raw):
+    counts = raw[raw["year"] == 2023].groupby("ward").size().reindex(range(1, 51), fill_value=0)
+    fewest = [int(w) for w in counts.index if counts[w] == counts.min()]
+    assert counts.min() == 0 and len(fewest) > 1
+    res = run_ok(registry, Q, {"year": 2023, "group_by": "ward", "sort_order": "asc", "top_n": 50})
+    rows = res.values["breakdown"]
+    assert len(rows) == 50 and {r["ward"]: r["homicides"] for r in rows} == {int(k): int(v) for k, v in counts.items()}
+    assert res.values["tied"] == [f"ward {w}" for w in fewest]
+    names = ", ".join(f"ward {w}" for w in fewest[:-1]) + f" and ward {fewest[-1]}"
+    assert f"fewest: 0 homicides, tied: {names}" in res.summary
+    kept = run_ok(registry, Q, {"year": 2023, "group_by": "ward", "sort_order": "asc", "exclude_wards": [fewest[0]]})
+    assert fewest[0] not in [r["ward"] for r in kept.values["breakdown"]]
+    assert f"ward {fewest[0]}" not in kept.values["tied"]
+
+
+def test_fewest_districts_and_areas_include_zeros(registry, raw, stations):
+    y = raw[(raw["year"] == 2023) & raw["domestic"]]
+    counts = y.groupby("district").size().reindex(stations, fill_value=0)
+    res = run_ok(registry, Q, {"year": 2023, "domestic": True, "group_by": "district", "sort_order": "asc",
+                               "top_n": 25})
+    assert {r["district"]: r["homicides"] for r in res.values["breakdown"]} == {
+        int(k): int(v) for k, v in counts.items()}
+    areas = raw[raw["year"] == 2022].groupby("area").size().reindex(range(1, 78), fill_value=0)
+    res = run_ok(registry, Q, {"year": 2022, "group_by": "community_area", "sort_order": "asc", "top_n": 3})
+    zero = [int(a) for a in areas.index if areas[a] == 0]
+    assert [r["community_area"] for r in res.values["breakdown"]] == zero[:3]
+    assert len(res.values["tied"]) == len(zero)
+
+
+def test_most_ranking_tie_is_named(registry, raw):
+    counts = raw[raw["year"] == 2011].groupby("ward").size()
+    top = sorted(int(w) for w in counts.index if counts[w] == counts.max())
+    assert len(top) == 2
+    res = run_ok(registry, Q, {"year": 2011, "group_by": "ward", "top_n": 5})
+    assert res.values["tied"] == [f"ward {w}" for w in top]
+    assert f"most: {counts.max()} homicides, tied: ward {top[0]} and ward {top[1]}" in res.summary
+    assert "tied" not in run_ok(registry, Q, {"year": 2020, "group_by": "ward"}).values
+
+
+def test_average_per_year_and_partial_year_note(registry, raw):
+    n = int(raw["year"].between(2019, 2022).sum())
+    res = run_ok(registry, Q, {"start_year": 2019, "end_year": 2022})
+    assert res.summary == (f"{n:,} homicides (years 2019-2022); arrest rate {res.values['arrest_rate_pct']:.1f}%; "
+                           f"an average of {n / 4:,.1f} a year")
+    assert res.values["per_year_average"] == round(n / 4, 1)
+    n = int(raw["year"].between(2020, 2023).sum())
+    res = run_ok(registry, Q, {"start_year": 2020})
+    assert res.summary.endswith(f"an average of {n / 4:,.1f} a year (2023 is partial: data end 2023-07-19)")
+    assert res.values["partial_year"] == {"year": 2023, "data_end": "2023-07-19"}
+    assert "per_year_average" not in run_ok(registry, Q, {"year": 2022}).values
+
+
+@pytest.mark.parametrize("args,needles", [
+    ({"years": [2016, 2019], "year": 2016}, ["years", "year", "not both"]),
+    ({"years": [2016], "start_year": 2015}, ["start_year"]),
+    ({"years": [1999]}, ["2001", "2023"]),
+    ({"start_date": "2020-01", "year": 2020}, ["start_date", "year", "not both"]),
+    ({"end_date": "2020-01", "months": [1]}, ["months"]),
+    ({"start_date": "2020-01", "years": [2020]}, ["years"]),
+    ({"start_date": "2000-12-01"}, ["2001-01-01", "2023-07-19"]),
+    ({"end_date": "2023-08-15"}, ["2001-01-01", "2023-07-19"]),
+    ({"start_date": "2019-13"}, ["YYYY-MM-DD", "YYYY-MM"]),
+    ({"start_date": "last week"}, ["YYYY-MM-DD"]),
+    ({"start_date": "2020-02-30"}, ["YYYY-MM-DD"]),
+    ({"start_date": "2021-03", "end_date": "2020-01"}, ["after"]),
+    ({"hours": [24]}, ["0 to 23"]),
+    ({"exclude_wards": [51]}, ["1 to 50"]),
+    ({"exclude_districts": [13]}, ["13", "merged"]),
+    ({"exclude_community_areas": ["Atlantis"]}, ["77"]),
+    ({"exclude_location_types": ["SPACESHIP"]}, ["STREET"]),
+])
+def test_bad_new_arguments(registry, args, needles):
+    run_err(registry, Q, args, *needles)

@@ -34,10 +34,8 @@ from tools.homicide.common import (
     homicide_arrays,
     number_set,
     pct,
-    resolve_years,
-    years_label,
-    years_phrase,
 )
+from tools.homicide.periods import Period, hour_runs, hours_phrase, resolve_period, yearly_average
 from tools.map_hints import area_counts_map
 from tools.registry import Tool
 from tools import names
@@ -84,6 +82,20 @@ PARAMETERS = {
                    "description": "keep only these calendar months 1-12, e.g. [6, 7, 8] for summer"},
         "rank_by": {"type": "string", "enum": RANK_BY, "default": "homicides",
                     "description": "order a ranking by homicide count or by arrest rate"},
+        "years": {"type": "array", "items": {"type": "integer", "minimum": 2001, "maximum": 2023}, "maxItems": 23,
+                  "description": "separate years only, e.g. [2016, 2019, 2022] (not with year/start_year/end_year)"},
+        "start_date": {"type": "string", "description": "first day YYYY-MM-DD or month YYYY-MM (not with years)"},
+        "end_date": {"type": "string", "description": "last day YYYY-MM-DD or month YYYY-MM, inclusive"},
+        "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
+                  "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]"},
+        "exclude_wards": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 50},
+                          "maxItems": 50, "description": "wards to leave out"},
+        "exclude_districts": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 25},
+                              "maxItems": 25, "description": "police districts to leave out"},
+        "exclude_community_areas": {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 77,
+                                    "description": "community areas (names or numbers) to leave out"},
+        "exclude_location_types": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
+                                   "description": "place types to leave out, e.g. [\"STREET\"]"},
     },
     "required": [],
 }
@@ -93,110 +105,160 @@ DESCRIPTION = ("Count Chicago homicides 2001-2023 with filters (years, ward(s), 
                "community_area, location_type, arrest or domestic; gives totals, rankings and arrest rate.")
 
 
-def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, start: int, end: int,
-           top_n: int, sort_order: str, rank_by: str = "homicides") -> tuple[list[dict], dict]:
-    """Breakdown rows (dicts) and extra values for one grouping of the selected rows."""
-    arrest = arrays.arrest[mask]
-    extra: dict = {}
 
-    def counts_for(codes: np.ndarray, size: int):
-        n = np.bincount(codes, minlength=size)
-        a = np.bincount(codes, weights=arrest, minlength=size)
-        return n, a
+def _counts(arrays: HomicideArrays, mask: np.ndarray, codes: np.ndarray, size: int):
+    """Homicides and arrests per code (codes already restricted to ``mask``)."""
+    n = np.bincount(codes, minlength=size)
+    a = np.bincount(codes, weights=arrays.arrest[mask], minlength=size)
+    return n, a
 
-    rows: list[dict] = []
-    if group_by == "year":
-        codes = (arrays.year[mask] - start).astype(np.intp)
-        n, a = counts_for(codes, end - start + 1)
-        for i in range(end - start + 1):
-            rows.append({"year": start + i, "homicides": int(n[i]), "arrests": int(a[i])})
-    elif group_by == "month":
-        months = arrays.month[mask].astype(np.intp)
-        n, a = counts_for(months, 13)
-        if start == end:
-            extra["month_mode"] = "year_month"
-            last_month = 12
+
+def _month_rows(data, arrays: HomicideArrays, mask: np.ndarray, period: Period, extra: dict) -> list[dict]:
+    """Months of one year or of a date span in date order; over several whole years, calendar months summed."""
+    if period.start == period.end or period.first_day:
+        extra["month_mode"] = "year_month"
+        codes = ((arrays.year[mask] - period.start) * 12 + arrays.month[mask] - 1).astype(np.intp)
+        n, a = _counts(arrays, mask, codes, (period.end - period.start + 1) * 12)
+        if period.first_day:
+            first, last = period.first_day, period.last_day
+        else:  # a whole year: every month up to the data's last one
             cov_end = data.coverage["homicides"]["end"]
-            if start == data.coverage["homicides"]["last_year"]:
-                last_month = int(cov_end[5:7])
-            for m in range(1, last_month + 1):
-                rows.append({"year_month": f"{start}-{m:02d}", "year": start, "month": m,
-                             "month_name": calendar.month_name[m], "homicides": int(n[m]), "arrests": int(a[m])})
-        else:
-            extra["month_mode"] = "calendar_month"
-            for m in range(1, 13):
-                rows.append({"month": m, "month_name": calendar.month_name[m], "homicides": int(n[m]),
-                             "arrests": int(a[m])})
-    elif group_by == "weekday":
-        n, a = counts_for(arrays.weekday[mask].astype(np.intp), 7)
-        for d in range(7):
-            rows.append({"weekday": d + 1, "weekday_name": calendar.day_name[d], "homicides": int(n[d]),
-                         "arrests": int(a[d])})
-    elif group_by == "hour":
-        n, a = counts_for(arrays.hour[mask].astype(np.intp), 24)
-        for h in range(24):
-            rows.append({"hour": h, "hour_label": f"{h:02d}:00-{h:02d}:59", "homicides": int(n[h]),
-                         "arrests": int(a[h])})
-    elif group_by in ("arrest", "domestic"):
-        flags = arrays.arrest[mask] if group_by == "arrest" else arrays.domestic[mask]
-        n, a = counts_for(flags.astype(np.intp), 2)
-        for value in (True, False):
-            rows.append({group_by: value, "homicides": int(n[int(value)]), "arrests": int(a[int(value)])})
+            last_month = int(cov_end[5:7]) if period.start == data.coverage["homicides"]["last_year"] else 12
+            first, last = f"{period.start}-01", f"{period.start}-{last_month:02d}"
+        rows = []
+        for i in range((int(first[:4]) - period.start) * 12 + int(first[5:7]) - 1,
+                       (int(last[:4]) - period.start) * 12 + int(last[5:7])):
+            year, m = period.start + i // 12, i % 12 + 1
+            rows.append({"year_month": f"{year}-{m:02d}", "year": year, "month": m,
+                         "month_name": calendar.month_name[m], "homicides": int(n[i]), "arrests": int(a[i])})
+        return rows
+    extra["month_mode"] = "calendar_month"
+    n, a = _counts(arrays, mask, arrays.month[mask].astype(np.intp), 13)
+    return [{"month": m, "month_name": calendar.month_name[m], "homicides": int(n[m]), "arrests": int(a[m])}
+            for m in range(1, 13)]
+
+
+def _time_rows(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period,
+               extra: dict) -> list[dict]:
+    """One row per year, month, weekday or hour, or per arrest / domestic flag."""
+    if group_by == "year":
+        size = period.end - period.start + 1
+        n, a = _counts(arrays, mask, (arrays.year[mask] - period.start).astype(np.intp), size)
+        return [{"year": period.start + i, "homicides": int(n[i]), "arrests": int(a[i])} for i in range(size)]
+    if group_by == "month":
+        return _month_rows(data, arrays, mask, period, extra)
+    if group_by == "weekday":
+        n, a = _counts(arrays, mask, arrays.weekday[mask].astype(np.intp), 7)
+        return [{"weekday": d + 1, "weekday_name": calendar.day_name[d], "homicides": int(n[d]),
+                 "arrests": int(a[d])} for d in range(7)]
+    if group_by == "hour":
+        n, a = _counts(arrays, mask, arrays.hour[mask].astype(np.intp), 24)
+        return [{"hour": h, "hour_label": f"{h:02d}:00-{h:02d}:59", "homicides": int(n[h]), "arrests": int(a[h])}
+                for h in range(24)]
+    flags = arrays.arrest[mask] if group_by == "arrest" else arrays.domestic[mask]
+    n, a = _counts(arrays, mask, flags.astype(np.intp), 2)
+    return [{group_by: value, "homicides": int(n[int(value)]), "arrests": int(a[int(value)])}
+            for value in (True, False)]
+
+
+def _place_counts(arrays: HomicideArrays, mask: np.ndarray, group_by: str, extra: dict):
+    """(homicides, arrests, labels) per place code; rows without the place are counted apart, not ranked."""
+    if group_by == "location_type":
+        codes = arrays.location_code[mask]
+        keep = codes >= 0
+        size = len(arrays.location_types)
+        n = np.bincount(codes[keep], minlength=size)
+        a = np.bincount(codes[keep], weights=arrays.arrest[mask][keep], minlength=size)
+        return n, a, arrays.location_types
+    codes = getattr(arrays, GEO_COLUMNS[group_by])[mask].astype(np.intp)
+    size = {"ward": 51, "district": 26, "community_area": 78}[group_by]
+    n, a = _counts(arrays, mask, codes, size)
+    extra["missing_geography"] = int(n[0])
+    n = n.copy()
+    n[0] = 0
+    return n, a, list(range(size))
+
+
+def _rank_places(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, top_n: int, sort_order: str,
+                 rank_by: str, universe: list | None, extra: dict) -> list[dict]:
+    n, a, labels = _place_counts(arrays, mask, group_by, extra)
+    present = np.flatnonzero(n > 0).tolist()
+    if universe is not None and sort_order == "asc" and rank_by == "homicides":
+        present = sorted(set(present) | set(universe))  # "fewest" must list the places with none at all
+    extra["groups"] = len(present)
+    if rank_by == "arrest_rate":
+        ranked = [i for i in present if n[i] >= MIN_FOR_RATE_RANK]
+        extra["too_few_to_rank"] = int(len(present) - len(ranked))
+
+        def metric(i):
+            return a[i] / n[i]
+
+        def key(i):
+            return (-metric(i) if sort_order == "desc" else metric(i), -n[i], i)
     else:
-        if group_by == "location_type":
-            codes = arrays.location_code[mask]
-            size = len(arrays.location_types)
-            keep = codes >= 0
-            n = np.bincount(codes[keep], minlength=size)
-            a = np.bincount(codes[keep], weights=arrest[keep], minlength=size)
-            labels = arrays.location_types
-        else:
-            codes = getattr(arrays, GEO_COLUMNS[group_by])[mask].astype(np.intp)
-            size = {"ward": 51, "district": 26, "community_area": 78}[group_by]
-            n, a = counts_for(codes, size)
-            extra["missing_geography"] = int(n[0])
-            n = n.copy()
-            n[0] = 0
-            labels = list(range(size))
-        present = np.flatnonzero(n > 0)
-        extra["groups"] = int(len(present))
-        if rank_by == "arrest_rate":
-            ranked = [i for i in present.tolist() if n[i] >= MIN_FOR_RATE_RANK]
-            extra["too_few_to_rank"] = int(len(present) - len(ranked))
+        ranked = present
 
-            def key(i):
-                rate = a[i] / n[i]
-                return (-rate if sort_order == "desc" else rate, -n[i], i)
-        else:
-            ranked = present.tolist()
+        def metric(i):
+            return int(n[i])
 
-            def key(i):  # ties broken by the group label so the order is stable
-                return (-n[i] if sort_order == "desc" else n[i], i)
-        order = sorted(ranked, key=key)
-        geo = data.geography
-        for rank, i in enumerate(order[:top_n], start=1):
-            row: dict = {"rank": rank}
-            if group_by == "community_area":
-                row.update({"community_area": int(i), "name": geo.area_name(int(i))})
-            elif group_by == "district":
-                row.update({"district": int(i), "name": district_name(data, int(i))})
-            elif group_by == "ward":
-                row["ward"] = int(i)
-            else:
-                row["location_type"] = labels[i]
-            row.update({"homicides": int(n[i]), "arrests": int(a[i])})
-            rows.append(row)
+        def key(i):  # ties broken by the group label so the order is stable
+            return (-n[i] if sort_order == "desc" else n[i], i)
+    order = sorted(ranked, key=key)
+    rows = [_place_row(data, group_by, i, labels, rank, n, a) for rank, i in enumerate(order[:top_n], start=1)]
+    tied = [i for i in order if metric(i) == metric(order[0])] if order else []
+    if len(tied) > 1:  # the top (or bottom) value is shared: every place holding it is named
+        extra["tied"] = [_place_word(data, group_by, i, labels) for i in tied]
+        first = order[0]
+        extra["tied_value"] = pct(a[first], n[first]) if rank_by == "arrest_rate" else int(n[first])
+    return rows
+
+
+def _place_row(data, group_by: str, i: int, labels: list, rank: int, n, a) -> dict:
+    row: dict = {"rank": rank}
+    if group_by == "community_area":
+        row.update({"community_area": int(i), "name": data.geography.area_name(int(i))})
+    elif group_by == "district":
+        row.update({"district": int(i), "name": district_name(data, int(i))})
+    elif group_by == "ward":
+        row["ward"] = int(i)
+    else:
+        row["location_type"] = labels[i]
+    row.update({"homicides": int(n[i]), "arrests": int(a[i])})
+    return row
+
+
+def _place_word(data, group_by: str, i: int, labels: list) -> str:
+    if group_by == "community_area":
+        return f"{data.geography.area_name(int(i))} ({int(i)})"
+    if group_by in ("ward", "district"):
+        return f"{group_by} {int(i)}"
+    return str(labels[i])
+
+
+def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period, top_n: int,
+           sort_order: str, rank_by: str = "homicides", universe: list | None = None) -> tuple[list[dict], dict]:
+    """Breakdown rows (dicts) and extra values for one grouping of the selected rows."""
+    extra: dict = {}
+    if group_by in RANKING_GROUPS:
+        rows = _rank_places(data, arrays, mask, group_by, top_n, sort_order, rank_by, universe, extra)
+    else:
+        rows = _time_rows(data, arrays, mask, group_by, period, extra)
     total = int(mask.sum())
     for row in rows:
         row["share_pct"] = pct(row["homicides"], total)
         row["arrest_rate_pct"] = pct(row["arrests"], row["homicides"])
+    _series_notes(group_by, rows, extra)
+    return rows, extra
+
+
+def _series_notes(group_by: str, rows: list, extra: dict) -> None:
+    """The peak and low of a time pattern; the first-to-last change of a short yearly series."""
+    extra.pop("peak", None), extra.pop("low", None), extra.pop("change", None)
     if group_by in TIME_GROUPS and rows:
-        top = max(rows, key=lambda r: r["homicides"])
-        low = min(rows, key=lambda r: r["homicides"])
-        extra["peak"], extra["low"] = top, low
+        extra["peak"] = max(rows, key=lambda r: r["homicides"])
+        extra["low"] = min(rows, key=lambda r: r["homicides"])
     if group_by == "year" and 2 <= len(rows) <= 12:
         extra["change"] = _change(rows[0], rows[-1])
-    return rows, extra
 
 
 def _change(first: dict, last: dict) -> dict:
@@ -264,11 +326,34 @@ def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district,
         sel.filters["community_area_name"] = geo.area_name(area)
 
 
-def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type) -> None:
+def _exclude_places(data, arrays: HomicideArrays, sel: _Selection, exclude_wards, exclude_districts,
+                    exclude_community_areas) -> None:
+    """Leave places out; rows with no place recorded stay in (they are not known to be in the place)."""
+    geo = data.geography
+    if exclude_wards:
+        wards = sorted({geo.check_ward(w) for w in exclude_wards})
+        sel.narrow(~np.isin(arrays.ward, wards), "exclude_wards", wards,
+                   f"excluding ward{'s' if len(wards) > 1 else ''} {number_set(wards)}")
+    if exclude_districts:
+        districts = sorted({geo.check_district(d) for d in exclude_districts})
+        sel.narrow(~np.isin(arrays.district, districts), "exclude_districts", districts,
+                   f"excluding district{'s' if len(districts) > 1 else ''} {number_set(districts)}")
+    if exclude_community_areas:
+        areas = sorted({geo.resolve_area(a) for a in exclude_community_areas})
+        names_ = ", ".join(f"{geo.area_name(a)} ({a})" for a in areas)
+        sel.narrow(~np.isin(arrays.community_area, areas), "exclude_community_areas", areas,
+                   f"excluding community area{'s' if len(areas) > 1 else ''} {names_}")
+
+
+def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
+                 hours=None, exclude_location_types=None) -> None:
     if months:
         months = sorted(set(int(m) for m in months))
         sel.narrow(np.isin(arrays.month, months), "months", months,
                    "months " + ", ".join(calendar.month_abbr[m] for m in months))
+    if hours:
+        hours = sorted({int(h) for h in hours})
+        sel.narrow(np.isin(arrays.hour, hours), "hours", hours, hours_phrase(hours))
     if arrest_status != "any":
         sel.narrow(arrays.arrest if arrest_status == "arrested" else ~arrays.arrest, "arrest_status", arrest_status,
                    "arrest made" if arrest_status == "arrested" else "no arrest")
@@ -279,18 +364,39 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
         code = check_location_type(arrays, location_type)
         sel.narrow(arrays.location_code == code, "location_type", arrays.location_types[code],
                    f"location {arrays.location_types[code]}")
+    if exclude_location_types:
+        codes = sorted({check_location_type(arrays, t) for t in exclude_location_types})
+        left_out = [arrays.location_types[c] for c in codes]
+        sel.narrow(~np.isin(arrays.location_code, codes), "exclude_location_types", left_out,
+                   "excluding " + ", ".join(left_out))
 
 
-def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, start: int, end: int, total: int) -> list:
+def _ranking_universe(data, sel: _Selection, group_by) -> list | None:
+    """Every place a fewest-first ranking should list, zeros included, or None when that is unknown
+    (a ward ranking inside one community area cannot know which wards lie there)."""
+    geo = data.geography
+    kinds = {"ward": ("ward", "wards", range(1, 51)), "district": ("district", "districts", geo.districts),
+             "community_area": ("community_area", "", range(1, 78))}
+    if group_by not in kinds:
+        return None
+    one, many, every = kinds[group_by]
+    others = [k for k in ("ward", "wards", "district", "districts", "community_area") if k not in (one, many)]
+    if any(sel.filters.get(k) is not None for k in others):
+        return None
+    places = [sel.filters[one]] if sel.filters.get(one) is not None else sel.filters.get(many) or list(every)
+    return [p for p in places if p not in sel.filters.get(f"exclude_{one}s", [])]
+
+
+def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, period: Period, total: int) -> list:
+    start, end = period.start, period.end
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, start, end)
     if end >= data.coverage["homicides"]["last_year"] - 2:
         caveats.append(ARREST_CAVEAT)
-    if "ward" in sel.filters or "wards" in sel.filters or group_by == "ward":
+    if "ward" in sel.filters or "wards" in sel.filters or "exclude_wards" in sel.filters or group_by == "ward":
         caveats.append(WARD_MAP_CAVEAT)
     geo_used = [g for g in ("ward", "community_area", "district") if g == group_by or sel.filters.get(g) is not None]
-    base = arrays.year_mask(start, end)
     for g in geo_used:
-        missing = int((getattr(arrays, g)[base] == 0).sum())
+        missing = int((getattr(arrays, g)[period.mask] == 0).sum())
         if missing:
             caveats.append(geo_missing_caveat(missing, g.replace("_", " "), start, end))
     if 0 < total < SMALL_NUMBER_LIMIT:
@@ -298,8 +404,8 @@ def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, start: int
     return caveats
 
 
-def _breakdown_heading(group_by: str, rows: list, extra: dict, rank_by: str, sort_order: str, start: int,
-                       end: int) -> str:
+def _breakdown_heading(group_by: str, rows: list, extra: dict, rank_by: str, sort_order: str,
+                       period: Period) -> str:
     if group_by in RANKING_GROUPS:
         if rank_by == "arrest_rate":
             direction = "highest" if sort_order == "desc" else "lowest"
@@ -309,12 +415,26 @@ def _breakdown_heading(group_by: str, rows: list, extra: dict, rank_by: str, sor
         direction = "most" if sort_order == "desc" else "fewest"
         return f"By {group_by.replace('_', ' ')} ({direction} first, top {len(rows)} of {extra['groups']}):"
     if group_by == "month" and extra.get("month_mode") == "calendar_month":
-        return f"By calendar month, summed over {years_label(start, end)}:"
+        return f"By calendar month, summed over {period.filters['years']}:"
     return f"By {group_by.replace('_', ' ')}:"
 
 
-def _breakdown_lines(group_by: str, rows: list, extra: dict) -> tuple[list, list]:
-    """One line per group, then the peak/low and unranked-rows notes."""
+def _tie_note(extra: dict, rank_by: str, sort_order: str) -> str:
+    """'most: 45 homicides, tied: ward 3 and ward 5' when the first value of a ranking is shared."""
+    tied = extra.get("tied")
+    if not tied:
+        return ""
+    places = tied[0] if len(tied) == 1 else ", ".join(tied[:-1]) + " and " + tied[-1]
+    if rank_by == "arrest_rate":
+        word = "highest" if sort_order == "desc" else "lowest"
+        return f"{word} arrest rate: {fmt_pct(extra['tied_value'])}, tied: {places}"
+    word = "most" if sort_order == "desc" else "fewest"
+    noun = "homicide" if extra["tied_value"] == 1 else "homicides"
+    return f"{word}: {fmt_int(extra['tied_value'])} {noun}, tied: {places}"
+
+
+def _breakdown_lines(group_by: str, rows: list, extra: dict, tie_note: str = "") -> tuple[list, list]:
+    """One line per group, then the peak/low, tie and unranked-rows notes."""
     items, tail = [], []
     for row in rows:
         if group_by in TIME_GROUPS:
@@ -330,93 +450,124 @@ def _breakdown_lines(group_by: str, rows: list, extra: dict) -> tuple[list, list
         c = extra["change"]
         share = "n/a" if c["pct"] is None else f"{c['pct']:+.1f}%"
         tail.append(f"Change from {c['from_year']} to {c['to_year']}: {c['difference']:+,} ({share}).")
+    if tie_note:
+        tail.append(tie_note[0].upper() + tie_note[1:] + ".")
     if extra.get("missing_geography"):
         tail.append(f"{fmt_int(extra['missing_geography'])} matching rows have no "
                     f"{group_by.replace('_', ' ')} and are not ranked.")
     return items, tail
 
 
-def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, start, end, top_n, sort_order, rank_by,
-               months, filter_text: str):
-    """Rows per group into ``values``; returns (heading, item lines, tail lines, table, chart)."""
+def _chosen_rows(group_by: str, rows: list, extra: dict, sel: _Selection, period: Period) -> list:
+    """Only the months, hours or years a call kept (the rest would list zeros), hours in clock order
+    from the start of the span (21:00 ... 04:00)."""
+    wanted = {"month": sel.filters.get("months"), "year": period.years,
+              "hour": [h for run in hour_runs(sel.filters["hours"]) for h in run] if sel.filters.get("hours") else None}
+    keep = wanted.get(group_by)
+    if not keep:
+        return rows
+    by_key = {row[group_by]: row for row in rows}
+    rows = [by_key[k] for k in keep if k in by_key]
+    _series_notes(group_by, rows, extra)
+    return rows
+
+
+def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Period, top_n, sort_order, rank_by,
+               filter_text: str):
+    """Rows per group into ``values``; returns (heading, item lines, tail lines, table, chart, tie note)."""
     if rank_by == "arrest_rate" and group_by not in RANKING_GROUPS:
         raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
                                 "invalid_argument")
-    rows, extra = _group(data, arrays, sel.mask, group_by, start, end, top_n, sort_order, rank_by)
-    if months and group_by == "month":  # months filtered out would only list zeros
-        rows = [row for row in rows if row["month"] in months]
-        if rows:
-            extra["peak"] = max(rows, key=lambda r: r["homicides"])
-            extra["low"] = min(rows, key=lambda r: r["homicides"])
+    universe = _ranking_universe(data, sel, group_by)
+    rows, extra = _group(data, arrays, sel.mask, group_by, period, top_n, sort_order, rank_by, universe)
+    rows = _chosen_rows(group_by, rows, extra, sel, period)
     values["rank_by"] = rank_by
     values["breakdown"] = rows
     values.update(extra)
-    if group_by in RANKING_GROUPS and extra.get("missing_geography"):
-        values["missing_geography"] = extra["missing_geography"]
-    items, tail = _breakdown_lines(group_by, rows, extra)
+    tie_note = _tie_note(extra, rank_by, sort_order)
+    items, tail = _breakdown_lines(group_by, rows, extra, tie_note)
     x = {"month": "year_month" if extra.get("month_mode") == "year_month" else "month_name",
          "community_area": "name", "weekday": "weekday_name", "hour": "hour_label"}.get(group_by, group_by)
     chart = {"type": "line" if group_by in ("year", "month", "hour") else "bar", "x": x, "y": "homicides",
              "title": f"Homicides by {group_by.replace('_', ' ')}, {filter_text}"}
-    heading = _breakdown_heading(group_by, rows, extra, rank_by, sort_order, start, end)
-    return heading, items, tail, pd.DataFrame(rows), chart
+    heading = _breakdown_heading(group_by, rows, extra, rank_by, sort_order, period)
+    return heading, items, tail, pd.DataFrame(rows), chart, tie_note
+
+
+def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selection, np.ndarray, bool]:
+    """The period, then place filters and exclusions, then the kind filters; the mask a share is of, and
+    whether a kind filter narrowed the count (then the answer states that share)."""
+    period = resolve_period(data, arrays, args["year"], args["start_year"], args["end_year"], args["years"],
+                            args["start_date"], args["end_date"], args["months"])
+    sel = _Selection(period.mask.copy(), dict(period.filters), [period.phrase])
+    _select_place(data, arrays, sel, args["ward"], args["district"], args["community_area"], args["wards"],
+                  args["districts"])
+    _exclude_places(data, arrays, sel, args["exclude_wards"], args["exclude_districts"],
+                    args["exclude_community_areas"])
+    # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
+    context_mask, place_described = sel.mask.copy(), len(sel.described)
+    _select_kind(arrays, sel, args["months"], args["arrest_status"], args["domestic"], args["location_type"],
+                 args["hours"], args["exclude_location_types"])
+    return period, sel, context_mask, len(sel.described) > place_described
+
+
+def _empty_result(data, values: dict, filter_text: str, caveats: list, group_by):
+    text = (f"0 homicides matched: {filter_text}. No rows in the snapshot fit all these filters "
+            f"(coverage {data.coverage['homicides']['start']} to {data.coverage['homicides']['end']}).")
+    values["breakdown"] = [] if group_by else None
+    return make_result(TOOL_NAME, values=values, text=text, summary=f"0 homicides matched: {filter_text}",
+                       datasets=["homicides"], data=data, caveats=caveats,
+                       table=pd.DataFrame({"metric": ["homicides"], "value": [0]}), chart=None)
 
 
 def query_homicides_advanced(data, year=None, start_year=None, end_year=None, ward=None, district=None,
                              community_area=None, arrest_status="any", domestic=None, location_type=None,
                              group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None,
-                             wards=None, districts=None):
-    start, end = resolve_years(data, year, start_year, end_year)
+                             wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
+                             exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
+                             exclude_location_types=None):
     arrays = homicide_arrays(data)
-    sel = _Selection(arrays.year_mask(start, end), {"years": years_label(start, end)}, [years_phrase(start, end)])
-    _select_place(data, arrays, sel, ward, district, community_area, wards, districts)
-    # The share a filtered count is of: same years and place, before the arrest/domestic/location/month filters.
-    context_mask = sel.mask.copy()
-    _select_kind(arrays, sel, months, arrest_status, domestic, location_type)
-    months = sel.filters.get("months")
+    # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
+    period, sel, context_mask, narrowed = _select(data, arrays, dict(locals()))
     mask = sel.mask
-
     total = int(mask.sum())
     arrests = int(arrays.arrest[mask].sum()) if total else 0
     domestic_n = int(arrays.domestic[mask].sum()) if total else 0
     rate = pct(arrests, total)
     filter_text = ", ".join(sel.described)
     values: dict = {"total": total, "arrests": arrests, "arrest_rate_pct": rate, "domestic": domestic_n,
-                    "start_year": start, "end_year": end, "filters": sel.filters, "group_by": group_by}
-    narrowed = bool(months) or arrest_status != "any" or domestic is not None or location_type is not None
+                    "start_year": period.start, "end_year": period.end, "filters": sel.filters, "group_by": group_by}
     share_text = ""
     if narrowed:
         context_total = int(context_mask.sum())
         values["share_of"] = {"homicides": context_total, "share_pct": pct(total, context_total)}
         share_text = f", {fmt_pct(pct(total, context_total))} of {fmt_int(context_total)}"
-    caveats = _caveats(data, arrays, sel, group_by, start, end, total)
-
+    caveats = _caveats(data, arrays, sel, group_by, period, total)
     if total == 0:
-        text = (f"0 homicides matched: {filter_text}. No rows in the snapshot fit all these filters "
-                f"(coverage {data.coverage['homicides']['start']} to {data.coverage['homicides']['end']}).")
-        values["breakdown"] = [] if group_by else None
-        return make_result(TOOL_NAME, values=values, text=text, summary=f"0 homicides matched: {filter_text}",
-                           datasets=["homicides"], data=data, caveats=caveats,
-                           table=pd.DataFrame({"metric": ["homicides"], "value": [0]}), chart=None)
-
+        return _empty_result(data, values, filter_text, caveats, group_by)
     lines = [f"Homicides, {filter_text}: {fmt_int(total)} (arrest made in {fmt_int(arrests)}, "
              f"arrest rate {fmt_pct(rate)}; domestic {fmt_int(domestic_n)})."]
     if narrowed:
         lines.append(f"That is {fmt_pct(values['share_of']['share_pct'])} of the "
                      f"{fmt_int(values['share_of']['homicides'])} homicides in the same years and place.")
-    items, tail, chart, map_hint = [], [], None, None
+    average, average_words, partial = yearly_average(data, period, total)
+    values.update(average)
+    if average:
+        lines.append(f"That is {average_words} over {average['per_year_years']} years{partial}.")
+    items, tail, chart, map_hint, tie_note = [], [], None, None, ""
     if group_by:
-        heading, items, tail, table, chart = _breakdown(data, arrays, sel, values, group_by, start, end, top_n,
-                                                        sort_order, rank_by, months, filter_text)
+        heading, items, tail, table, chart, tie_note = _breakdown(data, arrays, sel, values, group_by, period,
+                                                                  top_n, sort_order, rank_by, filter_text)
         lines.append(heading)
         if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
-            map_hint = area_counts_map(arrays.community_area[mask], chart["title"], years_label(start, end))
+            map_hint = area_counts_map(arrays.community_area[mask], chart["title"], period.filters["years"])
     else:
         values["breakdown"] = None
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],
                               "value": [total, arrests, rate, domestic_n]})
     text = fit_text(lines, items, tail)
     summary = f"{fmt_int(total)} homicides ({filter_text}{share_text}); arrest rate {fmt_pct(rate)}"
+    summary += (f"; {average_words}{partial}" if average else "") + (f"; {tie_note}" if tie_note else "")
     return make_result(TOOL_NAME, values=values, text=text, summary=summary, datasets=["homicides"], data=data,
                        caveats=caveats, table=table, chart=chart, map=map_hint)
 

@@ -1,0 +1,142 @@
+"""The period a homicide count covers: a year range, a list of separate years, or a date span; plus hours of day.
+
+A period is resolved once per call into a row mask and the words the answer uses for it, so the rest of the
+tool (grouping, caveats, the per-year average) reads one object instead of re-deriving years from arguments.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from tools.common import check_year_range, fmt_num
+from tools.errors import ToolArgumentError
+from tools.homicide.common import HomicideArrays, number_set, resolve_years, years_label, years_phrase
+
+_DATE = re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
+
+
+@dataclass
+class Period:
+    """Rows of one period: ``start``/``end`` are its first and last calendar years."""
+
+    start: int
+    end: int
+    mask: np.ndarray
+    phrase: str  # how the answer names it: "years 2019-2022", "2019-12-01 to 2020-01-31"
+    filters: dict
+    years: list | None = None  # separate years, when the call listed them
+    first_day: str | None = None  # a date span, when the call gave one
+    last_day: str | None = None
+
+    @property
+    def year_count(self) -> int:
+        return len(self.years) if self.years else self.end - self.start + 1
+
+
+def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end_year=None, years=None,
+                   start_date=None, end_date=None, months=None) -> Period:
+    """One of: year / start_year-end_year, years (a list), or start_date-end_date; mixing them is an error."""
+    year_fields = [name for name, value in (("year", year), ("start_year", start_year), ("end_year", end_year))
+                   if value is not None]
+    if start_date is not None or end_date is not None:
+        mixed = year_fields + (["years"] if years else []) + (["months"] if months else [])
+        if mixed:
+            raise ToolArgumentError(f"give start_date/end_date or {', '.join(mixed)}, not both: a date span "
+                                    "already fixes the years and months", "conflicting_arguments")
+        return _date_period(data, arrays, start_date, end_date)
+    if years:
+        if year_fields:
+            raise ToolArgumentError(f"give 'years' (a list of separate years) or {', '.join(year_fields)}, "
+                                    "not both", "conflicting_arguments")
+        chosen = sorted({check_year_range(data, y, y)[0] for y in years})
+        label = number_set(chosen)
+        return Period(chosen[0], chosen[-1], np.isin(arrays.year, chosen), f"years {label}",
+                      {"years": label, "year_list": chosen}, years=chosen)
+    start, end = resolve_years(data, year, start_year, end_year)
+    return Period(start, end, arrays.year_mask(start, end), years_phrase(start, end),
+                  {"years": years_label(start, end)})
+
+
+def _date_period(data, arrays: HomicideArrays, start_date, end_date) -> Period:
+    cov = data.coverage["homicides"]
+    first = _parse_date(start_date, "start_date", first=True) if start_date is not None else cov["start"]
+    last = _parse_date(end_date, "end_date", first=False) if end_date is not None else cov["end"]
+    # A whole month named as the end ("2023-07") may run past the snapshot: it means "to the data's end".
+    if end_date is not None and _is_month(end_date) and first <= cov["end"] < last:
+        last = cov["end"]
+    for name, day in (("start_date", first), ("end_date", last)):
+        if not cov["start"] <= day <= cov["end"]:
+            raise ToolArgumentError(f"{name} {day} is outside the homicide data, which covers {cov['start']} to "
+                                    f"{cov['end']}", "out_of_range")
+    if first > last:
+        raise ToolArgumentError(f"start_date {first} is after end_date {last}", "out_of_range")
+    mask = (arrays.day >= np.datetime64(first)) & (arrays.day <= np.datetime64(last))
+    return Period(int(first[:4]), int(last[:4]), mask, f"{first} to {last}",
+                  {"years": years_label(int(first[:4]), int(last[:4])), "start_date": first, "end_date": last},
+                  first_day=first, last_day=last)
+
+
+def _is_month(text) -> bool:
+    match = _DATE.fullmatch(str(text).strip())
+    return bool(match) and match.group(3) is None
+
+
+def _parse_date(text, name: str, first: bool) -> str:
+    """'YYYY-MM-DD' as is, or 'YYYY-MM' as the month's first (start) or last (end) day; ISO text back."""
+    match = _DATE.fullmatch(str(text).strip())
+    problem = f"'{name}' = {str(text)[:40]!r} is not a date; use YYYY-MM-DD (e.g. 2019-12-01) or YYYY-MM (a whole month)"
+    if not match:
+        raise ToolArgumentError(problem, "invalid_argument")
+    y, m = int(match.group(1)), int(match.group(2))
+    if not 1 <= m <= 12:
+        raise ToolArgumentError(problem, "invalid_argument")
+    last_day = calendar.monthrange(y, m)[1]
+    d = int(match.group(3)) if match.group(3) else (1 if first else last_day)
+    if not 1 <= d <= last_day:
+        raise ToolArgumentError(problem, "invalid_argument")
+    return f"{y:04d}-{m:02d}-{d:02d}"
+
+
+# ------------------------------------------------------------------ hours of the day
+
+def hour_runs(hours: list[int]) -> list[list[int]]:
+    """Hours as runs that may wrap past midnight: [21, 22, 23, 0, 1] is one run, 21 first."""
+    chosen = sorted(set(hours))
+    if len(chosen) == 24:
+        return [list(range(24))]
+    runs: list[list[int]] = []
+    for h in chosen:
+        if runs and runs[-1][-1] == h - 1:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    if len(runs) > 1 and runs[0][0] == 0 and runs[-1][-1] == 23:  # the night run crosses midnight
+        runs[0] = runs.pop() + runs[0]
+    return runs
+
+
+def hours_phrase(hours: list[int]) -> str:
+    spans = [f"between {run[0]:02d}:00 and {run[-1]:02d}:59" for run in hour_runs(hours)]
+    return " or ".join(spans)
+
+
+# ------------------------------------------------------------------ the per-year average
+
+def yearly_average(data, period: Period, total: int) -> tuple[dict, str, str]:
+    """Values, words ("an average of 586.3 a year") and a partial-year note, when the period spans several
+    whole years; a date span gets none (a December-January span is not two years of homicides)."""
+    if period.first_day or period.year_count < 2:
+        return {}, "", ""
+    average = round(total / period.year_count, 1)
+    values = {"per_year_average": average, "per_year_years": period.year_count}
+    cov = data.coverage["homicides"]
+    last = cov["last_year"]
+    in_period = last in period.years if period.years else period.start <= last <= period.end
+    partial = ""
+    if in_period and not cov["end"].endswith("-12-31"):  # the average counts the partial year as a year
+        values["partial_year"] = {"year": last, "data_end": cov["end"]}
+        partial = f" ({last} is partial: data end {cov['end']})"
+    return values, f"an average of {fmt_num(average)} a year", partial
