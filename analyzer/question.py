@@ -13,6 +13,7 @@ is built once per gazetteer.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
@@ -64,7 +65,8 @@ def analyze_question(question: str, data) -> Analysis:
     """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model.
 
     ``data``: the data bundle the tools use (its place names and coverage); None reads without them."""
-    text = str(question or "")[:2000]
+    # Full-width digits and letters ("２０２１") and other compatibility forms read as their plain ones.
+    text = unicodedata.normalize("NFKC", str(question or "")[:2000])
     geo = None
     if data is not None:
         try:
@@ -75,6 +77,9 @@ def analyze_question(question: str, data) -> Analysis:
     low = INJECTION_STRIP_RE.sub(" ", text.lower().replace("’", "'"))
     cov = homicide_coverage(data)
 
+    # Spans of the question the reading used beyond the vocabulary tables (negations, hours, spans of dates): each
+    # reader below adds its own, so the coverage check does not list them as unused.
+    consumed: list[tuple[int, int]] = []
     places = extract_places(text, low, geo)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     when = extract_years(low, places["taken"], cov)
@@ -175,7 +180,7 @@ def analyze_question(question: str, data) -> Analysis:
                                    "last_full_year": cov["last_full"], "end": cov["end"]}},
         "warnings": warnings,
         "injection_suspected": injection,
-        "not_used": _not_used(low, places["taken"], metrics, domains, group_by, locations, context_words(
+        "not_used": _not_used(low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
             metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
             trend or bool(periods))),
     }
@@ -183,14 +188,16 @@ def analyze_question(question: str, data) -> Analysis:
     return _typed(result)
 
 
-def _not_used(low: str, taken: list, metrics: list, domains: list, group_by, locations: list, allowed) -> list[str]:
+def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: list, group_by, locations: list,
+              allowed) -> list[str]:
     """The question's phrases the reading could not use (analyzer/coverage.py). A question naming no subject the data
-    has is declined whole, so its words are not listed one by one."""
+    has is declined whole, so its words are not listed one by one. ``consumed``: spans of text the reading used that
+    its vocabulary tables do not hold (a negation it recorded, an hour range it read)."""
     if not domains:
         return []
     # "without a high school diploma" is the education measure's own wording: its "without" negates nothing here.
-    consumed = [m.span() for pattern in (_EDUCATED_RE, _UNEDUCATED_RE) for m in pattern.finditer(low)] \
-        if "education" in metrics else []
+    if "education" in metrics:
+        consumed = consumed + [m.span() for pattern in (_EDUCATED_RE, _UNEDUCATED_RE) for m in pattern.finditer(low)]
     if group_by == "location_type" or locations:
         allowed = allowed | {"home", "homes"}  # "streets, homes, or what?": a kind of place
     return unused_phrases(low, taken, consumed, allowed)
