@@ -120,3 +120,24 @@ def _area_only_for_wards(analysis: Analysis) -> bool:
     return (bool(analysis.domains) and set(analysis.domains) <= set(_AREA_ONLY_DOMAINS)
             and bool(analysis.wards or analysis.districts) and not (analysis.areas or analysis.zips)
             and not (analysis.ranking or analysis.group_by or analysis.chained or analysis.unsupported))
+
+
+def outside_question(allowed: dict[str, list], arguments: dict) -> str | None:
+    """Why a call's arguments disagree with the question (a year, place or month it did not name), or None. The
+    grammar enforces the same for a local model; a server that ignores the grammar is checked here, before any tool
+    runs (asked about 2022, such a server's call for 2001-2004 had been answered)."""
+    for name, value in arguments.items():
+        if name not in allowed or value is None:
+            continue
+        wanted = allowed[name]
+        values = value if isinstance(value, list) else [value]
+        strange = [v for v in values if not any(_same(v, w) for w in wanted)]
+        if strange:
+            named = ", ".join(map(str, wanted)) if wanted else f"no {name}"
+            return (f"refused: {name}={value!r} is not in the question, which names {named}; call again with the "
+                    f"question's own values")
+    return None
+
+
+def _same(value, wanted) -> bool:
+    return str(value).strip().lower() == str(wanted).strip().lower()

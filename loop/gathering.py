@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import prompt_registry as prompts
 from loop import decisions
-from loop.argument_constraints import admitted_tools
+from loop.argument_constraints import admitted_tools, outside_question
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
 from toolcall.protocol import ParseResult, format_tool_call, parse_tool_calls
@@ -24,7 +24,19 @@ def gather(state: RunState, ctx: RunContext) -> StopReason:
         if stop is None:
             stop = one_pass(state, ctx)
         if stop is not None:
-            return stop
+            return _no_call_is_a_failure(state, stop)
+
+
+def _no_call_is_a_failure(state: RunState, stop: StopReason) -> StopReason:
+    """A model that asks for nothing although the planner could map the question has failed at it: its empty reply
+    ("NO_TOOL_CALL", or nothing) would otherwise read as "the data can't answer this", an answer to another
+    question. (A local model's grammar makes the first pass call; a server may ignore the grammar.)"""
+    drafted = bool(state.passes and state.passes[0].suggested_calls)
+    if stop != StopReason.MODEL_DONE or not drafted or state.calls:
+        return stop
+    state.emit(ErrorStep(phase="gather", error_type="NoToolCall", message=(
+        "the model asked for no data although the question names data the tools hold")), state.now_ms())
+    return StopReason.ERROR
 
 
 def one_pass(state: RunState, ctx: RunContext) -> StopReason | None:
@@ -113,6 +125,22 @@ def planner_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool]
     return step, False
 
 
+def _outside_question(state: RunState, ctx: RunContext, name: str, canonical: dict) -> str | None:
+    """Why a model's call disagrees with the question, or None. The planner's draft is the question's own reading, and
+    a chained question takes its place from a result (the ranking's top area), so neither is checked."""
+    key = call_key(name, canonical)
+    for drafted_name, drafted_args in state.draft.calls:
+        try:
+            if call_key(drafted_name, ctx.registry.canonicalize(drafted_name, drafted_args)) == key:
+                return None
+        except ToolArgumentError:
+            continue
+    allowed = state.allowed_values
+    if state.analysis is not None and state.analysis.chained:
+        allowed = {k: v for k, v in allowed.items() if k not in ("community_area", "compare_areas")}
+    return outside_question(allowed, canonical)
+
+
 def drafts(state: RunState, ctx: RunContext) -> list:
     """The planner's next calls for this question, given what has run (only when a model decides)."""
     if not ctx.model_drafts or state.analysis is None or state.analysis.error:
@@ -152,6 +180,9 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
         canonical, failure = ctx.registry.canonicalize(step.name, arguments), None
     except ToolArgumentError as exc:
         canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
+    refused = None if ctx.planner_decides or failure else _outside_question(state, ctx, step.name, canonical)
+    if refused:  # the model is told why in the next prompt; the run reports a model failure
+        failure = ToolResult.failure(step.name, refused, "outside_question", canonical)
     step.arguments = canonical
     key = call_key(step.name, canonical)
     if key in state.seen:
@@ -166,4 +197,8 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
         step.label = prompts.source_label(result.sources, ctx.registry.get(step.name).label) or step.name
     else:
         step.status, step.error = "error", (result.error or {}).get("message") or result.summary
-    return state.emit(step, started, "tools_ms")
+    state.emit(step, started, "tools_ms")
+    if refused:
+        state.partial = True
+        state.emit(ErrorStep(phase="gather", error_type="CallOutsideQuestion", message=refused), state.now_ms())
+    return step

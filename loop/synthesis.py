@@ -6,6 +6,8 @@ pass can run (no time, a failed model) the answer is built from the result summa
 """
 from __future__ import annotations
 
+import re
+
 import prompt_registry as prompts
 from backends.base import Generation
 from loop import decisions
@@ -65,6 +67,11 @@ def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, app
             fallback(state)
         return
     answer = reply = prompts.clean_answer(outcome.text)
+    failed = None if ctx.planner_decides else _failed_reply(reply, ctx, strict)
+    if failed:  # recorded as a model failure; the planner's answer (or the summaries) stand in
+        state.emit(ErrorStep(phase="synthesis", error_type=failed[0], message=failed[1]), outcome.started_ms)
+        state.partial = True
+        answer = reply = ""
     if append_to and reply and not reply.startswith(append_to.strip()):
         answer = append_to.rstrip() + " " + reply  # the added sentence follows the first answer
     state.emit(SynthesisStep.from_generation(outcome.generation, outcome.prompt_tokens, strict=strict),
@@ -78,6 +85,18 @@ def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, app
     elif not state.answer and not planner_answer(state, ctx):
         # A reply with nothing but call markers ("NO_TOOL_CALL") is no answer: the planner's, else a fallback.
         fallback(state)
+
+
+_ROLE_LINE = re.compile(r"^\s*(?:system|user|assistant)\s*:", re.I | re.M)
+
+
+def _failed_reply(reply: str, ctx: RunContext, strict: bool) -> tuple[str, str] | None:
+    """An empty answer, or one that echoes the prompt ("SYSTEM: You are ChiQA..."), is a failed pass, not an answer."""
+    if not reply.strip():
+        return None if strict else ("EmptyReply", "the model wrote no answer")
+    if _ROLE_LINE.search(reply) or ctx.system_prompt[:60] in reply:
+        return "EchoedPrompt", "the model repeated its instructions instead of answering"
+    return None
 
 
 def _number_grammar(state: RunState, ctx: RunContext) -> str | None:

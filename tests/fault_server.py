@@ -157,3 +157,20 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def copies_the_draft(answer: str):
+    """A well-behaved model server: a gathering pass (one that carries a grammar) copies the first drafted
+    TOOL_CALL line of the prompt, then asks for nothing more; the synthesis pass answers with ``answer``."""
+    def behaviour(conn, request, server):
+        body = request.get("body") or {}
+        messages = body.get("messages") or []
+        if body.get("grammar"):
+            prompt = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
+            drafted = [line for line in prompt.splitlines() if line.startswith("TOOL_CALL:")]
+            asked = any(m.get("role") == "assistant" for m in messages)
+            text = drafted[0] if drafted and not asked else "NO_TOOL_CALL"
+        else:
+            text = answer
+        reply({"choices": [{"message": {"content": text}, "finish_reason": "stop"}]})(conn, request, server)
+    return behaviour

@@ -185,6 +185,44 @@ def test_the_answer_streams_in_as_it_is_written(streaming_server, browser):
     page.wait_for_function("() => document.getElementById('progress').textContent.startsWith('done')",
                            timeout=30000)
     assert page.locator("#answer-live").count() == 0
+    reading = page.text_content("#answer .reading")
     final = page.text_content("#answer")
+    assert final.startswith(reading)  # the question as read comes first, then the answer
+    final = final[len(reading):]
     assert final.startswith(partial.strip()) and len(final) > len(partial.strip())
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def rules_server(tmp_path_factory):
+    from werkzeug.serving import make_server
+
+    from backends.rules_only import RulesBackend
+
+    cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
+    app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": RulesBackend(),
+                      "SETTINGS_OVERRIDES": {"model.backend": "rules", "data.cache_dir": str(cache),
+                                             "server.var_dir": str(tmp_path_factory.mktemp("rules_var"))}})
+    app.extensions["chiqa_runtime"].orchestrator()
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join(5)
+
+
+def test_the_page_shows_the_reading_and_what_could_not_be_used(rules_server, browser):
+    page = browser.new_page()
+    page.goto(rules_server + "/")
+    page.fill("#question", "How many homicides happened on rainy days in 2020?")
+    page.press("#question", "Enter")
+    page.wait_for_function("() => document.getElementById('progress').textContent.startsWith('done')",
+                           timeout=30000)
+    reading = page.text_content("#answer .reading")
+    assert reading.startswith("Read as: homicides · 2020") and "not used: 'on rainy'" in reading
+    answer = page.text_content("#answer")
+    assert "I could not use 'on rainy' from the question" in answer
+    assert "partial answer" in answer
+    page.screenshot(path=str(Path(__file__).resolve().parent.parent / "var" / "test-artifacts" / "reading.png"))
     page.close()

@@ -14,6 +14,7 @@ from backends.openai_http import OpenAIBackend
 from intelligent_mcp import Orchestrator
 from tests.fault_server import (
     FaultServer,
+    copies_the_draft,
     drip,
     drip_body,
     endless_stream,
@@ -26,6 +27,7 @@ from tests.faults import app_for, settings_for
 QUESTION = "How many homicides were there in 2022?"
 MESSAGES = [{"role": "user", "content": QUESTION}]
 OK_BODY = {"choices": [{"message": {"content": "No tools needed."}, "finish_reason": "stop"}]}
+ANSWER = "There were 717 homicides in Chicago in 2022."
 
 FAULTS = {
     "closed_port": (None, "cannot connect"),
@@ -103,7 +105,7 @@ def test_a_dripping_server_cannot_outlast_the_question_limit(tmp_path, registry)
 
 def test_api_answers_with_the_error_and_health_shows_degraded(tmp_path):
     failing = {"now": True}
-    crash, fine = reply("model crashed", status=500, content_type="text/plain"), reply(OK_BODY)
+    crash, fine = reply("model crashed", status=500, content_type="text/plain"), copies_the_draft(ANSWER)
     with FaultServer(lambda conn, req, srv: (crash if failing["now"] else fine)(conn, req, srv)) as server:
         client = app_for(tmp_path, **{"model.backend": "openai", "model.openai.base_url": server.base_url,
                                       "model.openai.request_timeout_seconds": 2}).test_client()
@@ -154,6 +156,54 @@ def test_cli_exits_3_on_a_model_failure_and_still_prints_the_answer(tmp_path, ca
 
 
 def test_cli_exits_0_when_the_model_answers(tmp_path, capsys):
-    with FaultServer(reply(OK_BODY)) as server:
+    with FaultServer(copies_the_draft(ANSWER)) as server:
         assert app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION]) == 0
-    assert "No tools needed." in capsys.readouterr().out
+    assert ANSWER in capsys.readouterr().out
+
+
+def _content(text):
+    return reply({"choices": [{"message": {"content": text}, "finish_reason": "stop"}]})
+
+
+def _by_phase(gather, synthesis):
+    """A server whose gathering passes (they carry a grammar) and synthesis pass reply differently."""
+    def behaviour(conn, request, server):
+        body = request.get("body") or {}
+        (gather if body.get("grammar") else synthesis)(conn, request, server)
+    return behaviour
+
+
+@pytest.mark.parametrize("silence", [None, "NO_TOOL_CALL", ""])
+def test_a_model_that_asks_for_no_data_is_a_failure_not_a_no_data_answer(tmp_path, capsys, silence):
+    """content: null, a bare NO_TOOL_CALL or nothing, to a question the data answers: exit 3, error, partial; never
+    "the data tools can't answer this"."""
+    with FaultServer(_content(silence)) as server:
+        code = app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION, "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 3 and result["partial"] is True and result["error"]["type"] == "NoToolCall"
+    assert "can't answer" not in result["answer"]
+
+
+def test_a_model_that_echoes_its_prompt_is_a_failure(tmp_path, capsys):
+    echo = "SYSTEM: You are ChiQA, an assistant for Chicago public data. USER: How many homicides"
+    with FaultServer(_by_phase(copies_the_draft(ANSWER), _content(echo))) as server:
+        code = app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION, "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 3 and result["error"]["type"] == "EchoedPrompt" and result["partial"] is True
+    assert "SYSTEM:" not in result["answer"] and "717" in result["answer"]  # the planner's answer from the data
+
+
+def test_calls_outside_the_questions_years_are_refused_before_any_tool_runs(tmp_path, capsys):
+    """A server that ignores the grammar asks for 2001-2004 about 2022: the call is refused (the model is told why),
+    no 2001-2004 figure reaches the answer, and the run reports a model failure."""
+    wrong = 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"start_year": 2001, "end_year": 2004}}'
+    with FaultServer(_by_phase(_content(wrong), _content("There were 1,234 homicides."))) as server:
+        code = app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION, "--json"])
+        told = [m["content"] for r in server.requests[1:2] for m in (r.get("body") or {}).get("messages", [])]
+    result = json.loads(capsys.readouterr().out)
+    assert code == 3 and result["error"]["type"] == "CallOutsideQuestion" and result["partial"] is True
+    calls = result["tool_calls"]
+    assert calls[0]["status"] == "error" and "not in the question" in calls[0]["error"]
+    assert any("not in the question" in text for text in told)  # the model is told why
+    ran = [c for c in calls if c["status"] == "ok"]
+    assert not any(c["arguments"].get("start_year") == 2001 for c in ran)
