@@ -96,6 +96,9 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
     ("domestic", "homicides", r"domestic"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
+    ("police_station", "police_stations",
+     r"police\s+stations?|(?:district|cpd)\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
+     r"station\s+address(?:es)?|cop\s+shops?"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.

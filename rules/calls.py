@@ -296,3 +296,12 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if analysis.ranking:
         return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5)})]
     return [(names.PROPERTY, base)]
+
+
+def station_calls(where: Places) -> list:
+    """The station of each district named, else of each area (or a ZIP's main area), else every station."""
+    if where.districts:
+        return [(names.POLICE_STATIONS, {"district": d}) for d in where.districts[:3]]
+    if where.area_like:
+        return [(names.POLICE_STATIONS, {"community_area": a}) for a in where.area_like[:3]]
+    return [(names.POLICE_STATIONS, {})]
