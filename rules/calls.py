@@ -279,6 +279,8 @@ def _property_years(analysis: Analysis) -> dict:
     years = analysis.years
     if periods:
         return {"since_year": periods[0].start}
+    if len(years) == 1 and len(analysis.months) == 1:  # "in June 2021": that month's value, not the year's mean
+        return {"year": int(years[0]), "month": f"{int(years[0])}-{int(analysis.months[0]):02d}"}
     if len(years) == 1:
         return {"year": int(years[0])}
     return {}
