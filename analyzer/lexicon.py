@@ -91,6 +91,8 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"census|shr[iau]nk(?:ing)?|depopulat\w*|(?:gain|gained|gaining|lose|lost|losing)\s+(?:residents|people|population)"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
+    # The census tool estimates a median household income from its bands; "income" alone stays per capita.
+    ("median_income", "census", r"median\s+(?:household\s+|family\s+)?incomes?"),
     ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
                       r"how\s+old"),
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
