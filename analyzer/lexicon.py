@@ -91,11 +91,16 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"census|shr[iau]nk(?:ing)?|depopulat\w*|(?:gain|gained|gaining|lose|lost|losing)\s+(?:residents|people|population)"),
     ("race", "census",
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
+    # The census tool estimates a median household income from its bands; "income" alone stays per capita.
+    ("median_income", "census", r"median\s+(?:household\s+|family\s+)?incomes?"),
     ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
                       r"how\s+old"),
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
     ("domestic", "homicides", r"domestic"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
+    ("police_station", "police_stations",
+     r"police\s+stations?|(?:district|cpd)\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
+     r"station\s+address(?:es)?|cop\s+shops?"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.

@@ -31,12 +31,13 @@ TOOL_LABELS = {
     names.AREA_RATES: "homicide rates per 100,000 residents",
     names.SOCIOECONOMIC_CONTEXT: "the homicide / socioeconomic comparison",
     names.DISTRICT_TRENDS: "the period comparison",
+    names.POLICE_STATIONS: "police station addresses",
 }
 CAPABILITIES = ("ChiQA answers questions about Chicago public data: homicides (counts by year, month, community "
                 "area, ward or police district, arrests, domestic cases, location types, rates per 100,000 "
                 "residents), census demographics by community area (population, race and ethnicity, age), "
                 "socioeconomic indicators (per capita income, poverty, unemployment, education, hardship) and "
-                "home values by community area or ZIP.")
+                "home values by community area or ZIP, and police district station addresses.")
 _RANK_LINE = re.compile(r"^\s*(?:1\.|-)\s+(.+)$")
 
 

@@ -13,7 +13,9 @@ from analyzer.analysis import Analysis, Ranking, YearSpan
 from tools import names
 
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
-CENSUS_METRICS = ("population", "race", "age", "household_income")
+CENSUS_METRICS = ("population", "race", "age", "household_income", "median_income")
+# The analyzer's census metric names -> the census tool's metric names.
+CENSUS_TOOL_METRIC = {"household_income": "income", "median_income": "median_income_estimate"}
 CONTEXT_INDICATORS = {"income": "per_capita_income", "poverty": "poverty", "unemployment": "unemployment",
                       "education": "no_hs_diploma", "crowding": "crowding", "dependency": "dependency",
                       "hardship": "hardship_index"}
@@ -48,7 +50,7 @@ def _census_metric(metrics: list) -> str:
     wanted = [m for m in metrics if m in CENSUS_METRICS]
     if len(wanted) != 1:
         return "all"
-    return "income" if wanted[0] == "household_income" else wanted[0]  # the tool's name for income bands
+    return CENSUS_TOOL_METRIC.get(wanted[0], wanted[0])
 
 
 def _ranking_args(analysis: Analysis, default_n: int = 5) -> dict:
@@ -76,7 +78,7 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
     if domain == "census":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
-        metric = "income" if metric == "household_income" else metric
+        metric = CENSUS_TOOL_METRIC.get(metric, metric)
         group = analysis.census_group
         if group and metric in ("race", "age", "income", "all", "population"):
             # "highest share of Black residents" ranks by that group's share, not by population.
@@ -279,6 +281,8 @@ def _property_years(analysis: Analysis) -> dict:
     years = analysis.years
     if periods:
         return {"since_year": periods[0].start}
+    if len(years) == 1 and len(analysis.months) == 1:  # "in June 2021": that month's value, not the year's mean
+        return {"year": int(years[0]), "month": f"{int(years[0])}-{int(analysis.months[0]):02d}"}
     if len(years) == 1:
         return {"year": int(years[0])}
     return {}
@@ -296,3 +300,12 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if analysis.ranking:
         return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5)})]
     return [(names.PROPERTY, base)]
+
+
+def station_calls(where: Places) -> list:
+    """The station of each district named, else of each area (or a ZIP's main area), else every station."""
+    if where.districts:
+        return [(names.POLICE_STATIONS, {"district": d}) for d in where.districts[:3]]
+    if where.area_like:
+        return [(names.POLICE_STATIONS, {"community_area": a}) for a in where.area_like[:3]]
+    return [(names.POLICE_STATIONS, {})]

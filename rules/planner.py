@@ -18,16 +18,18 @@ from rules.calls import (
     homicide_calls,
     property_calls,
     ranking_call,
+    station_calls,
 )
 from tools import catalog
 from tools.registry import ToolResult
 from tools import names
 
 DOMAIN_OF = {"homicides": "homicides", "arrests": "homicides", "domestic": "homicides", "location_type": "homicides",
-             "home_value": "property", "price_trend": "property", "iucr": "iucr",
+             "home_value": "property", "price_trend": "property", "iucr": "iucr", "police_station": "police_stations",
              **{m: "socioeconomic" for m in SOCIO_METRICS}, **{m: "census" for m in CENSUS_METRICS}}
 TOOL_OF = {"homicides": names.HOMICIDES, "socioeconomic": names.SOCIOECONOMIC,
-           "census": names.CENSUS, "property": names.PROPERTY, "iucr": names.IUCR}
+           "census": names.CENSUS, "property": names.PROPERTY, "iucr": names.IUCR,
+           "police_stations": names.POLICE_STATIONS}
 
 def tool_schemas() -> dict:
     """name -> JSON schema properties of every registered tool (built once, no data needed)."""
@@ -204,6 +206,8 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
             planned += property_calls(analysis, metrics, places)
         if "iucr" in domains:
             planned += [(names.IUCR, {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
+        if "police_stations" in domains:
+            planned += station_calls(places)
     calls: list = []
     for name, args in planned:
         cleaned = _clean(name, args)

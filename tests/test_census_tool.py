@@ -3,8 +3,12 @@ census_population_2010.csv with pandas.read_csv (never the tool's code)."""
 import datetime
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
+
+from analyzer.question import analyze_question
+from rules.collaborator import Planner
 
 TOOL = "query_census_demographics"
 
@@ -180,3 +184,70 @@ def test_long_rankings_stay_within_the_text_limit(registry):
     result = run(registry, top_n=77)
     assert result.ok and len(result.values["rows"]) == 77
     assert len(result.text) <= 1500 and "Chicago" in result.text.splitlines()[-1]
+
+
+# ------------------------------------------------------------------ estimated median household income
+
+BANDS = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+EDGES = [0, 25_000, 50_000, 75_000, 125_000]
+
+
+def interpolated_median(counts):
+    """Independent of the tool: the 50th percentile read off the cumulative household counts at the band edges
+    with numpy's piecewise-linear interpolation; None when it lies in the open $125,000+ band."""
+    cumulative = np.concatenate([[0.0], np.cumsum(counts[:4])])
+    half = sum(counts) / 2
+    return None if half > cumulative[-1] else float(np.interp(half, cumulative, EDGES))
+
+
+@pytest.mark.parametrize("number", [25, 68, 54, 37, 40, 49])
+def test_median_estimate_matches_interpolation(registry, acs, number):
+    counts = [float(acs.loc[number, band]) for band in BANDS]
+    expected = interpolated_median(counts)
+    assert expected is not None
+    result = run(registry, community_area=number, metric="median_income_estimate")
+    assert result.ok, result.error
+    assert result.values["median_income_estimate"] == round(expected)
+    assert result.summary.startswith("Estimated median household income (interpolated from ACS 2019-2023 income "
+                                     "bands)")
+    assert f"about ${round(expected, -2):,.0f}" in result.summary
+    assert any("ESTIMATE" in c for c in result.caveats)
+    assert "interpolation" in result.values["method"]
+
+
+def test_median_in_the_open_top_band(registry, acs):
+    counts = [float(acs.loc[7, band]) for band in BANDS]
+    assert interpolated_median(counts) is None  # Lincoln Park: over half its households are at $125,000+
+    result = run(registry, community_area="Lincoln Park", metric="median_income_estimate")
+    assert result.values["median_income_estimate"] is None and result.values["median_above"] == 125_000
+    assert "above $125,000" in result.summary
+
+
+def test_citywide_median_estimate_from_summed_bands(registry, acs):
+    counts = [float(acs[band].sum()) for band in BANDS]
+    expected = interpolated_median(counts)
+    result = run(registry, metric="median_income_estimate")
+    assert result.values["median_income_estimate"] == round(expected)
+    assert result.values["households"] == int(sum(counts))
+    assert f"Chicago: about ${round(expected, -2):,.0f}" in result.summary
+
+
+def test_median_ranking_lowest(registry, acs):
+    estimates = {}
+    for number in acs.index:
+        value = interpolated_median([float(acs.loc[number, band]) for band in BANDS])
+        if value is not None:
+            estimates[int(number)] = value
+    lowest = sorted(estimates, key=lambda n: (estimates[n], n))[:3]
+    result = run(registry, metric="median_income_estimate", top_n=3, sort_order="asc")
+    assert [r["community_area"] for r in result.values["rows"]] == lowest
+    assert [r["median_income_estimate"] for r in result.values["rows"]] == [round(estimates[n]) for n in lowest]
+
+
+def test_median_questions_draft_the_estimate(registry):
+    planner = Planner(registry.data)
+    calls = planner.next_calls(analyze_question("What is the median household income in Austin?", registry.data), [], 4)
+    assert ("query_census_demographics", {"community_area": 25, "metric": "median_income_estimate"}) in calls
+    ranked = planner.next_calls(analyze_question("Which area has the highest median household income?",
+                                                 registry.data), [], 4)
+    assert ranked[0][0] == TOOL and ranked[0][1]["metric"] == "median_income_estimate"

@@ -221,3 +221,100 @@ def test_long_rankings_stay_within_the_text_limit(registry):
     assert result.ok and len(result.text) <= 1500
     assert result.values["left_out"]  # areas without enough ZIP coverage are named, not silently dropped
     assert len(result.values["rows"]) + len(result.values["left_out"]) == 77
+
+
+# ------------------------------------------------------------------ one month ("YYYY-MM" or "latest")
+
+def test_zip_value_in_a_month(registry, zhvi):
+    raw = zhvi[(zhvi["zip"] == "60614") & (zhvi["Year"] == 2021) & (zhvi["Month"] == 6)]["price"].iloc[0]
+    result = registry.run(TOOL, {"zip": "60614", "month": "2021-06", "metric": "home_value"})
+    assert result.ok, result.error
+    assert result.values["home_value"] == round(raw) and result.values["home_value_period"] == "2021-06"
+    assert result.summary == f"ZIP 60614: typical home value ${round(raw):,} in June 2021 (Zillow ZHVI)"
+
+
+def test_area_value_in_a_month_and_its_quarter(registry, zhvi, crosswalk, ihs):
+    result = registry.run(TOOL, {"community_area": "Lincoln Park", "month": "2020-3"})
+    assert result.values["home_value"] == round(area_value(zhvi, crosswalk, 7, 2020, 3))
+    assert "in March 2020 (Zillow ZHVI)" in result.summary
+    # the price index ends in the month's quarter: Lincoln Park is in Lake View/Lincoln Park (p3154)
+    assert result.values["price_index_quarter"] == "2020Q1"
+    assert result.values["price_index"] == round(ihs["p3154"]["2020Q1"], 1)
+
+
+def test_latest_month(registry, zhvi):
+    dated = zhvi.dropna(subset=["price"])
+    last = dated[["Year", "Month"]].drop_duplicates().sort_values(["Year", "Month"]).iloc[-1]
+    label = f"{last['Year']}-{last['Month']:02d}"
+    raw = dated[(dated["zip"] == "60621") & (dated["Year"] == last["Year"]) & (dated["Month"] == last["Month"])]
+    result = registry.run(TOOL, {"zip": "60621", "month": "latest", "metric": "home_value"})
+    assert result.values["home_value_period"] == label == "2024-09"
+    assert result.values["home_value"] == round(raw["price"].iloc[0]) == 116744
+    assert f"latest month in the data: {label}" in result.summary
+
+
+@pytest.mark.parametrize("month", ["1999-12", "2024-10", "2030-01"])
+def test_month_outside_the_data_names_the_first_and_last_month(registry, zhvi, month):
+    dated = zhvi.dropna(subset=["price"])
+    first = f"{dated['Year'].min()}-{dated[dated['Year'] == dated['Year'].min()]['Month'].min():02d}"
+    result = registry.run(TOOL, {"zip": "60614", "month": month})
+    assert not result.ok and result.error["code"] == "out_of_range"
+    assert first in result.error["message"] and "2024-09" in result.error["message"]
+
+
+@pytest.mark.parametrize("month", ["June 2021", "2021-13", "21-06"])
+def test_bad_month_format(registry, month):
+    result = registry.run(TOOL, {"month": month})
+    assert not result.ok and "YYYY-MM" in result.error["message"]
+
+
+def test_month_and_year_must_agree(registry):
+    assert registry.run(TOOL, {"zip": "60614", "month": "2021-06", "year": 2021}).ok
+    assert registry.run(TOOL, {"zip": "60614", "month": "2021-06", "year": 2020}).error["code"] == "conflicting_arguments"
+
+
+# ------------------------------------------------------------------ IHS submarkets by name
+
+@pytest.fixture(scope="module")
+def submarket_crosswalk(data_dir):
+    return pd.read_csv(data_dir / "community_area_ihs_submarket_crosswalk.csv")
+
+
+@pytest.mark.parametrize("name, code", [("lake view/lincoln park", "p3154"), ("Lincoln Park", "p3154"),
+                                        ("Chicago--Englewood/Greater Grand Crossing", "p3165"), ("P3158", "p3158")])
+def test_submarket_by_name(registry, ihs, submarket_crosswalk, name, code):
+    result = registry.run(TOOL, {"submarket": name})
+    assert result.ok, result.error
+    last = max(ihs[code])
+    assert result.values["submarket_code"] == code and result.values["price_index_quarter"] == last
+    assert result.values["price_index"] == round(ihs[code][last], 1)
+    assert result.values["price_index_change_pct"] == round(100 * (ihs[code][last] / ihs[code]["2000Q1"] - 1), 1)
+    covered = submarket_crosswalk[submarket_crosswalk["submarket_code"] == code]
+    assert sorted(a["community_area"] for a in result.values["community_areas"]) == sorted(covered["area_number"])
+    title_names = [a["name"] for a in result.values["community_areas"]]
+    assert all(n in result.summary for n in title_names)
+    assert result.values["submarket_name"] in result.summary
+
+
+def test_submarket_spot_check_and_year(registry, ihs):
+    assert registry.run(TOOL, {"submarket": "Englewood/Greater Grand Crossing"}).values["price_index"] == 315.2
+    result = registry.run(TOOL, {"submarket": "austin/north lawndale", "year": 2019, "since_year": 2010})
+    assert result.values["price_index"] == round(ihs["p3158"]["2019Q4"], 1)
+    assert result.values["price_index_since"] == round(ihs["p3158"]["2010Q1"], 1)
+
+
+def test_unknown_submarket_lists_the_valid_names(registry, ihs):
+    result = registry.run(TOOL, {"submarket": "Gold Coast"})
+    assert not result.ok
+    chicago = [key for key in ihs if key.startswith("p31") and key != "p3160"]
+    assert len(chicago) >= 16
+    with open(registry.data.data_dir / "property_ihs_price_index_quarterly.csv") as fh:
+        codes, names = fh.readline().rstrip("\n").split(","), fh.readline().rstrip("\n").split(",")
+    for code, name in zip(codes, names):
+        if name.startswith("Chicago--"):
+            assert name.removeprefix("Chicago--") in result.error["message"]
+
+
+def test_submarket_conflicts(registry):
+    assert registry.run(TOOL, {"submarket": "Lincoln Park", "zip": "60614"}).error["code"] == "conflicting_arguments"
+    assert not registry.run(TOOL, {"submarket": "Lincoln Park", "metric": "home_value"}).ok

@@ -1,4 +1,4 @@
-"""The eight ChiQA tools in their fixed order: the order the model's prompt and the schemas list them in."""
+"""The nine ChiQA tools in their fixed order: the order the model's prompt and the schemas list them in."""
 from __future__ import annotations
 
 import functools
@@ -8,8 +8,9 @@ from tools.census import tool as census
 from tools.homicide import context, iucr, query, rates, trends
 from tools.property import tool as property_values
 from tools.registry import ToolRegistry
+from tools.stations import tool as stations
 
-TOOL_MODULES = (query, iucr, census, socioeconomic, property_values, rates, context, trends)
+TOOL_MODULES = (query, iucr, census, socioeconomic, property_values, rates, context, trends, stations)
 
 
 def build_registry(data=None) -> ToolRegistry:

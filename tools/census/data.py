@@ -12,7 +12,7 @@ from tools import names
 
 TOOL_NAME = names.CENSUS
 CACHE_KEY = "_census_cache"
-METRIC_NAMES = ["population", "income", "race", "age", "all"]
+METRIC_NAMES = ["population", "income", "race", "age", "all", "median_income_estimate"]
 ACS_LABEL = "ACS 2019-2023 5-year"
 CENSUS_2010_LABEL = "2010 Census"
 FIRST_YEAR = 2000

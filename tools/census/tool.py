@@ -15,7 +15,8 @@ Vintage rule for ``year`` (documented in the tool's text and values["vintage_not
   year < 2000 or > now   -> an error naming what is held.
 
 Income is the household income distribution (counts and shares by band): this extract has no median
-income and the tool does not invent one. Shares of race groups use total_population; age shares use
+income. Only metric ``median_income_estimate`` gives one, interpolated from the bands and called an
+estimate wherever it appears (tools/census/median.py). Shares of race groups use total_population; age shares use
 the sum of the age bands (both sexes), which can differ from the total by up to 2 people.
 
 City-wide figures are sums of the 77 community areas. Everything is precomputed once per DataBundle.
@@ -47,6 +48,8 @@ from tools.census.data import (
     vintage_for,
     with_population,
 )
+from tools.census.median import METRIC as MEDIAN_METRIC
+from tools.census.median import median_answer
 from tools.common import (
     AREA_SCHEMA,
     COMPARE_SCHEMA,
@@ -63,7 +66,7 @@ from tools.registry import Tool
 ESTIMATE_CAVEAT = ("ACS figures are 5-year sample estimates (2019-2023, vintage 2023) with margins of error; "
                    "sums of age/sex bands can differ from total population by up to 2 (source rounding).")
 INCOME_CAVEAT = ("Income here is the count and share of households by income band; this extract has no median "
-                 "household income.")
+                 "household income (metric median_income_estimate interpolates one from the bands).")
 RACE_CAVEAT = ("Hispanic or Latino is an ethnicity and overlaps the race groups; race shares add to about 100% "
                "and Hispanic/White-not-Hispanic are shown alongside.")
 POP_2010_CAVEAT = ("The 2010 figure is a full census count; the 2023 figure is an ACS estimate, so the change "
@@ -100,6 +103,11 @@ def query_census_demographics(data, community_area=None, compare_areas=None, met
         caveats.append(RACE_CAVEAT)
     if uses_pop:
         caveats.append(POP_2010_CAVEAT)
+    if metric == MEDIAN_METRIC:
+        if numbers and top_n is not None:
+            caveats.append(f"top_n={top_n} was ignored because specific community areas were named.")
+        base = {"metric": metric, "year": year, "vintage": ACS_LABEL, "vintage_note": note}
+        return median_answer(data, numbers, None if numbers else top_n, sort_order, base, datasets, caveats)
     keys = METRIC_KEYS[metric]
     city = {k: v for k, v in with_population(cache["city"], vintage).items() if k in keys}
     base = {"metric": metric, "year": year,
@@ -134,7 +142,8 @@ def register(registry) -> None:
                 "community_area": AREA_SCHEMA,
                 "compare_areas": COMPARE_SCHEMA,
                 "metric": {"type": "string", "enum": METRIC_NAMES, "default": "all",
-                           "description": "income = households by income band (no median); all = everything"},
+                           "description": "income = households by income band; median_income_estimate = "
+                                          "median household income estimated from the bands; all = everything"},
                 "top_n": TOP_N_SCHEMA,
                 "sort_order": SORT_SCHEMA,
                 "year": {"type": "integer", "minimum": FIRST_YEAR, "maximum": now,

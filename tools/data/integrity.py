@@ -50,7 +50,8 @@ LAYOUTS = {
                                    "in_price_index", "share_of_community_area")),
     "zhvi": Layout(("RegionName", "Year", "Month", "price")),
     "ihs_index": Layout(("YEARQ", "CHICAGO"), header_rows=2),  # row 1 codes (p3101...), row 2 names
-    "police_stations": Layout(("DISTRICT", "DISTRICT NAME", "ADDRESS")),
+    "police_stations": Layout(("DISTRICT", "DISTRICT NAME", "ADDRESS", "CITY", "STATE", "ZIP",
+                                  "COMMUNITY AREA", "WEBSITE", "PHONE")),
     "ward_offices": Layout(("WARD", "ALDERMAN", "ADDRESS")),
 }
 

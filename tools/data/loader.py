@@ -28,7 +28,7 @@ from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
 from tools.data.integrity import DataIntegrityError, verify
 
-CACHE_VERSION = 4  # bump when the typing below changes
+CACHE_VERSION = 5  # bump when the typing below changes
 log = logging.getLogger("chiqa.data")
 
 # Canonical display names where plain title case is wrong.
@@ -217,10 +217,17 @@ def _read_ihs_index(path: Path) -> pd.DataFrame:
 def _read_police_stations(path: Path) -> pd.DataFrame:
     df = pd.read_csv(path, dtype=str)
     df = df[pd.to_numeric(df["DISTRICT"], errors="coerce").notna()]
+    # The station tool quotes ZIP, phone and website; the community area says where the station stands.
     return pd.DataFrame({
         "district": df["DISTRICT"].astype(int).astype("int16"),
         "name": df["DISTRICT NAME"].str.strip(),
         "address": df["ADDRESS"].str.strip(),
+        "city": df["CITY"].fillna("").str.strip(),
+        "state": df["STATE"].fillna("").str.strip(),
+        "zip": df["ZIP"].fillna("").str.strip().str.zfill(5),
+        "community_area": pd.to_numeric(df["COMMUNITY AREA"], errors="coerce").astype("Int16"),
+        "phone": df["PHONE"].fillna("").str.strip(),
+        "website": df["WEBSITE"].fillna("").str.strip(),
     }).sort_values("district").reset_index(drop=True)
 
 

@@ -17,6 +17,7 @@ from tools.property.home_values import (
     area_home_value,
     area_value_map,
     coverage_text,
+    home_phrase,
     home_series,
     rank_scores,
     whole,
@@ -29,6 +30,7 @@ from tools.property.price_index import (
     chicago_submarket_changes,
     index_series,
     index_stats,
+    submarket_areas,
 )
 
 MEMO_LIMIT = 20000  # rankings over many periods would otherwise grow the per-bundle memo without bound
@@ -77,6 +79,13 @@ def _area_row(c, number, period, since, end, base) -> tuple[dict, list[str]]:
         row.update({k: trend[k] for k in ("price_index", "price_index_change_pct", "price_index_yoy_pct",
                                           "submarket_code", "submarket_name", "price_index_fallback")})
     return row, notes
+
+
+def _home_summary(c, value, period) -> str:
+    """A summary's home value: the month's own wording when a month was asked for, else value and period."""
+    if period.asked_month:
+        return home_phrase(fmt_money(value), period, c.home.latest_month)
+    return f"home value {fmt_money(value)} ({period.label})"
 
 
 # ------------------------------------------------------------------ text
@@ -162,7 +171,7 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
     lines.append(_city_text(values["city"]))
     summary_parts = []
     if period is not None:
-        summary_parts.append(f"home value {fmt_money(values.get('home_value'))} ({period.label})"
+        summary_parts.append(_home_summary(c, values.get("home_value"), period)
                              + (f", {signed_pct(values.get('home_value_change_pct'))} since {since.year}" if since else ""))
     if end is not None:
         summary_parts.append(f"price index {fmt_num(values['price_index'])} ({end}, "
@@ -343,7 +352,7 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
     lines.append(_city_text(values["city"]))
     parts = []
     if period is not None:
-        parts.append(f"home value {fmt_money(values['home_value'])} ({period.label})")
+        parts.append(_home_summary(c, values["home_value"], period))
     if end is not None:
         parts.append(f"price index {fmt_num(values['price_index'])} ({end})")
     summary = f"ZIP {zip_code}: " + "; ".join(parts)
@@ -355,3 +364,25 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
         chart = {"type": "line", "x": "quarter", "y": "price_index", "title": f"ZIP {zip_code}: IHS price index"}
     return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart,
                 map=zip_value_map(c.home, period))
+
+
+def submarket_answer(c, code, end, base, caveats, method) -> dict:
+    """One IHS submarket's price index by name, with the community areas it covers."""
+    stats = index_stats(c.index, code, end, base)
+    name = c.index.names[code].removeprefix("Chicago--")
+    areas = submarket_areas(c.index, code, c.area_names)
+    listing = ", ".join(a["name"] + (f" ({a['share_of_community_area']:.0%} of it)" if a["split"] else "")
+                        for a in areas)
+    city = _city_context(c, "price_trend", None, end, base)
+    values = {"scope": "submarket", "metric": "price_trend", "submarket_code": code, "submarket_name": name,
+              "community_areas": areas, **stats, "city": city, "method": method}
+    text = "\n".join([f"IHS submarket {name} ({code}), community areas: {listing}",
+                      _index_text({**stats, "submarket_name": name}), _city_text(city)])
+    if any(a["split"] for a in areas):
+        caveats.append("Areas split between submarkets are listed with the share of their land inside this one.")
+    summary = (f"IHS submarket {name} (community areas {', '.join(a['name'] for a in areas)}): price index "
+               f"{fmt_num(stats['price_index'])} in {end}, {signed_pct(stats['price_index_change_pct'])} since {base} "
+               "(2000Q1 = 100)")
+    table = index_series(c.index, code, end, base)
+    chart = {"type": "line", "x": "quarter", "y": "price_index", "title": f"IHS price index: {name}"}
+    return dict(values=values, text=text, summary=summary, table=table, chart=chart)

@@ -8,11 +8,14 @@ months would not be comparable with full years.
 """
 from __future__ import annotations
 
+import calendar
+import re
 import warnings
 
 import numpy as np
 
 from tools.common import rows_table
+from tools.errors import ToolArgumentError
 from tools.map_hints import area_map, zip_map
 
 ZHVI_SETS = ["zhvi", "zip_crosswalk"]
@@ -99,6 +102,44 @@ class Period:
             self.area = home.area_annual[:, home.year_index[year]]
             self.note = None
         self.target_year = home.last_year if year is None else year
+        self.asked_month = None  # "June 2021" when the caller asked for one month (Period.for_month)
+
+    @classmethod
+    def for_month(cls, home: HomeValues, month: str) -> "Period":
+        """One month's column, asked for by the ``month`` argument ("2021-06" or "latest")."""
+        label = parse_month(home, month)
+        period = cls(home, None)  # the latest month; replaced below when another is asked
+        j = home.month_index[label]
+        period.label, period.vector, period.area = label, home.monthly[:, j], home.area_monthly[:, j]
+        period.target_year = int(label[:4])
+        period.asked_month = f"{calendar.month_name[int(label[5:])]} {label[:4]}"
+        period.note = None
+        return period
+
+
+_MONTH_ARGUMENT = re.compile(r"(\d{4})[-/](\d{1,2})")
+
+
+def parse_month(home: HomeValues, month: str) -> str:
+    """"YYYY-MM" (or "latest") as a month the Zillow data holds; errors name the first and last month."""
+    text = str(month).strip().lower()
+    if text in ("latest", "last", "newest", "most recent", "current"):
+        return home.latest_month
+    found = _MONTH_ARGUMENT.fullmatch(text)
+    if found is None or not 1 <= int(found.group(2)) <= 12:
+        raise ToolArgumentError(f"month must be \"YYYY-MM\" (e.g. \"2021-06\") or \"latest\", got {month!r}; "
+                                f"{coverage_text(home)}", "invalid_argument")
+    label = f"{found.group(1)}-{int(found.group(2)):02d}"
+    if label not in home.month_index:
+        raise ToolArgumentError(f"month {label} is outside the Zillow data: the first month is {home.months[0]} "
+                                f"and the last (latest) month is {home.latest_month}", "out_of_range")
+    return label
+
+
+def home_phrase(value_text: str, period: Period, latest_month: str) -> str:
+    """How a summary states one month's value: "typical home value $X in June 2021 (Zillow ZHVI)"."""
+    latest = f"; latest month in the data: {latest_month}" if period.label == latest_month else ""
+    return f"typical home value {value_text} in {period.asked_month} (Zillow ZHVI{latest})"
 
 
 def home_method(period: Period) -> str:

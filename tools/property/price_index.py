@@ -9,6 +9,7 @@ so the figures match what IHS publishes.
 from __future__ import annotations
 
 from tools.common import rows_table
+from tools.errors import ToolArgumentError
 
 IHS_SETS = ["ihs_index", "submarket_crosswalk"]
 CITY_SERIES = "CHICAGO"
@@ -44,10 +45,13 @@ def coverage_text(index: PriceIndex) -> str:
             f"(years {index.first_year}-{index.last_year})")
 
 
-def index_window(index: PriceIndex, year, since_year) -> tuple[str, str, str | None]:
-    """(end quarter, base quarter, note) for the price index."""
+def index_window(index: PriceIndex, year, since_year, month: str | None = None) -> tuple[str, str, str | None]:
+    """(end quarter, base quarter, note) for the price index; an asked month ("2021-06") ends at its quarter."""
     note = None
-    if year is None:
+    quarter = f"{month[:4]}Q{(int(month[5:]) - 1) // 3 + 1}" if month else None
+    if quarter in index.quarter_index:
+        end = quarter
+    elif year is None:
         end = index.quarters[-1]
     else:
         end = (f"{year}Q4" if f"{year}Q4" in index.quarter_index
@@ -133,3 +137,45 @@ def index_series(index: PriceIndex, code: str, end: str, base: str) -> dict:
         return rows_table(list(zip(quarters, own)), ["quarter", "price_index"])
     city = index.arrays[CITY_SERIES][lo:hi + 1].round(1).tolist()
     return rows_table(list(zip(quarters, own, city)), ["quarter", "price_index", "Chicago"])
+
+
+# ------------------------------------------------------------------ submarkets by name
+
+CHICAGO_PREFIX = "Chicago--"
+
+
+def chicago_submarkets(index: PriceIndex) -> dict[str, str]:
+    """code -> short name ("Lake View/Lincoln Park") of the indexed Chicago submarkets, in code order."""
+    return {code: index.names[code].removeprefix(CHICAGO_PREFIX) for code in sorted(index.arrays)
+            if str(index.names.get(code, "")).startswith(CHICAGO_PREFIX)}
+
+
+def _key(text: str) -> str:
+    return " ".join(str(text).lower().replace(CHICAGO_PREFIX.lower(), "").replace("-", " ").split())
+
+
+def resolve_submarket(index: PriceIndex, text) -> str:
+    """A Chicago submarket's code from its name (case-insensitive, with or without "Chicago--"), its code, or one
+    half of its name ("Lincoln Park" -> Lake View/Lincoln Park); the error lists every valid name."""
+    submarkets = chicago_submarkets(index)
+    wanted = _key(text)
+    for code, name in submarkets.items():
+        if wanted in (_key(name), code.lower()):
+            return code
+    halves = [code for code, name in submarkets.items() if wanted in (_key(half) for half in name.split("/"))]
+    if len(halves) == 1:
+        return halves[0]
+    raise ToolArgumentError(
+        f"unknown IHS submarket {str(text)!r}; the Chicago submarkets are: {'; '.join(submarkets.values())}. "
+        "(The central submarket p3160, Near North Side/Loop/Near South Side, is not in the index.)", "invalid_choice")
+
+
+def submarket_areas(index: PriceIndex, code: str, area_names: dict) -> list[dict]:
+    """The community areas a submarket covers, with the share of each area inside it (from the crosswalk)."""
+    out = []
+    for number in sorted(index.submarket_areas.get(code, [])):
+        pieces = index.area_submarkets[number]
+        share = sum(p["share"] for p in pieces if p["code"] == code)
+        out.append({"community_area": number, "name": area_names[number], "share_of_community_area": round(share, 4),
+                    "split": len(pieces) > 1})
+    return out

@@ -30,6 +30,7 @@ from tools.property.answers import (
     city_answer,
     comparison_answer,
     ranking_answer,
+    submarket_answer,
     zip_answer,
 )
 from tools.property.home_values import (
@@ -39,6 +40,7 @@ from tools.property.home_values import (
     HomeValues,
     Period,
     home_method,
+    parse_month,
 )
 from tools.property.price_index import (
     IHS_CAVEAT,
@@ -46,6 +48,7 @@ from tools.property.price_index import (
     PriceIndex,
     index_method,
     index_window,
+    resolve_submarket,
 )
 from tools.registry import Tool
 from tools import names
@@ -98,22 +101,53 @@ def _check_years(c: PropertySources, metric: str, year, since_year) -> None:
             raise ToolArgumentError(f"since_year {since_year} is after year {year}", "out_of_range")
 
 
+def _month_year(c: PropertySources, month, year) -> tuple[str | None, int | None, str | None]:
+    """The asked month ("YYYY-MM"), the year the checks use (the month's own) and the month the price index
+    ends in; "latest" leaves the index at its own latest quarter, which runs past Zillow's last month."""
+    if month is None:
+        return None, year, None
+    label = parse_month(c.home, month)
+    if year is not None and year != int(label[:4]):
+        raise ToolArgumentError(f"month {label} and year {year} disagree; give one of them", "conflicting_arguments")
+    if label == c.home.latest_month and year is None:
+        return label, None, None
+    return label, int(label[:4]), label
+
+
+def _submarket_code(c: PropertySources, submarket, metric: str, places: tuple) -> str | None:
+    """The submarket's code, checked against the arguments it cannot go with (it has the price index only)."""
+    if submarket is None:
+        return None
+    if any(p not in (None, [], ()) for p in places):
+        raise ToolArgumentError("give either submarket or community_area/zip/compare_areas/top_n, not both",
+                                "conflicting_arguments")
+    if metric == "home_value":
+        raise ToolArgumentError("a submarket has the IHS price index only (metric price_trend); Zillow home "
+                                "values are by ZIP or community_area", "invalid_choice")
+    return resolve_submarket(c.index, submarket)
+
+
 def query_property_values(data, community_area=None, zip=None, compare_areas=None, year=None, since_year=None,
-                          metric="all", top_n=None, sort_order="desc"):
+                          month=None, submarket=None, metric="all", top_n=None, sort_order="desc"):
     c = property_sources(data)
     geo = data.geography
+    code = _submarket_code(c, submarket, metric, (community_area, zip, compare_areas, top_n))
+    metric = "price_trend" if code else metric
     if zip is not None:
         if community_area is not None or compare_areas or top_n is not None:
             raise ToolArgumentError("give either zip or community_area/compare_areas/top_n, not both; a ZIP "
                                     "query answers for that ZIP alone", "conflicting_arguments")
         zip_code = geo.check_zip(zip)
     numbers = resolve_areas(geo, community_area, compare_areas)
+    month, year, index_month = _month_year(c, month, year)
     _check_years(c, metric, year, since_year)
     wants_home = metric in ("home_value", "all")
     wants_index = metric in ("price_trend", "all")
-    period = Period(c.home, year) if wants_home else None
+    period = None
+    if wants_home:
+        period = Period.for_month(c.home, month) if month else Period(c.home, year)
     since = Period(c.home, since_year) if (wants_home and since_year is not None) else None
-    end, base, ihs_note = index_window(c.index, year, since_year) if wants_index else (None, None, None)
+    end, base, ihs_note = index_window(c.index, year, since_year, index_month) if wants_index else (None, None, None)
     caveats = [n for n in (period.note if period else None, ihs_note) if n]
     datasets = (ZHVI_SETS if wants_home else []) + (IHS_SETS if wants_index else [])
     if wants_home:
@@ -122,7 +156,9 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
         caveats.append(IHS_CAVEAT)
     method = " ".join(([home_method(period)] if wants_home else []) + ([index_method(end, base)] if wants_index else []))
     ctx = dict(c=c, metric=metric, period=period, since=since, end=end, base=base, caveats=caveats, method=method)
-    if zip is not None:
+    if code:
+        answer = submarket_answer(c=c, code=code, end=end, base=base, caveats=caveats, method=method)
+    elif zip is not None:
         answer = zip_answer(geo=geo, zip_code=zip_code, **ctx)
     else:
         if numbers and top_n is not None:
@@ -146,8 +182,9 @@ def register(registry) -> None:
     registry.register(Tool(
         name=TOOL_NAME,
         label="Home values",
-        description=("Home values (Zillow, by ZIP mapped to community areas, 2000-2024) and house-price index "
-                     "trends (DePaul IHS, 1997-2025) for an area or ZIP, a comparison, or a ranking."),
+        description=("Home values (Zillow, by ZIP mapped to community areas, monthly 2000-2024) and house-price "
+                     "index trends (DePaul IHS, 1997-2025, by submarket) for an area, ZIP or submarket, a "
+                     "comparison, or a ranking."),
         parameters={
             "type": "object",
             "properties": {
@@ -159,6 +196,10 @@ def register(registry) -> None:
                                         "1997-2025 for price_trend"},
                 "since_year": {"type": "integer",
                                "description": "report the change since this year (price_trend default 2000)"},
+                "month": {"type": "string",
+                          "description": "one month's home value: \"YYYY-MM\" (2000-01 to 2024-09) or \"latest\""},
+                "submarket": {"type": "string",
+                              "description": "IHS submarket name, e.g. 'Lake View/Lincoln Park': its price index"},
                 "metric": {"type": "string", "enum": METRIC_NAMES, "default": "all",
                            "description": "home_value = Zillow value; price_trend = IHS price index; all = both"},
                 "top_n": TOP_N_SCHEMA,

@@ -1,0 +1,1 @@
+"""Police district stations."""

@@ -1,0 +1,163 @@
+"""Police district stations: where a district's station is, with its ZIP, phone and website.
+
+One tool, ``get_police_stations``, over ``police_stations.csv`` (CPD, portal z8bn-74gv, 2019 vintage):
+one station per police district. By ``district`` it answers that district's station; by
+``community_area`` the station(s) standing in that area. People name a station after its district
+("the Englewood police station" is district 7's, which stands in West Englewood), so an area with no
+station of its own gets the station of the district named like it, else the district most of the
+area's homicide records fall in (the data has no district boundaries; the records are the only link
+between areas and districts, and the caveat says so). With no argument, every station is listed.
+"""
+from __future__ import annotations
+
+from tools.common import AREA_SCHEMA, fit_text, make_result, rows_table
+from tools.data.geography import normalize_name
+from tools.errors import ToolArgumentError
+from tools.registry import Tool
+from tools import names
+
+TOOL_NAME = names.POLICE_STATIONS
+COLUMNS = ["district", "name", "address", "zip", "phone", "website", "community_area", "area_name"]
+VINTAGE_CAVEAT = "Station addresses and phone numbers are from the 2019 copy of the CPD Police Stations dataset."
+
+
+def _records(data) -> list[dict]:
+    """The stations as plain dicts, built once per bundle."""
+    cached = data.__dict__.get("_station_records")
+    if cached is not None and cached[0] is data.police_stations:
+        return cached[1]
+    geo = data.geography
+    records = []
+    for row in data.police_stations.itertuples(index=False):
+        area = None if row.community_area is None or str(row.community_area) == "<NA>" else int(row.community_area)
+        records.append({"district": int(row.district), "name": row.name, "address": row.address,
+                        "city": row.city, "state": row.state, "zip": row.zip, "phone": row.phone,
+                        "website": row.website, "community_area": area,
+                        "area_name": geo.area_name(area) if area and 1 <= area <= 77 else None})
+    data.__dict__["_station_records"] = (data.police_stations, records)
+    return records
+
+
+def full_address(station: dict) -> str:
+    return f"{station['address']}, {station['city'] or 'Chicago'}, {station['state'] or 'IL'} {station['zip']}"
+
+
+def station_line(station: dict) -> str:
+    """The one-line answer: "District 7 (Englewood) police station: 1438 W 63rd St, Chicago, IL 60636; phone ..."."""
+    phone = f"; phone {station['phone']}" if station["phone"] else ""
+    return f"District {station['district']} ({station['name']}) police station: {full_address(station)}{phone}"
+
+
+def _serving_district(data, number: int) -> tuple[int, float] | None:
+    """The district most of the area's homicide records name, and that share of the records."""
+    h = data.homicides
+    districts = h.loc[h["community_area"] == number, "district"].dropna()
+    if districts.empty:
+        return None
+    counts = districts.astype(int).value_counts()
+    return int(counts.index[0]), float(counts.iloc[0] / counts.sum())
+
+
+def stations_for_area(data, number: int) -> tuple[list[dict], str, list[str]]:
+    """(stations, how they were matched, notes) for a community area."""
+    records = _records(data)
+    area_name = data.geography.area_name(number)
+    inside = [s for s in records if s["community_area"] == number]
+    if inside:
+        return inside, "located_in_area", []
+    named = [s for s in records if normalize_name(s["name"]) == normalize_name(area_name)]
+    if named:
+        s = named[0]
+        where = f"in {s['area_name']}" if s["area_name"] else "outside it"
+        return named, "district_name", [f"No police station stands in {area_name} itself; the {s['name']} "
+                                        f"district (district {s['district']}) station, {where}, is shown."]
+    serving = _serving_district(data, number)
+    if serving is None:
+        return [], "none", []
+    district, share = serving
+    station = [s for s in records if s["district"] == district]
+    return station, "serving_district", [
+        f"No police station stands in {area_name}; district {district}'s station is shown because "
+        f"{share:.0%} of {area_name}'s homicide records fall in district {district} (the data has no "
+        "district boundaries)."]
+
+
+def resolve_district(data, value) -> int:
+    """A district number from its number or its station's name ("Englewood" -> 7); errors list the valid ones."""
+    if isinstance(value, int):
+        return data.geography.check_district(value)
+    text = normalize_name(value).removeprefix("the ").removesuffix(" district").strip()
+    for station in _records(data):
+        if normalize_name(station["name"]) == text:
+            return station["district"]
+    valid = ", ".join(f"{s['district']} ({s['name']})" for s in _records(data))
+    raise ToolArgumentError(f"unknown police district {value!r}; the districts are {valid}", "out_of_range")
+
+
+def get_police_stations(data, district=None, community_area=None):
+    geo = data.geography
+    records = _records(data)
+    caveats, datasets, match = [VINTAGE_CAVEAT], ["police_stations"], None
+    if district is not None:
+        district = resolve_district(data, district)
+        chosen = [s for s in records if s["district"] == district]
+        if community_area is not None:
+            number = geo.resolve_area(community_area)
+            if chosen[0]["community_area"] != number:
+                caveats.append(f"The district {district} station stands in {chosen[0]['area_name']}, not in "
+                               f"{geo.area_name(number)}; the district was answered.")
+        scope = "district"
+    elif community_area is not None:
+        number = geo.resolve_area(community_area)
+        chosen, match, notes = stations_for_area(data, number)
+        caveats += notes
+        if match == "serving_district":
+            datasets.append("homicides")
+        scope = "area"
+    else:
+        chosen, scope = records, "all"
+    return make_result(TOOL_NAME, datasets=datasets, data=data, caveats=caveats,
+                       **_answer(chosen, scope, match, community_area, geo))
+
+
+def _answer(chosen: list[dict], scope: str, match, community_area, geo) -> dict:
+    values = {"scope": scope, "count": len(chosen), "stations": chosen, "match": match}
+    table = rows_table(chosen, COLUMNS)
+    if scope == "all":
+        head = [f"{len(chosen)} Chicago police district stations (district, name, address, phone):"]
+        items = [f"{station_line(s)}" for s in chosen]
+        compact = [f"District {s['district']} ({s['name']}): {s['address']}, {s['zip']}" for s in chosen]
+        text = fit_text(head, items, [], compact)
+        summary = (f"{len(chosen)} police district stations, districts {chosen[0]['district']}-"
+                   f"{chosen[-1]['district']}; each one's address and phone is in the table")
+        return dict(values=values, text=text, summary=summary, table=table)
+    if not chosen:
+        name = geo.area_name(geo.resolve_area(community_area))
+        text = f"No police station is linked to {name} in the data."
+        return dict(values=values, text=text, summary=text, table=table)
+    lines = [station_line(s) + (f"; website {s['website']}" if s["website"] else "")
+             + (f" (in {s['area_name']}, community area {s['community_area']})" if s["area_name"] else "")
+             for s in chosen]
+    summary = "; ".join(station_line(s) for s in chosen)
+    return dict(values=values, text="\n".join(lines), summary=summary, table=table)
+
+
+# ------------------------------------------------------------------ registration
+
+def register(registry) -> None:
+    registry.register(Tool(
+        name=TOOL_NAME,
+        label="Police stations",
+        description=("Chicago police district stations: address, ZIP, phone, website; by district number or "
+                     "community area, or all stations."),
+        parameters={
+            "type": "object",
+            "properties": {
+                "district": {"type": ["integer", "string"], "description": "police district number (e.g. 7) or name"},
+                "community_area": {**AREA_SCHEMA, "description": "community area name or number: its station"},
+            },
+            "required": [],
+        },
+        fn=get_police_stations,
+        domain="police_stations",
+    ))
