@@ -43,7 +43,7 @@ def pytest_addoption(parser):
                      help="the quick tier: the small fixture data (tests/fixtures/small_data), "
                           "no slow or full_data tests")
     parser.addoption("--shard", default=None, metavar="K/N",
-                     help="run only every N-th test module (sorted by name), starting with the K-th; "
+                     help="run only the K-th of N shards of the test modules (balanced by SHARD_SECONDS); "
                           "make test-fast runs 1/2 and 2/2 side by side")
 
 
@@ -74,16 +74,39 @@ def pytest_configure(config):
     os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test{suffix}"))
 
 
+# Seconds each test module took in the quick tier (one process, 2 shared cores, 2026-11-24), used only to
+# balance --shard; a module not listed counts SHARD_DEFAULT_SECONDS. Most of the big ones wait (deadlines,
+# fake servers, subprocesses), which is why two shards side by side finish sooner than one process.
+SHARD_SECONDS = {
+    "test_api.py": 12.6, "test_reliability_backend.py": 8.9, "test_evals.py": 5.4, "test_run_store.py": 3.9,
+    "test_reliability_store.py": 3.7, "test_mcp_server.py": 3.2, "test_tool_call_parser.py": 3.2,
+    "test_fast_fixture.py": 2.9, "test_layout.py": 2.9, "test_conversations.py": 2.8,
+    "test_reliability_input.py": 2.6, "test_openai_backend.py": 2.5, "test_orchestrator.py": 1.9,
+    "test_settings.py": 1.6, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
+}
+SHARD_DEFAULT_SECONDS = 0.5
+
+
+def shard_of_modules(modules: list[str], n: int) -> dict[str, int]:
+    """module file name -> shard 1..n: longest first, each to the shard with the least time so far."""
+    totals, out = [0.0] * n, {}
+    for name in sorted(modules, key=lambda m: (-SHARD_SECONDS.get(m, SHARD_DEFAULT_SECONDS), m)):
+        shard = totals.index(min(totals))
+        totals[shard] += SHARD_SECONDS.get(name, SHARD_DEFAULT_SECONDS)
+        out[name] = shard + 1
+    return out
+
+
 def pytest_ignore_collect(collection_path, config):
     """With --shard K/N, the test modules of the other shards are not even imported."""
     shard = _shard(config)
-    if shard is None or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+    if shard is None or collection_path.parent != ROOT / "tests" or not collection_path.name.startswith("test_"):
         return None
-    modules = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
-    if collection_path.parent != ROOT / "tests" or collection_path.name not in modules:
+    if collection_path.suffix != ".py":
         return None
     k, n = shard
-    return True if modules.index(collection_path.name) % n != k - 1 else None
+    assigned = shard_of_modules([p.name for p in (ROOT / "tests").glob("test_*.py")], n)
+    return True if assigned.get(collection_path.name, k) != k else None
 
 
 def pytest_sessionstart(session):
