@@ -1,4 +1,10 @@
-"""Shared fixtures: the real data (from ../shared/data or CHIQA_DATA_DIR), loaded once."""
+"""Shared fixtures: the real data (from ../shared/data or CHIQA_DATA_DIR), loaded once.
+
+``pytest --fast`` (what ``make test-fast`` runs) is the quick tier: the data folder is the small slice in
+tests/fixtures/small_data (built from the real exports by tests/fixtures/make_small_data.py), and tests
+marked ``slow`` (a real model or browser) or ``full_data`` (values of the full export) are deselected.
+Without --fast everything runs on the real data, as ``make test`` and CI do.
+"""
 import os
 from pathlib import Path
 
@@ -10,16 +16,125 @@ from tools.catalog import build_registry
 from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
-# Tests keep their cache and run history away from the developer's var/ folder (read when settings load).
-os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / "test"))
+FIXTURE_DATA_DIR = ROOT / "tests" / "fixtures" / "small_data"
+FAST_SKIPPED_MARKERS = ("slow", "full_data")
+
+# Tests of tests/test_orchestrator.py that assert values of the full export. Listed here by function name,
+# not marked in the file, so the marks survive that file being split into several modules.
+FULL_DATA_TESTS = frozenset({
+    "test_a_failed_call_keeps_gathering_open",
+    "test_a_place_number_does_not_count_as_stating_the_figure",
+    "test_a_ranking_answer_naming_the_top_entry_is_not_rewritten",
+    "test_a_repeat_while_the_draft_is_unrun_gets_one_draft_only_pass",
+    "test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner",
+    "test_an_answer_the_data_cannot_back_gives_way_to_the_planners",
+    "test_an_answer_without_the_lead_figure_gets_a_sentence_added",
+    "test_both_periods_of_a_period_comparison_are_needed",
+    "test_calls_written_before_the_deadline_still_run",
+    "test_gathering_ends_once_the_plan_has_run",
+    "test_key_figures_come_from_the_planned_tools_results",
+    "test_the_synthesis_request_lists_a_grouped_results_rows",
+    "test_two_named_years_answered_from_a_yearly_series_need_both_years",
+})
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fast", action="store_true", default=False,
+                     help="the quick tier: the small fixture data (tests/fixtures/small_data), "
+                          "no slow or full_data tests")
+    parser.addoption("--shard", default=None, metavar="K/N",
+                     help="run only the K-th of N shards of the test modules (balanced by SHARD_SECONDS); "
+                          "make test-fast runs 1/2 and 2/2 side by side")
+
+
+def _shard(config):
+    """(k, n) from --shard K/N (1 <= k <= n), or None."""
+    value = config.getoption("--shard")
+    if not value:
+        return None
+    try:
+        k, n = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--shard wants K/N, e.g. 1/2; got {value!r}") from None
+    if not 1 <= k <= n:
+        raise pytest.UsageError(f"--shard {value}: K must be between 1 and N")
+    return k, n
+
+
+def pytest_configure(config):
+    """Before collection: settings read these variables each time they are loaded, never at import."""
+    # Tests keep their cache and run history away from the developer's var/ folder; the quick tier has its
+    # own, so switching between the tiers never rebuilds the other's parquet cache.
+    # Shards running side by side get a folder each.
+    shard = _shard(config)
+    suffix = f"-shard{shard[0]}of{shard[1]}" if shard else ""
+    if config.getoption("--fast"):
+        os.environ["CHIQA_DATA_DIR"] = str(FIXTURE_DATA_DIR)
+        os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test-fast{suffix}"))
+    os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test{suffix}"))
+
+
+# Seconds each test module took in the quick tier (one process, 2 shared cores, 2026-11-24), used only to
+# balance --shard; a module not listed counts SHARD_DEFAULT_SECONDS. Most of the big ones wait (deadlines,
+# fake servers, subprocesses), which is why two shards side by side finish sooner than one process.
+SHARD_SECONDS = {
+    "test_api.py": 12.6, "test_reliability_backend.py": 8.9, "test_evals.py": 5.4, "test_run_store.py": 3.9,
+    "test_reliability_store.py": 3.7, "test_mcp_server.py": 3.2, "test_tool_call_parser.py": 3.2,
+    "test_fast_fixture.py": 2.9, "test_layout.py": 2.9, "test_conversations.py": 2.8,
+    "test_reliability_input.py": 2.6, "test_openai_backend.py": 2.5, "test_orchestrator.py": 1.9,
+    "test_settings.py": 1.6, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
+}
+SHARD_DEFAULT_SECONDS = 0.5
+
+
+def shard_of_modules(modules: list[str], n: int) -> dict[str, int]:
+    """module file name -> shard 1..n: longest first, each to the shard with the least time so far."""
+    totals, out = [0.0] * n, {}
+    for name in sorted(modules, key=lambda m: (-SHARD_SECONDS.get(m, SHARD_DEFAULT_SECONDS), m)):
+        shard = totals.index(min(totals))
+        totals[shard] += SHARD_SECONDS.get(name, SHARD_DEFAULT_SECONDS)
+        out[name] = shard + 1
+    return out
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With --shard K/N, the test modules of the other shards are not even imported."""
+    shard = _shard(config)
+    if shard is None or collection_path.parent != ROOT / "tests" or not collection_path.name.startswith("test_"):
+        return None
+    if collection_path.suffix != ".py":
+        return None
+    k, n = shard
+    assigned = shard_of_modules([p.name for p in (ROOT / "tests").glob("test_*.py")], n)
+    return True if assigned.get(collection_path.name, k) != k else None
 
 
 def pytest_sessionstart(session):
-    """Every data test needs the real exports: stop at once with the fix instead of hundreds of errors."""
+    """Every data test needs the data: stop at once with the fix instead of hundreds of errors."""
     try:
         resolve_data_dir(load_settings())
     except DataNotFoundError as exc:
         pytest.exit(f"ChiQA tests need the real data. {exc}", returncode=3)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.originalname in FULL_DATA_TESTS or item.name in FULL_DATA_TESTS:
+            item.add_marker(pytest.mark.full_data)
+    if not config.getoption("--fast"):
+        return
+    kept, dropped = [], []
+    for item in items:
+        (dropped if any(item.get_closest_marker(m) for m in FAST_SKIPPED_MARKERS) else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_report_header(config):
+    if config.getoption("--fast"):
+        return f"quick tier (--fast): data {FIXTURE_DATA_DIR}; not run: tests marked {' or '.join(FAST_SKIPPED_MARKERS)}"
+    return None
 
 
 @pytest.fixture(scope="session")

@@ -317,6 +317,7 @@ def test_health_never_loads_the_model(tmp_path):
     assert after["data"]["datasets"]["homicides"]["coverage"]["first_year"] == 2001
 
 
+@pytest.mark.full_data
 def test_auto_without_a_model_answers_with_rules_and_says_why(tmp_path):
     app = build_app(tmp_path, extra={"model.backend": "auto", "model.path": str(tmp_path / "absent.gguf")})
     client = app.test_client()

@@ -7,6 +7,7 @@ from tools.data.loader import load_data
 from tools.errors import ToolArgumentError
 
 
+@pytest.mark.full_data
 def test_homicide_rows_and_coverage_match_raw_csv(data, data_dir):
     with open(data_dir / "homicides.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))

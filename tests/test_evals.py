@@ -1,11 +1,14 @@
 """The eval set with the rules backend (the bar: at least 90% pass), and expected.py against hand checks."""
 
+import pytest
+
 from assembly.services import build_services
 from evals import expected
 from evals.runner import first_word_ms, load_questions, number_in_answer, run_eval
 from backends.rules_only import RulesBackend
 
 
+@pytest.mark.full_data
 def test_expected_matches_hand_checked_raw_values(data_dir):
     expected.set_data_dir(data_dir)
     assert expected.homicides_total(2022) == 717
@@ -39,6 +42,7 @@ def test_number_formats():
     assert not number_in_answer(28.0, "28.05%")
 
 
+@pytest.mark.full_data
 def test_rules_backend_passes_the_eval_set(registry, settings):
     report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
     failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])

@@ -138,6 +138,7 @@ def test_strip_panels_drops_source_and_caveat_sections_only():
     assert "Do not list sources or caveats" in synthesis
 
 
+@pytest.mark.full_data
 def test_write_answer_strict_and_loose_have_no_panels(registry):
     q = "How many homicides in Austin in 2021?"
     result = registry.run("query_homicides_advanced", {"community_area": 25, "year": 2021})

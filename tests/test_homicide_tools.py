@@ -84,6 +84,7 @@ def test_all_four_tools_and_iucr_registered(registry):
         assert len(registry.get(name).description) < 300
 
 
+@pytest.mark.full_data
 def test_total_2022_is_717(registry, raw):
     expected = int((raw["year"] == 2022).sum())
     assert expected == 717
@@ -93,12 +94,14 @@ def test_total_2022_is_717(registry, raw):
     assert [s["key"] for s in res.sources] == ["homicides"]
 
 
+@pytest.mark.full_data
 def test_year_shortcut_and_string_year(registry):
     a = registry.run(Q, {"year": 2022})
     b = registry.run(Q, {"start_year": "2022", "end_year": "2022"})
     assert a.values["total"] == b.values["total"] == 717
 
 
+@pytest.mark.full_data
 def test_full_range_total(registry, raw):
     res = run_ok(registry, Q, {})
     assert res.values["total"] == len(raw) == 12657
@@ -191,6 +194,7 @@ def test_group_by_year_is_time_series(registry, raw):
     assert res.values["peak"]["year"] == int(counts.idxmax())
 
 
+@pytest.mark.full_data
 def test_group_by_month_single_year_is_year_month(registry, raw):
     counts = raw[raw["year"] == 2021].groupby("month").size()
     res = run_ok(registry, Q, {"year": 2021, "group_by": "month"})
@@ -222,6 +226,7 @@ def test_group_by_arrest_and_domestic(registry, raw):
     assert {r["arrest"]: r["homicides"] for r in res.values["breakdown"]}[True] == int(sel["arrest"].sum())
 
 
+@pytest.mark.full_data
 def test_geography_breakdown_reports_missing_rows(registry, raw):
     missing = int(raw[raw["year"] == 2001]["area"].isna().sum())
     assert missing > 0
@@ -231,6 +236,7 @@ def test_geography_breakdown_reports_missing_rows(registry, raw):
     assert sum(r["homicides"] for r in res.values["breakdown"]) <= res.values["total"] - missing
 
 
+@pytest.mark.full_data
 def test_empty_result_is_explicit(registry):
     res = run_ok(registry, Q, {"year": 2022, "ward": 42, "location_type": "CTA BUS"})
     assert res.values["total"] == 0
@@ -258,6 +264,7 @@ def test_empty_result_is_explicit(registry):
     ({"year": 2020, "start_year": 2019}, ["year"]),
     ({"colour": "red"}, ["valid arguments"]),
 ])
+@pytest.mark.full_data
 def test_bad_arguments(registry, args, needles):
     run_err(registry, Q, args, *needles)
 
@@ -310,6 +317,7 @@ def test_rate_ranking_top_area(registry, raw, acs_pop):
     assert res.values["citywide"]["rate_per_100k"] == city
 
 
+@pytest.mark.full_data
 def test_rate_compare_areas_and_small_number(registry):
     res = run_ok(registry, R, {"year": 2022, "community_area": "Lincoln Park",
                                "compare_areas": ["West Garfield Park", "Austin"]})
@@ -333,6 +341,7 @@ def test_rate_default_is_last_full_year_and_2023_partial(registry):
     ({"top_n": 0}, ["1", "77"]),
     ({"year": "abc"}, ["whole number"]),
 ])
+@pytest.mark.full_data
 def test_rate_bad_arguments(registry, args, needles):
     run_err(registry, R, args, *needles)
 
@@ -390,6 +399,7 @@ def test_socio_every_indicator_runs(registry, indicator):
     ({"start_year": 1990}, ["2001-01-01"]),
     ({"end_year": "abc"}, ["whole number"]),
 ])
+@pytest.mark.full_data
 def test_socio_bad_arguments(registry, args, needles):
     run_err(registry, S, args, *needles)
 
@@ -447,6 +457,7 @@ def test_trends_community_area_and_ward(registry, raw):
     ({"period1_start": 2015, "period2_start": 2022, "community_area": "Nowhere Town"}, ["77"]),
     ({"period2_start": 2022, "district": 3}, ["period1_start"]),
 ])
+@pytest.mark.full_data
 def test_trends_bad_arguments(registry, args, needles):
     run_err(registry, T, args, *needles)
 
@@ -475,6 +486,7 @@ def test_results_are_json_and_text_fits(registry, name, args):
         assert res.chart["x"] in res.table["columns"] and res.chart["y"] in res.table["columns"]
 
 
+@pytest.mark.full_data
 def test_tools_work_on_a_replicated_bundle(data):
     """The per-bundle caches follow the bundle: a 3x table gives 3x counts, same rates ratio."""
     big = DataBundle(data.data_dir, tables={**data.tables, "homicides": pd.concat([data.homicides] * 3)},

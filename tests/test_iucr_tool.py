@@ -22,6 +22,7 @@ def homicide_codes(data_dir):
     return counts
 
 
+@pytest.mark.full_data
 def test_overview_lists_homicide_codes(registry, homicide_codes):
     res = registry.run(NAME, {})
     assert res.ok, res.error

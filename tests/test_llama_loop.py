@@ -15,6 +15,9 @@ from intelligent_mcp import Orchestrator
 from toolcall.protocol import parse_tool_calls
 from settings.loader import load_settings
 
+# Runs llama.cpp on the tiny model: minutes on 2 cores, so not in the quick tier.
+pytestmark = pytest.mark.slow
+
 # Codes that would mean the grammar let through a structurally invalid call.
 STRUCTURAL_ERRORS = {"unknown_tool", "unknown_argument", "missing_argument"}
 

@@ -66,6 +66,7 @@ def test_path_text_round_trips_and_projection_keeps_ground_distances():
     assert north[1] < origin[1]  # north is up
 
 
+@pytest.mark.full_data
 def test_layers_match_the_geojson_and_are_small(folder):
     areas = json.loads(get_layer("community_areas", folder).body)
     zips = json.loads(get_layer("zips", folder).body)
@@ -106,6 +107,7 @@ def _frame(folder):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+@pytest.mark.full_data
 def test_geo_route_serves_gzip_etags_and_json_errors(tmp_path):
     client = create_app({"TESTING": True, "SETTINGS_OVERRIDES": {"server.var_dir": str(tmp_path)}}).test_client()
     plain = client.get("/api/geo/community_areas")
@@ -163,6 +165,7 @@ def test_homicide_count_and_rate_hints_cover_every_area(registry, folder):
         assert data[n] == pytest.approx(round(counts.get(n, 0) / population[n] * 100_000, 1), abs=0.051)
 
 
+@pytest.mark.full_data
 def test_indicator_and_home_value_hints_match_the_csvs(registry, folder):
     socio = pd.read_csv(folder / "socioeconomic.csv").dropna(subset=["Community Area Number"])
     income = dict(zip(socio["Community Area Number"].astype(int), socio["PER CAPITA INCOME "]))

@@ -15,6 +15,7 @@ def ranking(registry):
     return registry.run("query_homicides_advanced", {"group_by": "community_area", "year": 2021})
 
 
+@pytest.mark.full_data
 def test_numerals_are_the_results_own(ranking, data_dir):
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str)
     total = int((raw["Date"].str[6:10] == "2021").sum())
@@ -25,6 +26,7 @@ def test_numerals_are_the_results_own(ranking, data_dir):
     assert str(total + 1) not in numerals
 
 
+@pytest.mark.slow  # loads the tiny model in llama.cpp and samples from it
 def test_the_grammar_parses_and_admits_only_listed_numbers(tiny_gguf_path, ranking):
     settings = load_settings(overrides={"model.path": str(tiny_gguf_path), "model.n_ctx": 1024,
                                         "model.n_threads": 1, "model.temperature": 1.0, "model.queue_size": 2})

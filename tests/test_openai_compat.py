@@ -70,6 +70,7 @@ def test_models_lists_chiqa(client):
     assert_openai_error(client.get("/v1/models/gpt-4o"), 404, "model_not_found", "model")
 
 
+@pytest.mark.full_data
 def test_completion_runs_the_loop_and_attaches_the_trace(client):
     backend = client.application.config["CHIQA_BACKEND_OBJECT"]
     backend.enqueue(CALL, "NO_TOOL_CALL done", "There were 717 homicides in 2022.")
@@ -118,6 +119,7 @@ def test_model_output_is_never_markup(client):
         assert content.count("</details>") == (1 if model == "chiqa" else 0)
 
 
+@pytest.mark.full_data
 def test_chiqa_text_lists_calls_as_plain_lines(client):
     backend = client.application.config["CHIQA_BACKEND_OBJECT"]
     backend.enqueue(CALL, "NO_TOOL_CALL", "There were 717 homicides in 2022.")
@@ -128,6 +130,7 @@ def test_chiqa_text_lists_calls_as_plain_lines(client):
     assert rest == f"\nRead as: homicides · 2022\n\nThere were 717 homicides in 2022.\n\nTrace: {body['chiqa']['permalink']}"
 
 
+@pytest.mark.full_data
 def test_streaming_chunks(client):
     backend = client.application.config["CHIQA_BACKEND_OBJECT"]
     backend.enqueue(CALL, "NO_TOOL_CALL", "There were 717 homicides in 2022.")

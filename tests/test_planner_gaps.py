@@ -27,6 +27,7 @@ def ask(settings, data):
     return orchestrator.run
 
 
+@pytest.mark.full_data
 def test_day_of_week_tool_matches_raw(registry, raw):
     result = registry.run(HOMICIDES, {"group_by": "weekday", "year": 2022})
     expected = raw[raw.year == 2022]["when"].dt.day_name().value_counts()
@@ -108,6 +109,7 @@ def test_day_and_time_questions_are_not_area_rankings(ask, raw, question, group)
         assert raw["when"].dt.day_name().value_counts().idxmax() in run.answer.split(".")[0]
 
 
+@pytest.mark.full_data
 def test_month_names_in_answers(ask):
     run = ask("Which month had the most homicides in 2018?")
     assert run.answer.startswith("Highest: July 2018") and "2018-07" not in run.answer
@@ -158,6 +160,7 @@ def test_education_rankings_read_the_question_the_right_way_round(ask, data_dir,
 
 @pytest.mark.parametrize("question", ["what would a home in 60647 set me back?",
                                       "how much is a house in 60647 these days"])
+@pytest.mark.full_data
 def test_everyday_home_price_wording_asks_for_home_values(ask, data_dir, question):
     zhvi = pd.read_csv(data_dir / "property_zhvi_zip_monthly.csv", dtype={"RegionName": str})
     rows = zhvi[zhvi["RegionName"].str.zfill(5) == "60647"].dropna(subset=["price"])

@@ -75,6 +75,7 @@ def test_zip_60614_latest_value(registry, zhvi):
 
 
 @pytest.mark.parametrize("number", [7, 25, 8])
+@pytest.mark.full_data
 def test_area_value_is_the_weighted_mean_of_its_zips(registry, zhvi, crosswalk, number):
     result = run(registry, community_area=number, metric="home_value")
     assert result.ok
@@ -97,6 +98,7 @@ def test_missing_zip_is_reported(registry):
     assert any("60617" in c for c in east_side.caveats)
 
 
+@pytest.mark.full_data
 def test_year_is_the_annual_average(registry, zhvi, crosswalk):
     result = run(registry, community_area=7, metric="home_value", year=2015)
     assert result.values["home_value_period"] == "2015 average"
@@ -110,6 +112,7 @@ def test_partial_year_uses_latest_month(registry, zhvi):
     assert any("partial" in c for c in result.caveats)
 
 
+@pytest.mark.full_data
 def test_change_since_year(registry, zhvi):
     result = run(registry, zip="60614", metric="home_value", since_year=2015)
     then = zip_value(zhvi, "60614", 2015)
@@ -152,6 +155,7 @@ def test_central_puma_falls_back_to_chicago(registry, ihs):
     assert any("p3160" in c for c in result.caveats)
 
 
+@pytest.mark.full_data
 def test_home_value_ranking(registry, zhvi, crosswalk):
     result = run(registry, top_n=5, metric="home_value")
     rows = result.values["rows"]
@@ -195,6 +199,7 @@ def test_comparison(registry, zhvi, crosswalk):
     ({"community_area": "Gotham"}, "unknown_area", "community area"),
     ({"metric": "rent"}, "invalid_choice", "home_value"),
 ])
+@pytest.mark.full_data
 def test_bad_arguments_are_explained(registry, args, code, needle):
     result = run(registry, **args)
     assert not result.ok

@@ -19,6 +19,9 @@ from tools.data.datasets import DATASETS
 from tools.data.integrity import DataIntegrityError
 from tools.data.loader import load_data
 
+# Every test here checks the full export against the repository's checksum list or its counts.
+pytestmark = pytest.mark.full_data
+
 QUESTION = "How many homicides were there in 2022?"
 
 

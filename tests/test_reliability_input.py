@@ -166,6 +166,7 @@ def test_a_malformed_chunked_body_is_a_400(live, chunks):
     assert 400 <= status < 500 and body["ok"] is False and body["error"]["code"] in ("invalid_body", "body_too_large")
 
 
+@pytest.mark.full_data
 def test_a_well_formed_chunked_body_is_answered(live):
     payload = json.dumps({"question": QUESTION}).encode()
     request = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -337,6 +338,7 @@ def test_a_number_too_large_for_a_float_in_the_question_is_not_a_500(client):
     "%s%s%n How many homicides were there in 2022?",
     "\u202eHow many homicides were there in 2022?\u202c",
 ])
+@pytest.mark.full_data
 def test_hostile_question_text_is_answered_from_the_data(client, question):
     resp = client.post("/api/ask", json={"question": question})
     body = resp.get_json()

@@ -30,6 +30,7 @@ def stream_result(client, question=QUESTION):
     return events[-1]
 
 
+@pytest.mark.full_data
 def test_read_only_store_still_answers_and_says_not_saved(app, client):
     first = client.post("/api/ask", json={"question": QUESTION}).get_json()
     assert first["saved"] is True and first["run_id"]
