@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
+from backends.rules_only import RulesBackend
 from backends.scripted import ScriptedBackend
 
 CHROMIUM = "/usr/bin/chromium"
@@ -196,8 +197,6 @@ def test_the_answer_streams_in_as_it_is_written(streaming_server, browser):
 @pytest.fixture(scope="module")
 def rules_server(tmp_path_factory):
     from werkzeug.serving import make_server
-
-    from backends.rules_only import RulesBackend
 
     cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
     app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": RulesBackend(),

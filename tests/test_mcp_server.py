@@ -22,7 +22,7 @@ from store.run_store import RunStore
 ROOT = Path(__file__).resolve().parent.parent
 DATA_TOOLS = ["query_homicides_advanced", "get_iucr_info", "query_census_demographics", "query_socioeconomic",
               "query_property_values", "analyze_homicide_rates_by_community_area",
-              "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends"]
+              "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends", "get_police_stations"]
 GOOD = ("query_homicides_advanced", {"year": 2022, "group_by": "district"})
 BAD = ("query_homicides_advanced", {"district": 13})
 ASK = {"question": "How many homicides were there in 2022?"}
@@ -78,7 +78,7 @@ def test_readme_args_are_the_mcp_command():
     assert server["args"] == [str(ROOT / "app.py"), "mcp"]
 
 
-def test_lists_the_eight_data_tools_and_ask(mcp, registry):
+def test_lists_the_data_tools_and_ask(mcp, registry):
     assert mcp["init"].server_info.name == "chiqa"
     tools = {t.name: t for t in mcp["tools"]}
     assert list(tools) == DATA_TOOLS + ["ask"]
