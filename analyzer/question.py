@@ -88,7 +88,6 @@ def analyze_question(question: str, data) -> Analysis:
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
     times = read_times(low, cov, periods)
-    consumed += times.consumed
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
@@ -124,10 +123,13 @@ def analyze_question(question: str, data) -> Analysis:
     several_years = len(years) >= 2 and not periods and not times.date_spans
     group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or several_years)
     if group_by == "hour" and times.hour_spans and names_only_spans(BY_HOUR_RE, low, times):
-        if against_other_hours(low, times):
-            times.hour_spans = []  # "more common at night?": every hour side by side answers it
+        # "how many at night", "which area had the most at night": a filter on the night's hours, with the
+        # question's other grouping if any; "more common at night?": every hour side by side answers it.
+        other = _group_by(BY_HOUR_RE.sub(" ", low), ranking, places, by_year or several_years)
+        if other is None and against_other_hours(low, times):
+            times.hour_spans = []
         else:
-            group_by = None  # "how many at night": a filter on the night's hours, not a breakdown by hour
+            group_by = other
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
@@ -135,6 +137,9 @@ def analyze_question(question: str, data) -> Analysis:
             re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
         per_capita = True  # how safe a place is depends on its size: the rate, not the count
 
+    if per_capita and (times.date_spans or times.hour_spans):
+        times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
+    consumed += times.consumed
     invalid, warnings = place_warnings(places, geo)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(years, domains, cov, data)

@@ -309,19 +309,27 @@ class Times:
     asks_average: bool = False
     asks_percent_change: bool = False
     note: str | None = None  # replaces the relative-year note ("so far this year" against last year)
-    consumed: list = field(default_factory=list)
+    consumed: list = field(default_factory=list)  # separate years, and the spans' text (below)
+    span_text: list = field(default_factory=list)  # text of the date spans and hours read
+
+    def without_spans(self) -> None:
+        """Drop the date spans and hours (a tool that cannot take them answers): their words are then reported
+        as not used instead of being claimed."""
+        self.consumed = [span for span in self.consumed if span not in self.span_text]
+        self.date_spans, self.hour_spans, self.note = [], [], None
 
 
 def read_times(low: str, cov: dict, periods: list) -> Times:
     """The time expressions of ``low`` (the lower-cased question, years already as digits); ``periods``: the year
     ranges read (analyzer/years.py), which a list of separate years never overrides."""
     out = Times()
-    out.date_spans, out.consumed, out.note = _same_stretch(low, cov)
+    out.date_spans, out.span_text, out.note = _same_stretch(low, cov)
     if not out.date_spans:
         out.date_spans, spans = _month_spans(low, cov)
-        out.consumed += spans
+        out.span_text += spans
     out.hour_spans, spans = _hour_spans(low)
-    out.consumed += spans
+    out.span_text += spans
+    out.consumed = list(out.span_text)
     if not periods and not out.date_spans:
         out.year_list, spans = _year_list(low)
         out.consumed += spans

@@ -258,3 +258,17 @@ def test_the_reading_round_trips(data):
     assert again.date_spans == analysis.date_spans and again.hour_spans == analysis.hour_spans
     assert read(again).line == read(analysis).line == \
         "Read as: homicides · 2021-11 to 2022-02 · at night (read as 21:00-04:59)"
+
+
+def test_hours_filter_a_ranking_of_places(ask, raw):
+    run = ask("Which community area had the most homicides at night in 2022?")
+    (args,) = _only_homicide_calls(run)
+    assert args["group_by"] == "community_area" and args["hours"] == NIGHT
+    top = raw[(raw.year == 2022) & raw.hour.isin(NIGHT)].area.value_counts()
+    assert run.answer.startswith("Ranked highest: ") and f": {top.iloc[0]} (" in run.answer.split(".")[0]
+
+
+def test_a_rate_takes_no_hours_so_the_reading_does_not_claim_them(data):
+    analysis = analyze_question("What is the homicide rate from 9pm to 5am in Austin in 2022?", data)
+    assert analysis.per_capita and analysis.hour_spans == []
+    assert analysis.not_used == ["from 9pm to 5am"]
