@@ -17,6 +17,23 @@ class YearSpan:
 
 
 @dataclass(frozen=True)
+class DateSpan:
+    """An inclusive span of dates, "YYYY-MM" (a whole month) or "YYYY-MM-DD"; ``label`` names it in the reading."""
+
+    start: str
+    end: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class HourSpan:
+    """Hours of the day (0-23) a question keeps; ``label`` says how the words were read ("at night (read as ...)")."""
+
+    hours: list
+    label: str
+
+
+@dataclass(frozen=True)
 class PlaceMatch:
     """A community area found in the question, and how it was recognised."""
 
@@ -83,6 +100,11 @@ class Analysis:
     year_range: YearSpan | None = None
     periods: list[YearSpan] = field(default_factory=list)
     months: list[int] = field(default_factory=list)
+    year_list: list[int] = field(default_factory=list)  # separate years listed ("2016, 2019 and 2022"), not a range
+    date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
+    hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
+    asks_average: bool = False  # "on average per year": the per-year average leads the answer
+    asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     relative_year_note: str | None = None
     recent: bool = False
     metrics: list[str] = field(default_factory=list)
@@ -117,7 +139,8 @@ class Analysis:
         or a subject the data lacks (that one gets its own answer). "What is MCP?" or "hello" names none."""
         return bool(self.domains or self.metrics or self.areas or self.wards or self.districts or self.zips
                     or self.iucr_codes or self.years or self.year_range or self.periods or self.months
-                    or self.ranking or self.group_by or self.locations or self.broad_places or self.unsupported
+                    or self.date_spans or self.hour_spans or self.ranking or self.group_by or self.locations
+                    or self.broad_places or self.unsupported
                     or self.out_of_range_years or self.census_group or self.relative_year_note
                     or any((self.invalid or {}).values()))
 
@@ -145,6 +168,8 @@ class Analysis:
                                       cov.get("last_full_year", 0), cov.get("end", "")),
             areas=[PlaceMatch(**area) for area in found.pop("areas", None) or []],
             periods=[YearSpan(**p) for p in found.pop("periods", None) or []],
+            date_spans=[DateSpan(**d) for d in found.pop("date_spans", None) or []],
+            hour_spans=[HourSpan(**h) for h in found.pop("hour_spans", None) or []],
             ranking=Ranking(**ranking) if ranking else None,
             year_range=YearSpan(**year_range) if year_range else None,
             followup=FollowUp(followup["turn"], [CarriedField(**c) for c in followup.get("carried") or []],

@@ -50,6 +50,7 @@ from analyzer.lexicon import (
 )
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.places import extract_places, place_warnings
+from analyzer.times import against_other_hours, names_only_spans, read_times, spell_years
 from analyzer.years import (
     dataset_years,
     extract_months,
@@ -67,6 +68,7 @@ def analyze_question(question: str, data) -> Analysis:
     ``data``: the data bundle the tools use (its place names and coverage); None reads without them."""
     # Full-width digits and letters ("２０２１") and other compatibility forms read as their plain ones.
     text = unicodedata.normalize("NFKC", str(question or "")[:2000])
+    text = spell_years(text)  # "twenty twenty-one", "back in '19": read as the years they are
     geo = None
     if data is not None:
         try:
@@ -84,6 +86,8 @@ def analyze_question(question: str, data) -> Analysis:
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
+    # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
+    times = read_times(low, cov, periods)
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
@@ -115,13 +119,27 @@ def analyze_question(question: str, data) -> Analysis:
     unsupported = _unsupported(low, metrics)
 
     ranking = _ranking(low, metrics, metric_pos)
-    group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or (len(years) >= 2 and not periods))
+    # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
+    several_years = len(years) >= 2 and not periods and not times.date_spans
+    group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or several_years)
+    if group_by == "hour" and times.hour_spans and names_only_spans(BY_HOUR_RE, low, times):
+        # "how many at night", "which area had the most at night": a filter on the night's hours, with the
+        # question's other grouping if any; "more common at night?": every hour side by side answers it.
+        other = _group_by(BY_HOUR_RE.sub(" ", low), ranking, places, by_year or several_years)
+        if other is None and against_other_hours(low, times):
+            times.hour_spans = []
+        else:
+            group_by = other
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
-    comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2
+    comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2 or \
+        len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
             re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
         per_capita = True  # how safe a place is depends on its size: the rate, not the count
 
+    if per_capita and (times.date_spans or times.hour_spans):
+        times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
+    consumed += times.consumed
     invalid, warnings = place_warnings(places, geo)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(years, domains, cov, data)
@@ -151,7 +169,12 @@ def analyze_question(question: str, data) -> Analysis:
         "year_range": when["year_range"],
         "periods": periods,
         "months": extract_months(low),
-        "relative_year_note": when["relative_note"],
+        "year_list": times.year_list,
+        "date_spans": times.date_spans,
+        "hour_spans": times.hour_spans,
+        "asks_average": times.asks_average,
+        "asks_percent_change": times.asks_percent_change,
+        "relative_year_note": times.note or when["relative_note"],
         "recent": when["recent"],
         "metrics": metrics,
         "domains": domains,

@@ -78,6 +78,14 @@ def _places(a: Analysis) -> list[str]:
 
 
 def _periods(a: Analysis) -> list[str]:
+    return _dates(a) + [" vs ".join(h.label for h in a.hour_spans)] if a.hour_spans else _dates(a)
+
+
+def _dates(a: Analysis) -> list[str]:
+    if a.date_spans:
+        return [" vs ".join(_date_label(d) for d in a.date_spans)]
+    if a.year_list:
+        return [", ".join(map(str, a.year_list)) + " (separate years)"]
     if a.periods:
         return [str(p.start) if p.start == p.end else f"{p.start}-{p.end}" for p in a.periods]
     if a.years:
@@ -88,9 +96,16 @@ def _periods(a: Analysis) -> list[str]:
     return []
 
 
+def _date_label(span) -> str:
+    """"2019-12 to 2020-01", "2021-06", or the span's own label ("so far in 2023")."""
+    if span.label:
+        return span.label
+    return span.start if span.start == span.end else f"{span.start} to {span.end}"
+
+
 def _filters(a: Analysis) -> list[str]:
     out = []
-    if a.months:
+    if a.months and not a.date_spans:  # the spans already say which months
         out.append(", ".join(calendar.month_abbr[m] for m in a.months))
     if a.domestic_filter:
         out.append("domestic only")

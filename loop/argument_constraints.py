@@ -21,7 +21,7 @@ ARGUMENT_KINDS = {
     "zip": "zip",
     "year": "year", "start_year": "year", "end_year": "year", "since_year": "year",
     "period1_start": "year", "period1_end": "year", "period2_start": "year", "period2_end": "year",
-    "months": "month",
+    "months": "month", "years": "year", "hours": "hour", "start_date": "date", "end_date": "date",
 }
 _GROUP_KINDS = {"community_area": "area", "ward": "ward", "district": "district"}
 
@@ -45,7 +45,10 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
                          ("ward", list(analysis.wards) + _ints(invalid.get("wards"))),
                          ("district", list(analysis.districts) + _ints(invalid.get("districts"))),
                          ("zip", list(analysis.zips) + [str(z) for z in invalid.get("zips") or []]),
-                         ("year", years), ("month", list(analysis.months))):
+                         ("year", years), ("month", list(analysis.months)),
+                         # The hours and date spans the reading found (analyzer/times.py), as the tool takes them.
+                         ("hour", sorted({h for span in analysis.hour_spans for h in span.hours})),
+                         ("date", [d for span in analysis.date_spans for d in (span.start, span.end)])):
         if values:
             found[kind] = list(dict.fromkeys(values))
     if "month" not in found and analysis.followup is None:

@@ -25,7 +25,7 @@ from prompt_registry import SUGGESTED_REPLY
 
 NO_CALL_TEXT_CHARS = 120
 STRING_MAX_CHARS = 60
-ARRAY_MAX_ITEMS = 6
+ARRAY_MAX_ITEMS = 24  # an 8-hour night or a list of separate years must be writable
 SMALL_RANGE = 120  # integer ranges up to this many values are listed one by one
 
 

@@ -16,6 +16,7 @@ from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
+from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
 from tools.census.data import INCOME_BANDS
 from tools.census.socioeconomic import METRICS as SOCIO_METRICS
@@ -102,13 +103,19 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     named = sorted(set(analysis.years))
     # The two years a question names are the ends of the range the tool counted ("was last year any worse than
     # 2019?" counts 2019-2022): those two rows, not the range's total, answer it.
-    pair = analysis.comparison and len(named) == 2 and \
+    # "percent change from 2015 to 2021" asks for the two ends too.
+    pair = (analysis.comparison or analysis.asks_percent_change) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
-    if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair):
+    listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
+    if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
         years = "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows)
+        if listed:  # separate years: each, and their total
+            years += f" ({values['total']:,} in all)"
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
+        if change and analysis.asks_percent_change:
+            return f"{change.rstrip('.')}. {years}"  # the figure asked for first
         return f"{years}. {change.rstrip('.')}" if change else None
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
@@ -155,10 +162,16 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
 
 def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
     """The answer's opening lines: per result, its ranking's top row or its summary, as the tool wrote them."""
-    lead: list[str] = []
+    lead: list[str] = span_comparison_lines(analysis, ok)  # two date spans or stretches of hours, side by side
+    if lead:
+        return lead
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
+        average = average_lead(entry, analysis)
+        if average:
+            lead.append(average)
+            continue
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
             lead.append(first + ("." if not first.endswith(".") else ""))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.analysis import Analysis, Ranking, YearSpan
+from rules.time_args import has_time_filters, time_variants, with_times
 from tools import names
 
 SOCIO_METRICS = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
@@ -254,7 +255,9 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if not places and ranking and analysis.trend and (periods or len(years) == 2):
         return _change_ranking_calls(analysis, years, periods)
     two_years = len(years) == 2 and not periods and analysis.trend
-    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)):
+    # Separate years, month spans and hours are the count tool's filters: the period tool has none of them.
+    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)) and \
+            not has_time_filters(analysis):
         return _period_comparison_calls(analysis, places, years, periods)
     if analysis.per_capita and (ranking or where.areas or not places):
         if where.areas:
@@ -266,9 +269,10 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if sets and "group_by" not in base or sets and base.get("group_by") == sets[0][0][:-1]:
         # A set of wards or districts: the total for the set, then each member's count.
         base.update({"group_by": sets[0][0][:-1], "top_n": min(len(sets[0][1]), 50)})
+    variants = time_variants(analysis, with_times(analysis, base))
     if not places:
-        return [(names.HOMICIDES, base)]
-    return [(names.HOMICIDES, {**base, key: value}) for key, value in places[:4]]
+        return [(names.HOMICIDES, args) for args in variants]
+    return [(names.HOMICIDES, {**args, key: value}) for key, value in places[:4] for args in variants][:4]
 
 
 def _property_metric(metrics: list) -> str:

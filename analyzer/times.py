@@ -1,0 +1,363 @@
+"""Time expressions beyond whole years: lists of separate years, month and date spans, hours of the day, "so far
+this year against the same stretch last year", years written as words, and whether an average or a percent change
+is asked for.
+
+Every reading here is general vocabulary, and every vague word gets one stated definition (``VAGUE_HOURS``) that
+the reading shows, so a reader can see which hours "at night" was counted over. The spans of text read are
+returned as ``consumed`` for the coverage check (analyzer/coverage.py).
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+
+from analyzer.analysis import DateSpan, HourSpan
+from analyzer.years import _MONTH_WORD, _month_number
+
+_Y = r"(?:19|20)\d{2}"
+
+# ---------------------------------------------------------------- years written as words or abbreviated
+
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+          "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_UNIT = "|".join(_UNITS)
+_SEP = r"[\s-]+"
+# 10-99 in words ("twenty-one", "nineteen"), or "oh five" for 05.
+_TWO_DIGITS = (r"(?:(?:" + "|".join(_TENS) + r")(?:" + _SEP + r"(?:" + _UNIT + r"))?|" + "|".join(_TEENS)
+               + r"|oh" + _SEP + r"(?:" + _UNIT + r"))")
+_CENTURY_WORDS_RE = re.compile(r"\b(twenty|nineteen)" + _SEP + r"(" + _TWO_DIGITS + r")\b", re.I)
+_THOUSAND_WORDS_RE = re.compile(r"\btwo" + _SEP + r"thousand(?:" + _SEP + r"(?:and" + _SEP + r")?(" + _TWO_DIGITS
+                                + r"|" + _UNIT + r"))?\b", re.I)
+# "'21", "back in '19": an apostrophe before two digits is a year (never "'s").
+_APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})\b(?!['’]?\w)")
+# "in 21" only where nothing else can follow the number: the question ends, or a comma or a conjunction does.
+_BARE_TWO_DIGITS_RE = re.compile(r"\b((?:back|way\s+back)\s+in|in|during|of|since|vs\.?|versus|and|than)\s+"
+                                 r"(0\d|1\d|2[0-3])(?=\s*(?:[?.!,;]|$|\s+(?:and|or|vs\.?|versus|compared|than)\b))",
+                                 re.I)
+
+
+def _words_value(words: str) -> int:
+    """10-99 (or 1-9) written in words: "twenty-one" -> 21, "oh five" -> 5."""
+    total = 0
+    for word in re.split(_SEP, words.lower()):
+        total += _TENS.get(word, 0) + _TEENS.get(word, 0) + _UNITS.get(word, 0)
+    return total
+
+
+def _century(two_digits: int) -> int:
+    return 2000 + two_digits if two_digits <= 40 else 1900 + two_digits
+
+
+def spell_years(text: str) -> str:
+    """The question with years written as words or abbreviated rewritten as digits ("twenty twenty-one" -> 2021,
+    "back in '19" -> "back in 2019"), so every other reader sees an ordinary year."""
+    text = _CENTURY_WORDS_RE.sub(
+        lambda m: str((2000 if m.group(1).lower() == "twenty" else 1900) + _words_value(m.group(2))), text)
+    text = _THOUSAND_WORDS_RE.sub(lambda m: str(2000 + (_words_value(m.group(1)) if m.group(1) else 0)), text)
+    text = _APOSTROPHE_YEAR_RE.sub(lambda m: str(_century(int(m.group(1)))), text)
+    return _BARE_TWO_DIGITS_RE.sub(lambda m: f"{m.group(1)} {_century(int(m.group(2)))}", text)
+
+
+# ---------------------------------------------------------------- separate years
+
+_LIST_SEP = r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+and\s+|\s+or\s+|\s*&\s*)"
+# Three or more years in a list ("2016, 2019 and 2022"); two years stay today's comparison of two years.
+_YEAR_LIST_RE = re.compile(r"(?<![\d$,.\-–])" + _Y + r"(?:" + _LIST_SEP + _Y + r"){2,}(?![\d\-–])")
+
+
+def _year_list(low: str) -> tuple[list[int], list]:
+    for m in _YEAR_LIST_RE.finditer(low):
+        found = sorted({int(y) for y in re.findall(_Y, m.group(0))})
+        if len(found) >= 3:
+            return found, [m.span()]
+    return [], []
+
+
+# ---------------------------------------------------------------- months and dates
+
+_M = _MONTH_WORD.replace("(", "(?:", 1)  # the month word, without its capturing group
+_OF_YEAR = r"(?:\s+of|,)?\s+"
+_MONTH_SPAN_RE = re.compile(
+    r"(?:\b(?P<opener>from|between)\s+)?\b(?P<m1>" + _M + r")(?:" + _OF_YEAR + r"(?P<y1>" + _Y + r"))?\s*"
+    r"(?P<sep>-|–|to|through|thru|until|till|and)\s*(?:the\s+end\s+of\s+)?(?P<m2>" + _M + r")" + _OF_YEAR
+    + r"(?P<y2>" + _Y + r")\b", re.I)
+_MONTH_SINCE_RE = re.compile(r"\b(?:since|starting\s+(?:in\s+|from\s+)?|from)\s*(?P<m>" + _M + r")" + _OF_YEAR
+                             + r"(?P<y>" + _Y + r")\b(?!\s*(?:-|–|to|through|thru|until|till|and)\s)", re.I)
+_MONTH_ONE_RE = re.compile(r"\b(?P<m>" + _M + r")" + _OF_YEAR + r"(?P<y>" + _Y + r")\b", re.I)
+
+_SO_FAR_RE = re.compile(r"\bso\s+far(?:\s+this\s+year)?\b|\bthis\s+year\s+so\s+far\b|\byear[\s-]to[\s-]date\b|"
+                        r"\bytd\b|\b(?:up\s+)?(?:to|till|until)\s+now\s+this\s+year\b", re.I)
+_SAME_STRETCH_RE = re.compile(
+    r"\b(?:the\s+)?same\s+(?:stretch|period|time|point|span|months|window|part|timeframe|time\s+frame|dates)"
+    r"(?:\s+(?:of|in|from|during))?\s+(?:(?:the\s+)?(?:last|previous|prior)\s+year|a\s+year\s+(?:ago|earlier|before)|"
+    r"(?P<year>" + _Y + r"))\b|\b(?:this|that|the\s+same)\s+time\s+last\s+year\b|"
+    r"\b(?:at\s+)?this\s+point\s+last\s+year\b|\blast\s+year\s+(?:at\s+this\s+point|by\s+now|at\s+this\s+time|"
+    r"by\s+this\s+time)\b", re.I)
+
+
+def _month_key(year: int, month: int) -> int:
+    return year * 12 + month - 1
+
+
+def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
+    """Month spans ("December 2019 and January 2020", "from Nov 2021 through Feb 2022"), months since a month, and
+    single months with their year ("in June 2021"); each is one inclusive span of whole months."""
+    found: list[tuple[int, DateSpan]] = []
+    spans: list = []
+    for m in _MONTH_SPAN_RE.finditer(low):
+        m1, m2, y2 = _month_number(m.group("m1")), _month_number(m.group("m2")), int(m.group("y2"))
+        y1 = int(m.group("y1")) if m.group("y1") else (y2 if m1 <= m2 else y2 - 1)
+        first, last = _month_key(y1, m1), _month_key(y2, m2)
+        if last < first:
+            continue
+        spans.append(m.span())
+        if m.group("sep").lower() == "and" and not m.group("opener") and last - first > 1:
+            if y1 == y2:
+                continue  # "June and August 2021": two calendar months of one year, the month filter's job
+            found += [(m.start(), DateSpan(f"{y1}-{m1:02d}", f"{y1}-{m1:02d}")),
+                      (m.start("m2"), DateSpan(f"{y2}-{m2:02d}", f"{y2}-{m2:02d}"))]
+            continue
+        found.append((m.start(), DateSpan(f"{y1}-{m1:02d}", f"{y2}-{m2:02d}")))
+    for m in _MONTH_SINCE_RE.finditer(low):
+        if _inside(m.span(), spans):
+            continue
+        spans.append(m.span())
+        found.append((m.start(), DateSpan(f"{m.group('y')}-{_month_number(m.group('m')):02d}", cov["end"])))
+    for m in _MONTH_ONE_RE.finditer(low):
+        if _overlaps(m.span(), spans):
+            continue
+        spans.append(m.span())
+        month = f"{m.group('y')}-{_month_number(m.group('m')):02d}"
+        found.append((m.start(), DateSpan(month, month)))
+    ordered = [span for _, span in sorted(found, key=lambda t: t[0])]
+    if len(ordered) == 1 and ordered[0].start[:4] == ordered[0].end[:4] and len(ordered[0].end) == 7:
+        # Months of one year ("in June 2021", "Jan through June 2021") are the year and its months, as the
+        # month filter has always read them; a span is needed only across years, or to the data's last day.
+        return [], spans
+    return ordered, spans
+
+
+def _same_stretch(low: str, cov: dict) -> tuple[list[DateSpan], list, str | None]:
+    """"So far this year" against "the same stretch last year": January 1 to the data's last date, in the data's
+    last year and (the same days) in the year before or the year named."""
+    so_far, same = _SO_FAR_RE.search(low), _SAME_STRETCH_RE.search(low)
+    if not (so_far and same):
+        return [], [], None
+    end = cov["end"]
+    this_year = int(end[:4])
+    other = int(same.group("year")) if same.group("year") else this_year - 1
+    if other >= this_year:
+        return [], [], None
+    month, day = int(end[5:7]), int(end[8:10])
+    day = min(day, calendar.monthrange(other, month)[1])  # Feb 29 has no match in a common year
+    other_end = f"{other}-{month:02d}-{day:02d}"
+    spans = [DateSpan(f"{this_year}-01-01", end, f"so far in {this_year}"),
+             DateSpan(f"{other}-01-01", other_end, f"the same stretch of {other}")]
+    note = (f"'so far this year' means {this_year}-01-01 to {end}, the last date in the homicide data, compared with "
+            f"the same days of {other} ({other}-01-01 to {other_end})")
+    return spans, [so_far.span(), same.span()], note
+
+
+# ---------------------------------------------------------------- hours of the day
+
+# One definition per vague word, stated in the reading; "day" and "night" do not meet, so that both are days'
+# plainest sense (daylight hours; late evening to before dawn).
+VAGUE_HOURS = [
+    ("after midnight", r"\bafter\s+midnight\b", list(range(0, 5))),
+    ("in the early morning hours", r"\b(?:(?:in|during)\s+the\s+)?early\s+(?:morning\s+)?hours\b|"
+                                   r"\b(?:in\s+the\s+)?(?:wee|small)\s+hours(?:\s+of\s+the\s+morning)?\b|"
+                                   r"\b(?:in\s+the\s+)?early\s+mornings?\b", list(range(0, 6))),
+    ("overnight", r"\bovernight\b", list(range(0, 6))),
+    ("at night", r"\b(?:late\s+)?(?:at|by|during\s+the|in\s+the)\s+night(?:s|\s*time)?\b|\bnight\s*time\b|"
+                 r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b", [21, 22, 23, 0, 1, 2, 3, 4]),
+    ("in the morning", r"\b(?:in|during)\s+the\s+mornings?\b|\bmornings\b|\bmorning\s+hours\b", list(range(5, 12))),
+    ("in the afternoon", r"\b(?:in|during)\s+the\s+afternoons?\b|\bafternoons\b", list(range(12, 17))),
+    ("in the evening", r"\b(?:in|during)\s+the\s+evenings?\b|\bevenings\b", list(range(17, 21))),
+    ("during the day", r"\b(?:during|in)\s+the\s+day(?:\s*time)?\b|\bdaytime\b|\b(?:in|during)\s+daylight"
+                       r"(?:\s+hours)?\b|\bby\s+day\b", list(range(6, 18))),
+]
+_VAGUE_RES = [(label, re.compile(pattern, re.I), hours) for label, pattern, hours in VAGUE_HOURS]
+
+_CLOCK = r"(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o['’]?clock)?|(midnight|noon|midday))"
+_CLOCK_RE = re.compile(_CLOCK, re.I)
+_HOUR_RANGE_RE = re.compile(r"\b(?:between|from)\s+(?P<a>" + _CLOCK + r")\s+(?:and|to|till|until|through|-)\s+(?P<b>"
+                            + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK + r")\s*(?:-|–|to)\s*(?P<d>" + _CLOCK
+                            + r")(?![\w:])", re.I)
+_HOUR_AT_RE = re.compile(r"\b(?:at|around|about|near)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
+_HOUR_AFTER_RE = re.compile(r"\b(?P<how>after|before)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
+
+
+@dataclass
+class _Clock:
+    hour: int  # 0-23, or the 1-12 reading when ``ambiguous``
+    minute: int = 0
+    ambiguous: bool = False  # a bare number: am or pm is decided by the other end of a range
+
+
+def _clock(text: str) -> _Clock | None:
+    m = _CLOCK_RE.fullmatch(text.strip())
+    if not m:
+        return None
+    if m.group(4):
+        return _Clock(0 if m.group(4).lower() == "midnight" else 12)
+    hour, minute, suffix = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
+    if not 0 <= minute <= 59 or hour > 23:
+        return None
+    if suffix.startswith(("a", "p")):
+        if not 1 <= hour <= 12:
+            return None
+        return _Clock(hour % 12 + (12 if suffix.startswith("p") else 0), minute)
+    return _Clock(hour, minute, ambiguous=hour <= 12)
+
+
+def _hour_run(start: int, end_hour: int, end_minute: int) -> list[int]:
+    """Hours from ``start`` up to the end time (an end on the hour is not counted: 9pm-5am stops at 04:59)."""
+    stop = end_hour + (1 if end_minute else 0)
+    length = (stop - start) % 24 or (24 if stop != start else 1)
+    return [(start + i) % 24 for i in range(length)]
+
+
+def _range_hours(a: _Clock, b: _Clock) -> list[int] | None:
+    """A range's hours; a bare number ("between 9 and 5am") takes the am or pm giving the shorter span."""
+    if a.ambiguous and b.ambiguous:
+        return None  # "between 5 and 10" may be anything but hours
+    starts = [a.hour % 12, a.hour % 12 + 12] if a.ambiguous else [a.hour]
+    ends = [b.hour % 12, b.hour % 12 + 12] if b.ambiguous else [b.hour]
+    runs = [_hour_run(s, e, b.minute) for s in starts for e in ends]
+    return min(runs, key=len)
+
+
+def label_hours(hours: list[int]) -> str:
+    """"21:00-04:59": a run of hours, wrapping past midnight, as the tool's own phrase does."""
+    runs: list[list[int]] = []
+    for h in hours:
+        if runs and (runs[-1][-1] + 1) % 24 == h:
+            runs[-1].append(h)
+        else:
+            runs.append([h])
+    return ", ".join(f"{run[0]:02d}:00-{run[-1]:02d}:59" for run in runs)
+
+
+def _hour_spans(low: str) -> tuple[list[HourSpan], list]:
+    """Clock ranges and times first ("between 9pm and 5am", "at 3am"), then the vague words, each with its
+    definition; a vague word beside a clock range ("9pm to 5am at night") adds nothing to it."""
+    found: list[tuple[int, HourSpan]] = []
+    spans: list = []
+    for m in _HOUR_RANGE_RE.finditer(low):
+        a, b = _clock(m.group("a") or m.group("c")), _clock(m.group("b") or m.group("d"))
+        hours = _range_hours(a, b) if a and b else None
+        if hours is None or (a.ambiguous or b.ambiguous) and m.group("c"):
+            continue  # "9-5" alone is not clearly hours; "between 9 and 5am" is
+        spans.append(m.span())
+        found.append((m.start(), HourSpan(hours, label_hours(hours))))
+    for pattern, how in ((_HOUR_AT_RE, "at"), (_HOUR_AFTER_RE, "after")):
+        for m in pattern.finditer(low):
+            clock = _clock(m.group("a"))
+            if clock is None or clock.ambiguous or _overlaps(m.span(), spans):
+                continue
+            if how == "at":
+                hours = [clock.hour]
+            elif m.group("how").lower() == "after":
+                if clock.hour < 12 and clock.hour != 0:
+                    continue  # "after 6am": until when is not clear
+                if clock.hour == 0:
+                    continue  # "after midnight" is a vague phrase with its own definition below
+                hours = list(range(clock.hour + (1 if clock.minute else 0), 24))
+            else:  # before: from midnight
+                if clock.hour >= 12 or clock.hour == 0:
+                    continue  # "before 3pm": from when is not clear
+                hours = list(range(0, clock.hour))
+            if not hours:
+                continue
+            spans.append(m.span())
+            found.append((m.start(), HourSpan(hours, label_hours(hours))))
+    explicit = bool(found)
+    for label, pattern, hours in _VAGUE_RES:
+        for m in pattern.finditer(low):
+            if _overlaps(m.span(), spans):
+                continue
+            spans.append(m.span())
+            if not explicit:
+                found.append((m.start(), HourSpan(list(hours), f"{label} (read as {label_hours(hours)})")))
+    out: list[HourSpan] = []
+    for _, span in sorted(found, key=lambda t: t[0]):
+        if span not in out:
+            out.append(span)
+    return out, spans
+
+
+# ---------------------------------------------------------------- averages and percent changes
+
+_AVERAGE_RE = re.compile(r"\b(?:on\s+)?(?:an?\s+)?(?:average|avg|mean)\b(?:\s+(?:per|a|each)\s+year)?|"
+                         r"\b(?:annual|yearly)\s+average\b", re.I)
+_PERCENT_CHANGE_RE = re.compile(
+    r"(?:\bpercent(?:age)?|\bper\s+cent|%)\s+(?:change|increase|decrease|rise|drop|decline|jump|fall|difference)\b|"
+    r"\bby\s+what\s+(?:percent(?:age)?|%)|\bhow\s+many\s+percent\b|\bchange\s+in\s+percent(?:age)?\s+terms\b", re.I)
+
+
+# ---------------------------------------------------------------- the whole reading
+
+@dataclass
+class Times:
+    year_list: list[int] = field(default_factory=list)
+    date_spans: list[DateSpan] = field(default_factory=list)
+    hour_spans: list[HourSpan] = field(default_factory=list)
+    asks_average: bool = False
+    asks_percent_change: bool = False
+    note: str | None = None  # replaces the relative-year note ("so far this year" against last year)
+    consumed: list = field(default_factory=list)  # separate years, and the spans' text (below)
+    span_text: list = field(default_factory=list)  # text of the date spans and hours read
+
+    def without_spans(self) -> None:
+        """Drop the date spans and hours (a tool that cannot take them answers): their words are then reported
+        as not used instead of being claimed."""
+        self.consumed = [span for span in self.consumed if span not in self.span_text]
+        self.date_spans, self.hour_spans, self.note = [], [], None
+
+
+def read_times(low: str, cov: dict, periods: list) -> Times:
+    """The time expressions of ``low`` (the lower-cased question, years already as digits); ``periods``: the year
+    ranges read (analyzer/years.py), which a list of separate years never overrides."""
+    out = Times()
+    out.date_spans, out.span_text, out.note = _same_stretch(low, cov)
+    if not out.date_spans:
+        out.date_spans, spans = _month_spans(low, cov)
+        out.span_text += spans
+    out.hour_spans, spans = _hour_spans(low)
+    out.span_text += spans
+    out.consumed = list(out.span_text)
+    if not periods and not out.date_spans:
+        out.year_list, spans = _year_list(low)
+        out.consumed += spans
+    # Their words are the coverage check's own (an average of several years, a percent of a change): not consumed.
+    out.asks_average = bool(_AVERAGE_RE.search(low))
+    out.asks_percent_change = bool(_PERCENT_CHANGE_RE.search(low))
+    return out
+
+
+_AGAINST_OTHER_HOURS_RE = re.compile(r"\b(?:more|less|most|least|fewer|common|likely|usually|typically|peak)\b", re.I)
+
+
+def against_other_hours(low: str, times: Times) -> bool:
+    """One stretch of hours weighed against the rest of the day ("are homicides more common at night?"): the
+    hour-by-hour breakdown answers it, not the stretch's own count."""
+    return len(times.hour_spans) == 1 and bool(_AGAINST_OTHER_HOURS_RE.search(low))
+
+
+def names_only_spans(pattern: re.Pattern, low: str, times: Times) -> bool:
+    """Whether every match of ``pattern`` (a grouping's words) lies in a time expression read here: "at night" asks
+    for the hours of the night, not for an hour-by-hour breakdown."""
+    found = [m.span() for m in pattern.finditer(low)]
+    return bool(found) and all(_overlaps(span, times.consumed) for span in found)
+
+
+def _overlaps(span: tuple, spans: list) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in spans)
+
+
+def _inside(span: tuple, spans: list) -> bool:
+    return any(s <= span[0] and span[1] <= e for s, e in spans)

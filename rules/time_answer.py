@@ -1,0 +1,88 @@
+"""Answer lines for the time expressions (analyzer/times.py): a per-year average when one was asked for, and counts
+set against each other when a question names two date spans or two stretches of hours.
+
+Every number is copied from a result, or is the difference or percent change of two results' totals (which the
+grounding check accepts for two values of the same name)."""
+from __future__ import annotations
+
+from analyzer.analysis import Analysis
+from loop.steps import ToolCallStep
+from tools import names
+from tools.common import fmt_num
+
+_SPAN_ARGS = ("start_date", "end_date", "hours")
+
+
+def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """"An average of 608.2 homicides a year (2015-2019: 3,041 in all)." when the question asks for an average and
+    the tool gave one; its total follows, so "how many on average" and "how many" are both answered."""
+    values = entry.result.values
+    average = values.get("per_year_average")
+    if not analysis.asks_average or entry.name != names.HOMICIDES or not isinstance(average, (int, float)):
+        return None
+    years = (values.get("filters") or {}).get("years") or ""
+    total = values.get("total")
+    line = f"An average of {fmt_num(average)} homicides a year ({years}: {total:,} in all"
+    partial = values.get("partial_year")
+    if partial:
+        line += f"; {partial['year']} is partial, data end {partial['data_end']}"
+    return line + ")."
+
+
+def _label(analysis: Analysis, args: dict) -> str:
+    """The reading's own name for a call's span ("so far in 2023", "at night (read as 21:00-04:59)")."""
+    parts = []
+    for span in analysis.date_spans:
+        if (span.start, span.end) == (args.get("start_date"), args.get("end_date")):
+            parts.append(span.label or (span.start if span.start == span.end else f"{span.start} to {span.end}"))
+            break
+    if len(analysis.hour_spans) >= 2:
+        parts += [h.label for h in analysis.hour_spans if list(h.hours) == list(args.get("hours") or [])][:1]
+    return ", ".join(parts)
+
+
+def span_comparison_lines(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
+    """For each place (or the city), the counts of the spans named side by side, with the change from the earlier
+    date span to the later one: "So far in 2023: 340; the same stretch of 2022: 368. Change from the same stretch of
+    2022 to so far in 2023: -28 (-7.6%)." [] when the question does not set spans against each other."""
+    if len(analysis.date_spans) < 2 and len(analysis.hour_spans) < 2:
+        return []
+    groups: dict[tuple, list[ToolCallStep]] = {}
+    for entry in ok:
+        if entry.name == names.HOMICIDES and isinstance(entry.result.values.get("total"), int):
+            key = tuple(sorted((k, str(v)) for k, v in entry.arguments.items() if k not in _SPAN_ARGS))
+            groups.setdefault(key, []).append(entry)
+    lines = []
+    for entries in groups.values():
+        if len(entries) < 2:
+            continue
+        named = [(_label(analysis, e.arguments), e) for e in entries]
+        where = _place_words(entries[0], analysis)
+        counts = "; ".join(f"{label}: {e.result.values['total']:,}" + (" homicides" if i == 0 else "")
+                           for i, (label, e) in enumerate(named))
+        line = (where + counts)[0].upper() + (where + counts)[1:] + "."
+        if len(analysis.date_spans) >= 2 and len(entries) == 2:
+            line += " " + _change(named)
+        lines.append(line)
+    return lines
+
+
+def _place_words(entry: ToolCallStep, analysis: Analysis) -> str:
+    area = entry.arguments.get("community_area")
+    name = next((a.name for a in analysis.areas if a.number == area), None)
+    if name:
+        return f"In {name}: "
+    for key, word in (("community_area", "community area"), ("ward", "ward"), ("district", "police district")):
+        if entry.arguments.get(key) is not None:
+            return f"In {word} {entry.arguments[key]}: "
+    return ""
+
+
+def _change(named: list) -> str:
+    """The change from the earlier span to the later one, as the tool words a change between years."""
+    (label_a, a), (label_b, b) = sorted(named, key=lambda t: str(t[1].arguments.get("start_date")))
+    before, after = a.result.values["total"], b.result.values["total"]
+    text = f"Change from {label_a} to {label_b}: {after - before:+,}"
+    if before:
+        text += f" ({(after - before) / before * 100:+.1f}%)"
+    return text + "."

@@ -1,0 +1,274 @@
+"""Time expressions read end to end: analyze_question -> the rule planner's calls -> the tools -> the answer's lead.
+
+Every expected figure is plain pandas on the raw homicides.csv, never the tools' code; every supported phrase must
+leave nothing unused (the coverage check, analyzer/coverage.py).
+"""
+import pandas as pd
+import pytest
+
+from analyzer.question import analyze_question
+from analyzer.reading import read
+from assembly.services import build_services
+from backends.rules_only import RulesBackend
+from loop.grammar import build_tool_grammar
+
+HOMICIDES = "query_homicides_advanced"
+
+
+@pytest.fixture(scope="module")
+def raw(data_dir):
+    df = pd.read_csv(data_dir / "homicides.csv", dtype=str)
+    df["when"] = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    df["year"] = df["when"].dt.year
+    df["hour"] = df["when"].dt.hour
+    df["day"] = df["when"].dt.normalize()
+    df["area"] = pd.to_numeric(df["Community Area"], errors="coerce")
+    return df
+
+
+@pytest.fixture(scope="module")
+def ask(settings, data):
+    orchestrator = build_services(settings, backend=RulesBackend(), data=data).orchestrator
+    return orchestrator.run
+
+
+def _between(raw, first: str, last: str):
+    return raw[(raw.day >= pd.Timestamp(first)) & (raw.day <= pd.Timestamp(last))]
+
+
+def _month_end(month: str) -> str:
+    return str((pd.Timestamp(month + "-01") + pd.offsets.MonthEnd(0)).date())
+
+
+def _only_homicide_calls(run) -> list[dict]:
+    assert [c.name for c in run.calls] == [HOMICIDES] * len(run.calls)
+    return [c.arguments for c in run.calls]
+
+
+# ---------------------------------------------------------------- 1. separate years
+
+@pytest.mark.parametrize("question, years", [
+    ("How many homicides were there in 2016, 2019 and 2022?", [2016, 2019, 2022]),
+    ("murders in 2015, 2017, 2021", [2015, 2017, 2021]),
+    ("How many people were killed in 2012, 2016, and 2020?", [2012, 2016, 2020]),
+    ("homicide totals for 2003 & 2008 & 2013 please", [2003, 2008, 2013]),
+])
+def test_a_list_of_years_is_those_years_not_their_range(ask, raw, question, years):
+    run = ask(question)
+    assert run.analysis.year_list == years and run.analysis.not_used == []
+    assert run.reading.periods == [", ".join(map(str, years)) + " (separate years)"]
+    (args,) = _only_homicide_calls(run)
+    assert args["years"] == years and args["group_by"] == "year" and "start_year" not in args
+    counts = [len(raw[raw.year == y]) for y in years]
+    rows = "; ".join(f"{y}: {n:,}" for y, n in zip(years, counts))
+    assert run.answer.startswith(f"{rows} ({sum(counts):,} in all).")
+
+
+@pytest.mark.parametrize("question, start, end", [
+    ("How many homicides between 2015 and 2019?", 2015, 2019),
+    ("homicides 2015-2019", 2015, 2019),
+    ("How many homicides in 2016 vs 2017?", 2016, 2017),
+])
+def test_ranges_and_two_years_stay_as_they_were(ask, question, start, end):
+    run = ask(question)
+    assert run.analysis.year_list == []
+    (args,) = _only_homicide_calls(run)
+    assert (args["start_year"], args["end_year"]) == (start, end) and "years" not in args
+
+
+# ---------------------------------------------------------------- 2. month spans
+
+@pytest.mark.parametrize("question, start, end", [
+    ("How many homicides in December 2019 and January 2020?", "2019-12", "2020-01"),
+    ("How many killings from Nov 2021 through Feb 2022?", "2021-11", "2022-02"),
+    ("homicides between October 2020 and March 2021", "2020-10", "2021-03"),
+    ("murders from December through February 2018", "2017-12", "2018-02"),
+])
+def test_a_span_of_months_across_years(ask, raw, question, start, end):
+    run = ask(question)
+    assert run.analysis.not_used == [] and run.reading.periods == [f"{start} to {end}"]
+    (args,) = _only_homicide_calls(run)
+    assert (args["start_date"], args["end_date"]) == (start, end)
+    assert not {"year", "start_year", "end_year", "months", "group_by"} & set(args)
+    first, last = start + "-01", _month_end(end)
+    assert run.answer.startswith(f"{len(_between(raw, first, last)):,} homicides ({first} to {last}")
+
+
+def test_two_separate_months_of_two_years_are_counted_each(ask, raw):
+    run = ask("How many homicides in June 2019 and June 2020?")
+    assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
+        [("2019-06", "2019-06"), ("2020-06", "2020-06")]
+    n19, n20 = (len(_between(raw, f"{y}-06-01", f"{y}-06-30")) for y in (2019, 2020))
+    assert run.answer.startswith(f"2019-06: {n19:,} homicides; 2020-06: {n20:,}. Change from 2019-06 to 2020-06: "
+                                 f"{n20 - n19:+,} ({(n20 - n19) / n19 * 100:+.1f}%).")
+
+
+@pytest.mark.parametrize("question, year, months", [
+    ("How many homicides in June 2021?", 2021, [6]),
+    ("homicides from Jan through June 2021", 2021, [1, 2, 3, 4, 5, 6]),
+    ("how many killings in july of 2020", 2020, [7]),
+])
+def test_months_of_one_year_stay_a_month_filter(ask, raw, question, year, months):
+    run = ask(question)
+    (args,) = _only_homicide_calls(run)
+    assert args["months"] == months and (args["start_year"], args["end_year"]) == (year, year)
+    expected = len(raw[(raw.year == year) & raw["when"].dt.month.isin(months)])
+    assert run.answer.startswith(f"{expected:,} homicides (year {year}") and run.analysis.not_used == []
+
+
+def test_since_a_month_runs_to_the_data_end(ask, raw, data):
+    end = data.coverage["homicides"]["end"]
+    run = ask("How many homicides since March 2020?")
+    (args,) = _only_homicide_calls(run)
+    assert (args["start_date"], args["end_date"]) == ("2020-03", end)
+    assert run.answer.startswith(f"{len(_between(raw, '2020-03-01', end)):,} homicides (2020-03-01 to {end}")
+
+
+# ---------------------------------------------------------------- 3. hours of the day
+
+NIGHT = [21, 22, 23, 0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("question, year, hours, label", [
+    ("How many homicides happened between 9pm and 5am in 2022?", 2022, NIGHT, "21:00-04:59"),
+    ("homicides from 10 pm to 2 am in 2021", 2021, [22, 23, 0, 1], "22:00-01:59"),
+    ("how many murders between 9 and 5am in 2018", 2018, NIGHT, "21:00-04:59"),
+    ("how many homicides after midnight in 2020", 2020, [0, 1, 2, 3, 4], "after midnight (read as 00:00-04:59)"),
+    ("how many murders at night in 2019", 2019, NIGHT, "at night (read as 21:00-04:59)"),
+    ("How many homicides overnight in 2022?", 2022, [0, 1, 2, 3, 4, 5], "overnight (read as 00:00-05:59)"),
+    ("homicides in the morning in 2022", 2022, list(range(5, 12)), "in the morning (read as 05:00-11:59)"),
+    ("killings in the afternoon in 2017", 2017, list(range(12, 17)), "in the afternoon (read as 12:00-16:59)"),
+    ("homicides during the day in 2022", 2022, list(range(6, 18)), "during the day (read as 06:00-17:59)"),
+    ("how many homicides at 3am in 2022", 2022, [3], "03:00-03:59"),
+    ("murders after 10pm in 2016", 2016, [22, 23], "22:00-23:59"),
+])
+def test_hours_of_the_day(ask, raw, question, year, hours, label):
+    run = ask(question)
+    assert run.analysis.not_used == [] and run.reading.periods == [str(year), label]
+    (args,) = _only_homicide_calls(run)
+    assert args["hours"] == hours and "group_by" not in args
+    expected = len(raw[(raw.year == year) & raw.hour.isin(hours)])
+    assert run.answer.startswith(f"{expected:,} homicides (year {year}, between")
+
+
+def test_night_against_day_is_two_counts(ask, raw):
+    run = ask("Were there more homicides at night or during the day in 2022?")
+    assert [a["hours"] for a in _only_homicide_calls(run)] == [NIGHT, list(range(6, 18))]
+    night, day = (len(raw[(raw.year == 2022) & raw.hour.isin(h)]) for h in (NIGHT, range(6, 18)))
+    assert run.answer.startswith(f"At night (read as 21:00-04:59): {night:,} homicides; during the day "
+                                 f"(read as 06:00-17:59): {day:,}.")
+
+
+def test_an_eight_hour_list_is_writable_by_a_model(registry):
+    schema = next(s for s in registry.schemas() if s["name"] == HOMICIDES)
+    rules = dict(line.split(" ::= ", 1) for line in build_tool_grammar([schema], 1, allow_no_call=False).splitlines()
+                 if " ::= " in line)
+    pair = next(body for body in rules.values() if body.startswith('"\\"hours\\": "'))
+    value = rules[pair.split()[-1]]  # the array rule: "[" (item (", " item){0,n-1})? "]"
+    assert "{0,23}" in value
+
+
+# ---------------------------------------------------------------- 4. so far this year vs the same stretch
+
+@pytest.mark.parametrize("question, other", [
+    ("How many homicides so far this year compared to the same stretch last year?", None),
+    ("homicides year to date vs this time last year", None),
+    ("How do murders so far this year compare with the same period a year ago?", None),
+    ("ytd homicides compared with the same period of 2021", 2021),
+])
+def test_so_far_this_year_against_the_same_stretch(ask, raw, data, question, other):
+    end = data.coverage["homicides"]["end"]
+    this = int(end[:4])
+    other = other or this - 1
+    run = ask(question)
+    assert run.analysis.not_used == []
+    assert run.reading.periods == [f"so far in {this} vs the same stretch of {other}"]
+    other_end = f"{other}{end[4:]}"
+    assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
+        [(f"{this}-01-01", end), (f"{other}-01-01", other_end)]
+    now, before = len(_between(raw, f"{this}-01-01", end)), len(_between(raw, f"{other}-01-01", other_end))
+    assert run.answer.startswith(
+        f"So far in {this}: {now:,} homicides; the same stretch of {other}: {before:,}. Change from the same "
+        f"stretch of {other} to so far in {this}: {now - before:+,} ({(now - before) / before * 100:+.1f}%).")
+
+
+def test_so_far_this_year_alone_is_the_partial_year(ask, raw, data):
+    run = ask("How many homicides so far this year?")
+    last = data.coverage["homicides"]["last_year"]
+    assert run.analysis.date_spans == []
+    assert run.answer.startswith(f"{len(raw[raw.year == last]):,} homicides (year {last})")
+
+
+# ---------------------------------------------------------------- 5. years in words or abbreviated
+
+@pytest.mark.parametrize("question, year", [
+    ("How many homicides were there in twenty twenty-one?", 2021),
+    ("homicides in two thousand nineteen", 2019),
+    ("murders in two thousand and five", 2005),
+    ("how many murders back in '19", 2019),
+    ("how many homicides in 21?", 2021),
+    ("homicides in twenty sixteen in Austin", 2016),
+])
+def test_years_in_words_or_abbreviated(ask, raw, question, year):
+    run = ask(question)
+    assert run.analysis.years == [year] and run.analysis.not_used == []
+    subset = raw[raw.year == year]
+    if run.analysis.areas:
+        subset = subset[subset.area == run.analysis.areas[0].number]
+    assert run.answer.startswith(f"{len(subset):,} homicides (year {year}")
+
+
+@pytest.mark.parametrize("question", ["homicides in 21 community areas in 2020", "homicides in ward 21 in 2020",
+                                      "How many homicides in the top twenty one areas in 2020?"])
+def test_a_two_digit_number_that_is_no_year(data, question):
+    assert analyze_question(question, data).years == [2020]
+
+
+# ---------------------------------------------------------------- 6. averages and percent changes
+
+@pytest.mark.parametrize("question, start, end", [
+    ("How many homicides on average per year between 2015 and 2019?", 2015, 2019),
+    ("average yearly homicides 2019-2022", 2019, 2022),
+    ("What was the average annual number of murders from 2010 to 2014?", 2010, 2014),
+])
+def test_an_average_per_year_leads(ask, raw, question, start, end):
+    run = ask(question)
+    assert run.analysis.asks_average and run.analysis.not_used == []
+    total = len(raw[raw.year.between(start, end)])
+    assert run.answer.startswith(f"An average of {total / (end - start + 1):,.1f} homicides a year "
+                                 f"({start}-{end}: {total:,} in all).")
+
+
+@pytest.mark.parametrize("question, start, end", [
+    ("What was the percent change in homicides from 2019 to 2021?", 2019, 2021),
+    ("percent change in murders between 2015 and 2021", 2015, 2021),
+    ("By what percentage did homicides change from 2016 to 2018?", 2016, 2018),
+])
+def test_a_percent_change_leads_with_both_counts(ask, raw, question, start, end):
+    run = ask(question)
+    assert run.analysis.asks_percent_change and run.analysis.not_used == []
+    a, b = (len(raw[raw.year == y]) for y in (start, end))
+    assert run.answer.startswith(f"Change from {start} to {end}: {b - a:+,} ({(b - a) / a * 100:+.1f}%). "
+                                 f"{start}: {a:,}; {end}: {b:,}.")
+
+
+def test_the_reading_round_trips(data):
+    analysis = analyze_question("homicides at night from Nov 2021 through Feb 2022", data)
+    again = type(analysis).from_dict(analysis.to_dict())
+    assert again.date_spans == analysis.date_spans and again.hour_spans == analysis.hour_spans
+    assert read(again).line == read(analysis).line == \
+        "Read as: homicides · 2021-11 to 2022-02 · at night (read as 21:00-04:59)"
+
+
+def test_hours_filter_a_ranking_of_places(ask, raw):
+    run = ask("Which community area had the most homicides at night in 2022?")
+    (args,) = _only_homicide_calls(run)
+    assert args["group_by"] == "community_area" and args["hours"] == NIGHT
+    top = raw[(raw.year == 2022) & raw.hour.isin(NIGHT)].area.value_counts()
+    assert run.answer.startswith("Ranked highest: ") and f": {top.iloc[0]} (" in run.answer.split(".")[0]
+
+
+def test_a_rate_takes_no_hours_so_the_reading_does_not_claim_them(data):
+    analysis = analyze_question("What is the homicide rate from 9pm to 5am in Austin in 2022?", data)
+    assert analysis.per_capita and analysis.hour_spans == []
+    assert analysis.not_used == ["from 9pm to 5am"]
