@@ -19,7 +19,7 @@ _DIR: Path | None = None
 def set_data_dir(path) -> None:
     global _DIR
     _DIR = Path(path)
-    for fn in (_homicides, _socio, _acs, _areas, _iucr, _pop2010, _zhvi, _zip_crosswalk):
+    for fn in (_homicides, _socio, _acs, _areas, _iucr, _pop2010, _zhvi, _zip_crosswalk, _ihs_long, _ihs_summary):
         fn.cache_clear()
 
 
@@ -392,3 +392,190 @@ def zhvi_area_value(area_number: int) -> int:
     joined = xw.merge(latest[["zip", "value"]], on="zip", how="inner")
     weights = joined["share_of_community_area"].astype(float)
     return int(round(float((weights * joined["value"]).sum() / weights.sum())))
+
+
+# ---------------------------------------------------------------- added with the reading_heldout subset
+# (written from the CSVs and PROVENANCE.md only, without reading the analyzer, planner or earlier questions)
+
+_HOMICIDE_TIME = "%m/%d/%Y %I:%M:%S %p"
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple, set)) else [value]
+
+
+def _homicides_filtered(years=None, start_year=None, end_year=None, start_date=None, end_date=None, months=None,
+                        hour_from=None, hour_to=None, area=None, not_area=None, ward=None, not_wards=None,
+                        district=None, not_district=None, domestic=None, arrest=None, location=None,
+                        not_location=None) -> pd.DataFrame:
+    """Homicide rows after the filters a question names. Dates are inclusive days (YYYY-MM-DD); hours run from
+    hour_from (inclusive) to hour_to (exclusive, 24 = midnight) and wrap past midnight when hour_from > hour_to.
+    An exclusion (not_area, not_wards, not_district) keeps only rows that have a place of that kind, i.e. rows
+    in some other area / ward / district."""
+    df = _homicides()
+    when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
+    keep = pd.Series(True, index=df.index)
+    if years is not None:
+        keep &= df["year"].isin([int(y) for y in _as_list(years)])
+    if start_year is not None:
+        keep &= df["year"] >= int(start_year)
+    if end_year is not None:
+        keep &= df["year"] <= int(end_year)
+    if start_date is not None:
+        keep &= when >= pd.Timestamp(start_date)
+    if end_date is not None:
+        keep &= when < pd.Timestamp(end_date) + pd.Timedelta(days=1)
+    if months is not None:
+        keep &= when.dt.month.isin([int(m) for m in _as_list(months)])
+    if hour_from is not None and hour_to is not None:
+        hour = when.dt.hour
+        lo, hi = int(hour_from), int(hour_to)
+        keep &= (hour >= lo) & (hour < hi) if lo < hi else (hour >= lo) | (hour < hi)
+    if area is not None:
+        keep &= df["area"].isin([int(a) for a in _as_list(area)])
+    if not_area is not None:
+        keep &= df["area"].notna() & ~df["area"].isin([int(a) for a in _as_list(not_area)])
+    if ward is not None:
+        keep &= df["ward_n"].isin([int(w) for w in _as_list(ward)])
+    if not_wards is not None:
+        keep &= df["ward_n"].notna() & ~df["ward_n"].isin([int(w) for w in _as_list(not_wards)])
+    if district is not None:
+        keep &= df["district_n"].isin([int(d) for d in _as_list(district)])
+    if not_district is not None:
+        keep &= df["district_n"].notna() & ~df["district_n"].isin([int(d) for d in _as_list(not_district)])
+    if domestic is not None:
+        keep &= df["domestic_b"] == bool(domestic)
+    if arrest is not None:
+        keep &= df["arrest_b"] == bool(arrest)
+    place = df["Location Description"].fillna("").str.upper()
+    if location is not None:
+        keep &= place.isin([str(x).upper() for x in _as_list(location)])
+    if not_location is not None:
+        keep &= ~place.isin([str(x).upper() for x in _as_list(not_location)])
+    return df[keep]
+
+
+def homicides_where(**filters) -> int:
+    """How many homicides match the filters (see ``_homicides_filtered``)."""
+    return int(len(_homicides_filtered(**filters)))
+
+
+def homicides_average_per_year(start_year: int, end_year: int, **filters) -> float:
+    """Homicides per year over start_year..end_year (both included), one decimal."""
+    total = homicides_where(start_year=start_year, end_year=end_year, **filters)
+    return round(total / (int(end_year) - int(start_year) + 1), 1)
+
+
+def homicides_pct_change(year1: int, year2: int, **filters) -> float:
+    """Size of the percent change from year1 to year2 (no sign: answers say 'up 58%' or 'down 10.8%'), one decimal."""
+    before = homicides_where(years=[year1], **filters)
+    after = homicides_where(years=[year2], **filters)
+    return round(abs(100.0 * (after - before) / before), 1)
+
+
+def last_homicide_date() -> pd.Timestamp:
+    return pd.to_datetime(_homicides()["Date"], format=_HOMICIDE_TIME).max()
+
+
+def homicides_year_to_date(previous: bool = False, **filters) -> int:
+    """From 1 January of the data's last (partial) year to its last date; previous=True: the same stretch of the
+    year before (through the same month and day)."""
+    last = last_homicide_date()
+    year = last.year - (1 if previous else 0)
+    end = pd.Timestamp(year=year, month=last.month, day=last.day)
+    return homicides_where(start_date=f"{year}-01-01", end_date=end.strftime("%Y-%m-%d"), **filters)
+
+
+def _place_universe(kind: str) -> list:
+    if kind == "ward":
+        return list(range(1, 51))
+    if kind == "area":
+        return [int(a) for a in _areas()["area_number"]]
+    if kind == "district":
+        stations = pd.read_csv(data_dir() / "police_stations.csv", dtype=str)
+        return sorted(int(d) for d in stations["DISTRICT"] if str(d).strip().isdigit())
+    raise ValueError(kind)
+
+
+def _counts_with_zeros(kind: str, year: int) -> pd.Series:
+    column = {"ward": "ward_n", "area": "area", "district": "district_n"}[kind]
+    df = _years(_homicides(), year)
+    counts = df.dropna(subset=[column]).groupby(column).size()
+    counts.index = counts.index.astype(int)
+    return counts.reindex(_place_universe(kind), fill_value=0)
+
+
+def fewest_places(kind: str, year: int, i: int = 0):
+    """The i-th (in number order) of the places tied for the fewest homicides in a year, places with none
+    included: a ward or district number, or a community area name."""
+    counts = _counts_with_zeros(kind, year)
+    tied = sorted(counts[counts == counts.min()].index)
+    return area_name(tied[i]) if kind == "area" else int(tied[i])
+
+
+def fewest_count(kind: str, year: int) -> int:
+    return int(_counts_with_zeros(kind, year).min())
+
+
+def fewest_place_ignoring_zeros(kind: str, year: int):
+    """Stand-in: the first place with the fewest homicides among places that had any (a group-by that forgets
+    the places with none gives this)."""
+    counts = _counts_with_zeros(kind, year)
+    counts = counts[counts > 0]
+    first = sorted(counts[counts == counts.min()].index)[0]
+    return area_name(first) if kind == "area" else int(first)
+
+
+def fewest_among_areas(areas: list, year: int, i: int = 0) -> str:
+    """The i-th of the named community areas tied for the fewest homicides in a year."""
+    counts = _counts_with_zeros("area", year).reindex([int(a) for a in areas])
+    return area_name(sorted(counts[counts == counts.min()].index)[i])
+
+
+def zhvi_zip_month(zip_code: str, year: int, month: int) -> int:
+    """Zillow home value of one ZIP in one month, whole dollars."""
+    df = _zhvi()
+    row = df[(df["zip"] == str(zip_code).zfill(5)) & (df["period"] == int(year) * 100 + int(month))]
+    return int(round(float(row["value"].iloc[0])))
+
+
+def zhvi_latest_month() -> str:
+    """The last month of the Zillow file as 'YYYY-MM'."""
+    latest = _zhvi_latest_period()
+    return f"{latest // 100}-{latest % 100:02d}"
+
+
+@functools.lru_cache(maxsize=1)
+def _ihs_long() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "property_ihs_price_index_long.csv")
+
+
+@functools.lru_cache(maxsize=1)
+def _ihs_summary() -> pd.DataFrame:
+    return pd.read_csv(data_dir() / "property_ihs_price_index_summary_2025q4.csv", dtype=str)
+
+
+def ihs_index(submarket_code: str, yearq=None) -> float:
+    """The IHS index (2000Q1 = 100) of a submarket code (p31xx, CHICAGO, COOK, SUBURBS) in a quarter such as
+    '2008Q3'; the latest quarter when yearq is left out."""
+    df = _ihs_long()
+    df = df[df["submarket_code"] == submarket_code]
+    if yearq is None:
+        yearq = df["yearq"].max()
+    return float(df[df["yearq"] == yearq]["index_2000q1_100"].iloc[0])
+
+
+def ihs_summary_value(submarket_code: str, column: str):
+    """A value of the IHS 2025 Q4 summary table: percentages as floats (131.0), the median sales price as int."""
+    df = _ihs_summary()
+    raw = str(df[df["Number"] == submarket_code].iloc[0][column]).strip()
+    cleaned = raw.replace("$", "").replace(",", "").replace("%", "").strip()
+    return int(float(cleaned)) if raw.startswith("$") else float(cleaned)
+
+
+def city_poverty_pct() -> float:
+    df = _socio()
+    return float(df[pd.to_numeric(df["Community Area Number"], errors="coerce").isna()]
+                 ["PERCENT HOUSEHOLDS BELOW POVERTY"].iloc[0])

@@ -7,6 +7,11 @@ names than allowed, in order when chained), key arguments (areas compared as gaz
 ``year`` == ``start_year`` == ``end_year``), expected numbers from evals/expected.py present in the
 answer (1,234 / $1,234 / 1234 / one decimal), expected words, grounding. The report adds pass
 rate, accuracies, grounded share, stop reasons and latency.
+
+The held-out reading questions (``category: reading_heldout``, each with a ``kind``) are judged on the answer
+alone, no tool checks. Two keys of theirs: ``stand_in`` (figures a wrong reading would give: one in the answer
+without all the expected figures makes the row ``silently_wrong``) and ``declines`` (phrases naming what the
+data cannot answer: the answer must say it cannot, name one of them, and give no stand-in figure).
 """
 from __future__ import annotations
 
@@ -108,9 +113,11 @@ def score_arguments(expected: dict, calls: list, geo) -> tuple:
     return matched, total, misses
 
 
-def expected_values(item: dict) -> list:
+def expected_values(item: dict, key: str = "expect") -> list:
+    """(label, value) for each [function, {args}] under ``key`` ("expect", or "stand_in": figures a wrong reading
+    would give)."""
     out = []
-    for name, kwargs in item.get("expect") or []:
+    for name, kwargs in item.get(key) or []:
         fn = getattr(expected, name)
         out.append((f"{name}({', '.join(f'{k}={v}' for k, v in (kwargs or {}).items())})", fn(**(kwargs or {}))))
     return out
@@ -126,7 +133,9 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
     called_any = [c["name"] for c in calls if c.get("status") not in ("skipped", "duplicate")]
     expected_tools = list(item.get("tools") or [])
     failures = []
-    if item.get("no_tools"):
+    if judges_answer_only(item):
+        tools_ok = None  # the held-out reading questions judge the answer, not the calls
+    elif item.get("no_tools"):
         tools_ok = not called_any
         if not tools_ok:
             failures.append(f"expected no tool calls, got {called_any}")
@@ -156,6 +165,20 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
     for word in item.get("expect_text") or []:
         if str(word).lower() not in answer.lower():
             failures.append(f"expected text {word!r} not in answer")
+    stand_ins = [{"stand_in": label, "value": value, "found": number_in_answer(value, answer)}
+                 for label, value in expected_values(item, key="stand_in")]
+    given_stand_ins = [s for s in stand_ins if s["found"]]
+    declined = None
+    if item.get("declines"):
+        declined = says_it_cannot(answer, item["declines"])
+        if not declined:
+            failures.append(f"expected a refusal naming one of {item['declines']}")
+        if given_stand_ins:
+            failures.append("gave a stand-in figure for a part the data cannot answer: "
+                            + ", ".join(f"{s['stand_in']} = {s['value']}" for s in given_stand_ins))
+    # Silently wrong: a figure a wrong reading gives is there, and the right figures are not (or the part the
+    # data cannot answer was not declined).
+    silently_wrong = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False)
     grounding = [s for s in result.get("trace") or [] if s.get("type") == "grounding"]
     checked = len(grounding[-1].get("checked") or []) if grounding else 0
     ungrounded = list(result.get("ungrounded_numbers") or [])
@@ -174,7 +197,27 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         "planner_answer": planner_answer, "answer": answer[:1000], "error": result.get("error"),
         "first_word_ms": first_word_ms(result.get("trace") or []),
         "passes": _pass_digest(result),
+        "kind": item.get("kind"), "stand_ins": stand_ins, "declined": declined, "silently_wrong": silently_wrong,
     }
+
+
+def judges_answer_only(item: dict) -> bool:
+    """Questions scored on the answer alone (no tool checks): the held-out reading set, or any item that names a
+    ``kind`` and no ``tools``."""
+    return item.get("category") == "reading_heldout" or ("kind" in item and "tools" not in item)
+
+
+# Ways an answer says the data cannot answer something (curly apostrophes are straightened first).
+REFUSAL_MARKERS = ("can't", "cannot", "can not", "could not", "couldn't", "not able", "unable", "no data",
+                   "doesn't have", "does not have", "don't have", "do not have", "not available", "isn't available",
+                   "not in the data", "only covers", "only cover", "doesn't cover", "does not cover", "not covered",
+                   "doesn't include", "does not include", "not included", "no information", "isn't in the data")
+
+
+def says_it_cannot(answer: str, phrases) -> bool:
+    """True when the answer carries a refusal marker and names one of the declined phrases (case-insensitive)."""
+    text = (answer or "").lower().replace("\u2019", "'").replace("\u2018", "'")
+    return any(m in text for m in REFUSAL_MARKERS) and any(str(p).lower() in text for p in phrases)
 
 
 def first_word_ms(trace: list) -> float | None:
@@ -246,16 +289,26 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         stops[r["stopped_because"]] = stops.get(r["stopped_because"], 0) + 1
     by_category: dict = {}
     for r in rows:
-        cat = by_category.setdefault(r["category"] or "other", {"questions": 0, "passed": 0})
+        cat = by_category.setdefault(r["category"] or "other", {"questions": 0, "passed": 0, "silently_wrong": 0})
         cat["questions"] += 1
         cat["passed"] += int(r["passed"])
+        cat["silently_wrong"] += int(r["silently_wrong"])
+    by_kind: dict = {}
+    for r in rows:
+        if r["kind"]:
+            kind = by_kind.setdefault(r["kind"], {"questions": 0, "passed": 0, "silently_wrong": 0})
+            kind["questions"] += 1
+            kind["passed"] += int(r["passed"])
+            kind["silently_wrong"] += int(r["silently_wrong"])
+    judged = [r for r in rows if r["tools_ok"] is not None]  # the held-out reading questions do not judge calls
     n = max(1, len(rows))
     return {
         "backend": backend.info(),
         "questions": len(rows),
         "passed": sum(r["passed"] for r in rows),
         "pass_rate": round(sum(r["passed"] for r in rows) / n, 4),
-        "tool_selection_accuracy": round(sum(r["tools_ok"] for r in rows) / n, 4),
+        "tool_selection_accuracy": round(sum(r["tools_ok"] for r in judged) / len(judged), 4) if judged else 1.0,
+        "silently_wrong": sum(r["silently_wrong"] for r in rows),
         "argument_accuracy": round(sum(r["args_matched"] for r in rows) / args_total, 4) if args_total else 1.0,
         "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,
         "stop_reasons": stops,
@@ -264,6 +317,7 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         # The wait from the last tool result to the first answer word (backends that time first tokens only).
         "first_word_ms": _spread([r["first_word_ms"] for r in rows if r["first_word_ms"] is not None]),
         "by_category": by_category,
+        "by_kind": by_kind,
         "total_seconds": round(time.perf_counter() - started, 2),
         "failures": [{"id": r["id"], "question": r["question"], "failures": r["failures"]} for r in rows
                      if not r["passed"]],
@@ -325,7 +379,7 @@ def run_eval_command(args, settings) -> int:
                       f"{rows_path})")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
                                       "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",
-                                      "latency_ms", "first_word_ms", "by_category")}
+                                      "latency_ms", "first_word_ms", "silently_wrong", "by_category", "by_kind")}
     print(json.dumps(summary, indent=2, default=str))
     for failure in report["failures"]:
         print(f"FAIL {failure['id']}: {failure['question']}\n     " + "; ".join(failure["failures"]))

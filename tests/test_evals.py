@@ -4,8 +4,10 @@ import pytest
 
 from assembly.services import build_services
 from evals import expected
-from evals.runner import first_word_ms, load_questions, number_in_answer, run_eval
+from types import SimpleNamespace
+
 from backends.rules_only import RulesBackend
+from evals.runner import evaluate, first_word_ms, load_questions, number_in_answer, run_eval
 
 
 @pytest.mark.full_data
@@ -28,7 +30,7 @@ def test_question_set_shape():
                      "query_property_values", "analyze_homicide_rates_by_community_area",
                      "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends"}
     for item in items:
-        for name, _ in item.get("expect") or []:
+        for name, _ in (item.get("expect") or []) + (item.get("stand_in") or []):
             assert hasattr(expected, name), name
 
 
@@ -44,7 +46,9 @@ def test_number_formats():
 
 @pytest.mark.full_data
 def test_rules_backend_passes_the_eval_set(registry, settings):
-    report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
+    # The held-out reading questions are measured (docs/measurements-heldout-reading.md), not a bar.
+    questions = [i for i in load_questions() if i.get("category") != "reading_heldout"]
+    report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data), questions=questions)
     failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
     assert report["pass_rate"] >= 0.9, failures
     assert report["grounded_share"] >= 0.99
@@ -85,3 +89,122 @@ def test_the_wait_for_the_first_answer_word_is_read_off_the_trace():
     assert first_word_ms(trace) == 1205.0  # from the end of the last call that ran to the first answer token
     assert first_word_ms(trace[:1] + trace[-1:]) is None  # no tool ran
     assert first_word_ms(trace[:3] + [{**trace[3], "first_token_ms": None}]) is None  # not timed (the planner)
+
+
+# ---------------------------------------------------------------- the held-out reading subset and its scoring
+
+HELDOUT_KINDS = {"negation", "year_list", "month_span", "hour_range", "fewest", "average_change", "year_to_date",
+                 "year_words", "ambiguous_place", "outside_chicago", "police_station", "zip_home_value",
+                 "ihs_submarket", "median_income", "multi_part", "cannot_answer"}
+
+
+def _heldout():
+    return [i for i in load_questions() if i.get("category") == "reading_heldout"]
+
+
+def test_the_heldout_reading_subset_covers_every_kind():
+    items = _heldout()
+    assert len(items) >= 85
+    kinds = {}
+    for item in items:
+        assert item["id"].startswith("rh_") and item.get("kind") in HELDOUT_KINDS, item["id"]
+        assert "tools" not in item and "args" not in item, item["id"]  # judged on the answer alone
+        assert item.get("expect") or item.get("expect_text") or item.get("declines"), item["id"]
+        kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+    assert set(kinds) == HELDOUT_KINDS and min(kinds.values()) >= 3, kinds
+    assert kinds["cannot_answer"] >= 10
+
+
+def test_heldout_figures_compute_and_no_stand_in_equals_an_expected_figure(data_dir):
+    expected.set_data_dir(data_dir)
+    assert expected.homicides_where(years=[2022], domestic=False) == 717 - expected.domestic_homicides(2022)
+    assert str(expected.last_homicide_date().date()) == "2023-07-19"
+    assert expected.homicides_year_to_date() == 340
+    assert expected.zhvi_zip_month("60614", 2024, 9) == 550856  # PROVENANCE spot check
+    assert expected.ihs_index("CHICAGO") == 275.0 and expected.ihs_index("p3154") == 231.0
+    for item in _heldout():
+        wanted = [str(getattr(expected, n)(**(k or {}))) for n, k in item.get("expect") or []]
+        for name, kwargs in item.get("stand_in") or []:
+            assert str(getattr(expected, name)(**(kwargs or {}))) not in wanted, (item["id"], name)
+
+
+def _fake(monkeypatch, **values):
+    for name, value in values.items():
+        monkeypatch.setattr(expected, name, lambda value=value, **_: value, raising=False)
+
+
+def _result(answer, calls=()):
+    return {"answer": answer, "tool_calls": [{"name": n, "status": "ok", "arguments": {}} for n in calls],
+            "trace": [], "stopped_because": "answered"}
+
+
+def test_a_heldout_item_is_judged_on_the_answer_not_the_calls(monkeypatch):
+    _fake(monkeypatch, fake_not_domestic=659)
+    item = {"id": "x", "q": "?", "category": "reading_heldout", "kind": "negation",
+            "expect": [["fake_not_domestic", {}]]}
+    row = evaluate(item, _result("659 were not domestic.", calls=["a_tool", "b_tool", "c_tool"]), None, 1.0)
+    assert row["passed"] and row["tools_ok"] is None and not row["silently_wrong"]
+    # Any other item keeps its tool checks: three unexpected tools is over the allowance of one.
+    plain = {"id": "y", "q": "?", "category": "paraphrase", "tools": ["a_tool"]}
+    assert not evaluate(plain, _result("ok", calls=["a_tool", "b_tool", "c_tool"]), None, 1.0)["passed"]
+
+
+def test_a_stand_in_figure_without_the_expected_one_is_silently_wrong(monkeypatch):
+    _fake(monkeypatch, fake_not_domestic=659, fake_domestic=58, fake_all=717)
+    item = {"id": "x", "category": "reading_heldout", "kind": "negation", "expect": [["fake_not_domestic", {}]],
+            "stand_in": [["fake_domestic", {}], ["fake_all", {}]]}
+    wrong = evaluate(item, _result("There were 717 homicides in 2022."), None, 1.0)
+    assert not wrong["passed"] and wrong["silently_wrong"]
+    # Both figures side by side: right, and not silently wrong.
+    both = evaluate(item, _result("Of 717 homicides, 58 were domestic and 659 were not."), None, 1.0)
+    assert both["passed"] and not both["silently_wrong"]
+    # Wrong but without a stand-in figure: a failure, not a silent one.
+    other = evaluate(item, _result("About 600."), None, 1.0)
+    assert not other["passed"] and not other["silently_wrong"]
+
+
+def test_a_decline_needs_a_refusal_the_declined_phrase_and_no_stand_in(monkeypatch):
+    _fake(monkeypatch, fake_austin_chicago=71)
+    item = {"id": "x", "category": "reading_heldout", "kind": "outside_chicago", "declines": ["Texas"],
+            "stand_in": [["fake_austin_chicago", {}]]}
+    ok = evaluate(item, _result("I can\u2019t answer for Austin, Texas: the data only covers Chicago."), None, 1.0)
+    assert ok["passed"] and ok["declined"] and not ok["silently_wrong"]
+    silent = evaluate(item, _result("Austin had 71 homicides in 2021."), None, 1.0)
+    assert not silent["passed"] and silent["declined"] is False and silent["silently_wrong"]
+    unnamed = evaluate(item, _result("Sorry, I cannot answer that."), None, 1.0)  # no declined phrase named
+    assert not unnamed["passed"] and not unnamed["silently_wrong"]
+    both = evaluate(item, _result("I have no data for Austin, Texas; Chicago's Austin had 71."), None, 1.0)
+    assert not both["passed"] and not both["silently_wrong"]  # declined, but gave the stand-in figure
+    assert any("stand-in" in f for f in both["failures"])
+
+
+def test_a_partly_answerable_question_needs_the_answer_and_the_decline(monkeypatch):
+    _fake(monkeypatch, fake_ward=51, fake_area_population=65370)
+    item = {"id": "x", "category": "reading_heldout", "kind": "multi_part", "expect": [["fake_ward", {}]],
+            "declines": ["population"], "stand_in": [["fake_area_population", {}]]}
+    good = evaluate(item, _result("Ward 28 had 51 homicides. Ward population is not in the data."), None, 1.0)
+    assert good["passed"]
+    silent = evaluate(item, _result("Ward 28 had 51 homicides and 65,370 residents."), None, 1.0)
+    assert not silent["passed"] and silent["silently_wrong"]
+
+
+def test_the_report_counts_silently_wrong_overall_and_per_category_and_kind(monkeypatch):
+    _fake(monkeypatch, fake_right=659, fake_wrong=717)
+    items = [{"id": f"q{n}", "q": answer, "category": "reading_heldout", "kind": "negation",
+              "expect": [["fake_right", {}]], "stand_in": [["fake_wrong", {}]]}
+             for n, answer in enumerate(["659 homicides", "717 homicides", "717 homicides"])]
+    items.append({"id": "old", "q": "659", "category": "paraphrase", "expect": [["fake_right", {}]],
+                  "tools": ["a_tool"]})
+
+    class Orchestrator:
+        def run(self, question):
+            return SimpleNamespace(to_dict=lambda: _result(question, calls=["a_tool"]))
+
+    services = SimpleNamespace(orchestrator=Orchestrator(), backend=SimpleNamespace(info=lambda: {"name": "fake"}),
+                               data=SimpleNamespace(geography=None))
+    report = run_eval(services, questions=items)
+    assert report["passed"] == 2 and report["silently_wrong"] == 2
+    assert report["by_category"]["reading_heldout"] == {"questions": 3, "passed": 1, "silently_wrong": 2}
+    assert report["by_category"]["paraphrase"] == {"questions": 1, "passed": 1, "silently_wrong": 0}
+    assert report["by_kind"] == {"negation": {"questions": 3, "passed": 1, "silently_wrong": 2}}
+    assert report["tool_selection_accuracy"] == 1.0  # over the one item whose calls are judged
