@@ -178,7 +178,12 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
                             + ", ".join(f"{s['stand_in']} = {s['value']}" for s in given_stand_ins))
     # Silently wrong: a figure a wrong reading gives is there, and the right figures are not (or the part the
     # data cannot answer was not declined).
-    silently_wrong = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False)
+    # An answer that names the part of the question it could not use ("I could not use 'gun'") is not silent: the
+    # reader sees which question its figures answer (the reading's not-used list, told in the answer).
+    unused = ((result.get("reading") or {}).get("not_used") or []) if isinstance(result.get("reading"), dict) else []
+    told = bool(unused) and all(f"'{phrase}'" in answer for phrase in unused)
+    silently_wrong = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False) \
+        and not told
     grounding = [s for s in result.get("trace") or [] if s.get("type") == "grounding"]
     checked = len(grounding[-1].get("checked") or []) if grounding else 0
     ungrounded = list(result.get("ungrounded_numbers") or [])

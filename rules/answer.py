@@ -313,6 +313,19 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 
 
+def _only_years_outside_the_data(analysis: Analysis) -> bool:
+    outside = set(analysis.out_of_range_years or [])
+    return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
+        and "homicides" in analysis.domains
+
+
+def _outside_years_lead(analysis: Analysis) -> str:
+    years = " and ".join(str(y) for y in analysis.out_of_range_years)
+    cov = analysis.coverage
+    return (f"The data ChiQA has covers {cov.first_year} to {cov.last_year} for homicides (to {cov.end}), so I cannot "
+            f"give a figure for {years}.")
+
+
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
                  geo=None) -> str:
     ok = [r for r in results if r.status == "ok" and r.result.ok]
@@ -323,6 +336,10 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
 
     lead = _lead(analysis, ok)
     details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
+    if _only_years_outside_the_data(analysis):
+        # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
+        # none is listed; the answer says which years the data has.
+        lead, details = [_outside_years_lead(analysis)], []
     notes: list[str] = []
     for entry in errors:
         result = entry.result
@@ -330,7 +347,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
     if not strict:
-        if analysis.out_of_range_years and ok:
+        if analysis.out_of_range_years and ok and not _only_years_outside_the_data(analysis):
             notes.append("The year you asked about is outside the homicide data, so the figures above show the "
                          "years it does cover.")
         notes += user_notes(analysis)

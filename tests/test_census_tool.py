@@ -208,8 +208,8 @@ def test_median_estimate_matches_interpolation(registry, acs, number):
     result = run(registry, community_area=number, metric="median_income_estimate")
     assert result.ok, result.error
     assert result.values["median_income_estimate"] == round(expected)
-    assert result.summary.startswith("Estimated median household income (interpolated from ACS 2019-2023 income "
-                                     "bands)")
+    assert result.summary.startswith("A median household income is not in the data; estimated by interpolating "
+                                     "ACS 2019-2023 income bands")
     assert f"about ${round(expected, -2):,.0f}" in result.summary
     assert any("ESTIMATE" in c for c in result.caveats)
     assert "interpolation" in result.values["method"]

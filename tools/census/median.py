@@ -25,7 +25,9 @@ METHOD = ("Estimate, not a published ACS median: the middle household (half of a
           "(linear interpolation); when it falls in the open $125,000+ band only 'above $125,000' can be said.")
 CAVEAT = ("The median household income is an ESTIMATE interpolated from five ACS 2019-2023 income bands "
           "(under $25,000 ... $125,000 and over); it is not a published median and can differ from one.")
-LEAD = f"Estimated median household income (interpolated from {ACS_LABEL.removesuffix(' 5-year')} income bands)"
+# Said first, whatever the scope: the data does not publish a median, so the figure is an estimate, not a stand-in.
+LEAD = (f"A median household income is not in the data; estimated by interpolating {ACS_LABEL.removesuffix(' 5-year')} "
+        "income bands")
 
 
 def median_from_bands(counts: list[float]) -> dict:
