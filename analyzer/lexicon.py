@@ -52,6 +52,23 @@ def correct_spelling(low: str) -> str:
     return _WORD_RE.sub(fix, low)
 
 
+# Place-type words people misspell ("polce distrct 7"): corrected before places are read, so the place is not lost.
+PLACE_WORDS = ("district", "districts", "police", "community", "precinct")
+_NOT_PLACE_WORDS = frozenset("distinct distinctly distract distracted distracting polite policy policies politics "
+                             "communal commodity".split())
+_PLACE_WORD_RE = re.compile(r"[a-z]{5,}")
+
+
+def correct_place_words(low: str) -> str:
+    def fix(m: re.Match) -> str:
+        word = m.group(0)
+        if word in PLACE_WORDS or word in _NOT_PLACE_WORDS:
+            return word
+        close = difflib.get_close_matches(word, PLACE_WORDS, n=1, cutoff=0.85)
+        return close[0] if close and close[0][0] == word[0] else word
+    return _PLACE_WORD_RE.sub(fix, low)
+
+
 # ---------------------------------------------------------------- vocabulary
 
 # (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
@@ -100,7 +117,9 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
     ("police_station", "police_stations",
      r"police\s+stations?|(?:district|cpd)\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
-     r"station\s+address(?:es)?|cop\s+shops?"),
+     r"station\s+address(?:es)?|cop\s+shops?|"
+     # "where is the station?" beside a district: a police station (not a gas, train, bus or CTA one)
+     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s+(?:address|located|is|for|in|at|on))"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.
@@ -155,7 +174,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
 ]
 RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
             r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?"
-RANK_ASC = r"least|lowest|fewest|safest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|bottom|best"
+RANK_ASC = r"least|lowest|fewest|safest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|bottom|best|" \
+           r"zero|no\s+(?:homicides|murders|killings)"
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
@@ -183,7 +203,7 @@ UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUP
 CENSUS_GROUP_RES = [(group, word_re(pattern)) for group, pattern in CENSUS_GROUPS]
 # "house prices" names a price, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
-                                                    key=len, reverse=True)) + r")\b(?!\s+(?:prices?|values?))",
+                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?))",
                          _FLAGS)
 LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
 # "once you adjust for population": the population is how the rate is made, not a figure asked for.

@@ -12,11 +12,13 @@ is built once per gazetteer.
 """
 from __future__ import annotations
 
+import datetime
 import re
 import unicodedata
 
 from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
+    correct_place_words,
     BY_HOUR_RE,
     BY_MONTH_RE,
     BY_WEEKDAY_RE,
@@ -82,6 +84,9 @@ def analyze_question(question: str, data) -> Analysis:
     # Spans of the question the reading used beyond the vocabulary tables (negations, hours, spans of dates): each
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
+    fixed = correct_place_words(low)
+    if fixed != low:  # a misspelled "district" or "police": read the corrected words (place texts in lower case)
+        low = text = fixed
     places = extract_places(text, low, geo)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     when = extract_years(low, places["taken"], cov)
@@ -209,6 +214,15 @@ def analyze_question(question: str, data) -> Analysis:
     }
     result["hint_text"] = _hint_text(result)
     return _typed(result)
+
+
+def _long_date(iso: str) -> str:
+    """'2023-07-19' -> 'July 19, 2023' (the text unchanged when it is not such a date)."""
+    try:
+        day = datetime.date.fromisoformat(str(iso)[:10])
+    except ValueError:
+        return str(iso)
+    return f"{day:%B} {day.day}, {day.year}"
 
 
 def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: list, group_by, locations: list,
@@ -389,12 +403,12 @@ def _area_only_warnings(domains: list, places: dict) -> list[str]:
     area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")]
     if area_domains and (wards or districts) and not areas and not zips:
         kinds = " and ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
-        labels = {"census": "census demographics", "socioeconomic": "socioeconomic indicators",
+        labels = {"census": "population and other census figures", "socioeconomic": "socioeconomic indicators",
                   "property": "home values"}
         warnings.append(
-            f"{', '.join(labels[d] for d in area_domains).capitalize()} are published by community area "
-            f"(home values also by ZIP), not by {kinds}; homicide counts are available by ward and district. "
-            "Name a community area to get those figures.")
+            f"{', '.join(labels[d] for d in area_domains).capitalize()} are not available by {kinds}: they are "
+            f"published by community area (home values also by ZIP); homicide counts are available by ward and "
+            "district. Name a community area to get those figures.")
     if zips and ("census" in domains or "socioeconomic" in domains) and not areas:
         warnings.append("Census and socioeconomic figures are by community area, not ZIP; a ZIP can be mapped "
                         "to the community areas it overlaps.")
@@ -423,6 +437,10 @@ def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[in
         else:
             warnings.append(f"Year(s) {names} are outside the homicide data, which covers {cov['start']} to "
                             f"{cov['end']} ({cov['last']} is partial).")
+    if "homicides" in domains and cov["last"] in years and cov["last"] > cov["last_full"]:
+        # "All of 2023" cannot be answered whole: say where the data stops, in words a reader checks at a glance.
+        warnings.append(f"{cov['last']} is partial in the homicide data: it ends on {_long_date(cov['end'])}, so "
+                        f"figures for {cov['last']} cover only part of the year.")
     if "socioeconomic" in domains and years and not out_years and any(y > 2012 or y < 2008 for y in years) and \
             "homicides" not in domains:
         warnings.append("The socioeconomic indicators are a single 2008-2012 ACS snapshot, not a yearly series.")

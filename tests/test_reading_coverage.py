@@ -29,7 +29,7 @@ def test_every_eval_question_is_read_whole_or_says_what_it_could_not_use(rules):
 @pytest.mark.parametrize("question, phrase", [
     ("How many homicides happened on rainy days in 2020?", "rainy"),
     ("homicides near the lakefront in 2021", "lakefront"),
-    ("how many murders in polce distrct 7 during 2020", "polce distrct 7"),
+    ("How many homicides by drowning in 2019?", "drowning"),
     ("How many homicides with a knife in 2019?", "knife"),
 ])
 def test_a_part_the_reading_cannot_use_is_named(registry, question, phrase):
@@ -43,9 +43,14 @@ def test_a_part_the_reading_cannot_use_is_named(registry, question, phrase):
     "Which ward had the most homicides in 2021?",
     "how many ppl got killed in englwood back in 2018",  # a misspelled place, informal words
     "homocides in 2020",  # a misspelled subject
+    "how many murders in polce distrct 7 during 2020",  # a misspelled place type
 ])
 def test_ordinary_questions_leave_nothing_unused(registry, question):
     assert analyze_question(question, registry.data).not_used == []
+
+
+def test_a_misspelled_place_type_still_names_the_place(registry):
+    assert analyze_question("how many murders in polce distrct 7 during 2020", registry.data).districts == [7]
 
 
 def test_a_negation_is_used_only_when_the_reading_recorded_it():
