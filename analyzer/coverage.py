@@ -115,6 +115,8 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= PER_CAPITA_WORDS
     if {"home_value", "price_trend"} & set(metrics):
         words |= HOME_WORDS
+    if "police_station" in metrics:
+        words |= {"address", "addresses", "located", "location", "phone", "contact", "website"}
     return frozenset(words)
 
 

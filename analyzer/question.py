@@ -51,6 +51,7 @@ from analyzer.lexicon import (
     number,
 )
 from analyzer.coverage import context_words, unused_phrases
+from analyzer.districts import named_districts
 from analyzer.places import extract_places, place_warnings
 from analyzer.times import against_other_hours, names_only_spans, read_times, spell_years
 from analyzer.years import (
@@ -89,6 +90,10 @@ def analyze_question(question: str, data) -> Analysis:
         low = text = fixed
     places = extract_places(text, low, geo)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
+    named, named_spans = named_districts(low, data, places["taken"])
+    for number in named:  # "the Town Hall district": a district by its station's name
+        add_unique(districts, number)
+    places["taken"] += named_spans
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
