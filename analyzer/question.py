@@ -48,6 +48,7 @@ from analyzer.lexicon import (
     correct_spelling,
     number,
 )
+from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.places import extract_places, place_warnings
 from analyzer.years import (
@@ -81,12 +82,16 @@ def analyze_question(question: str, data) -> Analysis:
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
     places = extract_places(text, low, geo)
+    # Places left out, outside Chicago or shared by two areas: taken out of (or put into) the places asked about.
+    scope = negations.read_place_scope(text, low, geo, places)
+    scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
+    filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -115,7 +120,8 @@ def analyze_question(question: str, data) -> Analysis:
     unsupported = _unsupported(low, metrics)
 
     ranking = _ranking(low, metrics, metric_pos)
-    group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or (len(years) >= 2 and not periods))
+    group_by = _group_by(scoped_low, ranking, places,
+                         by_year or (trend and not periods) or (len(years) >= 2 and not periods))
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
@@ -123,6 +129,8 @@ def analyze_question(question: str, data) -> Analysis:
         per_capita = True  # how safe a place is depends on its size: the rate, not the count
 
     invalid, warnings = place_warnings(places, geo)
+    warnings += scope.warnings
+    consumed += negations.used_spans(scope, filters, domains)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(years, domains, cov, data)
     warnings += year_warnings
@@ -172,7 +180,7 @@ def analyze_question(question: str, data) -> Analysis:
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,
-        "citywide": bool(CITYWIDE_RE.search(low)),
+        "citywide": bool(CITYWIDE_RE.search(scoped_low)),
         "broad_places": places["broad"],
         "invalid": invalid,
         "out_of_range_years": out_years,
@@ -184,7 +192,8 @@ def analyze_question(question: str, data) -> Analysis:
             metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
             trend or bool(periods))),
     }
-    result["hint_text"] = _hint_text(result)
+    result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
+    result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     return _typed(result)
 
 
