@@ -229,6 +229,7 @@ class HomicideFilters:
     """The homicide filters a question negates or asks for, as the reading and the planner use them."""
 
     domestic_excluded: bool = False
+    domestic_negated: bool = False  # "non-domestic" was written: never a domestic-only reading
     domestic_split: bool = False  # "domestic vs non-domestic": the breakdown, not the domestic cases alone
     arrest_filter: str | None = None  # "arrested" | "not_arrested"
     excluded_locations: list[str] = field(default_factory=list)
@@ -239,7 +240,7 @@ class HomicideFilters:
         so the analyzer's domestic-only reading (``domestic_filter``) stands only where nothing negates it."""
         return {"domestic_excluded": self.domestic_excluded, "arrest_filter": self.arrest_filter,
                 "excluded_locations": self.excluded_locations,
-                "domestic_filter": domestic_filter and not (self.domestic_excluded or self.domestic_split)}
+                "domestic_filter": domestic_filter and not self.domestic_negated}
 
 
 def read_filters(low: str, metrics: list, locations: list) -> HomicideFilters:
@@ -259,6 +260,7 @@ def _domestic(low: str, metrics: list, found: HomicideFilters) -> None:
     if not negated:
         return
     found.spans += negated
+    found.domestic_negated = True
     plain = [m for m in re.finditer(r"\bdomestic\b", low) if not overlaps(m.span(), negated)]
     if plain:  # "domestic vs non-domestic" is the split, not a filter
         found.domestic_split = True
@@ -300,19 +302,20 @@ def _locations(low: str, metrics: list, locations: list, found: HomicideFilters)
 
 # ---------------------------------------------------------------- what the reading used
 
-def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list) -> list[tuple]:
+def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list, unfilterable: bool) -> list[tuple]:
     """The spans the coverage check counts as used: places outside Chicago always (the answer names them); places
-    left out, the filters and "the rest of the city" where the homicide data can apply them. Elsewhere (only the
-    homicide tool leaves places out) the places left out are dropped from the reading, and their words listed as
-    not used."""
+    left out, the filters and "the rest of the city" where the homicide count tool can apply them. Elsewhere (other
+    data, or ``unfilterable``: rates per 100,000 residents and rankings by change, whose tools take no filters)
+    they are dropped from the reading, and their words listed as not used."""
     spans = list(scope.outside_spans)
-    if "homicides" in domains:
+    if "homicides" in domains and not unfilterable:
         spans += scope.exclusion_spans + filters.spans
         if scope.rest_span:  # with no place named (yet: a follow-up's come later), the rest is the whole city
             spans.append(scope.rest_span)
-    else:
-        scope.excluded_areas, scope.excluded_wards, scope.excluded_districts = [], [], []
-        scope.rest_of_city = False
+        return spans
+    scope.excluded_areas, scope.excluded_wards, scope.excluded_districts = [], [], []
+    scope.rest_of_city = False
+    filters.domestic_excluded, filters.arrest_filter, filters.excluded_locations = False, None, []
     return spans
 
 

@@ -130,7 +130,9 @@ def analyze_question(question: str, data) -> Analysis:
 
     invalid, warnings = place_warnings(places, geo)
     warnings += scope.warnings
-    consumed += negations.used_spans(scope, filters, domains)
+    # Rates per 100,000 and rankings by change come from tools that take no filters or exclusions.
+    ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
+    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(years, domains, cov, data)
     warnings += year_warnings

@@ -34,9 +34,28 @@ def scope_args(analysis: Analysis) -> dict:
 def with_scope(analysis: Analysis, calls: list) -> list:
     """Every homicide count call with the scope's arguments, then the rest of the city where it was asked."""
     extra = scope_args(analysis)
-    out = [(name, {**args, **extra}) if name == names.HOMICIDES else (name, args) for name, args in calls]
+    out: list = []
+    for name, args in (_as_counts(calls) if extra else calls):
+        call = (name, {**args, **extra}) if name == names.HOMICIDES else (name, args)
+        if call not in out:
+            out.append(call)
     if analysis.rest_of_city:
         out += rest_of_city_calls(out)
+    return out
+
+
+def _as_counts(calls: list) -> list:
+    """The period comparison tool takes no filters: a place's change over time becomes its yearly series from the
+    count tool, which does ("how have non-domestic homicides changed in Austin"), so no figure leaves them in."""
+    out = []
+    for name, args in calls:
+        if name == names.DISTRICT_TRENDS and not args.get("rank_places"):
+            place = {k: v for k, v in args.items() if k in PLACE_ARGS}
+            end = args.get("period2_end") or args.get("period2_start")
+            out.append((names.HOMICIDES, {"group_by": "year", "start_year": args.get("period1_start"),
+                                          "end_year": end, **place}))
+        else:
+            out.append((name, args))
     return out
 
 

@@ -307,3 +307,28 @@ def test_stored_analysis_keeps_what_was_left_out(data):
 def test_a_model_may_not_filter_on_a_place_left_out(data):
     values = argument_values(analyze_question("homicides in 2022 outside Austin", data))
     assert values["community_area"] == [] and values["compare_areas"] == []
+
+
+# ---------------------------------------------------------------- tools that take no filters
+
+def test_a_places_change_with_a_filter_uses_the_filtered_yearly_series(ask, raw):
+    run = ask("how have non-domestic homicides changed in Austin since 2015")
+    assert {c.name for c in run.calls} == {HOMICIDES}, "the period tool cannot leave domestic cases out"
+    (args,) = _count_calls(run)
+    assert (args["domestic"], args["group_by"], args["community_area"]) == (False, "year", 25)
+    rows = raw[(raw.area == 25) & ~raw.domestic & raw.year.between(2015, args["end_year"])]
+    assert run.answer.startswith(f"{len(rows):,} homicides")
+    _read_whole(run)
+
+
+@pytest.mark.parametrize("question, unused", [
+    ("non-domestic homicide rate per 100k in Austin in 2022", "non-domestic"),
+    ("which areas had the biggest increase in non-domestic homicides between 2019 and 2021", "non-domestic"),
+    ("homicides per 100,000 residents outside Austin in 2022", "outside austin"),
+])
+def test_a_filter_a_tool_cannot_apply_is_said_not_used(ask, question, unused):
+    run = ask(question)
+    assert not run.analysis.domestic_excluded and not run.analysis.excluded_areas
+    assert not run.analysis.domestic_filter
+    assert any(unused in phrase for phrase in run.analysis.not_used) and run.partial
+    assert "I could not use" in run.answer
