@@ -132,6 +132,15 @@ class Analysis:
     compare_city: bool = False  # a follow-up compares its places with the whole city
     followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
     not_used: list[str] = field(default_factory=list)  # phrases of the question the reading could not use
+    # What the question leaves out (analyzer/negations.py): places, homicide kinds, places outside Chicago.
+    excluded_areas: list[PlaceMatch] = field(default_factory=list)
+    excluded_wards: list[int] = field(default_factory=list)
+    excluded_districts: list[int] = field(default_factory=list)
+    rest_of_city: bool = False  # "Austin vs the rest of the city": the city without the places named
+    outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
+    domestic_excluded: bool = False  # "non-domestic homicides"
+    arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")
+    excluded_locations: list[str] = field(default_factory=list)  # "not on the street" -> ["STREET"]
 
     @property
     def refers_to_data(self) -> bool:
@@ -142,7 +151,14 @@ class Analysis:
                     or self.date_spans or self.hour_spans or self.ranking or self.group_by or self.locations
                     or self.broad_places or self.unsupported
                     or self.out_of_range_years or self.census_group or self.relative_year_note
-                    or any((self.invalid or {}).values()))
+                    or any((self.invalid or {}).values()) or self.outside_places)
+
+    @property
+    def outside_only(self) -> bool:
+        """The question names only places outside Chicago: nothing in the data is about them."""
+        return bool(self.outside_places) and not (
+            self.areas or self.wards or self.districts or self.zips or self.citywide or self.excluded_areas
+            or self.excluded_wards or self.excluded_districts or self.rest_of_city)
 
     @property
     def area_numbers(self) -> list[int]:
@@ -167,6 +183,7 @@ class Analysis:
             coverage=HomicideCoverage(cov.get("first_year", 0), cov.get("last_year", 0),
                                       cov.get("last_full_year", 0), cov.get("end", "")),
             areas=[PlaceMatch(**area) for area in found.pop("areas", None) or []],
+            excluded_areas=[PlaceMatch(**area) for area in found.pop("excluded_areas", None) or []],
             periods=[YearSpan(**p) for p in found.pop("periods", None) or []],
             date_spans=[DateSpan(**d) for d in found.pop("date_spans", None) or []],
             hour_spans=[HourSpan(**h) for h in found.pop("hour_spans", None) or []],

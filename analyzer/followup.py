@@ -26,10 +26,14 @@ from dataclasses import asdict, dataclass, field, is_dataclass, replace
 
 from analyzer.analysis import Analysis, CarriedField, FollowUp, PlaceMatch, YearSpan
 
-PLACES = ("areas", "wards", "districts", "zips")
+# Places left out ("outside Austin") and places outside Chicago are part of where a question asks about: a follow-up
+# naming them carries no earlier place in, and one naming no place carries them as they were (never as included).
+PLACES = ("areas", "wards", "districts", "zips", "excluded_areas", "excluded_wards", "excluded_districts",
+          "outside_places")
 TIME = ("years", "year_range", "periods", "months")
 SUBJECT = ("metrics", "domains")
-SUBJECT_EXTRAS = ("per_capita", "census_group", "domestic_filter", "locations", "trend")
+SUBJECT_EXTRAS = ("per_capita", "census_group", "domestic_filter", "locations", "trend", "domestic_excluded",
+                  "arrest_filter", "excluded_locations")
 RANKING = ("ranking", "group_by")
 PLACE_BREAKDOWNS = ("community_area", "ward", "district")
 NOTED = PLACES + ("years", "periods", "metrics")  # what the model's hint line names

@@ -104,13 +104,17 @@ def _area_index(geo) -> _AreaIndex:
 def extract_places(text: str, low: str, geo) -> dict:
     """Places and codes in mention order; ``taken`` is the text they used, for the year extractor."""
     taken: list[tuple[int, int]] = []
+    # (kind, values, span) of every place named, so a reader can tell which were excluded ("excluding ward 3").
+    mentions: list[tuple[str, list, tuple[int, int]]] = []
     # Lists first: "wards 3, 4 and 5" must not be read as ward 3 alone.
-    wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken, _WARD_RANGE_RE)
-    districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken, _DISTRICT_RANGE_RE)
+    wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken, _WARD_RANGE_RE, mentions, "ward")
+    districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken, _DISTRICT_RANGE_RE, mentions,
+                                 "district")
     zips: list[str] = []
     for m in _ZIP_RE.finditer(low):
         add_unique(zips, m.group(1))
         taken.append(m.span())
+        mentions.append(("zip", [m.group(1)], m.span()))
     iucr_codes: list[str] = []
     for m in _IUCR_RE.finditer(low):
         code = m.group(1).upper()
@@ -122,6 +126,7 @@ def extract_places(text: str, low: str, geo) -> dict:
     invalid_areas: list[int] = []
 
     def add_area(number, span, how):
+        mentions.append(("area", [number], span))
         if any(a["number"] == number for a in areas):
             return
         areas.append({"number": number, "name": geo.area_name(number) if geo else str(number),
@@ -159,29 +164,32 @@ def extract_places(text: str, low: str, geo) -> dict:
     areas.sort(key=lambda a: a.pop("_pos"))
     for m in _BROAD_RE.finditer(low):
         add_unique(broad, m.group(0))
+    mentions.sort(key=lambda m: m[2])
     return {"areas": areas, "wards": wards, "districts": districts, "zips": zips, "iucr_codes": iucr_codes,
-            "broad": broad, "invalid_areas": invalid_areas, "taken": taken}
+            "broad": broad, "invalid_areas": invalid_areas, "taken": taken, "mentions": mentions}
 
 
 def _numbered_places(low: str, list_re: re.Pattern, one_re: re.Pattern, taken: list,
-                     range_re: re.Pattern | None = None) -> list[int]:
+                     range_re: re.Pattern | None = None, mentions: list | None = None, kind: str = "") -> list[int]:
     found: list[int] = []
+    mentions = [] if mentions is None else mentions
+
+    def take(numbers: list[int], span: tuple) -> None:
+        for n in numbers:
+            add_unique(found, n)
+        taken.append(span)
+        mentions.append((kind, numbers, span))
+
     for m in range_re.finditer(low) if range_re else ():
         first, last = sorted((int(m.group(1)), int(m.group(2))))
         if last - first <= 60:  # a range, not two unrelated numbers
-            for n in range(first, last + 1):
-                add_unique(found, n)
-            taken.append(m.span())
+            take(list(range(first, last + 1)), m.span())
     for m in list_re.finditer(low):
-        if overlaps(m.span(), taken):
-            continue
-        for n in _list_numbers(m.group(1)):
-            add_unique(found, n)
-        taken.append(m.span())
+        if not overlaps(m.span(), taken):
+            take(_list_numbers(m.group(1)), m.span())
     for m in one_re.finditer(low):
         if not overlaps(m.span(), taken):
-            add_unique(found, int(m.group(1) or m.group(2)))
-            taken.append(m.span())
+            take([int(m.group(1) or m.group(2))], m.span())
     return found
 
 

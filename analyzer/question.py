@@ -50,6 +50,7 @@ from analyzer.lexicon import (
     correct_spelling,
     number,
 )
+from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import named_districts
 from analyzer.places import extract_places, place_warnings
@@ -89,6 +90,9 @@ def analyze_question(question: str, data) -> Analysis:
     if fixed != low:  # a misspelled "district" or "police": read the corrected words (place texts in lower case)
         low = text = fixed
     places = extract_places(text, low, geo)
+    # Places left out, outside Chicago or shared by two areas: taken out of (or put into) the places asked about.
+    scope = negations.read_place_scope(text, low, geo, places)
+    scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     named, named_spans = named_districts(low, data, places["taken"])
     for number in named:  # "the Town Hall district": a district by its station's name
@@ -101,6 +105,7 @@ def analyze_question(question: str, data) -> Analysis:
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
+    filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -131,7 +136,7 @@ def analyze_question(question: str, data) -> Analysis:
     ranking = _ranking(low, metrics, metric_pos)
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
-    group_by = _group_by(low, ranking, places, by_year or (trend and not periods) or several_years)
+    group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods) or several_years)
     if group_by == "hour" and times.hour_spans and names_only_spans(BY_HOUR_RE, low, times):
         # "how many at night", "which area had the most at night": a filter on the night's hours, with the
         # question's other grouping if any; "more common at night?": every hour side by side answers it.
@@ -151,6 +156,10 @@ def analyze_question(question: str, data) -> Analysis:
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
     consumed += times.consumed
     invalid, warnings = place_warnings(places, geo)
+    warnings += scope.warnings
+    # Rates per 100,000 and rankings by change come from tools that take no filters or exclusions.
+    ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
+    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(years, domains, cov, data)
     warnings += year_warnings
@@ -205,7 +214,7 @@ def analyze_question(question: str, data) -> Analysis:
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,
-        "citywide": bool(CITYWIDE_RE.search(low)),
+        "citywide": bool(CITYWIDE_RE.search(scoped_low)),
         "broad_places": places["broad"],
         "invalid": invalid,
         "out_of_range_years": out_years,
@@ -217,7 +226,8 @@ def analyze_question(question: str, data) -> Analysis:
             metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
             trend or bool(periods))),
     }
-    result["hint_text"] = _hint_text(result)
+    result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
+    result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     return _typed(result)
 
 

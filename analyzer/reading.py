@@ -74,7 +74,30 @@ def _places(a: Analysis) -> list[str]:
     out = [f"{p.name} ({p.number})" for p in a.areas]
     out += [f"ward {w}" for w in a.wards] + [f"police district {d}" for d in a.districts]
     out += [f"ZIP {z}" for z in a.zips] + list(a.broad_places)
+    left_out = [f"{p.name} ({p.number})" for p in a.excluded_areas] + \
+        [_numbered("ward", a.excluded_wards), _numbered("police district", a.excluded_districts)]
+    left_out = [x for x in left_out if x]
+    if a.rest_of_city and out:
+        out.append("the rest of the city")
+    if left_out:
+        out.append(("the city " if not out else "") + "excluding " + ", ".join(left_out))
+    if a.outside_places:
+        out.append("outside Chicago (no data): " + ", ".join(a.outside_places))
     return out
+
+
+def _numbered(kind: str, numbers: list[int]) -> str:
+    """"wards 1-10", "ward 3", "police districts 4, 6": a set of numbers as a reader writes it."""
+    if not numbers:
+        return ""
+    values, runs = sorted(set(numbers)), []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    text = ", ".join(str(s) if s == e else f"{s}-{e}" for s, e in runs)
+    return f"{kind}{'s' if len(values) > 1 else ''} {text}"
 
 
 def _periods(a: Analysis) -> list[str]:
@@ -109,7 +132,12 @@ def _filters(a: Analysis) -> list[str]:
         out.append(", ".join(calendar.month_abbr[m] for m in a.months))
     if a.domestic_filter:
         out.append("domestic only")
+    if a.domestic_excluded:
+        out.append("not domestic")
+    if a.arrest_filter:
+        out.append("arrest made" if a.arrest_filter == "arrested" else "no arrest")
     out += [f"at {place.lower()}" for place in a.locations]
+    out += [f"not at {place.lower()}" for place in a.excluded_locations]
     if a.census_group:
         out.append(a.census_group.replace("_", " "))
     return out

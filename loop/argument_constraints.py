@@ -56,6 +56,11 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
         # the 0.5B model filtered on January to June and answered for half the year). A follow-up keeps the
         # full range: its months may come from the earlier turn.
         found["month"] = []
+    # A place left out ("outside Austin") is no place to filter on: only its exclude_* argument may name it.
+    for kind, left_out in (("area", analysis.excluded_areas), ("ward", analysis.excluded_wards),
+                           ("district", analysis.excluded_districts)):
+        if left_out and kind not in found:
+            found[kind] = []
     grouped = _GROUP_KINDS.get(analysis.group_by or "")
     if grouped and grouped not in found:
         found[grouped] = []
@@ -104,6 +109,9 @@ def unanswerable_subjects(analysis: Analysis | None, nothing_named: bool = False
         # (A follow-up's own words may name nothing; what it refers to came from earlier turns.)
         return ("the question names no subject, place or period the data covers (homicides, census, income, "
                 "poverty, home values; a community area, ward, district, ZIP or year)")
+    if analysis.outside_only:
+        return ("the question asks about " + ", ".join(analysis.outside_places) + ", outside the City of Chicago; "
+                "ChiQA's data covers the City of Chicago only")
     if _area_only_for_wards(analysis):
         kinds = " and ".join(_AREA_ONLY_DOMAINS[d] for d in analysis.domains)
         return (f"the question asks for {kinds} figures for a ward or police district, and those are published "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.analysis import Analysis, Ranking, YearSpan
+from rules.scope import with_scope
 from rules.time_args import has_time_filters, time_variants, with_times
 from tools import names
 
@@ -71,7 +72,7 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
             else "community_area"
         years = {} if group == "year" and not analysis.periods else _year_args(analysis)
         by_rate = _ranks_arrest_rate(analysis, group)
-        return (names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate})
+        return with_scope(analysis, [(names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate})])[0]
     if domain == "socioeconomic":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
@@ -241,6 +242,11 @@ def _place_set(kind: str, numbers: list, analysis: Analysis) -> list:
 
 
 def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
+    """The homicide calls, each leaving out what the question leaves out (rules/scope.py)."""
+    return with_scope(analysis, _homicide_calls(analysis, metrics, where))
+
+
+def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     ranking = analysis.ranking
     periods, years = list(analysis.periods), list(analysis.years)
     places = [("community_area", a) for a in where.area_like] + _place_set("ward", where.wards, analysis) + \

@@ -182,6 +182,8 @@ def _area_dataset_calls(analysis: Analysis, places: Places, metrics: list, domai
 
 def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
     """Every call the question needs, in order; a chained call appears once its input is known."""
+    if analysis.outside_only:
+        return []  # only places outside Chicago: the answer says the data has none of them
     metrics = list(analysis.metrics)
     domains = [d for d in analysis.domains if d in TOOL_OF]
     places = _places(analysis, geo)
