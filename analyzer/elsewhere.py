@@ -143,8 +143,8 @@ def outside_note(names: list[str]) -> str:
     """The note an answer gives for places outside the city (the data has nothing on them)."""
     quoted = " or ".join(f"'{n}'" for n in names)
     theirs = "those places'" if len(names) > 1 else "that place's"
-    return (f"ChiQA's data covers the City of Chicago only, so it has no figures for {quoted}; any figures here "
-            f"are Chicago's, not {theirs}.")
+    return (f"ChiQA's data covers the City of Chicago only: it does not cover {quoted}, so I cannot give figures "
+            f"for {'them' if len(names) > 1 else 'it'}; any figures here are Chicago's, not {theirs}.")
 
 
 # ---------------------------------------------------------------- names shared by two or more community areas
