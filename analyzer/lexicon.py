@@ -76,7 +76,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
      r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|shot\s+dead|shot\s+and\s+killed|"
      r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|"
-     r"lethal|fatal(?:ities)?|shootings?\s+deaths?"),
+     r"lethal|(?<!non-)(?<!non\s)(?<!non)fatal(?:ities)?|shootings?\s+deaths?"),
     ("income", "socioeconomic",
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
      r"poor(?:est|er)|affluent|money|well[\s-]off|well[\s-]to[\s-]do|prosperous|better[\s-]off|"
@@ -154,7 +154,9 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
     ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender|names?)|"
+                            r"(?:ages?|race|sex|gender|names?)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
                             r"teen(?:ager)?s|juveniles?"),
+    ("weapons", r"guns?|firearms?|handguns?|rifles?|knife|knives|stabb(?:ing|ings|ed)|weapons?|blunt\s+objects?"),
     ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
                           r"city\s+council|mayors?|elected\s+officials?"),
 ]

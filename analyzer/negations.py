@@ -24,7 +24,7 @@ from analyzer.lexicon import LOCATION_GENERIC_RE, LOCATIONS, overlaps
 
 _CUE = (r"(?:excluding|exclude|excludes|except(?:\s+for)?|outside(?:\s+of)?|other\s+than|not\s+counting|"
         r"not\s+including|besides|apart\s+from|aside\s+from|but\s+not|(?:everywhere|anywhere|all)\s+but|minus|"
-        r"leaving\s+out|ignoring|without(?:\s+counting)?|with\s+the\s+exception\s+of|not)")
+        r"leaving\s+out|leaves?\s+out|left\s+out|ignoring|without(?:\s+counting)?|with\s+the\s+exception\s+of|not)")
 # A cue just before a place ("except in ward 3", "outside of the Loop").
 _CUE_BEFORE_RE = re.compile(r"\b" + _CUE + r"(?:\s+(?:in|at|from|the|for))*\s+$")
 # Between two places of one list ("excluding Austin and Englewood").
@@ -32,8 +32,8 @@ _LIST_GAP_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|and\s+|or\s+|nor\
 _NUMBERS = r"(\d{1,3}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&|to|through|thru|-|–)\s*\d{1,3})*)"
 # "wards other than 1-10", "districts except 11 and 12": the kind named once, the numbers after the cue.
 _KIND_EXCEPT_RE = re.compile(r"\b(wards|(?:police\s+)?districts|(?:community\s+)?areas)\s+(?:other\s+than|"
-                             r"except(?:\s+for)?|besides|excluding|but|apart\s+from|aside\s+from|not)\s+#?\s*"
-                             + _NUMBERS + r"\b")
+                             r"except(?:\s+for)?|besides|excluding|but|apart\s+from|aside\s+from|not)\s+"
+                             r"(?:the\s+|numbers?\s+)?#?\s*" + _NUMBERS + r"(?:st|nd|rd|th)?\b")
 REST_OF_CITY_RE = re.compile(r"\b(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?(?:city|chicago)\b|"
                              r"\beverywhere\s+else\b")
 _KINDS = {"area": "areas", "ward": "wards", "district": "districts"}
@@ -183,7 +183,7 @@ def _area(number: int, written: str, geo, typed: bool = False):
 _NOT = r"(?:(?:were|was|are|is|did|does|do|have|has|had|could|would)(?:n'?t|\s+not)|not|never)"
 _DOMESTIC = r"domestic(?:[\s-](?:related|violence|abuse|disputes?|incidents?|cases?))?"
 _DOMESTIC_NO_RE = re.compile(
-    r"\bnon[\s-]?" + _DOMESTIC + r"|\b" + _NOT + r"\s+(?:(?:been|a|an|considered|classed|classified|marked|flagged|"
+    r"\bnon[\s-]?" + _DOMESTIC + r"|\bneither\s+" + _DOMESTIC + r"|\b" + _NOT + r"\s+(?:(?:been|a|an|considered|classed|classified|marked|flagged|"
     r"counted|labell?ed|related\s+to|due\s+to|from|involving|tied\s+to|linked\s+to|as)\s+)*" + _DOMESTIC +
     r"|\b(?:excluding|except(?:\s+for)?|other\s+than|besides|apart\s+from|aside\s+from|not\s+counting|"
     r"not\s+including|without|leaving\s+out|minus|ignoring|unrelated\s+to)\s+(?:the\s+|any\s+|all\s+)?" + _DOMESTIC)
@@ -193,7 +193,9 @@ _ARREST_NO_RE = re.compile(
     r"was\s+made|were\s+made))?|\b(?:nobody|no\s*one|no-one|none)\s+(?:(?:was|were|got|has|have|been|being|ever|"
     r"yet)\s+)*(?:arrested|charged|caught)|\b" + _NOT + r"\s+(?:(?:been|yet|ever|gotten|got)\s+)*(?:arrested|"
     r"solved|cleared)|\b(?:unsolved|uncleared|unresolved)\b|\bstill\s+(?:open|unsolved)\b|\bopen\s+cases?\b|"
-    r"\bcold\s+cases?\b|\b(?:did\s+not|didn'?t|never|failed\s+to)\s+(?:lead|result|end)\s+(?:to|in|with)\s+"
+    r"\bcold\s+cases?\b|\bnor\s+(?:followed\s+by|led\s+to|leading\s+to|resulted\s+in|ended\s+in|with)\s+"
+    r"(?:an?\s+|any\s+)?" + _ARREST + r"|"
+    r"\b(?:did\s+not|didn'?t|never|failed\s+to)\s+(?:lead|result|end)\s+(?:to|in|with)\s+"
     r"(?:an?\s+|any\s+)?(?:" + _ARREST + r"|somebody\s+arrested|someone\s+arrested)|\bwithout\s+(?:anyone|anybody|"
     r"someone|somebody|a\s+suspect)\s+(?:being\s+)?(?:arrested|charged)")
 _ARREST_YES_RE = re.compile(

@@ -132,6 +132,11 @@ def analyze_question(question: str, data) -> Analysis:
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
     unsupported = _unsupported(low, metrics)
+    if "victim demographics" in unsupported and not re.search(r"\b(?:residents?|population|people\s+living)\b", low):
+        # "the average age of homicide victims": the census's age of residents would answer another question.
+        metrics[:] = [m for m in metrics if m not in ("age", "race")]
+        if not any(m in CENSUS_METRICS_OF_ANALYZER for m in metrics) and "census" in domains:
+            domains.remove("census")
 
     ranking = _ranking(low, metrics, metric_pos)
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
@@ -332,6 +337,9 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         if not any(m_ in metrics for m_ in _SOCIOECONOMIC_METRICS) and "socioeconomic" in domains:
             domains.remove("socioeconomic")
     return metrics, domains, metric_pos, locations, census_group
+
+
+CENSUS_METRICS_OF_ANALYZER = ("population", "race", "age", "median_income")
 
 
 def _unsupported(low: str, metrics: list) -> list[str]:

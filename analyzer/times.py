@@ -59,7 +59,17 @@ def spell_years(text: str) -> str:
         lambda m: str((2000 if m.group(1).lower() == "twenty" else 1900) + _words_value(m.group(2))), text)
     text = _THOUSAND_WORDS_RE.sub(lambda m: str(2000 + (_words_value(m.group(1)) if m.group(1) else 0)), text)
     text = _APOSTROPHE_YEAR_RE.sub(lambda m: str(_century(int(m.group(1)))), text)
-    return _BARE_TWO_DIGITS_RE.sub(lambda m: f"{m.group(1)} {_century(int(m.group(2)))}", text)
+    return _BARE_TWO_DIGITS_RE.sub(_bare_year, text)
+
+
+_PLACE_KIND_BEFORE_RE = re.compile(r"\b(?:wards?|districts?|areas?|precincts?|zips?|codes?)\b", re.I)
+
+
+def _bare_year(m: re.Match) -> str:
+    """'in 21' -> 'in 2021', unless a place kind was just named ("districts other than 11 and 15")."""
+    if _PLACE_KIND_BEFORE_RE.search(m.string[max(0, m.start() - 40):m.start()]):
+        return m.group(0)
+    return f"{m.group(1)} {_century(int(m.group(2)))}"
 
 
 # ---------------------------------------------------------------- separate years

@@ -313,6 +313,10 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 
 
+# Subjects the data lacks that would narrow a homicide count (not a separate subject like the weather).
+FILTERING_SUBJECTS = ("weapons", "victim demographics")
+
+
 def _only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
@@ -336,6 +340,11 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
 
     lead = _lead(analysis, ok)
     details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
+    filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS]
+    if filtering and "homicides" in analysis.domains:
+        # "How many involved a gun?": the count of all homicides answers another question; say so before it.
+        lead = [f"The homicide data does not record {' or '.join(filtering)}, so I cannot answer that part; the "
+                "figures below are for all homicides."] + lead
     if _only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.

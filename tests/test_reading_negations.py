@@ -229,7 +229,7 @@ def test_chicago_with_a_place_outside_gives_chicagos_figure_and_names_the_other(
     assert run.analysis.outside_places == ["New York"] and not run.analysis.outside_only
     assert [c.arguments.get("community_area") for c in run.calls] == [None]
     assert run.answer.startswith(f"{len(raw[raw.year == 2021]):,} homicides")
-    assert "no figures for 'New York'" in run.answer
+    assert "does not cover 'New York'" in run.answer
     _read_whole(run)
 
 
