@@ -154,15 +154,14 @@ def test_example_button_and_errors(server, browser):
     page.close()
 
 
-@pytest.fixture(scope="module")
-def streaming_server(tmp_path_factory):
+def serve_app(backend, backend_name: str, var_dir):
+    """The app on 127.0.0.1 (a free port) in a thread, with its data loaded; yields its base URL."""
     from werkzeug.serving import make_server
 
     cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
-    backend = ScriptedBackend(token_delay=0.12)  # writes its answer a word at a time
     app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": backend,
-                      "SETTINGS_OVERRIDES": {"model.backend": "scripted", "data.cache_dir": str(cache),
-                                             "server.var_dir": str(tmp_path_factory.mktemp("stream_var"))}})
+                      "SETTINGS_OVERRIDES": {"model.backend": backend_name, "data.cache_dir": str(cache),
+                                             "server.var_dir": str(var_dir)}})
     app.extensions["chiqa_runtime"].orchestrator()
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
@@ -170,6 +169,12 @@ def streaming_server(tmp_path_factory):
     yield f"http://127.0.0.1:{srv.server_port}"
     srv.shutdown()
     thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def streaming_server(tmp_path_factory):
+    # writes its answer a word at a time
+    yield from serve_app(ScriptedBackend(token_delay=0.12), "scripted", tmp_path_factory.mktemp("stream_var"))
 
 
 def test_the_answer_streams_in_as_it_is_written(streaming_server, browser):
@@ -196,19 +201,7 @@ def test_the_answer_streams_in_as_it_is_written(streaming_server, browser):
 
 @pytest.fixture(scope="module")
 def rules_server(tmp_path_factory):
-    from werkzeug.serving import make_server
-
-    cache = Path(__file__).resolve().parent.parent / "var" / "test" / "cache"
-    app = create_app({"TESTING": True, "CHIQA_BACKEND_OBJECT": RulesBackend(),
-                      "SETTINGS_OVERRIDES": {"model.backend": "rules", "data.cache_dir": str(cache),
-                                             "server.var_dir": str(tmp_path_factory.mktemp("rules_var"))}})
-    app.extensions["chiqa_runtime"].orchestrator()
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(5)
+    yield from serve_app(RulesBackend(), "rules", tmp_path_factory.mktemp("rules_var"))
 
 
 def test_the_page_shows_the_reading_and_what_could_not_be_used(rules_server, browser):
