@@ -101,9 +101,11 @@ def _area_index(geo) -> _AreaIndex:
 
 # ---------------------------------------------------------------- extraction
 
-def extract_places(text: str, low: str, geo) -> dict:
-    """Places and codes in mention order; ``taken`` is the text they used, for the year extractor."""
-    taken: list[tuple[int, int]] = []
+def extract_places(text: str, low: str, geo, skip: list | tuple = ()) -> dict:
+    """Places and codes in mention order; ``taken`` is the text they used, for the year extractor. ``skip``: spans
+    already read as something else (an IHS submarket's slash-joined name, "Logan Square/Irving Park", which is
+    one submarket, not two community areas)."""
+    taken: list[tuple[int, int]] = list(skip)
     # Lists first: "wards 3, 4 and 5" must not be read as ward 3 alone.
     wards = _numbered_places(low, _WARDS_MORE_RE, _WARD_RE, taken, _WARD_RANGE_RE)
     districts = _numbered_places(low, _DISTRICTS_MORE_RE, _DISTRICT_RE, taken, _DISTRICT_RANGE_RE)

@@ -50,6 +50,7 @@ from analyzer.lexicon import (
 )
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.places import extract_places, place_warnings
+from analyzer.submarkets import full_names, read_submarkets
 from analyzer.times import against_other_hours, names_only_spans, read_times, spell_years
 from analyzer.years import (
     dataset_years,
@@ -59,6 +60,7 @@ from analyzer.years import (
 )
 
 _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
+_IHS_YEARS = (1997, 2025)  # the IHS price index's, likewise
 _SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 
 
@@ -82,8 +84,11 @@ def analyze_question(question: str, data) -> Analysis:
     # Spans of the question the reading used beyond the vocabulary tables (negations, hours, spans of dates): each
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
-    places = extract_places(text, low, geo)
+    named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
+    places = extract_places(text, low, geo, [s["span"] for s in named_submarkets])
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
+    ihs = read_submarkets(text, low, data, named_submarkets, areas, places["taken"]) if geo is not None else \
+        {"submarkets": [], "quarter": None, "figure": None, "consumed": []}
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
@@ -91,6 +96,11 @@ def analyze_question(question: str, data) -> Analysis:
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
+    if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
+        add_unique(metrics, "price_trend")
+        add_unique(domains, "property")
+    quarter = ihs["quarter"] if "property" in domains else None
+    consumed += ihs["consumed"] if "property" in domains else []
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -130,6 +140,8 @@ def analyze_question(question: str, data) -> Analysis:
             times.hour_spans = []
         else:
             group_by = other
+    if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
+        group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
@@ -142,7 +154,7 @@ def analyze_question(question: str, data) -> Analysis:
     consumed += times.consumed
     invalid, warnings = place_warnings(places, geo)
     warnings += _area_only_warnings(domains, places)
-    out_years, year_warnings = _year_warnings(years, domains, cov, data)
+    out_years, year_warnings = _year_warnings(years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
     if injection:
@@ -203,6 +215,9 @@ def analyze_question(question: str, data) -> Analysis:
                                    "last_full_year": cov["last_full"], "end": cov["end"]}},
         "warnings": warnings,
         "injection_suspected": injection,
+        "submarkets": ihs["submarkets"],
+        "quarter": quarter,
+        "price_figure": ihs["figure"],
         "not_used": _not_used(low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
             metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
             trend or bool(periods))),
@@ -240,6 +255,7 @@ def _typed(found: dict) -> Analysis:
     return Analysis(
         coverage=HomicideCoverage(**cov),
         areas=[PlaceMatch(**area) for area in found.pop("areas")],
+        submarkets=list(found.pop("submarkets")),
         ranking=Ranking(**ranking) if ranking else None,
         year_range=YearSpan(**year_range) if year_range else None,
         periods=[YearSpan(**p) for p in found.pop("periods")],
@@ -403,10 +419,12 @@ def _area_only_warnings(domains: list, places: dict) -> list[str]:
     return warnings
 
 
-def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[int], list[str]]:
-    """Years outside the asked-about data's coverage, and the warnings for them."""
+def _year_warnings(years: list, domains: list, cov: dict, data, price_index: bool = False) -> tuple[list[int], list[str]]:
+    """Years outside the asked-about data's coverage, and the warnings for them; ``price_index``: the question is
+    about the IHS price index (a submarket or a quarter), whose years are its own, not Zillow's."""
     warnings = []
-    zhvi_first, zhvi_last = dataset_years(data, "zhvi", _ZHVI_YEARS)
+    zhvi_first, zhvi_last = dataset_years(data, "ihs_index", _IHS_YEARS) if price_index else \
+        dataset_years(data, "zhvi", _ZHVI_YEARS)
     out_years = []
     for y in years:
         if "homicides" in domains or not domains:
@@ -418,7 +436,8 @@ def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[in
     if out_years:
         names = ", ".join(str(y) for y in out_years)
         if "property" in domains and "homicides" not in domains:
-            warnings.append(f"Year(s) {names} are outside the home value data, which covers {zhvi_first} to "
+            data_name = "IHS price index" if price_index else "home value data"
+            warnings.append(f"Year(s) {names} are outside the {data_name}, which covers {zhvi_first} to "
                             f"{zhvi_last}.")
         else:
             warnings.append(f"Year(s) {names} are outside the homicide data, which covers {cov['start']} to "
