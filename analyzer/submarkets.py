@@ -19,7 +19,7 @@ import re
 import threading
 
 from analyzer.analysis import SubmarketMatch
-from analyzer.lexicon import overlaps
+from analyzer.lexicon import METRIC_RES, overlaps
 
 CHICAGO_PREFIX = "Chicago--"
 # Words that say the question is about the IHS index (and so its submarkets).
@@ -39,6 +39,9 @@ FIGURE_RES = (
 # "now", "the latest quarter": the default end of the index, read as such.
 LATEST_RE = re.compile(r"\b(?:right\s+now|now|today|currently|(?:the\s+)?(?:latest|last|most\s+recent|current)\s+"
                        r"(?:quarter|reading|release|figures?|data))\b")
+# With a submarket named, "prices" are its prices, and "the submarket holding Austin" links it to the area.
+CONTEXT_RE = re.compile(r"\bprices?\b|\b(?:holds?|holding|contains?|containing|includes?|including|covers?|"
+                        r"covering)\b")
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _QUARTER_RES = (
     (re.compile(r"\b((?:19|20)\d{2})\s*[-/]?\s*q([1-4])\b"), 1, 2),  # 2008Q3, 2008 Q3, 2008-q3
@@ -106,11 +109,18 @@ def _names(data) -> _Names | None:
 
 # ---------------------------------------------------------------- reading
 
+def about_prices(low: str) -> bool:
+    """The question is about house prices, or about nothing else the data has: then a slash-joined submarket name
+    is the submarket. "Homicides in Logan Square/Irving Park" names two areas for a homicide count."""
+    subjects = {domain for _metric, domain, pattern in METRIC_RES if pattern.search(low)}
+    return bool(TRIGGER_RE.search(low)) or "property" in subjects or not subjects
+
+
 def full_names(low: str, data) -> list[dict]:
-    """Submarkets named in full ("logan square/irving park"), in order, each with its span; read before the
-    community areas, whose reader skips these spans."""
+    """Submarkets named in full ("logan square/irving park"), in order, each with its span, when the question is
+    about prices; read before the community areas, whose reader skips these spans."""
     names = _names(data)
-    if names is None:
+    if names is None or not about_prices(low):
         return []
     found = []
     for m in names.full_re.finditer(low):
@@ -137,7 +147,7 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     asks_index = bool(matches or triggers)
     quarter, quarter_spans = read_quarter(low) if asks_index else (None, [])
     figure, figure_spans = _figure(low) if asks_index else (None, [])
-    latest = [m.span() for m in LATEST_RE.finditer(low)] if matches else []
+    latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
     consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + figure_spans + latest
     return {"submarkets": matches, "quarter": quarter, "figure": figure if matches else None,
             "consumed": consumed, "triggered": bool(triggers)}

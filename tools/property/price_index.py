@@ -192,7 +192,8 @@ def short_name(index: PriceIndex, code: str) -> str:
 
 
 def _key(text: str) -> str:
-    return " ".join(str(text).lower().replace(CHICAGO_PREFIX.lower(), "").replace("-", " ").split())
+    text = str(text).lower().replace(CHICAGO_PREFIX.lower(), "").replace("-", " ")
+    return " ".join(re.sub(r"\s*/\s*", "/", text).split())  # "Oak Park / Brookfield" is "Oak Park/Brookfield"
 
 
 def resolve_submarket(index: PriceIndex, text) -> str:
