@@ -487,6 +487,10 @@ def _hint_text(a: dict) -> str:
         parts.append("Districts: " + ", ".join(map(str, a["districts"][:4])))
     if a["zips"]:
         parts.append("ZIPs: " + ", ".join(a["zips"][:4]))
+    if a["submarkets"]:  # the property tool's submarket argument takes these names
+        parts.append("IHS submarkets: " + ", ".join(s.name for s in a["submarkets"][:3]))
+    if a["quarter"]:
+        parts.append(f"Quarter: {a['quarter']}")
     if a["periods"]:
         parts.append("Years: " + "; ".join(f"{p['start']}-{p['end']}" for p in a["periods"][:2]))
     elif a["years"]:
