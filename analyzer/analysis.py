@@ -44,6 +44,18 @@ class PlaceMatch:
 
 
 @dataclass(frozen=True)
+class SubmarketMatch:
+    """A DePaul IHS house-price submarket found in the question (analyzer/submarkets.py), and how: its full name,
+    one half of it beside an IHS word, or a community area it holds ("area": ``text`` is that area's name)."""
+
+    code: str
+    name: str
+    text: str = ""
+    match: str = "name"  # name | half | area
+    suburban: bool = False  # a suburban Cook County submarket, outside the City of Chicago
+
+
+@dataclass(frozen=True)
 class Ranking:
     """The question asks for a ranking: which way, how many, of what."""
 
@@ -141,6 +153,9 @@ class Analysis:
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")
     excluded_locations: list[str] = field(default_factory=list)  # "not on the street" -> ["STREET"]
+    submarkets: list[SubmarketMatch] = field(default_factory=list)  # IHS price-index submarkets named
+    quarter: str | None = None  # one quarter of the price index asked for, "2008Q3"
+    price_figure: str | None = None  # the submarket figure asked for: median_sales_price, yoy_change, ... (None: index)
 
     @property
     def refers_to_data(self) -> bool:
@@ -149,7 +164,7 @@ class Analysis:
         return bool(self.domains or self.metrics or self.areas or self.wards or self.districts or self.zips
                     or self.iucr_codes or self.years or self.year_range or self.periods or self.months
                     or self.date_spans or self.hour_spans or self.ranking or self.group_by or self.locations
-                    or self.broad_places or self.unsupported
+                    or self.broad_places or self.unsupported or self.submarkets
                     or self.out_of_range_years or self.census_group or self.relative_year_note
                     or any((self.invalid or {}).values()) or self.outside_places)
 
@@ -163,6 +178,10 @@ class Analysis:
     @property
     def area_numbers(self) -> list[int]:
         return [a.number for a in self.areas]
+
+    @property
+    def submarket_codes(self) -> list[str]:
+        return [s.code for s in self.submarkets]
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -184,6 +203,7 @@ class Analysis:
                                       cov.get("last_full_year", 0), cov.get("end", "")),
             areas=[PlaceMatch(**area) for area in found.pop("areas", None) or []],
             excluded_areas=[PlaceMatch(**area) for area in found.pop("excluded_areas", None) or []],
+            submarkets=[SubmarketMatch(**sub) for sub in found.pop("submarkets", None) or []],
             periods=[YearSpan(**p) for p in found.pop("periods", None) or []],
             date_spans=[DateSpan(**d) for d in found.pop("date_spans", None) or []],
             hour_spans=[HourSpan(**h) for h in found.pop("hour_spans", None) or []],

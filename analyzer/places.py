@@ -101,9 +101,11 @@ def _area_index(geo) -> _AreaIndex:
 
 # ---------------------------------------------------------------- extraction
 
-def extract_places(text: str, low: str, geo) -> dict:
-    """Places and codes in mention order; ``taken`` is the text they used, for the year extractor."""
-    taken: list[tuple[int, int]] = []
+def extract_places(text: str, low: str, geo, skip: list | tuple = ()) -> dict:
+    """Places and codes in mention order; ``taken`` is the text they used, for the year extractor. ``skip``: spans
+    already read as something else (an IHS submarket's slash-joined name, "Logan Square/Irving Park", which is
+    one submarket, not two community areas)."""
+    taken: list[tuple[int, int]] = list(skip)
     # (kind, values, span) of every place named, so a reader can tell which were excluded ("excluding ward 3").
     mentions: list[tuple[str, list, tuple[int, int]]] = []
     # Lists first: "wards 3, 4 and 5" must not be read as ward 3 alone.

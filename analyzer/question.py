@@ -54,6 +54,7 @@ from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import named_districts
 from analyzer.places import extract_places, place_warnings
+from analyzer.submarkets import full_names, read_submarkets
 from analyzer.times import against_other_hours, names_only_spans, read_times, spell_years
 from analyzer.years import (
     dataset_years,
@@ -63,6 +64,7 @@ from analyzer.years import (
 )
 
 _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
+_IHS_YEARS = (1997, 2025)  # the IHS price index's, likewise
 _SOCIOECONOMIC_METRICS = ("poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 
 
@@ -89,7 +91,8 @@ def analyze_question(question: str, data) -> Analysis:
     fixed = correct_place_words(low)
     if fixed != low:  # a misspelled "district" or "police": read the corrected words (place texts in lower case)
         low = text = fixed
-    places = extract_places(text, low, geo)
+    named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
+    places = extract_places(text, low, geo, [s["span"] for s in named_submarkets])
     # Places left out, outside Chicago or shared by two areas: taken out of (or put into) the places asked about.
     scope = negations.read_place_scope(text, low, geo, places)
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
@@ -98,6 +101,8 @@ def analyze_question(question: str, data) -> Analysis:
     for number in named:  # "the Town Hall district": a district by its station's name
         add_unique(districts, number)
     places["taken"] += named_spans
+    ihs = read_submarkets(text, low, data, named_submarkets, areas, places["taken"]) if geo is not None else \
+        {"submarkets": [], "quarter": None, "figure": None, "consumed": [], "triggered": False}
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
@@ -106,6 +111,11 @@ def analyze_question(question: str, data) -> Analysis:
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
     filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
+    if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
+        add_unique(metrics, "price_trend")
+        add_unique(domains, "property")
+    quarter = ihs["quarter"] if "property" in domains else None
+    consumed += ihs["consumed"] if "property" in domains else []
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
@@ -150,6 +160,8 @@ def analyze_question(question: str, data) -> Analysis:
             times.hour_spans = []
         else:
             group_by = other
+    if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
+        group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
@@ -166,7 +178,7 @@ def analyze_question(question: str, data) -> Analysis:
     ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change)
     warnings += _area_only_warnings(domains, places)
-    out_years, year_warnings = _year_warnings(years, domains, cov, data)
+    out_years, year_warnings = _year_warnings(years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
     if injection:
@@ -227,6 +239,9 @@ def analyze_question(question: str, data) -> Analysis:
                                    "last_full_year": cov["last_full"], "end": cov["end"]}},
         "warnings": warnings,
         "injection_suspected": injection,
+        "submarkets": ihs["submarkets"],
+        "quarter": quarter,
+        "price_figure": ihs["figure"],
         "not_used": _not_used(low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
             metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
             trend or bool(periods))),
@@ -274,6 +289,7 @@ def _typed(found: dict) -> Analysis:
     return Analysis(
         coverage=HomicideCoverage(**cov),
         areas=[PlaceMatch(**area) for area in found.pop("areas")],
+        submarkets=list(found.pop("submarkets")),
         ranking=Ranking(**ranking) if ranking else None,
         year_range=YearSpan(**year_range) if year_range else None,
         periods=[YearSpan(**p) for p in found.pop("periods")],
@@ -440,10 +456,12 @@ def _area_only_warnings(domains: list, places: dict) -> list[str]:
     return warnings
 
 
-def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[int], list[str]]:
-    """Years outside the asked-about data's coverage, and the warnings for them."""
+def _year_warnings(years: list, domains: list, cov: dict, data, price_index: bool = False) -> tuple[list[int], list[str]]:
+    """Years outside the asked-about data's coverage, and the warnings for them; ``price_index``: the question is
+    about the IHS price index (a submarket or a quarter), whose years are its own, not Zillow's."""
     warnings = []
-    zhvi_first, zhvi_last = dataset_years(data, "zhvi", _ZHVI_YEARS)
+    zhvi_first, zhvi_last = dataset_years(data, "ihs_index", _IHS_YEARS) if price_index else \
+        dataset_years(data, "zhvi", _ZHVI_YEARS)
     out_years = []
     for y in years:
         if "homicides" in domains or not domains:
@@ -455,7 +473,8 @@ def _year_warnings(years: list, domains: list, cov: dict, data) -> tuple[list[in
     if out_years:
         names = ", ".join(str(y) for y in out_years)
         if "property" in domains and "homicides" not in domains:
-            warnings.append(f"Year(s) {names} are outside the home value data, which covers {zhvi_first} to "
+            data_name = "IHS price index" if price_index else "home value data"
+            warnings.append(f"Year(s) {names} are outside the {data_name}, which covers {zhvi_first} to "
                             f"{zhvi_last}.")
         else:
             warnings.append(f"Year(s) {names} are outside the homicide data, which covers {cov['start']} to "
@@ -509,6 +528,10 @@ def _hint_text(a: dict) -> str:
         parts.append("Districts: " + ", ".join(map(str, a["districts"][:4])))
     if a["zips"]:
         parts.append("ZIPs: " + ", ".join(a["zips"][:4]))
+    if a["submarkets"]:  # the property tool's submarket argument takes these names
+        parts.append("IHS submarkets: " + ", ".join(s.name for s in a["submarkets"][:3]))
+    if a["quarter"]:
+        parts.append(f"Quarter: {a['quarter']}")
     if a["periods"]:
         parts.append("Years: " + "; ".join(f"{p['start']}-{p['end']}" for p in a["periods"][:2]))
     elif a["years"]:

@@ -52,11 +52,21 @@ class Reading:
         return {**asdict(self), "line": self.line}
 
 
+# The IHS submarket figure a question asks for (analysis.price_figure), as the reading names it.
+PRICE_FIGURES = {
+    "median_sales_price": "median sales price (IHS summary)", "yoy_change": "year-over-year price change (IHS)",
+    "change_since_2000": "price change since 2000 (IHS)", "peak_to_current": "price change from the peak (IHS)",
+    "bottom_to_current": "price change from the bottom (IHS)",
+    "pandemic_to_current": "price change since the pandemic began (IHS)",
+}
+
+
 def read(analysis: Analysis | None) -> Reading | None:
     if analysis is None or analysis.error:
         return None
     a = analysis
-    measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")]
+    measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")
+                and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
                    filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
                    ranking=_ranking(a), comparison=bool(a.comparison), not_used=list(a.not_used))
@@ -67,6 +77,8 @@ def _measure(metric: str, a: Analysis) -> str:
         return "homicides per 100,000 residents"
     if metric == "domestic" and a.domestic_filter:
         return ""  # a filter, listed below
+    if metric == "price_trend" and a.submarkets and a.price_figure in PRICE_FIGURES:
+        return PRICE_FIGURES[a.price_figure]
     return MEASURES.get(metric, metric.replace("_", " "))
 
 
@@ -83,7 +95,13 @@ def _places(a: Analysis) -> list[str]:
         out.append(("the city " if not out else "") + "excluding " + ", ".join(left_out))
     if a.outside_places:
         out.append("outside Chicago (no data): " + ", ".join(a.outside_places))
-    return out
+    return out + [_submarket_label(s) for s in a.submarkets]
+
+
+def _submarket_label(sub) -> str:
+    """"IHS submarket Bronzeville/Hyde Park (holding Hyde Park)"; a suburban one says it is outside the city."""
+    where = (", suburban Cook County" if sub.suburban else "") + (f", holding {sub.text}" if sub.match == "area" else "")
+    return f"IHS submarket {sub.name}" + (f" ({where[2:]})" if where else "")
 
 
 def _numbered(kind: str, numbers: list[int]) -> str:
@@ -105,6 +123,10 @@ def _periods(a: Analysis) -> list[str]:
 
 
 def _dates(a: Analysis) -> list[str]:
+    if a.quarter:  # the price index's quarter stands for its year and months
+        return [a.quarter]
+    if a.submarkets and len(a.periods) == 1:
+        return [f"since {a.periods[0].start}"]  # to the index's latest quarter, not the homicide data's last year
     if a.date_spans:
         return [" vs ".join(_date_label(d) for d in a.date_spans)]
     if a.year_list:
@@ -128,7 +150,7 @@ def _date_label(span) -> str:
 
 def _filters(a: Analysis) -> list[str]:
     out = []
-    if a.months and not a.date_spans:  # the spans already say which months
+    if a.months and not a.date_spans and not a.quarter:  # the spans (or the quarter) already say which months
         out.append(", ".join(calendar.month_abbr[m] for m in a.months))
     if a.domestic_filter:
         out.append("domestic only")

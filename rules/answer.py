@@ -16,6 +16,7 @@ from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
+from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
 from tools.census.data import INCOME_BANDS
@@ -168,6 +169,10 @@ def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
+        submarket = submarket_lead(entry, analysis)  # the submarket figure asked for, then the summary
+        if submarket:
+            lead.append(submarket)
+            continue
         average = average_lead(entry, analysis)
         if average:
             lead.append(average)

@@ -298,15 +298,39 @@ def _property_years(analysis: Analysis) -> dict:
     return {}
 
 
+def _quarter_args(analysis: Analysis, base: dict) -> dict:
+    """A quarter asked for ("2008 Q3") replaces the year and month: it is the price index's own period, which Zillow
+    values do not have, so the call asks for the index alone."""
+    if not analysis.quarter:
+        return base
+    kept = {k: v for k, v in base.items() if k not in ("year", "month")}
+    return {**kept, "quarter": analysis.quarter, "metric": "price_trend"}
+
+
+def submarket_calls(analysis: Analysis) -> list:
+    """One call per IHS submarket named (at most three); its answer is the index and the IHS summary's figures."""
+    base = _quarter_args(analysis, {"metric": "price_trend", **_property_years(analysis)})
+    return [(names.PROPERTY, {**base, "submarket": sub.name}) for sub in analysis.submarkets[:3]]
+
+
+def _areas_beside_submarkets(analysis: Analysis, areas: list) -> list:
+    """The areas still to look up when submarkets are: an area read as the submarket holding it ("which IHS
+    submarket is Hyde Park in") is answered by that submarket's call."""
+    through = {sub.text for sub in analysis.submarkets if sub.match == "area"}
+    return [a.number for a in analysis.areas if a.name not in through and a.number in areas]
+
+
 def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
-    areas, zips, wards, districts = where.areas, where.zips, where.wards, where.districts
-    if (wards or districts) and not (areas or zips):
-        return []  # home values are by ZIP and community area: explained in the answer
-    base = {"metric": _property_metric(metrics), **_property_years(analysis)}
+    calls = submarket_calls(analysis)
+    areas = _areas_beside_submarkets(analysis, where.areas) if calls else where.areas
+    zips, wards, districts = where.zips, where.wards, where.districts
+    if (calls or wards or districts) and not (areas or zips):
+        return calls  # home values are by ZIP and community area: a ward is explained in the answer
+    base = _quarter_args(analysis, {"metric": _property_metric(metrics), **_property_years(analysis)})
     if areas:
-        return [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
+        return calls + [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
     if zips:
-        return [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
+        return calls + [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
     if analysis.ranking:
         return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5)})]
     return [(names.PROPERTY, base)]

@@ -49,6 +49,11 @@ DATASETS: dict[str, Dataset] = {
                 "Institute for Housing Studies at DePaul University",
                 url="https://price-index.housingstudies.org/data/2025_q4_price_index_by_quarter.csv",
                 licence="DePaul IHS data, free use with attribution"),
+        # The summary table of the same IHS release: median sales price and the published changes per submarket.
+        Dataset("ihs_summary", "property_ihs_price_index_summary_2025q4.csv",
+                "Cook County House Price Index summary by submarket (2025 Q4 release)",
+                "Institute for Housing Studies at DePaul University",
+                licence="DePaul IHS data, free use with attribution"),
         Dataset("police_stations", "police_stations.csv", "Police Stations", "Chicago Police Department",
                 portal_id="z8bn-74gv"),
         Dataset("ward_offices", "ward_offices.csv", "Ward Offices", "City of Chicago", portal_id="htai-wnw4"),

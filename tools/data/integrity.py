@@ -50,6 +50,9 @@ LAYOUTS = {
                                    "in_price_index", "share_of_community_area")),
     "zhvi": Layout(("RegionName", "Year", "Month", "price")),
     "ihs_index": Layout(("YEARQ", "CHICAGO"), header_rows=2),  # row 1 codes (p3101...), row 2 names
+    "ihs_summary": Layout(("Number", "Sub Market", "Change Since 2000", "Change Peak to Current",
+                           "Change Bottom to Current", "COVID-19 Pandemic Start to Current", "Year-over-year change",
+                           "Median Sales Price")),
     "police_stations": Layout(("DISTRICT", "DISTRICT NAME", "ADDRESS", "CITY", "STATE", "ZIP",
                                   "COMMUNITY AREA", "WEBSITE", "PHONE")),
     "ward_offices": Layout(("WARD", "ALDERMAN", "ADDRESS")),

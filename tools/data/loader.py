@@ -8,6 +8,7 @@ automatically and a damaged one is refused rather than read.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
 from tools.data.integrity import DataIntegrityError, verify
 
-CACHE_VERSION = 5  # bump when the typing below changes
+CACHE_VERSION = 6  # bump when the typing below changes (6: the IHS summary table)
 log = logging.getLogger("chiqa.data")
 
 # Canonical display names where plain title case is wrong.
@@ -214,6 +215,31 @@ def _read_ihs_index(path: Path) -> pd.DataFrame:
     return df
 
 
+# The IHS summary's published columns -> typed names; every figure is a percent string ("7.8%") but the price.
+IHS_SUMMARY_COLUMNS = {
+    "Change Since 2000": "change_since_2000_pct",
+    "Change Peak to Current": "change_peak_to_current_pct",
+    "Change Bottom to Current": "change_bottom_to_current_pct",
+    "COVID-19 Pandemic Start to Current": "change_pandemic_to_current_pct",
+    "Year-over-year change": "yoy_change_pct",
+}
+
+
+def _figure(series: pd.Series) -> pd.Series:
+    """ "7.8%" -> 7.8, " $1,528,000 " -> 1528000.0; the summary stores display strings, not numbers."""
+    cleaned = series.astype(str).str.replace(r"[\s$,%]", "", regex=True)
+    return pd.to_numeric(cleaned, errors="coerce")
+
+
+def _read_ihs_summary(path: Path) -> pd.DataFrame:
+    df = pd.read_csv(path, dtype=str)
+    out = pd.DataFrame({"submarket_code": df["Number"].str.strip(), "submarket_name": df["Sub Market"].str.strip()})
+    for src, dst in IHS_SUMMARY_COLUMNS.items():
+        out[dst] = _figure(df[src])
+    out["median_sales_price"] = _figure(df["Median Sales Price"])
+    return out.sort_values("submarket_code").reset_index(drop=True)
+
+
 def _read_police_stations(path: Path) -> pd.DataFrame:
     df = pd.read_csv(path, dtype=str)
     df = df[pd.to_numeric(df["DISTRICT"], errors="coerce").notna()]
@@ -259,7 +285,14 @@ def _coverage(tables: dict) -> dict:
                  "rows": int(len(tables["zhvi"])), "zips": int(z["zip"].nunique())},
         "ihs_index": {"start": ihs["yearq"].min(), "end": ihs["yearq"].max(), "rows": int(len(ihs))},
         "community_areas": {"rows": int(len(tables["community_areas"]))},
+        "ihs_summary": {"release": _release(DATASETS["ihs_summary"].file), "rows": int(len(tables["ihs_summary"]))},
     }
+
+
+def _release(file: str) -> str | None:
+    """The IHS release a summary file is of, from its name ("..._2025q4.csv" -> "2025Q4")."""
+    found = re.search(r"(\d{4})q([1-4])", file, re.I)
+    return f"{found.group(1)}Q{found.group(2)}" if found else None
 
 
 # ------------------------------------------------------------------ load with cache
@@ -267,7 +300,7 @@ def _coverage(tables: dict) -> dict:
 _READERS = {
     "homicides": _read_homicides, "iucr": _read_iucr, "population_2010": _read_population_2010,
     "zip_crosswalk": _read_zip_crosswalk, "submarket_crosswalk": _read_submarket_crosswalk, "zhvi": _read_zhvi,
-    "ihs_index": _read_ihs_index, "police_stations": _read_police_stations, "ward_offices": _read_ward_offices,
+    "ihs_index": _read_ihs_index, "ihs_summary": _read_ihs_summary, "police_stations": _read_police_stations, "ward_offices": _read_ward_offices,
 }
 _JOINED = {"socioeconomic": _read_socioeconomic, "census_acs": _read_census_acs}  # need the area lookup
 
@@ -336,7 +369,8 @@ def load_data(settings: Settings | None = None, data_dir: Path | None = None, us
 
 
 _TABLE_KEYS = ["community_areas", "homicides", "iucr", "socioeconomic", "census_acs", "population_2010",
-               "zip_crosswalk", "submarket_crosswalk", "zhvi", "ihs_index", "police_stations", "ward_offices"]
+               "zip_crosswalk", "submarket_crosswalk", "zhvi", "ihs_index", "ihs_summary", "police_stations",
+               "ward_offices"]
 
 
 _SHARED: dict = {}  # (data folder, cache folder) -> bundle

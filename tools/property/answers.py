@@ -29,7 +29,11 @@ from tools.property.price_index import (
     area_price_trend,
     chicago_submarket_changes,
     index_series,
+    SUMMARY_FIGURES,
     index_stats,
+    is_suburban,
+    published_figures,
+    short_name,
     submarket_areas,
 )
 
@@ -366,23 +370,56 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
                 map=zip_value_map(c.home, period))
 
 
-def submarket_answer(c, code, end, base, caveats, method) -> dict:
-    """One IHS submarket's price index by name, with the community areas it covers."""
-    stats = index_stats(c.index, code, end, base)
-    name = c.index.names[code].removeprefix("Chicago--")
-    areas = submarket_areas(c.index, code, c.area_names)
+def _published_text(published: dict) -> str | None:
+    """The IHS summary's figures in one line, each formatted the way the answer quotes it."""
+    parts = [f"{label} {_published_value(published, key)}" for key, label in SUMMARY_FIGURES
+             if published.get(key) is not None]
+    if not parts:
+        return None
+    release = f"{published['release']} release" if published.get("release") else "latest release"
+    return f"IHS summary ({release}): " + "; ".join(parts)
+
+
+def _published_value(published: dict, key: str) -> str:
+    value = published.get(key)
+    return fmt_money(value) if key == "median_sales_price" else signed_pct(value)
+
+
+def _where_text(name: str, suburban: bool, areas: list) -> str:
+    if suburban:
+        return f"{name} is a suburban Cook County submarket, outside the City of Chicago"
     listing = ", ".join(a["name"] + (f" ({a['share_of_community_area']:.0%} of it)" if a["split"] else "")
                         for a in areas)
+    return f"community areas: {listing}"
+
+
+def submarket_answer(c, code, end, base, caveats, method) -> dict:
+    """One IHS submarket's price index by name, with the community areas it covers (none for a suburban Cook County
+    submarket) and the IHS summary's published figures (median sales price and changes, as of the release)."""
+    stats = index_stats(c.index, code, end, base)
+    name = short_name(c.index, code)
+    suburban = is_suburban(c.index, code)
+    areas = [] if suburban else submarket_areas(c.index, code, c.area_names)
+    published = published_figures(c.index, code)
     city = _city_context(c, "price_trend", None, end, base)
     values = {"scope": "submarket", "metric": "price_trend", "submarket_code": code, "submarket_name": name,
-              "community_areas": areas, **stats, "city": city, "method": method}
-    text = "\n".join([f"IHS submarket {name} ({code}), community areas: {listing}",
-                      _index_text({**stats, "submarket_name": name}), _city_text(city)])
+              "suburban": suburban, "community_areas": areas, **stats, "published": published, "city": city,
+              "method": method}
+    lines = [f"IHS submarket {name} ({code}), {_where_text(name, suburban, areas)}",
+             _index_text({**stats, "submarket_name": name}), _published_text(published), _city_text(city)]
+    if suburban:
+        caveats.append(f"{name} is in suburban Cook County, outside the City of Chicago: the IHS index covers it, "
+                       "ChiQA's other data (homicides, census, community areas) does not.")
     if any(a["split"] for a in areas):
         caveats.append("Areas split between submarkets are listed with the share of their land inside this one.")
-    summary = (f"IHS submarket {name} (community areas {', '.join(a['name'] for a in areas)}): price index "
-               f"{fmt_num(stats['price_index'])} in {end}, {signed_pct(stats['price_index_change_pct'])} since {base} "
-               "(2000Q1 = 100)")
+    where = ("suburban Cook County, outside the City of Chicago" if suburban
+             else "community areas " + ", ".join(a["name"] for a in areas))
+    summary = (f"IHS submarket {name} ({where}): price index {fmt_num(stats['price_index'])} in {end}, "
+               f"{signed_pct(stats['price_index_change_pct'])} since {base} (2000Q1 = 100)")
+    if published.get("median_sales_price") is not None and end == published.get("release"):
+        summary += (f"; median sales price {fmt_money(published['median_sales_price'])}, year over year "
+                    f"{signed_pct(published['yoy_change_pct'])} (IHS {published['release']} summary)")
     table = index_series(c.index, code, end, base)
     chart = {"type": "line", "x": "quarter", "y": "price_index", "title": f"IHS price index: {name}"}
-    return dict(values=values, text=text, summary=summary, table=table, chart=chart)
+    return dict(values=values, text="\n".join(line for line in lines if line), summary=summary, table=table,
+                chart=chart)

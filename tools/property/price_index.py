@@ -8,6 +8,8 @@ so the figures match what IHS publishes.
 """
 from __future__ import annotations
 
+import re
+
 from tools.common import rows_table
 from tools.errors import ToolArgumentError
 
@@ -30,6 +32,9 @@ class PriceIndex:
         self.quarter_index = {q: i for i, q in enumerate(self.quarters)}
         self.arrays = {code: self.table[code].to_numpy(dtype=float) for code in self.table.columns}
         self.names = dict(zip(ihs["submarket_code"], ihs["submarket_name"]))
+        # The release's published figures per submarket (median sales price, changes), as of its last quarter.
+        self.summary = {row["submarket_code"]: row for row in data.ihs_summary.to_dict("records")}
+        self.summary_release = (data.coverage.get("ihs_summary") or {}).get("release")
         self.first_year = int(self.quarters[0][:4])
         self.last_year = int(self.quarters[-1][:4])
         geo = data.geography
@@ -45,10 +50,32 @@ def coverage_text(index: PriceIndex) -> str:
             f"(years {index.first_year}-{index.last_year})")
 
 
-def index_window(index: PriceIndex, year, since_year, month: str | None = None) -> tuple[str, str, str | None]:
-    """(end quarter, base quarter, note) for the price index; an asked month ("2021-06") ends at its quarter."""
+_QUARTER_RES = (re.compile(r"^(\d{4})\s*[-/ ]?\s*q([1-4])$", re.I), re.compile(r"^q([1-4])\s*[-/ ]?\s*(\d{4})$", re.I))
+
+
+def parse_quarter(index: PriceIndex, text) -> str:
+    """ "2008Q3" (also "2008 Q3", "2008-q3", "Q3 2008") checked against the index; the error names its range."""
+    raw = str(text).strip()
+    label = None
+    for i, pattern in enumerate(_QUARTER_RES):
+        found = pattern.match(raw)
+        if found:
+            year, q = (found.group(1), found.group(2)) if i == 0 else (found.group(2), found.group(1))
+            label = f"{year}Q{q}"
+    span = f"the IHS price index runs from {index.quarters[0]} to {index.quarters[-1]}"
+    if label is None:
+        raise ToolArgumentError(f"quarter {raw!r} is not a quarter like \"2008Q3\"; {span}", "invalid_value")
+    if label not in index.quarter_index:
+        raise ToolArgumentError(f"quarter {label} is outside the data: {span}", "out_of_range")
+    return label
+
+
+def index_window(index: PriceIndex, year, since_year, month: str | None = None,
+                 quarter: str | None = None) -> tuple[str, str, str | None]:
+    """(end quarter, base quarter, note) for the price index; an asked quarter ("2008Q3", checked) ends there,
+    an asked month ("2021-06") at its quarter."""
     note = None
-    quarter = f"{month[:4]}Q{(int(month[5:]) - 1) // 3 + 1}" if month else None
+    quarter = quarter or (f"{month[:4]}Q{(int(month[5:]) - 1) // 3 + 1}" if month else None)
     if quarter in index.quarter_index:
         end = quarter
     elif year is None:
@@ -150,14 +177,31 @@ def chicago_submarkets(index: PriceIndex) -> dict[str, str]:
             if str(index.names.get(code, "")).startswith(CHICAGO_PREFIX)}
 
 
+def suburban_submarkets(index: PriceIndex) -> dict[str, str]:
+    """code -> name of the indexed suburban Cook County submarkets (p31xx codes without the "Chicago--" prefix)."""
+    return {code: index.names[code] for code in sorted(index.arrays)
+            if re.fullmatch(r"p\d+", code) and not str(index.names.get(code, "")).startswith(CHICAGO_PREFIX)}
+
+
+def is_suburban(index: PriceIndex, code: str) -> bool:
+    return code in suburban_submarkets(index)
+
+
+def short_name(index: PriceIndex, code: str) -> str:
+    return index.names[code].removeprefix(CHICAGO_PREFIX)
+
+
 def _key(text: str) -> str:
-    return " ".join(str(text).lower().replace(CHICAGO_PREFIX.lower(), "").replace("-", " ").split())
+    text = str(text).lower().replace(CHICAGO_PREFIX.lower(), "").replace("-", " ")
+    return " ".join(re.sub(r"\s*/\s*", "/", text).split())  # "Oak Park / Brookfield" is "Oak Park/Brookfield"
 
 
 def resolve_submarket(index: PriceIndex, text) -> str:
-    """A Chicago submarket's code from its name (case-insensitive, with or without "Chicago--"), its code, or one
-    half of its name ("Lincoln Park" -> Lake View/Lincoln Park); the error lists every valid name."""
-    submarkets = chicago_submarkets(index)
+    """A submarket's code (Chicago's or suburban Cook County's) from its name (case-insensitive, with or without
+    "Chicago--"), its code, or one half of its name ("Lincoln Park" -> Lake View/Lincoln Park, "Skokie" ->
+    Evanston/Skokie); the error lists every valid name."""
+    chicago, suburban = chicago_submarkets(index), suburban_submarkets(index)
+    submarkets = {**chicago, **suburban}
     wanted = _key(text)
     for code, name in submarkets.items():
         if wanted in (_key(name), code.lower()):
@@ -166,8 +210,9 @@ def resolve_submarket(index: PriceIndex, text) -> str:
     if len(halves) == 1:
         return halves[0]
     raise ToolArgumentError(
-        f"unknown IHS submarket {str(text)!r}; the Chicago submarkets are: {'; '.join(submarkets.values())}. "
-        "(The central submarket p3160, Near North Side/Loop/Near South Side, is not in the index.)", "invalid_choice")
+        f"unknown IHS submarket {str(text)!r}; the Chicago submarkets are: {'; '.join(chicago.values())}; the "
+        f"suburban Cook County ones: {'; '.join(suburban.values())}. (The central submarket p3160, Near North "
+        "Side/Loop/Near South Side, is not in the index.)", "invalid_choice")
 
 
 def submarket_areas(index: PriceIndex, code: str, area_names: dict) -> list[dict]:
@@ -178,4 +223,26 @@ def submarket_areas(index: PriceIndex, code: str, area_names: dict) -> list[dict
         share = sum(p["share"] for p in pieces if p["code"] == code)
         out.append({"community_area": number, "name": area_names[number], "share_of_community_area": round(share, 4),
                     "split": len(pieces) > 1})
+    return out
+
+
+# The summary's figures, in the order the text lists them: (value key, label).
+SUMMARY_FIGURES = (
+    ("median_sales_price", "median sales price"),
+    ("yoy_change_pct", "year over year"),
+    ("change_since_2000_pct", "since 2000"),
+    ("change_peak_to_current_pct", "peak to current"),
+    ("change_bottom_to_current_pct", "bottom to current"),
+    ("change_pandemic_to_current_pct", "COVID-19 pandemic start to current"),
+)
+
+
+def published_figures(index: PriceIndex, code: str) -> dict:
+    """The IHS summary's figures for a submarket (numbers; a blank stays None), with the release they are of."""
+    row = index.summary.get(code) or {}
+    out = {"release": index.summary_release}
+    for key, _label in SUMMARY_FIGURES:
+        value = row.get(key)
+        out[key] = None if value is None or value != value else (int(value) if key == "median_sales_price"
+                                                                 else round(float(value), 1))
     return out

@@ -48,6 +48,7 @@ from tools.property.price_index import (
     PriceIndex,
     index_method,
     index_window,
+    parse_quarter,
     resolve_submarket,
 )
 from tools.registry import Tool
@@ -127,12 +128,32 @@ def _submarket_code(c: PropertySources, submarket, metric: str, places: tuple) -
     return resolve_submarket(c.index, submarket)
 
 
+def _quarter(c: PropertySources, quarter, metric: str, year, month) -> str | None:
+    """The asked quarter ("2008Q3"), checked; it is a quarter of the price index, so it cannot go with a month or
+    with Zillow values, and a year given beside it must be its own."""
+    if quarter is None:
+        return None
+    if metric == "home_value":
+        raise ToolArgumentError("quarter is for the IHS price index (metric price_trend); Zillow home values are "
+                                "monthly: give month instead", "conflicting_arguments")
+    label = parse_quarter(c.index, quarter)
+    if month is not None:
+        raise ToolArgumentError(f"quarter {label} and month {month} both name a period; give one of them",
+                                "conflicting_arguments")
+    if year is not None and int(year) != int(label[:4]):
+        raise ToolArgumentError(f"quarter {label} and year {year} disagree; give one of them", "conflicting_arguments")
+    return label
+
+
 def query_property_values(data, community_area=None, zip=None, compare_areas=None, year=None, since_year=None,
-                          month=None, submarket=None, metric="all", top_n=None, sort_order="desc"):
+                          month=None, quarter=None, submarket=None, metric="all", top_n=None, sort_order="desc"):
     c = property_sources(data)
     geo = data.geography
     code = _submarket_code(c, submarket, metric, (community_area, zip, compare_areas, top_n))
-    metric = "price_trend" if code else metric
+    quarter = _quarter(c, quarter, metric, year, month)
+    # A submarket or a quarter exists in the price index only.
+    metric = "price_trend" if code or quarter else metric
+    year = int(quarter[:4]) if quarter else year
     if zip is not None:
         if community_area is not None or compare_areas or top_n is not None:
             raise ToolArgumentError("give either zip or community_area/compare_areas/top_n, not both; a ZIP "
@@ -147,7 +168,7 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
     if wants_home:
         period = Period.for_month(c.home, month) if month else Period(c.home, year)
     since = Period(c.home, since_year) if (wants_home and since_year is not None) else None
-    end, base, ihs_note = index_window(c.index, year, since_year, index_month) if wants_index else (None, None, None)
+    end, base, ihs_note = index_window(c.index, year, since_year, index_month, quarter) if wants_index else (None, None, None)
     caveats = [n for n in (period.note if period else None, ihs_note) if n]
     datasets = (ZHVI_SETS if wants_home else []) + (IHS_SETS if wants_index else [])
     if wants_home:
@@ -158,6 +179,7 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
     ctx = dict(c=c, metric=metric, period=period, since=since, end=end, base=base, caveats=caveats, method=method)
     if code:
         answer = submarket_answer(c=c, code=code, end=end, base=base, caveats=caveats, method=method)
+        datasets = datasets + ["ihs_summary"]
     elif zip is not None:
         answer = zip_answer(geo=geo, zip_code=zip_code, **ctx)
     else:
@@ -198,8 +220,12 @@ def register(registry) -> None:
                                "description": "report the change since this year (price_trend default 2000)"},
                 "month": {"type": "string",
                           "description": "one month's home value: \"YYYY-MM\" (2000-01 to 2024-09) or \"latest\""},
+                "quarter": {"type": "string",
+                            "description": "one quarter of the IHS price index, \"YYYYQn\" (1997Q1 to 2025Q4)"},
                 "submarket": {"type": "string",
-                              "description": "IHS submarket name, e.g. 'Lake View/Lincoln Park': its price index"},
+                              "description": "IHS submarket name, Chicago's (e.g. 'Lake View/Lincoln Park') or "
+                                             "suburban Cook County's (e.g. 'Evanston/Skokie'): its price index "
+                                             "and the IHS summary (median sales price, changes)"},
                 "metric": {"type": "string", "enum": METRIC_NAMES, "default": "all",
                            "description": "home_value = Zillow value; price_trend = IHS price index; all = both"},
                 "top_n": TOP_N_SCHEMA,

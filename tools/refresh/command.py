@@ -56,6 +56,9 @@ NOT_DOWNLOADABLE = {
     "population_2010": "static 2010 Census table, not re-downloadable",
     "zip_crosswalk": "derived from boundary polygons, not re-downloadable",
     "submarket_crosswalk": "derived from boundary polygons, not re-downloadable",
+    # Its address is not recorded (copied from the IHS site's repository); replace it with the summary of the
+    # release the refreshed index comes from.
+    "ihs_summary": "one IHS release's summary table (2025 Q4), not re-downloadable",
 }
 ALL_KEYS = REFRESH_ORDER + list(NOT_DOWNLOADABLE)
 

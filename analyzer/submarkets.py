@@ -1,0 +1,204 @@
+"""DePaul IHS house-price submarkets named in a question, the quarter it asks for and the figure it wants.
+
+The names come from the loaded index (data.ihs_index), never from a list written here, so a new release's
+submarkets are read without a code change. Three ways a question names a submarket:
+
+* its full name, "Logan Square/Irving Park" or "Evanston/Skokie" (with or without "Chicago--", spaces
+  around the slash allowed). Read before the community areas, so that the two halves of a slash-joined
+  name are not taken as two areas being compared (analyzer/places.py skips these spans);
+* with an IHS word ("IHS", "DePaul", "submarket", "price index"): one half of a name ("the Bronzeville
+  submarket", "Evanston") or a one-word name ("Schaumburg");
+* with an IHS word, a community area: the indexed submarket holding most of it ("which IHS submarket is
+  Hyde Park in").
+
+Every span read here is returned so the coverage check (analyzer/coverage.py) does not list it as unused.
+"""
+from __future__ import annotations
+
+import re
+import threading
+
+from analyzer.analysis import SubmarketMatch
+from analyzer.lexicon import METRIC_RES, overlaps
+
+CHICAGO_PREFIX = "Chicago--"
+# Words that say the question is about the IHS index (and so its submarkets).
+TRIGGER_RE = re.compile(r"\b(?:ihs(?:'s)?|depaul(?:'s)?|institute\s+for\s+housing\s+studies|sub[-\s]?markets?(?:'s)?|"
+                        r"(?:(?:house|home|housing)[-\s])?price[-\s]index(?:es)?)\b")
+# The figure asked for, first match wins: the published summary's columns, else the index itself.
+FIGURE_RES = (
+    ("median_sales_price", re.compile(r"\bmedian\s+(?:home\s+|house\s+)?(?:sales?|selling)\s+prices?\b|"
+                                      r"\bmedian\s+(?:home\s+|house\s+)?prices?\b")),
+    ("yoy_change", re.compile(r"\byear[-\s]+(?:over|on|to)[-\s]+year\b|\byoy\b|\bannual\s+(?:price\s+)?change\b|"
+                              r"\bover\s+the\s+(?:past|last)\s+year\b")),
+    ("change_since_2000", re.compile(r"\bsince\s+(?:the\s+year\s+)?2000\b")),
+    ("peak_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:pre-?crash\s+)?peak\b")),
+    ("bottom_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:bottom|trough)\b")),
+    ("pandemic_to_current", re.compile(r"\b(?:since\s+(?:the\s+)?)?(?:covid(?:-19)?|pandemic)(?:\s+(?:start|began))?\b")),
+)
+# "now", "the latest quarter": the default end of the index, read as such.
+LATEST_RE = re.compile(r"\b(?:right\s+now|now|today|currently|(?:the\s+)?(?:latest|last|most\s+recent|current)\s+"
+                       r"(?:quarter|reading|release|figures?|data))\b")
+# With a submarket named, "prices" are its prices, and "the submarket holding Austin" links it to the area.
+CONTEXT_RE = re.compile(r"\bprices?\b|\b(?:holds?|holding|contains?|containing|includes?|including|covers?|"
+                        r"covering)\b")
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER_RES = (
+    (re.compile(r"\b((?:19|20)\d{2})\s*[-/]?\s*q([1-4])\b"), 1, 2),  # 2008Q3, 2008 Q3, 2008-q3
+    (re.compile(r"\bq([1-4])\s*(?:of\s+|in\s+|[-/,]\s*)?((?:19|20)\d{2})\b"), 2, 1),  # Q3 2008, Q3 of 2008
+    (re.compile(r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+|in\s+)?"
+                r"((?:19|20)\d{2})\b"), 2, 1),  # third quarter of 2008
+    (re.compile(r"\b((?:19|20)\d{2})(?:'s)?\s+(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b"), 1, 2),
+)
+
+
+class _Names:
+    """The submarkets of one loaded index: full-name and half-name patterns, and the names by code."""
+
+    def __init__(self, data):
+        self.ihs = data.ihs_index
+        pairs = dict(zip(self.ihs["submarket_code"], self.ihs["submarket_name"]))
+        # p31xx codes are the submarkets; COOK, CHICAGO and SUBURBS are the totals.
+        self.names = {code: str(name).removeprefix(CHICAGO_PREFIX) for code, name in sorted(pairs.items())
+                      if re.fullmatch(r"p\d+", str(code))}
+        self.suburban = {code for code, name in pairs.items() if code in self.names
+                         and not str(name).startswith(CHICAGO_PREFIX)}
+        self.full_re = _alternation([n for n in self.names.values() if "/" in n], r"(?:chicago\s*-+\s*)?")
+        halves: dict[str, list[str]] = {}
+        for code, name in self.names.items():
+            for half in name.split("/"):
+                halves.setdefault(_key(half), []).append(code)
+        # A half shared by two names would be a guess: only halves naming one submarket are read.
+        self.halves = {half: codes[0] for half, codes in halves.items() if len(codes) == 1}
+        self.half_re = _alternation(list(self.halves), "")
+        self.by_full = {_key(n): code for code, n in self.names.items()}
+
+
+def _key(text: str) -> str:
+    text = re.sub(r"^chicago\s*-+\s*", "", text.lower())
+    return " ".join(re.sub(r"\s*/\s*", "/", text.replace("-", " ")).split())
+
+
+def _alternation(names: list[str], prefix: str) -> re.Pattern:
+    """One longest-first pattern for the names; spaces or hyphens between words, spaces allowed around "/"."""
+    parts = []
+    for name in sorted(names, key=len, reverse=True):
+        halves = [r"[\s\-]+".join(re.escape(w) for w in half.lower().split()) for half in name.split("/")]
+        parts.append(r"\s*/\s*".join(halves))
+    return re.compile(r"(?<![a-z0-9])" + prefix + "(?:" + "|".join(parts) + r")(?![a-z0-9])")
+
+
+_CACHE: dict[int, _Names] = {}
+_LOCK = threading.Lock()
+
+
+def _names(data) -> _Names | None:
+    """The submarket names of this bundle's index, built once; None without data or without the index."""
+    ihs = getattr(data, "tables", {}).get("ihs_index") if data is not None else None
+    if ihs is None:
+        return None
+    found = _CACHE.get(id(ihs))
+    if found is None or found.ihs is not ihs:
+        with _LOCK:
+            found = _Names(data)
+            if len(_CACHE) > 8:
+                _CACHE.clear()
+            _CACHE[id(ihs)] = found
+    return found
+
+
+# ---------------------------------------------------------------- reading
+
+def about_prices(low: str) -> bool:
+    """The question is about house prices, or about nothing else the data has: then a slash-joined submarket name
+    is the submarket. "Homicides in Logan Square/Irving Park" names two areas for a homicide count."""
+    subjects = {domain for _metric, domain, pattern in METRIC_RES if pattern.search(low)}
+    return bool(TRIGGER_RE.search(low)) or "property" in subjects or not subjects
+
+
+def full_names(low: str, data) -> list[dict]:
+    """Submarkets named in full ("logan square/irving park"), in order, each with its span, when the question is
+    about prices; read before the community areas, whose reader skips these spans."""
+    names = _names(data)
+    if names is None or not about_prices(low):
+        return []
+    found = []
+    for m in names.full_re.finditer(low):
+        code = names.by_full.get(_key(m.group(0)))
+        if code:
+            found.append({"code": code, "span": m.span(), "match": "name"})
+    return found
+
+
+def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[dict], taken: list) -> dict:
+    """The submarkets a question names (full names first, then, with an IHS word, halves, one-word names and
+    community areas), the quarter and figure it asks for, and the spans used; ``taken``: spans already read."""
+    names = _names(data)
+    triggers = [m.span() for m in TRIGGER_RE.finditer(low)]
+    found = list(named)
+    if names is not None and triggers:
+        used = list(taken) + [f["span"] for f in found]
+        for m in names.half_re.finditer(low):
+            if not overlaps(m.span(), used):
+                found.append({"code": names.halves[_key(m.group(0))], "span": m.span(), "match": "half"})
+                used.append(m.span())
+        found += _from_areas(data, areas, [f["code"] for f in found], names)
+    matches = _unique(found, names, text)
+    asks_index = bool(matches or triggers)
+    quarter, quarter_spans = read_quarter(low) if asks_index else (None, [])
+    figure, figure_spans = _figure(low) if asks_index else (None, [])
+    latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
+    consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + figure_spans + latest
+    return {"submarkets": matches, "quarter": quarter, "figure": figure if matches else None,
+            "consumed": consumed, "triggered": bool(triggers)}
+
+
+def _from_areas(data, areas: list[dict], known: list[str], names: _Names) -> list[dict]:
+    """Each named community area's indexed submarket (the one holding most of its land): "which IHS submarket is
+    Hyde Park in". Areas of the unindexed centre (the Loop) have none and are left to the area answer. An area
+    named by an alias that is half a submarket's name ("Bronzeville" for Grand Boulevard) names that submarket."""
+    geo = data.geography
+    out = []
+    for area in areas:
+        half = names.halves.get(_key(area.get("text", "")))
+        if half and area.get("match") == "name" and _key(area["text"]) != _key(area["name"]):
+            if half not in known:
+                out.append({"code": half, "span": None, "match": "half", "area": area["text"]})
+            continue
+        pieces = [p for p in geo.area_to_submarkets.get(area["number"], []) if p["in_price_index"]]
+        if pieces:
+            best = max(pieces, key=lambda p: p["share"])
+            if best["code"] not in known:
+                out.append({"code": best["code"], "span": None, "match": "area", "area": area["name"]})
+    return out
+
+
+def _unique(found: list[dict], names: _Names | None, text: str) -> list[SubmarketMatch]:
+    out: list[SubmarketMatch] = []
+    for f in sorted(found, key=lambda f: f["span"][0] if f.get("span") else len(text)):
+        if names is None or any(m.code == f["code"] for m in out):
+            continue
+        span = f.get("span")
+        out.append(SubmarketMatch(code=f["code"], name=names.names[f["code"]],
+                                  text=text[span[0]:span[1]] if span else f.get("area", ""), match=f["match"],
+                                  suburban=f["code"] in names.suburban))
+    return out
+
+
+def read_quarter(low: str) -> tuple[str | None, list]:
+    """The first quarter named ("2008 Q3", "Q3 2008", "third quarter of 2008") as "2008Q3", and its span."""
+    for pattern, year_group, quarter_group in _QUARTER_RES:
+        m = pattern.search(low)
+        if m:
+            q = m.group(quarter_group)
+            number = int(q) if q.isdigit() else _ORDINAL[q]
+            return f"{m.group(year_group)}Q{number}", [m.span()]
+    return None, []
+
+
+def _figure(low: str) -> tuple[str | None, list]:
+    for name, pattern in FIGURE_RES:
+        m = pattern.search(low)
+        if m:
+            return name, [m.span()]
+    return None, []
