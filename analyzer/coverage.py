@@ -49,7 +49,7 @@ name names named rank ranked ranking rate rated score scored
 yo hmm um uh rn btw fyi lol real talk honestly seriously anyway anyways fr ngl
 good bad around nowadays days day these today back once often somebody someone anybody anyone everybody
 cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
-whole gotten ups body toll hot spot spots line code codes involve involved involves involving
+whole gotten ups body toll hot spot spots line code codes involve involved involves involving according
 latest current currently recent recently
 """.split())
 

@@ -60,12 +60,17 @@ class PlaceScope:
                 "rest_of_city": self.rest_of_city}
 
 
-def read_place_scope(text: str, low: str, geo, places: dict) -> PlaceScope:
+def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tuple = ()) -> PlaceScope:
     """Places outside Chicago, names shared by two areas and places left out; ``places`` (extract_places') keeps
-    only the places asked about (and the shared names' areas), its ``taken`` the text they used."""
+    only the places asked about (and the shared names' areas), its ``taken`` the text they used. ``inside``: spans
+    read as something the data has although it lies outside the city (a suburban IHS submarket, "Evanston/Skokie")."""
     scope = PlaceScope()
     mentions = list(places.get("mentions") or [])
     names, spans, own = outside_places(text, low, mentions)
+    if inside and len(names) == len(spans):
+        kept = [(n, sp) for n, sp in zip(names, spans) if not overlaps(sp, list(inside))]
+        names, spans = [n for n, _ in kept], [sp for _, sp in kept]
+        own = [sp for sp in own if not overlaps(sp, list(inside))]
     if names:
         scope.outside_places, scope.outside_spans = names, spans + own
         scope.warnings.append(outside_note(names))
@@ -73,7 +78,7 @@ def read_place_scope(text: str, low: str, geo, places: dict) -> PlaceScope:
         mentions = [m for m in mentions if not overlaps(m[2], spans)]
     else:
         scope.outside_spans = own
-    mentions, shared = _with_shared_names(text, low, geo, places, mentions, spans)
+    mentions, shared = _with_shared_names(text, low, geo, places, mentions, spans + list(inside))
     excluded = _excluded(low, mentions) + _kind_exceptions(low, places["taken"])
     for kind, numbers, span, phrase in excluded:
         _drop(places, [(kind, numbers, span)])

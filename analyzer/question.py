@@ -94,7 +94,7 @@ def analyze_question(question: str, data) -> Analysis:
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
     places = extract_places(text, low, geo, [s["span"] for s in named_submarkets])
     # Places left out, outside Chicago or shared by two areas: taken out of (or put into) the places asked about.
-    scope = negations.read_place_scope(text, low, geo, places)
+    scope = negations.read_place_scope(text, low, geo, places, [s["span"] for s in named_submarkets])
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     named, named_spans = named_districts(low, data, places["taken"])
