@@ -78,9 +78,31 @@ def _ints(values) -> list[int]:
 
 
 def argument_values(analysis: Analysis | None) -> dict[str, list]:
-    """argument name -> allowed values (see question_values), for every argument of a constrained kind."""
+    """argument name -> allowed values (see question_values), for every argument of a constrained kind; and the
+    filters only a reading can ask for, admitted only when the question holds them."""
     by_kind = question_values(analysis)
-    return {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
+    out = {name: by_kind[kind] for name, kind in ARGUMENT_KINDS.items() if kind in by_kind}
+    if analysis is not None and not analysis.error:
+        out.update(_reading_only(analysis, out))
+    return out
+
+
+def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
+    """A list of separate years, hours, date spans, exclusions and negated filters: a small model given them
+    freely wrote a "years" list of 2015 repeated for "since 2015" and the tool refused the call. Each is admitted
+    with the question's own values, or not at all."""
+    excluded_areas = [v for area in analysis.excluded_areas for v in (area.number, area.name)]
+    out = {"years": list(analysis.year_list) if analysis.year_list else [],
+           "exclude_wards": list(analysis.excluded_wards), "exclude_districts": list(analysis.excluded_districts),
+           "exclude_community_areas": excluded_areas, "exclude_location_types": list(analysis.excluded_locations),
+           "arrest_status": ["any"] + ([analysis.arrest_filter] if analysis.arrest_filter else [])}
+    if not analysis.hour_spans:
+        out["hours"] = []
+    if not analysis.date_spans:
+        out["start_date"] = out["end_date"] = []
+    if not (analysis.domestic_filter or analysis.domestic_excluded):
+        out["domestic"] = []
+    return out
 
 
 # The analyzer's data domains a tool's own domain (Tool.domain) answers: IUCR codes are part of the homicide data.

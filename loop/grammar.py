@@ -123,8 +123,9 @@ class _Builder:
         kinds = spec.get("type") if isinstance(spec, dict) else None
         kinds = kinds if isinstance(kinds, list) else [kinds]
         if "array" in kinds:
+            # No more items than the question named: a small model otherwise repeated one value to the cap.
             return self.value_rule(prefix, {"type": "array", "items": {"enum": values},
-                                            "maxItems": spec.get("maxItems") or ARRAY_MAX_ITEMS})
+                                            "maxItems": min(spec.get("maxItems") or ARRAY_MAX_ITEMS, len(values))})
         typed = [v for v in values if ("integer" in kinds and isinstance(v, int)) or
                  ("string" in kinds and isinstance(v, str))]
         # A string argument holding a number (a ZIP) takes the number as text.
