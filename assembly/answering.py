@@ -19,7 +19,7 @@ from loop.options import InvalidOptions
 from settings.loader import DataNotFoundError
 from store.conversations import ConversationError, Turn, begin_turn
 from store.run_stats import latency_ms
-from store.run_store import LONE_SURROGATE, StoreUnavailable
+from store.run_store import LONE_SURROGATE, ConversationFull, StoreUnavailable
 from tools.data.integrity import DataIntegrityError
 
 log = logging.getLogger("chiqa.answering")
@@ -88,7 +88,7 @@ def answer(get_orchestrator: Callable, store, question: str, options: dict | Non
         orchestrator = get_orchestrator()
         started = time.perf_counter()
         result = orchestrator.run(question, options, turn.history if turn else None).to_dict()
-    return {**result, **save(store, result, (time.perf_counter() - started) * 1000, turn)}
+    return {**result, **save(store, result, (time.perf_counter() - started) * 1000, turn, max_turns)}
 
 
 @dataclass
@@ -116,7 +116,7 @@ def stream_answer(get_orchestrator: Callable, store, question: str, options: dic
         for event in map(event_dict, events):
             if event.get("event") == "result":
                 result = event["result"]
-                saved = save(store, result, (time.perf_counter() - started) * 1000, turn)
+                saved = save(store, result, (time.perf_counter() - started) * 1000, turn, max_turns)
                 event = {**event, "result": {**result, **saved}, **saved}
             yield event
     return Streaming(first, rest(), events.close)
@@ -136,15 +136,24 @@ def queue_full(backend) -> bool:
     return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
 
 
-def save(store, result: dict, measured_ms: float, turn: Turn | None = None) -> dict:
+def save(store, result: dict, measured_ms: float, turn: Turn | None = None, max_turns: int | None = None) -> dict:
     """Store the run, as the conversation's next turn when ``turn`` is given. The answer is returned whatever
     happens to the store, saying whether it was kept; an unsaved first turn leaves no conversation to continue,
-    so its conversation_id is null."""
+    so its conversation_id is null.
+
+    The turn cap is enforced by the store inside the insert's transaction (begin_turn's check before answering
+    only saves the work in the usual case). A follow-up that lost a race for the conversation's last turn was
+    already answered when the store refuses it: the answer is still returned, with ``saved: false``,
+    ``conversation_full: true`` and a save_error saying the conversation is full (not a 409, which would throw
+    the computed answer away)."""
     conversation_id = turn.conversation_id if turn is not None else None
     number = None
     try:
-        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
+        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1),
+                                         max_turns=max_turns if turn is not None and max_turns else None)
         saved = {"run_id": run_id, "saved": True}
+    except ConversationFull as exc:
+        saved = {"run_id": None, "saved": False, "save_error": str(exc), "conversation_full": True}
     except StoreUnavailable as exc:
         saved = {"run_id": None, "saved": False, "save_error": str(exc)}
     except Exception as exc:  # never lose a computed answer over the history

@@ -312,7 +312,8 @@
       if (step && step.type === "tool_call") { var c = chartFor(step.result); if (c) charts.appendChild(c); }
     });
     renderMap(result);
-    setConversation(result.conversation_id, result.turn, result.run_id);
+    // A follow-up refused by the store (the conversation filled up meanwhile) leaves the conversation at its cap.
+    setConversation(result.conversation_id, result.conversation_full ? Infinity : result.turn, result.run_id);
 
     var sources = Array.isArray(result.sources) ? result.sources : [];
     clear($("sources")); sources.forEach(function (s) { $("sources").appendChild(h("li", {text: sourceText(s)})); });

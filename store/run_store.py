@@ -49,6 +49,16 @@ class StoreUnavailable(RuntimeError):
     """The run store cannot be read or written right now; the message says why."""
 
 
+class ConversationFull(RuntimeError):
+    """save_turn refused a turn: the conversation already holds its cap of turns (checked inside the insert's
+    write transaction, so concurrent follow-ups can never store more than the cap)."""
+
+    def __init__(self, conversation_id: str, max_turns: int):
+        super().__init__(f"this conversation has reached its limit of {max_turns} turns; the answer was not "
+                         "stored. Start a new conversation (ask without a conversation_id) to go on")
+        self.conversation_id, self.max_turns = conversation_id, max_turns
+
+
 def scrub_text(text: str) -> str:
     return LONE_SURROGATE.sub("\ufffd", text)
 
@@ -237,9 +247,10 @@ class RunStore:
         return self.save_turn(result, None, latency)[0]
 
     def save_turn(self, result: dict, conversation_id: str | None,
-                  latency: float | None = None) -> tuple[str, int | None]:
+                  latency: float | None = None, max_turns: int | None = None) -> tuple[str, int | None]:
         """Store one answered run as the next turn of a conversation (none: a lone run); returns (run id, turn
-        number or None). Raises StoreUnavailable."""
+        number or None). With ``max_turns``, a conversation that already holds that many turns is refused with
+        ConversationFull, decided inside the same write transaction as the insert. Raises StoreUnavailable."""
         run_id = secrets.token_hex(8)
         calls = tool_call_records(result)
         lat = latency if latency is not None else latency_ms(result)
@@ -257,8 +268,11 @@ class RunStore:
             try:
                 turn = None
                 if conversation_id:
-                    turn = 1 + conn.execute("SELECT COALESCE(MAX(turn), 0) FROM runs WHERE conversation_id = ?",
-                                            (conversation_id,)).fetchone()[0]
+                    held, last = conn.execute("SELECT COUNT(*), COALESCE(MAX(turn), 0) FROM runs"
+                                              " WHERE conversation_id = ?", (conversation_id,)).fetchone()
+                    if max_turns is not None and held >= max_turns:
+                        raise ConversationFull(conversation_id, max_turns)
+                    turn = 1 + last
                 conn.execute(
                     "INSERT INTO runs (id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls,"
                     " n_duplicate, n_error, backend, model, answer_pattern, result_json, conversation_id, turn)"
