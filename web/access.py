@@ -1,6 +1,7 @@
 """Who can see what (docs/operations.md): the client's identity, the allowed hosts and permalinks.
 
-Identity: an API client sends ``Authorization: Bearer <key>`` (a secret it chooses, at least 16 characters);
+Identity: an API client sends ``Authorization: Bearer <key>`` (a secret it chooses, 16 to 512 characters;
+a shorter key or another scheme is ignored);
 a browser gets a random token in the HttpOnly, SameSite=Strict cookie ``chiqa_client`` on its first request.
 Only the token's SHA-256 is stored with a run (``owner``); a run, its feedback and its conversation are
 readable and continuable by that client only, and by nobody else they are "not found" (404, never 403).
@@ -21,7 +22,7 @@ from urllib.parse import urlsplit
 from flask import current_app, g, request
 
 from assembly.answering import permalink_path
-from web.errors import ApiError, error_response
+from web.errors import error_response
 
 COOKIE = "chiqa_client"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest lifetime browsers keep
@@ -71,17 +72,13 @@ def check_host():
 def identify() -> None:
     """before_request: g.owner, the hash of the client's token; g.new_token when a cookie must be set."""
     g.new_token = None
-    auth = request.headers.get("Authorization")
-    if auth is not None and auth.strip():
-        scheme, _, key = auth.strip().partition(" ")
-        key = key.strip()
-        if scheme.lower() != "bearer" or not key:
-            raise ApiError(401, "invalid_authorization", 'send "Authorization: Bearer <key>", a key of your own '
-                                                        "choice that identifies your runs")
-        if not MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS:
-            raise ApiError(401, "invalid_api_key",
-                           f"the bearer key has {len(key)} characters; use {MIN_KEY_CHARS} to {MAX_KEY_CHARS} "
-                           "(a long random secret: whoever sends the same key sees the same runs)")
+    scheme, _, key = (request.headers.get("Authorization") or "").strip().partition(" ")
+    key = key.strip()
+    # Only a bearer key long enough to be a secret is an identity. Another scheme (a proxy's Basic auth) or a
+    # short placeholder ("not-needed", which OpenAI clients must send) is not: such a request is a client
+    # like any other, known by its cookie or, without one, a fresh identity for this request alone (its runs
+    # are then reachable only through their permalinks). A shared placeholder never shares runs.
+    if scheme.lower() == "bearer" and MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS:
         g.owner = owner_hash(key)
         return
     token = request.cookies.get(COOKIE)
