@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -19,7 +20,7 @@ from loop.options import InvalidOptions
 from settings.loader import DataNotFoundError
 from store.conversations import ConversationError, Turn, begin_turn
 from store.run_stats import latency_ms
-from store.run_store import LONE_SURROGATE, StoreUnavailable
+from store.run_store import ANY, LONE_SURROGATE, ConversationFull, StoreUnavailable
 from tools.data.integrity import DataIntegrityError
 
 log = logging.getLogger("chiqa.answering")
@@ -76,19 +77,21 @@ def check_question(question, limit: int) -> str:
     return question
 
 
-def _turn(store, conversation_id, max_turns: int) -> Turn | None:
-    return None if conversation_id is LONE else begin_turn(store, conversation_id, max_turns)
+def _turn(store, conversation_id, max_turns: int, owner) -> Turn | None:
+    return None if conversation_id is LONE else begin_turn(store, conversation_id, max_turns,
+                                                            ANY if owner is None else owner)
 
 
 def answer(get_orchestrator: Callable, store, question: str, options: dict | None = None,
-           conversation_id=LONE, max_turns: int = 0) -> dict:
-    """Answer and store one question. ``conversation_id``: None starts a conversation, an id continues one."""
+           conversation_id=LONE, max_turns: int = 0, owner: str | None = None) -> dict:
+    """Answer and store one question. ``conversation_id``: None starts a conversation, an id continues one
+    (``owner``'s only, when given: the hash of the asking client's token, stored with the run)."""
     with ask_errors():
-        turn = _turn(store, conversation_id, max_turns)  # a bad conversation fails before the model loads
+        turn = _turn(store, conversation_id, max_turns, owner)  # a bad conversation fails before the model loads
         orchestrator = get_orchestrator()
         started = time.perf_counter()
         result = orchestrator.run(question, options, turn.history if turn else None).to_dict()
-    return {**result, **save(store, result, (time.perf_counter() - started) * 1000, turn)}
+    return {**result, **save(store, result, (time.perf_counter() - started) * 1000, turn, max_turns, owner)}
 
 
 @dataclass
@@ -99,10 +102,10 @@ class Streaming:
 
 
 def stream_answer(get_orchestrator: Callable, store, question: str, options: dict | None = None,
-                  conversation_id=LONE, max_turns: int = 0) -> Streaming:
+                  conversation_id=LONE, max_turns: int = 0, owner: str | None = None) -> Streaming:
     """The same as ``answer``, as events. Option errors and a full model queue raise here, before any event."""
     with ask_errors():
-        turn = _turn(store, conversation_id, max_turns)
+        turn = _turn(store, conversation_id, max_turns, owner)
         orchestrator = get_orchestrator()
         if queue_full(orchestrator.backend):
             raise BackendBusy("the model is busy: the wait queue is full; retry shortly")
@@ -116,10 +119,19 @@ def stream_answer(get_orchestrator: Callable, store, question: str, options: dic
         for event in map(event_dict, events):
             if event.get("event") == "result":
                 result = event["result"]
-                saved = save(store, result, (time.perf_counter() - started) * 1000, turn)
+                saved = save(store, result, (time.perf_counter() - started) * 1000, turn, max_turns, owner)
                 event = {**event, "result": {**result, **saved}, **saved}
             yield event
     return Streaming(first, rest(), events.close)
+
+
+def new_share_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def permalink_path(run_id: str, share_key: str | None) -> str:
+    """A run's page, with the capability that opens it to whoever holds the link."""
+    return f"/runs/{run_id}?key={share_key}" if share_key else f"/runs/{run_id}"
 
 
 def event_dict(event: dict) -> dict:
@@ -136,15 +148,31 @@ def queue_full(backend) -> bool:
     return bool(gate is not None and gate.busy and gate.waiting >= gate.queue_size)
 
 
-def save(store, result: dict, measured_ms: float, turn: Turn | None = None) -> dict:
+def save(store, result: dict, measured_ms: float, turn: Turn | None = None, max_turns: int | None = None,
+         owner: str | None = None) -> dict:
     """Store the run, as the conversation's next turn when ``turn`` is given. The answer is returned whatever
     happens to the store, saying whether it was kept; an unsaved first turn leaves no conversation to continue,
-    so its conversation_id is null."""
+    so its conversation_id is null.
+
+    The turn cap is enforced by the store inside the insert's transaction (begin_turn's check before answering
+    only saves the work in the usual case). A follow-up that lost a race for the conversation's last turn was
+    already answered when the store refuses it: the answer is still returned, with ``saved: false``,
+    ``conversation_full: true`` and a save_error saying the conversation is full (not a 409, which would throw
+    the computed answer away).
+
+    A stored run gets a share key, an unguessable capability: ``permalink`` (/runs/<id>?key=<share_key>) opens
+    it for whoever holds the link; without the key only its ``owner`` can read it."""
     conversation_id = turn.conversation_id if turn is not None else None
     number = None
     try:
-        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1))
-        saved = {"run_id": run_id, "saved": True}
+        share_key = new_share_key()
+        run_id, number = store.save_turn(result, conversation_id, latency=latency_ms(result) or round(measured_ms, 1),
+                                         max_turns=max_turns if turn is not None and max_turns else None,
+                                         owner=owner, share_key=share_key)
+        saved = {"run_id": run_id, "saved": True, "share_key": share_key,
+                 "permalink": permalink_path(run_id, share_key)}
+    except ConversationFull as exc:
+        saved = {"run_id": None, "saved": False, "save_error": str(exc), "conversation_full": True}
     except StoreUnavailable as exc:
         saved = {"run_id": None, "saved": False, "save_error": str(exc)}
     except Exception as exc:  # never lose a computed answer over the history

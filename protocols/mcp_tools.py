@@ -113,7 +113,7 @@ class McpTools:
         except AskError as exc:
             return _outcome(exc.message, is_error=True)
         run_id = result["run_id"]  # None when the store could not keep it; the trace says so
-        trace = _jsonable(compact_trace(result, run_id, f"/runs/{run_id}" if run_id else None))
+        trace = _jsonable(compact_trace(result, run_id, result.get("permalink")))  # with its share key
         text = result.get("answer") or ""
         return _outcome(text, {"answer": text, "trace": trace}, extra_text=[json.dumps(trace, ensure_ascii=False)])
 

@@ -99,6 +99,13 @@ class ServerSettings:
     var_dir: str = setting("var", "run history, cache and refreshed data", env="CHIQA_VAR_DIR")
     max_question_chars: int = setting(2000, "longest accepted question", low=1, high=1000000)
     max_body_bytes: int = setting(65536, "largest accepted request body", low=1024, high=2**30)
+    allowed_hosts: str = setting("127.0.0.1, localhost, [::1]",
+                                 "Host header names the app answers (comma-separated; `*` = any); other hosts get "
+                                 "400 (DNS rebinding). The host of `server.public_url` is allowed too",
+                                 env="CHIQA_ALLOWED_HOSTS")
+    public_url: str | None = setting(None, "the app's address as clients reach it (e.g. https://chiqa.example.org), "
+                                           "used to build permalinks; null = the request's own (allowed) host",
+                                     env="CHIQA_PUBLIC_URL")
 
 
 @dataclass(frozen=True)

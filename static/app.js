@@ -289,6 +289,9 @@
 
   function renderResult(result, feedback) {
     state.runId = result.run_id || null;
+    // The run's link carries its share key (anyone holding it can open the run); feedback is its owner's.
+    state.permalink = result.permalink || null;
+    state.owned = result.owned !== false;
     show($("answer-section"), true);
     $("asked").textContent = result.question ? "Q: " + result.question : "";
     var answer = $("answer");
@@ -312,7 +315,8 @@
       if (step && step.type === "tool_call") { var c = chartFor(step.result); if (c) charts.appendChild(c); }
     });
     renderMap(result);
-    setConversation(result.conversation_id, result.turn, result.run_id);
+    // A follow-up refused by the store (the conversation filled up meanwhile) leaves the conversation at its cap.
+    setConversation(result.conversation_id, result.conversation_full ? Infinity : result.turn, result.run_id);
 
     var sources = Array.isArray(result.sources) ? result.sources : [];
     clear($("sources")); sources.forEach(function (s) { $("sources").appendChild(h("li", {text: sourceText(s)})); });
@@ -404,7 +408,7 @@
           var li = h("li", {className: current ? "turn current" : "turn", "aria-current": current ? "true" : null,
                             "data-turn": t.turn});
           li.appendChild(h("p", {className: "turn-q"}, [h("span", {className: "turn-no", text: "Q" + t.turn + " "}),
-                                                        h("a", {href: "/runs/" + encodeURIComponent(t.run_id), text: t.question})]));
+                                                        h("a", {href: t.permalink || "/runs/" + encodeURIComponent(t.run_id), text: t.question})]));
           li.appendChild(h("p", {className: "turn-a", text: answer.length > 240 ? answer.slice(0, 239) + "…" : answer}));
           ol.appendChild(li);
         });
@@ -540,13 +544,17 @@
   function setupFeedback(fb) {
     show($("feedback"), !!state.runId);
     if (!state.runId) return;
+    // Only the run's owner rates it; a shared run shows its link alone.
+    ["feedback-label", "vote-up", "vote-down", "feedback-comment", "feedback-send"].forEach(function (id) {
+      show($(id), state.owned);
+    });
     state.rating = fb.rating || null;
     $("vote-up").setAttribute("aria-pressed", state.rating === 1 ? "true" : "false");
     $("vote-down").setAttribute("aria-pressed", state.rating === -1 ? "true" : "false");
     $("feedback-comment").value = fb.comment || "";
     $("feedback-status").textContent = state.rating ? "Thanks, your rating is saved." : "";
     var link = $("permalink");
-    link.href = "/runs/" + encodeURIComponent(state.runId);
+    link.href = state.permalink || "/runs/" + encodeURIComponent(state.runId);
     show(link, true);
   }
 
@@ -580,7 +588,7 @@
         var when = new Date(run.created_at * 1000);
         var meta = when.toLocaleString() + " · " + run.n_tool_calls + " tool call" + (run.n_tool_calls === 1 ? "" : "s") +
                    (run.rating === 1 ? " · 👍" : run.rating === -1 ? " · 👎" : "");
-        ul.appendChild(h("li", {}, [h("a", {href: "/runs/" + encodeURIComponent(run.id), text: run.question}),
+        ul.appendChild(h("li", {}, [h("a", {href: run.permalink || "/runs/" + encodeURIComponent(run.id), text: run.question}),
                                     h("span", {className: "recent-meta", text: meta})]));
       });
     }).catch(function () {});
@@ -589,14 +597,18 @@
   function loadStoredRun(runId) {
     show($("status"), true);
     $("progress").textContent = "loading the stored run…";
-    fetch("/api/runs/" + encodeURIComponent(runId))
+    var key = new URLSearchParams(window.location.search).get("key");  // a shared link's capability
+    fetch("/api/runs/" + encodeURIComponent(runId) + (key ? "?key=" + encodeURIComponent(key) : ""))
       .then(function (r) { return r.json().then(function (b) { return {resp: r, body: b}; }); })
       .then(function (r) {
         if (!r.resp.ok) throw new Error(errorMessage(r.body, r.resp));
         var result = r.body.result || {};
         result.run_id = r.body.id;
-        result.conversation_id = r.body.conversation_id;
-        result.turn = r.body.turn;
+        result.owned = r.body.owned;
+        result.permalink = r.body.permalink || (key ? "/runs/" + encodeURIComponent(runId) + "?key=" + encodeURIComponent(key) : null);
+        // A run shared with this browser is read-only here: its conversation stays its owner's.
+        result.conversation_id = r.body.owned ? r.body.conversation_id : null;
+        result.turn = r.body.owned ? r.body.turn : 0;
         $("question").value = result.question || r.body.question || "";
         $("progress").textContent = "stored run from " + new Date(r.body.created_at * 1000).toLocaleString();
         renderResult(result, {rating: r.body.rating, comment: r.body.comment});

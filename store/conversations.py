@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from analyzer.analysis import Analysis
 from analyzer.followup import EarlierTurn
+from store.run_store import ANY
 
 ID_PATTERN = re.compile(r"[0-9a-f]{16}")
 
@@ -52,12 +53,14 @@ def check_id(value) -> str:
     return value
 
 
-def begin_turn(store, conversation_id, max_turns: int) -> Turn:
-    """The turn a question is about to take: a new conversation without an id, else the next turn of that one."""
+def begin_turn(store, conversation_id, max_turns: int, owner=ANY) -> Turn:
+    """The turn a question is about to take: a new conversation without an id, else the next turn of that one.
+    With ``owner`` (a client's token hash), only that client's conversation can be continued: another client's
+    is "not found", the same as one that does not exist."""
     if conversation_id is None:
         return Turn(new_id(), 1)
     conversation_id = check_id(conversation_id)
-    history = store.conversation_turns(conversation_id)
+    history = store.conversation_turns(conversation_id, owner=owner)
     if not history:
         raise ConversationError(404, "conversation_not_found",
                                 f"no conversation with id {conversation_id!r}; leave conversation_id out to start one")

@@ -12,6 +12,13 @@ runs ordered by turn and each turn keeps its own permalink. Turn numbers are ass
 insert's transaction, so two answers finishing at once in the same conversation never share a number.
 Runs from /v1 and MCP have neither.
 
+Owners and share keys (who can see what, docs/operations.md): each run stored through the web app carries
+``owner``, the SHA-256 of its client's token (web/access.py), and ``share_key``, an unguessable capability that
+the run's permalink holds. Reads take an ``owner`` argument: ANY (the default, for the CLI and the operator)
+reads everything; a hash reads only that client's runs; None reads only unowned runs (stores made before
+owners existed, the CLI's and MCP's runs). Legacy rows get both columns as NULL: no web client owns them and
+they have no share key, so the web app shows them to nobody.
+
 Thread/process safety: a fresh connection per call (cheap for SQLite), WAL journal so several
 gunicorn workers can read while one writes, and a busy timeout so writers wait, not fail.
 
@@ -49,6 +56,16 @@ class StoreUnavailable(RuntimeError):
     """The run store cannot be read or written right now; the message says why."""
 
 
+class ConversationFull(RuntimeError):
+    """save_turn refused a turn: the conversation already holds its cap of turns (checked inside the insert's
+    write transaction, so concurrent follow-ups can never store more than the cap)."""
+
+    def __init__(self, conversation_id: str, max_turns: int):
+        super().__init__(f"this conversation has reached its limit of {max_turns} turns; the answer was not "
+                         "stored. Start a new conversation (ask without a conversation_id) to go on")
+        self.conversation_id, self.max_turns = conversation_id, max_turns
+
+
 def scrub_text(text: str) -> str:
     return LONE_SURROGATE.sub("\ufffd", text)
 
@@ -81,16 +98,32 @@ CREATE TABLE IF NOT EXISTS runs (
     comment TEXT,
     feedback_at REAL,
     conversation_id TEXT,
-    turn INTEGER
+    turn INTEGER,
+    owner TEXT,
+    share_key TEXT
 );
 CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at DESC);
 """
 # Stores created before conversations existed get the two columns added on first open.
 MIGRATIONS = (("conversation_id", "ALTER TABLE runs ADD COLUMN conversation_id TEXT"),
-              ("turn", "ALTER TABLE runs ADD COLUMN turn INTEGER"))
-INDEXES = "CREATE INDEX IF NOT EXISTS runs_conversation ON runs (conversation_id, turn);"
+              ("turn", "ALTER TABLE runs ADD COLUMN turn INTEGER"),
+              # Stores created before owners existed: NULL = legacy/unowned (readable by no web client).
+              ("owner", "ALTER TABLE runs ADD COLUMN owner TEXT"),
+              ("share_key", "ALTER TABLE runs ADD COLUMN share_key TEXT"))
+INDEXES = ("CREATE INDEX IF NOT EXISTS runs_conversation ON runs (conversation_id, turn);"
+           "CREATE INDEX IF NOT EXISTS runs_owner ON runs (owner, created_at DESC);")
 SUMMARY_COLUMNS = ("id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls, n_duplicate,"
-                   " n_error, backend, model, answer_pattern, rating, comment, conversation_id, turn")
+                   " n_error, backend, model, answer_pattern, rating, comment, conversation_id, turn, owner, share_key")
+ANY = object()  # the ``owner`` of a read that is not limited to one client (the CLI, the operator)
+
+
+def _owned(owner) -> tuple[str, tuple]:
+    """The SQL condition (to AND in) and its parameters limiting rows to ``owner``."""
+    if owner is ANY:
+        return "1", ()
+    if owner is None:
+        return "owner IS NULL", ()
+    return "owner = ?", (owner,)
 
 class RunStore:
     def __init__(self, path: str | Path):
@@ -237,9 +270,12 @@ class RunStore:
         return self.save_turn(result, None, latency)[0]
 
     def save_turn(self, result: dict, conversation_id: str | None,
-                  latency: float | None = None) -> tuple[str, int | None]:
+                  latency: float | None = None, max_turns: int | None = None, owner: str | None = None,
+                  share_key: str | None = None) -> tuple[str, int | None]:
         """Store one answered run as the next turn of a conversation (none: a lone run); returns (run id, turn
-        number or None). Raises StoreUnavailable."""
+        number or None). With ``max_turns``, a conversation that already holds that many turns is refused with
+        ConversationFull, decided inside the same write transaction as the insert. ``owner`` (a token hash) and
+        ``share_key`` are stored with the run. Raises StoreUnavailable."""
         run_id = secrets.token_hex(8)
         calls = tool_call_records(result)
         lat = latency if latency is not None else latency_ms(result)
@@ -257,12 +293,16 @@ class RunStore:
             try:
                 turn = None
                 if conversation_id:
-                    turn = 1 + conn.execute("SELECT COALESCE(MAX(turn), 0) FROM runs WHERE conversation_id = ?",
-                                            (conversation_id,)).fetchone()[0]
+                    held, last = conn.execute("SELECT COUNT(*), COALESCE(MAX(turn), 0) FROM runs"
+                                              " WHERE conversation_id = ?", (conversation_id,)).fetchone()
+                    if max_turns is not None and held >= max_turns:
+                        raise ConversationFull(conversation_id, max_turns)
+                    turn = 1 + last
                 conn.execute(
                     "INSERT INTO runs (id, created_at, question, latency_ms, stopped_because, partial, n_tool_calls,"
-                    " n_duplicate, n_error, backend, model, answer_pattern, result_json, conversation_id, turn)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row + (conversation_id, turn))
+                    " n_duplicate, n_error, backend, model, answer_pattern, result_json, conversation_id, turn,"
+                    " owner, share_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    row + (conversation_id, turn, owner, share_key))
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # a failed BEGIN leaves nothing to roll back
@@ -277,10 +317,13 @@ class RunStore:
             raise
         return run_id, turn
 
-    def set_feedback(self, run_id: str, rating: int, comment: str | None = None) -> bool:
+    def set_feedback(self, run_id: str, rating: int, comment: str | None = None, owner=ANY) -> bool:
+        """False when no run of ``owner`` has that id."""
         comment = scrub_text(comment) if comment is not None else None
-        return self._do(lambda conn: conn.execute("UPDATE runs SET rating = ?, comment = ?, feedback_at = ? WHERE id = ?",
-                                                  (int(rating), comment, time.time(), run_id)).rowcount > 0, write=True)
+        where, params = _owned(owner)
+        return self._do(lambda conn: conn.execute(
+            f"UPDATE runs SET rating = ?, comment = ?, feedback_at = ? WHERE id = ? AND {where}",
+            (int(rating), comment, time.time(), run_id) + params).rowcount > 0, write=True)
 
     # ------------------------------------------------------------ reads
     def get(self, run_id: str) -> dict | None:
@@ -295,26 +338,32 @@ class RunStore:
         return self._do(lambda conn: conn.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is not None,
                         write=False)
 
-    def recent(self, limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
+    def recent(self, limit: int = 20, offset: int = 0, owner=ANY) -> tuple[list[dict], int]:
+        where, params = _owned(owner)
+
         def op(conn):
-            rows = conn.execute(f"SELECT {SUMMARY_COLUMNS} FROM runs ORDER BY created_at DESC, rowid DESC"
-                                " LIMIT ? OFFSET ?", (limit, offset)).fetchall()
-            return rows, conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            rows = conn.execute(f"SELECT {SUMMARY_COLUMNS} FROM runs WHERE {where}"
+                                " ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                                params + (limit, offset)).fetchall()
+            return rows, conn.execute(f"SELECT COUNT(*) FROM runs WHERE {where}", params).fetchone()[0]
 
         rows, total = self._do(op, write=False)
         return [self._summary(r) for r in rows], total
 
-    def conversation_turns(self, conversation_id: str) -> list[dict]:
-        """The conversation's turns, oldest first: run_id, turn, created_at, question, answer and analysis."""
+    def conversation_turns(self, conversation_id: str, owner=ANY) -> list[dict]:
+        """The conversation's turns, oldest first: run_id, turn, created_at, question, answer, analysis and
+        share_key. Only ``owner``'s: another client's conversation has no turns for it."""
+        where, params = _owned(owner)
         rows = self._do(lambda conn: conn.execute(
-            "SELECT id, turn, created_at, question, result_json FROM runs WHERE conversation_id = ? ORDER BY turn",
-            (conversation_id,)).fetchall(), write=False)
+            "SELECT id, turn, created_at, question, result_json, share_key FROM runs"
+            f" WHERE conversation_id = ? AND {where} ORDER BY turn", (conversation_id,) + params).fetchall(),
+            write=False)
         turns = []
         for row in rows:
             result = json.loads(row["result_json"])
             turns.append({"run_id": row["id"], "turn": row["turn"], "created_at": row["created_at"],
                           "question": row["question"], "answer": result.get("answer") or "",
-                          "analysis": result.get("analysis") or {}})
+                          "analysis": result.get("analysis") or {}, "share_key": row["share_key"]})
         return turns
 
     def turn_count(self, conversation_id: str) -> int:
@@ -351,6 +400,8 @@ class RunStore:
             "comment": row["comment"],
             "conversation_id": row["conversation_id"],
             "turn": row["turn"],
+            "owner": row["owner"],
+            "share_key": row["share_key"],
         }
 
     def stats(self) -> dict:

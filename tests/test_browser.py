@@ -122,7 +122,7 @@ def test_ask_stream_trace_csv_and_inert_payloads(server, browser, tmp_path):
     page.click("#vote-up")
     expect(page.locator("#feedback-status")).to_contain_text("saved")  # (the page's CSP forbids eval polling)
     href = page.get_attribute("#permalink", "href")
-    assert href.startswith("/runs/")
+    assert href.startswith("/runs/") and "?key=" in href  # the link shares the run on purpose
     recent = page.text_content("#recent")
     assert "Homicides by year" in recent
 
@@ -132,6 +132,13 @@ def test_ask_stream_trace_csv_and_inert_payloads(server, browser, tmp_path):
     ppage.wait_for_selector("#answer-section:not([hidden])", timeout=15000)
     assert ppage.text_content("#answer") == answer
     assert ppage.get_attribute("#vote-up", "aria-pressed") == "true"
+    # another browser (its own cookie): the shared run reads, without its owner's feedback controls or history
+    assert ppage.is_hidden("#vote-up") and ppage.is_visible("#permalink")
+    ppage.wait_for_selector("#recent li.note")
+    assert "No questions yet" in ppage.text_content("#recent")
+    assert ppage.goto(server + href.split("?")[0]).status == 404  # without the key: not found
+    ppage.goto(server + href)
+    ppage.wait_for_selector("#answer-section:not([hidden])", timeout=15000)
     assert ppage.evaluate("window.__pwned") is None
     assert ppage.evaluate("document.querySelectorAll('img').length") == 0
     assert ppage.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling

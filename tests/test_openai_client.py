@@ -41,6 +41,11 @@ def homicides_2022(data_dir):
     return int((df["Year"].astype(int) == 2022).sum())
 
 
+def _lead(text: str) -> str:
+    """The answer's first paragraph, after the "Read as: ..." line the answer text now opens with."""
+    return next(p for p in text.split("\n\n") if p.strip() and not p.strip().startswith("Read as:"))
+
+
 def _number_in(text: str, value: int) -> bool:
     return value in {int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text)}
 
@@ -53,7 +58,7 @@ def test_completion(client, base, homicides_2022):
     completion = client.chat.completions.create(model="chiqa", messages=[{"role": "user", "content": QUESTION}])
     content = completion.choices[0].message.content
     answer = content.split("</details>\n", 1)[1]
-    assert _number_in(answer.split("\n\n")[0], homicides_2022), answer
+    assert _number_in(_lead(answer), homicides_2022), answer
     assert completion.choices[0].finish_reason == "stop"
     assert completion.usage.total_tokens > 0
     trace = completion.model_extra["chiqa"]
@@ -61,10 +66,13 @@ def test_completion(client, base, homicides_2022):
     [call] = trace["tool_calls"]
     assert call["name"] == "query_homicides_advanced" and call["status"] == "ok"
     assert content.count('<details type="tool_calls"') == 1
-    # the permalink points at this server's stored run
-    assert trace["permalink"] == f"{base}/runs/{trace['run_id']}"
+    # the permalink points at this server's stored run, with its share key: the SDK's placeholder key is no
+    # identity, so the link is what opens the run
+    assert trace["permalink"].startswith(f"{base}/runs/{trace['run_id']}?key=")
     assert requests.get(trace["permalink"], timeout=10).status_code == 200
-    stored = requests.get(f"{base}/api/runs/{trace['run_id']}", timeout=10).json()
+    key = trace["permalink"].split("?key=")[1]
+    assert requests.get(f"{base}/api/runs/{trace['run_id']}", timeout=10).status_code == 404
+    stored = requests.get(f"{base}/api/runs/{trace['run_id']}?key={key}", timeout=10).json()
     assert _number_in(stored["result"]["answer"], homicides_2022)
 
 
@@ -75,7 +83,7 @@ def test_streaming(client, homicides_2022):
     assert chunks[0].choices[0].delta.role == "assistant"
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert text.startswith("Tool call 1: query_homicides_advanced")
-    assert _number_in(text.split("\n\n")[1], homicides_2022), text
+    assert _number_in(_lead(text.split("\n\n", 1)[1]), homicides_2022), text
     finished = [c for c in chunks if c.choices and c.choices[0].finish_reason]
     assert [c.choices[0].finish_reason for c in finished] == ["stop"]
     assert finished[0].model_extra["chiqa"]["tool_calls"][0]["status"] == "ok"
@@ -108,4 +116,4 @@ def test_llm_cli_with_the_documented_recipe(base, tmp_path, homicides_2022):
                               text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("Tool call 1: query_homicides_advanced")
-        assert _number_in(done.stdout.split("\n\n")[1], homicides_2022), done.stdout
+        assert _number_in(_lead(done.stdout.split("\n\n", 1)[1]), homicides_2022), done.stdout

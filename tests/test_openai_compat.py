@@ -82,7 +82,8 @@ def test_completion_runs_the_loop_and_attaches_the_trace(client):
     assert choice["finish_reason"] == "stop" and choice["message"]["role"] == "assistant"
     trace = body["chiqa"]
     assert body["id"] == f"chatcmpl-{trace['run_id']}"
-    assert trace["permalink"].endswith(f"/runs/{trace['run_id']}")
+    # the link carries the run's share key, so it opens for whoever the client hands it to
+    assert trace["permalink"].startswith(f"http://localhost/runs/{trace['run_id']}?key=")
     [call] = trace["tool_calls"]
     assert call["name"] == "query_homicides_advanced" and call["status"] == "ok"
     assert call["arguments"]["year"] == 2022

@@ -65,13 +65,13 @@ def test_v1_model_markdown_links_and_images_are_inert(tmp_path, model, stream):
     assert resp.status_code == 200
     if stream:
         content = stream_content(resp)
-        permalink = re.search(r"(http://localhost/runs/[0-9a-f]+)", content).group(1)
+        permalink = re.search(r"(http://localhost/runs/[0-9a-f]+\?key=[A-Za-z0-9_-]+)", content).group(1)
     else:
         body = resp.get_json()
         content, permalink = body["choices"][0]["message"]["content"], body["chiqa"]["permalink"]
     assert_inert(content, permalink, model)
     # the stored run keeps what the model really wrote (the trace is data, not rendered text)
-    run_id = permalink.rsplit("/", 1)[1]
+    run_id = permalink.rsplit("/", 1)[1].split("?")[0]  # the link carries the run's share key
     assert client.get(f"/api/runs/{run_id}").get_json()["result"]["answer"].startswith("There were 717")
 
 

@@ -10,6 +10,10 @@ POST /api/runs/<id>/feedback  {"rating": "up"|"down"|1|-1, "comment": optional, 
 GET  /api/tools               the tool schemas
 GET  /api/health              backend/model and data state, never loading anything
 GET  /api/stats               run history statistics
+
+Runs and conversations belong to the client that made them (web/access.py: a bearer key or the chiqa_client
+cookie): /api/runs lists the caller's; a run, its feedback and a conversation of another client are 404.
+GET /api/runs/<id>?key=<share key> (the permalink's key) reads a run shared on purpose.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ from assembly.version import VERSION
 from backends.base import BackendBusy
 from store.conversations import ConversationError, check_id
 from store.run_store import LONE_SURROGATE, scrub_text
+from web import access
 from web.errors import ApiError
 from web.runtime import get_runtime
 
@@ -136,7 +141,7 @@ def ask():
     question, options, conversation_id = parse_ask()
     try:
         return jsonify(answer(get_orchestrator, _store(), question, options, conversation_id,
-                              _settings().orchestrator.max_conversation_turns))
+                              _settings().orchestrator.max_conversation_turns, owner=access.current_owner()))
     except AskError as exc:
         raise from_ask_error(exc) from None
 
@@ -150,7 +155,7 @@ def ask_stream():
     question, options, conversation_id = parse_ask()
     try:
         streaming = stream_answer(get_orchestrator, _store(), question, options, conversation_id,
-                                  _settings().orchestrator.max_conversation_turns)
+                                  _settings().orchestrator.max_conversation_turns, owner=access.current_owner())
     except AskError as exc:
         raise from_ask_error(exc) from None
 
@@ -192,8 +197,8 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 def runs():
     limit = _int_arg("limit", 10, 1, 50)
     offset = _int_arg("offset", 0, 0, 10**9)
-    items, total = _store().recent(limit, offset)
-    return jsonify({"runs": items, "total": total, "limit": limit, "offset": offset,
+    items, total = _store().recent(limit, offset, owner=access.current_owner())
+    return jsonify({"runs": [access.public_run(item) for item in items], "total": total, "limit": limit, "offset": offset,
                     "next_offset": offset + limit if offset + limit < total else None})
 
 
@@ -201,11 +206,13 @@ def runs():
 def run_detail(run_id: str):
     store = _store()
     run = store.get(run_id)
+    if run is not None and not access.can_read(run, request.args.get("key")):
+        run = None  # another client's run is not found, the same as one that does not exist
     if run is None:
         aside = store.moved_aside[-1]["path"] if store.moved_aside else None
         note = f"; a corrupt run store was moved aside to {aside}, earlier runs are in that file" if aside else ""
         raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}{note}")
-    return jsonify(run)
+    return jsonify(access.public_run(run))
 
 
 @bp.get("/conversations/<conversation_id>")
@@ -214,13 +221,13 @@ def conversation(conversation_id: str):
         check_id(conversation_id)
     except ConversationError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from None
-    turns = _store().conversation_turns(conversation_id)
+    turns = _store().conversation_turns(conversation_id, owner=access.current_owner())
     if not turns:
         raise ApiError(404, "conversation_not_found", f"no conversation with id {conversation_id!r}")
     limit = _settings().orchestrator.max_conversation_turns
     return jsonify({"conversation_id": conversation_id, "max_turns": limit, "turns_left": max(0, limit - len(turns)),
-                    "turns": [{k: t[k] for k in ("turn", "run_id", "created_at", "question", "answer")}
-                              for t in turns]})
+                    "turns": [{**{k: t[k] for k in ("turn", "run_id", "created_at", "question", "answer")},
+                               "permalink": access.permalink(t["run_id"], t["share_key"])} for t in turns]})
 
 
 @bp.post("/runs/<run_id>/feedback")
@@ -244,7 +251,7 @@ def feedback(run_id: str):
     unknown = sorted(set(body) - {"rating", "comment"})
     if unknown:
         raise ApiError(400, "unknown_field", f"unknown field(s): {', '.join(unknown)}")
-    if not _store().set_feedback(run_id, mapping[rating], comment):
+    if not _store().set_feedback(run_id, mapping[rating], comment, owner=access.current_owner()):
         raise ApiError(404, "run_not_found", f"no stored run with id {run_id!r}")
     return jsonify({"ok": True, "run_id": run_id, "rating": mapping[rating], "comment": comment})
 

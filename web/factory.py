@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask.json.provider import DefaultJSONProvider
 
 from settings.loader import var_dir
-from web import api, geo, openai_compat, pages
+from web import access, api, geo, openai_compat, pages
 from web.errors import register_error_handlers
 from store.run_store import RunStore, scrub_text
 from web.runtime import get_runtime
@@ -32,6 +32,10 @@ def register_web(app) -> None:
     app.extensions["chiqa_store"] = RunStore(var_dir(settings) / "runs.sqlite3")
     get_runtime(app)
     register_error_handlers(app)
+    # Who can see what (web/access.py): the Host header first, then the client's identity.
+    app.before_request(access.check_host)
+    app.before_request(access.identify)
+    app.after_request(access.set_cookie)
     app.register_blueprint(api.bp)
     app.register_blueprint(geo.bp)
     app.register_blueprint(pages.bp)

@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 
-from flask import Blueprint, Response, current_app, jsonify, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, jsonify, stream_with_context
 
 from assembly.answering import RETRY_AFTER_SECONDS, AskError, answer, stream_answer
 from backends.base import BackendBusy
@@ -23,6 +23,7 @@ from protocols import openai_chat as oc
 from protocols.trace import compact_trace, usage
 from web.api import _check_text as check_text
 from web.api import get_orchestrator, read_json_body
+from web import access
 from web.errors import ApiError, openai_error_body
 
 log = logging.getLogger("chiqa.web")
@@ -44,9 +45,10 @@ def _parse():
     return chat
 
 
-def _permalink(run_id: str | None) -> str | None:
-    """None when the run could not be stored: the answer is still sent, without a link to nowhere."""
-    return url_for("pages.run_page", run_id=run_id, _external=True) if run_id else None
+def _permalink(result: dict) -> str | None:
+    """The run's link with its share key (so the link works for whoever the client hands it to), from
+    server.public_url or the request's own allowed host; None when the run could not be stored."""
+    return access.permalink(result.get("run_id"), result.get("share_key"))
 
 
 def _trace(chat: oc.ChatRequest, result: dict, run_id: str, permalink: str) -> dict:
@@ -79,11 +81,12 @@ def chat_completions():
     if chat.stream:
         return _stream(chat)
     try:
-        result = answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question, chat.options)
+        result = answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question, chat.options,
+                        owner=access.current_owner())
     except AskError as exc:
         raise _ask_error(exc) from None
     run_id = result["run_id"]  # None when not saved
-    permalink = _permalink(run_id)
+    permalink = _permalink(result)
     steps = [s for s in result.get("trace") or [] if isinstance(s, dict) and s.get("type") == "tool_call"]
     content = oc.visible_text(result, steps, permalink, chat.model)
     return jsonify(oc.completion(f"chatcmpl-{run_id or secrets.token_hex(8)}", int(time.time()), chat.model, content,
@@ -93,7 +96,7 @@ def chat_completions():
 def _stream(chat: oc.ChatRequest):
     try:  # option errors and a busy model surface here, before any byte is sent
         streaming = stream_answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question,
-                                  chat.options)
+                                  chat.options, owner=access.current_owner())
     except AskError as exc:
         raise _ask_error(exc) from None
     # The id is known before the run is stored; the stored run id travels in the last chunk's `chiqa`.
@@ -113,7 +116,7 @@ def _stream(chat: oc.ChatRequest):
                 elif kind == "result":
                     result = event.get("result") or {}
                     run_id = result.get("run_id")
-                    permalink = _permalink(run_id)  # stream_with_context keeps the request for url_for
+                    permalink = _permalink(result)  # stream_with_context keeps the request
                     text = oc.answer_text(oc.shown_answer(result), permalink, chat.model, had_calls)
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {"content": text}))
                     yield oc.sse(oc.chunk(completion_id, created, chat.model, {}, "stop",

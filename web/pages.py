@@ -1,9 +1,10 @@
 """HTML pages: the question page and the /runs/<id> permalink (same template and renderer)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, request
 
 from assembly.version import VERSION
+from web import access
 
 bp = Blueprint("pages", __name__)
 
@@ -32,6 +33,8 @@ def index():
 
 @bp.get("/runs/<run_id>")
 def run_page(run_id: str):
-    if not current_app.extensions["chiqa_store"].exists(run_id):
+    # Only the run's owner, or whoever holds its permalink (?key=<share key>); anyone else: not found.
+    run = current_app.extensions["chiqa_store"].get(run_id)
+    if run is None or not access.can_read(run, request.args.get("key")):
         abort(404)
     return _page(run_id)
