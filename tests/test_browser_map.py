@@ -8,6 +8,7 @@ first, each answer's numbers compared with pandas.
 import json
 import os
 import re
+from urllib.parse import urljoin
 import threading
 from pathlib import Path
 
@@ -227,13 +228,13 @@ def test_three_turn_follow_up_thread(server, browser, raw):
     page.goto(server + "/")
 
     ask(page, "How many homicides were there in Englewood in 2022?")
-    first = page.text_content("#answer")
+    first = page.inner_text("#answer")  # the reading line is its own paragraph
     assert re.search(rf"\b{englewood_2022} homicides\b", first) and "Englewood" in first
     assert page.is_visible("#followup-note") and page.is_hidden("#thread-section")
 
     # Turn 2 names only a year: the place and the subject come from turn 1.
     ask(page, "And in 2021?")
-    second = page.text_content("#answer")
+    second = page.inner_text("#answer")
     assert re.search(rf"\b{englewood_2021} homicides\b", second) and "Englewood" in second and "2021" in second
     analysis = page.text_content("#trace li.step-analysis summary")
     assert "areas from turn 1" in analysis and "metrics from turn 1" in analysis
@@ -241,7 +242,7 @@ def test_three_turn_follow_up_thread(server, browser, raw):
 
     # Turn 3 names nothing: Englewood from turn 1, 2021 from turn 2, and the city figure beside it.
     ask(page, "How does that compare with the city?")
-    third = page.text_content("#answer")
+    third = page.inner_text("#answer")
     assert re.search(rf"\b{englewood_2021} homicides\b", third) and re.search(rf"\b{city_2021} homicides\b", third)
     analysis = page.text_content("#trace li.step-analysis summary")
     assert "areas from turn 1" in analysis and "years from turn 2" in analysis and "compared with the city" in analysis
@@ -257,9 +258,9 @@ def test_three_turn_follow_up_thread(server, browser, raw):
     page.screenshot(path=str(ARTIFACTS / "follow_up_thread.png"), full_page=True)
 
     # The permalink of turn 2 shows that turn, inside its conversation.
-    page.goto(server + turns[1]["href"])
+    page.goto(urljoin(server + "/", turns[1]["href"]))  # the link may be absolute
     page.wait_for_selector("#thread li.current", timeout=15000)
-    assert page.text_content("#answer") == second
+    assert page.inner_text("#answer") == second
     assert page.get_attribute("#thread li.current", "data-turn") == "2"
 
     # A new conversation forgets the earlier turns: "And in 2021?" alone carries nothing.
