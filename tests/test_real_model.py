@@ -53,7 +53,8 @@ def test_a_question_through_the_whole_loop(llama, registry, data):
     services = build_services(model_settings(), backend=llama, data=data)
     result = services.orchestrator.run("How many homicides were there in Chicago in 2020?").to_dict()
     types = [s["type"] for s in result["trace"]]
-    assert types[0] == "analysis" and "model_pass" in types and "synthesis" in types and types[-1] == "grounding"
+    assert types[0] == "analysis" and "model_pass" in types and "synthesis" in types
+    assert types[-1] == "grounding" or types[-2:] == ["grounding", "notes"], types
     assert [s["index"] for s in result["trace"]] == list(range(len(types)))
     assert_valid_calls(result, registry)
     assert len([c for c in result["tool_calls"] if c["status"] != "skipped"]) <= 4
@@ -139,6 +140,7 @@ def test_the_web_api_answers_with_the_real_model(tmp_path, data):
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["backend"]["backend"] == "llama" and body["model"] == MODEL.name and body["answer"].strip()
-    assert body["trace"][0]["type"] == "analysis" and body["trace"][-1]["type"] == "grounding"
+    assert body["trace"][0]["type"] == "analysis"
+    assert body["trace"][-1]["type"] in ("grounding", "notes")
     stored = client.get(f"/api/runs/{body['run_id']}").get_json()
     assert stored["result"]["answer"] == body["answer"]
