@@ -26,6 +26,7 @@ import yaml
 
 from assembly.services import Services, build_services
 from evals import expected
+from evals.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
@@ -184,6 +185,9 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
     told = bool(unused) and all(f"'{phrase}'" in answer for phrase in unused)
     silently_wrong = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False) \
         and not told
+    reading = result.get("reading") if isinstance(result.get("reading"), dict) else None
+    reading_line = (reading or {}).get("line")
+    called_ok_any = [c for c in calls if c.get("status") == "ok"]
     grounding = [s for s in result.get("trace") or [] if s.get("type") == "grounding"]
     checked = len(grounding[-1].get("checked") or []) if grounding else 0
     ungrounded = list(result.get("ungrounded_numbers") or [])
@@ -203,6 +207,7 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         "first_word_ms": first_word_ms(result.get("trace") or []),
         "passes": _pass_digest(result),
         "kind": item.get("kind"), "stand_ins": stand_ins, "declined": declined, "silently_wrong": silently_wrong,
+        "reading": reading_line, "form_problems": form_problems(answer, reading, answered=bool(called_ok_any)),
     }
 
 
@@ -314,6 +319,9 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         "pass_rate": round(sum(r["passed"] for r in rows) / n, 4),
         "tool_selection_accuracy": round(sum(r["tools_ok"] for r in judged) / len(judged), 4) if judged else 1.0,
         "silently_wrong": sum(r["silently_wrong"] for r in rows),
+        # Answers whose form fails evals/answer_form.py: a chain, a bare key line, a first sentence without the
+        # reading's place, period or a figure.
+        "form_problems": sum(bool(r["form_problems"]) for r in rows),
         "argument_accuracy": round(sum(r["args_matched"] for r in rows) / args_total, 4) if args_total else 1.0,
         "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,
         "stop_reasons": stops,

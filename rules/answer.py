@@ -11,11 +11,14 @@ its own fields, which the page and the CLI show once, after the answer.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
+from rules.sentences import (change_sentence, count_sentence, peak_sentence, ranking_sentence, where_and_conditions,
+                             year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
@@ -109,27 +112,26 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
     if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
-        # "Was 2012 deadlier than 2011?": each year's figure, then the change between them.
+        # "Was 2012 deadlier than 2011?": each year's figure, then the change between them; separate years also
+        # give their total.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
-        years = "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows)
-        if listed:  # separate years: each, and their total
-            years += f" ({values['total']:,} in all)"
+        years = year_counts_sentence(values, rows, in_all=listed)
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
         if change and analysis.asks_percent_change:
-            return f"{change.rstrip('.')}. {years}"  # the figure asked for first
-        return f"{years}. {change.rstrip('.')}" if change else None
+            noun, where, conditions = where_and_conditions(values)
+            return f"{change_sentence(change, f'{noun} {where}{conditions}')} {years}"  # the figure asked for first
+        return f"{years} {change_sentence(change)}" if change else None
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
-        return peak.rstrip(".") if peak else None
+        return peak_sentence(peak, values).rstrip(".") if peak else None
     if not ranked or args.get("community_area") or args.get("ward") or args.get("district"):
         return None
     for line in _lines(result.text, 40):
         m = _RANK_LINE.match(line)
         if m:
             order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
-            word = "lowest" if order == "asc" else "highest"
-            return f"Ranked {word}: {m.group(1).strip()}"
+            return ranking_sentence(entry.name, values, m.group(1).strip(), order, result.summary)
     return None
 
 
@@ -161,33 +163,54 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
     return "\n\n".join(p for p in (checker.keep(x) for x in parts) if p)
 
 
+class LeadLine(NamedTuple):
+    """One opening sentence of an answer: its text, its role ("answer", "figure": a result's own figure line that a
+    better line may replace in the key figures, or "context": a ranking's city-wide total) and its result."""
+
+    text: str
+    role: str
+    entry: ToolCallStep | None
+
+
 def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
-    """The answer's opening lines: per result, its ranking's top row or its summary, as the tool wrote them."""
-    lead: list[str] = span_comparison_lines(analysis, ok)  # two date spans or stretches of hours, side by side
-    if lead:
-        return lead
+    """The answer's opening lines."""
+    return [line.text for line in _lead_parts(analysis, ok)]
+
+
+def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
+    """The answer's opening sentences: per result, its ranking's top row or its figure, with place and period
+    (rules/sentences.py). A chained question's later results name their own area, so no "Then, for that area"."""
+    spans = span_comparison_lines(analysis, ok)  # two date spans or stretches of hours, side by side
+    if spans:
+        return [LeadLine(line, "answer", None) for line in spans]
+    lead: list[LeadLine] = []
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
-        submarket = submarket_lead(entry, analysis)  # the submarket figure asked for, then the summary
-        if submarket:
-            lead.append(submarket)
-            continue
-        average = average_lead(entry, analysis)
-        if average:
-            lead.append(average)
+        special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
+        if special:
+            lead.append(LeadLine(special, "answer", entry))
             continue
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
-            lead.append(first + ("." if not first.endswith(".") else ""))
+            lead.append(LeadLine(first + ("." if not first.endswith(".") else ""), "answer", entry))
             if summary and summary not in first and not entry.result.values.get("change"):
-                lead.append(f"Overall ({TOOL_LABELS.get(entry.name, entry.name)}): {summary}.")
+                lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
         elif summary:
-            several = bool(entry.arguments.get("compare_areas"))
-            prefix = ("Then, for those areas: " if several else "Then, for that area: ") if chained and i > 0 else ""
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
-            lead.append(prefix + (" ".join(measures) if measures else summary.rstrip(".") + "."))
+            sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else None
+            line = " ".join(measures) if measures else sentence or summary.rstrip(".") + "."
+            lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
     return lead
+
+
+def _context_sentence(entry: ToolCallStep, summary: str) -> str:
+    """A ranking's city-wide figure, after its top entry: "In all, there were 804 homicides in Chicago in 2021"."""
+    if entry.name == names.HOMICIDES:
+        sentence = count_sentence(entry.result.values, summary, in_all=True)
+        if sentence:
+            return sentence
+    return f"For comparison ({TOOL_LABELS.get(entry.name, entry.name)}): {summary.rstrip('.')}."
 
 
 YEAR_ROWS_MAX = 12  # a longer yearly series is left to the result itself
@@ -211,7 +234,8 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
 
 _ASIDE = re.compile(r"\([^()]*\)")
 # Not an entry: the change between entries, given alone ("+28.6%") or named, and the city's or overall figure.
-_CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|city|overall|arrest rate)\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
+_CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|the change from|city|overall|(?:the )?arrest rate)\b"
+                             r"|from \S+ to \S+$|.*\bchanged by\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
 _YEAR_ROWS_PREFIX = "By year: "
 
 
@@ -254,18 +278,19 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     if not ok or analysis.error:
         return []
     checker = _Checker([r.result for r in ok], question)
-    lines = [line for line in _lead(analysis, ok) if not line.startswith("Overall (")]
+    parts = [(line.text, line.entry if line.role == "figure" else None) for line in _lead_parts(analysis, ok)
+             if line.role != "context"]
     for entry in ok:
-        # In place of the summary: a trend is its years (the summary leads with the period total); "how many Latino
-        # residents" is the group's count (the summary gives four groups' shares and no count).
+        # In place of the result's figure line: a trend is its years (its count sentence leads with the period
+        # total); "how many Latino residents" is the group's count (the summary gives four groups' shares, no count).
         better = _year_rows(entry, analysis) or _census_line(entry, analysis) or _socio_lines(entry, analysis)
-        summary = entry.result.summary.strip().rstrip(".")
         if isinstance(better, list):  # one line per measure asked, so the answer check wants each one's figure
-            lines = [line for line in lines if summary not in line] + better
+            parts = [p for p in parts if p[1] is not entry] + [(line, entry) for line in better]
         elif better:
-            kept = [line for line in lines if summary not in line]
-            lines = kept + [better] if len(kept) == len(lines) else \
-                [better if summary in line else line for line in lines]
+            kept = [p for p in parts if p[1] is not entry]
+            parts = kept + [(better, entry)] if len(kept) == len(parts) else \
+                [(better, entry) if p[1] is entry else p for p in parts]
+    lines = list(dict.fromkeys(line for line, _ in parts))
     return [x for x in (checker.keep(line) for line in lines) if x]
 
 
@@ -331,8 +356,11 @@ def _only_years_outside_the_data(analysis: Analysis) -> bool:
 def _outside_years_lead(analysis: Analysis) -> str:
     years = " and ".join(str(y) for y in analysis.out_of_range_years)
     cov = analysis.coverage
+    places = [a.name for a in analysis.areas] + [f"ward {w}" for w in analysis.wards] + \
+        [f"police district {d}" for d in analysis.districts]
+    where = f"{' and '.join(places)} in " if places else ""
     return (f"The data ChiQA has covers {cov.first_year} to {cov.last_year} for homicides (to {cov.end}), so I cannot "
-            f"give a figure for {years}.")
+            f"give a figure for {where}{years}.")
 
 
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,

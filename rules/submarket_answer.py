@@ -31,11 +31,12 @@ def submarket_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if entry.name != names.PROPERTY or values.get("scope") != "submarket":
         return None
     name = values["submarket_name"]
-    parts = [f"{sub.text} is in the IHS submarket {name}." for sub in analysis.submarkets
-             if sub.match == "area" and sub.code == values.get("submarket_code")]
-    parts.append(_figure_sentence(values, analysis.price_figure))
-    parts.append(entry.result.summary.strip().rstrip(".") + ".")
-    return " ".join(p for p in parts if p)
+    held = [sub.text for sub in analysis.submarkets if sub.match == "area" and sub.code == values.get("submarket_code")]
+    figure = _figure_sentence(values, analysis.price_figure)
+    if held:  # one sentence: where the area is, and the figure asked for ("Hyde Park is in ...; its index ...")
+        figure = f"{held[0]} is in the IHS submarket {name}; " + figure[len(name) + 2:] if figure.startswith(
+            name + ": ") else f"{held[0]} is in the IHS submarket {name}. {figure}"
+    return " ".join(p for p in (figure, entry.result.summary.strip().rstrip(".") + ".") if p)
 
 
 def _figure_sentence(values: dict, figure: str | None) -> str:

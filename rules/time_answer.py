@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
+from rules.sentences import average_sentence
 from tools import names
 from tools.common import fmt_num
 
@@ -14,15 +15,13 @@ _SPAN_ARGS = ("start_date", "end_date", "hours")
 
 
 def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
-    """"An average of 608.2 homicides a year (2015-2019: 3,041 in all)." when the question asks for an average and
+    """"There was an average of 608.2 homicides a year in Chicago (2015-2019: 3,041 in all)." when the question asks for an average and
     the tool gave one; its total follows, so "how many on average" and "how many" are both answered."""
     values = entry.result.values
     average = values.get("per_year_average")
     if not analysis.asks_average or entry.name != names.HOMICIDES or not isinstance(average, (int, float)):
         return None
-    years = (values.get("filters") or {}).get("years") or ""
-    total = values.get("total")
-    line = f"An average of {fmt_num(average)} homicides a year ({years}: {total:,} in all"
+    line = average_sentence(values, fmt_num(average))
     partial = values.get("partial_year")
     if partial:
         line += f"; {partial['year']} is partial, data end {partial['data_end']}"
@@ -70,12 +69,14 @@ def span_comparison_lines(analysis: Analysis, ok: list[ToolCallStep]) -> list[st
 def _place_words(entry: ToolCallStep, analysis: Analysis) -> str:
     area = entry.arguments.get("community_area")
     name = next((a.name for a in analysis.areas if a.number == area), None)
+    # Stretches of hours are compared within the call's period, which the answer names with the place.
+    when = f" in {entry.result.values.get('filters', {}).get('years')}" if analysis.hour_spans else ""
     if name:
-        return f"In {name}: "
+        return f"In {name}{when}: "
     for key, word in (("community_area", "community area"), ("ward", "ward"), ("district", "police district")):
         if entry.arguments.get(key) is not None:
-            return f"In {word} {entry.arguments[key]}: "
-    return ""
+            return f"In {word} {entry.arguments[key]}{when}: "
+    return f"In Chicago{when}: "
 
 
 def _change(named: list) -> str:

@@ -69,12 +69,12 @@ def test_a_conversation_carries_places_and_years_across_three_turns(client, coun
     first = ask(client, Q1).get_json()
     cid = first["conversation_id"]
     assert re.fullmatch(r"[0-9a-f]{16}", cid) and first["turn"] == 1 and first["run_id"] != cid
-    assert f"{counts['englewood_2022']} homicides" in first["answer"]
+    assert f"{counts['englewood_2022']} homicide" in first["answer"]
     assert "followup" not in first["analysis"]  # a first question carries nothing
 
     second = ask(client, Q2, cid).get_json()
     assert second["conversation_id"] == cid and second["turn"] == 2
-    assert f"{counts['englewood_2021']} homicides" in second["answer"] and "Englewood" in second["answer"]
+    assert f"{counts['englewood_2021']} homicide" in second["answer"] and "Englewood" in second["answer"]
     carried = {(c["field"], c["from_turn"]) for c in second["analysis"]["followup"]["carried"]}
     assert {("areas", 1), ("metrics", 1)} <= carried and not any(f == "years" for f, _ in carried)
     assert second["trace"][0]["type"] == "analysis" and second["trace"][0]["analysis"]["followup"]["turn"] == 2
@@ -83,8 +83,8 @@ def test_a_conversation_carries_places_and_years_across_three_turns(client, coun
     assert evs[0]["event"] == "start" and evs[0]["conversation_id"] == cid and evs[0]["turn"] == 3
     result = evs[-1]["result"]
     assert evs[-1]["conversation_id"] == result["conversation_id"] == cid and result["turn"] == 3
-    assert f"{counts['englewood_2021']} homicides" in result["answer"]
-    assert f"{counts['city_2021']} homicides" in result["answer"]
+    assert f"{counts['englewood_2021']} homicide" in result["answer"]
+    assert f"{counts['city_2021']} homicide" in result["answer"]
     carried = {(c["field"], c["from_turn"]) for c in result["analysis"]["followup"]["carried"]}
     assert {("areas", 1), ("years", 2), ("metrics", 1)} <= carried
     assert result["analysis"]["followup"]["compare_city"] is True
@@ -233,11 +233,11 @@ def test_cli_continue_and_conversation_flags(cli, capsys, counts):
     assert cli("--continue", Q2, "--json") == 0
     second = json.loads(capsys.readouterr().out)
     assert second["conversation_id"] == first["conversation_id"] and second["turn"] == 2
-    assert f"{counts['englewood_2021']} homicides" in second["answer"]
+    assert f"{counts['englewood_2021']} homicide" in second["answer"]
     assert cli("--conversation", first["conversation_id"], Q3) == 0
     text = capsys.readouterr().out
     assert f"Conversation {first['conversation_id']}, turn 3" in text
-    assert f"{counts['englewood_2021']} homicides" in text and f"{counts['city_2021']} homicides" in text
+    assert f"{counts['englewood_2021']} homicide" in text and f"{counts['city_2021']} homicides" in text
     # Sources and caveats are printed once, after the answer and before the trace; the answer has none itself.
     assert text.count("Sources:") == 1 and text.count("Caveats:") == 1
     assert text.index("Sources:") < text.index("Trace:") and text.index("Caveats:") < text.index("Trace:")

@@ -45,14 +45,18 @@ def test_number_formats():
 
 
 @pytest.mark.full_data
-def test_rules_backend_passes_the_eval_set(registry, settings):
-    # The held-out reading questions are measured (docs/measurements-heldout-reading.md), not a bar.
-    questions = [i for i in load_questions() if i.get("category") != "reading_heldout"]
-    report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data), questions=questions)
-    failures = "\n".join(f"{f['id']}: {f['failures']}" for f in report["failures"])
-    assert report["pass_rate"] >= 0.9, failures
+def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(registry, settings):
+    report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
+    # The held-out reading questions are measured (docs/measurements.md), not a bar for the pass rate.
+    rows = [r for r in report["results"] if r["category"] != "reading_heldout"]
+    failures = "\n".join(f"{r['id']}: {r['failures']}" for r in rows if not r["passed"])
+    assert sum(r["passed"] for r in rows) / len(rows) >= 0.9, failures
     assert report["grounded_share"] >= 0.99
     assert report["tool_selection_accuracy"] >= 0.9
+    # Every answer, held-out ones too: no chain, no bare key line, and a first sentence with the reading's place,
+    # period and a figure (evals/answer_form.py).
+    bad = {r["id"]: r["form_problems"] for r in report["results"] if r["form_problems"]}
+    assert bad == {}
 
 
 def test_the_paraphrase_subset_is_there_and_the_rule_planner_reaches_85_percent(registry, settings):
@@ -115,6 +119,8 @@ def test_the_heldout_reading_subset_covers_every_kind():
     assert kinds["cannot_answer"] >= 10
 
 
+# The held-out figures are the full export's (a stand-in must differ from the right figure there).
+@pytest.mark.full_data
 def test_heldout_figures_compute_and_no_stand_in_equals_an_expected_figure(data_dir):
     expected.set_data_dir(data_dir)
     assert expected.homicides_where(years=[2022], domestic=False) == 717 - expected.domestic_homicides(2022)

@@ -130,7 +130,8 @@ def test_the_synthesis_request_names_the_figures_that_answer_the_question(regist
     result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     change = counts[2017] - counts[2016]
-    assert f"The figures that answer it, from the results above:\n- 2016: {counts[2016]:,}; 2017: {counts[2017]:,}." in request
+    assert (f"The figures that answer it, from the results above:\n- There were {counts[2016]:,} homicides in Chicago in "
+            f"2016; {counts[2017]:,} in 2017.") in request
     assert f"{change:+,}" in request
     assert request.index("The figures that answer it") < request.index("Write a short")
     assert not result.steps[-2].planner_answer and result.answer.startswith("2016 had more")
@@ -163,9 +164,10 @@ def test_key_figures_come_from_the_planned_tools_results(registry, settings, dat
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
     year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
     fuller_park = int(((year == 2022) & (pd.to_numeric(raw["Community Area"]) == 37)).sum())
-    assert key.startswith("- Ranked highest: Fuller Park (37): 274.5 per 100,000")
+    assert key.startswith("- The community area with the highest homicide rate in 2022 was Fuller Park (37): 274.5 "
+                          "per 100,000")
     assert f"({fuller_park} homicides, pop " in key
-    assert "Austin" not in key and "Overall" not in key
+    assert "Austin" not in key and "For comparison" not in key
 
 
 def test_the_number_grammar_binds_the_synthesis_pass_only_when_set(registry, settings, data_dir):

@@ -62,7 +62,7 @@ def test_injected_sql_does_not_change_the_question(ask, raw):
     run = ask("How many homicides in ward 3; DROP TABLE runs in 2022?")
     assert [(c.name, c.arguments.get("ward"), c.arguments.get("start_year")) for c in run.calls] == \
         [(HOMICIDES, 3, 2022)]
-    assert run.answer.startswith(f"{len(raw[(raw.year == 2022) & (raw.ward == 3)])} homicides")
+    assert run.answer.startswith(f"There were {len(raw[(raw.year == 2022) & (raw.ward == 3)])} homicides in ward 3")
     assert "read as text only" in run.answer
 
 
@@ -82,7 +82,8 @@ def test_two_years_apart_lead_with_those_years_not_the_ranges_total(ask, raw, qu
     n2019, n2022 = (len(raw[raw.year == y]) for y in (2019, 2022))
     pct = round(100 * (n2022 - n2019) / n2019, 1)
     run = ask(question)
-    assert run.answer.startswith(f"2019: {n2019:,}; 2022: {n2022:,}. Change from 2019 to 2022: "
+    assert run.answer.startswith(f"There were {n2019:,} homicides in Chicago in 2019; {n2022:,} in 2022. The change "
+                                 f"from 2019 to 2022 was "
                                  f"{n2022 - n2019:+,} ({pct:+.1f}%)")
 
 
@@ -91,7 +92,8 @@ def test_a_range_of_years_is_not_a_comparison_of_its_ends(ask, raw):
     run = ask("On average how many homicides did District 7 see per year between 2015 and 2019?")
     total = len(raw[raw.year.between(2015, 2019) & (raw.district == 7)])
     # The average was asked for, so it leads (analyzer/times.py), with the five years' total beside it.
-    assert run.answer.startswith(f"An average of {total / 5:.1f} homicides a year (2015-2019: {total} in all)")
+    assert run.answer.startswith(f"There was an average of {total / 5:.1f} homicides a year in police district 7 "
+                                 f"(Englewood) (2015-2019: {total} in all)")
 
 
 def test_percent_change_between_two_years(ask, raw):
@@ -113,7 +115,7 @@ def test_day_and_time_questions_are_not_area_rankings(ask, raw, question, group)
 @pytest.mark.full_data
 def test_month_names_in_answers(ask):
     run = ask("Which month had the most homicides in 2018?")
-    assert run.answer.startswith("Highest: July 2018") and "2018-07" not in run.answer
+    assert run.answer.startswith("By month, the most homicides in 2018 were in July 2018") and "2018-07" not in run.answer
 
 
 @pytest.mark.parametrize("question, metric", [("Are people in Austin hard up?", "poverty"),
@@ -155,7 +157,8 @@ def test_education_rankings_read_the_question_the_right_way_round(ask, data_dir,
     row = socio.loc[socio[column].idxmax() if most_without else socio[column].idxmin()]
     result = ask(question)
     assert result.calls[0].arguments["sort_order"] == ("desc" if most_without else "asc")
-    assert result.answer.startswith(f"Ranked {'highest' if most_without else 'lowest'}: {row['COMMUNITY AREA NAME']}")
+    assert result.answer.startswith(f"The community area with the {'highest' if most_without else 'lowest'} share of "
+                                    f"people aged 25+ without a high-school diploma is {row['COMMUNITY AREA NAME']}")
     assert f"{row[column]:.1f}%" in result.answer
 
 

@@ -13,6 +13,7 @@ from analyzer.question import analyze_question
 from assembly.services import build_services
 from backends.rules_only import RulesBackend
 from loop.argument_constraints import argument_values, unanswerable_subjects
+from tests.answer_text import lead_count
 
 HOMICIDES = "query_homicides_advanced"
 
@@ -58,14 +59,14 @@ def test_not_domestic_counts_the_non_domestic_homicides(ask, raw, question, year
     assert "not domestic" in run.reading.line
     assert [(a["domestic"], a["start_year"], a.get("group_by")) for a in _count_calls(run)] == [(False, year, None)]
     expected = len(raw[(raw.year == year) & ~raw.domestic])
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
 def test_domestic_alone_and_the_split_stay_as_they_were(ask, raw):
     run = ask("How many domestic homicides were there in 2018?")
     assert [a["domestic"] for a in _count_calls(run)] == [True]
-    assert run.answer.startswith(f"{len(raw[(raw.year == 2018) & raw.domestic]):,} homicides")
+    assert lead_count(run.answer) == len(raw[(raw.year == 2018) & raw.domestic])
     run = ask("domestic vs non-domestic homicides in 2020")
     assert [(a.get("domestic"), a["group_by"]) for a in _count_calls(run)] == [(None, "domestic")]
     _read_whole(run)
@@ -85,7 +86,7 @@ def test_no_arrest_counts_the_homicides_without_one(ask, raw, question, year):
     assert [(a["arrest_status"], a["start_year"], a.get("group_by")) for a in _count_calls(run)] == \
         [("not_arrested", year, None)]
     expected = len(raw[(raw.year == year) & ~raw.arrest])
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
@@ -103,7 +104,7 @@ def test_with_an_arrest_is_a_filter_when_counting(ask, raw, question, year, plac
         [("arrested", place, None)]
     rows = raw[(raw.year == year) & raw.arrest]
     expected = len(rows[rows.place == place]) if place else len(rows)
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
@@ -142,7 +143,7 @@ def test_not_on_the_street_leaves_the_place_type_out(ask, raw, question, year, l
     assert [(a["exclude_location_types"], a.get("location_type"), a.get("group_by")) for a in _count_calls(run)] == \
         [(left_out, None, None)]
     expected = len(raw[(raw.year == year) & ~raw.place.isin(left_out)])
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
@@ -173,7 +174,7 @@ def test_a_place_left_out_is_counted_city_wide_without_it(ask, raw, question, ye
             for c in calls] == [(numbers, None, None, None, None)]
     column = {"ward": "ward", "district": "district", "area": "area"}[kind]
     expected = len(raw[(raw.year == year) & ~raw[column].isin(numbers)])
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
@@ -190,7 +191,7 @@ def test_the_rest_of_the_city_is_the_city_without_the_place(ask, raw, question, 
         [(area, None), (None, [area])]
     rows = raw[raw.year == year]
     place, rest = len(rows[rows.area == area]), len(rows[rows.area != area])
-    assert run.answer.startswith(f"{place:,} homicides") and f"{rest:,} homicides" in run.answer
+    assert lead_count(run.answer) == place and f"{rest:,} homicides" in run.answer
     _read_whole(run)
 
 
@@ -228,7 +229,7 @@ def test_chicago_with_a_place_outside_gives_chicagos_figure_and_names_the_other(
     run = ask("Compare homicides in Chicago and New York in 2021")
     assert run.analysis.outside_places == ["New York"] and not run.analysis.outside_only
     assert [c.arguments.get("community_area") for c in run.calls] == [None]
-    assert run.answer.startswith(f"{len(raw[raw.year == 2021]):,} homicides")
+    assert lead_count(run.answer) == len(raw[raw.year == 2021])
     assert "does not cover 'New York'" in run.answer
     _read_whole(run)
 
@@ -242,7 +243,7 @@ def test_chicagos_own_state_and_area_names_stay_chicago(ask, raw, question, area
     rows = raw[raw.year == 2022]
     expected = len(rows[rows.area == area]) if area else len(rows)
     assert [c.arguments.get("community_area") for c in run.calls] == [area]
-    assert run.answer.startswith(f"{expected:,} homicides")
+    assert lead_count(run.answer) == expected
     _read_whole(run)
 
 
@@ -259,7 +260,8 @@ def test_a_name_shared_by_two_areas_is_read_as_both(ask, raw, question, year, ar
     assert sorted(c.get("community_area") for c in _count_calls(run)) == areas
     rows = raw[raw.year == year]
     for number in areas:
-        assert f"{len(rows[rows.area == number]):,} homicides (year {year}, community area" in run.answer
+        assert f"There were {len(rows[rows.area == number]):,} homicides in " in run.answer
+        assert f"(community area {number}) in {year}" in run.answer
     assert "is two community areas" in run.answer and "figures for both are given" in run.answer
     _read_whole(run)
 
@@ -317,7 +319,7 @@ def test_a_places_change_with_a_filter_uses_the_filtered_yearly_series(ask, raw)
     (args,) = _count_calls(run)
     assert (args["domestic"], args["group_by"], args["community_area"]) == (False, "year", 25)
     rows = raw[(raw.area == 25) & ~raw.domestic & raw.year.between(2015, args["end_year"])]
-    assert run.answer.startswith(f"{len(rows):,} homicides")
+    assert lead_count(run.answer) == len(rows)
     _read_whole(run)
 
 

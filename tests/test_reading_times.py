@@ -3,6 +3,8 @@
 Every expected figure is plain pandas on the raw homicides.csv, never the tools' code; every supported phrase must
 leave nothing unused (the coverage check, analyzer/coverage.py).
 """
+import calendar
+
 import pandas as pd
 import pytest
 
@@ -11,6 +13,7 @@ from analyzer.reading import read
 from assembly.services import build_services
 from backends.rules_only import RulesBackend
 from loop.grammar import build_tool_grammar
+from tests.answer_text import count_phrase, lead_count
 
 HOMICIDES = "query_homicides_advanced"
 
@@ -60,7 +63,8 @@ def test_a_list_of_years_is_those_years_not_their_range(ask, raw, question, year
     (args,) = _only_homicide_calls(run)
     assert args["years"] == years and args["group_by"] == "year" and "start_year" not in args
     counts = [len(raw[raw.year == y]) for y in years]
-    rows = "; ".join(f"{y}: {n:,}" for y, n in zip(years, counts))
+    rows = f"There were {counts[0]:,} homicides in Chicago in {years[0]}" + \
+        "".join(f"; {n:,} in {y}" for y, n in zip(years[1:], counts[1:]))
     assert run.answer.startswith(f"{rows} ({sum(counts):,} in all).")
 
 
@@ -91,7 +95,7 @@ def test_a_span_of_months_across_years(ask, raw, question, start, end):
     assert (args["start_date"], args["end_date"]) == (start, end)
     assert not {"year", "start_year", "end_year", "months", "group_by"} & set(args)
     first, last = start + "-01", _month_end(end)
-    assert run.answer.startswith(f"{len(_between(raw, first, last)):,} homicides ({first} to {last}")
+    assert run.answer.startswith(f"{count_phrase(len(_between(raw, first, last)))} in Chicago from {first} to {last}")
 
 
 def test_two_separate_months_of_two_years_are_counted_each(ask, raw):
@@ -99,7 +103,7 @@ def test_two_separate_months_of_two_years_are_counted_each(ask, raw):
     assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
         [("2019-06", "2019-06"), ("2020-06", "2020-06")]
     n19, n20 = (len(_between(raw, f"{y}-06-01", f"{y}-06-30")) for y in (2019, 2020))
-    assert run.answer.startswith(f"2019-06: {n19:,} homicides; 2020-06: {n20:,}. Change from 2019-06 to 2020-06: "
+    assert run.answer.startswith(f"In Chicago: 2019-06: {n19:,} homicides; 2020-06: {n20:,}. Change from 2019-06 to 2020-06: "
                                  f"{n20 - n19:+,} ({(n20 - n19) / n19 * 100:+.1f}%).")
 
 
@@ -113,7 +117,8 @@ def test_months_of_one_year_stay_a_month_filter(ask, raw, question, year, months
     (args,) = _only_homicide_calls(run)
     assert args["months"] == months and (args["start_year"], args["end_year"]) == (year, year)
     expected = len(raw[(raw.year == year) & raw["when"].dt.month.isin(months)])
-    assert run.answer.startswith(f"{expected:,} homicides (year {year}") and run.analysis.not_used == []
+    assert lead_count(run.answer) == expected and run.analysis.not_used == []
+    assert f" in Chicago in {calendar.month_name[months[0]]}" in run.answer.split(";")[0]
 
 
 def test_since_a_month_runs_to_the_data_end(ask, raw, data):
@@ -121,7 +126,8 @@ def test_since_a_month_runs_to_the_data_end(ask, raw, data):
     run = ask("How many homicides since March 2020?")
     (args,) = _only_homicide_calls(run)
     assert (args["start_date"], args["end_date"]) == ("2020-03", end)
-    assert run.answer.startswith(f"{len(_between(raw, '2020-03-01', end)):,} homicides (2020-03-01 to {end}")
+    assert run.answer.startswith(f"{count_phrase(len(_between(raw, '2020-03-01', end)))} in Chicago from "
+                                 f"2020-03-01 to {end}")
 
 
 # ---------------------------------------------------------------- 3. hours of the day
@@ -148,14 +154,14 @@ def test_hours_of_the_day(ask, raw, question, year, hours, label):
     (args,) = _only_homicide_calls(run)
     assert args["hours"] == hours and "group_by" not in args
     expected = len(raw[(raw.year == year) & raw.hour.isin(hours)])
-    assert run.answer.startswith(f"{expected:,} homicides (year {year}, between")
+    assert run.answer.startswith(f"{count_phrase(expected)} in Chicago in {year}, between")
 
 
 def test_night_against_day_is_two_counts(ask, raw):
     run = ask("Were there more homicides at night or during the day in 2022?")
     assert [a["hours"] for a in _only_homicide_calls(run)] == [NIGHT, list(range(6, 18))]
     night, day = (len(raw[(raw.year == 2022) & raw.hour.isin(h)]) for h in (NIGHT, range(6, 18)))
-    assert run.answer.startswith(f"At night (read as 21:00-04:59): {night:,} homicides; during the day "
+    assert run.answer.startswith(f"In Chicago in 2022: at night (read as 21:00-04:59): {night:,} homicides; during the day "
                                  f"(read as 06:00-17:59): {day:,}.")
 
 
@@ -188,7 +194,7 @@ def test_so_far_this_year_against_the_same_stretch(ask, raw, data, question, oth
         [(f"{this}-01-01", end), (f"{other}-01-01", other_end)]
     now, before = len(_between(raw, f"{this}-01-01", end)), len(_between(raw, f"{other}-01-01", other_end))
     assert run.answer.startswith(
-        f"So far in {this}: {now:,} homicides; the same stretch of {other}: {before:,}. Change from the same "
+        f"In Chicago: so far in {this}: {now:,} homicides; the same stretch of {other}: {before:,}. Change from the same "
         f"stretch of {other} to so far in {this}: {now - before:+,} ({(now - before) / before * 100:+.1f}%).")
 
 
@@ -196,7 +202,7 @@ def test_so_far_this_year_alone_is_the_partial_year(ask, raw, data):
     run = ask("How many homicides so far this year?")
     last = data.coverage["homicides"]["last_year"]
     assert run.analysis.date_spans == []
-    assert run.answer.startswith(f"{len(raw[raw.year == last]):,} homicides (year {last})")
+    assert run.answer.startswith(f"{count_phrase(len(raw[raw.year == last]))} in Chicago in {last}")
 
 
 # ---------------------------------------------------------------- 5. years in words or abbreviated
@@ -215,7 +221,7 @@ def test_years_in_words_or_abbreviated(ask, raw, question, year):
     subset = raw[raw.year == year]
     if run.analysis.areas:
         subset = subset[subset.area == run.analysis.areas[0].number]
-    assert run.answer.startswith(f"{len(subset):,} homicides (year {year}")
+    assert lead_count(run.answer) == len(subset) and f" in {year}" in run.answer.split(";")[0]
 
 
 @pytest.mark.parametrize("question", ["homicides in 21 community areas in 2020", "homicides in ward 21 in 2020",
@@ -235,8 +241,8 @@ def test_an_average_per_year_leads(ask, raw, question, start, end):
     run = ask(question)
     assert run.analysis.asks_average and run.analysis.not_used == []
     total = len(raw[raw.year.between(start, end)])
-    assert run.answer.startswith(f"An average of {total / (end - start + 1):,.1f} homicides a year "
-                                 f"({start}-{end}: {total:,} in all).")
+    assert run.answer.startswith(f"There was an average of {total / (end - start + 1):,.1f} homicides a year in "
+                                 f"Chicago ({start}-{end}: {total:,} in all).")
 
 
 @pytest.mark.parametrize("question, start, end", [
@@ -248,8 +254,9 @@ def test_a_percent_change_leads_with_both_counts(ask, raw, question, start, end)
     run = ask(question)
     assert run.analysis.asks_percent_change and run.analysis.not_used == []
     a, b = (len(raw[raw.year == y]) for y in (start, end))
-    assert run.answer.startswith(f"Change from {start} to {end}: {b - a:+,} ({(b - a) / a * 100:+.1f}%). "
-                                 f"{start}: {a:,}; {end}: {b:,}.")
+    assert run.answer.startswith(f"From {start} to {end}, homicides in Chicago changed by {b - a:+,} "
+                                 f"({(b - a) / a * 100:+.1f}%). There were {a:,} homicides in Chicago in {start}; "
+                                 f"{b:,} in {end}.")
 
 
 def test_the_reading_round_trips(data):
@@ -265,7 +272,8 @@ def test_hours_filter_a_ranking_of_places(ask, raw):
     (args,) = _only_homicide_calls(run)
     assert args["group_by"] == "community_area" and args["hours"] == NIGHT
     top = raw[(raw.year == 2022) & raw.hour.isin(NIGHT)].area.value_counts()
-    assert run.answer.startswith("Ranked highest: ") and f": {top.iloc[0]} (" in run.answer.split(".")[0]
+    assert run.answer.startswith("The community area with the most homicides in 2022, between 21:00 and 04:59, was ")
+    assert f": {top.iloc[0]} (" in run.answer.split(".")[0]
 
 
 def test_a_rate_takes_no_hours_so_the_reading_does_not_claim_them(data):

@@ -536,7 +536,8 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     rate = pct(arrests, total)
     filter_text = ", ".join(sel.described)
     values: dict = {"total": total, "arrests": arrests, "arrest_rate_pct": rate, "domestic": domestic_n,
-                    "start_year": period.start, "end_year": period.end, "filters": sel.filters, "group_by": group_by}
+                    "start_year": period.start, "end_year": period.end, "filters": sel.filters, "group_by": group_by,
+                    "rank_by": rank_by, "described": list(sel.described)}  # the filters in words, for answers
     share_text = ""
     if narrowed:
         context_total = int(context_mask.sum())

@@ -355,10 +355,13 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
                                       "the ZIP's own value; ")
     lines.append(_city_text(values["city"]))
     parts = []
-    if period is not None:
-        parts.append(_home_summary(c, values["home_value"], period))
+    if period is not None:  # the change since the year asked, as an area's summary gives it
+        change = values.get("home_value_change_pct")
+        parts.append(_home_summary(c, values["home_value"], period)
+                     + (f", {signed_pct(change)} since {since.year}" if since is not None and change is not None else ""))
     if end is not None:
-        parts.append(f"price index {fmt_num(values['price_index'])} ({end})")
+        parts.append(f"price index {fmt_num(values['price_index'])} ({end}"
+                     + (f", {signed_pct(values['price_index_change_pct'])} since {base})" if since is not None else ")"))
     summary = f"ZIP {zip_code}: " + "; ".join(parts)
     if period is not None:
         table = home_series(c.home, None, period, since.year if since else None, zip_row=j)

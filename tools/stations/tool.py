@@ -128,7 +128,7 @@ def _answer(chosen: list[dict], scope: str, match, community_area, geo) -> dict:
         items = [f"{station_line(s)}" for s in chosen]
         compact = [f"District {s['district']} ({s['name']}): {s['address']}, {s['zip']}" for s in chosen]
         text = fit_text(head, items, [], compact)
-        summary = (f"{len(chosen)} police district stations, districts {chosen[0]['district']}-"
+        summary = (f"Chicago has {len(chosen)} police district stations, districts {chosen[0]['district']}-"
                    f"{chosen[-1]['district']}; each one's address and phone is in the table")
         return dict(values=values, text=text, summary=summary, table=table)
     if not chosen:

@@ -1,0 +1,206 @@
+"""The planner's answer lines as sentences: the figure asked for, with its place, period and filters.
+
+A person asked in words, so "68 homicides (year 2016, ward 28); arrest rate 27.9%" becomes "There were 68 homicides
+in ward 28 in 2016; the arrest rate was 27.9%.", and "Ranked highest: Austin (25): 71 (...)" becomes "The community
+area with the most homicides in 2021 was Austin (25): 71 (...)". Every number is copied from the tool's values or
+its own text as the tool formatted it, so the grounding check matches them as before; only the words around them
+change. A model's synthesis request shows these lines too, so a small model that copies them copies sentences.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+
+from tools import names
+
+# The homicide tool's filter phrases (values["described"]) as the parts of a sentence.
+_PERIOD = re.compile(r"^(?:years? (?P<years>.+)|(?P<start>\d{4}-\d\d-\d\d) to (?P<end>\d{4}-\d\d-\d\d))$")
+_PLACE = re.compile(r"^(?:wards? |police districts |district |community area )")
+_ADJECTIVES = {"domestic": "domestic", "non-domestic": "non-domestic"}
+_OTHER = {"arrest made": "with an arrest made", "no arrest": "with no arrest made"}
+GROUP_NOUNS = {"community_area": "community area", "ward": "ward", "district": "police district",
+               "location_type": "kind of place", "year": "year", "month": "month", "weekday": "day of the week",
+               "hour": "hour of the day"}
+
+
+def period_words(phrase: str) -> str | None:
+    """"year 2016" -> "in 2016"; "years 2015-2019" -> "from 2015 to 2019"; "years 2015, 2017" -> "in 2015, 2017";
+    a date span -> "from 2019-12-01 to 2020-01-31"; None when the phrase is not a period."""
+    match = _PERIOD.match(phrase)
+    if not match:
+        return None
+    if match.group("start"):
+        return f"from {match.group('start')} to {match.group('end')}"
+    years = match.group("years")
+    span = re.fullmatch(r"(\d{4})-(\d{4})", years)
+    return f"from {span.group(1)} to {span.group(2)}" if span else f"in {years}"
+
+
+def _place_words(phrase: str) -> str:
+    """"community area Austin (25)" -> "in Austin (community area 25)"; "district 11 (Harrison)" -> "in police
+    district 11 (Harrison)"; wards as they are."""
+    area = re.fullmatch(r"community area (.+) \((\d+)\)", phrase)
+    if area:
+        return f"in {area.group(1)} (community area {area.group(2)})"
+    if phrase.startswith("district "):
+        return "in police " + phrase
+    return "in " + phrase
+
+
+def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The homicide tool's filter phrases sorted into adjectives, places, periods and other conditions."""
+    adjectives, places, periods, others = [], [], [], []
+    for phrase in values.get("described") or []:
+        when = period_words(phrase)
+        if when:
+            periods.append(when)
+        elif phrase in _ADJECTIVES:
+            adjectives.append(_ADJECTIVES[phrase])
+        elif _PLACE.match(phrase):
+            places.append(_place_words(phrase))
+        elif phrase.startswith("location "):
+            others.append(f"at a place recorded as {phrase[len('location '):]}")
+        elif phrase.startswith("months "):
+            months = [_MONTHS[m] for m in phrase[len("months "):].split(", ") if m in _MONTHS]
+            others.append("in " + _and(months or [phrase[len("months "):]]))
+        else:
+            others.append(_OTHER.get(phrase, phrase))
+    # "in June" and "in 2021" read as "in June 2021"
+    month = next((o for o in others if o.startswith("in ") and o[3:4].isalpha()), None)
+    if month and len(periods) == 1 and re.fullmatch(r"in \d{4}", periods[0]):
+        others.remove(month)
+        periods = [f"{month} {periods[0][3:]}"]
+    return adjectives, places, periods, others
+
+
+_MONTHS = {calendar.month_abbr[m]: calendar.month_name[m] for m in range(1, 13)}
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | None:
+    """A homicide count as a sentence ("There were 0 homicides ..." when nothing matched), or None when the result
+    is not a homicide count."""
+    total = values.get("total")
+    if not isinstance(total, int) or values.get("described") is None:
+        return None
+    adjectives, places, periods, others = count_parts(values)
+    noun = " ".join(adjectives + ["homicide" if total == 1 else "homicides"])
+    where = " ".join(places) or "in Chicago"
+    conditions = (", " + ", ".join(others)) if others else ""
+    lead = "In all, there" if in_all else "There"
+    text = f"{lead} {'was' if total == 1 else 'were'} {total:,} {noun} {where} {' '.join(periods)}".rstrip()
+    share = values.get("share_of")
+    if share and share.get("share_pct") is not None:
+        conditions += f" ({share['share_pct']:.1f}% of the {share['homicides']:,} in the same years and place)"
+    text += conditions
+    rate = values.get("arrest_rate_pct")
+    if rate is not None and total:
+        text += f"; the arrest rate was {rate:.1f}%"
+    return text + _summary_tail(summary) + "."
+
+
+def _summary_tail(summary: str) -> str:
+    """What the summary adds after its arrest rate: the yearly average, a partial-year note, a tie."""
+    head, _, tail = summary.partition("; arrest rate ")
+    _, _, rest = tail.partition("; ")
+    return f"; {rest.rstrip('.')}" if rest else ""
+
+
+def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str) -> str:
+    """The first row of a ranking as a sentence naming what was ranked, over which period: "The community area
+    with the most homicides in 2021 was Austin (25): 71 (8.8% of total; arrest rate 32.4%)." The row keeps the
+    tool's own wording after its name."""
+    name, _, figures = row.partition(": ")
+    group = GROUP_NOUNS.get(values.get("group_by") or "", "community area")
+    most = order != "asc"
+    if tool == names.HOMICIDES:
+        adjectives, places, periods, others = count_parts(values)
+        noun = " ".join(adjectives + ["homicides"])
+        measure = f"{'the highest' if most else 'the lowest'} {noun[:-1]} arrest rate" \
+            if values.get("rank_by") == "arrest_rate" else f"{'the most' if most else 'the fewest'} {noun}"
+        scope = " ".join(places + periods) + "".join(", " + o for o in others) + ("," if others else "")
+        return f"The {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
+    if tool == names.AREA_RATES:
+        start, end = values.get("start_year"), values.get("end_year")
+        when = (f" in {start}" if start == end else f" from {start} to {end}") if start and end else ""
+        return (f"The community area with the {'highest' if most else 'lowest'} homicide rate{when} was "
+                f"{name}: {figures}").rstrip(".") + "."
+    label = _ranked_label(summary) or ("estimated median household income" if "median household income" in summary
+                                       else "value")
+    # The label's own parenthesis ("(ACS 2019-2023 5-year)", "(2024-09)") goes last, so the figure asked for is the
+    # first number after the area's name, as a reader (and the answer check) looks for it.
+    aside = " ".join(re.findall(r"\(.*?\)", label))
+    label = re.sub(r"\s*\(.*?\)", "", label)
+    sentence = f"The community area with the {'highest' if most else 'lowest'} {label} is {name}: {figures}".rstrip(".")
+    return sentence + (f" {aside}" if aside else "") + "."
+
+
+def _ranked_label(summary: str) -> str | None:
+    """"Highest per capita income: Near North Side ($88,669); city $28,202" -> "per capita income"; a share of
+    people or households says so ("aged 16+ unemployed" -> "share of people aged 16+ unemployed")."""
+    match = re.match(r"(?:Highest|Lowest) (.+?): ", summary or "")
+    if not match:
+        return None
+    label = match.group(1)
+    if label.startswith("aged "):
+        return "share of people " + label
+    return "share of " + label if label.startswith("households ") else label
+
+
+def peak_sentence(line: str, values: dict) -> str:
+    """"Highest: July 2021 with 112; lowest: February 2021 with 38." -> "By month, the most homicides in 2021 were
+    in July 2021 (112) and the fewest in February 2021 (38).", over the result's period."""
+    match = re.match(r"Highest: (.+?) with ([\d,]+); lowest: (.+?) with ([\d,]+)\.?$", line)
+    if not match:
+        return line
+    group = GROUP_NOUNS.get(values.get("group_by") or "", "group")
+    when = " ".join(w for w in (period_words(p) for p in values.get("described") or []) if w)
+    top, top_n, low, low_n = match.groups()
+    where = " ".join(count_parts(values)[1])
+    scope = " ".join(x for x in (where, when) if x)
+    at = {"weekday": "on", "hour": "at"}.get(values.get("group_by") or "", "in")
+    return (f"By {group}, the most homicides{' ' + scope if scope else ''} were {at} {top} ({top_n}) and the "
+            f"fewest {at} {low} ({low_n}).")
+
+
+def where_and_conditions(values: dict) -> tuple[str, str, str]:
+    """(noun, where, conditions) of a homicide result, its period left out: "domestic homicides", "in Austin
+    (community area 25)", ", at a place recorded as STREET"."""
+    adjectives, places, _periods, others = count_parts(values)
+    noun = " ".join(adjectives + ["homicides"])
+    return noun, " ".join(places) or "in Chicago", (", " + ", ".join(others)) if others else ""
+
+
+def year_counts_sentence(values: dict, rows: list, in_all: bool) -> str:
+    """Each year's count in one sentence, one clause a year, so a reader (and the answer check) sees each:
+    "There were 786 homicides in Chicago in 2016; 672 in 2017."; separate years also give their sum."""
+    noun, where, conditions = where_and_conditions(values)
+    first, *rest = rows
+    text = f"There were {first['homicides']:,} {noun}{conditions.replace(',', '')} {where} in {first['year']}"
+    text += "".join(f"; {row['homicides']:,} in {row['year']}" for row in rest)
+    if in_all:
+        text += f" ({values['total']:,} in all)"
+    return text + "."
+
+
+def change_sentence(line: str, subject: str = "") -> str:
+    """"Change from 2016 to 2017: -114 (-14.5%)." -> "The change from 2016 to 2017 was -114 (-14.5%)."; with a
+    subject, "From 2016 to 2017, homicides in Chicago changed by -114 (-14.5%).\""""
+    match = re.match(r"Change from (\S+) to (\S+): (.+?)\.?$", line)
+    if not match:
+        return line
+    start, end, change = match.groups()
+    if subject:
+        return f"From {start} to {end}, {subject} changed by {change}."
+    return f"The change from {start} to {end} was {change}."
+
+
+def average_sentence(values: dict, average: str) -> str:
+    """"There was an average of 62.4 homicides a year in Austin (community area 25) (2018-2022: 312 in all".
+    The caller closes the parenthesis after any partial-year note."""
+    noun, where, conditions = where_and_conditions(values)
+    years = (values.get("filters") or {}).get("years") or ""
+    return f"There was an average of {average} {noun} a year {where}{conditions} ({years}: {values['total']:,} in all"

@@ -1,0 +1,61 @@
+"""Answers that read as answers: the form check (evals/answer_form.py) and the planner's sentences
+(rules/sentences.py). The eval-wide check is in tests/test_evals.py."""
+import pytest
+
+from evals.answer_form import first_sentence, form_problems
+from rules.sentences import count_sentence, peak_sentence, year_counts_sentence
+
+READING = {"places": ["ward 28"], "periods": ["2016"], "measures": ["homicides"]}
+
+
+@pytest.mark.parametrize("answer, problem", [
+    ("68 homicides (year 2016, ward 28); arrest rate 27.9%.", "starts with a bare key line"),
+    ("Ranked highest: Ward 28: 68 (5.0% of total). Then, for that area: ...", "a templated chain"),
+    ("There were 68 homicides in 2016; the arrest rate was 27.9%.", "does not name the place 'ward 28'"),
+    ("There were 68 homicides in ward 28; the arrest rate was 27.9%.", "does not name the period '2016'"),
+    ("Ward 28 in 2016 is on the West Side. It had 68 homicides.", "states no figure"),
+])
+def test_each_problem_is_named(answer, problem):
+    assert any(problem in p for p in form_problems(answer, READING)), form_problems(answer, READING)
+
+
+def test_a_full_sentence_passes_and_a_declined_part_may_come_first():
+    assert form_problems("There were 68 homicides in ward 28 in 2016; the arrest rate was 27.9%.", READING) == []
+    declined = "The homicide data does not record weapons, so I cannot answer that part. There were 68 ..."
+    assert form_problems(declined, READING) == []
+    assert first_sentence("In 2016 there were 68.5 per 100k. Then more.") == "In 2016 there were 68.5 per 100k."
+
+
+def test_a_range_is_named_by_its_start_and_separate_years_each():
+    reading = {"places": [], "periods": ["2015-2023"], "measures": ["home values"]}
+    assert form_problems("Bridgeport's home value was $294,732, +31.1% since 2015.", reading) == []
+    reading["periods"] = ["2016, 2019 (separate years)"]
+    assert form_problems("There were 786 homicides in 2016.", reading) != []
+
+
+def _values(total, described, **extra):
+    return {"total": total, "arrests": 1, "arrest_rate_pct": 25.0, "described": described, **extra}
+
+
+def test_count_sentences_name_place_period_and_filters():
+    assert count_sentence(_values(68, ["year 2016", "ward 28"]), "") == \
+        "There were 68 homicides in ward 28 in 2016; the arrest rate was 25.0%."
+    assert count_sentence(_values(1, ["year 2022", "community area Englewood (68)", "domestic"]), "") == \
+        "There was 1 domestic homicide in Englewood (community area 68) in 2022; the arrest rate was 25.0%."
+    assert count_sentence(_values(0, ["years 2015-2019", "months Jun, Jul", "no arrest"]), "") == \
+        "There were 0 homicides in Chicago from 2015 to 2019, in June and July, with no arrest made."
+    assert count_sentence(_values(57, ["year 2021", "months Jun"]), "") == \
+        "There were 57 homicides in Chicago in June 2021; the arrest rate was 25.0%."
+    summary = "717 homicides (years 2015-2019); arrest rate 25.0%; an average of 143.4 a year"
+    assert count_sentence(_values(717, ["years 2015-2019"]), summary).endswith(
+        "; the arrest rate was 25.0%; an average of 143.4 a year.")
+
+
+def test_year_counts_and_peaks_are_sentences():
+    values = _values(120, ["years 2020-2021", "location APARTMENT"], group_by="year")
+    rows = [{"year": 2020, "homicides": 61}, {"year": 2021, "homicides": 59}]
+    assert year_counts_sentence(values, rows, in_all=True) == \
+        "There were 61 homicides at a place recorded as APARTMENT in Chicago in 2020; 59 in 2021 (120 in all)."
+    peak = peak_sentence("Highest: July 2021 with 112; lowest: February 2021 with 38.",
+                         _values(804, ["year 2021"], group_by="month"))
+    assert peak == "By month, the most homicides in 2021 were in July 2021 (112) and the fewest in February 2021 (38)."
