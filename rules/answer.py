@@ -17,8 +17,8 @@ from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.steps import ToolCallStep
-from rules.sentences import (change_sentence, count_sentence, peak_sentence, ranking_sentence, where_and_conditions,
-                             year_counts_sentence)
+from rules.sentences import (change_sentence, count_sentence, peak_sentence, ranking_sentence, trend_sentence,
+                             where_and_conditions, year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
@@ -198,9 +198,12 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
                 lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
         elif summary:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
-            sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else None
+            sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
+                trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else None
             line = " ".join(measures) if measures else sentence or summary.rstrip(".") + "."
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
+    if analysis.trend or analysis.comparison:  # "did it go up or down": the two periods first, the total after
+        lead.sort(key=lambda line: line.entry is None or line.entry.name != names.DISTRICT_TRENDS)
     return lead
 
 
@@ -235,7 +238,7 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
 _ASIDE = re.compile(r"\([^()]*\)")
 # Not an entry: the change between entries, given alone ("+28.6%") or named, and the city's or overall figure.
 _CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|the change from|city|overall|(?:the )?arrest rate)\b"
-                             r"|from \S+ to \S+$|.*\bchanged by\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
+                             r"|from \S+ to \S+$|.*\bchanged by\b|the change was\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
 _YEAR_ROWS_PREFIX = "By year: "
 
 

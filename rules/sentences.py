@@ -204,3 +204,26 @@ def average_sentence(values: dict, average: str) -> str:
     noun, where, conditions = where_and_conditions(values)
     years = (values.get("filters") or {}).get("years") or ""
     return f"There was an average of {average} {noun} a year {where}{conditions} ({years}: {values['total']:,} in all"
+
+
+def trend_sentence(values: dict, summary: str) -> str | None:
+    """One place's two periods (the period comparison tool): "In Austin (community area 25), there were 65.8
+    homicides a year in 2015-2019; 58.8 a year in 2020-2023 (2023 is partial: ...); the change was -10.7%." A
+    one-year period gives its count. None for a ranking of places."""
+    first, second = values.get("period1"), values.get("period2")
+    if not (isinstance(first, dict) and isinstance(second, dict) and "homicides" in first) or ": " not in summary:
+        return None
+    place = summary.split(": ", 1)[0]
+    yearly = first["years"] > 1 or second["years"] > 1
+
+    def figure(stats: dict) -> str:
+        return f"{stats['yearly_average']:,.1f}" if yearly else f"{stats['homicides']:,}"
+
+    partial = values.get("partial_year")
+    note = (f" ({partial['year']} is partial: data end {partial['data_end']}, counted as a whole year)"
+            if partial and yearly else "")
+    per = " a year" if yearly else ""
+    change = values.get("change_in_yearly_average_pct")
+    text = (f"In {place}, there were {figure(first)} homicides{per} in {first['label']}; "
+            f"{figure(second)}{per} in {second['label']}{note}")
+    return text + (f"; the change was {change:+.1f}%." if change is not None else ".")

@@ -3,7 +3,7 @@
 import pytest
 
 from evals.answer_form import first_sentence, form_problems
-from rules.sentences import count_sentence, peak_sentence, year_counts_sentence
+from rules.sentences import count_sentence, peak_sentence, trend_sentence, year_counts_sentence
 
 READING = {"places": ["ward 28"], "periods": ["2016"], "measures": ["homicides"]}
 
@@ -59,3 +59,23 @@ def test_year_counts_and_peaks_are_sentences():
     peak = peak_sentence("Highest: July 2021 with 112; lowest: February 2021 with 38.",
                          _values(804, ["year 2021"], group_by="month"))
     assert peak == "By month, the most homicides in 2021 were in July 2021 (112) and the fewest in February 2021 (38)."
+
+
+def test_a_yearly_average_over_the_partial_year_says_so():
+    values = {"period1": {"homicides": 329, "years": 5, "yearly_average": 65.8, "label": "2015-2019"},
+              "period2": {"homicides": 235, "years": 4, "yearly_average": 58.8, "label": "2020-2023"},
+              "change_in_yearly_average_pct": -10.7, "partial_year": {"year": 2023, "data_end": "2023-07-19"}}
+    summary = "Austin (community area 25): 65.8/yr (2015-2019) -> 58.8/yr (2020-2023), -10.7%"
+    assert trend_sentence(values, summary) == (
+        "In Austin (community area 25), there were 65.8 homicides a year in 2015-2019; 58.8 a year in 2020-2023 "
+        "(2023 is partial: data end 2023-07-19, counted as a whole year); the change was -10.7%.")
+
+
+def test_the_planner_names_the_partial_year_in_a_period_comparison(registry, settings, data):
+    from assembly.services import build_services
+    from backends.rules_only import RulesBackend
+    cov = data.coverage["homicides"]
+    run = build_services(settings, backend=RulesBackend(), data=data).orchestrator.run(
+        f"How did Austin compare 2015-2019 against 2020-{cov['last_year']} for homicides?")
+    assert run.answer.startswith("In Austin (community area 25), there were ")
+    assert f"({cov['last_year']} is partial: data end {cov['end']}, counted as a whole year)" in run.answer.split(". ")[0]

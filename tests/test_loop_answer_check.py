@@ -54,7 +54,7 @@ def test_an_answer_without_the_lead_figure_gets_a_sentence_added(registry, setti
     first, second = [s for s in result.steps if s.type == "grounding"]
     assert first.missing_lead_figures == ["717"] and second.missing_lead_figures == []
     request = backend.requests[-1].messages[-1]["content"]
-    assert "leaves out these figures: 717. They come from: 717 homicides (year 2022)" in request
+    assert "leaves out these figures: 717. They come from: There were 717 homicides in Chicago in 2022" in request
     assert result.answer == "Homicides were common that year. There were 717 homicides in 2022."
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
 

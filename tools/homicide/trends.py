@@ -106,6 +106,15 @@ def _yearly(arrays, mask: np.ndarray, p1: tuple, p2: tuple) -> list:
     return yearly
 
 
+def _partial_year(data, p1: tuple, p2: tuple) -> dict | None:
+    """The snapshot's last year when a period holds it and the snapshot ends before December 31."""
+    cov = data.coverage["homicides"]
+    last = cov["last_year"]
+    if cov["end"].endswith("-12-31") or not any(start <= last <= end for start, end in (p1, p2)):
+        return None
+    return {"year": last, "data_end": cov["end"]}
+
+
 def _comparison_caveats(data, arrays, where: dict, p1: tuple, p2: tuple, s1: dict, s2: dict) -> list:
     lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, lo, hi)
@@ -193,7 +202,11 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
              f"{fmt_pct(share1)} -> {fmt_pct(share2)}."]
     chart = {"type": "bar", "x": "period", "y": "yearly_average",
              "title": f"Homicides per year in {label}: {s1['label']} vs {s2['label']}"}
-    summary = f"{label}: {_per_period(s1)} ({s1['label']}) -> {_per_period(s2)} ({s2['label']}), {change_text}"
+    partial = _partial_year(data, p1, p2)
+    if partial:  # a yearly average over a period holding the partial year is understated: the summary says so
+        values["partial_year"] = partial
+    note = f"; {partial['year']} is partial, data end {partial['data_end']}, counted as a whole year" if partial else ""
+    summary = f"{label}: {_per_period(s1)} ({s1['label']}) -> {_per_period(s2)} ({s2['label']}{note}), {change_text}"
     return make_result(TRENDS_NAME, values=values, text="\n".join(lines), summary=summary, datasets=["homicides"],
                        data=data, caveats=_comparison_caveats(data, arrays, where, p1, p2, s1, s2),
                        table=_comparison_table(s1, s2, c1, c2), chart=chart)
