@@ -546,6 +546,9 @@ def _hint_text(a: dict) -> str:
     if a["unsupported"]:
         parts.append("Not in data: " + ", ".join(a["unsupported"][:3]))
     line = "; ".join(parts)
+    if a["not_used"]:  # the draft does not cover these words: the model may call for them itself (issue: own calls)
+        line += ("\n" if line else "") + "Not covered by the suggested calls: " + ", ".join(
+            f"'{w}'" for w in a["not_used"][:4]) + "; call a tool for them yourself if one can answer them."
     for w in a["warnings"][:2]:
         line += ("\n" if line else "") + "Note: " + w
     if len(line) > 400:

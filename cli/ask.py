@@ -66,7 +66,8 @@ def render_step(step: dict) -> str:
             return head + "fallback answer from the result summaries"
         return head + ("strict " if step.get("strict") else "") + f"answer; {tokens}; {step.get('finish_reason')}"
     if kind == "tool_call":
-        line = head + f"#{step.get('call')} {step.get('name')}({_fmt_args(step.get('arguments'))}) {step.get('status')}"
+        origin = {"draft": " [planner's draft]", "model": " [model's own]"}.get(step.get("origin"), "")
+        line = head + f"#{step.get('call')} {step.get('name')}({_fmt_args(step.get('arguments'))}) {step.get('status')}{origin}"
         detail = step.get("result_summary") if step.get("status") == "ok" else step.get("error")
         return line + (f": {detail}" if detail else "")
     if kind == "trim":

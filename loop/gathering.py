@@ -125,16 +125,23 @@ def planner_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool]
     return step, False
 
 
-def _outside_question(state: RunState, ctx: RunContext, name: str, canonical: dict) -> str | None:
-    """Why a model's call disagrees with the question, or None. The planner's draft is the question's own reading, and
-    a chained question takes its place from a result (the ranking's top area), so neither is checked."""
+def _drafted(state: RunState, ctx: RunContext, name: str, canonical: dict) -> bool:
+    """The call is one of the planner's drafts on offer (compared canonically)."""
     key = call_key(name, canonical)
     for drafted_name, drafted_args in state.draft.calls:
         try:
             if call_key(drafted_name, ctx.registry.canonicalize(drafted_name, drafted_args)) == key:
-                return None
+                return True
         except ToolArgumentError:
             continue
+    return False
+
+
+def _outside_question(state: RunState, ctx: RunContext, name: str, canonical: dict) -> str | None:
+    """Why a model's call disagrees with the question, or None. The planner's draft is the question's own reading, and
+    a chained question takes its place from a result (the ranking's top area), so neither is checked."""
+    if _drafted(state, ctx, name, canonical):
+        return None
     allowed = state.allowed_values
     if state.analysis is not None and state.analysis.chained:
         allowed = {k: v for k, v in allowed.items() if k not in ("community_area", "compare_areas")}
@@ -180,6 +187,7 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
         canonical, failure = ctx.registry.canonicalize(step.name, arguments), None
     except ToolArgumentError as exc:
         canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
+    step.origin = "planner" if ctx.planner_decides else "draft" if _drafted(state, ctx, step.name, canonical) else "model"
     refused = None if ctx.planner_decides or failure else _outside_question(state, ctx, step.name, canonical)
     if refused:  # the model is told why in the next prompt; the run reports a model failure
         failure = ToolResult.failure(step.name, refused, "outside_question", canonical)

@@ -62,6 +62,9 @@ class ToolCallStep(Step):
     source: int | None = None  # "[Source N]" number in the prompt, for ok results
     label: str = ""
     duplicate_of: int | None = None
+    # Who wrote the call: "planner" (no model: the rule planner ran it), "draft" (a model took the planner's draft)
+    # or "model" (the model's own call, not among the drafts it was shown).
+    origin: str = "model"
     result: ToolResult | None = None
     _render: str = "full"
 

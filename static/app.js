@@ -105,7 +105,12 @@
                 synthesis: "Writing the answer", grounding: "Grounding check", notes: "Notes for the user",
                 error: "Error"};
   var HANDLED = ["type", "index", "started_ms", "duration_ms", "result", "raw_output", "output", "text", "raw",
-                 "calls", "parsed_calls", "tool_calls", "arguments", "name", "tool", "status", "analysis", "error", "result_summary"];
+                 "calls", "parsed_calls", "tool_calls", "arguments", "name", "tool", "status", "analysis", "error", "result_summary",
+                 "origin"];
+
+  // Who wrote a tool call (trace field "origin").
+  var ORIGINS = {planner: "run by the rule planner", draft: "the planner's draft, taken by the model",
+                 model: "the model's own call"};
 
   function stepTitle(step) {
     var type = step.type || "step", label = LABELS[type] || type, bits = [];
@@ -113,6 +118,7 @@
     if (type === "tool_call") {
       label += ": " + (step.name || (r && r.tool) || "?");
       if (step.status) bits.push(step.status);
+      if (ORIGINS[step.origin]) bits.push(ORIGINS[step.origin]);
       if (step.status === "duplicate" && step.duplicate_of) bits.push("same as call " + step.duplicate_of);
       else if (step.error) bits.push(String(step.error));
       else if (step.result_summary || (r && r.summary)) bits.push(step.result_summary || r.summary);

@@ -531,3 +531,23 @@ def test_the_gathering_grammar_admits_only_the_tools_of_the_questions_subjects(r
     result = Orchestrator(backend, registry, settings).run("tell me about Austin")
     assert all(name in backend.requests[0].grammar for name in (RATES, CENSUS, SOCIO))
     assert [s for s in result.steps if s.type == "model_pass"][0].allowed_tools == []
+
+
+def test_the_trace_says_who_wrote_each_call(registry, settings):
+    """A call the model took from the planner's draft is "draft"; one it wrote itself is "model"; with no model, the
+    planner's own calls are "planner"."""
+    backend = SuggestibleModel(["USE_SUGGESTED", call(HOMICIDES, year=2021, group_by="month"), "NO_TOOL_CALL",
+                                "There were 717 homicides in 2022."])
+    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
+        "How many homicides were there in 2022?")
+    assert [(s.name, s.origin) for s in result.steps if s.type == "tool_call"][:2] == \
+        [(HOMICIDES, "draft"), (HOMICIDES, "model")]
+    planned = answered_by_the_planner(registry, settings, "How many homicides were there in 2022?")
+    assert {s.origin for s in planned.steps if s.type == "tool_call"} == {"planner"}
+    assert planned.to_dict()["trace"][1]["type"] == "model_pass"
+    assert [t["origin"] for t in planned.to_dict()["trace"] if t["type"] == "tool_call"] == ["planner"]
+
+
+def answered_by_the_planner(registry, settings, question):
+    from backends.rules_only import RulesBackend
+    return Orchestrator(RulesBackend(), registry, settings).run(question)
