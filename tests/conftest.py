@@ -2,7 +2,8 @@
 
 ``pytest --fast`` (what ``make test-fast`` runs) is the quick tier: the data folder is the small slice in
 tests/fixtures/small_data (built from the real exports by tests/fixtures/make_small_data.py), and tests
-marked ``slow`` (a real model or browser) or ``full_data`` (values of the full export) are deselected.
+marked ``slow`` (a real model or browser), ``full_data`` (values of the full export) or ``postgres`` (a real
+PostgreSQL server) are deselected.
 Without --fast everything runs on the real data, as ``make test`` and CI do.
 """
 import os
@@ -17,7 +18,7 @@ from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA_DIR = ROOT / "tests" / "fixtures" / "small_data"
-FAST_SKIPPED_MARKERS = ("slow", "full_data")
+FAST_SKIPPED_MARKERS = ("slow", "full_data", "postgres")
 
 # Loop tests (tests/test_loop_*.py) that assert values of the full export. Listed here by function name,
 # not marked in their files, so the marks follow a test that moves between modules.
