@@ -158,9 +158,8 @@ class RunStore:
         when the database cannot be reached or written, SchemaTooNew when another node has a newer schema."""
         try:
             self._ensure_schema()
-        except FAULTS as exc:
-            self._failed(exc, write=True)
-            raise StoreUnavailable(self.error) from None
+        except FAULTS as exc:  # not logged: start-up prints it as its one line
+            raise StoreUnavailable(self._problem(exc, write=True)) from None
         return self.migrated
 
     def _ensure_schema(self) -> None:
@@ -220,9 +219,11 @@ class RunStore:
         finally:
             engine.dispose()
 
+    def _problem(self, exc: BaseException, write: bool) -> str:
+        return f"the run store {self.where} cannot {'write' if write else 'read'}: {describe_error(exc)}"
+
     def _failed(self, exc: BaseException, write: bool) -> None:
-        what = "write" if write else "read"
-        self.error = f"the run store {self.where} cannot {what}: {describe_error(exc)}"
+        self.error = self._problem(exc, write)
         self.error_at = time.time()
         log.error("%s", self.error)
 

@@ -8,15 +8,10 @@ always did (answers with ``saved: false``, health degraded) and the schema is se
 """
 from __future__ import annotations
 
-import logging
-
 from settings.loader import SettingsError
 from settings.schema import Settings
 from store.migrations import SchemaTooNew
 from store.run_store import StoreUnavailable, open_store
-
-log = logging.getLogger("chiqa.store")
-
 
 class StoreStartupError(SettingsError):
     """The server cannot start on this run store; the message says why in one line."""
@@ -32,8 +27,7 @@ def prepare_store(settings: Settings) -> str:
     except StoreUnavailable as exc:
         if store.path is None:
             raise StoreStartupError(f"{exc}; is the server up, and is store.url (CHIQA_STORE_URL) right?") from None
-        log.warning("%s; serving anyway: answers are not saved until it can be written", exc)
-        return f"run store {store.where}: not writable now ({exc})"
+        return f"warning: {exc}; serving anyway (answers say saved: false until it can be written)"
     finally:
         store.close()  # the workers open their own connections; a forked socket would be shared by accident
     done = f"migrated to schema version {applied[-1]}" if applied else "schema up to date"

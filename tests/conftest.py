@@ -6,11 +6,14 @@ marked ``slow`` (a real model or browser), ``full_data`` (values of the full exp
 PostgreSQL server) are deselected.
 Without --fast everything runs on the real data, as ``make test`` and CI do.
 """
+import contextlib
 import os
+import uuid
 from pathlib import Path
 
 import pytest
 
+from bench.postgres_server import PostgresUnavailable, postgres_server
 from settings.loader import DataNotFoundError, load_settings, resolve_data_dir
 from tests.tiny_gguf import make_tiny_gguf
 from tools.catalog import build_registry
@@ -172,3 +175,21 @@ def registry(data):
 def tiny_gguf_path(tmp_path_factory):
     """A tiny random-weight llama GGUF (tests/tiny_gguf.py), written once per session."""
     return make_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the session (bench/postgres_server.py); the tier is skipped, saying why,
+    where none can be started."""
+    with contextlib.ExitStack() as stack:
+        try:
+            server = stack.enter_context(postgres_server())
+        except PostgresUnavailable as exc:
+            pytest.skip(f"PostgreSQL tier not run: {exc}")
+        yield server
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """The URL of a new, empty database of its own for one test."""
+    return postgres.create_database(f"t_{uuid.uuid4().hex[:12]}")
