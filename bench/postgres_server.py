@@ -76,7 +76,7 @@ class PostgresServer:
             runuser = shutil.which("runuser")
             command = ([runuser, "-u", "postgres", "--", *command] if runuser
                        else ["su", "-s", "/bin/sh", "postgres", "-c", shlex.join(command)])
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=self.root)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=self.root, check=False)
         if done.returncode != 0:
             raise PostgresUnavailable(f"{argv[0]} failed ({done.returncode}): {(done.stderr or done.stdout).strip()}")
         return done
@@ -118,7 +118,9 @@ def postgres_server(fast: bool = True):
         raise PostgresUnavailable("no PostgreSQL server binaries (initdb): `make pg-deps` installs Debian's "
                                   "postgresql package (as root)")
     account = _server_account()
-    server = PostgresServer(bindir, Path(tempfile.mkdtemp(prefix="chiqa-pg-")), free_port(),
+    # Run as postgres, the server must reach its folder: /tmp, not a private TMPDIR of root's.
+    parent = "/tmp" if account is not None and os.path.isdir("/tmp") else None
+    server = PostgresServer(bindir, Path(tempfile.mkdtemp(prefix="chiqa-pg-", dir=parent)), free_port(),
                             secrets.token_hex(16), account)
     try:
         server.init()

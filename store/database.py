@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
@@ -48,7 +47,7 @@ class PoolLimits:
     statement_timeout: float = 10.0
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "PoolLimits":
+    def from_settings(cls, settings: Settings) -> PoolLimits:
         s = settings.store
         return cls(s.pool_size, s.max_overflow, s.pool_timeout_seconds, s.connect_timeout_seconds,
                    s.statement_timeout_seconds)
@@ -117,9 +116,3 @@ def open_engine(url: str | URL, limits: PoolLimits | None = None) -> Engine:
     if parsed.drivername == "sqlite":
         return sqlite_engine(parsed)
     return postgres_engine(parsed, limits or PoolLimits())
-
-
-def sqlite_path(url: str | URL) -> Path | None:
-    """The file of a SQLite URL; None for another database."""
-    parsed = parse_url(url)
-    return Path(parsed.database).expanduser() if parsed.drivername == "sqlite" else None

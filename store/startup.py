@@ -13,6 +13,7 @@ from settings.schema import Settings
 from store.migrations import SchemaTooNew
 from store.run_store import StoreUnavailable, open_store
 
+
 class StoreStartupError(SettingsError):
     """The server cannot start on this run store; the message says why in one line."""
 
