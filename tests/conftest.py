@@ -96,7 +96,7 @@ SHARD_SECONDS = {
     "test_reliability_store.py": 3.7, "test_mcp_server.py": 3.2, "test_tool_call_parser.py": 3.2,
     "test_fast_fixture.py": 2.9, "test_layout.py": 2.9, "test_conversations.py": 2.8,
     "test_reliability_input.py": 2.6, "test_openai_backend.py": 2.5, "test_loop_gathering.py": 1.2, "test_loop_answer_check.py": 0.5,
-    "test_settings.py": 1.6, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
+    "test_settings.py": 1.6, "test_store_database.py": 2.0, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
 }
 SHARD_DEFAULT_SECONDS = 0.5
 
