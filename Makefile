@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-fast setup browser-deps bench eval clean
+.PHONY: run test test-fast setup browser-deps pg-deps bench eval clean
 
 # Pulls the default model (verified) unless CHIQA_BACKEND=rules; if the pull cannot happen the app serves
 # with the rule planner and /api/health and the page say why.
@@ -34,14 +34,21 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
+# The PostgreSQL tier (tests/test_postgres*.py) starts its own throwaway server from Debian's postgresql package
+# (initdb into a temporary folder, on 127.0.0.1): installed here when missing, as for Chromium.
+pg-deps:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "postgresql missing and not root: the PostgreSQL tier will be skipped"; fi; }
+
 # The real-model tier (tests/test_real_model.py) runs on SmolLM2-135M, pulled here through `model pull`.
-test: $(TEST_STAMP) browser-deps
+test: $(TEST_STAMP) browser-deps pg-deps
 	@$(BIN)/python app.py model pull smollm2-135m || echo "model pull failed: the real-model tier will be skipped"
 	$(BIN)/python -m pytest -q
 
 # The quick tier, under a minute: no model pull, no browser. The data is the small slice in
-# tests/fixtures/small_data (rebuild it with tests/fixtures/make_small_data.py); tests marked slow or
-# full_data are not run (tests/conftest.py, --fast). Two shards of the test modules run side by side (many
+# tests/fixtures/small_data (rebuild it with tests/fixtures/make_small_data.py); tests marked slow,
+# full_data or postgres are not run (tests/conftest.py, --fast). Two shards of the test modules run side by side (many
 # tests wait on deadlines, servers or subprocesses rather than the CPU); each one's output is printed when
 # both are done. Bytecode is cached under var/pycache even where PYTHONDONTWRITEBYTECODE is set:
 # compiling and assert-rewriting every module again costs ~6 s a run. `pytest --fast` alone also works.

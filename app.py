@@ -9,6 +9,7 @@
     python app.py eval [--backend NAME] [--model NAME|PATH]
     python app.py model list | pull NAME | rm NAME
     python app.py mcp [--backend B]      # an MCP server on stdin/stdout (the data tools and `ask`)
+    python app.py store migrate [--from PATH] [--to URL] | status   # the run history's database
 """
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from assembly.services import build_tools
 from backends.base import BACKENDS
 from cli.ask import report_error, run_ask, terminal_safe
 from cli.models import run_model_command
+from cli.store_command import run_store_command
 from evals.runner import run_eval_command
 from protocols.mcp_server import serve_stdio
 from settings.loader import DataNotFoundError, SettingsError, load_settings
+from store.startup import prepare_store
 from tools.data.checksums import run_verify_command
 from tools.data.integrity import DataIntegrityError
 from tools.refresh.command import run_refresh_command
@@ -94,7 +97,12 @@ def cmd_mcp(args, settings) -> int:
     return serve_stdio(settings, args.backend)
 
 
+def cmd_store(args, settings) -> int:
+    return run_store_command(args, settings)
+
+
 def cmd_serve(args, settings) -> int:
+    print(prepare_store(settings), file=sys.stderr)  # pending migrations now, or one line and exit 2
     app = create_app({"SETTINGS_OVERRIDES": {"model.backend": args.backend}} if args.backend else None)
     host = args.host or settings.server.host
     port = args.port or settings.server.port
@@ -163,6 +171,15 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--backend", choices=BACKEND_CHOICES,
                      help="the backend `ask` uses (default: model.backend)")
     mcp.set_defaults(fn=cmd_mcp)
+
+    store = sub.add_parser("store", help="the run history's database: move a SQLite history into PostgreSQL, status")
+    store_sub = store.add_subparsers(dest="store_command", required=True)
+    migrate = store_sub.add_parser("migrate", help="copy a SQLite run history into store.url (safe to run again)")
+    migrate.add_argument("--from", dest="source", metavar="PATH",
+                         help="the SQLite file (default: <server.var_dir>/runs.sqlite3)")
+    migrate.add_argument("--to", metavar="URL", help="the target database (default: store.url / CHIQA_STORE_URL)")
+    store_sub.add_parser("status", help="where the history is, its schema version, how many runs and conversations")
+    store.set_defaults(fn=cmd_store)
     return parser
 
 

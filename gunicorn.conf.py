@@ -14,10 +14,13 @@ import os
 import sys
 
 from settings.loader import SettingsError, load_settings
+from store.startup import prepare_store
 
 try:
     _settings = load_settings()
-except SettingsError as _exc:  # a bad config.yaml or environment: one clear line, not gunicorn's traceback
+    # Once, in the master, before any worker: the run store's pending migrations (store/startup.py).
+    print(prepare_store(_settings), file=sys.stderr)
+except SettingsError as _exc:  # a bad config.yaml, environment or run store: one clear line, not a traceback
     print(f"error: {' '.join(str(_exc).split())}", file=sys.stderr)
     sys.exit(2)
 

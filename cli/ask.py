@@ -1,9 +1,9 @@
 """The ``ask`` command: run one question and print the answer with a compact trace (or JSON).
 
 ``render_text(result)`` turns a RunResult dict into the plain-text rendering; the web page and the
-API render the same dict their own way. Every answer is stored in the run store (var_dir/runs.sqlite3)
-as a turn of a conversation, like the web's: ``--continue`` asks a follow-up in the last conversation,
-``--conversation ID`` in a given one.
+API render the same dict their own way. Every answer is stored in the run store (``store.url``; by default
+var_dir/runs.sqlite3) as a turn of a conversation, like the web's: ``--continue`` asks a follow-up in the last
+conversation, ``--conversation ID`` in a given one.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import sys
 
 from assembly.answering import AskError, answer, ask_errors, check_question
 from assembly.services import build_services
-from settings.loader import SettingsError, var_dir, with_overrides
+from settings.loader import SettingsError, with_overrides
 from settings.schema import Settings
-from store.run_store import RunStore
+from store.run_store import RunStore, open_store
 
 # Exit codes: 0 an answer; 2 bad input, settings or data (nothing was answered); 3 the model failed
 # during the question (the partial answer is still printed, and the cause under "error").
@@ -173,13 +173,15 @@ def run_ask(args, settings: Settings) -> int:
 
     try:
         with contextlib.redirect_stdout(sys.stderr):  # with --json, stdout carries only the result
-            store = RunStore(var_dir(settings) / "runs.sqlite3")
+            store = open_store(settings)
             with ask_errors():
                 conversation_id = _conversation_id(args, store)
             result = answer(orchestrator, store, question, None, conversation_id,
                             settings.orchestrator.max_conversation_turns)
     except AskError as exc:
         return report_error(args, exc.code, exc.message)
+    except SettingsError as exc:  # store.url names no database ChiQA can use
+        return report_error(args, "invalid_settings", str(exc))
     except Exception as exc:  # the CLI never shows a stack trace
         return report_error(args, "internal_error", f"{type(exc).__name__}: {exc}")
     finally:

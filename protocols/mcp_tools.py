@@ -19,9 +19,8 @@ import threading
 from assembly.answering import AskError, answer, check_question
 from assembly.services import build_services
 from protocols.trace import compact_trace
-from settings.loader import var_dir
 from settings.schema import Settings
-from store.run_store import RunStore
+from store.run_store import open_store
 from tools.registry import ToolRegistry
 
 ASK = "ask"
@@ -45,7 +44,7 @@ class McpTools:
         self.backend_name = backend_name
         self._services = None
         self._lock = threading.Lock()
-        self.store = RunStore(var_dir(settings) / "runs.sqlite3")
+        self.store = open_store(settings)
 
     # ------------------------------------------------------------ listing
     def ask_schema(self) -> dict:

@@ -109,6 +109,22 @@ class ServerSettings:
 
 
 @dataclass(frozen=True)
+class StoreSettings:
+    url: str | None = setting(None, "the run history's database: null = `sqlite:///<server.var_dir>/runs.sqlite3` (one "
+                                    "machine); `postgresql://USER:PASSWORD@HOST:PORT/DATABASE` for several web nodes "
+                                    "sharing one history", env="CHIQA_STORE_URL")
+    pool_size: int = setting(4, "PostgreSQL: connections each web worker process keeps open", low=1, high=1000)
+    max_overflow: int = setting(4, "PostgreSQL: connections a worker may open beyond `pool_size` under load",
+                                low=0, high=1000)
+    pool_timeout_seconds: float = setting(5, "PostgreSQL: longest wait for a free connection of the pool",
+                                          low=0.1, high=3600)
+    connect_timeout_seconds: float = setting(5, "PostgreSQL: longest wait to connect (at least 2 s)",
+                                             low=0.1, high=3600)
+    statement_timeout_seconds: float = setting(10, "PostgreSQL: longest one statement may run, lock waits included "
+                                                   "(enforced by the server)", low=0.1, high=3600)
+
+
+@dataclass(frozen=True)
 class SocrataSettings:
     domain: str = setting("data.cityofchicago.org", "portal for `data refresh`")
     page_size: int = setting(50000, "rows per Socrata page", low=1, high=1000000)
@@ -123,6 +139,7 @@ class Settings:
     model: ModelSettings = field(default_factory=ModelSettings)
     orchestrator: OrchestratorSettings = field(default_factory=OrchestratorSettings)
     server: ServerSettings = field(default_factory=ServerSettings)
+    store: StoreSettings = field(default_factory=StoreSettings)
     socrata: SocrataSettings = field(default_factory=SocrataSettings)
     config_path: str = ""  # where the file came from; not a setting
 

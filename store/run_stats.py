@@ -8,7 +8,10 @@ Feedback is grouped by this pattern in /api/stats.
 from __future__ import annotations
 
 import math
-import sqlite3
+
+from sqlalchemy import case, func, select
+
+from store.tables import runs
 
 NO_TOOLS = "(no tools)"
 
@@ -69,39 +72,48 @@ def _percentile(sorted_values: list[float], q: float) -> float | None:
     return round(sorted_values[min(rank, len(sorted_values)) - 1], 1)
 
 
-def stats(conn: sqlite3.Connection) -> dict:
-    """/api/stats over the runs table."""
-    n = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-    per_q = conn.execute("SELECT n_tool_calls, COUNT(*) FROM runs GROUP BY n_tool_calls"
-                         " ORDER BY n_tool_calls").fetchall()
-    stops = conn.execute("SELECT COALESCE(stopped_because, 'unknown'), COUNT(*) FROM runs"
-                         " GROUP BY 1 ORDER BY 2 DESC").fetchall()
-    totals = conn.execute("SELECT COALESCE(SUM(n_tool_calls),0), COALESCE(SUM(n_duplicate),0),"
-                          " COALESCE(SUM(n_error),0) FROM runs").fetchone()
+def _count_of(condition):
+    """How many rows meet ``condition`` (SUM of a boolean is not portable: PostgreSQL refuses it)."""
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+def _pattern_row(pattern: str, count: int, up: int, down: int) -> dict:
+    return {"pattern": pattern, "count": count, "up": up, "down": down, "rated": up + down,
+            "share_up": round(up / (up + down), 4) if up + down else None}
+
+
+def stats(conn) -> dict:
+    """/api/stats over the runs table (any database: ``conn`` is a SQLAlchemy connection)."""
+    n = conn.execute(select(func.count()).select_from(runs)).scalar()
+    per_q = conn.execute(select(runs.c.n_tool_calls, func.count()).group_by(runs.c.n_tool_calls)
+                         .order_by(runs.c.n_tool_calls)).all()
+    # Grouped by the column itself: a COALESCE with a bound 'unknown' in both SELECT and GROUP BY is two different
+    # parameters to PostgreSQL, which then refuses the query.
+    stops: dict[str, int] = {}
+    for reason, count in conn.execute(select(runs.c.stopped_because, func.count()).group_by(runs.c.stopped_because)):
+        stops[reason or "unknown"] = stops.get(reason or "unknown", 0) + int(count)
+    totals = conn.execute(select(*(func.coalesce(func.sum(c), 0) for c in
+                                   (runs.c.n_tool_calls, runs.c.n_duplicate, runs.c.n_error)))).one()
     patterns = conn.execute(
-        "SELECT answer_pattern, COUNT(*), SUM(rating = 1), SUM(rating = -1) FROM runs"
-        " GROUP BY answer_pattern ORDER BY COUNT(*) DESC, answer_pattern").fetchall()
-    rated = conn.execute("SELECT COUNT(*), COALESCE(SUM(rating = 1),0) FROM runs"
-                         " WHERE rating IS NOT NULL").fetchone()
-    latencies = [r[0] for r in conn.execute(
-        "SELECT latency_ms FROM runs WHERE latency_ms IS NOT NULL ORDER BY latency_ms").fetchall()]
-    calls, dups, errs = totals
+        select(runs.c.answer_pattern, func.count(), _count_of(runs.c.rating == 1), _count_of(runs.c.rating == -1))
+        .group_by(runs.c.answer_pattern).order_by(func.count().desc(), runs.c.answer_pattern)).all()
+    rated = conn.execute(select(func.count(), _count_of(runs.c.rating == 1))
+                         .where(runs.c.rating.is_not(None))).one()
+    latencies = list(conn.execute(select(runs.c.latency_ms).where(runs.c.latency_ms.is_not(None))
+                                  .order_by(runs.c.latency_ms)).scalars())
+    calls, dups, errs = (int(v) for v in totals)  # PostgreSQL's sums are Decimals
+    rated_n, rated_up = (int(v) for v in rated)
     return {
         "questions": n,
-        "tool_calls_per_question": {str(k): v for k, v in per_q},
-        "stop_reasons": {str(k): v for k, v in stops},
+        "tool_calls_per_question": {str(k): int(v) for k, v in per_q},
+        "stop_reasons": dict(sorted(stops.items(), key=lambda item: -item[1])),
         "tool_calls": calls,
         "duplicate_rate": round(dups / calls, 4) if calls else 0.0,
         "error_rate": round(errs / calls, 4) if calls else 0.0,
         "feedback": {
-            "rated": rated[0],
-            "share_up": round(rated[1] / rated[0], 4) if rated[0] else None,
-            "by_answer_pattern": [
-                {"pattern": p, "count": c, "up": up or 0, "down": down or 0,
-                 "rated": (up or 0) + (down or 0),
-                 "share_up": round((up or 0) / ((up or 0) + (down or 0)), 4) if (up or down) else None}
-                for p, c, up, down in patterns
-            ],
+            "rated": rated_n,
+            "share_up": round(rated_up / rated_n, 4) if rated_n else None,
+            "by_answer_pattern": [_pattern_row(p, int(c), int(up), int(down)) for p, c, up, down in patterns],
         },
         "latency_ms": {"p50": _percentile(latencies, 50), "p95": _percentile(latencies, 95),
                        "count": len(latencies)},

@@ -2,14 +2,18 @@
 
 ``pytest --fast`` (what ``make test-fast`` runs) is the quick tier: the data folder is the small slice in
 tests/fixtures/small_data (built from the real exports by tests/fixtures/make_small_data.py), and tests
-marked ``slow`` (a real model or browser) or ``full_data`` (values of the full export) are deselected.
+marked ``slow`` (a real model or browser), ``full_data`` (values of the full export) or ``postgres`` (a real
+PostgreSQL server) are deselected.
 Without --fast everything runs on the real data, as ``make test`` and CI do.
 """
+import contextlib
 import os
+import uuid
 from pathlib import Path
 
 import pytest
 
+from bench.postgres_server import PostgresUnavailable, postgres_server
 from settings.loader import DataNotFoundError, load_settings, resolve_data_dir
 from tests.tiny_gguf import make_tiny_gguf
 from tools.catalog import build_registry
@@ -17,7 +21,7 @@ from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA_DIR = ROOT / "tests" / "fixtures" / "small_data"
-FAST_SKIPPED_MARKERS = ("slow", "full_data")
+FAST_SKIPPED_MARKERS = ("slow", "full_data", "postgres")
 
 # Loop tests (tests/test_loop_*.py) that assert values of the full export. Listed here by function name,
 # not marked in their files, so the marks follow a test that moves between modules.
@@ -92,7 +96,7 @@ SHARD_SECONDS = {
     "test_reliability_store.py": 3.7, "test_mcp_server.py": 3.2, "test_tool_call_parser.py": 3.2,
     "test_fast_fixture.py": 2.9, "test_layout.py": 2.9, "test_conversations.py": 2.8,
     "test_reliability_input.py": 2.6, "test_openai_backend.py": 2.5, "test_loop_gathering.py": 1.2, "test_loop_answer_check.py": 0.5,
-    "test_settings.py": 1.6, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
+    "test_settings.py": 1.6, "test_store_database.py": 2.0, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
 }
 SHARD_DEFAULT_SECONDS = 0.5
 
@@ -171,3 +175,21 @@ def registry(data):
 def tiny_gguf_path(tmp_path_factory):
     """A tiny random-weight llama GGUF (tests/tiny_gguf.py), written once per session."""
     return make_tiny_gguf(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the session (bench/postgres_server.py); the tier is skipped, saying why,
+    where none can be started."""
+    with contextlib.ExitStack() as stack:
+        try:
+            server = stack.enter_context(postgres_server())
+        except PostgresUnavailable as exc:
+            pytest.skip(f"PostgreSQL tier not run: {exc}")
+        yield server
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """The URL of a new, empty database of its own for one test."""
+    return postgres.create_database(f"t_{uuid.uuid4().hex[:12]}")

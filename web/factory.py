@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from flask.json.provider import DefaultJSONProvider
 
-from settings.loader import var_dir
 from web import access, api, geo, openai_compat, pages
 from web.errors import register_error_handlers
-from store.run_store import RunStore, scrub_text
+from store.run_store import open_store, scrub_text
 from web.runtime import get_runtime
 
 # Defence in depth: the page never inserts untrusted text as HTML, and nothing loads from outside.
@@ -29,7 +28,7 @@ def register_web(app) -> None:
     app.json = ScrubbingJSONProvider(app)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
-    app.extensions["chiqa_store"] = RunStore(var_dir(settings) / "runs.sqlite3")
+    app.extensions["chiqa_store"] = open_store(settings)
     get_runtime(app)
     register_error_handlers(app)
     # Who can see what (web/access.py): the Host header first, then the client's identity.
