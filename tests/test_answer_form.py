@@ -2,6 +2,8 @@
 (rules/sentences.py). The eval-wide check is in tests/test_evals.py."""
 import pytest
 
+from assembly.services import build_services
+from backends.rules_only import RulesBackend
 from evals.answer_form import first_sentence, form_problems
 from rules.sentences import count_sentence, peak_sentence, trend_sentence, year_counts_sentence
 
@@ -72,8 +74,6 @@ def test_a_yearly_average_over_the_partial_year_says_so():
 
 
 def test_the_planner_names_the_partial_year_in_a_period_comparison(registry, settings, data):
-    from assembly.services import build_services
-    from backends.rules_only import RulesBackend
     cov = data.coverage["homicides"]
     run = build_services(settings, backend=RulesBackend(), data=data).orchestrator.run(
         f"How did Austin compare 2015-2019 against 2020-{cov['last_year']} for homicides?")

@@ -8,6 +8,7 @@ import pytest
 
 import intelligent_mcp
 from analyzer.question import failed_analysis
+from backends.rules_only import RulesBackend
 from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
 from settings.loader import load_settings
@@ -549,5 +550,4 @@ def test_the_trace_says_who_wrote_each_call(registry, settings):
 
 
 def answered_by_the_planner(registry, settings, question):
-    from backends.rules_only import RulesBackend
     return Orchestrator(RulesBackend(), registry, settings).run(question)
