@@ -189,15 +189,23 @@ VAGUE_HOURS = [
     ("in the evening", r"\b(?:in|during)\s+the\s+evenings?\b|\bevenings\b", list(range(17, 21))),
     ("during the day", r"\b(?:during|in)\s+the\s+day(?:\s*time)?\b|\bdaytime\b|\b(?:in|during)\s+daylight"
                        r"(?:\s+hours)?\b|\bby\s+day\b", list(range(6, 18))),
+    ("during working hours", r"\b(?:(?:during|in)\s+)?(?:normal\s+|regular\s+)?(?:working|business|office|work)\s+"
+                             r"hours(?:\s*[,(]?\s*(?:9|nine)\s*(?:-|–|to)\s*(?:5|five)\)?)?|"
+                             r"\b(?:9|nine)\s*(?:-|–|to)\s*(?:5|five)\s+(?:working|business|office|work)\s+hours\b",
+     list(range(9, 17))),
 ]
 _VAGUE_RES = [(label, re.compile(pattern, re.I), hours) for label, pattern, hours in VAGUE_HOURS]
 
-_CLOCK = r"(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o['’]?clock)?|(midnight|noon|midday))"
+_CLOCK = (r"(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o['’]?clock|in\s+the\s+(?:morning|afternoon|evening)|"
+          r"at\s+night)?|(midnight|noon|midday))")
 _CLOCK_RE = re.compile(_CLOCK, re.I)
 _HOUR_RANGE_RE = re.compile(r"\b(?:between|from)\s+(?P<a>" + _CLOCK + r")\s+(?:and|to|till|until|through|-)\s+(?P<b>"
                             + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK + r")\s*(?:-|–|to)\s*(?P<d>" + _CLOCK
                             + r")(?![\w:])", re.I)
 _HOUR_AT_RE = re.compile(r"\b(?:at|around|about|near)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
+# "after midnight and before 6 in the morning", "after 10pm but before 2am": one span between the two times.
+_HOUR_BETWEEN_RE = re.compile(r"\b(?:after|from)\s+(?P<a>" + _CLOCK + r")\s*,?\s+(?:and|but)\s+(?:still\s+)?"
+                              r"(?:before|until|till)\s+(?P<b>" + _CLOCK + r")(?![\w:])", re.I)
 _HOUR_AFTER_RE = re.compile(r"\b(?P<how>after|before)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
 
 
@@ -217,6 +225,8 @@ def _clock(text: str) -> _Clock | None:
     hour, minute, suffix = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
     if not 0 <= minute <= 59 or hour > 23:
         return None
+    if suffix.startswith(("in", "at")):  # "6 in the morning" is 6am; "in the evening", "at night" are pm
+        suffix = "am" if suffix.endswith("morning") else "pm"
     if suffix.startswith(("a", "p")):
         if not 1 <= hour <= 12:
             return None
@@ -257,7 +267,15 @@ def _hour_spans(low: str) -> tuple[list[HourSpan], list]:
     definition; a vague word beside a clock range ("9pm to 5am at night") adds nothing to it."""
     found: list[tuple[int, HourSpan]] = []
     spans: list = []
+    for m in _HOUR_BETWEEN_RE.finditer(low):
+        a, b = _clock(m.group("a")), _clock(m.group("b"))
+        hours = _range_hours(a, b) if a and b else None
+        if hours:
+            spans.append(m.span())
+            found.append((m.start(), HourSpan(hours, label_hours(hours))))
     for m in _HOUR_RANGE_RE.finditer(low):
+        if _overlaps(m.span(), spans):
+            continue
         a, b = _clock(m.group("a") or m.group("c")), _clock(m.group("b") or m.group("d"))
         hours = _range_hours(a, b) if a and b else None
         if hours is None or (a.ambiguous or b.ambiguous) and m.group("c"):

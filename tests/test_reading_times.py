@@ -280,3 +280,19 @@ def test_a_rate_takes_no_hours_so_the_reading_does_not_claim_them(data):
     analysis = analyze_question("What is the homicide rate from 9pm to 5am in Austin in 2022?", data)
     assert analysis.per_capita and analysis.hour_spans == []
     assert analysis.not_used == ["from 9pm to 5am"]
+
+
+@pytest.mark.parametrize("question, year, hours", [
+    ("How many homicides after midnight but before 4 in the morning in 2020?", 2020, [0, 1, 2, 3]),
+    ("homicides in 2019 after 10pm and before 2am", 2019, [22, 23, 0, 1]),
+    ("how many killings in 2021 happened after 8 in the evening and before midnight", 2021, [20, 21, 22, 23]),
+    ("homicides during business hours in 2022", 2022, list(range(9, 17))),
+    ("How many murders in 2018 during working hours (9-5)?", 2018, list(range(9, 17))),
+])
+def test_a_span_between_two_times_is_one_span(ask, raw, question, year, hours):
+    """"after X and before Y" is the hours between them, not two spans; working hours are 09:00-16:59, stated."""
+    run = ask(question)
+    assert run.analysis.not_used == [] and len(run.analysis.hour_spans) == 1
+    (args,) = _only_homicide_calls(run)
+    assert args["hours"] == hours
+    assert lead_count(run.answer) == len(raw[(raw.year == year) & raw.hour.isin(hours)])
