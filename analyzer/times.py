@@ -151,15 +151,37 @@ def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
     return ordered, spans
 
 
+# The same days of two named years ("2023 against 2022, the same stretch of each year", "is 2023 running ahead of
+# 2022"): when one of the two is the data's partial last year, only its stretch compares with the other.
+_EACH_YEAR_RE = re.compile(r"\b(?:the\s+)?same\s+(?:stretch|period|time|part|months|span|window|dates|point)\s+"
+                           r"(?:of|in)\s+(?:each|both)\s+(?:year|years)\b|\b(?:running|tracking|trending|pacing)\s+"
+                           r"(?:ahead\s+of|behind)(?:\s+or\s+(?:ahead\s+of|behind))?", re.I)
+_FOUR_DIGIT_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _two_named_years(low: str, this_year: int) -> int | None:
+    """The other year, when the text names exactly two years and one is ``this_year``."""
+    years = {int(y) for y in _FOUR_DIGIT_YEAR_RE.findall(low)}
+    others = years - {this_year}
+    return others.pop() if this_year in years and len(years) == 2 else None
+
+
 def _same_stretch(low: str, cov: dict) -> tuple[list[DateSpan], list, str | None]:
     """"So far this year" against "the same stretch last year": January 1 to the data's last date, in the data's
-    last year and (the same days) in the year before or the year named."""
+    last year and (the same days) in the year before or the year named. Two named years, one of them the data's
+    partial last year, compared "for the same stretch of each year" are read the same way."""
     so_far, same = _SO_FAR_RE.search(low), _SAME_STRETCH_RE.search(low)
-    if not (so_far and same):
-        return [], [], None
     end = cov["end"]
     this_year = int(end[:4])
-    other = int(same.group("year")) if same.group("year") else this_year - 1
+    if so_far and same:
+        other = int(same.group("year")) if same.group("year") else this_year - 1
+        consumed = [so_far.span(), same.span()]
+    else:
+        each = _EACH_YEAR_RE.search(low)
+        other = _two_named_years(low, this_year) if each else None
+        if other is None:
+            return [], [], None
+        consumed = [m.span() for m in _EACH_YEAR_RE.finditer(low)]
     if other >= this_year:
         return [], [], None
     month, day = int(end[5:7]), int(end[8:10])
@@ -169,7 +191,7 @@ def _same_stretch(low: str, cov: dict) -> tuple[list[DateSpan], list, str | None
              DateSpan(f"{other}-01-01", other_end, f"the same stretch of {other}")]
     note = (f"'so far this year' means {this_year}-01-01 to {end}, the last date in the homicide data, compared with "
             f"the same days of {other} ({other}-01-01 to {other_end})")
-    return spans, [so_far.span(), same.span()], note
+    return spans, consumed, note
 
 
 # ---------------------------------------------------------------- hours of the day

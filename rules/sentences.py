@@ -181,6 +181,9 @@ def year_counts_sentence(values: dict, rows: list, in_all: bool) -> str:
     first, *rest = rows
     text = f"There were {first['homicides']:,} {noun}{conditions.replace(',', '')} {where} in {first['year']}"
     text += "".join(f"; {row['homicides']:,} in {row['year']}" for row in rest)
+    partial = values.get("partial_year")
+    if partial and any(row["year"] == partial["year"] for row in rows):  # a part year set beside whole ones
+        text += f" ({partial['year']} is partial: data end {partial['data_end']})"
     if in_all:
         text += f" ({values['total']:,} in all)"
     return text + "."

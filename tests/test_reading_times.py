@@ -296,3 +296,22 @@ def test_a_span_between_two_times_is_one_span(ask, raw, question, year, hours):
     (args,) = _only_homicide_calls(run)
     assert args["hours"] == hours
     assert lead_count(run.answer) == len(raw[(raw.year == year) & raw.hour.isin(hours)])
+
+
+def test_two_named_years_for_the_same_stretch_of_each_are_the_partial_years_days(ask, raw, data):
+    """One of the two years is the data's partial last year: "the same stretch of each year" is its days in both."""
+    end = data.coverage["homicides"]["end"]
+    this = int(end[:4])
+    run = ask(f"Is {this} running ahead of or behind {this - 1} for murders, for the same stretch of each year?")
+    assert run.analysis.not_used == []
+    other_end = f"{this - 1}{end[4:]}"
+    assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
+        [(f"{this}-01-01", end), (f"{this - 1}-01-01", other_end)]
+    now, before = len(_between(raw, f"{this}-01-01", end)), len(_between(raw, f"{this - 1}-01-01", other_end))
+    assert f"so far in {this}: {now:,} homicides; the same stretch of {this - 1}: {before:,}" in run.answer
+
+
+def test_a_whole_year_beside_the_partial_one_says_which_is_partial(ask, data):
+    cov = data.coverage["homicides"]
+    run = ask(f"homicides {cov['last_year'] - 1} vs {cov['last_year']}")
+    assert f"({cov['last_year']} is partial: data end {cov['end']})" in run.answer.split(". ")[0]
