@@ -579,3 +579,89 @@ def city_poverty_pct() -> float:
     df = _socio()
     return float(df[pd.to_numeric(df["Community Area Number"], errors="coerce").isna()]
                  ["PERCENT HOUSEHOLDS BELOW POVERTY"].iloc[0])
+
+
+# ---------------------------------------------------------------- added with the own_calls_heldout subset
+# (written from the CSVs, the tool schemas and PROVENANCE.md only, without reading the analyzer, planner or
+# earlier questions)
+
+def arrest_rate_where(**filters) -> float:
+    """Percent of the homicides matching the filters (see ``_homicides_filtered``) with an arrest, one decimal."""
+    df = _homicides_filtered(**filters)
+    return round(100.0 * float(df["arrest_b"].mean()), 1)
+
+
+def _arrest_rates_by_place(kind: str, year: int, min_cases: int = 5) -> pd.DataFrame:
+    """Per ward / district / area: homicides, arrests and arrest rate (percent, one decimal) in one year, places
+    with fewer than min_cases homicides left out; highest rate first, ties by place number."""
+    column = {"ward": "ward_n", "area": "area", "district": "district_n"}[kind]
+    df = _years(_homicides(), year).dropna(subset=[column])
+    table = df.groupby(column).agg(homicides=("arrest_b", "size"), arrests=("arrest_b", "sum"))
+    table = table[table["homicides"] >= int(min_cases)]
+    table["rate"] = (100.0 * table["arrests"] / table["homicides"]).round(1)
+    table.index = table.index.astype(int)
+    return table.sort_index().sort_values("rate", ascending=False, kind="mergesort")
+
+
+def place_with_highest_arrest_rate(kind: str, year: int, min_cases: int = 5):
+    """The ward or district number (or area name) with the highest homicide arrest rate in a year, among places
+    with at least min_cases homicides."""
+    first = int(_arrest_rates_by_place(kind, year, min_cases).index[0])
+    return area_name(first) if kind == "area" else first
+
+
+def highest_arrest_rate(kind: str, year: int, min_cases: int = 5) -> float:
+    return float(_arrest_rates_by_place(kind, year, min_cases)["rate"].iloc[0])
+
+
+def area_with_most_homicides_where(**filters) -> str:
+    """The community area (socioeconomic-file spelling) with the most homicides matching the filters."""
+    counts = _homicides_filtered(**filters).dropna(subset=["area"]).groupby("area").size()
+    return area_name(int(counts.sort_values(ascending=False, kind="mergesort").index[0]))
+
+
+def most_homicides_in_an_area_where(**filters) -> int:
+    counts = _homicides_filtered(**filters).dropna(subset=["area"]).groupby("area").size()
+    return int(counts.max())
+
+
+def location_with_most_homicides_where(**filters) -> str:
+    """The location description (as written in the file, e.g. 'STREET') with the most homicides matching the
+    filters."""
+    return str(_homicides_filtered(**filters)["Location Description"].value_counts().idxmax())
+
+
+def most_homicides_at_a_location_where(**filters) -> int:
+    return int(_homicides_filtered(**filters)["Location Description"].value_counts().max())
+
+
+def acs_age_band_total(area_name: str, band: str) -> int:
+    """Residents of one age band (column suffix: '0_to_17', '18_to_24', '25_to_34', '35_to_49', '50_to_64', '65'),
+    men and women added, ACS 2019-2023."""
+    return acs_group(area_name, f"male_{band}") + acs_group(area_name, f"female_{band}")
+
+
+def station_address(district: int) -> str:
+    """The street address of a police district's station, as written in police_stations.csv."""
+    stations = pd.read_csv(data_dir() / "police_stations.csv", dtype=str)
+    row = stations[stations["DISTRICT"].str.strip() == str(int(district))].iloc[0]
+    return " ".join(str(row["ADDRESS"]).split())
+
+
+def place_with_lowest_arrest_rate(kind: str, year: int, min_cases: int = 5):
+    """The ward or district number (or area name) with the lowest homicide arrest rate in a year, among places
+    with at least min_cases homicides (ties: the lowest number)."""
+    table = _arrest_rates_by_place(kind, year, min_cases)
+    last = int(table[table["rate"] == table["rate"].min()].index.min())
+    return area_name(last) if kind == "area" else last
+
+
+def lowest_arrest_rate(kind: str, year: int, min_cases: int = 5) -> float:
+    return float(_arrest_rates_by_place(kind, year, min_cases)["rate"].min())
+
+
+def most_homicides_on_a_weekday(year=None, start_year=None, end_year=None) -> int:
+    """How many homicides fell on the deadliest day of the week (see ``weekday_with_most_homicides``)."""
+    df = _years(_homicides(), year, start_year, end_year)
+    days = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME).dt.day_name()
+    return int(days.value_counts().max())
