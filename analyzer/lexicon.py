@@ -74,7 +74,7 @@ def correct_place_words(low: str) -> str:
 # (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
 METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
-     r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|shot\s+dead|shot\s+and\s+killed|"
+     r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|slayings?|shot\s+dead|shot\s+and\s+killed|"
      r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|"
      r"lethal|(?<!non-)(?<!non\s)(?<!non)fatal(?:ities)?|shootings?\s+deaths?"),
     ("income", "socioeconomic",
@@ -162,6 +162,9 @@ UNSUPPORTED: list[tuple[str, str]] = [
 ]
 
 # Census groups whose share can rank areas (the census tool's ``group`` argument).
+# How a question says what households take in: "earn", "bring in", "live on", "have an income of".
+_HOUSEHOLD_GETS = (r"(?:earn|earning|make|making|bring(?:ing)?\s+in|take\s+home|taking\s+home|live\s+on|living\s+on|"
+                   r"get\s+by\s+on|(?:have|having|with)\s+(?:an?\s+)?incomes?\s+(?:of\s+)?)\s*")
 CENSUS_GROUPS: list[tuple[str, str]] = [
     ("black", r"black|african[\s-]american"),
     ("hispanic_or_latino", r"hispanic|latin[oax]s?|latinx"),
@@ -169,10 +172,11 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("asian", r"asian(?:[\s-]americans?)?"),
     ("age_65_plus", r"seniors?|elderly|older\s+(?:residents|people|adults)|retirees|65\s*(?:\+|and\s+over|or\s+older)"),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
-    ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
-                  r"(?:over|more\s+than|above)\s+\$?125(?:k|,000)?"),
-    ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b(?:earn|earning|make|making)\s+"
-                  r"(?:under|less\s+than|below)\s+\$?25(?:k|,000)?"),
+    ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
+                  r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?\s*(?:\+|or\s+"
+                  r"(?:more|above|over)|and\s+(?:over|up|above)))"),
+    ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
+                  r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
             r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?"
@@ -203,9 +207,9 @@ METRIC_RES = [(metric, domain, word_re(pattern)) for metric, domain, pattern in 
 UNSUPPORTED_RES = [(label, word_re(pattern)) for label, pattern in UNSUPPORTED]
 UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUPPORTED), _FLAGS)
 CENSUS_GROUP_RES = [(group, word_re(pattern)) for group, pattern in CENSUS_GROUPS]
-# "house prices" names a price, not the place a homicide happened.
+# "house prices" names a price, and "street address" an address, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
-                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?))",
+                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))",
                          _FLAGS)
 LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
 # "once you adjust for population": the population is how the rate is made, not a figure asked for.
@@ -252,7 +256,9 @@ RANK_WORD_METRIC = [
     (re.compile(r"rich|wealth|poor", re.I), "income"),
     (re.compile(r"cheap|expensive", re.I), "home_value"),
 ]
-TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b|\b" + NUM +
+# "the first six months" is a stretch of time, not a top six.
+TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+(?:months?|weeks?|days?|years?|quarters?))|"
+                      r"\b" + NUM +
                       r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
                       r"cheapest|fewest|biggest|largest|smallest|worst|best|areas|neighbou?rhoods|"
                       r"communit(?:y|ies)|community\s+areas|wards|districts)\b", _FLAGS)

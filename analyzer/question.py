@@ -225,9 +225,11 @@ def analyze_question(question: str, data) -> Analysis:
                                                 r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
-        "domestic_filter": bool(re.search(r"\bdomestic(?:[- ]violence)?\s+(?:homicides?|murders?|killings?|"
-                                          r"cases?|deaths?)\b|\b(?:homicides?|murders?|killings?|deaths?)\b"
-                                          r"[\w\s',]{0,30}\b(?:were|was|are|is)\s+domestic\b", low)),
+        "domestic_filter": bool(re.search(r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|"
+                                          r"killings?|slayings?|cases?|deaths?)\b|\b(?:homicides?|murders?|killings?|"
+                                          r"slayings?|deaths?)\b[\w\s',]{0,30}\b(?:were|was|are|is)\s+(?:flagged|"
+                                          r"marked|recorded|classed|classified|listed|counted)?\s*(?:as\s+)?domestic\b",
+                                          low)),
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,

@@ -92,7 +92,8 @@ def _year_list(low: str) -> tuple[list[int], list]:
 _M = _MONTH_WORD.replace("(", "(?:", 1)  # the month word, without its capturing group
 _OF_YEAR = r"(?:\s+of|,)?\s+"
 _MONTH_SPAN_RE = re.compile(
-    r"(?:\b(?P<opener>from|between)\s+)?\b(?P<m1>" + _M + r")(?:" + _OF_YEAR + r"(?P<y1>" + _Y + r"))?\s*"
+    r"(?:\b(?P<opener>from|between)\s+(?:the\s+(?:start|beginning)\s+of\s+)?)?\b(?P<m1>" + _M + r")(?:" + _OF_YEAR
+    + r"(?P<y1>" + _Y + r"))?\s*"
     r"(?P<sep>-|–|to|through|thru|until|till|and)\s*(?:the\s+end\s+of\s+)?(?P<m2>" + _M + r")" + _OF_YEAR
     + r"(?P<y2>" + _Y + r")\b", re.I)
 _MONTH_SINCE_RE = re.compile(r"\b(?:since|starting\s+(?:in\s+|from\s+)?|from)\s*(?P<m>" + _M + r")" + _OF_YEAR

@@ -18,6 +18,9 @@ _RANGE_RES = [
 ]
 _SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEAR + r"\b", _FLAGS)
 _BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to)\s+" + YEAR + r"\b", _FLAGS)
+# A decade by its years: "the 2010s", "2000s", "the '90s" is not in the data's years and is left to the coverage check.
+# "2020's killings" is a year's possessive: an apostrophe makes a decade only after "the" ("the 2010's").
+_DECADE_YEARS_RE = re.compile(r"\b((?:19|20)\d)0s\b|(?<=\bthe\s)((?:19|20)\d)0['’]s\b", _FLAGS)
 # Not "$2019", "2,019", "2019.5" or "2019%": those are amounts, not years.
 _YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
 _LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+year\b", _FLAGS)
@@ -84,6 +87,18 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
         end = int(m.group(1)) - (0 if m.group(0).lower().startswith(("until", "up")) else 1)
         periods.append({"start": min(cov["first"], end), "end": end})
         year_spans.append(m.span())
+    for m in _DECADE_YEARS_RE.finditer(low):
+        if overlaps(m.span(), year_spans):
+            continue
+        decade = int(m.group(1) or m.group(2)) * 10
+        start, end = max(decade, cov["first"]), min(decade + 9, cov["last"])
+        if start > end:
+            continue  # a decade the data does not reach is left to the coverage check
+        periods.append({"start": start, "end": end})
+        year_spans.append(m.span())
+        if (start, end) != (decade, decade + 9):
+            relative_note = (f"'{m.group(0)}' read as {start}-{end}: the homicide data covers {cov['first']} to "
+                             f"{cov['end']}")
     for m in _YEAR_RE.finditer(low):
         if any(s <= m.start() < e for s, e in year_spans) or any(s <= m.start() < e for s, e in taken):
             continue
@@ -136,18 +151,21 @@ _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|octobe
                r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
                r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d))")
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
-_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _MONTH_WORD + r"\s+(?:and|to|through|until|-)\s+"
-                             + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|through|to)\s*" + _MONTH_WORD
+# "from the start of March to the end of May" is March to May.
+_EDGE = r"(?:the\s+(?:start|beginning|end|middle)\s+of\s+|(?:early|late|mid)[\s-])?"
+_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _EDGE + _MONTH_WORD + r"\s+(?:and|to|through|until|-)\s+"
+                             + _EDGE + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|through|to)\s*" + _MONTH_WORD
                              + r"\b", re.I)
 # Seasons as Chicago people mean them; "fall" alone is usually the verb, so only "the fall"/"autumn".
 _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),
             (re.compile(r"\bspring(?:time)?\b", re.I), [3, 4, 5]),
             (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11]),
-            (re.compile(r"\bfirst\s+half\b|\bh1\b", re.I), [1, 2, 3, 4, 5, 6]),
-            (re.compile(r"\bsecond\s+half\b|\bh2\b", re.I), [7, 8, 9, 10, 11, 12])]
-_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth)\s+quarter)\b", re.I)
-_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+            (re.compile(r"\bfirst\s+half\b|\bh1\b|\bfirst\s+(?:six|6)\s+months\b", re.I), [1, 2, 3, 4, 5, 6]),
+            (re.compile(r"\bsecond\s+half\b|\bh2\b|\b(?:last|final|second)\s+(?:six|6)\s+months\s+of\b", re.I),
+             [7, 8, 9, 10, 11, 12])]
+_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth|last|final)\s+quarter)\b", re.I)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "final": 4}
 
 
 def _month_number(word: str) -> int:
@@ -179,5 +197,6 @@ def extract_months(low: str) -> list:
 
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
-VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE, _DECADE_RE,
+VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
+              _DECADE_RE,
               _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE]

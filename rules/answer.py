@@ -108,7 +108,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     # The two years a question names are the ends of the range the tool counted ("was last year any worse than
     # 2019?" counts 2019-2022): those two rows, not the range's total, answer it.
     # "percent change from 2015 to 2021" asks for the two ends too.
-    pair = (analysis.comparison or analysis.asks_percent_change) and len(named) == 2 and \
+    # Two years named apart ("in 2021 than in 2015", "2015 and 2021"), not as a range, are two figures too.
+    pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
     if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
@@ -125,7 +126,9 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
         return peak_sentence(peak, values).rstrip(".") if peak else None
-    if not ranked or args.get("community_area") or args.get("ward") or args.get("district"):
+    # A ranking of places inside one place means nothing; a ranking of kinds of place inside one place does.
+    if not ranked or (group != "location_type" and (args.get("community_area") or args.get("ward")
+                                                   or args.get("district"))):
         return None
     for line in _lines(result.text, 40):
         m = _RANK_LINE.match(line)

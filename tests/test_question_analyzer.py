@@ -107,3 +107,21 @@ def test_hint_text_short_and_json_able(ask):
             "their poverty, income and population, plus home values and shootings in ward 99")
     assert len(a["hint_text"]) <= 400
     json.dumps(a)
+
+
+@pytest.mark.parametrize("question, group", [
+    ("What proportion of Hyde Park households bring in $125,000 or more a year?", "125k_plus"),
+    ("share of Austin households with an income of at least $125k", "125k_plus"),
+    ("What share of Englewood households live on less than $25,000 a year?", "under_25k"),
+    ("how many Riverdale households get by on $25,000 or less", "under_25k"),
+])
+def test_household_income_bands_in_other_words(data, question, group):
+    a = analyze_question(question, data)
+    assert a.census_group == group and "homicides" not in a.metrics
+
+
+def test_slayings_are_homicides_and_a_street_address_is_no_place_of_death(data):
+    assert "homicides" in analyze_question("domestic-violence slayings in 2021", data).metrics
+    assert analyze_question("domestic-violence slayings in 2021", data).domestic_filter
+    a = analyze_question("What is the street address of the Town Hall police district station?", data)
+    assert a.locations == [] and "homicides" not in a.metrics

@@ -315,3 +315,41 @@ def test_a_whole_year_beside_the_partial_one_says_which_is_partial(ask, data):
     cov = data.coverage["homicides"]
     run = ask(f"homicides {cov['last_year'] - 1} vs {cov['last_year']}")
     assert f"({cov['last_year']} is partial: data end {cov['end']})" in run.answer.split(". ")[0]
+
+
+@pytest.mark.parametrize("question, year, months", [
+    ("How many homicides were there in ward 28 from the start of March to the end of May 2021?", 2021, [3, 4, 5]),
+    ("killings in the last quarter of 2019", 2019, [10, 11, 12]),
+    ("homicides in the final quarter of 2018", 2018, [10, 11, 12]),
+    ("How many murders in the first six months of 2020?", 2020, [1, 2, 3, 4, 5, 6]),
+    ("slayings in the last six months of 2017", 2017, [7, 8, 9, 10, 11, 12]),
+])
+def test_parts_of_a_year_are_its_months(ask, raw, question, year, months):
+    """Quarters, halves and "the start of March to the end of May" are months of the year, never a top-N or the
+    named months alone."""
+    run = ask(question)
+    assert run.analysis.not_used == [] and run.analysis.ranking is None
+    (args,) = _only_homicide_calls(run)
+    assert args["months"] == months
+    rows = raw[(raw.year == year) & raw["when"].dt.month.isin(months)]
+    if "ward" in question:
+        rows = rows[pd.to_numeric(rows["Ward"], errors="coerce") == 28]
+    assert lead_count(run.answer) == len(rows)
+
+
+@pytest.mark.parametrize("question, first, last", [
+    ("average homicides a year in the 2010s", 2010, 2019),
+    ("How many people were killed in the 2000s?", 2001, 2009),  # the data starts in 2001, and the notes say so
+    ("homicides in the 2010's", 2010, 2019),
+])
+def test_a_decade_is_its_ten_years(ask, raw, question, first, last):
+    run = ask(question)
+    (args,) = _only_homicide_calls(run)
+    assert (args["start_year"], args["end_year"]) == (first, last)
+    assert f"{len(raw[raw.year.between(first, last)]):,}" in run.answer.split("\n")[0]
+
+
+def test_a_years_possessive_is_that_year_not_its_decade(ask):
+    run = ask("How many of 2020's killings were domestic-related?")
+    (args,) = _only_homicide_calls(run)
+    assert args["start_year"] == args["end_year"] == 2020 and args["domestic"] is True
