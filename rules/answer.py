@@ -15,6 +15,7 @@ import re
 from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
+from loop.meaning import Places
 from loop.steps import ToolCallStep
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
@@ -69,10 +70,11 @@ def nearest_questions(question: str, n: int = 2) -> list[str]:
 class _Checker:
     """Keeps only parts whose numbers the grounding check accepts."""
 
-    def __init__(self, ok_results: list, question: str):
+    def __init__(self, ok_results: list, question: str, geo=None):
         self.results = ok_results
         self.question = question
-        self.refs = grounding.References.build(ok_results, question)
+        places = Places.of_gazetteer(geo) if geo is not None else None
+        self.refs = grounding.References.build(ok_results, question, places=places)
 
     def unmatched(self, text: str) -> list:
         return grounding.check_grounding(text, self.results, self.question, self.refs).unmatched
@@ -241,7 +243,7 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> 
 
 
 def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
-                planned_tools: set[str] | None = None) -> list[str]:
+                planned_tools: set[str] | None = None, geo=None) -> list[str]:
     """The lines of these results that answer the question, as the planner would open its answer, every number
     checked against the results. A model's synthesis request shows them: a small model otherwise answered a
     two-year comparison with the period total, or a "which area" question with the city-wide count.
@@ -253,7 +255,7 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
         ok = [r for r in ok if r.name in planned_tools]
     if not ok or analysis.error:
         return []
-    checker = _Checker([r.result for r in ok], question)
+    checker = _Checker([r.result for r in ok], question, geo)
     lines = [line for line in _lead(analysis, ok) if not line.startswith("Overall (")]
     for entry in ok:
         # In place of the summary: a trend is its years (the summary leads with the period total); "how many Latino
@@ -339,7 +341,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
                  geo=None) -> str:
     ok = [r for r in results if r.status == "ok" and r.result.ok]
     errors = [r for r in results if r.status == "error"]
-    checker = _Checker([r.result for r in ok + errors], question)
+    checker = _Checker([r.result for r in ok + errors], question, geo)
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 
