@@ -219,9 +219,10 @@ def read_claims(text: str, numbers: list, places: Places | None = None) -> list[
     text = text or ""
     place_mentions = [_Mention(s, e, key) for s, e, key in (places or Places()).find(text)]
     # An area's number after its name, "Fuller Park (37)", is part of the name, not a parenthesis; "the most
-    # homicides (49)" is a figure.
+    # homicides (49)" and "Austin (49)" are figures.
     numbered = [m.span() for m in _PLACE_NUMBER.finditer(text)
-                if any(not text[p.end:m.start()].strip() for p in place_mentions if p.end <= m.start())]
+                if any(not text[p.end:m.start()].strip() and p.value == f"area:{int(m.group(0)[1:-1])}"
+                       for p in place_mentions if p.end <= m.start())]
     masked = "".join(" " * (b - a) if (a, b) in numbered else text[a:b]
                      for a, b in _pieces(len(text), numbered))
     year_mentions, rank_mentions = _years(masked), _ranks(masked)

@@ -46,6 +46,11 @@ def test_what_a_sentence_says_a_number_is(text, number, expected):
     assert claims(text)[number] == expected
 
 
+def test_a_number_in_parentheses_after_a_name_is_the_areas_only_when_it_is_its_number():
+    assert claims("Austin (25) had 49 homicides")["25"] is None
+    assert claims("Austin (49) had more than Englewood (17)")["49"].place == "area:25"
+
+
 @pytest.mark.parametrize("text,number", [
     ("There were 717.", "717"),  # no words about it
     ("Austin (25) had the most.", "25"),  # an area's number
