@@ -96,6 +96,11 @@ TEMPLATES: dict[str, str] = {
         "using ONLY numbers that appear in the sources above (or that you can compute exactly from two "
         "of them). Drop any figure you cannot source."
     ),
+    "synthesis_mislabelled": (
+        "Some numbers in your answer are called something the tool results do not call them: {facts}. Rewrite "
+        "the answer saying what each figure is as the results say it (its measure, year, place and rank), or "
+        "drop it."
+    ),
 }
 
 # Few-shot examples. They name no real place or year: <AREA> and <YEAR> stand for the question's own values
@@ -255,8 +260,16 @@ def listed_rows(text: str) -> str:
     return ("; rows: " + "; ".join(rows)) if rows else ""
 
 
-def strict_message(numbers: list[str]) -> str:
-    return TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
+def strict_message(numbers: list[str], mislabelled: list[dict] | None = None) -> str:
+    """The strict rewrite's request: the numbers the data does not back, and for a number given the wrong label
+    what the results say it is ("35.4% is the arrest rate in 2022 in the results, not the domestic share")."""
+    wrong = {m["number"] for m in mislabelled or []}
+    unbacked = [n for n in numbers if n not in wrong]
+    parts = [TEMPLATES["synthesis_strict"].format(numbers=", ".join(unbacked))] if unbacked else []
+    if mislabelled:
+        facts = "; ".join(f"{m['number']} is {m['data']} in the results, not {m['claimed']}" for m in mislabelled)
+        parts.append(TEMPLATES["synthesis_mislabelled"].format(facts=facts))
+    return " ".join(parts) or TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
 
 
 def fallback_answer(timed_out: bool, found_lines: list[str]) -> str:

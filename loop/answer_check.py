@@ -11,6 +11,7 @@ from analyzer.notes import unstated_notes
 from loop import decisions, grounding
 from loop.context import RunContext
 from loop.decisions import CheckAction
+from loop.meaning import Places
 from loop.state import RunState
 from loop.steps import GroundingStep, NotesStep
 from loop.synthesis import answer_pass, planner_answer
@@ -20,7 +21,7 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
     # Error results count too: the valid ranges they name ("wards 1 to 50") are tool output. The notes the answer
     # was asked to pass on (data coverage, valid ranges) are sources of numbers too.
     outputs = [s.result for s in state.ran_calls()]
-    references = grounding.References.build(outputs, state.question, state.notes)
+    references = grounding.References.build(outputs, state.question, state.notes, places=_places(ctx))
     attempt = 0
     while True:
         attempt += 1
@@ -28,7 +29,8 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
         report = grounding.check_grounding(state.answer, outputs, state.question, references)
         missing = missing_lead_figures(state, ctx)
         state.emit(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
-                                 unmatched=report.unmatched, matches=report.matches, missing_lead_figures=missing),
+                                 unmatched=report.unmatched, matches=report.matches, mislabelled=report.mislabelled,
+                                 missing_lead_figures=missing),
                    started, "grounding_ms")
         state.ungrounded = report.unmatched
         action = decisions.check_action(attempt, report.ok, bool(missing), bool(report.unmatched),
@@ -41,7 +43,7 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
                 break
             continue
         first_answer = state.answer
-        fix = (prompts.strict_message(report.unmatched) if action == CheckAction.REWRITE
+        fix = (prompts.strict_message(report.unmatched, report.mislabelled) if action == CheckAction.REWRITE
                else prompts.missing_figures_message(missing, _lines_with(state, missing)))
         extra = state.synthesis_request + [{"role": "assistant", "content": first_answer},
                                            {"role": "user", "content": fix}]
@@ -50,6 +52,13 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
     if state.ungrounded:
         state.loop_caveats.append("These figures could not be matched to the data the tools returned: "
                                   + ", ".join(state.ungrounded) + ".")
+
+
+def _places(ctx: RunContext) -> Places | None:
+    """The gazetteer's place names, for reading which place a sentence gives a number; None without data (the
+    names the results give are used then)."""
+    geography = getattr(getattr(ctx.registry, "data", None), "geography", None)
+    return Places.of_gazetteer(geography) if geography is not None else None
 
 
 def _lines_with(state: RunState, figures: list[str]) -> list[str]:

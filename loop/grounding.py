@@ -26,6 +26,11 @@ Rules (tested in tests/test_grounding.py):
 * Every number accounted for is recorded with the rule that matched it (exact, rounded as shown, share,
   sum, difference, ratio, percent change, list count, rank position, year within coverage) and the result
   it came from, so the trace shows where each figure came from.
+* Meaning: a number whose sentence says what it is ("35.4% domestic homicide rate", "Austin had 49 homicides
+  in 2021", "the second-most") is backed only by a figure the data calls that: its subject, measure, year,
+  place and rank (loop/claims.py reads the sentence, loop/labels.py the results, loop/meaning.py compares).
+  One that only figures of another meaning back is *mislabelled*: recorded with both readings and counted as
+  unmatched. A match records what it checked.
 """
 from __future__ import annotations
 
@@ -35,6 +40,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from loop import claims as claim_reader
+from loop import labels
+from loop.meaning import Claim, Label, Places, checked_parts, describe_claim, describe_label, disagreements
 from tools.registry import ToolResult
 
 _TOKEN = re.compile(
@@ -79,6 +87,8 @@ class Number:
     decimals: int = 0
     scaled: bool = False
     times: bool = False  # "2.3x", "2.3 times": a ratio
+    start: int = 0  # where the number is written in its text
+    end: int = 0
 
     @property
     def is_year(self) -> bool:
@@ -133,7 +143,8 @@ def extract_numbers(text: str) -> list[Number]:
         times = suffix == "x" or bool(_TIMES_AFTER.match(text, match.end()))
         found.append(Number(text=match.group(0).strip(), value=value, tolerance=tolerance + 1e-9 * max(1.0, abs(value)),
                             percent=percent, money=bool(match.group("cur")), ordinal=suffix in ("st", "nd", "rd", "th"),
-                            decimals=decimals, scaled=scale != 1.0, times=times))
+                            decimals=decimals, scaled=scale != 1.0, times=times, start=match.start(),
+                            end=match.end()))
     return found
 
 
@@ -194,6 +205,68 @@ def _headline(node, key: str = SUMMARY_KEY, out: list | None = None) -> list[tup
     return out
 
 
+def _strings_of(node) -> list[float]:
+    """The numbers written in a node's strings (not its number values)."""
+    numbers: list[float] = []
+    strings: list[str] = []
+    _walk(node, numbers, strings)
+    return [n.value for text in strings for n in extract_numbers(text)]
+
+
+def _pair_label(name: str, homicide_tool: bool) -> Label | None:
+    """What a headline figure's name says it is (a summary's numbers: nothing)."""
+    subjects, measure = labels.key_label(name, homicide_tool)
+    return Label(subjects, measure) if subjects else None
+
+
+def _derived_label(rule: str, part: Label | None) -> Label | None:
+    """What a figure derived from two related ones is: of the same subject; a share is a percent, a difference
+    or percent change a change."""
+    if part is None:
+        return None
+    measure = {"share": "share", "percent change": "change", "difference": "change", "ratio": None}
+    return Label(part.subjects, measure.get(rule, part.measure))
+
+
+@dataclass
+class Figures:
+    """Every number of the results and the question, with what the data says it is (None: nothing)."""
+
+    values: np.ndarray
+    labels: list  # parallel to ``values``: a meaning.Label, or None
+    sources: list  # parallel to ``values``
+
+    @classmethod
+    def build(cls, results: list[ToolResult], places: Places, unlabelled: list[tuple[float, str]]) -> "Figures":
+        found: list[tuple[float, Label | None, str]] = [(abs(v), None, source) for v, source in unlabelled]
+        for number, result in enumerate(results or [], start=1):
+            source = f"result {number} ({result.tool})"
+            labelled = labels.result_labels(result, places)
+            found += [(v, label, source) for v, label in labelled]
+            for text in [result.summary, result.text, *[c for c in result.caveats or [] if isinstance(c, str)]]:
+                numbers = extract_numbers(text)
+                said = claim_reader.read_claims(text, numbers, places)
+                found += [(v, label, source) for v, label in labels.text_labels(numbers, said, labelled)]
+            strings = _strings_of([result.values, result.table]) + _numbers_of([result.sources, result.arguments])
+            found += [(abs(v), None, source) for v in strings]
+        return cls(np.array([v for v, _, _ in found], dtype=float), [label for _, label, _ in found],
+                   [source for _, _, source in found])
+
+    def near(self, number: Number) -> list[tuple[int, str]]:
+        """(index, rule) of every figure the number matches by value, the closest first."""
+        target, tol = abs(number.value), number.tolerance
+        if not self.values.size:
+            return []
+        diff = np.abs(self.values - target)
+        out = [(int(i), "exact" if diff[i] <= 1e-9 * max(1.0, target) else "rounded as shown")
+               for i in np.argsort(diff, kind="stable") if diff[i] <= tol]
+        if number.percent:
+            diff = np.abs(self.values * 100 - target)
+            out += [(int(i), "share (fraction as a percent)") for i in np.argsort(diff, kind="stable")
+                    if diff[i] <= tol]
+        return out
+
+
 @dataclass
 class References:
     """The numbers an answer may use, gathered once from the results and the question, each with its source."""
@@ -207,31 +280,38 @@ class References:
     pair_kinds: list = field(default_factory=list)  # parallel to ``pairs``: "percent", "count" or "measure"
     pair_names: list = field(default_factory=list)  # parallel to ``pairs``: the value's name, or "summary"
     list_lengths: dict = field(default_factory=dict)  # length of a listed breakdown -> its source
+    figures: Figures | None = None  # every number with its label, for the meaning check
+    pair_labels: list = field(default_factory=list)  # parallel to ``pairs``: what its name says it is, or None
+    places: Places = field(default_factory=Places)  # the place names an answer's sentences are read with
     _relation_cache: tuple | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def build(cls, results: list[ToolResult], question: str = "", notes: list[str] | None = None) -> "References":
+    def build(cls, results: list[ToolResult], question: str = "", notes: list[str] | None = None,
+              places: Places | None = None) -> "References":
+        """``places``: the gazetteer's place names (meaning.Places.of_gazetteer), else those the results name."""
         direct: list[tuple[float, str]] = [(v, "rate base") for v in RATE_BASES]
         direct += [(n.value, "the question") for n in extract_numbers(question)]
         # The analyzer's notes the answer passes on (data coverage, valid ward numbers) come from the data.
         direct += [(n.value, "the question analyzer's notes") for n in extract_numbers(" ".join(notes or []))]
+        place_names = labels.places_of(results, places)
+        figures = Figures.build(results, place_names, list(direct))
         primary: list[tuple[float, str]] = []
-        headline: list[tuple[float, str, str, str]] = []
+        headline: list[tuple[float, str, str, tuple]] = []
         lists: dict = {}
         first, last = None, None
         for number, result in enumerate(results or [], start=1):
-            label = f"result {number} ({result.tool})"
-            primary += [(v, label) for v in _numbers_of([result.values, result.summary, result.text])]
+            label = (f"result {number} ({result.tool})", result.tool in labels.HOMICIDE_TOOLS)
+            primary += [(v, label[0]) for v in _numbers_of([result.values, result.summary, result.text])]
             headline += [(v, kind, name, label) for v, kind, name in _headline(result.summary)]
             headline += [(v, kind, name, label) for v, kind, name in _headline(result.values, key="")]
-            direct += [(v, label) for v in _numbers_of([result.table, result.sources, result.caveats,
-                                                        result.arguments])]
+            direct += [(v, label[0]) for v in _numbers_of([result.table, result.sources, result.caveats,
+                                                           result.arguments])]
             for value in (result.values or {}).values():
                 if isinstance(value, list) and value:
-                    lists.setdefault(len(value), label)
+                    lists.setdefault(len(value), label[0])
             rows = (result.table or {}).get("rows") or []
             if rows:
-                lists.setdefault(len(rows), label)
+                lists.setdefault(len(rows), label[0])
             for source in result.sources:
                 for year in _numbers_of((source or {}).get("coverage")):
                     if year.is_integer() and YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
@@ -244,20 +324,31 @@ class References:
         pair_seen: dict = {}
         for value, kind, name, label in headline:
             if value:  # a zero adds nothing to a sum or difference and makes shares and changes meaningless
-                pair_seen.setdefault((value, kind, _stem(name)), label)
+                pair_seen.setdefault((value, kind, _stem(name)), (label[0], _pair_label(name, label[1])))
         pair_items = list(pair_seen.items())[:PAIR_LIMIT]
         values = np.array(list(seen), dtype=float)
         years = {v for v in seen if float(v).is_integer() and YEAR_RANGE[0] <= v <= YEAR_RANGE[1]}
         return cls(direct=values, pairs=np.array([v for (v, _, _), _ in pair_items], dtype=float), years=years,
                    year_span=(first, last) if first is not None else None, direct_sources=list(seen.values()),
-                   pair_sources=[label for _, label in pair_items], pair_kinds=[kind for (_, kind, _), _ in pair_items],
-                   pair_names=[name for (_, _, name), _ in pair_items], list_lengths=lists)
+                   pair_sources=[source for _, (source, _) in pair_items],
+                   pair_kinds=[kind for (_, kind, _), _ in pair_items],
+                   pair_names=[name for (_, _, name), _ in pair_items], list_lengths=lists, figures=figures,
+                   pair_labels=[pair for _, (_, pair) in pair_items], places=place_names)
 
     def matches(self, number: Number) -> bool:
         return self.match(number) is not None
 
-    def match(self, number: Number) -> dict | None:
-        """How ``number`` is backed: {"rule", "source"}, or None. Rules are tried from the plainest up."""
+    def match(self, number: Number, claim: Claim | None = None) -> dict | None:
+        """How ``number`` is backed: {"rule", "source"}, or None. Rules are tried from the plainest up. With a
+        claim (what its sentence says it is), only a figure whose label agrees backs it: then the match also
+        says what was checked ({"meaning"}), or, when every figure of that value is something else, the match
+        is {"mislabelled"}: what the sentence calls the number and what the data calls it."""
+        found = self._plain(number)
+        if found is None or not claim or self.figures is None:
+            return found
+        return self._meant(number, claim) or found
+
+    def _plain(self, number: Number) -> dict | None:
         target, tol = abs(number.value), number.tolerance
         direct = self.direct
         if direct.size:
@@ -271,12 +362,37 @@ class References:
                 i = int(np.argmin(diff))
                 if diff[i] <= tol:
                     return {"rule": "share (fraction as a percent)", "source": self.direct_sources[i]}
-        return self._derived(target, tol, number)
+        for rule, i, j in self._derived(abs(number.value), number.tolerance, number):
+            return {"rule": rule, "source": self._pair_source(i, j)}
+        return None
 
-    def _derived(self, target: float, tol: float, number: Number) -> dict | None:
+    def _meant(self, number: Number, claim: Claim) -> dict | None:
+        """The first figure of the number's value whose label agrees with the claim (a figure with no label
+        agrees), else the first that does not, as a mislabelling."""
+        conflict = None
+        candidates = [(rule, self.figures.labels[i], self.figures.sources[i]) for i, rule in self.figures.near(number)]
+        derived = ((rule, _derived_label(rule, self.pair_labels[i]), self._pair_source(i, j))
+                   for rule, i, j in self._derived(abs(number.value), number.tolerance, number))
+        for rule, label, source in [*candidates, *derived]:
+            wrong = disagreements(claim, label)
+            if not wrong:
+                meaning = {"claimed": describe_claim(claim, self.places),
+                           "checked": checked_parts(claim, label)}
+                if label:
+                    meaning["data"] = describe_label(label, self.places)
+                return {"rule": rule, "source": source, "meaning": meaning}
+            conflict = conflict or {"claimed": describe_claim(claim, self.places),
+                                    "data": describe_label(label, self.places), "conflicts": wrong, "source": source}
+        return {"mislabelled": conflict} if conflict else None
+
+    def _pair_source(self, i: int, j: int) -> str:
+        return " and ".join(dict.fromkeys((self.pair_sources[i], self.pair_sources[j])))
+
+    def _derived(self, target: float, tol: float, number: Number):
+        """(rule, i, j) of every pair of headline figures that gives the number, in the order the rules are tried."""
         values = self.pairs
         if values.size < 2:
-            return None
+            return
         a = values[:, None]
         b = values[None, :]
         percent_a, percent_b, count_a, count_b, whole_b, alike, off_diagonal = self._relations()
@@ -294,11 +410,8 @@ class References:
                 candidates = (("sum", a + b, alike & ~percent_a), ("difference", np.abs(a - b), alike))
             for rule, grid, allowed in candidates:
                 hit = (np.abs(grid - target) <= tol) & off_diagonal & allowed
-                if np.any(hit):
-                    i, j = (int(k) for k in np.argwhere(hit)[0])
-                    sources = dict.fromkeys((self.pair_sources[i], self.pair_sources[j]))
-                    return {"rule": rule, "source": " and ".join(sources)}
-        return None
+                for i, j in np.argwhere(hit):
+                    yield rule, int(i), int(j)
 
     def _relations(self) -> tuple:
         """Which pairs of headline figures each rule may combine, as boolean matrices; built once, since every
@@ -339,8 +452,9 @@ class GroundingReport:
 
     checked: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
-    unmatched: list = field(default_factory=list)
-    matches: list = field(default_factory=list)  # [{"number", "rule", "source"}] for every number accounted for
+    unmatched: list = field(default_factory=list)  # includes the mislabelled numbers
+    matches: list = field(default_factory=list)  # [{"number", "rule", "source", "meaning"?}] for each number accounted for
+    mislabelled: list = field(default_factory=list)  # [{"number", "claimed", "data", "conflicts", "source"}]
 
     @property
     def ok(self) -> bool:
@@ -348,15 +462,18 @@ class GroundingReport:
 
     def to_dict(self) -> dict:
         return {"checked": self.checked, "ignored": self.ignored, "unmatched": self.unmatched,
-                "matches": self.matches, "ok": self.ok}
+                "matches": self.matches, "mislabelled": self.mislabelled, "ok": self.ok}
 
 
 def check_grounding(answer: str, results: list[ToolResult], question: str = "",
                     references: References | None = None) -> GroundingReport:
-    """Match every number in ``answer`` against the tools' ``results`` and the question."""
+    """Match every number in ``answer`` against the tools' ``results`` and the question; a number whose sentence
+    calls it something no figure of its value is (loop/meaning.py) is mislabelled, and counts as unmatched."""
     refs = references or References.build(results, question)
     report = GroundingReport()
-    for number in extract_numbers(answer):
+    numbers = extract_numbers(answer)
+    claims = claim_reader.read_claims(answer, numbers, refs.places)
+    for number, claim in zip(numbers, claims):
         if number.is_year and refs.allows_year(number):
             report.ignored.append(number.text)
             report.matches.append({"number": number.text, "rule": "year within the data's coverage", "source": "-"})
@@ -369,10 +486,12 @@ def check_grounding(answer: str, results: list[ToolResult], question: str = "",
                                                                       "source": "-"})})
             continue
         report.checked.append(number.text)
-        found = refs.match(number)
+        found = refs.match(number, claim)
+        if found and "mislabelled" in found:
+            report.mislabelled.append({"number": number.text, **found["mislabelled"]})
+            found = None
         if found:
             report.matches.append({"number": number.text, **found})
         elif number.text not in report.unmatched:
             report.unmatched.append(number.text)
     return report
-

@@ -197,7 +197,8 @@ class GroundingStep(Step):
     checked: list = field(default_factory=list)
     ignored: list = field(default_factory=list)
     unmatched: list = field(default_factory=list)
-    matches: list = field(default_factory=list)  # [{"number", "rule", "source"}]: where each figure came from
+    matches: list = field(default_factory=list)  # [{"number", "rule", "source", "meaning"?}]: where each came from
+    mislabelled: list = field(default_factory=list)  # [{"number", "claimed", "data", "conflicts", "source"}]
     missing_lead_figures: list = field(default_factory=list)  # results' lead figures a model's answer left out
 
 

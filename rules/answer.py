@@ -16,6 +16,7 @@ from typing import NamedTuple
 from analyzer.analysis import Analysis
 from analyzer.notes import user_notes
 from loop import grounding
+from loop.meaning import Places
 from loop.steps import ToolCallStep
 from rules.sentences import (change_sentence, count_sentence, peak_sentence, ranking_sentence, trend_sentence,
                              where_and_conditions, year_counts_sentence)
@@ -72,10 +73,11 @@ def nearest_questions(question: str, n: int = 2) -> list[str]:
 class _Checker:
     """Keeps only parts whose numbers the grounding check accepts."""
 
-    def __init__(self, ok_results: list, question: str):
+    def __init__(self, ok_results: list, question: str, geo=None):
         self.results = ok_results
         self.question = question
-        self.refs = grounding.References.build(ok_results, question)
+        places = Places.of_gazetteer(geo) if geo is not None else None
+        self.refs = grounding.References.build(ok_results, question, places=places)
 
     def unmatched(self, text: str) -> list:
         return grounding.check_grounding(text, self.results, self.question, self.refs).unmatched
@@ -271,7 +273,7 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> 
 
 
 def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
-                planned_tools: set[str] | None = None) -> list[str]:
+                planned_tools: set[str] | None = None, geo=None) -> list[str]:
     """The lines of these results that answer the question, as the planner would open its answer, every number
     checked against the results. A model's synthesis request shows them: a small model otherwise answered a
     two-year comparison with the period total, or a "which area" question with the city-wide count.
@@ -283,7 +285,7 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
         ok = [r for r in ok if r.name in planned_tools]
     if not ok or analysis.error:
         return []
-    checker = _Checker([r.result for r in ok], question)
+    checker = _Checker([r.result for r in ok], question, geo)
     parts = [(line.text, line.entry if line.role == "figure" else None) for line in _lead_parts(analysis, ok)
              if line.role != "context"]
     for entry in ok:
@@ -373,7 +375,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
                  geo=None) -> str:
     ok = [r for r in results if r.status == "ok" and r.result.ok]
     errors = [r for r in results if r.status == "error"]
-    checker = _Checker([r.result for r in ok + errors], question)
+    checker = _Checker([r.result for r in ok + errors], question, geo)
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 

@@ -34,7 +34,7 @@ class Planner:
         return next_calls(analysis, results, remaining, geo=self.geography)
 
     def key_figures(self, question: str, analysis: Analysis, results: list[ToolCallStep], planned: set) -> list[str]:
-        return answers.key_figures(question, analysis, results, planned)
+        return answers.key_figures(question, analysis, results, planned, geo=self.geography)
 
     @staticmethod
     def key_line_parts(line: str, compares: bool, years) -> list[tuple[str, bool]]:

@@ -151,8 +151,8 @@ def _ranked_label(summary: str) -> str | None:
 
 
 def peak_sentence(line: str, values: dict) -> str:
-    """"Highest: July 2021 with 112; lowest: February 2021 with 38." -> "By month, the most homicides in 2021 were
-    in July 2021 (112) and the fewest in February 2021 (38).", over the result's period."""
+    """"Highest: July 2021 with 112; lowest: February 2021 with 38." -> "The month with the most homicides in 2021 was
+    July 2021, with 112; the fewest were in February 2021, with 38.", over the result's period."""
     match = re.match(r"Highest: (.+?) with ([\d,]+); lowest: (.+?) with ([\d,]+)\.?$", line)
     if not match:
         return line
@@ -162,8 +162,9 @@ def peak_sentence(line: str, values: dict) -> str:
     where = " ".join(count_parts(values)[1])
     scope = " ".join(x for x in (where, when) if x)
     at = {"weekday": "on", "hour": "at"}.get(values.get("group_by") or "", "in")
-    return (f"By {group}, the most homicides{' ' + scope if scope else ''} were {at} {top} ({top_n}) and the "
-            f"fewest {at} {low} ({low_n}).")
+    # Each figure follows its own year or month ("was 2021, with 804"), so the grounding check reads 804 as 2021's.
+    return (f"The {group} with the most homicides{' ' + scope if scope else ''} was {top}, with {top_n}; the fewest "
+            f"were {at} {low}, with {low_n}.")
 
 
 def where_and_conditions(values: dict) -> tuple[str, str, str]:

@@ -146,6 +146,9 @@
         var u = step.unmatched;
         bits.push(u.length ? u.length + " ungrounded number" + (u.length === 1 ? "" : "s") : "all numbers grounded");
       }
+      if (Array.isArray(step.mislabelled) && step.mislabelled.length) {
+        bits.push(step.mislabelled.map(function (m) { return m.number + " is " + m.data + ", not " + m.claimed; }).join("; "));
+      }
     } else if (type === "notes") {
       var added = Array.isArray(step.added) ? step.added.length : 0;
       bits.push(added ? added + " added to the answer (left out by it)" : "all stated in the answer");

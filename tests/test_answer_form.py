@@ -60,7 +60,7 @@ def test_year_counts_and_peaks_are_sentences():
         "There were 61 homicides at a place recorded as APARTMENT in Chicago in 2020; 59 in 2021 (120 in all)."
     peak = peak_sentence("Highest: July 2021 with 112; lowest: February 2021 with 38.",
                          _values(804, ["year 2021"], group_by="month"))
-    assert peak == "By month, the most homicides in 2021 were in July 2021 (112) and the fewest in February 2021 (38)."
+    assert peak == "The month with the most homicides in 2021 was July 2021, with 112; the fewest were in February 2021, with 38."
 
 
 def test_a_yearly_average_over_the_partial_year_says_so():

@@ -28,6 +28,28 @@ def test_grounding_triggers_one_strict_resynthesis(registry, settings):
     assert result.steps[-2].strict and result.steps[-3].unmatched == ["98,765"]
 
 
+def test_a_figure_given_the_wrong_label_is_refused_and_rewritten(registry, settings):
+    # "717 homicides; 35.4% domestic homicide rate": 35.4% is the arrest rate. Its digits are in the results, but
+    # the sentence calls it something no figure of that value is: refused like an unmatched number, the reason
+    # in the trace, and the strict rewrite told what the figure really is.
+    figures = tool_values(registry, HOMICIDES, year=2022)
+    rate = f"{figures['arrest_rate_pct']}%"
+    wrong = f"There were {figures['total']:,} homicides in 2022; {rate} domestic homicide rate."
+    right = f"There were {figures['total']:,} homicides in 2022; the arrest rate was {rate}."
+    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", wrong, right])
+    result = orch.run("How many homicides in 2022?")
+    first, second = [s for s in result.steps if s.type == "grounding"]
+    assert first.unmatched == [rate] and [m["number"] for m in first.mislabelled] == [rate]
+    assert first.mislabelled[0]["claimed"] == "the domestic share"
+    assert first.mislabelled[0]["data"].startswith("the arrest rate")
+    assert first.mislabelled[0]["conflicts"] == ["subject"]
+    request = backend.requests[-1].messages[-1]["content"]
+    assert f"{rate} is the arrest rate" in request and "not the domestic share" in request
+    assert result.answer == right and result.ungrounded_numbers == [] and second.mislabelled == []
+    checked = {m["number"]: m["meaning"]["checked"] for m in second.matches if "meaning" in m}
+    assert checked[rate] == ["subject", "measure"] and "year" in checked[f"{figures['total']:,}"]
+
+
 def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
     orch, backend = orchestrate(registry, settings, [
         call(HOMICIDES, year=2022), "NO_TOOL_CALL", "Exactly 123,456 homicides.", "Still 123,456 homicides."])

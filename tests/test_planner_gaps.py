@@ -115,7 +115,7 @@ def test_day_and_time_questions_are_not_area_rankings(ask, raw, question, group)
 @pytest.mark.full_data
 def test_month_names_in_answers(ask):
     run = ask("Which month had the most homicides in 2018?")
-    assert run.answer.startswith("By month, the most homicides in 2018 were in July 2018") and "2018-07" not in run.answer
+    assert run.answer.startswith("The month with the most homicides in 2018 was July 2018") and "2018-07" not in run.answer
 
 
 @pytest.mark.parametrize("question, metric", [("Are people in Austin hard up?", "poverty"),
