@@ -207,8 +207,6 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
                 trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else None
             line = " ".join(measures) if measures else sentence or summary.rstrip(".") + "."
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
-    if analysis.trend or analysis.comparison:  # "did it go up or down": the two periods first, the total after
-        lead.sort(key=lambda line: line.entry is None or line.entry.name != names.DISTRICT_TRENDS)
     return lead
 
 

@@ -223,11 +223,13 @@ def trend_sentence(values: dict, summary: str) -> str | None:
     def figure(stats: dict) -> str:
         return f"{stats['yearly_average']:,.1f}" if yearly else f"{stats['homicides']:,}"
 
+    noun = "homicide" if not yearly and first["homicides"] == 1 else "homicides"
+
     partial = values.get("partial_year")
     note = (f" ({partial['year']} is partial: data end {partial['data_end']}, counted as a whole year)"
             if partial and yearly else "")
     per = " a year" if yearly else ""
     change = values.get("change_in_yearly_average_pct")
-    text = (f"In {place}, there were {figure(first)} homicides{per} in {first['label']}; "
+    text = (f"In {place}, there {'was' if noun == 'homicide' else 'were'} {figure(first)} {noun}{per} in {first['label']}; "
             f"{figure(second)}{per} in {second['label']}{note}")
     return text + (f"; the change was {change:+.1f}%." if change is not None else ".")
