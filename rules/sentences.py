@@ -74,6 +74,7 @@ def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str
 
 
 _MONTHS = {calendar.month_abbr[m]: calendar.month_name[m] for m in range(1, 13)}
+_PLURALS = {"community area": "community areas", "police district": "police districts", "kind of place": "kinds of place"}
 
 
 def _and(items: list[str]) -> str:
@@ -99,14 +100,16 @@ def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | No
     rate = values.get("arrest_rate_pct")
     if rate is not None and total:
         text += f"; the arrest rate was {rate:.1f}%"
-    return text + _summary_tail(summary) + "."
+    return text + _summary_tail(summary, with_tie=not in_all) + "."
 
 
-def _summary_tail(summary: str) -> str:
-    """What the summary adds after its arrest rate: the yearly average, a partial-year note, a tie."""
+def _summary_tail(summary: str, with_tie: bool = True) -> str:
+    """What the summary adds after its arrest rate: the yearly average, a partial-year note, a tie (left to the
+    ranking's own sentence when this is its city-wide total)."""
     head, _, tail = summary.partition("; arrest rate ")
     _, _, rest = tail.partition("; ")
-    return f"; {rest.rstrip('.')}" if rest else ""
+    parts = [p for p in rest.rstrip(".").split("; ") if p and (with_tie or ", tied: " not in p)]
+    return "".join(f"; {p}" for p in parts)
 
 
 def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str) -> str:
@@ -122,6 +125,10 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
         measure = f"{'the highest' if most else 'the lowest'} {noun[:-1]} arrest rate" \
             if values.get("rank_by") == "arrest_rate" else f"{'the most' if most else 'the fewest'} {noun}"
         scope = " ".join(places + periods) + "".join(", " + o for o in others) + ("," if others else "")
+        tied = values.get("tied") or []
+        if len(tied) > 1 and values.get("rank_by") != "arrest_rate":  # a tie for first place names every place in it
+            return (f"The {_PLURALS.get(group, group + 's')} tied for {measure}{' ' + scope if scope else ''}, with "
+                    f"{values['tied_value']:,} each, were {_and(tied)}.")
         return f"The {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
     if tool == names.AREA_RATES:
         start, end = values.get("start_year"), values.get("end_year")

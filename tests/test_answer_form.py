@@ -5,7 +5,8 @@ import pytest
 from assembly.services import build_services
 from backends.rules_only import RulesBackend
 from evals.answer_form import first_sentence, form_problems
-from rules.sentences import count_sentence, peak_sentence, trend_sentence, year_counts_sentence
+from rules.sentences import count_sentence, peak_sentence, ranking_sentence, trend_sentence, year_counts_sentence
+from tools import names
 
 READING = {"places": ["ward 28"], "periods": ["2016"], "measures": ["homicides"]}
 
@@ -79,3 +80,13 @@ def test_the_planner_names_the_partial_year_in_a_period_comparison(registry, set
         f"How did Austin compare 2015-2019 against 2020-{cov['last_year']} for homicides?")
     assert run.answer.startswith("In Austin (community area 25), there were ")
     assert f"({cov['last_year']} is partial: data end {cov['end']}, counted as a whole year)" in run.answer.split(". ")[0]
+
+
+def test_a_tie_for_first_names_every_place_in_it():
+    values = _values(717, ["year 2022"], group_by="ward", rank_by="homicides", tied=["ward 23", "ward 38", "ward 40"],
+                     tied_value=1)
+    summary = "717 homicides (year 2022); arrest rate 35.4%; fewest: 1 homicide, tied: ward 23, ward 38 and ward 40"
+    assert ranking_sentence(names.HOMICIDES, values, "Ward 23: 1 (0.1% of total)", "asc", summary) == \
+        "The wards tied for the fewest homicides in 2022, with 1 each, were ward 23, ward 38 and ward 40."
+    assert count_sentence(values, summary, in_all=True) == \
+        "In all, there were 717 homicides in Chicago in 2022; the arrest rate was 25.0%."
