@@ -353,7 +353,7 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
 FILTERING_SUBJECTS = ("weapons", "victim demographics")
 
 
-def _only_years_outside_the_data(analysis: Analysis) -> bool:
+def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
         and "homicides" in analysis.domains
@@ -384,7 +384,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         # "How many involved a gun?": the count of all homicides answers another question; say so before it.
         lead = [f"The homicide data does not record {' or '.join(filtering)}, so I cannot answer that part; the "
                 "figures below are for all homicides."] + lead
-    if _only_years_outside_the_data(analysis):
+    if only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.
         lead, details = [_outside_years_lead(analysis)], []
@@ -395,7 +395,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
     if not strict:
-        if analysis.out_of_range_years and ok and not _only_years_outside_the_data(analysis):
+        if analysis.out_of_range_years and ok and not only_years_outside_the_data(analysis):
             notes.append("The year you asked about is outside the homicide data, so the figures above show the "
                          "years it does cover.")
         notes += user_notes(analysis)
@@ -403,7 +403,9 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
             notes.append("Parts of your message looked like instructions or markup; they were read as text only.")
 
     out: list[str] = []
-    kept_lead = [x for x in (checker.keep(line) for line in lead) if x]
+    # The outside-years decline quotes the data's coverage (the analyzer's, not a result's), so it is kept as written.
+    outside = only_years_outside_the_data(analysis)
+    kept_lead = lead if outside else [x for x in (checker.keep(line) for line in lead) if x]
     if kept_lead:
         out.append(" ".join(kept_lead))
     if details:

@@ -40,5 +40,10 @@ class Planner:
     def key_line_parts(line: str, compares: bool, years) -> list[tuple[str, bool]]:
         return answers.key_line_parts(line, compares, years)
 
+    @staticmethod
+    def declines_the_years(analysis: Analysis) -> bool:
+        """Every year the question asks about is outside the homicide data: the answer is that decline."""
+        return answers.only_years_outside_the_data(analysis)
+
     def answer(self, question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False) -> str:
         return answers.write_answer(question, analysis, results, strict=strict, geo=self.geography)

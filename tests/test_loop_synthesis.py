@@ -114,8 +114,8 @@ def test_the_synthesis_request_carries_the_analyzers_notes(registry, settings):
     out_of_range = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL",
                                      "The data covers 2001 to 2023-07-19, so 1995 is not in it."])
     result = Orchestrator(out_of_range, registry, settings).run("How many homicides were there in 1995?")
-    synthesis = [r.messages[-1]["content"] for r in out_of_range.requests if r.phase == "synthesis"][0]
-    assert "outside the homicide data" in synthesis
+    # Asked only about a year outside the data, the planner's decline is the answer (no model pass is needed).
+    assert "cannot give a figure for 1995" in result.answer
     grounding = [s for s in result.steps if s.type == "grounding"][0]
     assert grounding.unmatched == []
 
@@ -183,3 +183,14 @@ def test_the_number_grammar_binds_the_synthesis_pass_only_when_set(registry, set
     grammar = backend.requests[-1].grammar
     assert backend.requests[-1].phase == "synthesis" and f'"{total}"' in grammar and f'"{total + 1}"' not in grammar
     assert result.answer == f"There were {total:,} homicides in 2022."
+
+
+def test_a_question_only_about_years_outside_the_data_gets_the_decline_not_the_models_figure(registry, settings):
+    """The 0.5B model, given every year's figures for "the homicide total for 2024", wrote "The homicide total for
+    2024 was 12,657": asked only about years the data lacks, the answer is the planner's decline."""
+    backend = SuggestibleModel([call(HOMICIDES, group_by="year"), "NO_TOOL_CALL",
+                                "The homicide total for 2024 was 12,657."])
+    result = Orchestrator(backend, registry, settings).run("what was the homicide total for 2024")
+    assert "cannot give a figure for 2024" in result.answer and "12,657" not in result.answer
+    assert [s for s in result.steps if s.type == "synthesis"][-1].planner_answer
+    assert not any(r.phase == "synthesis" for r in backend.requests)  # no model pass was spent on it
