@@ -2,8 +2,8 @@
 
 ``pytest --fast`` (what ``make test-fast`` runs) is the quick tier: the data folder is the small slice in
 tests/fixtures/small_data (built from the real exports by tests/fixtures/make_small_data.py), and tests
-marked ``slow`` (a real model or browser), ``full_data`` (values of the full export) or ``postgres`` (a real
-PostgreSQL server) are deselected.
+marked ``slow`` (a real model or browser), ``full_data`` (values of the full export), ``postgres`` (a real
+PostgreSQL server) or ``process`` (a real CLI process per case) are deselected.
 Without --fast everything runs on the real data, as ``make test`` and CI do.
 """
 import contextlib
@@ -21,7 +21,7 @@ from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_DATA_DIR = ROOT / "tests" / "fixtures" / "small_data"
-FAST_SKIPPED_MARKERS = ("slow", "full_data", "postgres")
+FAST_SKIPPED_MARKERS = ("slow", "full_data", "postgres", "process")
 
 # Loop tests (tests/test_loop_*.py) that assert values of the full export. Listed here by function name,
 # not marked in their files, so the marks follow a test that moves between modules.
@@ -88,15 +88,17 @@ def pytest_configure(config):
     os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test{suffix}"))
 
 
-# Seconds each test module took in the quick tier (one process, 2 shared cores, 2026-11-24), used only to
+# Seconds each test module took in the quick tier (one process, 2 cores, 2026-11-24, fourth session), used only to
 # balance --shard; a module not listed counts SHARD_DEFAULT_SECONDS. Most of the big ones wait (deadlines,
 # fake servers, subprocesses), which is why two shards side by side finish sooner than one process.
 SHARD_SECONDS = {
-    "test_api.py": 12.6, "test_reliability_backend.py": 8.9, "test_evals.py": 5.4, "test_run_store.py": 3.9,
-    "test_reliability_store.py": 3.7, "test_mcp_server.py": 3.2, "test_tool_call_parser.py": 3.2,
-    "test_fast_fixture.py": 2.9, "test_layout.py": 2.9, "test_conversations.py": 2.8,
-    "test_reliability_input.py": 2.6, "test_openai_backend.py": 2.5, "test_loop_gathering.py": 1.2, "test_loop_answer_check.py": 0.5,
-    "test_settings.py": 1.6, "test_store_database.py": 2.0, "test_hostile_input.py": 1.3, "test_openai_compat.py": 1.1,
+    "test_reading_coverage.py": 10.2, "test_api.py": 9.9, "test_reliability_backend.py": 8.8, "test_layout.py": 7.8,
+    "test_evals.py": 7.0, "test_privacy.py": 6.4, "test_turn_cap.py": 4.9, "test_reliability_output.py": 4.2,
+    "test_reliability_input.py": 4.1, "test_mcp_server.py": 3.5, "test_reliability_mcp.py": 2.7,
+    "test_openai_backend.py": 2.4, "test_tool_call_parser.py": 2.3, "test_loop_gathering.py": 2.2,
+    "test_fast_fixture.py": 2.0, "test_reading_times.py": 1.8, "test_settings.py": 1.6, "test_reliability_store.py": 1.5,
+    "test_reading_negations.py": 1.5, "test_tool_names.py": 1.4, "test_planner_gaps.py": 1.4,
+    "test_conversations.py": 1.2, "test_openai_compat.py": 1.0, "test_store_database.py": 1.0,
 }
 SHARD_DEFAULT_SECONDS = 0.5
 

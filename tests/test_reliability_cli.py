@@ -15,6 +15,8 @@ from app import create_app
 from settings.loader import SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
+# Each case starts the real process (~2 s of interpreter start and imports): the full tier's, not the quick one's.
+pytestmark = pytest.mark.process
 QUESTION = "How many homicides were there in 2022?"
 
 
