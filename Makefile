@@ -47,7 +47,7 @@ test: $(TEST_STAMP) browser-deps pg-deps
 	$(BIN)/python -m pytest -q
 
 # The quick tier, under a minute: no model pull, no browser. The data is the small slice in
-# tests/fixtures/small_data (rebuild it with tests/fixtures/make_small_data.py); tests marked slow,
+# var/test-fast*/small_data (built from ../shared/data by tests/fixtures/make_small_data.py); tests marked slow,
 # full_data or postgres are not run (tests/conftest.py, --fast). Two shards of the test modules run side by side (many
 # tests wait on deadlines, servers or subprocesses rather than the CPU); each one's output is printed when
 # both are done. Bytecode is cached under var/pycache even where PYTHONDONTWRITEBYTECODE is set:

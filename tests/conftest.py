@@ -1,7 +1,8 @@
 """Shared fixtures: the real data (from ../shared/data or CHIQA_DATA_DIR), loaded once.
 
 ``pytest --fast`` (what ``make test-fast`` runs) is the quick tier: the data folder is the small slice in
-tests/fixtures/small_data (built from the real exports by tests/fixtures/make_small_data.py), and tests
+var/test-fast*/small_data (built from the real exports by tests/fixtures/make_small_data.py at the start of
+the run, never committed), and tests
 marked ``slow`` (a real model or browser), ``full_data`` (values of the full export), ``postgres`` (a real
 PostgreSQL server) or ``process`` (a real CLI process per case) are deselected.
 Without --fast everything runs on the real data, as ``make test`` and CI do.
@@ -14,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from bench.postgres_server import PostgresUnavailable, postgres_server
-from settings.loader import DataNotFoundError, load_settings, resolve_data_dir
+from settings.loader import FALLBACK_DATA_DIR, DataNotFoundError, load_settings, resolve_data_dir
+from tests.fixtures import make_small_data as small_data
 from tests.tiny_gguf import make_tiny_gguf
 from tools.catalog import build_registry
 from tools.data.loader import load_data
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_DATA_DIR = ROOT / "tests" / "fixtures" / "small_data"
 FAST_SKIPPED_MARKERS = ("slow", "full_data", "postgres", "process")
 
 # Loop tests (tests/test_loop_*.py) that assert values of the full export. Listed here by function name,
@@ -54,7 +55,7 @@ FULL_DATA_TESTS = frozenset({
 
 def pytest_addoption(parser):
     parser.addoption("--fast", action="store_true", default=False,
-                     help="the quick tier: the small fixture data (tests/fixtures/small_data), "
+                     help="the quick tier: a small slice of the real data (built into var/), "
                           "no slow or full_data tests")
     parser.addoption("--shard", default=None, metavar="K/N",
                      help="run only the K-th of N shards of the test modules (balanced by SHARD_SECONDS); "
@@ -75,6 +76,16 @@ def _shard(config):
     return k, n
 
 
+def _small_data(dest: Path) -> Path:
+    """The quick tier's slice of the real export (CHIQA_DATA_DIR, else ../shared/data), built into ``dest``; each
+    shard builds its own, so shards side by side never write one folder."""
+    source = Path(os.environ.get("CHIQA_DATA_DIR") or FALLBACK_DATA_DIR)
+    try:
+        return small_data.ensure(source, dest)
+    except FileNotFoundError as exc:
+        pytest.exit(f"--fast builds its data slice from the real export: {exc}", returncode=2)
+
+
 def pytest_configure(config):
     """Before collection: settings read these variables each time they are loaded, never at import."""
     # Tests keep their cache and run history away from the developer's var/ folder; the quick tier has its
@@ -83,8 +94,8 @@ def pytest_configure(config):
     shard = _shard(config)
     suffix = f"-shard{shard[0]}of{shard[1]}" if shard else ""
     if config.getoption("--fast"):
-        os.environ["CHIQA_DATA_DIR"] = str(FIXTURE_DATA_DIR)
         os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test-fast{suffix}"))
+        os.environ["CHIQA_DATA_DIR"] = str(_small_data(Path(os.environ["CHIQA_VAR_DIR"]) / "small_data"))
     os.environ.setdefault("CHIQA_VAR_DIR", str(ROOT / "var" / f"test{suffix}"))
 
 
@@ -149,7 +160,7 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_report_header(config):
     if config.getoption("--fast"):
-        return f"quick tier (--fast): data {FIXTURE_DATA_DIR}; not run: tests marked {' or '.join(FAST_SKIPPED_MARKERS)}"
+        return f"quick tier (--fast): data {os.environ.get('CHIQA_DATA_DIR')}; not run: tests marked {' or '.join(FAST_SKIPPED_MARKERS)}"
     return None
 
 
