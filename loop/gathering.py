@@ -137,11 +137,10 @@ def _drafted(state: RunState, ctx: RunContext, name: str, canonical: dict) -> bo
     return False
 
 
-def _outside_question(state: RunState, ctx: RunContext, name: str, canonical: dict) -> str | None:
-    """Why a model's call disagrees with the question, or None. The planner's draft is the question's own reading, and
-    a chained question takes its place from a result (the ranking's top area), so neither is checked."""
-    if _drafted(state, ctx, name, canonical):
-        return None
+def _outside_question(state: RunState, canonical: dict) -> str | None:
+    """Why a model's own call (not one of the planner's drafts, which are the question's own reading) disagrees with
+    the question, or None. A chained question takes its place from a result (the ranking's top area), so that is
+    not checked."""
     allowed = state.allowed_values
     if state.analysis is not None and state.analysis.chained:
         allowed = {k: v for k, v in allowed.items() if k not in ("community_area", "compare_areas")}
@@ -188,7 +187,7 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
     except ToolArgumentError as exc:
         canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
     step.origin = "planner" if ctx.planner_decides else "draft" if _drafted(state, ctx, step.name, canonical) else "model"
-    refused = None if ctx.planner_decides or failure else _outside_question(state, ctx, step.name, canonical)
+    refused = None if step.origin != "model" or failure else _outside_question(state, canonical)
     if refused:  # the model is told why in the next prompt; the run reports a model failure
         failure = ToolResult.failure(step.name, refused, "outside_question", canonical)
     step.arguments = canonical

@@ -50,6 +50,7 @@ def _place_words(phrase: str) -> str:
 def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str]]:
     """The homicide tool's filter phrases sorted into adjectives, places, periods and other conditions."""
     adjectives, places, periods, others = [], [], [], []
+    months = ""
     for phrase in values.get("described") or []:
         when = period_words(phrase)
         if when:
@@ -61,15 +62,14 @@ def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str
         elif phrase.startswith("location "):
             others.append(f"at a place recorded as {phrase[len('location '):]}")
         elif phrase.startswith("months "):
-            months = [_MONTHS[m] for m in phrase[len("months "):].split(", ") if m in _MONTHS]
-            others.append("in " + _and(months or [phrase[len("months "):]]))
+            names = phrase[len("months "):].split(", ")
+            months = "in " + _and([_MONTHS.get(m, m) for m in names])
         else:
             others.append(_OTHER.get(phrase, phrase))
-    # "in June" and "in 2021" read as "in June 2021"
-    month = next((o for o in others if o.startswith("in ") and o[3:4].isalpha()), None)
-    if month and len(periods) == 1 and re.fullmatch(r"in \d{4}", periods[0]):
-        others.remove(month)
-        periods = [f"{month} {periods[0][3:]}"]
+    if months and len(periods) == 1 and re.fullmatch(r"in \d{4}", periods[0]):
+        periods = [f"{months} {periods[0][3:]}"]  # "in June" and "in 2021" read as "in June 2021"
+    elif months:
+        others.insert(0, months)
     return adjectives, places, periods, others
 
 

@@ -155,11 +155,15 @@ class _Reader:
         self.truncated = True
         return "".join(out)
 
-    def _array(self) -> list:
+    def _open(self) -> None:
+        """Step past "[" or "{", one level deeper."""
         self.pos += 1
         self.depth += 1
         if self.depth > 64:
             raise ValueError("nesting too deep")
+
+    def _array(self) -> list:
+        self._open()
         items: list = []
         while True:
             self._ws()
@@ -181,10 +185,7 @@ class _Reader:
         return items
 
     def _object(self) -> dict:
-        self.pos += 1
-        self.depth += 1
-        if self.depth > 64:
-            raise ValueError("nesting too deep")
+        self._open()
         obj: dict = {}
         while True:
             self._ws()
