@@ -76,6 +76,10 @@ def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, app
         state.emit(ErrorStep(phase="synthesis", error_type=failed[0], message=failed[1]), outcome.started_ms)
         state.partial = True
         answer = reply = ""
+    if append_to and _pastes_a_key_line(reply, state.key_lines):
+        # Asked for the left-out figure, the 0.5B model pasted the key line ("It comes from: District 7 (Englewood)
+        # police station: ...", twice): that is no sentence, so nothing is added and the check goes on.
+        reply = ""
     if append_to and reply and not reply.startswith(append_to.strip()):
         answer = append_to.rstrip() + " " + reply  # the added sentence follows the first answer
     state.emit(SynthesisStep.from_generation(outcome.generation, outcome.prompt_tokens, strict=strict),
@@ -89,6 +93,10 @@ def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, app
     elif not state.answer and not planner_answer(state, ctx):
         # A reply with nothing but call markers ("NO_TOOL_CALL") is no answer: the planner's, else a fallback.
         fallback(state)
+
+
+def _pastes_a_key_line(reply: str, key_lines: list[str]) -> bool:
+    return any(line.strip().rstrip(".") in reply for line in key_lines if len(line) > 40)
 
 
 _ROLE_LINE = re.compile(r"^\s*(?:system|user|assistant)\s*:", re.I | re.M)

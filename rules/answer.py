@@ -255,11 +255,19 @@ def _compared_entries(line: str) -> list[str]:
     return entries if 2 <= len(entries) <= 3 else []
 
 
+_PHONE = "; phone "  # how tools/stations writes a station's line
+
+
 def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> list[tuple[str, bool]]:
     """What of a key line an answer must state, as (text, lead_only) pieces: a figure of each compared entry
     when the question compares; of a yearly series, each year the question named ("2019 vs 2022" answered from
     2019-2022 by year: 2019's and 2022's counts), else any year; otherwise the line's lead figure (a ranking's top
     entry's value, a summary's count or rate), since a key line leads with its answer."""
+    if _PHONE in line:
+        # A station line answers "where is it" and "how do I reach it": its address and its phone are both the
+        # answer (the 0.5B model gave the address alone).
+        address, phone = line.split(_PHONE, 1)
+        return [(address, True), (phone, True)]
     if line.startswith(_YEAR_ROWS_PREFIX) and len(years) >= 2:
         named = [m.group(0) for m in re.finditer(r"\b(\d{4}): [\d,]+", line) if int(m.group(1)) in years]
         if named:

@@ -93,6 +93,22 @@ def test_a_ranking_answer_naming_the_top_entry_is_not_rewritten(registry, settin
 
 
 
+def test_a_station_answer_needs_its_phone_and_a_pasted_line_is_not_a_sentence(registry, settings, data_dir):
+    # "Where is the station for district 7?": the 0.5B model gave the address alone; asked for the phone it pasted
+    # the key line ("It comes from: District 7 (Englewood) police station: ..."). Nothing pasted is added; the
+    # planner's answer, with both, follows.
+    stations = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
+    row = stations[stations["DISTRICT"] == "7"].iloc[0]
+    address_only = f"The police station for district 7 is at {row['ADDRESS']}."
+    backend = SuggestibleModel(["USE_SUGGESTED", address_only, lambda req: "It comes from: " + req.messages[-1][
+        "content"].split("They come from: ")[1]])
+    result = Orchestrator(backend, registry, settings).run("Where is the police station for district 7?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [row["PHONE"].split("-")[0]]
+    assert result.steps[-2].planner_answer and "It comes from" not in result.answer
+    assert row["ADDRESS"] in result.answer and row["PHONE"] in result.answer
+
+
 def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, settings):
     backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.", "717"])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
