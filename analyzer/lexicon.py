@@ -153,9 +153,11 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
-    ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender|names?)|"
-                            r"(?:ages?|race|sex|gender|names?)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
+    ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender)|"
+                            r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
                             r"teen(?:ager)?s|juveniles?"),
+    ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"
+                       r"(?:victims|people|persons|those|dead|deceased)"),
     ("weapons", r"guns?|firearms?|handguns?|rifles?|knife|knives|stabb(?:ing|ings|ed)|weapons?|blunt\s+objects?"),
     ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
                           r"city\s+council|mayors?|elected\s+officials?"),

@@ -55,7 +55,8 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import named_districts
 from analyzer.places import extract_places, place_warnings
 from analyzer.submarkets import full_names, read_submarkets
-from analyzer.times import against_other_hours, names_only_spans, read_times, spell_years
+from analyzer.times import (WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
+                             spell_years)
 from analyzer.years import (
     dataset_years,
     extract_months,
@@ -208,6 +209,7 @@ def analyze_question(question: str, data) -> Analysis:
         "year_list": times.year_list,
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,
+        "weekdays": kept_weekdays(low),
         "asks_average": times.asks_average,
         "asks_percent_change": times.asks_percent_change,
         "relative_year_note": times.note or when["relative_note"],
@@ -354,6 +356,10 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         add_unique(domains, "census")
         if not any(m_ in metrics for m_ in _SOCIOECONOMIC_METRICS) and "socioeconomic" in domains:
             domains.remove("socioeconomic")
+    if census_group and census_group.startswith("age_") and "age" not in metrics:
+        # "How many Chatham residents are 65 or older?": an age band is asked about, so the ages are the measure.
+        add_unique(metrics, "age")
+        add_unique(domains, "census")
     return metrics, domains, metric_pos, locations, census_group
 
 
@@ -430,7 +436,7 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
         group_by = "year"
     if BY_MONTH_RE.search(low):
         group_by = "month"
-    if BY_WEEKDAY_RE.search(low):
+    if BY_WEEKDAY_RE.search(low) and not (kept_weekdays(low) and not WHICH_WEEKDAY_RE.search(low)):
         group_by = "weekday"
     elif BY_HOUR_RE.search(low):
         group_by = "hour"

@@ -10,6 +10,7 @@ import calendar
 from dataclasses import asdict, dataclass, field
 
 from analyzer.analysis import Analysis
+from tools.homicide.query import weekdays_phrase
 
 MEASURES = {
     "homicides": "homicides", "income": "per capita income", "poverty": "households below poverty",
@@ -119,7 +120,8 @@ def _numbered(kind: str, numbers: list[int]) -> str:
 
 
 def _periods(a: Analysis) -> list[str]:
-    return _dates(a) + [" vs ".join(h.label for h in a.hour_spans)] if a.hour_spans else _dates(a)
+    hours = [" vs ".join(h.label for h in a.hour_spans)] if a.hour_spans else []
+    return _dates(a) + hours + ([weekdays_phrase(a.weekdays)] if a.weekdays else [])
 
 
 def _dates(a: Analysis) -> list[str]:

@@ -412,3 +412,31 @@ def _overlaps(span: tuple, spans: list) -> bool:
 
 def _inside(span: tuple, spans: list) -> bool:
     return any(s <= span[0] and span[1] <= e for s, e in spans)
+
+
+# ---------------------------------------------------------------- days of the week kept
+
+_DAY_NAMES = [name.lower() for name in calendar.day_name]  # monday ... sunday
+WEEKDAY_NAME_RE = re.compile(r"\b(" + "|".join(_DAY_NAMES) + r")s?\b", re.I)
+_WEEKEND_RE = re.compile(r"\b(?:on|over|during|at|across)\s+(?:the\s+)?weekends?\b|\bweekends?\b", re.I)
+_WORKWEEK_RE = re.compile(r"\b(?:on|during|over)\s+(?:the\s+)?weekdays\b|\bmonday\s+(?:through|to|thru|-)\s+friday\b",
+                          re.I)
+# Asking which day, or each day's figure: the days are a grouping, not (only) a filter.
+WHICH_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\b(?:which|what)\s+(?:day|weekday)s?\b|"
+                              r"\bby\s+day\b|\beach\s+day\b|\bbusiest\s+day\b|"
+                              # "more on Fridays or Saturdays": each day's count, side by side
+                              r"\b(?:" + "|".join(_DAY_NAMES) + r")s?\s+(?:or|vs\.?|versus|compared\s+(?:to|with))\s+"
+                              r"(?:on\s+)?(?:" + "|".join(_DAY_NAMES) + r")", re.I)
+
+
+def kept_weekdays(low: str) -> list[int]:
+    """The days of the week a question keeps, 1 = Monday: "on weekends" -> [6, 7], "on weekdays" -> [1..5], "on
+    Fridays" -> [5]. Weekends set against weekdays ("weekends or weekdays") keep none: that is a comparison by day."""
+    weekend, workweek = bool(_WEEKEND_RE.search(low)), bool(_WORKWEEK_RE.search(low))
+    if weekend and (workweek or re.search(r"\bweekdays?\b", low)):
+        return []
+    if weekend:
+        return [6, 7]
+    if workweek:
+        return [1, 2, 3, 4, 5]
+    return sorted({_DAY_NAMES.index(m.group(1).lower()) + 1 for m in WEEKDAY_NAME_RE.finditer(low)})

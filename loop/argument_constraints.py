@@ -21,7 +21,8 @@ ARGUMENT_KINDS = {
     "zip": "zip",
     "year": "year", "start_year": "year", "end_year": "year", "since_year": "year",
     "period1_start": "year", "period1_end": "year", "period2_start": "year", "period2_end": "year",
-    "months": "month", "years": "year", "hours": "hour", "start_date": "date", "end_date": "date",
+    "months": "month", "years": "year", "hours": "hour", "weekdays": "weekday", "start_date": "date",
+    "end_date": "date",
 }
 _GROUP_KINDS = {"community_area": "area", "ward": "ward", "district": "district"}
 
@@ -48,6 +49,7 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
                          ("year", years), ("month", list(analysis.months)),
                          # The hours and date spans the reading found (analyzer/times.py), as the tool takes them.
                          ("hour", sorted({h for span in analysis.hour_spans for h in span.hours})),
+                         ("weekday", list(analysis.weekdays)),
                          ("date", [d for span in analysis.date_spans for d in (span.start, span.end)])):
         if values:
             found[kind] = list(dict.fromkeys(values))
@@ -98,6 +100,8 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
            "arrest_status": ["any"] + ([analysis.arrest_filter] if analysis.arrest_filter else [])}
     if not analysis.hour_spans:
         out["hours"] = []
+    if not analysis.weekdays:
+        out["weekdays"] = []
     if not analysis.date_spans:
         out["start_date"] = out["end_date"] = []
     if not (analysis.domestic_filter or analysis.domestic_excluded):

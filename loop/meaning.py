@@ -39,6 +39,8 @@ SUBJECT_WORDS = (
     ("asian", r"\basian\b"),
     ("white", r"\bwhite\b"),
     ("homicides", r"\bhomicides?\b|\bmurders?\b|\bkillings?\b|\bkilled\b|\bslain\b|\bvictims?\b"),
+    # An age band's count is not the population: "5,836 residents aged 65+".
+    ("age", r"\baged\b|\bseniors?\b|\belderly\b|\bchildren\b|\bkids\b|\b65 (?:and|or) (?:over|older)\b"),
     ("population", r"\bpopulation\b|\bpop\b|\bresidents\b|\binhabitants\b|\bpeople live\b"),
     ("households", r"\bhouseholds?\b"),
 )

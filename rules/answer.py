@@ -23,7 +23,7 @@ from rules.sentences import (change_sentence, count_sentence, peak_sentence, ran
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
-from tools.census.data import INCOME_BANDS
+from tools.census.data import AGE_BANDS, INCOME_BANDS
 from tools.census.socioeconomic import METRICS as SOCIO_METRICS
 from tools.census.socioeconomic import fmt_value as socio_value
 from tools import names
@@ -205,7 +205,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
             sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
                 trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else None
-            line = " ".join(measures) if measures else sentence or summary.rstrip(".") + "."
+            # The census group asked about, with its count: "how many Chatham residents are 65 or older".
+            group = _census_line(entry, analysis) if analysis.census_group else None
+            line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
     return lead
 
@@ -346,6 +348,12 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
         city = (values.get("city") or {}).get(f"pct_households_{group}")
         return (f"{name}: {values[f'pct_households_{group}']:.1f}% of {households:,} households earn {band} "
                 f"({count:,})" + (f"; city {city:.1f}%" if city is not None else "") + f" ({vintage}).")
+    band = next((label for _, key, label in AGE_BANDS if key == group), None)
+    if band and values.get("metric") in ("age", "all") and isinstance(values.get(group), int) \
+            and isinstance(values.get("age_total"), int) and name:
+        # "How many Chatham residents are 65 or older?": the band's count, first (the summary gives shares only).
+        return (f"{name}: {values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
+                f"{values['age_total']:,} ({vintage}).")
     if values.get("metric") != "race" or not (name and isinstance(population, int)):
         return None
     labels = {key: label for _, key, label in MAIN_RACE}
@@ -358,7 +366,7 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
 
 
 # Subjects the data lacks that would narrow a homicide count (not a separate subject like the weather).
-FILTERING_SUBJECTS = ("weapons", "victim demographics")
+FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names")
 
 
 def only_years_outside_the_data(analysis: Analysis) -> bool:

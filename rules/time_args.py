@@ -10,7 +10,7 @@ MAX_VARIANTS = 4
 
 
 def has_time_filters(analysis: Analysis) -> bool:
-    return bool(analysis.year_list or analysis.date_spans or analysis.hour_spans)
+    return bool(analysis.year_list or analysis.date_spans or analysis.hour_spans or analysis.weekdays)
 
 
 def with_times(analysis: Analysis, base: dict) -> dict:
@@ -30,6 +30,8 @@ def with_times(analysis: Analysis, base: dict) -> dict:
         out.setdefault("group_by", "year")  # each year listed, not only their total
     if analysis.hour_spans:
         out["hours"] = list(analysis.hour_spans[0].hours)
+    if analysis.weekdays:
+        out["weekdays"] = list(analysis.weekdays)
     return out
 
 

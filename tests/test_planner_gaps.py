@@ -215,3 +215,28 @@ def test_the_measures_asked_lead_not_the_summarys_income(ask, data_dir):
     lead = result.answer.split("\n")[0]
     assert lead.startswith(f"Washington Heights: aged 16+ unemployed {row['PERCENT AGED 16+ UNEMPLOYED']:.1f}%")
     assert f"hardship index {int(row['HARDSHIP INDEX'])}" in lead and "income" not in lead
+
+
+@pytest.mark.parametrize("question", ["How many Chatham residents are 65 or older?",
+                                      "How many Chatham residents are 65 or older, how many people live there "
+                                      "altogether, and what's Chatham's hardship index?"])
+def test_an_age_band_asked_about_is_counted(ask, data_dir, question):
+    # A blind tester's three-part question got the hardship index and the population, and no count of seniors.
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs["acs_year"] == acs["acs_year"].max()) & (acs["community_area"] == "CHATHAM")].iloc[0]
+    seniors, population = int(row["male_65"]) + int(row["female_65"]), int(row["total_population"])
+    result = ask(question)
+    assert "age" in result.analysis.metrics and result.analysis.not_used == []
+    lead = result.answer.split("\n")[0]
+    assert f"Chatham: {seniors:,} residents aged 65+, {100 * seniors / population:.1f}% of {population:,}" in lead
+    if "hardship" in question:
+        socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+        hardship = int(socio[socio["Community Area Number"] == 44].iloc[0]["HARDSHIP INDEX"])
+        assert f"hardship index (1-100, higher = more hardship) {hardship}" in lead
+
+
+@pytest.mark.parametrize("question", ["Can you list the names of the people who were killed in Englewood in 2022?",
+                                      "what were the victims' names in Austin in 2021"])
+def test_victims_names_are_declined_by_name(ask, question):
+    result = ask(question)
+    assert result.answer.startswith("The homicide data does not record victims' names, so I cannot answer that part")

@@ -353,3 +353,36 @@ def test_a_years_possessive_is_that_year_not_its_decade(ask):
     run = ask("How many of 2020's killings were domestic-related?")
     (args,) = _only_homicide_calls(run)
     assert args["start_year"] == args["end_year"] == 2020 and args["domestic"] is True
+
+
+# ---------------------------------------------------------------- days of the week kept
+
+@pytest.mark.parametrize("question, year, days, words", [
+    ("How many people were killed on weekends in 2019?", 2019, [6, 7], "on Saturdays and Sundays"),
+    ("how many murders on weekdays in 2018", 2018, [1, 2, 3, 4, 5], "on weekdays, Monday to Friday"),
+    ("homicides on Fridays in 2021", 2021, [5], "on Fridays"),
+])
+def test_days_of_the_week_are_a_filter(ask, raw, question, year, days, words):
+    # A blind tester's "killed on weekends in 2019" got the busiest day instead of the weekend's count.
+    run = ask(question)
+    assert run.analysis.weekdays == days and run.analysis.group_by is None and run.analysis.not_used == []
+    assert words in run.reading.periods
+    (args,) = _only_homicide_calls(run)
+    assert args["weekdays"] == days
+    in_year = raw[raw.year == year]
+    expected = int(in_year["when"].dt.day_of_week.isin([d - 1 for d in days]).sum())
+    assert lead_count(run.answer) == expected and words in run.answer.split(".")[0]
+
+
+def test_which_of_two_days_is_each_days_count(ask, raw):
+    run = ask("were there more homicides on Fridays or Saturdays in 2020?")
+    assert run.analysis.weekdays == [5, 6] and run.analysis.group_by == "weekday"
+    in_year = raw[raw.year == 2020]["when"].dt.day_of_week
+    friday, saturday = int((in_year == 4).sum()), int((in_year == 5).sum())
+    top, top_n = ("Saturday", saturday) if saturday > friday else ("Friday", friday)
+    assert f"was {top}, with {top_n}" in run.answer
+
+
+def test_the_busiest_day_stays_a_ranking_of_days(ask):
+    run = ask("which day of the week had the most murders in 2019")
+    assert run.analysis.weekdays == [] and run.analysis.group_by == "weekday"

@@ -86,6 +86,8 @@ PARAMETERS = {
                   "description": "separate years only, e.g. [2016, 2019, 2022] (not with year/start_year/end_year)"},
         "start_date": {"type": "string", "description": "first day YYYY-MM-DD or month YYYY-MM (not with years)"},
         "end_date": {"type": "string", "description": "last day YYYY-MM-DD or month YYYY-MM, inclusive"},
+        "weekdays": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 7}, "maxItems": 7,
+                     "description": "days of the week to keep, 1 = Monday ... 7 = Sunday, e.g. weekends = [6, 7]"},
         "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
                   "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]"},
         "exclude_wards": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 50},
@@ -345,12 +347,23 @@ def _exclude_places(data, arrays: HomicideArrays, sel: _Selection, exclude_wards
                    f"excluding community area{'s' if len(areas) > 1 else ''} {names_}")
 
 
+def weekdays_phrase(days: list[int]) -> str:
+    """[6, 7] -> "on Saturdays and Sundays"; [5] -> "on Fridays"; [1..5] -> "on weekdays, Monday to Friday"."""
+    if days == [1, 2, 3, 4, 5]:
+        return "on weekdays, Monday to Friday"
+    named = [calendar.day_name[d - 1] + "s" for d in days]
+    return "on " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
+
+
 def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
-                 hours=None, exclude_location_types=None) -> None:
+                 hours=None, exclude_location_types=None, weekdays=None) -> None:
     if months:
         months = sorted(set(int(m) for m in months))
         sel.narrow(np.isin(arrays.month, months), "months", months,
                    "months " + ", ".join(calendar.month_abbr[m] for m in months))
+    if weekdays:
+        weekdays = sorted({int(d) for d in weekdays})
+        sel.narrow(np.isin(arrays.weekday, [d - 1 for d in weekdays]), "weekdays", weekdays, weekdays_phrase(weekdays))
     if hours:
         hours = sorted({int(h) for h in hours})
         sel.narrow(np.isin(arrays.hour, hours), "hours", hours, hours_phrase(hours))
@@ -459,9 +472,9 @@ def _breakdown_lines(group_by: str, rows: list, extra: dict, tie_note: str = "")
 
 
 def _chosen_rows(group_by: str, rows: list, extra: dict, sel: _Selection, period: Period) -> list:
-    """Only the months, hours or years a call kept (the rest would list zeros), hours in clock order
+    """Only the months, days of the week, hours or years a call kept (the rest would list zeros), hours in clock order
     from the start of the span (21:00 ... 04:00)."""
-    wanted = {"month": sel.filters.get("months"), "year": period.years,
+    wanted = {"month": sel.filters.get("months"), "year": period.years, "weekday": sel.filters.get("weekdays"),
               "hour": [h for run in hour_runs(sel.filters["hours"]) for h in run] if sel.filters.get("hours") else None}
     keep = wanted.get(group_by)
     if not keep:
@@ -507,7 +520,7 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
     # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
     context_mask, place_described = sel.mask.copy(), len(sel.described)
     _select_kind(arrays, sel, args["months"], args["arrest_status"], args["domestic"], args["location_type"],
-                 args["hours"], args["exclude_location_types"])
+                 args["hours"], args["exclude_location_types"], args["weekdays"])
     return period, sel, context_mask, len(sel.described) > place_described
 
 
@@ -525,7 +538,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                              group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None,
                              wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
                              exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
-                             exclude_location_types=None):
+                             exclude_location_types=None, weekdays=None):
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
     period, sel, context_mask, narrowed = _select(data, arrays, dict(locals()))
