@@ -260,6 +260,9 @@ def listed_rows(text: str) -> str:
     return ("; rows: " + "; ".join(rows)) if rows else ""
 
 
+CORRECTION_WORDS = " in the results, not "  # how a correction names a mislabelled figure; never an answer's words
+
+
 def strict_message(numbers: list[str], mislabelled: list[dict] | None = None) -> str:
     """The strict rewrite's request: the numbers the data does not back, and for a number given the wrong label
     what the results say it is ("35.4% is the arrest rate in 2022 in the results, not the domestic share")."""
@@ -267,7 +270,7 @@ def strict_message(numbers: list[str], mislabelled: list[dict] | None = None) ->
     unbacked = [n for n in numbers if n not in wrong]
     parts = [TEMPLATES["synthesis_strict"].format(numbers=", ".join(unbacked))] if unbacked else []
     if mislabelled:
-        facts = "; ".join(f"{m['number']} is {m['data']} in the results, not {m['claimed']}" for m in mislabelled)
+        facts = "; ".join(f"{m['number']} is {m['data']}{CORRECTION_WORDS}{m['claimed']}" for m in mislabelled)
         parts.append(TEMPLATES["synthesis_mislabelled"].format(facts=facts))
     return " ".join(parts) or TEMPLATES["synthesis_strict"].format(numbers=", ".join(numbers))
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 _CONTEXT = r"(?:police\s+)?(?:district|station|precinct|police)s?"
+# "the Austin police district" is district 15 even though Austin is also a community area: read before the areas.
+DISTRICT_WORD = r"(?:police\s+)?districts?"
 
 
 def district_names(data) -> dict[str, int]:
@@ -25,13 +27,13 @@ def district_names(data) -> dict[str, int]:
     return out
 
 
-def named_districts(low: str, data, taken: list) -> tuple[list[int], list[tuple[int, int]]]:
+def named_districts(low: str, data, taken: list, context: str = _CONTEXT) -> tuple[list[int], list[tuple[int, int]]]:
     """District numbers named by their station's name in ``low``, and the spans read (not already taken)."""
     names = district_names(data)
     if not names:
         return [], []
     alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(r"\b(" + alternatives + r")\s+" + _CONTEXT + r"\b|\b" + _CONTEXT + r"\s+(?:of\s+)?(" +
+    pattern = re.compile(r"\b(" + alternatives + r")\s+" + context + r"\b|\b" + context + r"\s+(?:of\s+)?(" +
                          alternatives + r")\b")
     numbers, spans = [], []
     for m in pattern.finditer(low):

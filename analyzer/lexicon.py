@@ -218,7 +218,10 @@ LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
 POPULATION_ADJUSTMENT_RE = re.compile(
     r"\b(?:(?:adjust(?:ed|ing)?|account(?:ed|ing)?|correct(?:ed|ing)?|control(?:led|ling)?|normali[sz](?:ed|ing)?)"
     r"\s+for|relative\s+to|given|scaled\s+(?:by|to)|per)\s+(?:the\s+|their\s+|its\s+)?(?:size\s+of\s+(?:the\s+)?)?"
-    r"(?:population|number\s+of\s+(?:people|residents))(?:\s+size)?\b|\bpopulation[\s-]adjusted\b", _FLAGS)
+    r"(?:population|number\s+of\s+(?:people|residents))(?:\s+size)?\b|\bpopulation[\s-]adjusted\b|"
+    # "relative to how many people live there", "for how many people live there", "for its size"
+    r"\b(?:relative\s+to|compared\s+(?:to|with)|considering|given|for)\s+how\s+many\s+(?:people|residents|folks)\s+"
+    r"(?:live|lived|living|reside)\s+(?:there|in\s+it|in\s+them)\b|\bfor\s+(?:its|their)\s+size\b", _FLAGS)
 # "out of every 100k Chicagoans" and "for each 100,000 people" ask for a rate just as "per 100k" does.
 PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
                            r"resident|head)\b|\b(?:every|each)\s+(?:100\s*k|100,?000|hundred\s+thousand|1,?000|"

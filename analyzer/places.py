@@ -249,3 +249,52 @@ def place_warnings(places: dict, geo) -> tuple[dict, list[str]]:
 # Place words the coverage check (analyzer/coverage.py) counts as read even where no place was taken from them.
 VOCABULARY = [_BROAD_RE, _WARD_RE, _WARDS_MORE_RE, _WARD_RANGE_RE, _DISTRICT_RE, _DISTRICTS_MORE_RE, _DISTRICT_RANGE_RE,
               _AREA_NUMBER_RE, _AREA_NUMBERS_MORE_RE, _ZIP_RE, _IUCR_RE]
+
+
+# ---------------------------------------------------------------- ward and district numbers in words
+
+_ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_ONES_ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+          "nineteen"]
+_TEENS_ORD = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+              "eighteenth", "nineteenth"]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_TENS_ORD = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
+
+
+def _number_words() -> dict[str, int]:
+    """"twenty-eighth" -> 28, "twenty eight" -> 28, "third" -> 3: every number word from 1 to 59."""
+    words = {w: i + 1 for i, w in enumerate(_ONES)} | {w: i + 1 for i, w in enumerate(_ONES_ORD)}
+    words |= {w: i + 10 for i, w in enumerate(_TEENS)} | {w: i + 10 for i, w in enumerate(_TEENS_ORD)}
+    words |= dict(_TENS) | dict(_TENS_ORD)
+    for tens, value in _TENS.items():
+        for i, (one, one_ord) in enumerate(zip(_ONES, _ONES_ORD)):
+            for sep in ("-", " "):
+                words[f"{tens}{sep}{one}"] = words[f"{tens}{sep}{one_ord}"] = value + i + 1
+    return words
+
+
+_NUMBER_WORDS = _number_words()
+_WORDS = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _NUMBER_WORDS), key=len, reverse=True))
+_KIND = r"(?:police\s+)?(?:ward|district)"
+_ORDINAL_BEFORE_RE = re.compile(r"\b(" + _WORDS + r")\s+(" + _KIND + r")\b", _FLAGS)
+# Not "the Austin district two years ago": a count of something else follows.
+_NUMBER_AFTER_RE = re.compile(r"\b(" + _KIND + r")\s+(?:number\s+)?(" + _WORDS + r")\b(?!\s+(?:years?|months?|weeks?|"
+                              r"days?|times|decades?|of|more|fewer|less|or)\b)", _FLAGS)
+
+
+def _value(words: str) -> int:
+    return _NUMBER_WORDS[re.sub(r"\s+", " ", words.lower())]
+
+
+def spell_place_numbers(text: str) -> str:
+    """Ward and district numbers written as words, as digits: "the twenty-eighth ward" -> "the 28th ward", "ward
+    twenty-eight" -> "ward 28", "the third police district" -> "the 3rd police district"."""
+    def ordinal(m: re.Match) -> str:
+        n = _value(m.group(1))
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix} {m.group(2)}"
+
+    text = _ORDINAL_BEFORE_RE.sub(ordinal, text)
+    return _NUMBER_AFTER_RE.sub(lambda m: f"{m.group(1)} {_value(m.group(2))}", text)

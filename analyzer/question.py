@@ -52,8 +52,8 @@ from analyzer.lexicon import (
 )
 from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
-from analyzer.districts import named_districts
-from analyzer.places import extract_places, place_warnings
+from analyzer.districts import DISTRICT_WORD, named_districts
+from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.times import (WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
                              spell_years)
@@ -75,7 +75,8 @@ def analyze_question(question: str, data) -> Analysis:
     ``data``: the data bundle the tools use (its place names and coverage); None reads without them."""
     # Full-width digits and letters ("２０２１") and other compatibility forms read as their plain ones.
     text = unicodedata.normalize("NFKC", str(question or "")[:2000])
-    text = spell_years(text)  # "twenty twenty-one", "back in '19": read as the years they are
+    # "twenty twenty-one", "back in '19", "the twenty-eighth ward": read as the years and numbers they are
+    text = spell_place_numbers(spell_years(text))
     geo = None
     if data is not None:
         try:
@@ -93,13 +94,15 @@ def analyze_question(question: str, data) -> Analysis:
     if fixed != low:  # a misspelled "district" or "police": read the corrected words (place texts in lower case)
         low = text = fixed
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
-    places = extract_places(text, low, geo, [s["span"] for s in named_submarkets])
+    submarket_spans = [s["span"] for s in named_submarkets]
+    by_district_word, district_word_spans = named_districts(low, data, submarket_spans, DISTRICT_WORD)
+    places = extract_places(text, low, geo, submarket_spans + district_word_spans)
     # Places left out, outside Chicago or shared by two areas: taken out of (or put into) the places asked about.
     scope = negations.read_place_scope(text, low, geo, places, [s["span"] for s in named_submarkets])
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     named, named_spans = named_districts(low, data, places["taken"])
-    for number in named:  # "the Town Hall district": a district by its station's name
+    for number in by_district_word + named:  # "the Town Hall district": a district by its station's name
         add_unique(districts, number)
     places["taken"] += named_spans
     ihs = read_submarkets(text, low, data, named_submarkets, areas, places["taken"]) if geo is not None else \

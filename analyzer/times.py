@@ -99,6 +99,11 @@ _MONTH_SPAN_RE = re.compile(
 _MONTH_SINCE_RE = re.compile(r"\b(?:since|starting\s+(?:in\s+|from\s+)?|from)\s*(?P<m>" + _M + r")" + _OF_YEAR
                              + r"(?P<y>" + _Y + r")\b(?!\s*(?:-|–|to|through|thru|until|till|and)\s)", re.I)
 _MONTH_ONE_RE = re.compile(r"\b(?P<m>" + _M + r")" + _OF_YEAR + r"(?P<y>" + _Y + r")\b", re.I)
+# One day: "July 4, 2020", "on July 4th in 2020", "the 4th of July 2020", "4 July 2020".
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
+_DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
+            re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
 
 _SO_FAR_RE = re.compile(r"\bso\s+far(?:\s+this\s+year)?\b|\bthis\s+year\s+so\s+far\b|\byear[\s-]to[\s-]date\b|"
                         r"\bytd\b|\b(?:up\s+)?(?:to|till|until)\s+now\s+this\s+year\b", re.I)
@@ -110,6 +115,13 @@ _SAME_STRETCH_RE = re.compile(
     r"by\s+this\s+time)\b", re.I)
 
 
+def _valid_day(year: int, month: int, day: int) -> str | None:
+    """"2020-07-04", or None for a day no calendar has (February 30)."""
+    if 1 <= day <= calendar.monthrange(year, month)[1]:
+        return f"{year}-{month:02d}-{day:02d}"
+    return None
+
+
 def _month_key(year: int, month: int) -> int:
     return year * 12 + month - 1
 
@@ -119,7 +131,15 @@ def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
     single months with their year ("in June 2021"); each is one inclusive span of whole months."""
     found: list[tuple[int, DateSpan]] = []
     spans: list = []
+    for pattern in _DAY_RES:
+        for m in pattern.finditer(low):
+            day = _valid_day(int(m.group("y")), _month_number(m.group("m")), int(m.group("d")))
+            if day and not _overlaps(m.span(), spans):
+                spans.append(m.span())
+                found.append((m.start(), DateSpan(day, day)))
     for m in _MONTH_SPAN_RE.finditer(low):
+        if _overlaps(m.span(), spans):
+            continue
         m1, m2, y2 = _month_number(m.group("m1")), _month_number(m.group("m2")), int(m.group("y2"))
         y1 = int(m.group("y1")) if m.group("y1") else (y2 if m1 <= m2 else y2 - 1)
         first, last = _month_key(y1, m1), _month_key(y2, m2)

@@ -25,7 +25,11 @@ _DECADE_YEARS_RE = re.compile(r"\b((?:19|20)\d)0s\b|(?<=\bthe\s)((?:19|20)\d)0['
 _YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
 _LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+year\b", _FLAGS)
 _THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\byear\s+to\s+date\b", _FLAGS)
-_LAST_N_RE = re.compile(r"\b(?:last|past|previous)\s+" + NUM + r"\s+years\b", _FLAGS)
+_LAST_N_RE = re.compile(r"\b(?:last|past|previous|most\s+recent)\s+" + NUM + r"\s+(?:full\s+|complete\s+|whole\s+|"
+                        r"calendar\s+)?years\b", _FLAGS)
+# "the two years before 2020": 2018-2019, not everything up to 2019; "the three years after 2015": 2016-2018.
+_N_YEARS_AROUND_RE = re.compile(r"\b" + NUM + r"\s+(?:full\s+)?years\s+(before|prior\s+to|preceding|leading\s+up\s+to|"
+                                r"after|following)\s+" + YEAR + r"\b", _FLAGS)
 _DECADE_RE = re.compile(r"\b(?:last|past|previous)\s+decade\b", _FLAGS)
 _RECENT_RE = re.compile(r"\b(?:recent(?:ly)?|latest|nowadays|currently|today|now)\b", _FLAGS)
 
@@ -75,6 +79,13 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
             periods.append({"start": start, "end": end, "_pos": m.start()})
             year_spans.append(m.span())
     periods.sort(key=lambda p: p.pop("_pos"))
+    for m in _N_YEARS_AROUND_RE.finditer(low):
+        if overlaps(m.span(), year_spans):
+            continue
+        n, year = max(1, min(number(m.group(1)), 30)), int(m.group(3))
+        after = m.group(2).lower() in ("after", "following")
+        periods.append({"start": year + 1, "end": year + n} if after else {"start": year - n, "end": year - 1})
+        year_spans.append(m.span())
     for m in _SINCE_RE.finditer(low):
         if overlaps(m.span(), year_spans):
             continue
@@ -198,5 +209,5 @@ def extract_months(low: str) -> list:
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
 VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
-              _DECADE_RE,
+              _DECADE_RE, _N_YEARS_AROUND_RE,
               _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE]

@@ -197,6 +197,8 @@ def _subject_and_measure(number, after: str, before: str) -> tuple[str | None, s
         measure = "rate"
     elif subject not in (None, "homicides", "population", "households") and _SHARE_WORD.search(words):
         measure = "share"
+    elif re.match(r"\s*(?:more|fewer|less)\b", after):
+        measure = "change"  # "44 more homicides in Austin than in North Lawndale": a difference, not a count
     elif _INDEX_WORD.search(words):
         measure = "index"
     elif _COUNT_NOUN.match(after) and " per " not in f" {after} ":

@@ -108,6 +108,10 @@ def _failed_reply(reply: str, ctx: RunContext, strict: bool) -> tuple[str, str] 
         return None if strict else ("EmptyReply", "the model wrote no answer")
     if _ROLE_LINE.search(reply) or ctx.system_prompt[:60] in reply:
         return "EchoedPrompt", "the model repeated its instructions instead of answering"
+    if strict and prompts.CORRECTION_WORDS in reply:
+        # Told "6,143 is Black residents as a count for Hyde Park (41) in the results, not a figure for the city",
+        # the 0.5B model wrote those words into its answer.
+        return "EchoedCorrection", "the model copied the correction into its answer instead of rewriting it"
     return None
 
 

@@ -18,8 +18,8 @@ from analyzer.notes import user_notes
 from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
-from rules.sentences import (change_sentence, count_sentence, peak_sentence, ranking_sentence, trend_sentence,
-                             where_and_conditions, year_counts_sentence)
+from rules.sentences import (change_sentence, count_sentence, peak_sentence, place_difference_sentence,
+                             ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
@@ -209,7 +209,21 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             group = _census_line(entry, analysis) if analysis.census_group else None
             line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
+            domestic = _domestic_part(entry, analysis) if sentence else None
+            if domestic:
+                lead.append(LeadLine(domestic, "figure", entry))
     return lead
+
+
+def _domestic_part(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """"...and how many were domestic?" beside another measure: the domestic count of the homicides counted, its own
+    sentence (so a model's answer is checked for it too)."""
+    values = entry.result.values
+    domestic, total = values.get("domestic"), values.get("total")
+    if "domestic" not in analysis.metrics or "domestic" in (values.get("filters") or {}) or \
+            values.get("group_by") == "domestic" or not isinstance(domestic, int) or not total:
+        return None
+    return f"Of these, {domestic:,} {'was' if domestic == 1 else 'were'} domestic ({100 * domestic / total:.1f}%)."
 
 
 def _context_sentence(entry: ToolCallStep, summary: str) -> str:
@@ -306,8 +320,16 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
             kept = [p for p in parts if p[1] is not entry]
             parts = kept + [(better, entry)] if len(kept) == len(parts) else \
                 [(better, entry) if p[1] is entry else p for p in parts]
-    lines = list(dict.fromkeys(line for line, _ in parts))
+    lines = list(dict.fromkeys(_place_difference(question, ok) + [line for line, _ in parts]))
     return [x for x in (checker.keep(line) for line in lines) if x]
+
+
+def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
+    """"How many more homicides did Austin have than North Lawndale?": the difference (or ratio) the question asks
+    for, first; the two counts it is made of follow."""
+    counts = [r.result.values for r in ok if r.name == names.HOMICIDES]
+    line = place_difference_sentence(question, *counts) if len(counts) == 2 else None
+    return [line] if line else []
 
 
 def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:
@@ -393,7 +415,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 
-    lead = _lead(analysis, ok)
+    lead = _place_difference(question, ok) + _lead(analysis, ok)
     details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
     filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS]
     if filtering and "homicides" in analysis.domains:

@@ -240,3 +240,35 @@ def trend_sentence(values: dict, summary: str) -> str | None:
     text = (f"In {place}, there {'was' if noun == 'homicide' else 'were'} {figure(first)} {noun}{per} in {first['label']}; "
             f"{figure(second)}{per} in {second['label']}{note}")
     return text + (f"; the change was {change:+.1f}%." if change is not None else ".")
+
+
+_HOW_MANY_MORE = re.compile(r"\bhow\s+many\s+(?:more|fewer|less)\b|\bdifference\s+between\b|\bhow\s+much\s+"
+                            r"(?:more|higher|lower)\b", re.I)
+_HOW_MANY_TIMES = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+many|more)\b|\bratio\b", re.I)
+
+
+def place_difference_sentence(question: str, first: dict, second: dict) -> str | None:
+    """Two places' homicide counts set against each other as the question asks: "how many more ... than" gets
+    the difference, "how many times as many" the ratio ("There were 44 more homicides in Austin (community area
+    25) than in North Lawndale (community area 29) in 2020: 83 against 39."), to lead the answer. None when the question asks neither, or the two counts are not of two
+    places over the same period and conditions."""
+    a, b = first.get("total"), second.get("total")
+    if not (isinstance(a, int) and isinstance(b, int)) or first.get("group_by") or second.get("group_by"):
+        return None
+    (adj_a, places_a, periods_a, others_a), (adj_b, places_b, periods_b, others_b) = count_parts(first), \
+        count_parts(second)
+    if not places_a or not places_b or places_a == places_b or (adj_a, periods_a, others_a) != (adj_b, periods_b,
+                                                                                               others_b):
+        return None
+    where_a, where_b = " ".join(places_a), " ".join(places_b)
+    noun = " ".join(adj_a + ["homicides"])
+    short_a, short_b = (re.sub(r" \((?:community area|ward|police district) \d+\)", "", w) for w in (where_a, where_b))
+    tail = "".join(" " + p for p in periods_a) + "".join(", " + o for o in others_a) + \
+        f": {a:,} {short_a} against {b:,} {short_b}."
+    if _HOW_MANY_TIMES.search(question) and b:
+        return f"There were {a / b:.1f} times as many {noun} {where_a} as {where_b}{tail}"
+    if _HOW_MANY_MORE.search(question):
+        if a == b:
+            return f"There were as many {noun} {where_a} as {where_b}{tail}"
+        return f"There were {abs(a - b):,} {'more' if a > b else 'fewer'} {noun} {where_a} than {where_b}{tail}"
+    return None

@@ -50,6 +50,22 @@ def test_a_figure_given_the_wrong_label_is_refused_and_rewritten(registry, setti
     assert checked[rate] == ["subject", "measure"] and "year" in checked[f"{figures['total']:,}"]
 
 
+def test_a_rewrite_that_copies_the_correction_gives_way_to_the_planner(registry, settings):
+    # Told "35.4% is the arrest rate ... in the results, not the domestic share", the 0.5B model once wrote those
+    # words into its answer ("... Black residents as a count for Hyde Park (41) in the results, not a figure for
+    # the city"): no answer, so the planner's follows.
+    figures = tool_values(registry, HOMICIDES, year=2022)
+    rate = f"{figures['arrest_rate_pct']}%"
+    wrong = f"There were {figures['total']:,} homicides in 2022; {rate} domestic homicide rate."
+    echo = f"{rate} is the arrest rate in 2022 in the results, not the domestic share."
+    backend = SuggestibleModel(["USE_SUGGESTED", wrong, echo])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    errors = [s for s in result.steps if s.type == "error"]
+    assert [e.error_type for e in errors] == ["EchoedCorrection"]
+    assert result.steps[-2].planner_answer and "in the results, not" not in result.answer
+    assert f"{figures['total']:,}" in result.answer and "domestic homicide rate" not in result.answer
+
+
 def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
     orch, backend = orchestrate(registry, settings, [
         call(HOMICIDES, year=2022), "NO_TOOL_CALL", "Exactly 123,456 homicides.", "Still 123,456 homicides."])

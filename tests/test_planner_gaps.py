@@ -240,3 +240,35 @@ def test_an_age_band_asked_about_is_counted(ask, data_dir, question):
 def test_victims_names_are_declined_by_name(ask, question):
     result = ask(question)
     assert result.answer.startswith("The homicide data does not record victims' names, so I cannot answer that part")
+
+
+def test_how_many_more_and_how_many_times_lead_with_that_figure(ask, raw):
+    # A blind tester's "how many more ... than" got both counts and no difference.
+    raw = raw.assign(area=pd.to_numeric(raw["Community Area"], errors="coerce"))
+    austin, lawndale = (int(((raw.area == a) & (raw.year == 2020)).sum()) for a in (25, 29))
+    result = ask("How many more homicides did Austin have than North Lawndale in 2020?")
+    assert result.answer.startswith(
+        f"There were {austin - lawndale:,} more homicides in Austin (community area 25) than in North Lawndale "
+        f"(community area 29) in 2020: {austin:,} in Austin against {lawndale:,} in North Lawndale.")
+    assert result.ungrounded_numbers == []
+    austin_all, lincoln_all = (int((raw.area == a).sum()) for a in (25, 7))
+    result = ask("how many times as many murders in Austin as in Lincoln Park?")
+    assert result.answer.startswith(f"There were {austin_all / lincoln_all:.1f} times as many homicides in Austin")
+
+
+@pytest.mark.parametrize("question, ward", [("How many people were killed in the twenty-eighth ward in 2021?", 28),
+                                            ("homicides in ward thirty one in 2019", 31),
+                                            ("murders in the 2nd ward in 2020", 2)])
+def test_a_ward_number_in_words(ask, raw, question, ward):
+    result = ask(question)
+    assert result.analysis.wards == [ward] and result.analysis.not_used == []
+    year = int(question[-5:-1])
+    assert f"{int(((raw.ward == ward) & (raw.year == year)).sum()):,} homicides in ward {ward}" in result.answer
+
+
+def test_a_district_named_like_an_area_is_the_district(ask, raw):
+    # "the Austin police district" is district 15, not the Austin community area (25).
+    result = ask("How many homicides were there in the Austin police district in 2021?")
+    assert result.analysis.districts == [15] and result.analysis.areas == []
+    count = int(((raw.district == 15) & (raw.year == 2021)).sum())
+    assert f"There were {count:,} homicides in police district 15" in result.answer

@@ -386,3 +386,32 @@ def test_which_of_two_days_is_each_days_count(ask, raw):
 def test_the_busiest_day_stays_a_ranking_of_days(ask):
     run = ask("which day of the week had the most murders in 2019")
     assert run.analysis.weekdays == [] and run.analysis.group_by == "weekday"
+
+
+@pytest.mark.parametrize("question, start, end", [
+    ("How many homicides in the last three full years in the data?", None, None),
+    ("How many murders happened in police district 11 in the two years before 2020?", 2018, 2019),
+    ("homicides in the three years after 2015", 2016, 2018),
+])
+def test_years_counted_back_or_forward(ask, raw, data, question, start, end):
+    # Blind testers' "the last three full years" got 2001-2023, and "the two years before 2020" everything to 2019.
+    if start is None:
+        last_full = int(raw[raw["when"].dt.strftime("%m-%d") == "12-31"].year.max())
+        start, end = last_full - 2, last_full
+    run = ask(question)
+    assert run.analysis.not_used == []
+    (args,) = _only_homicide_calls(run)
+    assert (args.get("start_year"), args.get("end_year")) == (start, end)
+
+
+@pytest.mark.parametrize("question, day", [
+    ("How many people were killed in Chicago on the 4th of July in 2020?", "2020-07-04"),
+    ("homicides on July 4, 2021", "2021-07-04"),
+    ("murders on December 25th 2019", "2019-12-25"),
+])
+def test_one_day_is_that_day(ask, raw, question, day):
+    run = ask(question)
+    assert run.analysis.not_used == []
+    (args,) = _only_homicide_calls(run)
+    assert (args["start_date"], args["end_date"]) == (day, day)
+    assert lead_count(run.answer) == int((raw.day == pd.Timestamp(day)).sum())
