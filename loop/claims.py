@@ -148,8 +148,9 @@ def _attached(mentions: list[_Mention], start: int, end: int, figures: list[tupl
         return not any(a <= s and e <= b for s, e in figures if (s, e) != (start, end))
 
     after = [m for m in mentions if m.start >= end and clear(end, m.start)]
-    if after and re.fullmatch(r"\s*(?:\S+\s+){0,3}?(?:in|for|at|during|across|was|were|is)\s+(?:the\s+)?",
-                              text[end:after[0].start], re.I):
+    # "49 homicides in Austin": the words between may not start another part ("$39,056, and in Woodlawn is").
+    if after and re.fullmatch(r"\s*(?:(?!(?:and|or)\b)[^\s,;]+\s+){0,3}?(?:in|for|at|during|across|was|were|is)\s+"
+                              r"(?:the\s+)?", text[end:after[0].start], re.I):
         return after[0].value
     before = [m for m in mentions if m.end <= start and clear(m.end, start)]
     if before:

@@ -19,7 +19,8 @@ CENSUS, PROPERTY = names.CENSUS, names.PROPERTY
 # ---------------------------------------------------------------- reading a sentence (no data)
 
 PLACES = Places(names={"austin": 25, "englewood": 68, "west englewood": 67, "fuller park": 37,
-                       "west garfield park": 26}, area_names={25: "Austin", 68: "Englewood"})
+                       "west garfield park": 26, "hyde park": 41, "woodlawn": 42},
+                area_names={25: "Austin", 68: "Englewood"})
 
 
 def claims(text):
@@ -81,6 +82,10 @@ def test_a_rank_word_counts_only_next_to_its_number(text, number, rank):
     ("49 in Austin and 17 in Englewood", "17", "area:68"),
     ("Austin's per capita income is $15,957, about half the city's $28,202", "$28,202", "city"),
     ("In Chicago, Austin had 49 homicides", "49", "area:25"),  # Chicago holds Austin: not a second place
+    # A real 0.5B answer refused for calling Hyde Park's figure Woodlawn's: ", and in" starts the next part.
+    ("The per capita income in Hyde Park is $39,056, and in Woodlawn is $18,672", "$39,056", "area:41"),
+    ("The per capita income in Hyde Park is $39,056, and in Woodlawn is $18,672", "$18,672", "area:42"),
+    ("There were 49 homicides in Austin", "49", "area:25"),
 ])
 def test_each_number_takes_the_place_joined_to_it(text, number, place):
     assert claims(text)[number].place == place
