@@ -665,3 +665,131 @@ def most_homicides_on_a_weekday(year=None, start_year=None, end_year=None) -> in
     df = _years(_homicides(), year, start_year, end_year)
     days = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME).dt.day_name()
     return int(days.value_counts().max())
+
+
+# ---------------------------------------------------------------- added with the model_calls_heldout subset
+# (written from the CSVs, the tool schemas and PROVENANCE.md only, without reading the analyzer, the rules, the
+# loop or earlier questions)
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _figure(spec):
+    """A plain number, or [function_name, {kwargs}] naming another function of this module (called here)."""
+    if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+        return spec
+    name, kwargs = spec
+    return globals()[name](**(kwargs or {}))
+
+
+def difference(first, second, absolute: bool = True):
+    """first minus second (each a number or [function_name, {kwargs}]); its size when absolute (answers say
+    '28 more' or 'a gap of 28'). Whole numbers stay whole; otherwise one decimal."""
+    value = _figure(first) - _figure(second)
+    value = abs(value) if absolute else value
+    return int(value) if float(value).is_integer() else round(float(value), 1)
+
+
+def ratio(numerator, denominator, digits: int = 1) -> float:
+    """numerator / denominator (each a number or [function_name, {kwargs}]), rounded: 'how many times larger',
+    or a count divided by 12 months / 365 days."""
+    return round(float(_figure(numerator)) / float(_figure(denominator)), int(digits))
+
+
+def percent(part, whole, digits: int = 1) -> float:
+    """part as a percent of whole (each a number or [function_name, {kwargs}]), rounded."""
+    return round(100.0 * float(_figure(part)) / float(_figure(whole)), int(digits))
+
+
+def homicides_on_weekdays(days, **filters) -> int:
+    """Homicides matching the filters (see ``_homicides_filtered``) that fell on the named days of the week
+    ('Saturday', 'Sunday', ...), by the date and time of the incident as recorded."""
+    df = _homicides_filtered(**filters)
+    names = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME).dt.day_name()
+    wanted = [str(d).strip().title() for d in _as_list(days)]
+    unknown = set(wanted) - set(_WEEKDAYS)
+    if unknown:
+        raise ValueError(f"not day names: {sorted(unknown)}")
+    return int(names.isin(wanted).sum())
+
+
+def _ranked_places(kind: str, ascending: bool = False, **filters) -> pd.Series:
+    """Homicides per ward / district / community area matching the filters, places with none left out; most
+    first (or fewest first when ascending), ties by place number."""
+    column = {"ward": "ward_n", "area": "area", "district": "district_n"}[kind]
+    counts = _homicides_filtered(**filters).dropna(subset=[column]).groupby(column).size()
+    counts.index = counts.index.astype(int)
+    return counts.sort_index().sort_values(ascending=bool(ascending), kind="mergesort")
+
+
+def place_ranked(kind: str, rank: int = 1, ascending: bool = False, **filters):
+    """The place at 1-based ``rank`` by homicides matching the filters: a ward or district number, or a community
+    area name (socioeconomic-file spelling). Raises when the place ties with a neighbour at that rank."""
+    counts = _ranked_places(kind, ascending, **filters)
+    i = int(rank) - 1
+    value = counts.iloc[i]
+    if (i > 0 and counts.iloc[i - 1] == value) or (i + 1 < len(counts) and counts.iloc[i + 1] == value):
+        raise ValueError(f"rank {rank} of {kind} is tied at {value}")
+    place = int(counts.index[i])
+    return area_name(place) if kind == "area" else place
+
+
+def place_ranked_count(kind: str, rank: int = 1, ascending: bool = False, **filters) -> int:
+    """How many homicides the place at ``rank`` had (see ``place_ranked``)."""
+    return int(_ranked_places(kind, ascending, **filters).iloc[int(rank) - 1])
+
+
+def _socio_ranked(column: str, ascending: bool = False) -> pd.DataFrame:
+    df = _socio_areas().copy()
+    df["n"] = pd.to_numeric(df["Community Area Number"]).astype(int)
+    return df.sort_values("n").sort_values(column, ascending=bool(ascending), kind="mergesort")
+
+
+def socio_area_ranked(column: str, rank: int = 1, ascending: bool = False) -> str:
+    """The community area at 1-based ``rank`` on a socioeconomic.csv column (stripped name, e.g.
+    'PERCENT HOUSEHOLDS BELOW POVERTY'); raises on a tie at that rank."""
+    df = _socio_ranked(column, ascending)
+    i = int(rank) - 1
+    values = df[column].tolist()
+    if (i > 0 and values[i - 1] == values[i]) or (i + 1 < len(values) and values[i + 1] == values[i]):
+        raise ValueError(f"rank {rank} on {column} is tied at {values[i]}")
+    return area_name(int(df["n"].iloc[i]))
+
+
+def socio_ranked_value(column: str, rank: int = 1, ascending: bool = False) -> float:
+    return float(_socio_ranked(column, ascending)[column].iloc[int(rank) - 1])
+
+
+def _area_rates(year: int) -> pd.Series:
+    """Homicides per 100,000 residents for every community area in a year (see ``homicide_rate_per_100k``),
+    highest first, ties by area number."""
+    rates = pd.Series({int(a): homicide_rate_per_100k(int(a), year) for a in _areas()["area_number"]})
+    return rates.sort_index().sort_values(ascending=False, kind="mergesort")
+
+
+def area_rate_ranked(year: int, rank: int = 1) -> str:
+    """The community area with the ``rank``-th highest homicide rate per 100,000 in a year."""
+    rates = _area_rates(year)
+    i = int(rank) - 1
+    if (i > 0 and rates.iloc[i - 1] == rates.iloc[i]) or rates.iloc[i + 1] == rates.iloc[i]:
+        raise ValueError(f"rank {rank} is tied at {rates.iloc[i]}")
+    return area_name(int(rates.index[i]))
+
+
+def area_rate_ranked_value(year: int, rank: int = 1) -> float:
+    return float(_area_rates(year).iloc[int(rank) - 1])
+
+
+def station_street_number(district: int) -> int:
+    """The house number of a police district station's address (1438 for '1438 W 63rd St'), so an answer that
+    writes the street as 'W. 63rd Street' still counts."""
+    return int(station_address(district).split()[0])
+
+
+def zhvi_zip_ranked(year: int, month: int, rank: int = 1, ascending: bool = False) -> str:
+    """The ZIP at 1-based ``rank`` by Zillow home value in one month (highest first unless ascending), among the
+    ZIPs with a value that month."""
+    df = _zhvi()
+    month_rows = df[df["period"] == int(year) * 100 + int(month)].dropna(subset=["value"])
+    ordered = month_rows.sort_values("value", ascending=bool(ascending), kind="mergesort")
+    return str(ordered["zip"].iloc[int(rank) - 1])
