@@ -320,6 +320,16 @@ def _areas_beside_submarkets(analysis: Analysis, areas: list) -> list:
     return [a.number for a in analysis.areas if a.name not in through and a.number in areas]
 
 
+def _span_months(analysis: Analysis) -> list[str]:
+    """The first and last month of the one month span read ("2019-09", "2024-09"), else []."""
+    if len(analysis.date_spans) != 1:
+        return []
+    span = analysis.date_spans[0]
+    if len(span.start) != 7 or len(span.end) != 7 or span.start == span.end:
+        return []
+    return [span.start, span.end]
+
+
 def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     calls = submarket_calls(analysis)
     areas = _areas_beside_submarkets(analysis, where.areas) if calls else where.areas
@@ -329,6 +339,10 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     base = _quarter_args(analysis, {"metric": _property_metric(metrics), **_property_years(analysis)})
     if areas:
         return calls + [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
+    months = _span_months(analysis)
+    if zips and months and not calls:
+        # "between September 2019 and September 2024": the value in each of the two months, not the latest one.
+        return [(names.PROPERTY, {**base, "zip": zips[0], "year": int(m[:4]), "month": m}) for m in months]
     if zips:
         return calls + [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
     if analysis.ranking:

@@ -48,7 +48,8 @@ def test_number_formats():
 def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(registry, settings):
     report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
     # The held-out sets are measured (docs/measurements.md), not a bar for the pass rate.
-    rows = [r for r in report["results"] if r["category"] not in ("reading_heldout", "own_calls_heldout")]
+    rows = [r for r in report["results"]
+            if r["category"] not in ("reading_heldout", "own_calls_heldout", "model_calls_heldout")]
     failures = "\n".join(f"{r['id']}: {r['failures']}" for r in rows if not r["passed"])
     assert sum(r["passed"] for r in rows) / len(rows) >= 0.9, failures
     assert report["grounded_share"] >= 0.99
