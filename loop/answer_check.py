@@ -6,6 +6,8 @@ Each round is a grounding step in the trace; what follows a failed round is deci
 """
 from __future__ import annotations
 
+import re
+
 import prompt_registry as prompts
 from analyzer.notes import unstated_notes
 from loop import decisions, grounding
@@ -71,6 +73,10 @@ def _figures(text: str) -> list:
     return [n for n in grounding.extract_numbers(grounding.without_place_numbers(text)) if not n.is_year]
 
 
+# "how many ... between 2015 and 2020" asks for the period's count ("how many more" asks for a difference).
+_ASKS_A_COUNT = re.compile(r"\bhow\s+many\b(?!\s+(?:more|fewer|less|times)\b)|\bnumber\s+of\b|\btotal\b", re.I)
+
+
 def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
     """The figures a model's answer leaves out. With key figures (the lines the synthesis request named), each
     line's lead figure: the top entry's value of a ranking ("Austin saw the most killings" left out 83), the count
@@ -88,8 +94,11 @@ def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
     a = state.analysis
     compares = a is not None and (a.comparison or len(a.areas) >= 2 or len(a.years) >= 2 or len(a.periods) >= 2)
     years = list(a.years) if a is not None else []
+    whole = a is not None and a.year_range is not None and a.year_range.start < a.year_range.end \
+        and bool(_ASKS_A_COUNT.search(state.question))
     if state.key_lines:
-        checked = [piece for line in state.key_lines for piece in ctx.planner.key_line_parts(line, compares, years)]
+        checked = [piece for line in state.key_lines
+                   for piece in ctx.planner.key_line_parts(line, compares, years, whole)]
     else:
         checked = [(step.result_summary + "\n" + (step.result.text or ""), False)
                    for step in state.ran_calls() if step.status == "ok"]

@@ -53,6 +53,11 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
                          ("date", [d for span in analysis.date_spans for d in (span.start, span.end)])):
         if values:
             found[kind] = list(dict.fromkeys(values))
+    if "year" not in found and analysis.followup is None and _homicide_years_only(analysis):
+        # No year named: a year could only be invented, and an invented one outside the data ends in an error and
+        # costs a call (asked how income correlates with murder rates, the 0.5B model wrote 2000-2023).
+        cov = analysis.coverage
+        found["year"] = list(range(cov.first_year, cov.last_year + 1))
     if "month" not in found and analysis.followup is None:
         # No month or season named: a month filter could only be invented (asked about South Shore in 2022,
         # the 0.5B model filtered on January to June and answered for half the year). A follow-up keeps the
@@ -73,6 +78,18 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
         # area from a result, so it keeps the full range.
         found["area"] = []
     return found
+
+
+# Data domains whose tools take years outside the homicide snapshot's (home values and census counts).
+_OTHER_YEARS = {"property", "census"}
+
+
+def _homicide_years_only(analysis: Analysis) -> bool:
+    """Every tool the question admits reads years of the homicide snapshot (the homicide tools, and the
+    socioeconomic context that pairs homicide years with the indicators)."""
+    cov = analysis.coverage
+    return (bool(analysis.domains) and not set(analysis.domains) & _OTHER_YEARS
+            and 0 < cov.first_year <= cov.last_year)
 
 
 def _ints(values) -> list[int]:

@@ -274,11 +274,14 @@ def _compared_entries(line: str) -> list[str]:
 _PHONE = "; phone "  # how tools/stations writes a station's line
 
 
-def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> list[tuple[str, bool]]:
+def key_line_parts(line: str, compares: bool, years: list[int] | tuple = (),
+                   period_total: bool = False) -> list[tuple[str, bool]]:
     """What of a key line an answer must state, as (text, lead_only) pieces: a figure of each compared entry
     when the question compares; of a yearly series, each year the question named ("2019 vs 2022" answered from
-    2019-2022 by year: 2019's and 2022's counts), else any year; otherwise the line's lead figure (a ranking's top
-    entry's value, a summary's count or rate), since a key line leads with its answer."""
+    2019-2022 by year: 2019's and 2022's counts), else any year, and its total when the question asks how many
+    over the whole period (``period_total``: "how many murders went down in the Loop between 2015 and 2020" was
+    answered with 2015's and 2020's counts and not the 13 of the six years); otherwise the line's lead figure (a
+    ranking's top entry's value, a summary's count or rate), since a key line leads with its answer."""
     if _PHONE in line:
         # A station line answers "where is it" and "how do I reach it": its address and its phone are both the
         # answer (the 0.5B model gave the address alone).
@@ -286,8 +289,9 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = ()) -> 
         return [(address, True), (phone, True)]
     if line.startswith(_YEAR_ROWS_PREFIX) and len(years) >= 2:
         named = [m.group(0) for m in re.finditer(r"\b(\d{4}): [\d,]+", line) if int(m.group(1)) in years]
+        total = re.search(r"\bTotal [\d,]+", line) if period_total else None
         if named:
-            return [(entry, True) for entry in named]
+            return [(entry, True) for entry in named + ([total.group(0)] if total else [])]
     entries = _compared_entries(line) if compares else []
     if entries:
         return [(entry, False) for entry in entries]

@@ -37,8 +37,8 @@ class Planner:
         return answers.key_figures(question, analysis, results, planned, geo=self.geography)
 
     @staticmethod
-    def key_line_parts(line: str, compares: bool, years) -> list[tuple[str, bool]]:
-        return answers.key_line_parts(line, compares, years)
+    def key_line_parts(line: str, compares: bool, years, period_total: bool = False) -> list[tuple[str, bool]]:
+        return answers.key_line_parts(line, compares, years, period_total)
 
     @staticmethod
     def declines_the_years(analysis: Analysis) -> bool:

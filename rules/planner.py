@@ -74,13 +74,25 @@ def _same(a, b) -> bool:
 
 
 def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
+    """A call that ran with the drafted arguments (and perhaps more). One that failed counts only if it was the
+    drafted call itself: its extra arguments may be what failed (the 0.5B model added start_year 2000 to the
+    drafted income call, the tool refused the year, and the draft was then never offered again)."""
     for entry in results or []:
         if entry.name != name:
             continue
         done = entry.arguments
-        if all(k in done and _same(done[k], v) for k, v in args.items()):
+        if not all(k in done and _same(done[k], v) for k, v in args.items()):
+            continue
+        if entry.status != "error" or not _extra_arguments(name, args, done):
             return True
     return False
+
+
+def _extra_arguments(name: str, args: dict, done: dict) -> list[str]:
+    """The arguments of ``done`` beyond ``args`` that are not the tool's defaults."""
+    props = tool_schemas().get(name, {})
+    return [k for k, v in done.items()
+            if k not in args and not ("default" in props.get(k, {}) and _same(props[k]["default"], v))]
 
 
 def _clean(name: str, args: dict) -> tuple | None:

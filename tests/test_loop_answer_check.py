@@ -285,3 +285,21 @@ def test_both_periods_of_a_period_comparison_are_needed(registry, settings, data
     assert [c.name for c in result.calls] == ["compare_homicide_district_trends"]
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(first)] and grounding[1].missing_lead_figures == []
+
+
+def test_how_many_over_a_range_needs_the_periods_total(registry, settings, data_dir):
+    # "how many murders went down in the Loop between 2015 and 2020": the 0.5B model gave 2015's and 2020's counts
+    # and the change, not the six years' total the question asked for.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    loop = pd.to_numeric(raw["Community Area"]) == 32
+    counts = {y: int(((year == y) & loop).sum()) for y in range(2015, 2021)}
+    total = sum(counts.values())
+    backend = SuggestibleModel([
+        "USE_SUGGESTED", f"In the Loop there were {counts[2015]} homicides in 2015 and {counts[2020]} in 2020.",
+        f"That is {total} homicides from 2015 to 2020."])
+    result = Orchestrator(backend, registry, settings).run(
+        "yo how many murders went down in the Loop between 2015 and 2020")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(total)] and grounding[1].missing_lead_figures == []
+    assert result.answer.endswith(f"That is {total} homicides from 2015 to 2020.")

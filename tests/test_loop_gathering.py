@@ -28,6 +28,7 @@ from tests.loop_helpers import (
     tool_values,
 )
 from tools.registry import Tool, ToolRegistry, ToolResult
+from tools.names import SOCIOECONOMIC_CONTEXT
 
 
 def test_one_domain_one_call(registry, settings):
@@ -551,3 +552,17 @@ def test_the_trace_says_who_wrote_each_call(registry, settings):
 
 def answered_by_the_planner(registry, settings, question):
     return Orchestrator(RulesBackend(), registry, settings).run(question)
+
+
+def test_a_failed_call_with_extra_arguments_leaves_the_draft_on_offer(registry, settings):
+    # The 0.5B model added start_year 2000 and end_year 2023 to the drafted income call; the year was refused, and
+    # since the failed call held the draft's arguments, the draft was never offered again. Only the drafted call
+    # itself, failing, counts as asked.
+    question = "how does per capita income correlate with murder rates across neighborhoods"
+    backend = SuggestibleModel([call(SOCIOECONOMIC_CONTEXT, indicator="per_capita_income", start_year=2000,
+                                     end_year=2023), "USE_SUGGESTED", "r = -0.52"])
+    result = Orchestrator(backend, registry, settings).run(question)
+    assert [c.status for c in result.calls] == ["error", "ok"]
+    assert result.calls[1].arguments["indicator"] == "per_capita_income"
+    assert result.calls[1].arguments["start_year"] != 2000
+    assert "per_capita_income" in backend.requests[1].messages[-1]["content"]  # the draft, shown again

@@ -1,6 +1,7 @@
 """loop.grammar: GBNF built from tool schemas compiles in llama.cpp and yields parseable calls."""
 import re
 
+import pandas as pd
 import pytest
 
 from analyzer.question import analyze_question
@@ -149,6 +150,19 @@ def test_question_values_from_the_analysis(registry):
     half = argument_values(analyze_question("killings in the first half of 2020", registry.data))
     assert half["months"] == [1, 2, 3, 4, 5, 6]
     assert argument_values(None) == {}
+
+
+def test_a_question_naming_no_year_admits_only_the_datas_years(registry, data_dir):
+    # Asked how income correlates with murder rates (no year), the 0.5B model wrote start_year 2000, the tool
+    # refused it, and the call was lost. The homicide snapshot's own years are the only ones writable.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Year"])
+    years = sorted(pd.to_numeric(raw["Year"]).dropna().astype(int).unique().tolist())
+    allowed = argument_values(analyze_question(
+        "how does per capita income correlate with murder rates across neighborhoods", registry.data))
+    assert allowed["start_year"] == allowed["end_year"] == list(range(years[0], years[-1] + 1))
+    # Home values and census counts have years of their own: no homicide range is put on them.
+    assert "year" not in argument_values(analyze_question("median home value in Austin", registry.data))
+    assert "year" not in argument_values(analyze_question("population of Austin", registry.data))
 
 
 @pytest.mark.slow
