@@ -63,6 +63,7 @@ class Ranking:
     top_n: int | None = None
     metric: str | None = None
     singular: bool = False
+    position: int = 1  # the place asked for: 2 for "the second-deadliest", "the runner-up"
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,9 @@ class Analysis:
     excluded_wards: list[int] = field(default_factory=list)
     excluded_districts: list[int] = field(default_factory=list)
     rest_of_city: bool = False  # "Austin vs the rest of the city": the city without the places named
+    police_headquarters: bool = False  # "where is police headquarters": not a district's station
+    share_of_city: bool = False  # "what share of Chicago's homicides happened in Englewood": the place's share
+    places_together: bool = False  # "Englewood and West Englewood combined": the places counted as one
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")

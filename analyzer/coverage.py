@@ -78,7 +78,7 @@ _VOCABULARY: list[re.Pattern] = [
     *(pattern for pattern, _ in lx.RANK_WORD_METRIC),
     lx.LOCATION_RE, lx.LOCATION_GENERIC_RE, lx.POPULATION_ADJUSTMENT_RE, lx.PER_CAPITA_RE, lx.PER_CAPITA_INCOME_RE,
     lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
-    lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.TOP_N_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
+    lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).
     re.compile(r"\bmedian\s+(?:home|house|housing|property|sale|condo)s?\s*(?:values?|prices?|costs?)?\b"),

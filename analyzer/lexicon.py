@@ -163,6 +163,13 @@ UNSUPPORTED: list[tuple[str, str]] = [
                           r"city\s+council|mayors?|elected\s+officials?"),
 ]
 
+# Subjects the data lacks that would narrow a homicide count ("how many involved a gun"), not a subject of their own
+# like the weather.
+FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names")
+# A second question joined to the first ("... and how many were domestic?").
+SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|when|who|is|are|was|were|did)\b|\?.+\?",
+                                _FLAGS | re.S)
+
 # Census groups whose share can rank areas (the census tool's ``group`` argument).
 # How a question says what households take in: "earn", "bring in", "live on", "have an income of".
 _HOUSEHOLD_GETS = (r"(?:earn|earning|make|making|bring(?:ing)?\s+in|take\s+home|taking\s+home|live\s+on|living\s+on|"
@@ -267,17 +274,53 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+
                       r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
                       r"cheapest|fewest|biggest|largest|smallest|worst|best|areas|neighbou?rhoods|"
                       r"communit(?:y|ies)|community\s+areas|wards|districts)\b", _FLAGS)
+HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"
+                             r"\b(?:headquarters|hq)\s+of\s+the\s+(?:chicago\s+)?police\b", _FLAGS)
+
+# A share of the whole city asked for, the city named ("what share of Chicago's 2016 homicides happened in
+# Englewood", "what percent of all the murders in the city were in Austin").
+_KILLINGS = r"(?:homicides|murders|killings|deaths)"
+SHARE_OF_CITY_RE = re.compile(
+    r"\b(?:share|percent(?:age)?|per\s+cent|proportion|fraction|portion|%)\s+of\s+(?:all\s+(?:of\s+)?)?(?:"
+    r"chicago['’]?s|the\s+city['’]?s|(?:the\s+)?city[\s-]?wide|(?:the\s+)?city\s+total|"
+    r"all\s+(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS + r"|(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS +
+    r"\s+(?:in|across)\s+(?:all\s+of\s+)?(?:chicago|the\s+(?:whole\s+|entire\s+)?city))", _FLAGS)
+# Several places counted as one ("Englewood and West Englewood combined").
+PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altogether|put\s+together|jointly|"
+                                r"between\s+(?:them|the\s+two|both)|as\s+a\s+(?:whole|group))\b", _FLAGS)
+
+# A place in a ranking other than the first: "the second-deadliest district", "the 3rd highest poverty rate",
+# "the runner-up". Group 1 is the position's word, or "runner".
+_POSITIONS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+              "tenth": 10, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10,
+              "runner": 2}
+RANK_POSITION_RE = re.compile(r"\b(" + "|".join(k for k in _POSITIONS if k != "runner") +
+                              r")[\s-]+(?=(?:most|least|highest|lowest|largest|biggest|fewest|\w{3,}est)\b)|"
+                              r"\b(runner)[\s-]+up\b", _FLAGS)
+
+
+def rank_position(text: str) -> int:
+    """The place in a ranking the question asks for (1 when it names none)."""
+    match = RANK_POSITION_RE.search(text)
+    return _POSITIONS[(match.group(1) or match.group(2)).lower()] if match else 1
+
+
 WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
+# "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
+_SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+)"
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
                                  r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+do\s+(?:most\s+)?"
                                  r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
     ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"
-                                  r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of)\b", _FLAGS)),
-    ("ward", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+wards?\b|\bwards\b", _FLAGS)),
-    ("district", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b",
-                            _FLAGS)),
+                                  r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of|"
+                                  r"where\s+in\s+(?:the\s+)?(?:city|chicago|town))\b", _FLAGS)),
+    # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
+    ("ward", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
+                        r"\b" + _SUPERLATIVE + r"\s+wards?\b", _FLAGS)),
+    ("district", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b|"
+                            r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
     ("month", BY_MONTH_RE),
     ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
                         r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"

@@ -27,8 +27,10 @@ from analyzer.lexicon import (
     CITYWIDE_RE,
     COMPARE_RE,
     CORRELATION_RE,
+    FILTERING_SUBJECTS,
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
+    HEADQUARTERS_RE,
     INJECTION_RE,
     INJECTION_STRIP_RE,
     LOCATION_GENERIC_RE,
@@ -37,10 +39,14 @@ from analyzer.lexicon import (
     METRIC_RES,
     PER_CAPITA_INCOME_RE,
     PER_CAPITA_RE,
+    PLACES_TOGETHER_RE,
     POPULATION_ADJUSTMENT_RE,
     RANK_ASC_RE,
     RANK_DESC_RE,
+    RANK_POSITION_RE,
     RANK_WORD_METRIC,
+    SECOND_QUESTION_RE,
+    SHARE_OF_CITY_RE,
     TOP_N_RE,
     TREND_RE,
     UNSUPPORTED_ANY_RE,
@@ -49,6 +55,7 @@ from analyzer.lexicon import (
     add_unique,
     correct_spelling,
     number,
+    rank_position,
 )
 from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
@@ -152,6 +159,12 @@ def analyze_question(question: str, data) -> Analysis:
         if not any(m in CENSUS_METRICS_OF_ANALYZER for m in metrics) and "census" in domains:
             domains.remove("census")
 
+    if unsupported and set(unsupported) <= set(FILTERING_SUBJECTS) and metrics == ["homicides"] \
+            and not SECOND_QUESTION_RE.search(low):
+        # "How many of 2022's homicides involved a gun?" asks only for a count the data cannot narrow to: the count
+        # of all homicides would answer another question, so the question is declined whole.
+        metrics.clear()
+        domains[:] = [d for d in domains if d != "homicides"]
     ranking = _ranking(low, metrics, metric_pos)
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
@@ -250,9 +263,13 @@ def analyze_question(question: str, data) -> Analysis:
         "quarter": quarter,
         "price_figure": ihs["figure"],
         "not_used": _not_used(low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
-            metrics, comparison or bool(ranking) or trend, len(years) >= 2 or bool(periods) or by_year, per_capita,
-            trend or bool(periods))),
+            metrics, comparison or bool(ranking) or trend,
+            len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita, trend or bool(periods))),
     }
+    named_places = len(areas) + len(wards) + len(districts)
+    result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
+    result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
+    result["places_together"] = bool(len(areas) >= 2 and PLACES_TOGETHER_RE.search(low))
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     return _typed(result)
@@ -396,6 +413,8 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     desc = RANK_DESC_RE.search(low)
     asc = RANK_ASC_RE.search(low)
     top = TOP_N_RE.search(low)
+    runner_up = RANK_POSITION_RE.search(low) if not (desc or asc or top) else None  # "the runner-up"
+    desc = desc or runner_up
     if not (desc or asc or top):
         return None
     order = "desc"
@@ -420,6 +439,9 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     if top_n is None and WHICH_RE.search(low) and not re.search(
             r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
         ranking["singular"] = True
+    position = rank_position(low)
+    if position > 1 and top_n is None:
+        ranking.update(position=position, singular=True)
     return ranking
 
 

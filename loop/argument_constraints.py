@@ -15,7 +15,7 @@ from analyzer.analysis import Analysis
 
 # argument name -> the kind of entity it holds
 ARGUMENT_KINDS = {
-    "community_area": "area", "compare_areas": "area",
+    "community_area": "area", "compare_areas": "area", "community_areas": "area",
     "ward": "ward", "wards": "ward",
     "district": "district", "districts": "district",
     "zip": "zip",
@@ -119,6 +119,12 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
         out["hours"] = []
     if not analysis.weekdays:
         out["weekdays"] = []
+    # Places counted as one, and a place's share of the city: only when the question asks for them (a small model
+    # given them freely could answer "Austin vs Englewood" with the two counted together).
+    if not analysis.places_together:
+        out["community_areas"] = []
+    out["city_share"] = [True] if analysis.share_of_city else []
+    out["headquarters"] = [True] if analysis.police_headquarters else []
     if not analysis.date_spans:
         out["start_date"] = out["end_date"] = []
     if not (analysis.domestic_filter or analysis.domestic_excluded):

@@ -173,6 +173,8 @@ class _Result:
         if area is not None:
             found.add(f"area:{int(area)}" if _is_number(area) else self.places.key_of_name(area) or "")
         found |= {f"{k}:{int(a[k])}" for k in ("ward", "district") if _is_number(a.get(k))}
+        # Several areas counted together are no one place (like several wards): the label names none.
+        found |= {f"area:{int(x)}" for x in a.get("community_areas") or [] if _is_number(x)}
         if a.get("zip"):
             found.add(f"zip:{a['zip']}")
         found.discard("")
@@ -216,6 +218,12 @@ class _Result:
             ctx = replace(ctx, years=_row_years(node, ctx))
         elif key == "share_of":
             ctx = replace(ctx, filtered=frozenset())
+        elif key == "city_share":  # the city's count, and the place's share of it
+            if _is_number(node.get("homicides")):
+                self.out.append((float(node["homicides"]), _label("homicides", replace(ctx, places=frozenset({"city"})))))
+            if _is_number(node.get("share_pct")):
+                self.out.append((float(node["share_pct"]), _label("share_pct", ctx)))
+            return
         if key in ("peak", "low"):
             self._extreme(node, ctx, "desc" if key == "peak" else "asc")
         elif key == "change":

@@ -14,11 +14,13 @@ import re
 from typing import NamedTuple
 
 from analyzer.analysis import Analysis
+from analyzer.lexicon import FILTERING_SUBJECTS
 from analyzer.notes import user_notes
 from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
-from rules.sentences import (change_sentence, count_sentence, peak_sentence, place_difference_sentence,
+from rules.sentences import (change_sentence, count_sentence, home_value_change_sentence, peak_sentence,
+                             place_difference_sentence,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
@@ -44,7 +46,7 @@ CAPABILITIES = ("ChiQA answers questions about Chicago public data: homicides (c
                 "residents), census demographics by community area (population, race and ethnicity, age), "
                 "socioeconomic indicators (per capita income, poverty, unemployment, education, hardship) and "
                 "home values by community area or ZIP, and police district station addresses.")
-_RANK_LINE = re.compile(r"^\s*(?:1\.|-)\s+(.+)$")
+_RANK_LINE = re.compile(r"^\s*(?:\d{1,2}\.|-)\s+(.+)$")
 
 
 SUPPORTED_QUESTIONS = (
@@ -132,13 +134,30 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if not ranked or (group != "location_type" and (args.get("community_area") or args.get("ward")
                                                    or args.get("district"))):
         return None
-    for line in _lines(result.text, 40):
-        m = _RANK_LINE.match(line)
-        if m:
-            order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
-            return ranking_sentence(entry.name, values, m.group(1).strip(), order, result.summary)
+    position = analysis.ranking.position if analysis.ranking else 1
+    rows = _first_list(_lines(result.text, 120))
+    if len(rows) >= position:
+        order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
+        sentence = ranking_sentence(entry.name, values, rows[position - 1], order, result.summary, position)
+        if position > 1:  # "the runner-up": the one ahead of it too, so the place asked about is seen in its rank
+            leader, _, figures = rows[0].partition(": ")
+            sentence = sentence.rstrip(".") + f"; first was {leader}, with {figures.split(' (')[0]}."
+        return sentence
     return None
 
+
+
+def _first_list(lines: list) -> list[str]:
+    """The rows of a result's first list ("1. Riverdale (54): ...", "- District 11 Harrison: 106 ..."), in order,
+    up to the first line that is not one of them (the caveats are a list of their own)."""
+    rows: list[str] = []
+    for line in lines:
+        m = _RANK_LINE.match(line)
+        if m:
+            rows.append(m.group(1).strip())
+        elif rows:
+            break
+    return rows
 
 
 def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str:
@@ -206,7 +225,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
                 trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else None
             # The census group asked about, with its count: "how many Chatham residents are 65 or older".
-            group = _census_line(entry, analysis) if analysis.census_group else None
+            # One area's population: a sentence with the change since 2010 in residents.
+            group = _census_line(entry, analysis) \
+                if analysis.census_group or entry.result.values.get("metric") == "population" else None
             line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
             domestic = _domestic_part(entry, analysis) if sentence else None
@@ -330,9 +351,12 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
 
 def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
     """"How many more homicides did Austin have than North Lawndale?": the difference (or ratio) the question asks
-    for, first; the two counts it is made of follow."""
+    for, first; the two counts it is made of follow. Likewise one place's home value at two times ("by how many
+    dollars did the typical home value in 60612 change between September 2019 and September 2024")."""
     counts = [r.result.values for r in ok if r.name == names.HOMICIDES]
     line = place_difference_sentence(question, *counts) if len(counts) == 2 else None
+    values = [r.result.values for r in ok if r.name == names.PROPERTY]
+    line = line or (home_value_change_sentence(*values) if len(values) == 2 else None)
     return [line] if line else []
 
 
@@ -380,6 +404,14 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
         # "How many Chatham residents are 65 or older?": the band's count, first (the summary gives shares only).
         return (f"{name}: {values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
                 f"{values['age_total']:,} ({vintage}).")
+    change, before = values.get("population_change"), values.get("population_2010")
+    if values.get("metric") == "population" and name and isinstance(population, int) \
+            and isinstance(change, int) and isinstance(before, int) and population != before:
+        # "By how many residents did Englewood's population shrink since 2010?": the count, then the change as a
+        # number of residents (the figure line gave only the percent).
+        return (f"{name} had {population:,} residents ({vintage}), {abs(change):,} "
+                f"{'fewer' if change < 0 else 'more'} than the {before:,} of the 2010 Census "
+                f"({values['population_change_pct']:+.1f}%).")
     if values.get("metric") != "race" or not (name and isinstance(population, int)):
         return None
     labels = {key: label for _, key, label in MAIN_RACE}
@@ -391,8 +423,6 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 
 
-# Subjects the data lacks that would narrow a homicide count (not a separate subject like the weather).
-FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names")
 
 
 def only_years_outside_the_data(analysis: Analysis) -> bool:

@@ -57,7 +57,7 @@ def _census_metric(metrics: list) -> str:
 
 def _ranking_args(analysis: Analysis, default_n: int = 5) -> dict:
     ranking = analysis.ranking or Ranking()
-    n = ranking.top_n or default_n
+    n = max(ranking.top_n or default_n, ranking.position)  # "the seventh-deadliest" needs seven rows
     return {"top_n": int(max(1, min(n, 77))), "sort_order": ranking.order}
 
 
@@ -208,8 +208,9 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
         group = "domestic"
     locations = analysis.locations
     if "location_type" in metrics:
-        # One named place type is a filter even in a year-vs-year comparison.
-        if len(locations) == 1 and not ranking:
+        # One named place type is a filter even in a year-vs-year comparison, and under a ranking of places
+        # ("where in the city have the most people been killed inside an apartment" ranks areas, not kinds of place).
+        if len(locations) == 1 and (not ranking or group in ("community_area", "ward", "district")):
             base["location_type"] = locations[0]
         elif not group or group == "community_area" and not ranking:
             group = "location_type"
@@ -249,8 +250,9 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
 def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     ranking = analysis.ranking
     periods, years = list(analysis.periods), list(analysis.years)
-    places = [("community_area", a) for a in where.area_like] + _place_set("ward", where.wards, analysis) + \
-        _place_set("district", where.districts, analysis)
+    areas = [("community_areas", list(where.area_like))] if analysis.places_together and len(where.area_like) >= 2 \
+        else [("community_area", a) for a in where.area_like]
+    places = areas + _place_set("ward", where.wards, analysis) + _place_set("district", where.districts, analysis)
     if analysis.correlation:
         indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
         return [(names.SOCIOECONOMIC_CONTEXT, {"indicator": indicator, **_year_args(analysis)})]
@@ -278,7 +280,8 @@ def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     variants = time_variants(analysis, with_times(analysis, base))
     if not places:
         return [(names.HOMICIDES, args) for args in variants]
-    return [(names.HOMICIDES, {**args, key: value}) for key, value in places[:4] for args in variants][:4]
+    share = {"city_share": True} if analysis.share_of_city else {}
+    return [(names.HOMICIDES, {**args, key: value, **share}) for key, value in places[:4] for args in variants][:4]
 
 
 def _property_metric(metrics: list) -> str:
@@ -337,6 +340,12 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if (calls or wards or districts) and not (areas or zips):
         return calls  # home values are by ZIP and community area: a ward is explained in the answer
     base = _quarter_args(analysis, {"metric": _property_metric(metrics), **_property_years(analysis)})
+    ends = _two_years(analysis)
+    if ends and len(areas) + len(zips) == 1 and not calls:
+        # "in 2015 and 2020", "from 2015 to 2020": the value in each of the two years, not the latest one.
+        place = {"community_area": areas[0]} if areas else {"zip": zips[0]}
+        base = {k: v for k, v in base.items() if k != "since_year"}
+        return [(names.PROPERTY, {**base, **place, "year": year}) for year in ends]
     if areas:
         return calls + [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
     months = _span_months(analysis)
@@ -350,8 +359,20 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     return [(names.PROPERTY, base)]
 
 
-def station_calls(where: Places) -> list:
-    """The station of each district named, else of each area (or a ZIP's main area), else every station."""
+def _two_years(analysis: Analysis) -> list[int]:
+    """Two years named apart or as a range's ends ("2015 and 2020", "from 2015 to 2020"); [] for "since 2015",
+    whose range runs to the data's end (the latest value and its change answer it), or a month span."""
+    years = sorted(set(analysis.years))
+    if len(years) != 2 or analysis.months or any(p.end >= analysis.coverage.last_year for p in analysis.periods):
+        return []
+    return years
+
+
+def station_calls(where: Places, headquarters: bool = False) -> list:
+    """The station of each district named, else of each area (or a ZIP's main area), else every station; the
+    department's headquarters when the question asks for it."""
+    if headquarters:
+        return [(names.POLICE_STATIONS, {"headquarters": True})]
     if where.districts:
         return [(names.POLICE_STATIONS, {"district": d}) for d in where.districts[:3]]
     if where.area_like:

@@ -147,6 +147,11 @@ def _zip_areas(zips: list, geo) -> list:
 
 def _places(analysis: Analysis, geo) -> Places:
     areas = analysis.area_numbers
+    ranking = analysis.ranking
+    if ranking and ranking.position > 1 and analysis.group_by == "community_area":
+        # "Austin led the city in 2020 - which area was the runner-up?": the area named is the one ranked above,
+        # not a filter on the ranking.
+        areas = []
     if not areas:  # a number that is no community area goes to the tool, whose error names the valid range
         areas = list(analysis.invalid.get("areas") or [])[:1]
     return Places(areas=areas, wards=list(analysis.wards), districts=list(analysis.districts),
@@ -162,11 +167,14 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
         calls.append(first)
     ranking = analysis.ranking
     # "the five areas with the most ..." carries the whole top group into the next call (up to 5).
-    wanted = 1 if ranking.singular or not ranking.top_n else min(ranking.top_n, 5)
+    # "the second-poorest area's homicides" carries the second entry alone.
+    wanted = ranking.position if ranking.position > 1 else \
+        1 if ranking.singular or not ranking.top_n else min(ranking.top_n, 5)
     top: list = []
     for entry in results:
         if first and entry.name == first[0] and entry.status == "ok":
-            top = top_areas_from(entry.result, wanted)
+            top = top_areas_from(entry.result, wanted)[ranking.position - 1:] if ranking.position > 1 \
+                else top_areas_from(entry.result, wanted)
             if top:
                 break
     for domain in other_domains if top else []:
@@ -221,7 +229,7 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         if "iucr" in domains:
             planned += [(names.IUCR, {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
         if "police_stations" in domains:
-            planned += station_calls(places)
+            planned += station_calls(places, analysis.police_headquarters)
     calls: list = []
     for name, args in planned:
         cleaned = _clean(name, args)

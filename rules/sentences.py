@@ -15,7 +15,7 @@ from tools import names
 
 # The homicide tool's filter phrases (values["described"]) as the parts of a sentence.
 _PERIOD = re.compile(r"^(?:years? (?P<years>.+)|(?P<start>\d{4}-\d\d-\d\d) to (?P<end>\d{4}-\d\d-\d\d))$")
-_PLACE = re.compile(r"^(?:wards? |police districts |district |community area )")
+_PLACE = re.compile(r"^(?:wards? |police districts |district |community areas? )")
 _ADJECTIVES = {"domestic": "domestic", "non-domestic": "non-domestic"}
 _OTHER = {"arrest made": "with an arrest made", "no arrest": "with no arrest made"}
 GROUP_NOUNS = {"community_area": "community area", "ward": "ward", "district": "police district",
@@ -42,6 +42,8 @@ def _place_words(phrase: str) -> str:
     area = re.fullmatch(r"community area (.+) \((\d+)\)", phrase)
     if area:
         return f"in {area.group(1)} (community area {area.group(2)})"
+    if phrase.startswith("community areas "):  # several counted together
+        return "in " + re.sub(r"\((\d+)\)", r"(community area \1)", phrase[len("community areas "):]) + " combined"
     if phrase.startswith("district "):
         return "in police " + phrase
     return "in " + phrase
@@ -96,6 +98,13 @@ def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | No
     share = values.get("share_of")
     if share and share.get("share_pct") is not None:
         conditions += f" ({share['share_pct']:.1f}% of the {share['homicides']:,} in the same years and place)"
+    city = values.get("city_share")
+    if city and city.get("share_pct") is not None and not in_all:
+        # "what share of Chicago's homicides happened in Englewood": the share is the figure asked for, so it leads
+        place = where.removeprefix("in ")
+        text = (f"{place[:1].upper() + place[1:]} had {city['share_pct']:.1f}% of the city's {city['homicides']:,} "
+                f"{noun} {' '.join(periods)}".rstrip() + f"{conditions}: {total:,}")
+        conditions = ""
     text += conditions
     rate = values.get("arrest_rate_pct")
     if rate is not None and total:
@@ -112,28 +121,36 @@ def _summary_tail(summary: str, with_tie: bool = True) -> str:
     return "".join(f"; {p}" for p in parts)
 
 
-def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str) -> str:
-    """The first row of a ranking as a sentence naming what was ranked, over which period: "The community area
-    with the most homicides in 2021 was Austin (25): 71 (8.8% of total; arrest rate 32.4%)." The row keeps the
-    tool's own wording after its name."""
+_ORDINAL_WORDS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
+                  9: "ninth", 10: "tenth"}
+
+
+def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str, position: int = 1) -> str:
+    """A row of a ranking (the first, or the ``position``-th asked for) as a sentence naming what was ranked, over
+    which period: "The community area with the most homicides in 2021 was Austin (25): 71 (8.8% of total; arrest
+    rate 32.4%)."; "The police district with the second-most homicides ...". The row keeps the tool's own wording
+    after its name."""
     name, _, figures = row.partition(": ")
     group = GROUP_NOUNS.get(values.get("group_by") or "", "community area")
     most = order != "asc"
+    place = _ORDINAL_WORDS.get(position, f"{position}th") + "-" if position > 1 else ""
+    highest, lowest = f"the {place}highest", f"the {place}lowest"
     if tool == names.HOMICIDES:
         adjectives, places, periods, others = count_parts(values)
         noun = " ".join(adjectives + ["homicides"])
-        measure = f"{'the highest' if most else 'the lowest'} {noun[:-1]} arrest rate" \
-            if values.get("rank_by") == "arrest_rate" else f"{'the most' if most else 'the fewest'} {noun}"
+        measure = f"{highest if most else lowest} {noun[:-1]} arrest rate" \
+            if values.get("rank_by") == "arrest_rate" else f"the {place}{'most' if most else 'fewest'} {noun}"
         scope = " ".join(places + periods) + "".join(", " + o for o in others) + ("," if others else "")
         tied = values.get("tied") or []
-        if len(tied) > 1 and values.get("rank_by") != "arrest_rate":  # a tie for first place names every place in it
+        if len(tied) > 1 and values.get("rank_by") != "arrest_rate" and position == 1:
+            # a tie for first place names every place in it
             return (f"The {_PLURALS.get(group, group + 's')} tied for {measure}{' ' + scope if scope else ''}, with "
                     f"{values['tied_value']:,} each, were {_and(tied)}.")
         return f"The {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
     if tool == names.AREA_RATES:
         start, end = values.get("start_year"), values.get("end_year")
         when = (f" in {start}" if start == end else f" from {start} to {end}") if start and end else ""
-        return (f"The community area with the {'highest' if most else 'lowest'} homicide rate{when} was "
+        return (f"The community area with {highest if most else lowest} homicide rate{when} was "
                 f"{name}: {figures}").rstrip(".") + "."
     label = _ranked_label(summary) or ("estimated median household income" if "median household income" in summary
                                        else "value")
@@ -141,7 +158,7 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
     # first number after the area's name, as a reader (and the answer check) looks for it.
     aside = " ".join(re.findall(r"\(.*?\)", label))
     label = re.sub(r"\s*\(.*?\)", "", label)
-    sentence = f"The community area with the {'highest' if most else 'lowest'} {label} is {name}: {figures}".rstrip(".")
+    sentence = f"The community area with {highest if most else lowest} {label} is {name}: {figures}".rstrip(".")
     return sentence + (f" {aside}" if aside else "") + "."
 
 
@@ -209,12 +226,13 @@ def change_sentence(line: str, subject: str = "") -> str:
     return f"The change from {start} to {end} was {change}."
 
 
-def average_sentence(values: dict, average: str) -> str:
+def average_sentence(values: dict, average: str, unit: str = "year") -> str:
     """"There was an average of 62.4 homicides a year in Austin (community area 25) (2018-2022: 312 in all".
     The caller closes the parenthesis after any partial-year note."""
     noun, where, conditions = where_and_conditions(values)
     years = (values.get("filters") or {}).get("years") or ""
-    return f"There was an average of {average} {noun} a year {where}{conditions} ({years}: {values['total']:,} in all"
+    return (f"There was an average of {average} {noun} a {unit} {where}{conditions} ({years}: {values['total']:,} "
+            f"in all")
 
 
 def trend_sentence(values: dict, summary: str) -> str | None:
@@ -272,3 +290,29 @@ def place_difference_sentence(question: str, first: dict, second: dict) -> str |
             return f"There were as many {noun} {where_a} as {where_b}{tail}"
         return f"There were {abs(a - b):,} {'more' if a > b else 'fewer'} {noun} {where_a} than {where_b}{tail}"
     return None
+
+
+def home_value_change_sentence(first: dict, second: dict) -> str | None:
+    """One ZIP's or area's typical home value at two times, and the change between them: "The typical home value in
+    ZIP 60612 went from $313,569 in September 2019 to $330,266 in September 2024, a change of +$16,697 (+5.3%)."
+    None unless both results are the same place's value at two different times."""
+    a, b = first.get("home_value"), second.get("home_value")
+    when_a, when_b = first.get("home_value_period"), second.get("home_value_period")
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and when_a and when_b) or when_a == when_b \
+            or first.get("name") != second.get("name") or not first.get("name") or not a:
+        return None
+    if str(when_a) > str(when_b):
+        a, b, when_a, when_b = b, a, when_b, when_a
+    change = b - a
+    return (f"The typical home value in {first['name']} went from ${a:,.0f} {_period_words(when_a)} to ${b:,.0f} "
+            f"{_period_words(when_b)}, a change of {'+' if change >= 0 else '-'}${abs(change):,.0f} "
+            f"({100 * change / a:+.1f}%).")
+
+
+def _period_words(period) -> str:
+    """"2019-09" -> "in September 2019"; "2015 average" -> "in 2015 (the year's average)"."""
+    month = re.fullmatch(r"(\d{4})-(\d{2})", str(period))
+    if month:
+        return f"in {calendar.month_name[int(month.group(2))]} {month.group(1)}"
+    year = re.fullmatch(r"(\d{4}) average", str(period))
+    return f"in {year.group(1)} (the year's average)" if year else f"in {period}"

@@ -18,8 +18,15 @@ def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     """"There was an average of 608.2 homicides a year in Chicago (2015-2019: 3,041 in all)." when the question asks for an average and
     the tool gave one; its total follows, so "how many on average" and "how many" are both answered."""
     values = entry.result.values
+    if not analysis.asks_average or entry.name != names.HOMICIDES:
+        return None
+    monthly = values.get("per_month_average")
+    if values.get("group_by") == "month" and isinstance(monthly, (int, float)):
+        # "on average, how many a month in 2020": the month's average, over the months counted
+        return (average_sentence(values, fmt_num(monthly), "month")
+                + f", over {values['per_month_months']} months).")
     average = values.get("per_year_average")
-    if not analysis.asks_average or entry.name != names.HOMICIDES or not isinstance(average, (int, float)):
+    if not isinstance(average, (int, float)):
         return None
     line = average_sentence(values, fmt_num(average))
     partial = values.get("partial_year")

@@ -329,7 +329,7 @@ def test_auto_without_a_model_answers_with_rules_and_says_why(tmp_path):
 
 
 def test_health_is_fast_while_the_model_is_busy(tmp_path):
-    backend = ScriptedBackend(delay=2.0)
+    backend = ScriptedBackend(delay=1.0)  # each pass holds the model a second: health answers in milliseconds
     app = build_app(tmp_path, backend=backend)
     client = app.test_client()
     app.extensions["chiqa_runtime"].orchestrator()  # data and registry ready
@@ -340,7 +340,7 @@ def test_health_is_fast_while_the_model_is_busy(tmp_path):
         time.sleep(0.01)
     assert backend.gate.busy
     body = client.get("/api/health").get_json()
-    # Health answered while the 2-second pass still holds the model: it never waited for the gate.
+    # Health answered while the 1-second pass still holds the model: it never waited for the gate.
     assert backend.gate.busy and worker.is_alive()
     assert body["backend"]["queue"]["busy"] is True
     worker.join()

@@ -54,6 +54,7 @@ def test_2010_population_for_early_years(registry, pop2010, acs):
     assert result.values["population_acs_2023"] == int(acs.loc[25, "total_population"])
     expected_change = round(100 * (acs.loc[25, "total_population"] / pop2010[25] - 1), 1)
     assert result.values["population_change_pct"] == expected_change
+    assert result.values["population_change"] == int(acs.loc[25, "total_population"]) - pop2010[25]
     later = run(registry, community_area=25, metric="population", year=2012)
     assert later.values["population"] == pop2010[25]
     assert "2010 Census" in later.values["vintage_note"] and "2012" in later.values["vintage_note"]

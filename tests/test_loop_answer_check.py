@@ -191,12 +191,14 @@ def test_each_compared_entry_needs_its_figure(registry, settings, data_dir):
 
 
 def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_dir):
-    # "How many women were killed in 2020": the data has no victim sex. The 0.5B model answered "787 homicides"
-    # and never said so; the note is added after its answer, and the trace says which notes were added.
+    # The data has no victim sex. Asked "how many women were killed in 2020", the 0.5B model answered "787 homicides"
+    # and never said so (that question alone is now declined with no call); beside a second question, the note is
+    # added after the answer, and the trace says which notes were added.
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
     in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
     backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in 2020."])
-    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    result = Orchestrator(backend, registry, settings).run(
+        "how many homicides were there in 2020, and how many of the victims were women?")
     assert result.answer == (f"There were {in_2020:,} homicides in 2020.\n\nNote: The data does not include victim "
                              "demographics; the figures above are what it does hold.")
     notes = result.steps[-1]
@@ -204,7 +206,8 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
     # An answer that tells the user in its own words gets nothing added.
     said = f"The data has no victim demographics, so it cannot say how many were women; {in_2020:,} people were killed."
     backend = SuggestibleModel(["USE_SUGGESTED", said])
-    result = Orchestrator(backend, registry, settings).run("how many women were killed in 2020")
+    result = Orchestrator(backend, registry, settings).run(
+        "how many homicides were there in 2020, and how many of the victims were women?")
     assert result.answer == said and result.steps[-1].added == []
 
 

@@ -241,7 +241,24 @@ def test_an_age_band_asked_about_is_counted(ask, data_dir, question):
                                       "what were the victims' names in Austin in 2021"])
 def test_victims_names_are_declined_by_name(ask, question):
     result = ask(question)
-    assert result.answer.startswith("The homicide data does not record victims' names, so I cannot answer that part")
+    assert result.answer.startswith("The data behind ChiQA does not include victims' names, so I cannot answer that")
+    assert result.calls == []  # the count of all homicides would answer another question
+
+
+@pytest.mark.parametrize("question, subject", [("How many of the 2022 homicides involved a gun?", "weapons"),
+                                               ("What was the average age of homicide victims in 2022?",
+                                                "victim demographics")])
+def test_a_count_the_data_cannot_narrow_is_declined_without_a_stand_in(ask, question, subject):
+    # The count of all homicides had followed the decline: a figure for another question.
+    result = ask(question)
+    assert result.calls == [] and not re.search(r"\b\d{3}\b", result.answer.split("\n\n")[0])
+    assert result.answer.startswith(f"The data behind ChiQA does not include {subject}, so I cannot answer that")
+
+
+def test_a_second_question_beside_the_missing_subject_is_still_answered(ask, raw):
+    result = ask("How many homicides were there in 2022, and how many involved a gun?")
+    assert result.answer.startswith("The homicide data does not record weapons, so I cannot answer that part")
+    assert f"There were {int((raw.year == 2022).sum())} homicides in Chicago in 2022" in result.answer
 
 
 def test_how_many_more_and_how_many_times_lead_with_that_figure(ask, raw):
@@ -274,3 +291,121 @@ def test_a_district_named_like_an_area_is_the_district(ask, raw):
     assert result.analysis.districts == [15] and result.analysis.areas == []
     count = int(((raw.district == 15) & (raw.year == 2021)).sum())
     assert f"There were {count:,} homicides in police district 15" in result.answer
+
+
+@pytest.mark.parametrize("question, kind, column, year, position", [
+    ("Which was the second-deadliest police district in 2021?", "district", "district", 2021, 2),
+    ("which ward had the 3rd most murders in 2019", "ward", "ward", 2019, 3),
+    ("Austin led the city in homicides in 2020 - which community area was the runner-up, and with how many?",
+     "community area", "Community Area", 2020, 2),
+])
+def test_a_place_in_a_ranking_other_than_the_first(ask, raw, question, kind, column, year, position):
+    # "the second-deadliest police district" had been answered with the community area with the most homicides.
+    counts = pd.to_numeric(raw[raw.year == year][column], errors="coerce").value_counts()
+    place, count = int(counts.index[position - 1]), int(counts.iloc[position - 1])
+    assert counts.iloc[position - 2] > count > counts.iloc[position]  # no tie at that place
+    ordinal = {2: "second", 3: "third"}[position]
+    result = ask(question)
+    first = result.answer.split("\n")[0]
+    assert first.startswith(f"The {'police district' if kind == 'district' else kind} with the {ordinal}-most "
+                            f"homicides in {year} was ")
+    named = re.search(r"was (?:District|Ward) (\d+)|was [A-Za-z ]+ \((\d+)\)", first)
+    assert int(named.group(1) or named.group(2)) == place and f": {count} (" in first
+    assert result.analysis.not_used == []
+
+
+def test_a_ranked_place_other_than_the_first_carries_into_the_next_call(ask, data_dir):
+    # "the second poorest area": the second entry of the income ranking is the area the homicide call asks about.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    income = [c for c in socio.columns if "INCOME" in c.upper()][0]
+    ranked = socio.dropna(subset=["Community Area Number"]).sort_values(income)
+    second = int(ranked.iloc[1]["Community Area Number"])
+    result = ask("what is the homicide count in the second poorest community area in 2022")
+    assert [c.arguments.get("community_area") for c in result.calls] == [None, second]
+    assert "second-lowest per capita income" in result.answer.split("\n")[0]
+
+
+def test_a_per_month_average_leads_when_one_is_asked_for(ask, raw):
+    total = int((raw.year == 2020).sum())
+    result = ask("On average, how many people were killed per month in Chicago in 2020?")
+    assert result.answer.startswith(f"There was an average of {round(total / 12, 1)} homicides a month in Chicago "
+                                    f"(2020: {total:,} in all, over 12 months).")
+    assert result.analysis.not_used == []
+
+
+def test_no_per_month_average_over_the_partial_last_year_or_a_month_filter(registry, raw):
+    last = int(raw.year.max())
+    assert "per_month_average" not in registry.run(HOMICIDES, {"year": last, "group_by": "month"}).values
+    filtered = registry.run(HOMICIDES, {"year": 2020, "months": [6, 7, 8], "group_by": "month"}).values
+    assert "per_month_average" not in filtered
+    whole = registry.run(HOMICIDES, {"start_year": 2015, "end_year": 2019, "group_by": "month"}).values
+    assert whole["per_month_average"] == round(int(raw.year.between(2015, 2019).sum()) / 60, 1)
+    assert whole["per_month_months"] == 60
+
+
+def test_a_ranking_of_places_under_a_kind_of_place(ask, raw):
+    # "Where in the city ... inside an apartment" ranks community areas by apartment killings; it had ranked the
+    # kinds of place (the street first).
+    apartments = raw[raw["Location Description"] == "APARTMENT"]
+    counts = pd.to_numeric(apartments["Community Area"], errors="coerce").value_counts()
+    result = ask("Where in the city have the most people been killed inside an apartment since 2001, and how many?")
+    call = result.calls[0]
+    assert call.arguments["group_by"] == "community_area" and call.arguments["location_type"] == "APARTMENT"
+    first = result.answer.split("\n")[0]
+    assert f"({int(counts.index[0])}): {int(counts.iloc[0])} (" in first and "APARTMENT" in first
+
+
+@pytest.mark.parametrize("question, areas, year", [
+    ("What share of Chicago's 2016 homicides happened in Englewood and West Englewood combined?", [67, 68], 2016),
+    ("what percent of all the murders in the city were in Austin in 2020", [25], 2020),
+])
+def test_a_places_share_of_the_city_leads(ask, raw, question, areas, year):
+    # The share had not been given at all (the two areas' counts, separately): a confident answer to another question.
+    in_year = raw[raw.year == year]
+    part = int(pd.to_numeric(in_year["Community Area"], errors="coerce").isin(areas).sum())
+    share = round(100 * part / len(in_year), 1)
+    result = ask(question)
+    assert len(result.calls) == 1 and result.calls[0].arguments["city_share"] is True
+    assert f" had {share}% of the city's {len(in_year):,} homicides in {year}: {part}; " in result.answer.split("\n")[0]
+    assert result.analysis.not_used == []
+
+
+def test_places_counted_together_are_one_call_and_one_figure(ask, raw):
+    in_2016 = raw[raw.year == 2016]
+    both = int(pd.to_numeric(in_2016["Community Area"], errors="coerce").isin([67, 68]).sum())
+    result = ask("how many homicides in Englewood and West Englewood combined in 2016")
+    assert [sorted(c.arguments["community_areas"]) for c in result.calls] == [[67, 68]]
+    assert result.answer.startswith(f"There were {both} homicides in West Englewood (community area 67) and "
+                                    "Englewood (community area 68) combined in 2016")
+    # Without "combined", two areas are two figures, as before.
+    apart = ask("homicides in Englewood and West Englewood in 2016")
+    assert [c.arguments.get("community_area") for c in apart.calls] == [68, 67]
+
+
+def test_a_population_change_is_given_in_residents(ask, data_dir):
+    # "By how many residents did Englewood's population shrink": the answer had the percent only.
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    now = int(acs.loc[acs["community_area"].str.upper() == "ENGLEWOOD", "total_population"].iloc[0])
+    pop2010 = pd.read_csv(data_dir / "census_population_2010.csv")
+    before = int(pop2010.loc[pop2010["NID"] == 68, "POP2010"].iloc[0])
+    result = ask("By how many residents did Englewood's population shrink between the 2010 census and the latest "
+                 "ACS estimate?")
+    assert result.answer.startswith(f"Englewood had {now:,} residents (ACS 2019-2023 5-year), {before - now:,} fewer "
+                                    f"than the {before:,} of the 2010 Census")
+
+
+@pytest.mark.full_data
+@pytest.mark.parametrize("question", ["home value in 60647 in 2012 and 2018", "home value in 60647 from 2012 to 2018"])
+def test_a_home_value_in_two_years_is_each_years_value_and_the_change(ask, data_dir, question):
+    # Both had been answered with the latest month's value: a figure for neither year.
+    zhvi = pd.read_csv(data_dir / "property_zhvi_zip_monthly.csv", dtype={"RegionName": str})
+    rows = zhvi[zhvi["RegionName"].str.zfill(5) == "60647"]
+    first, second = (round(float(rows[rows["Year"] == y]["price"].mean())) for y in (2012, 2018))
+    result = ask(question)
+    assert [c.arguments.get("year") for c in result.calls] == [2012, 2018]
+    change = second - first
+    assert result.answer.startswith(
+        f"The typical home value in ZIP 60647 went from ${first:,} in 2012 (the year's average) to ${second:,} in 2018 "
+        f"(the year's average), a change of {'+' if change >= 0 else '-'}${abs(change):,}")
+    since = ask("home value in 60647 since 2012")  # runs to the data's end: the latest value and its change
+    assert [c.arguments.get("since_year") for c in since.calls] == [2012]

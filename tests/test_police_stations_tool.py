@@ -103,3 +103,23 @@ def test_questions_draft_the_station_tool(registry, question, args):
     drafted = Planner(registry.data).next_calls(analysis, [], 4)
     assert drafted == [(TOOL, args)]
     assert TOOL in admitted_tools(analysis, registry.domains(), [])
+
+
+def test_police_headquarters_is_its_own_answer(registry, data_dir):
+    # The loader dropped the file's Headquarters row, and "where is police headquarters" got every district station.
+    raw = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
+    hq = raw[raw["DISTRICT"] == "Headquarters"]
+    if hq.empty:
+        pytest.skip("this data folder's stations file has no headquarters row")
+    row = hq.iloc[0]
+    result = registry.run("get_police_stations", {"headquarters": True})
+    assert result.ok and result.values["scope"] == "headquarters"
+    assert result.summary == f"Chicago Police Department headquarters is at {row['ADDRESS']}, Chicago, IL {row['ZIP']}"
+    assert "no phone number" in result.text  # the file gives none; the answer says so rather than inventing one
+    assert len(registry.run("get_police_stations", {}).values["stations"]) == \
+        int(pd.to_numeric(raw["DISTRICT"], errors="coerce").notna().sum())  # districts only, as before
+
+
+def test_a_headquarters_question_asks_for_it(data):
+    assert analyze_question("Where is Chicago Police headquarters located?", data).police_headquarters
+    assert not analyze_question("where is the district 7 police station", data).police_headquarters

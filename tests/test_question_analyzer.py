@@ -79,6 +79,26 @@ def test_ranking(ask):
     assert ask("most dangerous neighborhood")["ranking"]["metric"] == "homicides"
 
 
+@pytest.mark.parametrize("question, position, group", [
+    ("Which was the second-deadliest police district in 2021?", 2, "district"),
+    ("which ward had the 3rd most murders in 2019", 3, "ward"),
+    ("the fourth most violent district last year", 4, "district"),
+    ("which community area had the second highest poverty rate", 2, "community_area"),
+    ("Austin led in 2020 - which community area was the runner-up?", 2, "community_area"),
+])
+def test_a_place_in_a_ranking_other_than_the_first(ask, question, position, group):
+    a = ask(question)
+    assert a["ranking"]["position"] == position and a["ranking"]["singular"] is True
+    assert a["group_by"] == group and a["not_used"] == []
+
+
+@pytest.mark.parametrize("question", ["homicides in the second half of 2020", "second-degree murder in 2020",
+                                      "which area had the most homicides in 2021"])
+def test_ordinals_that_are_no_ranking_position(ask, question):
+    ranking = ask(question)["ranking"]
+    assert ranking is None or ranking["position"] == 1
+
+
 def test_comparison_and_complexity(ask):
     assert ask("Austin vs Englewood homicides")["comparison"] is True
     assert ask("homicides in 2020")["complexity"] == "simple"
@@ -125,3 +145,8 @@ def test_slayings_are_homicides_and_a_street_address_is_no_place_of_death(data):
     assert analyze_question("domestic-violence slayings in 2021", data).domestic_filter
     a = analyze_question("What is the street address of the Town Hall police district station?", data)
     assert a.locations == [] and "homicides" not in a.metrics
+
+
+def test_a_superlative_before_a_kind_of_place_ranks_it_but_latest_does_not(ask):
+    assert ask("the most violent ward in 2020")["group_by"] == "ward"
+    assert ask("what are the latest district figures for 2022")["group_by"] is None

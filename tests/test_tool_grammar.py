@@ -212,3 +212,12 @@ def test_a_draft_only_grammar_admits_exactly_the_drafts_lines(tiny_backend):
     assert replies <= {lines[0], lines[1], "\n".join(lines), "USE_SUGGESTED"}, replies
     with_stop = build_tool_grammar(SCHEMAS, 4, only_lines=lines[:1])
     assert validate_grammar(tiny_backend.llm, with_stop) and "no-call" in with_stop.splitlines()[0]
+
+
+def test_places_together_and_a_city_share_only_when_asked(registry):
+    share = argument_values(analyze_question("what share of Chicago's homicides were in Austin in 2020", registry.data))
+    assert share["city_share"] == [True] and share["community_areas"] == []
+    together = argument_values(analyze_question("homicides in Austin and Englewood combined in 2020", registry.data))
+    assert together["community_areas"] == [25, "Austin", 68, "Englewood"] and together["city_share"] == []
+    plain = argument_values(analyze_question("homicides in Austin and Englewood in 2020", registry.data))
+    assert plain["community_areas"] == [] and plain["city_share"] == []

@@ -38,11 +38,19 @@ def _population_line(record: dict, vintage: str) -> str:
     other = (f"ACS 2019-2023 {fmt_int(record['population_acs_2023'])}" if vintage == "2010"
              else f"2010 Census {fmt_int(record['population_2010'])}")
     return (f"population {fmt_int(record['population'])} ({label}); {other}; change 2010 to 2019-2023 "
-            f"{_signed(record['population_change_pct'])}")
+            f"{_population_change(record)}")
 
 
 def _signed(value) -> str:
     return "n/a" if value is None else ("+" if value > 0 else "") + fmt_pct(value)
+
+
+def _population_change(record: dict) -> str:
+    """"-9,317 residents (-30.4%)": "by how many residents did it shrink" is answered by the count."""
+    change = record.get("population_change")
+    if change is None:
+        return _signed(record.get("population_change_pct"))
+    return f"{'+' if change > 0 else ''}{fmt_int(change)} residents ({_signed(record.get('population_change_pct'))})"
 
 
 def _detail_lines(record: dict, metric: str, vintage: str, with_counts: bool = True) -> list[str]:
@@ -76,7 +84,7 @@ def _compact(record: dict, metric: str, vintage: str = "acs") -> str:
     if metric == "population":
         other = (f"ACS 2019-2023 {fmt_int(record['population_acs_2023'])}" if vintage == "2010"
                  else f"2010 {fmt_int(record['population_2010'])}")
-        parts.append(f"{other}, change 2010 to 2019-2023 {_signed(record['population_change_pct'])}")
+        parts.append(f"{other}, change 2010 to 2019-2023 {_population_change(record)}")
     if metric == "income":
         parts.append(", ".join(f"{SHORT_INCOME[k]} {fmt_pct(record[f'pct_households_{k}'])}"
                                for _, k, _ in INCOME_BANDS))
@@ -94,6 +102,8 @@ def _fmt_key(key: str, value) -> str:
         return fmt_pct(value)
     if key == "population_change_pct":
         return _signed(value)
+    if key == "population_change":
+        return "n/a" if value is None else ("+" if value > 0 else "") + fmt_int(value)
     return fmt_int(value)
 
 

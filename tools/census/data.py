@@ -50,7 +50,8 @@ INCOME_KEYS = ["households"] + [f"households_{k}" for _, k, _ in INCOME_BANDS] +
     [f"pct_households_{k}" for _, k, _ in INCOME_BANDS]
 RACE_KEYS = ["population"] + [k for _, k, _ in RACE_GROUPS] + [f"pct_{k}" for _, k, _ in RACE_GROUPS]
 AGE_KEYS = ["age_total"] + [k for _, k, _ in AGE_BANDS] + [f"pct_{k}" for _, k, _ in AGE_BANDS]
-POPULATION_KEYS = ["population", "population_acs_2023", "population_2010", "population_change_pct"]
+POPULATION_KEYS = ["population", "population_acs_2023", "population_2010", "population_change",
+                   "population_change_pct"]
 METRIC_KEYS = {"population": POPULATION_KEYS, "income": INCOME_KEYS, "race": RACE_KEYS, "age": AGE_KEYS}
 METRIC_KEYS["all"] = POPULATION_KEYS + INCOME_KEYS + RACE_KEYS[1:] + AGE_KEYS
 
@@ -109,6 +110,7 @@ def _add_shares(frame: pd.DataFrame) -> pd.DataFrame:
         frame[f"pct_{key}"] = (100 * frame[key] / frame["population_acs_2023"]).round(1)
     for _, key, _ in AGE_BANDS:
         frame[f"pct_{key}"] = (100 * frame[key] / frame["age_total"]).round(1)
+    frame["population_change"] = frame["population_acs_2023"] - frame["population_2010"]
     frame["population_change_pct"] = (100 * (frame["population_acs_2023"] / frame["population_2010"] - 1)).round(1)
     return frame
 

@@ -29,7 +29,7 @@ from tools.data.datasets import DATASETS
 from tools.data.geography import Gazetteer
 from tools.data.integrity import DataIntegrityError, verify
 
-CACHE_VERSION = 6  # bump when the typing below changes (6: the IHS summary table)
+CACHE_VERSION = 7  # bump when the typing below changes (6: the IHS summary table; 7: police headquarters)
 log = logging.getLogger("chiqa.data")
 
 # Canonical display names where plain title case is wrong.
@@ -241,11 +241,23 @@ def _read_ihs_summary(path: Path) -> pd.DataFrame:
 
 
 def _read_police_stations(path: Path) -> pd.DataFrame:
+    """The district stations (one per district)."""
     df = pd.read_csv(path, dtype=str)
     df = df[pd.to_numeric(df["DISTRICT"], errors="coerce").notna()]
+    return _station_frame(df).astype({"district": "int16"}).sort_values("district").reset_index(drop=True)
+
+
+def _read_police_headquarters(path: Path) -> pd.DataFrame:
+    """The rows of the same file that are no district's station (the department's headquarters)."""
+    df = pd.read_csv(path, dtype=str)
+    df = df[pd.to_numeric(df["DISTRICT"], errors="coerce").isna()]
+    return _station_frame(df).drop(columns="district").reset_index(drop=True)
+
+
+def _station_frame(df: pd.DataFrame) -> pd.DataFrame:
     # The station tool quotes ZIP, phone and website; the community area says where the station stands.
     return pd.DataFrame({
-        "district": df["DISTRICT"].astype(int).astype("int16"),
+        "district": pd.to_numeric(df["DISTRICT"], errors="coerce").astype("Int16"),
         "name": df["DISTRICT NAME"].str.strip(),
         "address": df["ADDRESS"].str.strip(),
         "city": df["CITY"].fillna("").str.strip(),
@@ -254,7 +266,7 @@ def _read_police_stations(path: Path) -> pd.DataFrame:
         "community_area": pd.to_numeric(df["COMMUNITY AREA"], errors="coerce").astype("Int16"),
         "phone": df["PHONE"].fillna("").str.strip(),
         "website": df["WEBSITE"].fillna("").str.strip(),
-    }).sort_values("district").reset_index(drop=True)
+    })
 
 
 def _read_ward_offices(path: Path) -> pd.DataFrame:
@@ -322,6 +334,10 @@ def _read_all(data_dir: Path) -> dict:
     if "community_areas" in tables:
         for key, reader in _JOINED.items():
             read(key, reader, tables["community_areas"])
+    try:  # a second table from the stations file (its problems are the stations file's, reported above)
+        tables["police_headquarters"] = _read_police_headquarters(data_dir / DATASETS["police_stations"].file)
+    except Exception:  # noqa: BLE001
+        tables["police_headquarters"] = pd.DataFrame()
     if problems:
         raise DataIntegrityError(data_dir, problems)
     return {key: tables[key] for key in _TABLE_KEYS}
@@ -370,7 +386,7 @@ def load_data(settings: Settings | None = None, data_dir: Path | None = None, us
 
 _TABLE_KEYS = ["community_areas", "homicides", "iucr", "socioeconomic", "census_acs", "population_2010",
                "zip_crosswalk", "submarket_crosswalk", "zhvi", "ihs_index", "ihs_summary", "police_stations",
-               "ward_offices"]
+               "police_headquarters", "ward_offices"]
 
 
 _SHARED: dict = {}  # (data folder, cache folder) -> bundle

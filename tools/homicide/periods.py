@@ -140,3 +140,17 @@ def yearly_average(data, period: Period, total: int) -> tuple[dict, str, str]:
         values["partial_year"] = {"year": last, "data_end": cov["end"]}
         partial = f" ({last} is partial: data end {cov['end']})"
     return values, f"an average of {fmt_num(average)} a year", partial
+
+
+def monthly_average(data, period: Period, total: int, months_filtered: bool) -> dict:
+    """The per-month average over the months a whole-year period covers ("how many a month on average in 2020":
+    787 / 12 = 65.6); {} for a date span, a month filter, or a period reaching into the partial last year, whose
+    last month is itself partial."""
+    if period.first_day or months_filtered:
+        return {}
+    cov = data.coverage["homicides"]
+    years = period.years or range(period.start, period.end + 1)
+    if cov["last_year"] in years and not cov["end"].endswith("-12-31"):
+        return {}
+    months = period.year_count * 12
+    return {"per_month_average": round(total / months, 1), "per_month_months": months}

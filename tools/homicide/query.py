@@ -18,6 +18,7 @@ from tools.common import (
     SORT_SCHEMA,
     fit_text,
     fmt_int,
+    fmt_num,
     fmt_pct,
     make_result,
     partial_year_caveat,
@@ -35,7 +36,8 @@ from tools.homicide.common import (
     number_set,
     pct,
 )
-from tools.homicide.periods import Period, hour_runs, hours_phrase, resolve_period, yearly_average
+from tools.homicide.periods import (Period, hour_runs, hours_phrase, monthly_average, resolve_period,
+                                    yearly_average)
 from tools.map_hints import area_counts_map
 from tools.registry import Tool
 from tools import names
@@ -68,6 +70,10 @@ PARAMETERS = {
         "districts": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 25}, "maxItems": 25,
                       "description": "several police districts counted together"},
         "community_area": AREA_SCHEMA,
+        "community_areas": {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 77,
+                            "description": "several community areas counted together (names or numbers)"},
+        "city_share": {"type": "boolean",
+                       "description": "also give the place's share of the city-wide count (same years and filters)"},
         "arrest_status": {"type": "string", "enum": ARREST_STATUS, "default": "any",
                           "description": "arrested = an arrest was made, not_arrested = none, any = both"},
         "domestic": {"type": "boolean", "description": "true = domestic-related only, false = non-domestic only"},
@@ -305,8 +311,14 @@ class _Selection:
 
 
 def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district, community_area, wards=None,
-                  districts=None) -> None:
+                  districts=None, community_areas=None) -> None:
     geo = data.geography
+    if community_areas:
+        areas = sorted({geo.resolve_area(a) for a in community_areas})
+        named = [f"{geo.area_name(a)} ({a})" for a in areas]
+        named_text = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        sel.narrow(np.isin(arrays.community_area, areas), "community_areas", areas,
+                   f"community areas {named_text}" if len(areas) > 1 else f"community area {named_text}")
     if wards:
         wards = sorted({geo.check_ward(w) for w in wards})
         sel.narrow(np.isin(arrays.ward, wards), "wards", wards, f"wards {number_set(wards)}")
@@ -514,14 +526,29 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
                             args["start_date"], args["end_date"], args["months"])
     sel = _Selection(period.mask.copy(), dict(period.filters), [period.phrase])
     _select_place(data, arrays, sel, args["ward"], args["district"], args["community_area"], args["wards"],
-                  args["districts"])
+                  args["districts"], args["community_areas"])
     _exclude_places(data, arrays, sel, args["exclude_wards"], args["exclude_districts"],
                     args["exclude_community_areas"])
     # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
     context_mask, place_described = sel.mask.copy(), len(sel.described)
-    _select_kind(arrays, sel, args["months"], args["arrest_status"], args["domestic"], args["location_type"],
-                 args["hours"], args["exclude_location_types"], args["weekdays"])
+    _select_kind(arrays, sel, *_kind_args(args))
     return period, sel, context_mask, len(sel.described) > place_described
+
+
+def _kind_args(args: dict) -> tuple:
+    return (args["months"], args["arrest_status"], args["domestic"], args["location_type"], args["hours"],
+            args["exclude_location_types"], args["weekdays"])
+
+
+def _city_share(data, arrays: HomicideArrays, args: dict, total: int) -> dict:
+    """The place's count as a share of the city's, in the same period and with the same kind filters ("what share
+    of Chicago's 2016 homicides happened in Englewood and West Englewood combined")."""
+    period = resolve_period(data, arrays, args["year"], args["start_year"], args["end_year"], args["years"],
+                            args["start_date"], args["end_date"], args["months"])
+    city = _Selection(period.mask.copy())
+    _select_kind(arrays, city, *_kind_args(args))
+    city_total = int(city.mask.sum())
+    return {"homicides": city_total, "share_pct": pct(total, city_total)}
 
 
 def _empty_result(data, values: dict, filter_text: str, caveats: list, group_by):
@@ -538,10 +565,11 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                              group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None,
                              wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
                              exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
-                             exclude_location_types=None, weekdays=None):
+                             exclude_location_types=None, weekdays=None, community_areas=None, city_share=False):
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
-    period, sel, context_mask, narrowed = _select(data, arrays, dict(locals()))
+    args = dict(locals())
+    period, sel, context_mask, narrowed = _select(data, arrays, args)
     mask = sel.mask
     total = int(mask.sum())
     arrests = int(arrays.arrest[mask].sum()) if total else 0
@@ -564,10 +592,22 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     if narrowed:
         lines.append(f"That is {fmt_pct(values['share_of']['share_pct'])} of the "
                      f"{fmt_int(values['share_of']['homicides'])} homicides in the same years and place.")
+    placed = any(sel.filters.get(k) is not None for k in ("ward", "wards", "district", "districts",
+                                                          "community_area", "community_areas"))
+    if city_share and placed:
+        values["city_share"] = _city_share(data, arrays, args, total)
+        lines.append(f"That is {fmt_pct(values['city_share']['share_pct'])} of the "
+                     f"{fmt_int(values['city_share']['homicides'])} homicides city-wide in the same period"
+                     f"{' with the same filters' if narrowed else ''}.")
     average, average_words, partial = yearly_average(data, period, total)
     values.update(average)
     if average:
         lines.append(f"That is {average_words} over {average['per_year_years']} years{partial}.")
+    monthly = monthly_average(data, period, total, bool(sel.filters.get("months"))) if group_by == "month" else {}
+    values.update(monthly)
+    if monthly:
+        lines.append(f"That is an average of {fmt_num(monthly['per_month_average'])} a month over "
+                     f"{monthly['per_month_months']} months.")
     items, tail, chart, map_hint, tie_note = [], [], None, None, ""
     if group_by:
         heading, items, tail, table, chart, tie_note = _breakdown(data, arrays, sel, values, group_by, period,

@@ -1,7 +1,7 @@
 """Police district stations: where a district's station is, with its ZIP, phone and website.
 
 One tool, ``get_police_stations``, over ``police_stations.csv`` (CPD, portal z8bn-74gv, 2019 vintage):
-one station per police district. By ``district`` it answers that district's station; by
+one station per police district, and the department's headquarters (``headquarters``). By ``district`` it answers that district's station; by
 ``community_area`` the station(s) standing in that area. People name a station after its district
 ("the Englewood police station" is district 7's, which stands in West Englewood), so an area with no
 station of its own gets the station of the district named like it, else the district most of the
@@ -27,15 +27,18 @@ def _records(data) -> list[dict]:
     if cached is not None and cached[0] is data.police_stations:
         return cached[1]
     geo = data.geography
-    records = []
-    for row in data.police_stations.itertuples(index=False):
-        area = None if row.community_area is None or str(row.community_area) == "<NA>" else int(row.community_area)
-        records.append({"district": int(row.district), "name": row.name, "address": row.address,
-                        "city": row.city, "state": row.state, "zip": row.zip, "phone": row.phone,
-                        "website": row.website, "community_area": area,
-                        "area_name": geo.area_name(area) if area and 1 <= area <= 77 else None})
+    records = [{"district": int(row.district), **_place_record(row, geo)}
+               for row in data.police_stations.itertuples(index=False)]
     data.__dict__["_station_records"] = (data.police_stations, records)
     return records
+
+
+def _place_record(row, geo) -> dict:
+    """A station row's name, address, contacts and the community area it stands in."""
+    area = None if row.community_area is None or str(row.community_area) == "<NA>" else int(row.community_area)
+    return {"name": row.name, "address": row.address, "city": row.city, "state": row.state, "zip": row.zip,
+            "phone": row.phone, "website": row.website, "community_area": area,
+            "area_name": geo.area_name(area) if area and 1 <= area <= 77 else None}
 
 
 def full_address(station: dict) -> str:
@@ -94,10 +97,35 @@ def resolve_district(data, value) -> int:
     raise ToolArgumentError(f"unknown police district {value!r}; the districts are {valid}", "out_of_range")
 
 
-def get_police_stations(data, district=None, community_area=None):
+def _headquarters(data) -> list[dict]:
+    """The department's headquarters (the stations file's rows that are no district's station)."""
+    frame = data.__dict__.get("tables", {}).get("police_headquarters")
+    if frame is None or frame.empty:
+        return []
+    return [_place_record(row, data.geography) for row in frame.itertuples(index=False)]
+
+
+def _headquarters_answer(data) -> dict:
+    found = _headquarters(data)
+    if not found:
+        text = "The stations data lists no police headquarters."
+        return dict(values={"scope": "headquarters", "count": 0, "stations": []}, text=text, summary=text)
+    hq = found[0]
+    where = f" (in {hq['area_name']}, community area {hq['community_area']})" if hq["area_name"] else ""
+    phone = f"; phone {hq['phone']}" if hq["phone"] else "; the data lists no phone number for it"
+    line = f"Chicago Police Department headquarters: {full_address(hq)}"
+    text = line + where + phone + (f"; website {hq['website']}" if hq["website"] else "") + "."
+    summary = f"Chicago Police Department headquarters is at {full_address(hq)}"
+    return dict(values={"scope": "headquarters", "count": 1, "stations": found}, text=text, summary=summary,
+                table=rows_table(found, [c for c in COLUMNS if c != "district"]))
+
+
+def get_police_stations(data, district=None, community_area=None, headquarters=False):
     geo = data.geography
     records = _records(data)
     caveats, datasets, match = [VINTAGE_CAVEAT], ["police_stations"], None
+    if headquarters:
+        return make_result(TOOL_NAME, datasets=datasets, data=data, caveats=caveats, **_headquarters_answer(data))
     if district is not None:
         district = resolve_district(data, district)
         chosen = [s for s in records if s["district"] == district]
@@ -155,6 +183,8 @@ def register(registry) -> None:
             "properties": {
                 "district": {"type": ["integer", "string"], "description": "police district number (e.g. 7) or name"},
                 "community_area": {**AREA_SCHEMA, "description": "community area name or number: its station"},
+                "headquarters": {"type": "boolean",
+                                 "description": "true = the police department's headquarters, not a district station"},
             },
             "required": [],
         },
