@@ -49,7 +49,7 @@ turn turned keep kept put seem seems seemed feel felt stack stacks stacked compa
 name names named rank ranked ranking rate rated score scored
 yo hmm um uh rn btw fyi lol real talk honestly seriously anyway anyways fr ngl
 good bad around nowadays days day these today back once often somebody someone anybody anyone everybody
-cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
+died die dies dying cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
 whole gotten ups body toll hot spot spots line code codes involve involved involves involving according
 latest current currently recent recently
 """.split())
@@ -80,6 +80,8 @@ _VOCABULARY: list[re.Pattern] = [
     lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
     lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
+    # "what does that work out to per 100,000": a way of asking for the figure, not employment.
+    re.compile(r"\b(?:works?|worked|working)\s+out\b"),
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).
     re.compile(r"\bmedian\s+(?:home|house|housing|property|sale|condo)s?\s*(?:values?|prices?|costs?)?\b"),
 ]

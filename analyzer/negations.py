@@ -200,8 +200,9 @@ _ARREST_NO_RE = re.compile(
     r"solved|cleared)|\b(?:unsolved|uncleared|unresolved)\b|\bstill\s+(?:open|unsolved)\b|\bopen\s+cases?\b|"
     r"\bcold\s+cases?\b|\bnor\s+(?:followed\s+by|led\s+to|leading\s+to|resulted\s+in|ended\s+in|with)\s+"
     r"(?:an?\s+|any\s+)?" + _ARREST + r"|"
-    r"\b(?:did\s+not|didn'?t|never|failed\s+to)\s+(?:lead|result|end)\s+(?:to|in|with)\s+"
-    r"(?:an?\s+|any\s+)?(?:" + _ARREST + r"|somebody\s+arrested|someone\s+arrested)|\bwithout\s+(?:anyone|anybody|"
+    r"\b(?:did\s+not|didn'?t|never|failed\s+to)\s+(?:lead|led|result(?:ed)?|end(?:ed)?)\s+(?:to|in|with)\s+"
+    r"(?:an?\s+|any\s+)?(?:" + _ARREST + r"|(?:anyone|anybody|somebody|someone|a\s+suspect)\s+(?:being\s+)?"
+    r"(?:arrested|charged))|\bwithout\s+(?:anyone|anybody|"
     r"someone|somebody|a\s+suspect)\s+(?:being\s+)?(?:arrested|charged)")
 _ARREST_YES_RE = re.compile(
     r"\bwith\s+(?:an?\s+|any\s+)?" + _ARREST + r"(?:\s+made)?\b|\b(?:led|lead|leads|leading|resulted|result|"

@@ -92,7 +92,9 @@ def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
         return any(abs(abs(n.value) - abs(f.value)) <= max(n.tolerance, f.tolerance) for n in stated for f in wanted)
 
     a = state.analysis
-    compares = a is not None and (a.comparison or len(a.areas) >= 2 or len(a.years) >= 2 or len(a.periods) >= 2)
+    # A "top three" ranking is compared entries too: each one's figure is asked for.
+    compares = a is not None and (a.comparison or len(a.areas) >= 2 or len(a.years) >= 2 or len(a.periods) >= 2
+                                  or bool(a.ranking and a.ranking.top_n and 2 <= a.ranking.top_n <= 3))
     years = list(a.years) if a is not None else []
     whole = a is not None and a.year_range is not None and a.year_range.start < a.year_range.end \
         and bool(_ASKS_A_COUNT.search(state.question))

@@ -71,6 +71,12 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
     grouped = _GROUP_KINDS.get(analysis.group_by or "")
     if grouped and grouped not in found:
         found[grouped] = []
+    if (analysis.areas or analysis.zips) and not (analysis.wards or analysis.districts or analysis.group_by
+                                                  or analysis.ranking or analysis.chained):
+        # Only an area or a ZIP named: a ward or district filter could only be invented (asked about Humboldt
+        # Park, community area 23, the 0.5B model also wrote ward 23 and district 23 into the same call).
+        found.setdefault("ward", [])
+        found.setdefault("district", [])
     if (analysis.wards or analysis.districts) and "area" not in found and "zip" not in found \
             and not (analysis.ranking or analysis.chained):
         # A ward or a district named, and no community area: an area filter could only be invented (asked "the

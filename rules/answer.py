@@ -20,7 +20,7 @@ from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
 from rules.sentences import (change_sentence, count_sentence, home_value_change_sentence, peak_sentence,
-                             place_difference_sentence,
+                             place_difference_sentence, ranking_list_sentence, split_sentence,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
@@ -139,6 +139,10 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if len(rows) >= position:
         order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
         sentence = ranking_sentence(entry.name, values, rows[position - 1], order, result.summary, position)
+        wanted = analysis.ranking.top_n if analysis.ranking else None
+        if position == 1 and wanted and 2 <= wanted <= 3 and len(rows) >= wanted:
+            # "which three wards lost the most": each of them with its figure (a small model named the first only)
+            return ranking_list_sentence(sentence, rows[:wanted]) or sentence
         if position > 1:  # "the runner-up": the one ahead of it too, so the place asked about is seen in its rank
             leader, _, figures = rows[0].partition(": ")
             sentence = sentence.rstrip(".") + f"; first was {leader}, with {figures.split(' (')[0]}."
@@ -211,7 +215,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
-        special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
+        special = submarket_lead(entry, analysis) or average_lead(entry, analysis) or \
+            (split_sentence(entry.result.values) if entry.name == names.HOMICIDES else None)  # the figure asked for first
         if special:
             lead.append(LeadLine(special, "answer", entry))
             continue

@@ -316,3 +316,42 @@ def _period_words(period) -> str:
         return f"in {calendar.month_name[int(month.group(2))]} {month.group(1)}"
     year = re.fullmatch(r"(\d{4}) average", str(period))
     return f"in {year.group(1)} (the year's average)" if year else f"in {period}"
+
+
+def split_sentence(values: dict) -> str | None:
+    """A count split by the domestic or the arrest flag, the part asked for first: "In Chicago in 2020, 56 of the 787
+    homicides were domestic (7.1%) and 731 were not (92.9%)." None for any other result."""
+    group, rows, total = values.get("group_by"), values.get("breakdown") or [], values.get("total")
+    if group not in ("domestic", "arrest") or not isinstance(total, int) or not total:
+        return None
+    flagged = next((r for r in rows if r.get(group) is True), None)
+    other = next((r for r in rows if r.get(group) is False), None)
+    if not (flagged and other):
+        return None
+    adjectives, places, periods, others = count_parts(values)
+    scope = " ".join((places or ["in Chicago"]) + periods) + "".join(", " + o for o in others)
+    scope = scope[:1].upper() + scope[1:]
+    noun = " ".join(adjectives + ["homicides"])
+    if group == "domestic":
+        return (f"{scope}, {flagged['homicides']:,} of the {total:,} {noun} were domestic ({flagged['share_pct']:.1f}%) "
+                f"and {other['homicides']:,} were not ({other['share_pct']:.1f}%).")
+    # The arrest rate is what is asked most ("how often did a killing lead to an arrest"): it comes first.
+    return (f"{scope}, the arrest rate was {flagged['share_pct']:.1f}%: an arrest was made in "
+            f"{flagged['homicides']:,} of the {total:,} {noun}, and in {other['homicides']:,} none was.")
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def ranking_list_sentence(first: str, rows: list[str]) -> str | None:
+    """The top rows of a ranking asked for as a group ("which three wards lost the most"), each with its figure:
+    "The three wards with the most homicides in 2019 were Ward 28: 45; Ward 24: 35; Ward 6: 30." ``first`` is the
+    first row's sentence (ranking_sentence), whose wording names what was ranked and over which period."""
+    match = re.match(r"The (.+?) with (.+?) (was|is) ", first)
+    if not match or not 2 <= len(rows) <= 5:
+        return None
+    group = match.group(1)
+    plural = _PLURALS.get(group, group + "s")
+    entries = "; ".join(f"{name}: {figures.split(' (')[0]}" for name, _, figures in (r.partition(": ") for r in rows))
+    verb = "were" if match.group(3) == "was" else "are"
+    return f"The {_COUNT_WORDS[len(rows)]} {plural} with {match.group(2)} {verb} {entries}."

@@ -306,3 +306,16 @@ def test_how_many_over_a_range_needs_the_periods_total(registry, settings, data_
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(total)] and grounding[1].missing_lead_figures == []
     assert result.answer.endswith(f"That is {total} homicides from 2015 to 2020.")
+
+
+def test_a_top_three_answer_needs_each_entrys_figure(registry, settings, data_dir):
+    # "Which three wards lost the most people to homicide in 2019?": the 0.5B model named the first ward only.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Ward"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    counts = pd.to_numeric(raw.loc[year == 2019, "Ward"], errors="coerce").value_counts()
+    (w1, n1), (w2, n2), (w3, n3) = [(int(w), int(n)) for w, n in counts.iloc[:3].items()]
+    backend = SuggestibleModel(["USE_SUGGESTED", f"Ward {w1} had the most homicides in 2019, with {n1}.",
+                                f"Then came ward {w2} with {n2} and ward {w3} with {n3}."])
+    result = Orchestrator(backend, registry, settings).run("Which three wards lost the most people to homicide in 2019?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(n2), str(n3)] and grounding[1].missing_lead_figures == []

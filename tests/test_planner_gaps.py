@@ -409,3 +409,35 @@ def test_a_home_value_in_two_years_is_each_years_value_and_the_change(ask, data_
         f"(the year's average), a change of {'+' if change >= 0 else '-'}${abs(change):,}")
     since = ask("home value in 60647 since 2012")  # runs to the data's end: the latest value and its change
     assert [c.arguments.get("since_year") for c in since.calls] == [2012]
+
+
+def test_a_domestic_share_leads_with_its_count_and_share(ask, raw):
+    # The model's own call split 2020 by the domestic flag, and its answer gave only the year's total: the split is
+    # now the result's lead (so the answer check asks for it).
+    year = raw[raw.year == 2020]
+    domestic = int((year["Domestic"].str.lower() == "true").sum())
+    result = ask("What share of the people murdered in Chicago in 2020 died in domestic incidents?")
+    assert result.analysis.not_used == []
+    assert result.answer.startswith(f"In Chicago in 2020, {domestic} of the {len(year)} homicides were domestic "
+                                    f"({100 * domestic / len(year):.1f}%)")
+
+
+def test_never_led_to_an_arrest_is_the_no_arrest_filter(ask, raw):
+    year = raw[raw.year == 2022]
+    unsolved = int((year["Arrest"].str.lower() != "true").sum())
+    result = ask("How many of the 2022 killings in Chicago never led to anyone being arrested?")
+    assert result.analysis.arrest_filter == "not_arrested" and result.analysis.not_used == []
+    assert result.answer.startswith(f"There were {unsolved} homicides in Chicago in 2022, with no arrest made")
+
+
+def test_a_top_three_ranking_names_each_with_its_figure(ask, raw):
+    counts = raw[raw.year == 2019]["ward"].value_counts()
+    result = ask("Which three wards lost the most people to homicide in 2019?")
+    expected = "; ".join(f"Ward {int(w)}: {int(n)}" for w, n in counts.iloc[:3].items())
+    assert result.answer.startswith(f"The three wards with the most homicides in 2019 were {expected}.")
+
+
+def test_work_out_to_is_a_way_of_asking_not_a_subject(ask):
+    result = ask("How many people live in humboldt park, how many were murdered there in 2022, and what does that "
+                 "work out to per 100,000 residents?")
+    assert result.analysis.not_used == []

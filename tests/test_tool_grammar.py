@@ -139,7 +139,8 @@ def test_sampled_outputs_for_the_real_registry(tiny_backend, registry):
 def test_question_values_from_the_analysis(registry):
     austin = argument_values(analyze_question("How many homicides were there in Austin in 2019?", registry.data))
     assert austin["community_area"] == [25, "Austin"] and austin["start_year"] == [2019]
-    assert "ward" not in austin  # not named: the full range stays
+    assert austin["ward"] == [] and austin["district"] == []  # only an area named: no ward or district filter
+    assert "zip" not in austin  # not named, and nothing rules it out: the full range stays
     assert austin["months"] == []  # but no month named means no month filter (the 0.5B model invented Jan-Jun)
     ranking = argument_values(analyze_question("Which ward had the most homicides in 2020?", registry.data))
     assert ranking["ward"] == [] and ranking["wards"] == []  # ranks wards: no single-ward filter
@@ -221,3 +222,11 @@ def test_places_together_and_a_city_share_only_when_asked(registry):
     assert together["community_areas"] == [25, "Austin", 68, "Englewood"] and together["city_share"] == []
     plain = argument_values(analyze_question("homicides in Austin and Englewood in 2020", registry.data))
     assert plain["community_areas"] == [] and plain["city_share"] == []
+
+
+def test_an_area_named_alone_admits_no_ward_or_district_filter(registry):
+    # Asked about Humboldt Park (community area 23), the 0.5B model also wrote ward 23 and district 23.
+    allowed = argument_values(analyze_question("how many were murdered in humboldt park in 2022", registry.data))
+    assert allowed["ward"] == allowed["district"] == [] and allowed["community_area"] == [23, "Humboldt Park"]
+    ranking = argument_values(analyze_question("which ward in Austin had the most homicides", registry.data))
+    assert ranking["ward"] == []  # ranks wards: still no single-ward filter, and the group stays open
