@@ -20,7 +20,7 @@ from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
 from rules.sentences import (change_sentence, count_sentence, home_value_change_sentence, peak_sentence,
-                             place_difference_sentence, ranking_list_sentence, split_sentence,
+                             place_difference_sentence, ranking_list_sentence, split_sentences,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
@@ -215,10 +215,13 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
-        special = submarket_lead(entry, analysis) or average_lead(entry, analysis) or \
-            (split_sentence(entry.result.values) if entry.name == names.HOMICIDES else None)  # the figure asked for first
+        special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
         if special:
             lead.append(LeadLine(special, "answer", entry))
+            continue
+        split = split_sentences(entry.result.values) if entry.name == names.HOMICIDES else []
+        if split:
+            lead += [LeadLine(line, "answer", entry) for line in split]
             continue
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):

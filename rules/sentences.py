@@ -318,26 +318,27 @@ def _period_words(period) -> str:
     return f"in {year.group(1)} (the year's average)" if year else f"in {period}"
 
 
-def split_sentence(values: dict) -> str | None:
-    """A count split by the domestic or the arrest flag, the part asked for first: "In Chicago in 2020, 56 of the 787
-    homicides were domestic (7.1%) and 731 were not (92.9%)." None for any other result."""
+def split_sentences(values: dict) -> list[str]:
+    """A count split by the domestic or the arrest flag: the count, then the split with the part asked for first:
+    "There were 787 homicides in Chicago in 2020." "Of these, 56 were domestic (7.1%) and 731 were not (92.9%)."
+    (Two sentences, so the answer check asks for the count and the part: "how many were killed, and in what percent
+    was someone arrested" was answered with the rate alone.) [] for any other result."""
     group, rows, total = values.get("group_by"), values.get("breakdown") or [], values.get("total")
     if group not in ("domestic", "arrest") or not isinstance(total, int) or not total:
-        return None
+        return []
     flagged = next((r for r in rows if r.get(group) is True), None)
     other = next((r for r in rows if r.get(group) is False), None)
     if not (flagged and other):
-        return None
+        return []
     adjectives, places, periods, others = count_parts(values)
     scope = " ".join((places or ["in Chicago"]) + periods) + "".join(", " + o for o in others)
-    scope = scope[:1].upper() + scope[1:]
-    noun = " ".join(adjectives + ["homicides"])
+    count = f"There were {total:,} {' '.join(adjectives + ['homicides'])} {scope}."
     if group == "domestic":
-        return (f"{scope}, {flagged['homicides']:,} of the {total:,} {noun} were domestic ({flagged['share_pct']:.1f}%) "
-                f"and {other['homicides']:,} were not ({other['share_pct']:.1f}%).")
+        return [count, f"Of these, {flagged['homicides']:,} were domestic ({flagged['share_pct']:.1f}%) and "
+                       f"{other['homicides']:,} were not ({other['share_pct']:.1f}%)."]
     # The arrest rate is what is asked most ("how often did a killing lead to an arrest"): it comes first.
-    return (f"{scope}, the arrest rate was {flagged['share_pct']:.1f}%: an arrest was made in "
-            f"{flagged['homicides']:,} of the {total:,} {noun}, and in {other['homicides']:,} none was.")
+    return [count, f"Of these, the arrest rate was {flagged['share_pct']:.1f}%: an arrest was made in "
+                   f"{flagged['homicides']:,} and in {other['homicides']:,} none was."]
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}

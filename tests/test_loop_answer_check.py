@@ -319,3 +319,18 @@ def test_a_top_three_answer_needs_each_entrys_figure(registry, settings, data_di
     result = Orchestrator(backend, registry, settings).run("Which three wards lost the most people to homicide in 2019?")
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(n2), str(n3)] and grounding[1].missing_lead_figures == []
+
+
+def test_a_count_and_its_arrest_rate_are_both_asked_for(registry, settings, data_dir):
+    # "In ward 24 during 2016, how many people were killed, and in what percent of those cases was someone
+    # arrested?": the 0.5B model gave the rate and not the count.
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Ward", "Arrest"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    rows = raw[(year == 2016) & (pd.to_numeric(raw["Ward"], errors="coerce") == 24)]
+    rate = round(100 * (rows["Arrest"].str.lower() == "true").sum() / len(rows), 1)
+    backend = SuggestibleModel(["USE_SUGGESTED", f"In ward 24 in 2016, {rate}% of the homicides led to an arrest.",
+                                f"There were {len(rows)} homicides."])
+    result = Orchestrator(backend, registry, settings).run(
+        "In ward 24 during 2016, how many people were killed, and in what percent of those cases was someone arrested?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [str(len(rows))] and grounding[1].missing_lead_figures == []

@@ -418,8 +418,8 @@ def test_a_domestic_share_leads_with_its_count_and_share(ask, raw):
     domestic = int((year["Domestic"].str.lower() == "true").sum())
     result = ask("What share of the people murdered in Chicago in 2020 died in domestic incidents?")
     assert result.analysis.not_used == []
-    assert result.answer.startswith(f"In Chicago in 2020, {domestic} of the {len(year)} homicides were domestic "
-                                    f"({100 * domestic / len(year):.1f}%)")
+    assert result.answer.startswith(f"There were {len(year)} homicides in Chicago in 2020. Of these, {domestic} were "
+                                    f"domestic ({100 * domestic / len(year):.1f}%)")
 
 
 def test_never_led_to_an_arrest_is_the_no_arrest_filter(ask, raw):
