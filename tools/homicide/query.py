@@ -540,11 +540,9 @@ def _kind_args(args: dict) -> tuple:
             args["exclude_location_types"], args["weekdays"])
 
 
-def _city_share(data, arrays: HomicideArrays, args: dict, total: int) -> dict:
+def _city_share(arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
     """The place's count as a share of the city's, in the same period and with the same kind filters ("what share
     of Chicago's 2016 homicides happened in Englewood and West Englewood combined")."""
-    period = resolve_period(data, arrays, args["year"], args["start_year"], args["end_year"], args["years"],
-                            args["start_date"], args["end_date"], args["months"])
     city = _Selection(period.mask.copy())
     _select_kind(arrays, city, *_kind_args(args))
     city_total = int(city.mask.sum())
@@ -595,7 +593,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     placed = any(sel.filters.get(k) is not None for k in ("ward", "wards", "district", "districts",
                                                           "community_area", "community_areas"))
     if city_share and placed:
-        values["city_share"] = _city_share(data, arrays, args, total)
+        values["city_share"] = _city_share(arrays, period, args, total)
         lines.append(f"That is {fmt_pct(values['city_share']['share_pct'])} of the "
                      f"{fmt_int(values['city_share']['homicides'])} homicides city-wide in the same period"
                      f"{' with the same filters' if narrowed else ''}.")
