@@ -114,6 +114,10 @@ class Analysis:
     periods: list[YearSpan] = field(default_factory=list)
     months: list[int] = field(default_factory=list)
     year_list: list[int] = field(default_factory=list)  # separate years listed ("2016, 2019 and 2022"), not a range
+    years_together: bool = False  # the listed years' sum is asked for ("2017 and 2020 combined")
+    location_narrows: bool = False  # a place type after "of those": the count without it, then with it
+    left_out_years: list[int] = field(default_factory=list)  # taken out of a range ("2014-2022 but not 2020")
+    left_out_months: list[int] = field(default_factory=list)  # "not counting June": months holds the others
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
@@ -126,6 +130,7 @@ class Analysis:
     locations: list[str] = field(default_factory=list)
     group_by: str | None = None
     unsupported: list[str] = field(default_factory=list)
+    unsupported_words: list[str] = field(default_factory=list)  # the question's words for each ("shot")
     ranking: Ranking | None = None
     per_capita: bool = False
     trend: bool = False

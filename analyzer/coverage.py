@@ -29,7 +29,8 @@ and or nor but so yet if then than as of in on at by for to from into onto with 
 off out through during before after between among across per via upon toward towards since until till
 all any some each every both either much many more most few lots lot plenty several such own same
 very really just only even also too quite rather pretty actually basically exactly roughly approximately around
-nearly almost overall altogether total totals whole entire
+nearly almost overall altogether total totals whole entire add adds added adding sum summed combined together inside
+separately separate individually respectively
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded
@@ -79,7 +80,10 @@ _VOCABULARY: list[re.Pattern] = [
     lx.LOCATION_RE, lx.LOCATION_GENERIC_RE, lx.POPULATION_ADJUSTMENT_RE, lx.PER_CAPITA_RE, lx.PER_CAPITA_INCOME_RE,
     lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
     lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
+    lx.TIMES_RE, lx.GAP_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
+    # "just those 2 years", "both years": the years already named, not a count.
+    re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).

@@ -45,3 +45,41 @@ def named_districts(low: str, data, taken: list, context: str = _CONTEXT) -> tup
             numbers.append(number)
             spans.append(m.span())
     return numbers, spans
+
+
+# "1438 W 63rd St": a station's street address, however the direction and the street's kind are written.
+_DIRECTIONS = {"n": r"n(?:orth|\.)?", "s": r"s(?:outh|\.)?", "e": r"e(?:ast|\.)?", "w": r"w(?:est|\.)?"}
+_SUFFIXES = {"st": r"st(?:reet|\.)?", "ave": r"ave?(?:nue|\.)?", "blvd": r"b(?:ou)?l(?:e)?v(?:ar)?d\.?",
+             "rd": r"r(?:oa)?d\.?", "pkwy": r"p(?:ar)?kw(?:a)?y\.?", "dr": r"dr(?:ive|\.)?", "pl": r"pl(?:ace|\.)?"}
+
+
+def _address_pattern(address: str) -> str | None:
+    """A station address as a pattern: its number, direction, street name, and optionally its kind of street."""
+    words = address.lower().split()
+    if len(words) < 3 or not words[0].isdigit():
+        return None
+    number, rest = words[0], words[1:]
+    direction = r"(?:\s+" + _DIRECTIONS[rest.pop(0)] + r")?" if rest[0] in _DIRECTIONS and len(rest) > 1 else ""
+    suffix = _SUFFIXES.get(rest[-1].rstrip(".")) if len(rest) > 1 else None
+    if suffix:
+        rest = rest[:-1]
+    return (r"\b" + re.escape(number) + direction + r"\s+" + r"\s+".join(re.escape(w) for w in rest) +
+            (r"(?:\s+" + suffix + r")?" if suffix else "") + r"(?!\w)")
+
+
+def districts_by_address(low: str, data) -> tuple[list[int], list[tuple[int, int]]]:
+    """Districts named by their station's street address ("the district whose station is at 1438 w 63rd st")."""
+    if not re.search(r"\b" + _CONTEXT + r"\b", low):
+        return [], []  # an address alone is where something happened, not a district: left for the reading to report
+    try:
+        frame = data.police_stations
+    except Exception:  # noqa: BLE001 - no stations file: no addresses to read
+        return [], []
+    numbers, spans = [], []
+    for row in frame.itertuples(index=False):
+        pattern = _address_pattern(str(getattr(row, "address", "") or ""))
+        m = re.search(pattern, low) if pattern else None
+        if m and int(row.district) not in numbers:
+            numbers.append(int(row.district))
+            spans.append(m.span())
+    return numbers, spans

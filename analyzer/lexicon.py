@@ -75,7 +75,7 @@ def correct_place_words(low: str) -> str:
 METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
      r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|slayings?|shot\s+dead|shot\s+and\s+killed|"
-     r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|"
+     r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|quietest|calmest|"
      r"lethal|(?<!non-)(?<!non\s)(?<!non)fatal(?:ities)?|shootings?\s+deaths?"),
     ("income", "socioeconomic",
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
@@ -159,13 +159,15 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"
                        r"(?:victims|people|persons|those|dead|deceased)"),
     ("weapons", r"guns?|firearms?|handguns?|rifles?|knife|knives|stabb(?:ing|ings|ed)|weapons?|blunt\s+objects?"),
+    ("gangs, suspects and motives", r"gangs?(?:[\s-]related)?|gang[\s-]?bangers?|motives?|suspects?|offenders?|"
+                                    r"perpetrators?|perps?|convictions?|convicted"),
     ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
                           r"city\s+council|mayors?|elected\s+officials?"),
 ]
 
 # Subjects the data lacks that would narrow a homicide count ("how many involved a gun"), not a subject of their own
 # like the weather.
-FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names")
+FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names", "gangs, suspects and motives")
 # A second question joined to the first ("... and how many were domestic?").
 SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|when|who|is|are|was|were|did)\b|\?.+\?",
                                 _FLAGS | re.S)
@@ -188,8 +190,9 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
-            r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?"
-RANK_ASC = r"least|lowest|fewest|safest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|bottom|best|" \
+            r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent"
+RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|" \
+           r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -247,7 +250,7 @@ BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bwe
 BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+hours?\b|\bhours?\s+of\s+"
                         r"(?:the\s+)?day\b|\bby\s+hour\b|\bhourly\b|\b(?:at|during\s+the)\s+night\b|"
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
-BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bwhich\s+months?\b|\bseason\w*|"
+BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
 CORRELATION_RE = re.compile(r"\bcorrelat\w*|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
@@ -264,7 +267,7 @@ RANK_DESC_RE = word_re(RANK_DESC)
 RANK_ASC_RE = word_re(RANK_ASC)
 # A ranking word that carries its own metric: "safest" ranks by homicides whatever else is named.
 RANK_WORD_METRIC = [
-    (re.compile(r"safe|deadl|dangerous|violent", re.I), "homicides"),
+    (re.compile(r"safe|deadl|dangerous|violent|blood|quiet|calm", re.I), "homicides"),
     (re.compile(r"rich|wealth|poor", re.I), "income"),
     (re.compile(r"cheap|expensive", re.I), "home_value"),
 ]
@@ -285,17 +288,24 @@ SHARE_OF_CITY_RE = re.compile(
     r"chicago['’]?s|the\s+city['’]?s|(?:the\s+)?city[\s-]?wide|(?:the\s+)?city\s+total|"
     r"all\s+(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS + r"|(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS +
     r"\s+(?:in|across)\s+(?:all\s+of\s+)?(?:chicago|the\s+(?:whole\s+|entire\s+)?city))", _FLAGS)
+# A ratio or a gap between two figures ("how many times higher than the city", "what's the gap").
+TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
+                      r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
+GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|higher|lower|less|fewer|bigger|"
+                    r"greater|smaller)\b|\bby\s+how\s+much\b|\bhow\s+far\s+(?:above|below|apart)\b", _FLAGS)
 # Several places counted as one ("Englewood and West Englewood combined").
 PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altogether|put\s+together|jointly|"
                                 r"between\s+(?:them|the\s+two|both)|as\s+a\s+(?:whole|group))\b", _FLAGS)
 
 # A place in a ranking other than the first: "the second-deadliest district", "the 3rd highest poverty rate",
 # "the runner-up". Group 1 is the position's word, or "runner".
-_POSITIONS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
-              "tenth": 10, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10,
-              "runner": 2}
+# Ordinal words and their numbers: the one table the reading, the claims check and the answer sentences share.
+ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                 "ninth": 9, "tenth": 10}
+_POSITIONS = {**{word: n for word, n in ORDINAL_WORDS.items() if n > 1},
+              "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10, "runner": 2}
 RANK_POSITION_RE = re.compile(r"\b(" + "|".join(k for k in _POSITIONS if k != "runner") +
-                              r")[\s-]+(?=(?:most|least|highest|lowest|largest|biggest|fewest|\w{3,}est)\b)|"
+                              r")[\s-]+(?=(?:most|least|highest|lowest|largest|biggest|fewest|worst|best|\w{3,}est)\b)|"
                               r"\b(runner)[\s-]+up\b", _FLAGS)
 
 
@@ -317,11 +327,11 @@ GROUP_WORDS = [
                                   r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of|"
                                   r"where\s+in\s+(?:the\s+)?(?:city|chicago|town))\b", _FLAGS)),
     # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
-    ("ward", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
+    ("ward", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
                         r"\b" + _SUPERLATIVE + r"\s+wards?\b", _FLAGS)),
-    ("district", re.compile(r"\b(?:which|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b|"
+    ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b|"
                             r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
-    ("month", BY_MONTH_RE),
+    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b", _FLAGS)),
     ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
                         r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b", _FLAGS)),

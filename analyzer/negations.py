@@ -24,14 +24,20 @@ from analyzer.lexicon import LOCATION_GENERIC_RE, LOCATIONS, overlaps
 
 _CUE = (r"(?:excluding|exclude|excludes|except(?:\s+for)?|outside(?:\s+of)?|other\s+than|not\s+counting|"
         r"not\s+including|besides|apart\s+from|aside\s+from|but\s+not|(?:everywhere|anywhere|all)\s+but|minus|"
-        r"leaving\s+out|leaves?\s+out|left\s+out|ignoring|without(?:\s+counting)?|with\s+the\s+exception\s+of|not)")
+        r"leaving\s+out|leaves?\s+out|left\s+out|ignoring|without(?:\s+counting)?|with\s+the\s+exception\s+of|"
+        r"(?:take|takes|taking|took)\s+(?:out|away)|(?:do\s+not|don'?t|dont)\s+(?:count|include)|skip(?:ping)?|not)")
+# "leaving Austin out of it", "with Austin left out": a cue around the place, "leaving" before and "out" after.
+_LEAVE_BEFORE_RE = re.compile(r"\b(?:leav(?:e|es|ing)|left|with)\s+(?:the\s+)?$")
+_OUT_AFTER_RE = re.compile(r"^\s+(?:out\b|left\s+out\b|excluded\b|aside\b)")
 # A cue just before a place ("except in ward 3", "outside of the Loop").
 _CUE_BEFORE_RE = re.compile(r"\b" + _CUE + r"(?:\s+(?:in|at|from|the|for))*\s+$")
 # Between two places of one list ("excluding Austin and Englewood").
 _LIST_GAP_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|and\s+|or\s+|nor\s+|&\s*)(?:(?:in|the)\s+)*")
 _NUMBERS = r"(\d{1,3}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&|to|through|thru|-|–)\s*\d{1,3})*)"
 # "wards other than 1-10", "districts except 11 and 12": the kind named once, the numbers after the cue.
-_KIND_EXCEPT_RE = re.compile(r"\b(wards|(?:police\s+)?districts|(?:community\s+)?areas)\s+(?:other\s+than|"
+_KIND_EXCEPT_RE = re.compile(r"\b(wards|(?:police\s+)?districts|(?:community\s+)?areas|(?<=every\s)(?:ward|"
+                             r"(?:police\s+)?district|(?:community\s+)?area)|(?<=each\s)(?:ward|(?:police\s+)?district|"
+                             r"(?:community\s+)?area))\s+(?:other\s+than|"
                              r"except(?:\s+for)?|besides|excluding|but|apart\s+from|aside\s+from|not)\s+"
                              r"(?:the\s+|numbers?\s+)?#?\s*" + _NUMBERS + r"(?:st|nd|rd|th)?\b")
 REST_OF_CITY_RE = re.compile(r"\b(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?(?:city|chicago)\b|"
@@ -120,7 +126,8 @@ def _excluded(low: str, mentions: list) -> list[tuple]:
         if kind not in ("area", "ward", "district", "shared"):
             previous = None
             continue
-        cue = _CUE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]])
+        cue = _CUE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]]) or \
+            (_OUT_AFTER_RE.match(low[span[1]:]) and _LEAVE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]]))
         if cue:
             start = span[0] - (min(40, span[0]) - cue.start())
             out.append((kind, numbers, span, (start, span[1])))
@@ -215,9 +222,10 @@ _RATE_RE = re.compile(r"\b(?:rates?|share|percent(?:age)?|pct|proportion|fractio
                       r"likelihood|odds|chances?|portion|what\s+part|clearance)\b|%")
 _LOCATION_WORDS = "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS), key=len, reverse=True))
 _LOCATION_NO_RE = re.compile(
-    r"(?:\b" + _NOT + r"|\boff|\baway\s+from|\bexcluding|\bexcept(?:\s+for)?|\bother\s+than|\bbesides|"
+    r"(?:\b" + _NOT + r"|\boff|\baway\s+from|\bexcluding|\bexcept(?:\s+for)?|"
+    r"(?:\b(?:(?:some|any|every)\s*(?:place|where)|places?|locations?|spots?)\s+)?\bother\s+than|\bbesides|"
     r"\bapart\s+from|\baside\s+from|\boutside(?:\s+of)?|\b(?:anywhere|everywhere)\s+but|\bbut\s+not|"
-    r"\bnot\s+counting|\bnot\s+including|\bnon)(?:[\s-]+(?:on|in|at|inside|into|from))?(?:\s+(?:the|a|an|any))?"
+    r"\bnot\s+counting|\bnot\s+including|\bnon)(?:[\s-]+(?:out\s+)?(?:on|in|at|inside|into|from))?(?:\s+(?:the|a|an|any))?"
     r"[\s-]+(" + _LOCATION_WORDS + r")\b")
 
 
@@ -241,13 +249,14 @@ class HomicideFilters:
     domestic_split: bool = False  # "domestic vs non-domestic": the breakdown, not the domestic cases alone
     arrest_filter: str | None = None  # "arrested" | "not_arrested"
     excluded_locations: list[str] = field(default_factory=list)
+    location_narrows: bool = False  # "how many domestic ones, and how many of those in an apartment"
     spans: list[tuple] = field(default_factory=list)
 
     def fields(self, domestic_filter: bool) -> dict:
         """The Analysis fields this reading sets; "non-domestic homicides" holds the words "domestic homicides",
         so the analyzer's domestic-only reading (``domestic_filter``) stands only where nothing negates it."""
         return {"domestic_excluded": self.domestic_excluded, "arrest_filter": self.arrest_filter,
-                "excluded_locations": self.excluded_locations,
+                "excluded_locations": self.excluded_locations, "location_narrows": self.location_narrows,
                 "domestic_filter": domestic_filter and not self.domestic_negated}
 
 
@@ -260,7 +269,21 @@ def read_filters(low: str, metrics: list, locations: list) -> HomicideFilters:
     _domestic(low, metrics, found)
     _arrests(low, metrics, found)
     _locations(low, metrics, locations, found)
+    found.location_narrows = bool(locations) and _narrows_a_count(low)
     return found
+
+
+# "Of those", "out of them", "of which": what follows narrows a count asked for before it.
+_SUBSET_RE = re.compile(r"\b(?:of|out\s+of|among)\s+(?:those|these|them|that\s+(?:number|total)|the\s+total)\b|"
+                        r"\bof\s+which\b")
+_LOCATION_ANY_RE = re.compile(r"\b(?:" + _LOCATION_WORDS + r")\b")
+
+
+def _narrows_a_count(low: str) -> bool:
+    """A place type named only after "of those" narrows the count asked first ("how many domestic homicides, and
+    how many of those in an apartment"): both counts answer the question, not the narrowed one alone."""
+    m = _SUBSET_RE.search(low)
+    return bool(m) and bool(_LOCATION_ANY_RE.search(low, m.end())) and not _LOCATION_ANY_RE.search(low[:m.start()])
 
 
 def _domestic(low: str, metrics: list, found: HomicideFilters) -> None:

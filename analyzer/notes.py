@@ -20,8 +20,16 @@ def user_notes(analysis: Analysis | None) -> list[str]:
     if analysis.unsupported:
         # With no subject the data has, nothing is looked up: there are no figures above to point to.
         held = "; the figures above are what it does hold." if analysis.domains else "."
-        notes.append("The data does not include " + ", ".join(analysis.unsupported) + held)
+        notes.append("The data does not include " + unsupported_named(analysis) + held)
     return notes
+
+
+def unsupported_named(analysis: Analysis, only=None) -> str:
+    """"shootings ('shot'), victim demographics ('ages of the victims')": each subject the data lacks (of ``only``,
+    when given), with the question's own words when they differ from its name."""
+    words = analysis.unsupported_words or analysis.unsupported
+    return ", ".join(label if word.lower() in label.lower() else f"{label} ('{word}')"
+                     for label, word in zip(analysis.unsupported, words) if only is None or label in only)
 
 
 def not_used_note(phrases: list[str]) -> str:

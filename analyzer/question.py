@@ -59,9 +59,10 @@ from analyzer.lexicon import (
 )
 from analyzer import negations
 from analyzer.coverage import context_words, unused_phrases
-from analyzer.districts import DISTRICT_WORD, named_districts
+from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
+from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
                              spell_years)
 from analyzer.years import (
@@ -109,6 +110,8 @@ def analyze_question(question: str, data) -> Analysis:
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     named, named_spans = named_districts(low, data, places["taken"])
+    by_address, address_spans = districts_by_address(low, data)  # "the district whose station is at 1438 W 63rd St"
+    named, named_spans = named + [n for n in by_address if n not in named], named_spans + address_spans
     for number in by_district_word + named:  # "the Town Hall district": a district by its station's name
         add_unique(districts, number)
     places["taken"] += named_spans
@@ -118,6 +121,21 @@ def analyze_question(question: str, data) -> Analysis:
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
     times = read_times(low, cov, periods)
+    # Years and months left out ("2014 thru 2022 but don't count 2020", "not counting June"): the ones kept.
+    left = read_left_out(low)
+    kept = kept_years(left, low, periods, cov)
+    if kept:
+        years = [y for y in years if y not in left.years]
+        times.year_list, times.consumed = kept, times.consumed + left.year_spans
+    years_together = bool(PLACES_TOGETHER_RE.search(low) or _SUM_RE.search(low))
+    if not times.year_list and not periods and len(years) == 2 and years_together and _TWO_YEARS_RE.search(low):
+        # "2017 and 2020 combined": two separate years counted as one, not a comparison of the two.
+        times.year_list = sorted(years)
+    months = extract_months(negations.blanked(low, left.month_spans))
+    if left.months:
+        months = kept_months(left, months)
+        consumed += left.month_spans
+        scoped_low = negations.blanked(scoped_low, left.month_spans)  # "except the summer" asks for no months
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
@@ -133,6 +151,10 @@ def analyze_question(question: str, data) -> Analysis:
             not re.search(r"\b(?:homicide|murder|killing)\s+rates?\b", low) and \
             not re.search(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100|1,?000|person|resident)", low):
         per_capita = bool(re.search(r"\b(?:crime|murder|homicide)\s+rates?\b", low))
+    not_rate = _NOT_RATE_RE.search(low)
+    if not_rate:  # "by count, not rate": the rate named only to be set aside
+        per_capita = False
+        consumed.append(not_rate.span())
     trend = bool(TREND_RE.search(low))
     by_year = bool(BY_YEAR_RE.search(low))
     correlation = bool(CORRELATION_RE.search(low) or GROUP_CONTRAST_RE.search(low)) and len(domains) >= 2
@@ -221,7 +243,9 @@ def analyze_question(question: str, data) -> Analysis:
         "years": years,
         "year_range": when["year_range"],
         "periods": periods,
-        "months": extract_months(low),
+        "months": months,
+        "left_out_years": left.years if kept else [],
+        "left_out_months": left.months,
         "year_list": times.year_list,
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,
@@ -235,6 +259,7 @@ def analyze_question(question: str, data) -> Analysis:
         "locations": locations,
         "group_by": group_by,
         "unsupported": unsupported,
+        "unsupported_words": _unsupported_words(low, unsupported),
         "ranking": ranking,
         "per_capita": per_capita,
         "trend": trend,
@@ -270,6 +295,7 @@ def analyze_question(question: str, data) -> Analysis:
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(len(areas) >= 2 and PLACES_TOGETHER_RE.search(low))
+    result["years_together"] = bool(times.year_list and years_together)
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     return _typed(result)
@@ -400,6 +426,29 @@ def _unsupported(low: str, metrics: list) -> list[str]:
             "homicides" in metrics and not re.search(r"murder|homicide|killing|killed|slain|shot\s+dead", low):
         unsupported.append("crime other than homicide")
     return unsupported
+
+
+# A rate set aside for the count: "by count not rate", "the raw number, not per capita", "not adjusted for population".
+_NOT_RATE_RE = re.compile(r"\b(?:by\s+|the\s+)?(?:raw\s+)?(?:counts?|numbers?|totals?)[\s,]*(?:and\s+)?(?:not|rather\s+than|"
+                          r"instead\s+of)\s+(?:by\s+|the\s+|a\s+)?(?:rates?|per[\s-]capita|per\s+(?:100\s*k|100,?000)"
+                          r"(?:\s+residents)?)\b|\bnot\s+(?:by\s+)?(?:rates?|per[\s-]capita)\b(?!\s+income)|"
+                          r"\bnot\s+(?:adjusted|per)\s+(?:for\s+)?(?:population|size|residents)\b")
+
+
+# The years' sum is asked for ("added together", "in total", "the sum of"), not each year alone.
+_SUM_RE = re.compile(r"\b(?:add(?:ed)?\s+(?:up|together)|add\s+up|in\s+total|total(?:led)?|sum(?:med)?|in\s+all)\b")
+_TWO_YEARS_RE = re.compile(r"\b(?:19|20)\d{2}\s*(?:,|and|&|\+|plus)\s*(?:(?:in|for)\s+)?(?:19|20)\d{2}\b")
+
+
+def _unsupported_words(low: str, unsupported: list[str]) -> list[str]:
+    """The question's own words for each subject the data does not hold ("shot", "ages of the victims"), so the
+    answer that declines it names what the reader asked, not only the data's name for it."""
+    patterns = dict(UNSUPPORTED_RES)
+    out = []
+    for label in unsupported:
+        found = (patterns[label] if label in patterns else re.compile(r"\bcrimes?\b")).search(low)
+        out.append(found.group(0) if found else label)
+    return out
 
 
 _EDUCATED_RE = re.compile(r"\b(?:finish\w*|complet\w*|graduat\w*|educated|education(?:al)?\s+(?:levels?|attainment)|(?:have|has|hold|holds|with)\s+(?:a\s+)?"

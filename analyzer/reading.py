@@ -131,6 +131,8 @@ def _dates(a: Analysis) -> list[str]:
         return [f"since {a.periods[0].start}"]  # to the index's latest quarter, not the homicide data's last year
     if a.date_spans:
         return [" vs ".join(_date_label(d) for d in a.date_spans)]
+    if a.year_list and a.left_out_years:
+        return [f"{a.year_list[0]}-{a.year_list[-1]} without " + ", ".join(map(str, a.left_out_years))]
     if a.year_list:
         return [", ".join(map(str, a.year_list)) + " (separate years)"]
     if a.periods:
@@ -152,7 +154,9 @@ def _date_label(span) -> str:
 
 def _filters(a: Analysis) -> list[str]:
     out = []
-    if a.months and not a.date_spans and not a.quarter:  # the spans (or the quarter) already say which months
+    if a.left_out_months and not a.date_spans and not a.quarter:
+        out.append("not " + ", ".join(calendar.month_abbr[m] for m in a.left_out_months))
+    elif a.months and not a.date_spans and not a.quarter:  # the spans (or the quarter) already say which months
         out.append(", ".join(calendar.month_abbr[m] for m in a.months))
     if a.domestic_filter:
         out.append("domestic only")

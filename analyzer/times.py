@@ -76,7 +76,10 @@ def _bare_year(m: re.Match) -> str:
 
 _LIST_SEP = r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+and\s+|\s+or\s+|\s*&\s*)"
 # Three or more years in a list ("2016, 2019 and 2022"); two years stay today's comparison of two years.
-_YEAR_LIST_RE = re.compile(r"(?<![\d$,.\-–])" + _Y + r"(?:" + _LIST_SEP + _Y + r"){2,}(?![\d\-–])")
+# A preposition may repeat before each year ("for 2007, for 2011 and for 2018"); a space may stand for a comma
+# ("2004 2008 and 2012").
+_YEAR_LIST_RE = re.compile(r"(?<![\d$,.\-–])" + _Y + r"(?:(?:" + _LIST_SEP + r"|\s+)(?:(?:for|in|of)\s+)?" + _Y +
+                           r"){2,}(?![\d\-–])")
 
 
 def _year_list(low: str) -> tuple[list[int], list]:

@@ -125,11 +125,14 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
         periods.append({"start": cov["last_full"] - 9, "end": cov["last_full"]})
         relative_note = (f"'last decade' read against the homicide data, whose last full year is {cov['last_full']}: "
                          f"{cov['last_full'] - 9}-{cov['last_full']}")
-    if _LAST_YEAR_RE.search(low) and not m:
+    # A year named after the data's end is the user's own "this year" or "last year" ("so far this year in 2025"):
+    # the data's latest year would answer for another year.
+    after_data = any(y > cov["last"] for y in years)
+    if _LAST_YEAR_RE.search(low) and not m and not after_data:
         add_unique(years, cov["last_full"])
         relative_note = (f"'last year' means {cov['last_full']}, the last full year in the homicide data "
                          f"(the snapshot ends {cov['end']}), not the calendar year")
-    if _THIS_YEAR_RE.search(low):
+    if _THIS_YEAR_RE.search(low) and not after_data:
         add_unique(years, cov["last"])
         relative_note = (f"'this year' means {cov['last']}, the latest year in the homicide data; it is partial "
                          f"(the snapshot ends {cov['end']})")

@@ -793,3 +793,15 @@ def zhvi_zip_ranked(year: int, month: int, rank: int = 1, ascending: bool = Fals
     month_rows = df[df["period"] == int(year) * 100 + int(month)].dropna(subset=["value"])
     ordered = month_rows.sort_values("value", ascending=bool(ascending), kind="mergesort")
     return str(ordered["zip"].iloc[int(rank) - 1])
+
+
+# ---- added with the fresh_blind_heldout subset (session 7, written blind)
+
+def month_with_most_homicides(**filters) -> str:
+    """The calendar month name ('January' ... 'December') with the most homicides matching the filters (see
+    ``_homicides_filtered``), by the incident date; raises when two months tie for the most."""
+    df = _homicides_filtered(**filters)
+    counts = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME).dt.month.value_counts()
+    if len(counts) > 1 and counts.iloc[0] == counts.iloc[1]:
+        raise ValueError(f"months tie for the most at {counts.iloc[0]}")
+    return pd.Timestamp(year=2000, month=int(counts.index[0]), day=1).month_name()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from analyzer.lexicon import ORDINAL_WORDS
 from loop.meaning import GENERIC_SUBJECTS, Claim, Places, subject_of
 
 _PLACE_NUMBER = re.compile(r"(?<=[A-Za-z] )\(\d{1,3}\)")
@@ -34,9 +35,7 @@ _YEAR_SPAN = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)\s*(?:-|–|—|to|through|
                         r"(?!\d|[,.]\d)", re.I)
 _YEAR = re.compile(r"(?<![\d,.$])((?:19|20)\d\d)(?!\d|[,.]\d)")
 _NOT_THE_YEAR = re.compile(r"\b(?:since|before|after|until|till|prior\s+to)\s+$", re.I)
-_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
-             "tenth": 10, "first": 1}
-_ORDINAL = r"(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))"
+_ORDINAL = r"(" + "|".join(w for w, n in ORDINAL_WORDS.items() if n > 1) + r"|\d{1,2}(?:st|nd|rd|th))"
 _RANK = re.compile(r"\b(?:" + _ORDINAL + r"[\s-]+)?(most|highest|largest|greatest|biggest|worst|deadliest|"
                    r"fewest|lowest|least|smallest)\b|\brank(?:ed|s)\s+(first|" + _ORDINAL[1:-1] + r")\b", re.I)
 _BOTTOM = {"fewest", "lowest", "least", "smallest"}
@@ -109,11 +108,11 @@ def _ranks(text: str) -> list[_Mention]:
                     text[m.end():m.end() + 40]):
                 continue
             word = (m.group(1) or "").lower()
-            k = _ORDINALS.get(word) or int(re.sub(r"\D", "", word) or 1)
+            k = ORDINAL_WORDS.get(word) or int(re.sub(r"\D", "", word) or 1)
             found.append(_Mention(m.start(), m.end(), ("bottom" if m.group(2).lower() in _BOTTOM else "top", k)))
         else:
             word = m.group(3).lower()
-            found.append(_Mention(m.start(), m.end(), ("top", _ORDINALS.get(word) or int(re.sub(r"\D", "", word)))))
+            found.append(_Mention(m.start(), m.end(), ("top", ORDINAL_WORDS.get(word) or int(re.sub(r"\D", "", word)))))
     return found
 
 

@@ -176,12 +176,17 @@ def _numbers_of(node) -> list[float]:
     return numbers
 
 
-def _kind(value: float, percent: bool) -> str:
+# A figure whose name says it is a rate or an average is a measure even when it is whole (a rate of 89.0 per
+# 100,000 is no count, and may be set against the city's 18.8).
+_MEASURE_KEY = re.compile(r"rate|per_|average|avg|ratio", re.I)
+
+
+def _kind(value: float, percent: bool, key: str = "") -> str:
     """A figure's kind for the derivation rules: a percent, a whole count, or another measure (a rate, money
     with cents, a yearly average)."""
     if percent:
         return "percent"
-    return "count" if float(value).is_integer() else "measure"
+    return "count" if float(value).is_integer() and not _MEASURE_KEY.search(key) else "measure"
 
 
 def _headline(node, key: str = SUMMARY_KEY, out: list | None = None) -> list[tuple[float, str, str]]:
@@ -192,7 +197,7 @@ def _headline(node, key: str = SUMMARY_KEY, out: list | None = None) -> list[tup
         return out
     if isinstance(node, (int, float)):
         if math.isfinite(float(node)):
-            out.append((abs(float(node)), _kind(float(node), bool(_PERCENT_KEY.search(key))), key))
+            out.append((abs(float(node)), _kind(float(node), bool(_PERCENT_KEY.search(key)), key), key))
     elif isinstance(node, str):
         out += [(abs(n.value), _kind(n.value, n.percent), key) for n in extract_numbers(node)
                 if not (n.ordinal or n.is_year)]

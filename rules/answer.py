@@ -15,13 +15,14 @@ from typing import NamedTuple
 
 from analyzer.analysis import Analysis
 from analyzer.lexicon import FILTERING_SUBJECTS
-from analyzer.notes import user_notes
+from analyzer.notes import unsupported_named, user_notes
 from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
-from rules.sentences import (change_sentence, count_sentence, home_value_change_sentence, peak_sentence,
-                             place_difference_sentence, ranking_list_sentence, split_sentences,
+from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
+                             peak_sentence, place_difference_sentence, ranking_list_sentence, split_sentences,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
+from rules.gaps import rate_versus_city_sentence, socio_gap_sentence
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
@@ -120,6 +121,9 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them; separate years also
         # give their total.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
+        if listed and (analysis.left_out_years or analysis.years_together):
+            # "2014 thru 2022 but not 2020", "2003, 2009 and 2015 put together": the total asked for, then each year
+            return year_counts_sentence(values, rows, in_all=True, left_out=analysis.left_out_years, together=True)
         years = year_counts_sentence(values, rows, in_all=listed)
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
         if change and analysis.asks_percent_change:
@@ -129,7 +133,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
-        return peak_sentence(peak, values).rstrip(".") if peak else None
+        order = analysis.ranking.order if analysis.ranking else "desc"
+        return peak_sentence(peak, values, order).rstrip(".") if peak else None
     # A ranking of places inside one place means nothing; a ranking of kinds of place inside one place does.
     if not ranked or (group != "location_type" and (args.get("community_area") or args.get("ward")
                                                    or args.get("district"))):
@@ -231,7 +236,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         elif summary:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
             sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
-                trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else None
+                trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else \
+                area_rate_sentence(entry.result.values) if entry.name == names.AREA_RATES else None
             # The census group asked about, with its count: "how many Chatham residents are 65 or older".
             # One area's population: a sentence with the change since 2010 in residents.
             group = _census_line(entry, analysis) \
@@ -365,6 +371,13 @@ def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
     line = place_difference_sentence(question, *counts) if len(counts) == 2 else None
     values = [r.result.values for r in ok if r.name == names.PROPERTY]
     line = line or (home_value_change_sentence(*values) if len(values) == 2 else None)
+    for entry in ok if not line else []:
+        if entry.name == names.AREA_RATES:
+            line = rate_versus_city_sentence(question, entry.result.values)
+        elif entry.name == names.SOCIOECONOMIC:
+            line = socio_gap_sentence(question, entry.result.values)
+        if line:
+            break
     return [line] if line else []
 
 
@@ -459,11 +472,16 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
 
     lead = _place_difference(question, ok) + _lead(analysis, ok)
     details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
-    filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS]
+    # "How many of them were shot?" narrows the homicides by what the data does not record (a shooting is a weapon).
+    filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS or u == "shootings"]
     if filtering and "homicides" in analysis.domains:
-        # "How many involved a gun?": the count of all homicides answers another question; say so before it.
-        lead = [f"The homicide data does not record {' or '.join(filtering)}, so I cannot answer that part; the "
-                "figures below are for all homicides."] + lead
+        # "How many involved a gun?": the count of all homicides answers another question; say so before it, in
+        # the question's own words.
+        lead = [f"The homicide data does not record {unsupported_named(analysis, filtering)}, so I cannot answer "
+                "that part; the figures below are for all homicides."] + lead
+    others = [u for u in analysis.unsupported if u not in filtering]
+    if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
+        lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
     if only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.

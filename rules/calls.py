@@ -143,7 +143,7 @@ def _change_ranking_calls(analysis: Analysis, years: list, periods: list) -> lis
     """"Which areas saw the biggest increase between 2019 and 2021?": every place ranked by the change."""
     last_full = analysis.coverage.last_full_year
     if len(periods) >= 2:
-        p1, p2 = periods[0], periods[1]
+        p1, p2 = sorted(periods[:2], key=lambda p: p.start)  # a change runs forward in time, whatever the wording
     elif periods:
         p1 = YearSpan(periods[0].start, periods[0].start)
         p2 = YearSpan(min(periods[0].end, last_full), min(periods[0].end, last_full))
@@ -168,7 +168,8 @@ def _period_comparison_calls(analysis: Analysis, places: list, years: list, peri
         return [(names.HOMICIDES, {"group_by": "year", "start_year": start, "end_year": end, key: value})
                 for key, value in places[:3]]
     if len(periods) >= 2:
-        p1, p2 = periods[0], periods[1]
+        # "2016-2020 vs 2011-2015, how much did it go up": the change runs forward in time, whatever the wording.
+        p1, p2 = sorted(periods[:2], key=lambda p: p.start)
     elif len(years) == 2 and not periods and analysis.trend:
         y1, y2 = sorted(years)
         p1, p2 = YearSpan(y1, y1), YearSpan(y2, y2)
@@ -278,6 +279,9 @@ def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         # A set of wards or districts: the total for the set, then each member's count.
         base.update({"group_by": sets[0][0][:-1], "top_n": min(len(sets[0][1]), 50)})
     variants = time_variants(analysis, with_times(analysis, base))
+    if analysis.location_narrows and "location_type" in base and not base.get("group_by"):
+        # "how many domestic ones, and how many of those in an apartment": the count first, then the narrowed one.
+        variants = [{k: v for k, v in variants[0].items() if k != "location_type"}] + variants
     if not places:
         return [(names.HOMICIDES, args) for args in variants]
     share = {"city_share": True} if analysis.share_of_city else {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 
+from analyzer.lexicon import ORDINAL_WORDS
 from tools import names
 
 # The homicide tool's filter phrases (values["described"]) as the parts of a sentence.
@@ -121,8 +122,7 @@ def _summary_tail(summary: str, with_tie: bool = True) -> str:
     return "".join(f"; {p}" for p in parts)
 
 
-_ORDINAL_WORDS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
-                  9: "ninth", 10: "tenth"}
+_ORDINAL_WORDS = {n: word for word, n in ORDINAL_WORDS.items()}
 
 
 def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str, position: int = 1) -> str:
@@ -157,6 +157,9 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
     # The label's own parenthesis ("(ACS 2019-2023 5-year)", "(2024-09)") goes last, so the figure asked for is the
     # first number after the area's name, as a reader (and the answer check) looks for it.
     aside = " ".join(re.findall(r"\(.*?\)", label))
+    period = values.get("period")
+    if isinstance(period, str) and period not in aside:  # which survey years the figure is from, as the reading says
+        aside = f"{aside} ({period})".strip()
     label = re.sub(r"\s*\(.*?\)", "", label)
     sentence = f"The community area with {highest if most else lowest} {label} is {name}: {figures}".rstrip(".")
     return sentence + (f" {aside}" if aside else "") + "."
@@ -174,9 +177,10 @@ def _ranked_label(summary: str) -> str | None:
     return "share of " + label if label.startswith("households ") else label
 
 
-def peak_sentence(line: str, values: dict) -> str:
+def peak_sentence(line: str, values: dict, order: str = "desc") -> str:
     """"Highest: July 2021 with 112; lowest: February 2021 with 38." -> "The month with the most homicides in 2021 was
-    July 2021, with 112; the fewest were in February 2021, with 38.", over the result's period."""
+    July 2021, with 112; the fewest were in February 2021, with 38.", over the result's period; the fewest first
+    when they are what was asked (``order`` "asc")."""
     match = re.match(r"Highest: (.+?) with ([\d,]+); lowest: (.+?) with ([\d,]+)\.?$", line)
     if not match:
         return line
@@ -187,8 +191,10 @@ def peak_sentence(line: str, values: dict) -> str:
     scope = " ".join(x for x in (where, when) if x)
     at = {"weekday": "on", "hour": "at"}.get(values.get("group_by") or "", "in")
     # Each figure follows its own year or month ("was 2021, with 804"), so the grounding check reads 804 as 2021's.
-    return (f"The {group} with the most homicides{' ' + scope if scope else ''} was {top}, with {top_n}; the fewest "
-            f"were {at} {low}, with {low_n}.")
+    scope = " " + scope if scope else ""
+    if order == "asc":
+        return f"The {group} with the fewest homicides{scope} was {low}, with {low_n}; the most were {at} {top}, with {top_n}."
+    return f"The {group} with the most homicides{scope} was {top}, with {top_n}; the fewest were {at} {low}, with {low_n}."
 
 
 def where_and_conditions(values: dict) -> tuple[str, str, str]:
@@ -199,11 +205,21 @@ def where_and_conditions(values: dict) -> tuple[str, str, str]:
     return noun, " ".join(places) or "in Chicago", (", " + ", ".join(others)) if others else ""
 
 
-def year_counts_sentence(values: dict, rows: list, in_all: bool) -> str:
+def year_counts_sentence(values: dict, rows: list, in_all: bool, left_out: list | None = None,
+                         together: bool = False) -> str:
     """Each year's count in one sentence, one clause a year, so a reader (and the answer check) sees each:
-    "There were 786 homicides in Chicago in 2016; 672 in 2017."; separate years also give their sum."""
+    "There were 786 homicides in Chicago in 2016; 672 in 2017."; separate years also give their sum. A range with
+    years ``left_out``, or years asked ``together``, leads with the total: "There were 4,989 homicides in Chicago in
+    2014-2022 without 2020 (427 in 2014; ...).", "There were 110 homicides in Austin in 2004, 2008 and 2012 together
+    (32 in 2004; ...)."."""
     noun, where, conditions = where_and_conditions(values)
     first, *rest = rows
+    if left_out or together:
+        years = "; ".join(f"{row['homicides']:,} in {row['year']}" for row in rows)
+        when = (f"{first['year']}-{rows[-1]['year']} without {', '.join(map(str, left_out))}" if left_out else
+                "in " + ", ".join(str(row["year"]) for row in rows[:-1]) + f" and {rows[-1]['year']} together")
+        return (f"There were {values['total']:,} {noun}{conditions.replace(',', '')} {where} "
+                f"{'in ' if left_out else ''}{when} ({years}).")
     text = f"There were {first['homicides']:,} {noun}{conditions.replace(',', '')} {where} in {first['year']}"
     text += "".join(f"; {row['homicides']:,} in {row['year']}" for row in rest)
     partial = values.get("partial_year")
@@ -257,7 +273,38 @@ def trend_sentence(values: dict, summary: str) -> str | None:
     change = values.get("change_in_yearly_average_pct")
     text = (f"In {place}, there {'was' if noun == 'homicide' else 'were'} {figure(first)} {noun}{per} in {first['label']}; "
             f"{figure(second)}{per} in {second['label']}{note}")
-    return text + (f"; the change was {change:+.1f}%." if change is not None else ".")
+    if change is not None and not yearly:  # two single years: the count's change too ("how many more")
+        return text + f"; the change was {second['homicides'] - first['homicides']:+,} ({change:+.1f}%)."
+    if change is not None:  # the yearly average's change in homicides too ("how much did the average go up")
+        step = second["yearly_average"] - first["yearly_average"]
+        return text + f"; the yearly average changed by {step:+,.1f} ({change:+.1f}%)."
+    return text + "."
+
+
+def area_rate_sentence(values: dict) -> str | None:
+    """The homicide rate of the areas a question names, each with the count and the population it is made of, and
+    the city's rate: "West Englewood's homicide rate in 2022 was 115.5 per 100,000 residents (30 homicides among
+    25,971 residents; rank 3 of 77 areas); the city's was 27.1." None for a ranking of all areas."""
+    rows, city = values.get("breakdown") or [], (values.get("citywide") or {}).get("rate_per_100k")
+    if not values.get("selected_areas") or not rows:
+        return None
+    start, end = values.get("start_year"), values.get("end_year")
+    when = f"in {start}" if start == end else f"in {start}-{end}"
+
+    def one(row: dict) -> str:
+        small = "; fewer than 10 homicides, so the rate swings widely" if row.get("small_number") else ""
+        return (f"{row['rate_per_100k']:.1f} per 100,000 residents ({row['homicides']:,} "
+                f"homicide{'' if row['homicides'] == 1 else 's'} among {row['population']:,} residents; rank "
+                f"{row['rate_rank']} of {values.get('areas_ranked', 77)} areas{small})")
+
+    if any(not isinstance(row.get("rate_per_100k"), (int, float)) or not isinstance(row.get("homicides"), int)
+           or not isinstance(row.get("population"), int) for row in rows):
+        return None
+    if len(rows) == 1:
+        text = f"{rows[0]['name']}'s homicide rate {when} was {one(rows[0])}"
+    else:
+        text = f"Homicide rates {when}: " + "; ".join(f"{row['name']} {one(row)}" for row in rows)
+    return text + (f"; the city's was {city:.1f}." if isinstance(city, (int, float)) else ".")
 
 
 _HOW_MANY_MORE = re.compile(r"\bhow\s+many\s+(?:more|fewer|less)\b|\bdifference\s+between\b|\bhow\s+much\s+"

@@ -71,7 +71,7 @@ def test_a_yearly_average_over_the_partial_year_says_so():
     summary = "Austin (community area 25): 65.8/yr (2015-2019) -> 58.8/yr (2020-2023), -10.7%"
     assert trend_sentence(values, summary) == (
         "In Austin (community area 25), there were 65.8 homicides a year in 2015-2019; 58.8 a year in 2020-2023 "
-        "(2023 is partial: data end 2023-07-19, counted as a whole year); the change was -10.7%.")
+        "(2023 is partial: data end 2023-07-19, counted as a whole year); the yearly average changed by -7.0 (-10.7%).")
 
 
 def test_the_planner_names_the_partial_year_in_a_period_comparison(registry, settings, data):

@@ -7,7 +7,8 @@ from evals import expected
 from types import SimpleNamespace
 
 from backends.rules_only import RulesBackend
-from evals.runner import evaluate, first_word_ms, load_questions, number_in_answer, run_eval
+from evals.runner import (HELDOUT_CATEGORIES, evaluate, expected_values, first_word_ms, load_questions, number_forms,
+                          number_in_answer, run_eval)
 
 
 @pytest.mark.full_data
@@ -48,8 +49,7 @@ def test_number_formats():
 def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(registry, settings):
     report = run_eval(build_services(settings, backend=RulesBackend(), data=registry.data))
     # The held-out sets are measured (docs/measurements.md), not a bar for the pass rate.
-    rows = [r for r in report["results"]
-            if r["category"] not in ("reading_heldout", "own_calls_heldout", "model_calls_heldout")]
+    rows = [r for r in report["results"] if r["category"] not in HELDOUT_CATEGORIES]
     failures = "\n".join(f"{r['id']}: {r['failures']}" for r in rows if not r["passed"])
     assert sum(r["passed"] for r in rows) / len(rows) >= 0.9, failures
     assert report["grounded_share"] >= 0.99
@@ -58,6 +58,13 @@ def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(r
     # period and a figure (evals/answer_form.py).
     bad = {r["id"]: r["form_problems"] for r in report["results"] if r["form_problems"]}
     assert bad == {}
+    # No answer anywhere gives a wrong reading's figure without the right one, held-out sets included.
+    assert [r["id"] for r in report["results"] if r["silently_wrong"]] == []
+    # The two newest blind sets' misses, once fixed, stay fixed; the one left is a chain across two years
+    # ("whichever ward led in 2020, how many did it have the next year"), answered partially and said so.
+    missed = {r["id"] for r in report["results"]
+              if r["category"] in ("fresh_blind_heldout", "blind2_heldout") and not r["passed"]}
+    assert missed <= {"b2_ind_worst_ward_2020_in_2021"}, missed
 
 
 def test_the_paraphrase_subset_is_there_and_the_rule_planner_reaches_85_percent(registry, settings):
@@ -215,3 +222,22 @@ def test_the_report_counts_silently_wrong_overall_and_per_category_and_kind(monk
     assert report["by_category"]["paraphrase"] == {"questions": 1, "passed": 1, "silently_wrong": 0}
     assert report["by_kind"] == {"negation": {"questions": 3, "passed": 1, "silently_wrong": 2}}
     assert report["tool_selection_accuracy"] == 1.0  # over the one item whose calls are judged
+
+
+# ---------------------------------------------------------------- the fresh blind set (session 7)
+
+@pytest.mark.full_data
+def test_the_fresh_blind_set_covers_its_kinds_and_its_figures_compute(data_dir):
+    """Written by a tester who read only the CSVs, the tool schemas and PROVENANCE.md: every figure computes from the
+    raw files, and no figure a wrong reading gives equals a right one (else a wrong answer could pass)."""
+    expected.set_data_dir(data_dir)
+    items = [i for i in load_questions() if i.get("category") == "fresh_blind_heldout"]
+    kinds = {}
+    for item in items:
+        assert item["id"].startswith("fb_") and "tools" not in item, item["id"]
+        kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+        right = {form for _, value in expected_values(item) for form in number_forms(value)}
+        for label, value in expected_values(item, key="stand_in"):
+            assert not set(number_forms(value)) & right, (item["id"], label)
+        assert item.get("expect") or item.get("declines"), item["id"]
+    assert len(items) >= 40 and len(kinds) >= 10 and min(kinds.values()) >= 4, kinds
