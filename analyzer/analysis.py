@@ -114,6 +114,7 @@ class Analysis:
     periods: list[YearSpan] = field(default_factory=list)
     months: list[int] = field(default_factory=list)
     year_list: list[int] = field(default_factory=list)  # separate years listed ("2016, 2019 and 2022"), not a range
+    follow_year: int | None = None  # the year of a follow-up about the place a ranking found ("the next year")
     years_together: bool = False  # the listed years' sum is asked for ("2017 and 2020 combined")
     location_narrows: bool = False  # a place type after "of those": the count without it, then with it
     left_out_years: list[int] = field(default_factory=list)  # taken out of a range ("2014-2022 but not 2020")

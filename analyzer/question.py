@@ -62,6 +62,7 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
+from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
                              spell_years)
@@ -188,6 +189,11 @@ def analyze_question(question: str, data) -> Analysis:
         metrics.clear()
         domains[:] = [d for d in domains if d != "homicides"]
     ranking = _ranking(low, metrics, metric_pos)
+    follow = read_follow_year(low, years, periods) if ranking and not (areas or wards or districts or zips) else None
+    if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
+        years = follow.ranked
+        when["year_range"] = {"start": years[0], "end": years[-1]}
+        consumed += follow.spans
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
     group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods) or several_years)
@@ -246,6 +252,7 @@ def analyze_question(question: str, data) -> Analysis:
         "months": months,
         "left_out_years": left.years if kept else [],
         "left_out_months": left.months,
+        "follow_year": follow.year if follow else None,
         "year_list": times.year_list,
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,

@@ -10,6 +10,7 @@ import calendar
 from dataclasses import asdict, dataclass, field
 
 from analyzer.analysis import Analysis
+from analyzer.lexicon import ORDINAL_WORDS
 from tools.homicide.query import weekdays_phrase
 
 MEASURES = {
@@ -133,6 +134,8 @@ def _dates(a: Analysis) -> list[str]:
         return [" vs ".join(_date_label(d) for d in a.date_spans)]
     if a.year_list and a.left_out_years:
         return [f"{a.year_list[0]}-{a.year_list[-1]} without " + ", ".join(map(str, a.left_out_years))]
+    if a.follow_year and a.years:  # the ranking's year, then the year asked about the place it finds
+        return [", ".join(map(str, a.years)) + f", then {a.follow_year} for the place ranked"]
     if a.year_list:
         return [", ".join(map(str, a.year_list)) + " (separate years)"]
     if a.periods:
@@ -177,4 +180,7 @@ def _ranking(a: Analysis) -> str | None:
         return None
     counts = r.metric in (None, "homicides") and not a.per_capita
     most = ("the most" if counts else "the highest") if r.order == "desc" else ("the fewest" if counts else "the lowest")
+    if r.position > 1:  # "the second-deadliest": the row asked for, not the first
+        word = next((w for w, n in ORDINAL_WORDS.items() if n == r.position), f"{r.position}th")
+        most = most.replace("the ", f"the {word}-", 1)
     return f"top {r.top_n} ({most})" if r.top_n and r.top_n > 1 else most

@@ -15,6 +15,11 @@ _CHAIN = re.compile(r"then, for (?:that|those) areas?", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])|\n")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _DECLINED = re.compile(r"\b(?:cannot|can't|does not (?:record|include)|is not in the data)\b", re.IGNORECASE)
+# A key line's label and colon opening the answer ("Lincoln Park: per capita income $71,551 ..."): a sentence has a
+# verb before any colon it opens with ("The ward with the most homicides in 2020 was Ward 28: 61").
+_LABEL_START = re.compile(r"^([A-Z][^:;.]{0,70}?):\s")
+_VERB = re.compile(r"\b(?:was|were|is|are|had|has|have|did|does|rose|fell|changed|went|earn|earned|means|lived|"
+                   r"live|stood|cost|counted)\b", re.IGNORECASE)
 _FIGURE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
 
 
@@ -55,6 +60,9 @@ def form_problems(answer: str, reading: dict | None, answered: bool = True) -> l
     if not answered or not reading:
         return problems
     sentence = first_sentence(text)
+    label = _LABEL_START.match(sentence)
+    if label and not _VERB.search(label.group(1)):
+        problems.append(f"starts with a key line's label, not a sentence: {sentence[:60]!r}")
     if _DECLINED.search(sentence):
         return problems  # the part the data cannot answer is declined first, as it must be
     # A question of several measures ("the area with the most homicides, and its income") is answered part by part:
@@ -66,7 +74,9 @@ def form_problems(answer: str, reading: dict | None, answered: bool = True) -> l
             problems.append(f"the first sentence does not name the place {word!r}")
     for period in reading.get("periods") or []:
         years = _YEAR.findall(period)
-        wanted = years if "separate" in period or "," in period else years[:1]  # a range by its start ("since 2015")
+        # Separate years each; a range by its start ("since 2015"); a ranking's year before a follow-up's ("2020,
+        # then 2021 for the place ranked") by the ranking's.
+        wanted = years[:1] if "then" in period else years if "separate" in period or "," in period else years[:1]
         if any(year not in scope for year in wanted):
             problems.append(f"the first sentence does not name the period {period!r}")
     if not _figures(sentence, places):

@@ -40,6 +40,8 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
     for span in [analysis.year_range, *analysis.periods]:
         if span is not None:
             years += [span.start, span.end]
+    if analysis.follow_year:  # "how many did that ward have the next year": the follow-up's own year
+        years.append(analysis.follow_year)
     # Invalid values stay writable: the tool then answers with its own clear error ("wards are 1 to 50").
     invalid = analysis.invalid or {}
     for kind, values in (("area", areas + _ints(invalid.get("areas"))),
@@ -69,7 +71,7 @@ def question_values(analysis: Analysis | None) -> dict[str, list]:
         if left_out and kind not in found:
             found[kind] = []
     grouped = _GROUP_KINDS.get(analysis.group_by or "")
-    if grouped and grouped not in found:
+    if grouped and grouped not in found and not analysis.follow_year:  # a follow-up names the place ranked first
         found[grouped] = []
     if (analysis.areas or analysis.zips) and not (analysis.wards or analysis.districts or analysis.group_by
                                                   or analysis.ranking or analysis.chained):

@@ -23,6 +23,7 @@ from rules.sentences import (area_rate_sentence, change_sentence, count_sentence
                              peak_sentence, place_difference_sentence, ranking_list_sentence, split_sentences,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
 from rules.gaps import rate_versus_city_sentence, socio_gap_sentence
+from rules.key_sentences import as_sentences
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
 from tools.census.answers import MAIN_RACE
@@ -222,7 +223,7 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         summary = entry.result.summary.strip()
         special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
         if special:
-            lead.append(LeadLine(special, "answer", entry))
+            lead.append(LeadLine(as_sentences(special), "answer", entry))
             continue
         split = split_sentences(entry.result.values) if entry.name == names.HOMICIDES else []
         if split:
@@ -230,7 +231,7 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             continue
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
-            lead.append(LeadLine(first + ("." if not first.endswith(".") else ""), "answer", entry))
+            lead.append(LeadLine(as_sentences(first + ("." if not first.endswith(".") else "")), "answer", entry))
             if summary and summary not in first and not entry.result.values.get("change"):
                 lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
         elif summary:
@@ -243,6 +244,7 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             group = _census_line(entry, analysis) \
                 if analysis.census_group or entry.result.values.get("metric") == "population" else None
             line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
+            line = as_sentences(line)  # a key line of a label and a figure, as a sentence
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
             domestic = _domestic_part(entry, analysis) if sentence else None
             if domestic:
@@ -291,8 +293,8 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
 
 _ASIDE = re.compile(r"\([^()]*\)")
 # Not an entry: the change between entries, given alone ("+28.6%") or named, and the city's or overall figure.
-_CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|the change from|city|overall|(?:the )?arrest rate)\b"
-                             r"|from \S+ to \S+$|.*\bchanged by\b|the change was\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
+_CONTEXT_CLAUSE = re.compile(r"^(?:(?:change from|the change from|city|the city's|overall|(?:the )?arrest rate)\b"
+                             r"|from \S+ to \S+$|in (?:19|20)\d\d(?:-(?:19|20)\d\d)?$|.*\bchanged by\b|the change was\b|[+\-\u2212]\d[\d.,]*%$)", re.IGNORECASE)
 _YEAR_ROWS_PREFIX = "By year: "
 
 
@@ -301,12 +303,15 @@ def _compared_entries(line: str) -> list[str]:
     "hardship index (1-100, ...): Auburn Gresham 74, Chatham 60" -> two; "72.3/yr (2015-2017) -> 93.0/yr (2019-2021)"
     -> two), or [] when the line is not two or three entries. Asides in parentheses and context clauses (the change,
     the city figure) are not entries."""
-    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+|\s+->\s+", _ASIDE.sub(" ", line).strip().rstrip("."))]
+    # " and " between two figures too: "Per capita income was $39,056 in Hyde Park and $18,672 in Woodlawn".
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+|\.\s+|\s+->\s+|\s+and\s+(?=[-+$]?\d)",
+                                           _ASIDE.sub(" ", line).strip().rstrip("."))]
     entries = [c for c in clauses if c and not _CONTEXT_CLAUSE.match(c) and re.search(r"\d", c)]
     return entries if 2 <= len(entries) <= 3 else []
 
 
-_PHONE = "; phone "  # how tools/stations writes a station's line
+# How a station's line gives its phone: the tool's "; phone ", the answer's "; its phone number is ".
+_PHONE = re.compile(r"; (?:its )?phone (?:number is )?")
 
 
 def key_line_parts(line: str, compares: bool, years: list[int] | tuple = (),
@@ -317,10 +322,10 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = (),
     over the whole period (``period_total``: "how many murders went down in the Loop between 2015 and 2020" was
     answered with 2015's and 2020's counts and not the 13 of the six years); otherwise the line's lead figure (a
     ranking's top entry's value, a summary's count or rate), since a key line leads with its answer."""
-    if _PHONE in line:
+    if _PHONE.search(line):
         # A station line answers "where is it" and "how do I reach it": its address and its phone are both the
         # answer (the 0.5B model gave the address alone).
-        address, phone = line.split(_PHONE, 1)
+        address, phone = _PHONE.split(line, 1)
         return [(address, True), (phone, True)]
     if line.startswith(_YEAR_ROWS_PREFIX) and len(years) >= 2:
         named = [m.group(0) for m in re.finditer(r"\b(\d{4}): [\d,]+", line) if int(m.group(1)) in years]
@@ -354,8 +359,9 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
         # total); "how many Latino residents" is the group's count (the summary gives four groups' shares, no count).
         better = _year_rows(entry, analysis) or _census_line(entry, analysis) or _socio_lines(entry, analysis)
         if isinstance(better, list):  # one line per measure asked, so the answer check wants each one's figure
-            parts = [p for p in parts if p[1] is not entry] + [(line, entry) for line in better]
+            parts = [p for p in parts if p[1] is not entry] + [(as_sentences(line), entry) for line in better]
         elif better:
+            better = as_sentences(better)
             kept = [p for p in parts if p[1] is not entry]
             parts = kept + [(better, entry)] if len(kept) == len(parts) else \
                 [(better, entry) if p[1] is entry else p for p in parts]

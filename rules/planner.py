@@ -182,6 +182,23 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
     return calls
 
 
+def _follow_year_calls(analysis: Analysis, results: list[ToolCallStep], metrics: list) -> list:
+    """"Whichever ward led in 2020, how many did it have the next year": the ranking in its own year; once it has
+    answered, the place it found counted in the follow-up's year."""
+    first = ranking_call("homicides", analysis, metrics)
+    if not first or first[0] != names.HOMICIDES:
+        return [first] if first else []
+    key = first[1].get("group_by")
+    position = analysis.ranking.position
+    for entry in results:
+        if entry.name == first[0] and entry.status == "ok" and key in ("ward", "district", "community_area"):
+            rows = [r for r in entry.result.values.get("breakdown") or [] if isinstance(r, dict)]
+            if len(rows) >= position and isinstance(rows[position - 1].get(key), int):
+                year = analysis.follow_year
+                return [first, (names.HOMICIDES, {"start_year": year, "end_year": year, key: rows[position - 1][key]})]
+    return [first]
+
+
 def _area_dataset_calls(analysis: Analysis, places: Places, metrics: list, domains: list) -> list:
     """Socioeconomic and census calls: by community area, or a ranking, or city-wide."""
     calls: list = []
@@ -217,7 +234,9 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
-    if analysis.ranking and not (places.areas or places.wards or places.districts) and rank_domain \
+    if analysis.follow_year and analysis.ranking and rank_domain == "homicides" and not analysis.per_capita:
+        planned = _follow_year_calls(analysis, results, metrics)
+    elif analysis.ranking and not (places.areas or places.wards or places.districts) and rank_domain \
             and other_domains and not analysis.correlation:
         planned = _chained_calls(analysis, results, metrics, rank_domain, other_domains)
     else:

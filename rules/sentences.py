@@ -66,6 +66,10 @@ def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str
             others.append(f"at a place recorded as {phrase[len('location '):]}")
         elif phrase.startswith("months "):
             names = phrase[len("months "):].split(", ")
+            left = [calendar.month_name[m] for m in range(1, 13) if calendar.month_abbr[m] not in names]
+            if len(left) <= 3:  # most of the year: the months left out say it shorter ("not counting June, ...")
+                others.append("not counting " + _and(left))
+                continue
             months = "in " + _and([_MONTHS.get(m, m) for m in names])
         else:
             others.append(_OTHER.get(phrase, phrase))
@@ -303,7 +307,9 @@ def area_rate_sentence(values: dict) -> str | None:
     if len(rows) == 1:
         text = f"{rows[0]['name']}'s homicide rate {when} was {one(rows[0])}"
     else:
-        text = f"Homicide rates {when}: " + "; ".join(f"{row['name']} {one(row)}" for row in rows)
+        text = f"{when[0].upper() + when[1:]}, " + "; ".join(
+            f"{row['name']}'s homicide rate was {one(row)}" if i == 0 else f"{row['name']}'s was {one(row)}"
+            for i, row in enumerate(rows))
     return text + (f"; the city's was {city:.1f}." if isinstance(city, (int, float)) else ".")
 
 

@@ -5,6 +5,9 @@ Every number is copied from a result, or is the difference or percent change of 
 grounding check accepts for two values of the same name)."""
 from __future__ import annotations
 
+import calendar
+import re
+
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from rules.sentences import average_sentence
@@ -64,9 +67,10 @@ def span_comparison_lines(analysis: Analysis, ok: list[ToolCallStep]) -> list[st
             continue
         named = [(_label(analysis, e.arguments), e) for e in entries]
         where = _place_words(entries[0], analysis)
-        counts = "; ".join(f"{label}: {e.result.values['total']:,}" + (" homicides" if i == 0 else "")
-                           for i, (label, e) in enumerate(named))
-        line = (where + counts)[0].upper() + (where + counts)[1:] + "."
+        counts = [f"{e.result.values['total']:,}" + (" homicides " if i == 0 else " ") + _when(label)
+                  for i, (label, e) in enumerate(named)]
+        # One clause a span, each figure before its own span (as year_counts_sentence), so each is read as its span's.
+        line = f"{where}there were {'; '.join(counts)}."
         if len(analysis.date_spans) >= 2 and len(entries) == 2:
             line += " " + _change(named)
         lines.append(line)
@@ -79,18 +83,32 @@ def _place_words(entry: ToolCallStep, analysis: Analysis) -> str:
     # Stretches of hours are compared within the call's period, which the answer names with the place.
     when = f" in {entry.result.values.get('filters', {}).get('years')}" if analysis.hour_spans else ""
     if name:
-        return f"In {name}{when}: "
+        return f"In {name}{when}, "
     for key, word in (("community_area", "community area"), ("ward", "ward"), ("district", "police district")):
         if entry.arguments.get(key) is not None:
-            return f"In {word} {entry.arguments[key]}{when}: "
-    return f"In Chicago{when}: "
+            return f"In {word} {entry.arguments[key]}{when}, "
+    return f"In Chicago{when}, "
+
+
+def _plain(label: str) -> str:
+    """A span's label in words: "2019-06" -> "June 2019"; other labels as the reading wrote them."""
+    month = re.fullmatch(r"((?:19|20)\d\d)-(\d\d)", label)
+    if month and 1 <= int(month.group(2)) <= 12:
+        return f"{calendar.month_name[int(month.group(2))]} {month.group(1)}"
+    return label
+
+
+def _when(label: str) -> str:
+    """A span's label after a count: "in June 2019", "in 2019-06-01 to 2019-06-30", "so far in 2023", "at night"."""
+    plain = _plain(label)
+    return f"in {plain}" if plain[:1].isdigit() or plain != label or plain.startswith("the ") else plain
 
 
 def _change(named: list) -> str:
     """The change from the earlier span to the later one, as the tool words a change between years."""
     (label_a, a), (label_b, b) = sorted(named, key=lambda t: str(t[1].arguments.get("start_date")))
     before, after = a.result.values["total"], b.result.values["total"]
-    text = f"Change from {label_a} to {label_b}: {after - before:+,}"
+    text = f"The change from {_plain(label_a)} to {_plain(label_b)} was {after - before:+,}"
     if before:
         text += f" ({(after - before) / before * 100:+.1f}%)"
     return text + "."

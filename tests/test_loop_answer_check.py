@@ -228,13 +228,15 @@ def test_a_census_group_question_names_the_groups_count(registry, settings, data
     Orchestrator(backend, registry, settings).run("How many Latino residents live in Little Village?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     share = round(100 * latino / population, 1)
-    assert f"- South Lawndale: {latino:,} Hispanic or Latino (any race) residents, {share}% of {population:,} (ACS" in request
+    assert f"- South Lawndale had {latino:,} Hispanic or Latino (any race) residents, {share}% of {population:,} (ACS" \
+        in request
     # Asked for the make-up, each main group's share and count.
     black = int(row["black_or_african_american"])
     backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), "ok"])
     Orchestrator(backend, registry, settings).run("racial makeup of little village")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    assert f"- South Lawndale: pop. {population:,}; Black {100 * black / population:.1f}% ({black:,})," in request
+    assert f"- In South Lawndale, the population was {population:,}; Black {100 * black / population:.1f}% ({black:,}),"\
+        in request
     # A household income band: that band's share and count alone (the 1.5B model answered with the first band's).
     hyde = raw[(raw["acs_year"] == raw["acs_year"].max()) & (raw["community_area"] == "HYDE PARK")].iloc[0]
     bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
@@ -242,7 +244,7 @@ def test_a_census_group_question_names_the_groups_count(registry, settings, data
     backend = SuggestibleModel([call(CENSUS, community_area=41, metric="income"), "ok"])
     Orchestrator(backend, registry, settings).run("What share of households in Hyde Park earn over $125k?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    assert (f"- Hyde Park: {100 * rich / households:.1f}% of {households:,} households earn $125,000 and over "
+    assert (f"- In Hyde Park, {100 * rich / households:.1f}% of {households:,} households earn $125,000 and over "
             f"({rich:,}); city") in request
 
 

@@ -103,8 +103,8 @@ def test_two_separate_months_of_two_years_are_counted_each(ask, raw):
     assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
         [("2019-06", "2019-06"), ("2020-06", "2020-06")]
     n19, n20 = (len(_between(raw, f"{y}-06-01", f"{y}-06-30")) for y in (2019, 2020))
-    assert run.answer.startswith(f"In Chicago: 2019-06: {n19:,} homicides; 2020-06: {n20:,}. Change from 2019-06 to 2020-06: "
-                                 f"{n20 - n19:+,} ({(n20 - n19) / n19 * 100:+.1f}%).")
+    assert run.answer.startswith(f"In Chicago, there were {n19:,} homicides in June 2019; {n20:,} in June 2020. The change "
+                                 f"from June 2019 to June 2020 was {n20 - n19:+,} ({(n20 - n19) / n19 * 100:+.1f}%).")
 
 
 @pytest.mark.parametrize("question, year, months", [
@@ -161,8 +161,8 @@ def test_night_against_day_is_two_counts(ask, raw):
     run = ask("Were there more homicides at night or during the day in 2022?")
     assert [a["hours"] for a in _only_homicide_calls(run)] == [NIGHT, list(range(6, 18))]
     night, day = (len(raw[(raw.year == 2022) & raw.hour.isin(h)]) for h in (NIGHT, range(6, 18)))
-    assert run.answer.startswith(f"In Chicago in 2022: at night (read as 21:00-04:59): {night:,} homicides; during the day "
-                                 f"(read as 06:00-17:59): {day:,}.")
+    assert run.answer.startswith(f"In Chicago in 2022, there were {night:,} homicides at night (read as 21:00-04:59); "
+                                 f"{day:,} during the day (read as 06:00-17:59).")
 
 
 def test_an_eight_hour_list_is_writable_by_a_model(registry):
@@ -194,8 +194,8 @@ def test_so_far_this_year_against_the_same_stretch(ask, raw, data, question, oth
         [(f"{this}-01-01", end), (f"{other}-01-01", other_end)]
     now, before = len(_between(raw, f"{this}-01-01", end)), len(_between(raw, f"{other}-01-01", other_end))
     assert run.answer.startswith(
-        f"In Chicago: so far in {this}: {now:,} homicides; the same stretch of {other}: {before:,}. Change from the same "
-        f"stretch of {other} to so far in {this}: {now - before:+,} ({(now - before) / before * 100:+.1f}%).")
+        f"In Chicago, there were {now:,} homicides so far in {this}; {before:,} in the same stretch of {other}. The change "
+        f"from the same stretch of {other} to so far in {this} was {now - before:+,} ({(now - before) / before * 100:+.1f}%).")
 
 
 def test_so_far_this_year_alone_is_the_partial_year(ask, raw, data):
@@ -308,7 +308,7 @@ def test_two_named_years_for_the_same_stretch_of_each_are_the_partial_years_days
     assert [(a["start_date"], a["end_date"]) for a in _only_homicide_calls(run)] == \
         [(f"{this}-01-01", end), (f"{this - 1}-01-01", other_end)]
     now, before = len(_between(raw, f"{this}-01-01", end)), len(_between(raw, f"{this - 1}-01-01", other_end))
-    assert f"so far in {this}: {now:,} homicides; the same stretch of {this - 1}: {before:,}" in run.answer
+    assert f"{now:,} homicides so far in {this}; {before:,} in the same stretch of {this - 1}" in run.answer
 
 
 def test_a_whole_year_beside_the_partial_one_says_which_is_partial(ask, data):
