@@ -307,6 +307,10 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
     found.spans += negated + positive
     if not (negated or positive) or _RATE_RE.search(low):
         return  # "what share led to an arrest": the arrest rate, from the breakdown
+    subset = _SUBSET_RE.search(low)
+    if subset and subset.start() < min(span[0] for span in negated + positive):
+        return  # "which ward had the most, and out of those how many led to an arrest": a part of the count asked
+        # first, not a filter on it (ranked with arrests only, another ward came first)
     if negated and positive:
         return  # "solved vs unsolved": the split
     found.arrest_filter = "not_arrested" if negated else "arrested"

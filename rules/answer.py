@@ -232,6 +232,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
             lead.append(LeadLine(as_sentences(first + ("." if not first.endswith(".") else "")), "answer", entry))
+            arrests = _ranked_arrests(entry, analysis)
+            if arrests:
+                lead.append(LeadLine(arrests, "answer", entry))
             if summary and summary not in first and not entry.result.values.get("change"):
                 lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
         elif summary:
@@ -250,6 +253,23 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             if domestic:
                 lead.append(LeadLine(domestic, "figure", entry))
     return lead
+
+
+def _ranked_arrests(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """"Which ward had the most murders in 2021, and out of those how many led to an arrest?": the ranked place's
+    arrests, after its count."""
+    values = entry.result.values
+    rows = [r for r in values.get("breakdown") or [] if isinstance(r, dict)]
+    position = analysis.ranking.position if analysis.ranking else 1
+    if entry.name != names.HOMICIDES or "arrests" not in analysis.metrics or analysis.arrest_filter or \
+            values.get("group_by") not in ("ward", "district", "community_area") or len(rows) < position or \
+            values.get("rank_by") == "arrest_rate":  # ranked by the rate: the row already answers
+        return None
+    row = rows[position - 1]
+    count, total = row.get("arrests"), row.get("homicides")
+    if not isinstance(count, int) or not isinstance(total, int) or not total:
+        return None
+    return f"Of these, {count:,} led to an arrest ({100 * count / total:.1f}%)."
 
 
 def _domestic_part(entry: ToolCallStep, analysis: Analysis) -> str | None:

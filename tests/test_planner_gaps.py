@@ -577,3 +577,15 @@ def test_a_ranking_in_one_year_then_the_place_it_found_in_another(ask, raw, ques
     assert run.answer.startswith(f"The ward with the most homicides in 2020 was Ward {ward}: {top.iloc[0]}")
     assert f"There were {later} homicides in ward {ward} in 2021" in run.answer
     assert "then 2021 for the place ranked" in run.reading.periods[0]
+
+
+@pytest.mark.full_data
+def test_arrests_out_of_a_rankings_count_are_a_part_of_it_not_a_filter(ask, raw):
+    # Ranked with arrests only, ward 24 came first: an answer to another question.
+    run = ask("which ward had the most murders in 2021, and out of those how many led to an arrest?")
+    in_2021 = raw[raw.year == 2021]
+    top = in_2021.ward.value_counts()
+    ward = int(top.index[0])
+    arrested = int((in_2021[in_2021.ward == ward]["Arrest"].astype(str).str.lower() == "true").sum())
+    assert run.answer.startswith(f"The ward with the most homicides in 2021 was Ward {ward}: {top.iloc[0]} ")
+    assert f"Of these, {arrested} led to an arrest ({100 * arrested / top.iloc[0]:.1f}%)." in run.answer
