@@ -2,17 +2,21 @@
 
 Nothing here may produce a 500, a traceback or a silently different question.
 """
+import io
 import json
 import socket
 import threading
 
 import pytest
-from werkzeug.serving import make_server
+from werkzeug.exceptions import ClientDisconnected
+from werkzeug.serving import DechunkedInput, make_server
+from werkzeug.wsgi import LimitedStream
 
 import app
 from bench.bench_web import gunicorn_server
 from protocols.openai_chat import sse
 from tests.faults import app_for
+from web.api import _read_body
 
 QUESTION = "How many homicides were there in 2022?"
 DEEP = 5000
@@ -164,6 +168,27 @@ def test_a_malformed_chunked_body_is_a_400(live, chunks):
                b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks)
     status, body = send_raw(live, request)
     assert 400 <= status < 500 and body["ok"] is False and body["error"]["code"] in ("invalid_body", "body_too_large")
+
+
+@pytest.mark.parametrize("declared", [b"ffffffffffffffffffffffff", b"400"])
+def test_a_chunk_that_declares_more_than_it_sends_is_unreadable_not_heap_bytes(live, declared):
+    # werkzeug's dev-server dechunker reports the length asked for after a short read; read through a bytearray
+    # that became up to 64 KiB from past the buffer's end (the CI run that segfaulted), parsed as JSON
+    for _ in range(20):
+        status, body = send_raw(live, b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                      b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                                      + declared + b"\r\n{}\r\n0\r\n\r\n")
+        assert status == 400 and body["error"]["code"] == "invalid_body"
+
+
+def test_the_body_reader_never_reports_more_than_the_dechunker_gave():
+    stream = LimitedStream(DechunkedInput(io.BytesIO(b"fff\r\n{}\r\n0\r\n\r\n")), 1_000_000, is_max=True)
+    # a memoryview cannot shrink: the short read is an error (werkzeug turns it into ClientDisconnected), not 4 KiB
+    # of heap
+    with pytest.raises(ClientDisconnected):
+        _read_body(stream, 10_001)
+    whole = LimitedStream(DechunkedInput(io.BytesIO(b"2\r\n{}\r\n0\r\n\r\n")), 1_000_000, is_max=True)
+    assert _read_body(whole, 10_001) == b"{}"
 
 
 @pytest.mark.full_data

@@ -66,7 +66,7 @@ def read_json_body() -> dict:
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     try:
-        raw = request.get_data(cache=True)  # MAX_CONTENT_LENGTH also caps chunked bodies...
+        raw = _read_body(request.stream, limit + 1)  # MAX_CONTENT_LENGTH also caps chunked bodies...
     except HTTPException as exc:
         if not isinstance(exc, BadRequest):  # e.g. 413: answered by the error handlers as it is
             raise
@@ -91,6 +91,32 @@ def read_json_body() -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, "invalid_json", "the body must be a JSON object")
     return body
+
+
+def _read_body(stream, most: int) -> bytes:
+    """Up to `most` bytes of the body, read into a memoryview rather than through stream.read().
+
+    Werkzeug's dev-server dechunker (`app.py serve`) copies a short read into the buffer it is given and
+    reports the full length asked for. Through stream.read() that buffer is a bytearray: it shrinks, and
+    io.RawIOBase.read then copies up to 64 KiB from past its end (heap bytes in the body, or a segfault)
+    when a chunk declares more than the client sends. A memoryview cannot shrink, so the same short read
+    raises ValueError, which read_json_body answers as an unreadable body.
+    """
+    buffer = bytearray(most)
+    view = memoryview(buffer)
+    got = 0
+    reads_into = hasattr(stream, "readinto")
+    while got < most:
+        if reads_into:
+            n = stream.readinto(view[got:])
+        else:  # gunicorn's input has only read(); it returns fresh bytes, nothing to overrun
+            data = stream.read(most - got)
+            n = len(data)
+            view[got:got + n] = data
+        if not n:
+            break
+        got += n
+    return bytes(view[:got])
 
 
 def _unreadable_body() -> ApiError:
