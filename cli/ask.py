@@ -75,8 +75,10 @@ def render_step(step: dict) -> str:
         return head + f"{'; '.join(parts)} ({step.get('prompt_tokens_before')} -> {step.get('prompt_tokens_after')} tokens)"
     if kind == "grounding":
         unmatched = step.get("unmatched") or []
+        form = step.get("form_problems") or []
         return head + (f"{len(step.get('checked') or [])} numbers checked; "
-                       + (f"unmatched: {', '.join(unmatched)}" if unmatched else "all matched"))
+                       + (f"unmatched: {', '.join(unmatched)}" if unmatched else "all matched")
+                       + (f"; not read as an answer: {'; '.join(form)}" if form else ""))
     if kind == "notes":
         added = step.get("added") or []
         return head + (f"{len(added)} of {len(step.get('notes') or [])} notes added to the answer (it left them out)"

@@ -10,7 +10,9 @@ import re
 
 import prompt_registry as prompts
 from analyzer.notes import unstated_notes
+from analyzer.reading import read
 from loop import decisions, grounding
+from loop.answer_form import form_problems
 from loop.context import RunContext
 from loop.decisions import CheckAction
 from loop.meaning import Places
@@ -30,14 +32,15 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
         started = state.now_ms()
         report = grounding.check_grounding(state.answer, outputs, state.question, references)
         missing = missing_lead_figures(state, ctx)
+        badly_formed = model_form_problems(state, ctx)
         state.emit(GroundingStep(attempt=attempt, checked=report.checked, ignored=report.ignored,
                                  unmatched=report.unmatched, matches=report.matches, mislabelled=report.mislabelled,
-                                 missing_lead_figures=missing),
+                                 missing_lead_figures=missing, form_problems=badly_formed),
                    started, "grounding_ms")
         state.ungrounded = report.unmatched
         action = decisions.check_action(attempt, report.ok, bool(missing), bool(report.unmatched),
                                         state.used_fallback,
-                                        state.time_left() < decisions.MIN_PASS_SECONDS)
+                                        state.time_left() < decisions.MIN_PASS_SECONDS, bool(badly_formed))
         if action == CheckAction.ACCEPT:
             break
         if action == CheckAction.PLANNER_ANSWER:
@@ -110,6 +113,16 @@ def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
         if wanted and not said(wanted) and wanted[0].text not in missing:  # two key lines may share a figure
             missing.append(wanted[0].text)
     return missing
+
+
+def model_form_problems(state: RunState, ctx: RunContext) -> list[str]:
+    """What keeps a model's answer from reading as an answer (loop/answer_form.py), where the planner has one to
+    give instead. The planner's own answers and the summary fallback are not refused for their form."""
+    if not ctx.model_drafts or ctx.planner_decides or state.used_planner_answer or state.used_fallback:
+        return []
+    answered = any(step.status == "ok" for step in state.ran_calls())
+    reading = read(state.analysis)
+    return form_problems(state.answer, reading.to_dict() if reading else None, answered)
 
 
 def pass_on_notes(state: RunState) -> None:

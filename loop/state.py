@@ -69,7 +69,7 @@ class RunState:
     stop: StopReason = StopReason.MODEL_DONE
     partial: bool = False
     used_fallback: bool = False  # the answer was built from result summaries, without the model
-    used_planner_answer: bool = False  # the planner's answer replaced a model answer the data did not back
+    used_planner_answer: bool = False  # the planner's answer replaced a model answer (unbacked, or no sentence)
     synthesis_request: list = field(default_factory=list)  # the synthesis messages, reused by the answer check
     ungrounded: list = field(default_factory=list)
     loop_caveats: list = field(default_factory=list)

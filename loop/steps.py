@@ -200,6 +200,7 @@ class GroundingStep(Step):
     matches: list = field(default_factory=list)  # [{"number", "rule", "source", "meaning"?}]: where each came from
     mislabelled: list = field(default_factory=list)  # [{"number", "claimed", "data", "conflicts", "source"}]
     missing_lead_figures: list = field(default_factory=list)  # results' lead figures a model's answer left out
+    form_problems: list = field(default_factory=list)  # why a model's answer does not read as one (answer_form.py)
 
 
 @dataclass

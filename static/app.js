@@ -149,6 +149,9 @@
       if (Array.isArray(step.mislabelled) && step.mislabelled.length) {
         bits.push(step.mislabelled.map(function (m) { return m.number + " is " + m.data + ", not " + m.claimed; }).join("; "));
       }
+      if (Array.isArray(step.form_problems) && step.form_problems.length) {
+        bits.push("not read as an answer: " + step.form_problems.join("; "));
+      }
     } else if (type === "notes") {
       var added = Array.isArray(step.added) ? step.added.length : 0;
       bits.push(added ? added + " added to the answer (left out by it)" : "all stated in the answer");

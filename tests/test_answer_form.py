@@ -1,10 +1,10 @@
-"""Answers that read as answers: the form check (evals/answer_form.py) and the planner's sentences
+"""Answers that read as answers: the form check (loop/answer_form.py) and the planner's sentences
 (rules/sentences.py). The eval-wide check is in tests/test_evals.py."""
 import pytest
 
 from assembly.services import build_services
 from backends.rules_only import RulesBackend
-from evals.answer_form import first_sentence, form_problems
+from loop.answer_form import first_sentence, form_problems
 from rules.sentences import count_sentence, peak_sentence, ranking_sentence, trend_sentence, year_counts_sentence
 from tools import names
 
@@ -90,3 +90,9 @@ def test_a_tie_for_first_names_every_place_in_it():
         "The wards tied for the fewest homicides in 2022, with 1 each, were ward 23, ward 38 and ward 40."
     assert count_sentence(values, summary, in_all=True) == \
         "In all, there were 717 homicides in Chicago in 2022; the arrest rate was 25.0%."
+
+
+def test_a_sentence_whose_subject_is_a_year_is_not_a_key_line():
+    assert form_problems("2016 had more: 762 against 672.", None) == []
+    assert form_problems("2021 saw 800 killings.", None) == []
+    assert form_problems("717 homicides (year 2022); arrest rate 35.4%", None)

@@ -55,7 +55,7 @@ def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(r
     assert report["grounded_share"] >= 0.99
     assert report["tool_selection_accuracy"] >= 0.9
     # Every answer, held-out ones too: no chain, no bare key line, and a first sentence with the reading's place,
-    # period and a figure (evals/answer_form.py).
+    # period and a figure (loop/answer_form.py).
     bad = {r["id"]: r["form_problems"] for r in report["results"] if r["form_problems"]}
     assert bad == {}
     # No answer anywhere gives a wrong reading's figure without the right one, held-out sets included.

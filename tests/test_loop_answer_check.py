@@ -86,14 +86,30 @@ def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, sett
 
 
 def test_an_answer_without_the_lead_figure_gets_a_sentence_added(registry, settings):
+    # The added sentence makes the answer whole, but it still opens with no figure: the planner's sentence leads.
     backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.",
                                 "There were 717 homicides in 2022."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
-    first, second = [s for s in result.steps if s.type == "grounding"]
+    first, second, third = [s for s in result.steps if s.type == "grounding"]
     assert first.missing_lead_figures == ["717"] and second.missing_lead_figures == []
     request = backend.requests[-1].messages[-1]["content"]
     assert "leaves out these figures: 717. They come from: There were 717 homicides in Chicago in 2022" in request
-    assert result.answer == "Homicides were common that year. There were 717 homicides in 2022."
+    assert result.steps[-4].strict and "the first sentence states no figure" in second.form_problems
+    assert third.form_problems == [] and result.steps[-2].planner_answer
+    assert result.answer.startswith("There were 717 homicides in Chicago in 2022")
+
+
+def test_a_left_out_second_figure_is_added_after_a_first_sentence_that_leads(registry, settings):
+    # Asked for the count and the arrest rate, the model gave the count in a sentence; the rate is added after it.
+    figures = tool_values(registry, HOMICIDES, year=2022)
+    count = f"There were {figures['total']:,} homicides in Chicago in 2022."
+    rate = f"{figures['arrest_rate_pct']}% of them led to an arrest."
+    backend = SuggestibleModel(["USE_SUGGESTED", count, rate])
+    result = Orchestrator(backend, registry, settings).run(
+        "How many homicides were there in 2022, and what share led to an arrest?")
+    checks = [s for s in result.steps if s.type == "grounding"]
+    assert checks[0].missing_lead_figures and checks[-1].missing_lead_figures == []
+    assert checks[-1].form_problems == [] and result.answer.startswith(count + " " + rate)
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
 
 
@@ -212,7 +228,7 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
 
 
 def test_a_partial_year_note_reaches_the_answer(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "340 homicides (year 2023)."])
+    backend = SuggestibleModel(["USE_SUGGESTED", "There were 340 homicides in 2023."])
     result = Orchestrator(backend, registry, settings).run("homicides so far this year in chicago")
     assert "it is partial (the snapshot ends" in result.answer.split("\n\nNote: ")[1]
     assert result.ungrounded_numbers == []
@@ -263,8 +279,11 @@ def test_two_named_years_answered_from_a_yearly_series_need_both_years(registry,
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(counts[2019]), str(counts[2022])]
     assert grounding[1].missing_lead_figures == []
-    assert result.answer == (f"Humboldt Park had {counts[2020]:,} homicides in 2020. It went from {counts[2019]:,} "
-                             f"in 2019 to {counts[2022]:,} in 2022.")
+    # Whole now, but it leads with 2020, a year not asked about: the planner's sentence, 2019 and 2022, leads.
+    assert "the first sentence does not name the period '2019, 2022'" in grounding[1].form_problems
+    assert result.steps[-2].planner_answer
+    assert result.answer.startswith(f"There were {counts[2019]} homicides in Humboldt Park (community area 23) in "
+                                    f"2019; {counts[2022]} in 2022.")
 
 
 def test_a_note_naming_a_number_needs_that_number(registry, settings):
@@ -336,3 +355,28 @@ def test_a_count_and_its_arrest_rate_are_both_asked_for(registry, settings, data
         "In ward 24 during 2016, how many people were killed, and in what percent of those cases was someone arrested?")
     grounding = [s for s in result.steps if s.type == "grounding"]
     assert grounding[0].missing_lead_figures == [str(len(rows))] and grounding[1].missing_lead_figures == []
+
+
+def test_a_model_answer_that_is_a_bare_key_line_gives_way_to_the_planners_sentence(registry, settings):
+    # Every figure backed, none left out, but no sentence: "717 homicides (year 2022); arrest rate 35.4%" is a key
+    # line. The planner's answer, a sentence naming the year, is shown instead, and the reason is in the trace.
+    figures = tool_values(registry, HOMICIDES, year=2022)
+    fragment = f"{figures['total']:,} homicides (year 2022); arrest rate {figures['arrest_rate_pct']}%"
+    backend = SuggestibleModel(["USE_SUGGESTED", fragment])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    first = [s for s in result.steps if s.type == "grounding"][0]
+    assert first.unmatched == [] and first.missing_lead_figures == []
+    assert first.form_problems and "bare key line" in first.form_problems[0]
+    assert result.steps[-2].planner_answer and result.answer != fragment
+    assert result.answer.startswith("There were") and f"{figures['total']:,}" in result.answer
+    assert "2022" in result.answer.split(".")[0]
+
+
+def test_a_model_answer_that_reads_as_one_is_kept(registry, settings):
+    figures = tool_values(registry, HOMICIDES, year=2022)
+    sentence = f"Chicago had {figures['total']:,} homicides in 2022, and {figures['arrest_rate_pct']}% led to an arrest."
+    backend = SuggestibleModel(["USE_SUGGESTED", sentence])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert result.answer.startswith(sentence)
+    assert not any(s.type == "grounding" and s.form_problems for s in result.steps)
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps)

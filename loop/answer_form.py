@@ -1,4 +1,5 @@
-"""Does an answer read as an answer? The checks the evaluation applies to every answer's form.
+"""Does an answer read as an answer? The loop refuses a model's answer that fails these checks (the planner's
+answer is shown instead, loop/answer_check.py), and the evaluation applies them to every answer.
 
 A person asked in words, so the first sentence states the figure asked for with its place and period, and the
 answer is not a templated chain ("Then, for that area: ...") or a key line copied bare ("717 homicides (year
@@ -20,6 +21,8 @@ _DECLINED = re.compile(r"\b(?:cannot|can't|does not (?:record|include)|is not in
 _LABEL_START = re.compile(r"^([A-Z][^:;.]{0,70}?):\s")
 _VERB = re.compile(r"\b(?:was|were|is|are|had|has|have|did|does|rose|fell|changed|went|earn|earned|means|lived|"
                    r"live|stood|cost|counted)\b", re.IGNORECASE)
+# A sentence whose subject is a year ("2016 had more: 762 against 672") starts with digits but is no key line.
+_YEAR_SUBJECT = re.compile(r"^(?:19|20)\d\d,?\s+(?:saw|was|had|ended|recorded)\b", re.IGNORECASE)
 _FIGURE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
 
 
@@ -55,7 +58,7 @@ def form_problems(answer: str, reading: dict | None, answered: bool = True) -> l
     text = (answer or "").strip()
     if _CHAIN.search(text):
         problems.append("a templated chain ('Then, for that area')")
-    if _BARE_START.match(text):
+    if _BARE_START.match(text) and not _YEAR_SUBJECT.match(text):
         problems.append(f"starts with a bare key line: {text[:60]!r}")
     if not answered or not reading:
         return problems
