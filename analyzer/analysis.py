@@ -124,6 +124,7 @@ class Analysis:
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
+    until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
     relative_year_note: str | None = None
     recent: bool = False
     metrics: list[str] = field(default_factory=list)

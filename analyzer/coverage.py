@@ -47,7 +47,7 @@ see saw seen sees seeing live lives lived living go goes going gone went come ca
 call calls called say says said mean means meant think thinking thought try trying wanna gonna gotta
 buy buying bought move moving moved moves end ended ends lead led leads lost lose losing bring brought
 turn turned keep kept put seem seems seemed feel felt stack stacks stacked compare compared comparing
-name names named rank ranked ranking rate rated score scored
+name names named rank ranked ranking rate rated score scored question questions quick q
 yo hmm um uh rn btw fyi lol real talk honestly seriously anyway anyways fr ngl
 good bad around nowadays days day these today back once often somebody someone anybody anyone everybody
 died die dies dying cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely

@@ -19,6 +19,12 @@ _CUE = (r"\b(?:except(?:\s+for)?|excluding|exclude|excludes|but\s+not|not\s+coun
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+and\s+|\s+or\s+|\s*&\s*)"
 _LEFT_YEARS_RE = re.compile(_CUE + r"\s+(?:the\s+)?(?:years?\s+(?:of\s+)?)?(" + _Y + r"(?:" + _SEP + _Y +
                             r")*)(?:\s+at\s+all)?\b(?!\s*(?:-|–|to|through|thru)\s*\d)", re.I)
+# "leave 2020 out of it", "take 2020 and 2021 out": the cue around the years, a verb before and "out" after.
+_AROUND = (r"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing)|took|drop(?:s|ping)?|cut(?:s|ting)?|knock(?:s|ing)?|"
+           r"throw(?:s|ing)?|toss(?:es|ing)?|keep(?:s|ing)?|kept)\s+")
+_OUT = r"\s+(?:out|off|away)\b(?:\s+of\s+(?:it|that|this|them|the\s+\w+))?"
+_LEFT_YEARS_AROUND_RE = re.compile(_AROUND + r"(?:the\s+)?(?:years?\s+(?:of\s+)?)?(" + _Y + r"(?:" + _SEP + _Y + r")*)" +
+                                   _OUT, re.I)
 _SEASON_WORD = r"(?:summer(?:time|s)?|winter(?:time|s)?|spring(?:time)?|autumn|fall)"
 _MONTHISH = r"(?:" + _MONTH_WORD.replace("(", "(?:", 1) + "|" + _SEASON_WORD + r")"
 # Month names need no comma between them ("not counting june july and august").
@@ -41,7 +47,7 @@ class LeftOut:
 def read_left_out(low: str) -> LeftOut:
     """The years and the months (1-12) ``low`` leaves out, with the text that says so."""
     out = LeftOut()
-    for m in _LEFT_YEARS_RE.finditer(low):
+    for m in [*_LEFT_YEARS_RE.finditer(low), *_LEFT_YEARS_AROUND_RE.finditer(low)]:
         out.years += [int(y) for y in re.findall(_Y, m.group(1)) if int(y) not in out.years]
         out.year_spans.append(m.span())
     for m in _LEFT_MONTHS_RE.finditer(low):

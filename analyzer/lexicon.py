@@ -155,7 +155,12 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
     ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender)|"
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
-                            r"teen(?:ager)?s|juveniles?"),
+                            r"teen(?:ager)?s|juveniles?|"
+                            # "were most of the victims black or hispanic", "how many hispanic victims"
+                            r"victims?(?:\s+(?:in\s+)?[\w']+){0,5}?\s+(?:black|white|hispanic|latin[oax]s?|asian|"
+                            r"african[\s-]americans?|males?|men|boys|girls|young|old|older|younger|elderly|kids|"
+                            r"children|minors)|(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
+                            r"young|old|older|elderly|child|teen(?:age)?)\s+(?:homicide\s+|murder\s+)?victims?"),
     ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"
                        r"(?:victims|people|persons|those|dead|deceased)"),
     ("weapons", r"guns?|firearms?|handguns?|rifles?|knife|knives|stabb(?:ing|ings|ed)|weapons?|blunt\s+objects?"),
@@ -292,7 +297,12 @@ SHARE_OF_CITY_RE = re.compile(
 TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
                       r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
 GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|higher|lower|less|fewer|bigger|"
-                    r"greater|smaller)\b|\bby\s+how\s+much\b|\bhow\s+far\s+(?:above|below|apart)\b", _FLAGS)
+                    r"greater|smaller)\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
+                    r"\bmargin\b", _FLAGS)
+# The latest figure asked beside a year's ("what was it in 2010, and what is it now").
+NOW_RE = re.compile(r"\b(?:now|today|currently|these\s+days|at\s+present|presently|nowadays|right\s+now|"
+                    r"(?:the\s+)?(?:latest|most\s+recent|current)\s+(?:value|figure|month|data|number|one|price|"
+                    r"reading)|in\s+the\s+latest\s+data)\b", _FLAGS)
 # Several places counted as one ("Englewood and West Englewood combined").
 PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altogether|put\s+together|jointly|"
                                 r"between\s+(?:them|the\s+two|both)|as\s+a\s+(?:whole|group))\b", _FLAGS)
@@ -331,6 +341,10 @@ GROUP_WORDS = [
                         r"\b" + _SUPERLATIVE + r"\s+wards?\b", _FLAGS)),
     ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b|"
                             r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
+    # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
+    ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
+                       r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|most\s+expensive|least\s+expensive)"
+                       r"\s+zip(?:\s*codes?)?\b", _FLAGS)),
     ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b", _FLAGS)),
     ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
                         r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"

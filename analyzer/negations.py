@@ -33,7 +33,8 @@ _OUT_AFTER_RE = re.compile(r"^\s+(?:out\b|left\s+out\b|excluded\b|aside\b)")
 _CUE_BEFORE_RE = re.compile(r"\b" + _CUE + r"(?:\s+(?:in|at|from|the|for))*\s+$")
 # Between two places of one list ("excluding Austin and Englewood").
 _LIST_GAP_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|and\s+|or\s+|nor\s+|&\s*)(?:(?:in|the)\s+)*")
-_NUMBERS = r"(\d{1,3}(?:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&|to|through|thru|-|–)\s*\d{1,3})*)"
+_NUMBERS = (r"(\d{1,3}(?:(?:st|nd|rd|th)?\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&|to|through|thru|-|–)\s*(?:the\s+)?"
+            r"\d{1,3})*)")
 # "wards other than 1-10", "districts except 11 and 12": the kind named once, the numbers after the cue.
 _KIND_EXCEPT_RE = re.compile(r"\b(wards|(?:police\s+)?districts|(?:community\s+)?areas|(?<=every\s)(?:ward|"
                              r"(?:police\s+)?district|(?:community\s+)?area)|(?<=each\s)(?:ward|(?:police\s+)?district|"
@@ -203,7 +204,12 @@ _ARREST = r"arrests?"
 _ARREST_NO_RE = re.compile(
     r"\b(?:with\s+no|without(?:\s+an?|\s+any)?|no|zero)\s+(?:one\s+)?" + _ARREST + r"(?:\s+(?:made|being\s+made|"
     r"was\s+made|were\s+made))?|\b(?:nobody|no\s*one|no-one|none)\s+(?:(?:was|were|got|has|have|been|being|ever|"
-    r"yet)\s+)*(?:arrested|charged|caught)|\b" + _NOT + r"\s+(?:(?:been|yet|ever|gotten|got)\s+)*(?:arrested|"
+    r"yet)\s+)*(?:arrested|charged|caught)|"
+    # "never had anybody arrested for them", "didn't get anyone charged": someone between the negation and the arrest.
+    r"\b" + _NOT + r"\s+(?:had|have|has|got|get|gotten|see|saw|seen|ended\s+with|end\s+with)\s+"
+    r"(?:anybody|anyone|any\s+one|somebody|someone|a\s+suspect|the\s+killer|the\s+shooter)\s+"
+    r"(?:(?:being|get|got|getting)\s+)?(?:arrested|charged|caught)|"
+    r"\b" + _NOT + r"\s+(?:(?:been|yet|ever|gotten|got)\s+)*(?:arrested|"
     r"solved|cleared)|\b(?:unsolved|uncleared|unresolved)\b|\bstill\s+(?:open|unsolved)\b|\bopen\s+cases?\b|"
     r"\bcold\s+cases?\b|\bnor\s+(?:followed\s+by|led\s+to|leading\s+to|resulted\s+in|ended\s+in|with)\s+"
     r"(?:an?\s+|any\s+)?" + _ARREST + r"|"
@@ -225,7 +231,11 @@ _LOCATION_NO_RE = re.compile(
     r"(?:\b" + _NOT + r"|\boff|\baway\s+from|\bexcluding|\bexcept(?:\s+for)?|"
     r"(?:\b(?:(?:some|any|every)\s*(?:place|where)|places?|locations?|spots?)\s+)?\bother\s+than|\bbesides|"
     r"\bapart\s+from|\baside\s+from|\boutside(?:\s+of)?|\b(?:anywhere|everywhere)\s+but|\bbut\s+not|"
-    r"\bnot\s+counting|\bnot\s+including|\bnon)(?:[\s-]+(?:out\s+)?(?:on|in|at|inside|into|from))?(?:\s+(?:the|a|an|any))?"
+    r"\bnot\s+counting|\bnot\s+including|\bnon)"
+    # "didn't happen out on the street", "were not committed in an apartment": the event's verb between.
+    r"(?:\s+(?:happen(?:ed)?|occur(?:red)?|take\s+place|took\s+place|go\s+down|went\s+down|committed|"
+    r"carried\s+out|found|killed|shot))?"
+    r"(?:[\s-]+(?:out\s+)?(?:on|in|at|inside|into|from))?(?:\s+(?:the|a|an|any))?"
     r"[\s-]+(" + _LOCATION_WORDS + r")\b")
 
 
@@ -307,8 +317,11 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
     found.spans += negated + positive
     if not (negated or positive) or _RATE_RE.search(low):
         return  # "what share led to an arrest": the arrest rate, from the breakdown
+    first = min(span[0] for span in negated + positive)
+    if _asked_apart(low, first):
+        return  # "how many murders total, how many ended in an arrest": a part of its own, not a filter on the total
     subset = _SUBSET_RE.search(low)
-    if subset and subset.start() < min(span[0] for span in negated + positive):
+    if subset and subset.start() < first:
         return  # "which ward had the most, and out of those how many led to an arrest": a part of the count asked
         # first, not a filter on it (ranked with arrests only, another ward came first)
     if negated and positive:
@@ -316,6 +329,15 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
     found.arrest_filter = "not_arrested" if negated else "arrested"
     if "arrests" in metrics:
         metrics.remove("arrests")
+
+
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\b|\bwhat\s+number\b")
+
+
+def _asked_apart(low: str, position: int) -> bool:
+    """The words at ``position`` are asked in a "how many" clause of their own, after another: "how many murders
+    total, how many ended in an arrest, and how many were domestic" asks three counts, not one filtered count."""
+    return sum(m.start() < position for m in _HOW_MANY_RE.finditer(low)) >= 2
 
 
 def _locations(low: str, metrics: list, locations: list, found: HomicideFilters) -> None:

@@ -28,8 +28,18 @@ def unsupported_named(analysis: Analysis, only=None) -> str:
     """"shootings ('shot'), victim demographics ('ages of the victims')": each subject the data lacks (of ``only``,
     when given), with the question's own words when they differ from its name."""
     words = analysis.unsupported_words or analysis.unsupported
-    return ", ".join(label if word.lower() in label.lower() else f"{label} ('{word}')"
-                     for label, word in zip(analysis.unsupported, words) if only is None or label in only)
+
+    def named(label: str, word: str) -> str:
+        asides = [a for a in (_DESCRIBED.get(label), None if word.lower() in label.lower() else f"'{word}'") if a]
+        return label + (f" ({'; '.join(asides)})" if asides else "")
+
+    return ", ".join(named(label, word) for label, word in zip(analysis.unsupported, words)
+                     if only is None or label in only)
+
+
+# What a subject's name covers, where the name alone does not say ("most victims black or hispanic" is declined as
+# victim demographics: the reader should see that race is among them).
+_DESCRIBED = {"victim demographics": "the victims' age, sex, race or ethnicity"}
 
 
 def not_used_note(phrases: list[str]) -> str:

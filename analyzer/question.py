@@ -26,6 +26,7 @@ from analyzer.lexicon import (
     CENSUS_GROUP_RES,
     CITYWIDE_RE,
     COMPARE_RE,
+    NOW_RE,
     CORRELATION_RE,
     FILTERING_SUBJECTS,
     GROUP_CONTRAST_RE,
@@ -205,6 +206,8 @@ def analyze_question(question: str, data) -> Analysis:
             times.hour_spans = []
         else:
             group_by = other
+    if group_by == "zip" and "property" not in domains:
+        group_by = None  # only home values are published by ZIP
     if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
         group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
@@ -303,6 +306,8 @@ def analyze_question(question: str, data) -> Analysis:
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(len(areas) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
+    # "what was it in 2010, and what is it now": a home value then and now, with the change between.
+    result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     return _typed(result)
@@ -512,6 +517,8 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
             r"\bwhich\s+(?:police\s+)?district|\bdistricts\b|\bby\s+district|\beach\s+district", low):
         group_by = None
     if group_by == "community_area" and places["areas"] and not ranking:
+        group_by = None
+    if group_by == "zip" and places["zips"] and not re.search(r"\b(?:which|what)\s+zip|\bzips\b|\bzip\s*codes\b", low):
         group_by = None
     if group_by is None and yearly:
         group_by = "year"

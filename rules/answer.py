@@ -175,7 +175,7 @@ def _no_data_answer(question: str, analysis: Analysis, checker: _Checker) -> str
     unsupported = analysis.unsupported
     warnings = [w for w in analysis.warnings if "instruction-like" not in w]
     if unsupported:
-        parts.append("The data behind ChiQA does not include " + ", ".join(unsupported) +
+        parts.append("The data behind ChiQA does not include " + unsupported_named(analysis) +
                      ", so I cannot answer that from it.")
     if analysis.broad_places:
         parts.append("That place name covers many community areas; name one of the community areas "
@@ -228,6 +228,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         split = split_sentences(entry.result.values) if entry.name == names.HOMICIDES else []
         if split:
             lead += [LeadLine(line, "answer", entry) for line in split]
+            domestic = _domestic_part(entry, analysis)  # "...how many ended in an arrest, and how many were domestic"
+            if domestic:
+                lead.append(LeadLine(domestic, "answer", entry))
             continue
         first = _ranking_lead(entry, analysis)
         if first and (i == 0 or not chained):
@@ -235,7 +238,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             arrests = _ranked_arrests(entry, analysis)
             if arrests:
                 lead.append(LeadLine(arrests, "answer", entry))
-            if summary and summary not in first and not entry.result.values.get("change"):
+            repeats = entry.name == names.PROPERTY and entry.result.values.get("scope") == "ranking"  # its top row
+            if summary and summary not in first and not entry.result.values.get("change") and not repeats:
                 lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
         elif summary:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income

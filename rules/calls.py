@@ -89,7 +89,7 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
             return (names.CENSUS, {"metric": kind, "group": group, **rank})
         return (names.CENSUS, {"metric": "population" if metric == "all" else metric, **rank})
     if domain == "property":
-        return (names.PROPERTY, {"metric": "home_value", **rank, **_property_years(analysis)})
+        return (names.PROPERTY, {"metric": "home_value", **rank, **_property_years(analysis), **_by_zip(analysis)})
     return None
 
 
@@ -298,6 +298,8 @@ def _property_years(analysis: Analysis) -> dict:
     years = analysis.years
     if periods:
         return {"since_year": periods[0].start}
+    if len(years) == 1 and analysis.until_now:  # "in 2010, and now": the latest value with its change since 2010
+        return {"since_year": int(years[0])}
     if len(years) == 1 and len(analysis.months) == 1:  # "in June 2021": that month's value, not the year's mean
         return {"year": int(years[0]), "month": f"{int(years[0])}-{int(analysis.months[0]):02d}"}
     if len(years) == 1:
@@ -359,8 +361,13 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if zips:
         return calls + [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
     if analysis.ranking:
-        return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5)})]
+        return [(names.PROPERTY, {**base, **_ranking_args(analysis, 5), **_by_zip(analysis)})]
     return [(names.PROPERTY, base)]
+
+
+def _by_zip(analysis: Analysis) -> dict:
+    """"The cheapest ZIP code": ZIPs ranked by their own value (the Zillow value alone: no price index by ZIP)."""
+    return {"group_by": "zip", "metric": "home_value"} if analysis.group_by == "zip" else {}
 
 
 def _two_years(analysis: Analysis) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from analyzer.lexicon import ORDINAL_WORDS
+from analyzer.lexicon import GAP_RE, ORDINAL_WORDS, TIMES_RE
 from tools import names
 
 # The homicide tool's filter phrases (values["described"]) as the parts of a sentence.
@@ -21,7 +21,7 @@ _ADJECTIVES = {"domestic": "domestic", "non-domestic": "non-domestic"}
 _OTHER = {"arrest made": "with an arrest made", "no arrest": "with no arrest made"}
 GROUP_NOUNS = {"community_area": "community area", "ward": "ward", "district": "police district",
                "location_type": "kind of place", "year": "year", "month": "month", "weekday": "day of the week",
-               "hour": "hour of the day"}
+               "hour": "hour of the day", "zip": "ZIP code"}
 
 
 def period_words(phrase: str) -> str | None:
@@ -112,8 +112,8 @@ def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | No
         conditions = ""
     text += conditions
     rate = values.get("arrest_rate_pct")
-    if rate is not None and total:
-        text += f"; the arrest rate was {rate:.1f}%"
+    if rate is not None and total and "arrest_status" not in (values.get("filters") or {}):
+        text += f"; the arrest rate was {rate:.1f}%"  # of homicides counted by their arrest flag it says nothing
     return text + _summary_tail(summary, with_tie=not in_all) + "."
 
 
@@ -165,7 +165,7 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
     if isinstance(period, str) and period not in aside:  # which survey years the figure is from, as the reading says
         aside = f"{aside} ({period})".strip()
     label = re.sub(r"\s*\(.*?\)", "", label)
-    sentence = f"The community area with {highest if most else lowest} {label} is {name}: {figures}".rstrip(".")
+    sentence = f"The {group} with {highest if most else lowest} {label} is {name}: {figures}".rstrip(".")
     return sentence + (f" {aside}" if aside else "") + "."
 
 
@@ -313,11 +313,6 @@ def area_rate_sentence(values: dict) -> str | None:
     return text + (f"; the city's was {city:.1f}." if isinstance(city, (int, float)) else ".")
 
 
-_HOW_MANY_MORE = re.compile(r"\bhow\s+many\s+(?:more|fewer|less)\b|\bdifference\s+between\b|\bhow\s+much\s+"
-                            r"(?:more|higher|lower)\b", re.I)
-_HOW_MANY_TIMES = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+many|more)\b|\bratio\b", re.I)
-
-
 def place_difference_sentence(question: str, first: dict, second: dict) -> str | None:
     """Two places' homicide counts set against each other as the question asks: "how many more ... than" gets
     the difference, "how many times as many" the ratio ("There were 44 more homicides in Austin (community area
@@ -332,13 +327,16 @@ def place_difference_sentence(question: str, first: dict, second: dict) -> str |
                                                                                                others_b):
         return None
     where_a, where_b = " ".join(places_a), " ".join(places_b)
+    if a < b and not re.search(r"\b(?:fewer|less|lower|smaller)\b", question, re.I):
+        # "which had more, and by how many": the place with more leads, so the sentence answers "which" too
+        a, b, where_a, where_b = b, a, where_b, where_a
     noun = " ".join(adj_a + ["homicides"])
     short_a, short_b = (re.sub(r" \((?:community area|ward|police district) \d+\)", "", w) for w in (where_a, where_b))
     tail = "".join(" " + p for p in periods_a) + "".join(", " + o for o in others_a) + \
         f": {a:,} {short_a} against {b:,} {short_b}."
-    if _HOW_MANY_TIMES.search(question) and b:
+    if TIMES_RE.search(question) and b:
         return f"There were {a / b:.1f} times as many {noun} {where_a} as {where_b}{tail}"
-    if _HOW_MANY_MORE.search(question):
+    if GAP_RE.search(question):
         if a == b:
             return f"There were as many {noun} {where_a} as {where_b}{tail}"
         return f"There were {abs(a - b):,} {'more' if a > b else 'fewer'} {noun} {where_a} than {where_b}{tail}"

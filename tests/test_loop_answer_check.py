@@ -216,7 +216,8 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
     result = Orchestrator(backend, registry, settings).run(
         "how many homicides were there in 2020, and how many of the victims were women?")
     assert result.answer == (f"There were {in_2020:,} homicides in 2020.\n\nNote: The data does not include victim "
-                             "demographics ('women'); the figures above are what it does hold.")
+                             "demographics (the victims' age, sex, race or ethnicity; 'women'); the figures above are "
+                             "what it does hold.")
     notes = result.steps[-1]
     assert notes.type == "notes" and len(notes.added) == 1 and result.to_dict()["trace"][-1]["added"] == notes.added
     # An answer that tells the user in its own words gets nothing added.

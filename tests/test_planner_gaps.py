@@ -242,7 +242,8 @@ def test_an_age_band_asked_about_is_counted(ask, data_dir, question):
                                       "what were the victims' names in Austin in 2021"])
 def test_victims_names_are_declined_by_name(ask, question):
     result = ask(question)
-    assert result.answer.startswith("The data behind ChiQA does not include victims' names, so I cannot answer that")
+    assert result.answer.startswith("The data behind ChiQA does not include victims' names")
+    assert "so I cannot answer that from it" in result.answer.split("\n")[0]
     assert result.calls == []  # the count of all homicides would answer another question
 
 
@@ -253,7 +254,7 @@ def test_a_count_the_data_cannot_narrow_is_declined_without_a_stand_in(ask, ques
     # The count of all homicides had followed the decline: a figure for another question.
     result = ask(question)
     assert result.calls == [] and not re.search(r"\b\d{3}\b", result.answer.split("\n\n")[0])
-    assert result.answer.startswith(f"The data behind ChiQA does not include {subject}, so I cannot answer that")
+    assert result.answer.startswith(f"The data behind ChiQA does not include {subject} (")  # with the question's words
 
 
 def test_a_second_question_beside_the_missing_subject_is_still_answered(ask, raw):

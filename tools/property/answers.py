@@ -176,7 +176,8 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
     summary_parts = []
     if period is not None:
         summary_parts.append(_home_summary(c, values.get("home_value"), period)
-                             + (f", {signed_pct(values.get('home_value_change_pct'))} since {since.year}" if since else ""))
+                             + (f", {signed_pct(values.get('home_value_change_pct'))} since the {since.year} average of "
+                                f"{fmt_money(values.get('home_value_since'))}" if since else ""))
     if end is not None:
         summary_parts.append(f"price index {fmt_num(values['price_index'])} ({end}, "
                              f"{signed_pct(values['price_index_change_pct'])} since {base})")
@@ -318,6 +319,50 @@ def city_answer(c, metric, period, since, end, base, caveats, method) -> dict:
                 map=zip_value_map(c.home, period))
 
 
+def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method) -> dict:
+    """ZIPs ranked by their own Zillow value (or its change since a year): "the cheapest ZIP code" asks for a ZIP,
+    and an area's ZIP-weighted value would answer another question."""
+    direction = "highest" if sort_order == "desc" else "lowest"
+    now = period.vector
+    score = now if since is None else 100 * (now / since.vector - 1)
+    key = "home_value" if since is None else "home_value_change_pct"
+    order = sorted((j for j in range(len(c.home.zips)) if not np.isnan(score[j])),
+                   key=lambda j: (score[j] if sort_order == "asc" else -score[j], c.home.zips[j]))
+    rows = []
+    for position, j in enumerate(order[:top_n], start=1):
+        zip_code = c.home.zips[j]
+        overlaps = sorted(geo.zip_to_areas.get(zip_code, []), key=lambda p: -p[1])
+        row = {"rank": position, "zip": zip_code, "home_value": whole(now[j]),
+               "community_areas": ", ".join(c.area_names[n] for n, _ in overlaps[:2])}
+        if since is not None:
+            row.update({"home_value_since": whole(since.vector[j]), "home_value_change_pct": round(float(score[j]), 1)})
+        rows.append(row)
+    label = (f"home value change since {since.year} average" if since is not None
+             else f"Zillow home value ({period.label})")
+
+    def row_text(r: dict) -> str:
+        change = f"; {signed_pct(r['home_value_change_pct'])} since {since.year}" if since is not None else ""
+        return f"{r['rank']}. ZIP {r['zip']} ({r['community_areas']}): home value {fmt_money(r['home_value'])}{change}"
+
+    city = _city_context(c, "home_value", period, None, None)
+    text = fit_text([f"Top {len(rows)} ZIP codes by {label} ({direction} first, of {len(order)} with a value):"],
+                    [row_text(r) for r in rows], [_city_text(city)])
+    missing = sorted(set(geo.zip_to_areas) - {c.home.zips[j] for j in order})
+    if missing:
+        when = period.label + (f" or {since.label}" if since is not None else "")
+        caveats.append(f"Chicago ZIPs with no Zillow value for {when}, so not ranked: {', '.join(missing)}.")
+    fmt = fmt_money if key == "home_value" else signed_pct
+    summary = (f"{direction.capitalize()} {label}: ZIP {rows[0]['zip']} ({fmt(rows[0][key])})" if rows
+               else "no rows")
+    values = {"scope": "ranking", "group_by": "zip", "metric": "home_value", "rank_by": key, "sort_order": sort_order,
+              "rows": rows, "city": city, "zips_ranked": len(order), "not_ranked": missing, "method": method,
+              "home_value_period": period.label}
+    table = rows_table(rows, list(rows[0]) if rows else ["rank", "zip", key])
+    chart = {"type": "bar", "x": "zip", "y": key, "title": f"{label} by ZIP ({direction} first)"}
+    return dict(values=values, text=text, summary=summary, table=table, chart=chart,
+                map=zip_value_map(c.home, period))
+
+
 def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, method) -> dict:
     """A ZIP's own Zillow value; its price index is that of the community area covering most of it."""
     overlaps = sorted(geo.zip_to_areas[zip_code], key=lambda p: -p[1])
@@ -358,7 +403,8 @@ def zip_answer(c, geo, zip_code, metric, period, since, end, base, caveats, meth
     if period is not None:  # the change since the year asked, as an area's summary gives it
         change = values.get("home_value_change_pct")
         parts.append(_home_summary(c, values["home_value"], period)
-                     + (f", {signed_pct(change)} since {since.year}" if since is not None and change is not None else ""))
+                     + (f", {signed_pct(change)} since the {since.year} average of {fmt_money(values['home_value_since'])}"
+                        if since is not None and change is not None else ""))
     if end is not None:
         parts.append(f"price index {fmt_num(values['price_index'])} ({end}"
                      + (f", {signed_pct(values['price_index_change_pct'])} since {base})" if since is not None else ")"))

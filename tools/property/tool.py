@@ -32,6 +32,7 @@ from tools.property.answers import (
     ranking_answer,
     submarket_answer,
     zip_answer,
+    zip_ranking_answer,
 )
 from tools.property.home_values import (
     CROSSWALK_CAVEAT,
@@ -146,7 +147,8 @@ def _quarter(c: PropertySources, quarter, metric: str, year, month) -> str | Non
 
 
 def query_property_values(data, community_area=None, zip=None, compare_areas=None, year=None, since_year=None,
-                          month=None, quarter=None, submarket=None, metric="all", top_n=None, sort_order="desc"):
+                          month=None, quarter=None, submarket=None, metric="all", top_n=None, sort_order="desc",
+                          group_by="community_area"):
     c = property_sources(data)
     geo = data.geography
     code = _submarket_code(c, submarket, metric, (community_area, zip, compare_areas, top_n))
@@ -159,6 +161,16 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
             raise ToolArgumentError("give either zip or community_area/compare_areas/top_n, not both; a ZIP "
                                     "query answers for that ZIP alone", "conflicting_arguments")
         zip_code = geo.check_zip(zip)
+    if group_by not in ("community_area", "zip"):
+        raise ToolArgumentError(f"group_by must be community_area or zip, not {group_by!r}", "invalid_argument")
+    if group_by == "zip" and (community_area is not None or compare_areas or zip is not None or code):
+        raise ToolArgumentError("group_by zip ranks every Chicago ZIP; leave out community_area, compare_areas, zip "
+                                "and submarket", "conflicting_arguments")
+    if group_by == "zip" and metric == "price_trend":
+        raise ToolArgumentError("the IHS price index is not published by ZIP; rank ZIPs with metric home_value",
+                                "invalid_argument")
+    if group_by == "zip":
+        metric = "home_value"  # the price index is by submarket: a ZIP ranking is of Zillow values alone
     numbers = resolve_areas(geo, community_area, compare_areas)
     month, year, index_month = _month_year(c, month, year)
     _check_years(c, metric, year, since_year)
@@ -191,6 +203,9 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
             answer = area_answer(number=numbers[0], **ctx)
         elif numbers:
             answer = comparison_answer(numbers=numbers, **ctx)
+        elif group_by == "zip":
+            answer = zip_ranking_answer(c=c, geo=geo, period=period, since=since, top_n=top_n or 5,
+                                        sort_order=sort_order, caveats=caveats, method=method)
         elif top_n is not None:
             answer = ranking_answer(top_n=top_n, sort_order=sort_order, **ctx)
         else:
@@ -230,6 +245,9 @@ def register(registry) -> None:
                            "description": "home_value = Zillow value; price_trend = IHS price index; all = both"},
                 "top_n": TOP_N_SCHEMA,
                 "sort_order": SORT_SCHEMA,
+                "group_by": {"type": "string", "enum": ["community_area", "zip"], "default": "community_area",
+                             "description": "what a ranking (top_n) ranks: community areas, or ZIP codes by their "
+                                            "own Zillow value"},
             },
             "required": [],
         },
