@@ -125,6 +125,7 @@ class Analysis:
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
+    station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value
     relative_year_note: str | None = None
     recent: bool = False
     metrics: list[str] = field(default_factory=list)
@@ -164,6 +165,7 @@ class Analysis:
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")
+    share_without_arrest: bool = False  # "what percent never had anyone arrested": the share with no arrest leads
     excluded_locations: list[str] = field(default_factory=list)  # "not on the street" -> ["STREET"]
     submarkets: list[SubmarketMatch] = field(default_factory=list)  # IHS price-index submarkets named
     quarter: str | None = None  # one quarter of the price index asked for, "2008Q3"

@@ -223,7 +223,10 @@ YEAR = r"((?:19|20)\d{2})"
 METRIC_RES = [(metric, domain, word_re(pattern)) for metric, domain, pattern in METRIC_PATTERNS]
 UNSUPPORTED_RES = [(label, word_re(pattern)) for label, pattern in UNSUPPORTED]
 UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUPPORTED), _FLAGS)
-CENSUS_GROUP_RES = [(group, word_re(pattern)) for group, pattern in CENSUS_GROUPS]
+_RACE_GROUPS = ("black", "hispanic_or_latino", "white_not_hispanic", "asian")
+# "residents of Asian descent", "of Hispanic origin": the group, with its word for ancestry.
+CENSUS_GROUP_RES = [(group, word_re(f"(?:{pattern})(?:\\s+(?:descent|origin|heritage|ancestry|background))?"
+                                    if group in _RACE_GROUPS else pattern)) for group, pattern in CENSUS_GROUPS]
 # "house prices" names a price, and "street address" an address, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
                                                     key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))",
@@ -316,13 +319,18 @@ _POSITIONS = {**{word: n for word, n in ORDINAL_WORDS.items() if n > 1},
               "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10, "runner": 2}
 RANK_POSITION_RE = re.compile(r"\b(" + "|".join(k for k in _POSITIONS if k != "runner") +
                               r")[\s-]+(?=(?:most|least|highest|lowest|largest|biggest|fewest|worst|best|\w{3,}est)\b)|"
-                              r"\b(runner)[\s-]+up\b", _FLAGS)
+                              r"\b(runner)[\s-]+up\b|"
+                              # "came in third for the most", "ranked third in", "was 2nd on the list"
+                              r"\b(?:came|come|comes|coming|finished|finish|ranked|ranks|rank|placed|place|was|is|were|"
+                              r"sits?|landed)\s+(?:in\s+|at\s+)?(?:number\s+)?(" +
+                              "|".join(k for k in _POSITIONS if k != "runner") +
+                              r")\b(?!\s+(?:ward|district|area|community|street|avenue|ave|st)\b)", _FLAGS)
 
 
 def rank_position(text: str) -> int:
     """The place in a ranking the question asks for (1 when it names none)."""
     match = RANK_POSITION_RE.search(text)
-    return _POSITIONS[(match.group(1) or match.group(2)).lower()] if match else 1
+    return _POSITIONS[next(g for g in match.groups() if g).lower()] if match else 1
 
 
 WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"

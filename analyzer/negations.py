@@ -203,7 +203,7 @@ _DOMESTIC_NO_RE = re.compile(
 _ARREST = r"arrests?"
 _ARREST_NO_RE = re.compile(
     r"\b(?:with\s+no|without(?:\s+an?|\s+any)?|no|zero)\s+(?:one\s+)?" + _ARREST + r"(?:\s+(?:made|being\s+made|"
-    r"was\s+made|were\s+made))?|\b(?:nobody|no\s*one|no-one|none)\s+(?:(?:was|were|got|has|have|been|being|ever|"
+    r"was\s+made|were\s+made))?|\b(?:nobody|no\s*one|no-one|none)\s+(?:(?:was|were|got|getting|gets|get|has|have|been|being|ever|"
     r"yet)\s+)*(?:arrested|charged|caught)|"
     # "never had anybody arrested for them", "didn't get anyone charged": someone between the negation and the arrest.
     r"\b" + _NOT + r"\s+(?:had|have|has|got|get|gotten|see|saw|seen|ended\s+with|end\s+with)\s+"
@@ -258,6 +258,7 @@ class HomicideFilters:
     domestic_negated: bool = False  # "non-domestic" was written: never a domestic-only reading
     domestic_split: bool = False  # "domestic vs non-domestic": the breakdown, not the domestic cases alone
     arrest_filter: str | None = None  # "arrested" | "not_arrested"
+    share_without_arrest: bool = False  # "what percent ended with no one arrested": the share with none leads
     excluded_locations: list[str] = field(default_factory=list)
     location_narrows: bool = False  # "how many domestic ones, and how many of those in an apartment"
     spans: list[tuple] = field(default_factory=list)
@@ -266,6 +267,7 @@ class HomicideFilters:
         """The Analysis fields this reading sets; "non-domestic homicides" holds the words "domestic homicides",
         so the analyzer's domestic-only reading (``domestic_filter``) stands only where nothing negates it."""
         return {"domestic_excluded": self.domestic_excluded, "arrest_filter": self.arrest_filter,
+                "share_without_arrest": self.share_without_arrest,
                 "excluded_locations": self.excluded_locations, "location_narrows": self.location_narrows,
                 "domestic_filter": domestic_filter and not self.domestic_negated}
 
@@ -316,7 +318,10 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
     positive = [m.span() for m in _ARREST_YES_RE.finditer(low) if not overlaps(m.span(), negated)]
     found.spans += negated + positive
     if not (negated or positive) or _RATE_RE.search(low):
-        return  # "what share led to an arrest": the arrest rate, from the breakdown
+        # "what share led to an arrest": the arrest rate, from the breakdown; asked as "with no arrest", its
+        # complement is the figure asked for
+        found.share_without_arrest = bool(negated) and not positive
+        return
     first = min(span[0] for span in negated + positive)
     if _asked_apart(low, first):
         return  # "how many murders total, how many ended in an arrest": a part of its own, not a filter on the total

@@ -306,6 +306,9 @@ def analyze_question(question: str, data) -> Analysis:
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(len(areas) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
+    # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
+    result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
+                                 and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))

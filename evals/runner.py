@@ -168,9 +168,11 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
         if not found:
             failures.append(f"expected {label} = {value} not in answer")
     # Found only in the details below the answer: the figure is there, but the answer a reader sees leads with
-    # something else (a wrong lead over right details would pass on "found" alone). Reported, not failed.
+    # something else (a wrong lead over right details passed on "found" alone: "the most" for "came in third").
     lead = answer.split("\nDetails:", 1)[0]
     buried = [n["expected"] for n in numbers if n["found"] and not number_in_answer(n["value"], lead)]
+    if buried:
+        failures.append("expected figures only in the details, not in the answer: " + ", ".join(buried))
     for word in item.get("expect_text") or []:
         if str(word).lower() not in answer.lower():
             failures.append(f"expected text {word!r} not in answer")
@@ -331,7 +333,7 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         # Answers whose form fails loop/answer_form.py: a chain, a bare key line, a first sentence without the
         # reading's place, period or a figure.
         "form_problems": sum(bool(r["form_problems"]) for r in rows),
-        # Answers with an expected figure only in their details, not in the answer above them.
+        # Answers with an expected figure only in their details, not in the answer above them (each also fails).
         "buried_figures": sum(bool(r.get("buried_figures")) for r in rows),
         "argument_accuracy": round(sum(r["args_matched"] for r in rows) / args_total, 4) if args_total else 1.0,
         "grounded_share": round((checked - ungrounded) / checked, 4) if checked else 1.0,

@@ -225,7 +225,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         if special:
             lead.append(LeadLine(as_sentences(special), "answer", entry))
             continue
-        split = split_sentences(entry.result.values) if entry.name == names.HOMICIDES else []
+        split = split_sentences(entry.result.values, analysis.share_without_arrest) \
+            if entry.name == names.HOMICIDES else []
         if split:
             lead += [LeadLine(line, "answer", entry) for line in split]
             domestic = _domestic_part(entry, analysis)  # "...how many ended in an arrest, and how many were domestic"
@@ -249,13 +250,17 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             # The census group asked about, with its count: "how many Chatham residents are 65 or older".
             # One area's population: a sentence with the change since 2010 in residents.
             group = _census_line(entry, analysis) \
-                if analysis.census_group or entry.result.values.get("metric") == "population" else None
+                if analysis.census_group or entry.result.values.get("metric") in ("population", "race") else None
             line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
             line = as_sentences(line)  # a key line of a label and a figure, as a sentence
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
             domestic = _domestic_part(entry, analysis) if sentence else None
             if domestic:
                 lead.append(LeadLine(domestic, "figure", entry))
+            years = _year_rows(entry, analysis) if sentence and not measures else None
+            if years:  # "the trend by year since 2015": each year's count after the period's, not only in the details
+                rows = years.removeprefix(_YEAR_ROWS_PREFIX).split(". Total ")[0].rstrip(".")
+                lead.append(LeadLine(f"Year by year: {rows}.", "figure", entry))
     return lead
 
 
@@ -453,8 +458,12 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if band and values.get("metric") in ("age", "all") and isinstance(values.get(group), int) \
             and isinstance(values.get("age_total"), int) and name:
         # "How many Chatham residents are 65 or older?": the band's count, first (the summary gives shares only).
-        return (f"{name}: {values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
+        line = (f"{values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
                 f"{values['age_total']:,} ({vintage}).")
+        if "population" in analysis.metrics and isinstance(population, int):
+            # "what's the population of Austin, and how many are 65 or older": both, the population first
+            return f"{name} had {population:,} residents ({vintage}); {line[:-len(f' ({vintage}).')]}."
+        return f"{name}: {line}"
     change, before = values.get("population_change"), values.get("population_2010")
     if values.get("metric") == "population" and name and isinstance(population, int) \
             and isinstance(change, int) and isinstance(before, int) and population != before:
@@ -463,9 +472,10 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
         return (f"{name} had {population:,} residents ({vintage}), {abs(change):,} "
                 f"{'fewer' if change < 0 else 'more'} than the {before:,} of the 2010 Census "
                 f"({values['population_change_pct']:+.1f}%).")
-    if values.get("metric") != "race" or not (name and isinstance(population, int)):
-        return None
     labels = {key: label for _, key, label in MAIN_RACE}
+    if not (name and isinstance(population, int)) or not (values.get("metric") == "race" or (
+            values.get("metric") == "all" and group in labels)):
+        return None
     if group in labels and isinstance(values.get(group), int):
         return (f"{name}: {values[group]:,} {labels[group]} residents, {values['pct_' + group]:.1f}% of "
                 f"{population:,} ({vintage}).")

@@ -217,6 +217,18 @@ def _area_dataset_calls(analysis: Analysis, places: Places, metrics: list, domai
     return calls
 
 
+def _station_zip_calls(analysis: Analysis, results: list[ToolCallStep], metrics: list) -> list:
+    """The home value of the ZIP the station found is in, once the station call has answered: "what zip is the
+    Austin police station in, and what do homes go for there" asks for ZIP 60644's value, not Austin's."""
+    for step in results:
+        stations = step.result.values.get("stations") if step.name == names.POLICE_STATIONS and step.status == "ok" \
+            else None
+        if stations and stations[0].get("zip"):
+            found = Places(zips=[str(stations[0]["zip"])])
+            return property_calls(analysis, metrics, found)
+    return []
+
+
 def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
     """Every call the question needs, in order; a chained call appears once its input is known."""
     if analysis.outside_only:
@@ -243,7 +255,9 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         if "homicides" in domains:
             planned += homicide_calls(analysis, metrics, places)
         planned += _area_dataset_calls(analysis, places, metrics, domains)
-        if "property" in domains:
+        if "property" in domains and analysis.station_zip:
+            planned += _station_zip_calls(analysis, results, metrics)
+        elif "property" in domains:
             planned += property_calls(analysis, metrics, places)
         if "iucr" in domains:
             planned += [(names.IUCR, {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]

@@ -369,7 +369,7 @@ def _period_words(period) -> str:
     return f"in {year.group(1)} (the year's average)" if year else f"in {period}"
 
 
-def split_sentences(values: dict) -> list[str]:
+def split_sentences(values: dict, without_arrest: bool = False) -> list[str]:
     """A count split by the domestic or the arrest flag: the count, then the split with the part asked for first:
     "There were 787 homicides in Chicago in 2020." "Of these, 56 were domestic (7.1%) and 731 were not (92.9%)."
     (Two sentences, so the answer check asks for the count and the part: "how many were killed, and in what percent
@@ -387,6 +387,9 @@ def split_sentences(values: dict) -> list[str]:
     if group == "domestic":
         return [count, f"Of these, {flagged['homicides']:,} were domestic ({flagged['share_pct']:.1f}%) and "
                        f"{other['homicides']:,} were not ({other['share_pct']:.1f}%)."]
+    if without_arrest:  # "what percent ended with no one arrested": that share is the figure asked for
+        return [count, f"Of these, {other['share_pct']:.1f}% ({other['homicides']:,}) had no arrest; an arrest was "
+                       f"made in {flagged['homicides']:,} ({flagged['share_pct']:.1f}%)."]
     # The arrest rate is what is asked most ("how often did a killing lead to an arrest"): it comes first.
     return [count, f"Of these, the arrest rate was {flagged['share_pct']:.1f}%: an arrest was made in "
                    f"{flagged['homicides']:,} and in {other['homicides']:,} none was."]

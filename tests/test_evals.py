@@ -58,6 +58,8 @@ def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(r
     # period and a figure (loop/answer_form.py).
     bad = {r["id"]: r["form_problems"] for r in report["results"] if r["form_problems"]}
     assert bad == {}
+    # No expected figure only in the details below an answer: the answer itself states it.
+    assert {r["id"]: r["buried_figures"] for r in report["results"] if r["buried_figures"]} == {}
     # No answer anywhere gives a wrong reading's figure without the right one, held-out sets included.
     assert [r["id"] for r in report["results"] if r["silently_wrong"]] == []
     # The three newest blind sets' misses, once fixed, stay fixed.

@@ -114,3 +114,64 @@ def test_a_zips_value_then_and_now(ask, zhvi):
 def test_the_zip_ranking_tool_refuses_a_zip_and_the_price_index(registry):
     assert registry.run(PROPERTY, {"group_by": "zip", "zip": "60614"}).error["code"] == "conflicting_arguments"
     assert registry.run(PROPERTY, {"group_by": "zip", "metric": "price_trend"}).error["code"] == "invalid_argument"
+
+
+# ---------------------------------------------------------------- answers whose figure was only in the details
+# (the eval's buried_figures): the lead now states the figure asked for.
+
+@pytest.mark.parametrize("question, year, district", [
+    ("what percentage of chicago murders in 2020 ended with no one getting arrested?", 2020, None),
+    ("what percent of the 2015 homicides in district 11 never had anybody arrested", 2015, 11)])
+def test_the_share_without_an_arrest_leads(ask, raw, question, year, district):
+    rows = raw[raw.year == year]
+    if district:
+        rows = rows[pd.to_numeric(rows["District"], errors="coerce") == district]
+    share = round(100 * (~rows.arrested).sum() / len(rows), 1)
+    run = ask(question)
+    assert f"{share:.1f}% ({(~rows.arrested).sum():,}) had no arrest" in lead(run) and not run.analysis.not_used
+
+
+def test_came_in_third_is_the_third_ranked(ask, raw):
+    counts = raw[raw.year == 2022].area.value_counts()
+    third = int(counts.index[2])
+    run = ask("which community area came in third for the most homicides in 2022")
+    assert run.analysis.ranking.position == 3
+    assert f"({third}): {counts.iloc[2]}" in lead(run) and "third-most" in lead(run)
+
+
+def test_a_racial_makeup_gives_each_groups_count(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "HYDE PARK")].iloc[0]
+    text = lead(ask("racial makeup of hyde park"))
+    assert f"({int(row['black_or_african_american']):,})" in text and f"({int(row['asian']):,})" in text
+
+
+def test_residents_of_a_groups_descent(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "ARMOUR SQUARE")].iloc[0]
+    run = ask("How many residents of Asian descent live in Armour Square?")
+    assert lead(run).startswith(f"Armour Square had {int(row['asian']):,} Asian residents")
+    assert not run.analysis.not_used
+
+
+def test_a_population_and_an_age_band_both_lead(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "AUSTIN")].iloc[0]
+    text = lead(ask("what's the population of austin, and how many of the people living there are 65 or older"))
+    assert text.startswith(f"Austin had {int(row['total_population']):,} residents")
+
+
+def test_a_trend_by_year_names_each_year(ask, raw):
+    counts = raw[raw.year >= 2015].year.value_counts().sort_index()
+    text = lead(ask("Show the homicide trend by year since 2015"))
+    assert "Year by year: " + "; ".join(f"{y}: {n:,}" for y, n in counts.items()) + "." in text
+
+
+@pytest.mark.full_data
+def test_the_stations_zip_then_its_home_value(ask, data_dir, zhvi):
+    stations = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
+    zip_code = stations[stations["DISTRICT"] == "15"].iloc[0]["ZIP"]
+    latest = zhvi[zhvi["zip"] == zip_code].sort_values(["Year", "Month"]).iloc[-1]["value"]
+    run = ask("what zip is the austin police station in, and what do homes go for there now per zillow")
+    assert [c.arguments.get("zip") for c in run.calls if c.name == PROPERTY] == [zip_code]
+    assert f"In ZIP {zip_code}, the typical home value was ${latest:,.0f}" in lead(run)
