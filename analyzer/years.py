@@ -179,6 +179,11 @@ _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\bsecond\s+half\b|\bh2\b|\b(?:last|final|second)\s+(?:six|6)\s+months\s+of\b", re.I),
              [7, 8, 9, 10, 11, 12])]
 _QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth|last|final)\s+quarter)\b", re.I)
+# "the first month of 2015", "the last three months of 2019" (with "of": "the last 3 months" alone is relative).
+_COUNTED = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+            "eleven": 11}
+_END_MONTHS_RE = re.compile(r"\b(first|opening|last|final|closing)\s+(?:(\d{1,2}|" + "|".join(_COUNTED) +
+                            r")\s+)?months?\s+of\b", re.I)
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "final": 4}
 
 
@@ -207,10 +212,17 @@ def extract_months(low: str) -> list:
         q = int(m.group(1)) if m.group(1) else _QUARTER_WORDS[m.group(2).lower()]
         for month in range(3 * q - 2, 3 * q + 1):
             add_unique(months, month)
+    for m in _END_MONTHS_RE.finditer(low):
+        count = m.group(2).lower() if m.group(2) else "1"
+        n = min(12, int(count) if count.isdigit() else _COUNTED[count])
+        first = m.group(1).lower() in ("first", "opening")
+        for month in (range(1, n + 1) if first else range(13 - n, 13)):
+            add_unique(months, month)
     return sorted(months)
 
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
 VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
               _DECADE_RE, _N_YEARS_AROUND_RE,
-              _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE]
+              _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE,
+              _END_MONTHS_RE]

@@ -343,6 +343,10 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     calls = submarket_calls(analysis)
     areas = _areas_beside_submarkets(analysis, where.areas) if calls else where.areas
     zips, wards, districts = where.zips, where.wards, where.districts
+    if zips and areas and "homicides" in analysis.domains:
+        # "the latest Zillow value for 60624, and how many homicides did West Garfield Park have": the ZIP is the
+        # home-value place, the area the homicides' (homicides are not counted by ZIP)
+        areas = []
     if (calls or wards or districts) and not (areas or zips):
         return calls  # home values are by ZIP and community area: a ward is explained in the answer
     base = _quarter_args(analysis, {"metric": _property_metric(metrics), **_property_years(analysis)})

@@ -175,3 +175,27 @@ def test_the_stations_zip_then_its_home_value(ask, data_dir, zhvi):
     run = ask("what zip is the austin police station in, and what do homes go for there now per zillow")
     assert [c.arguments.get("zip") for c in run.calls if c.name == PROPERTY] == [zip_code]
     assert f"In ZIP {zip_code}, the typical home value was ${latest:,.0f}" in lead(run)
+
+
+@pytest.mark.full_data
+def test_the_first_month_of_a_year_is_january(ask, zhvi):
+    value = zhvi[(zhvi["zip"] == "60618") & (zhvi.Year == 2015) & (zhvi.Month == 1)].iloc[0]["value"]
+    run = ask("What was Zillow's home value for 60618 in the first month of 2015?")
+    assert run.analysis.months == [1] and not run.analysis.not_used
+    assert f"${value:,.0f} in January 2015" in lead(run)
+
+
+def test_the_last_three_months_of_a_year(ask, raw):
+    when = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    count = ((raw.year == 2019) & when.dt.month.isin([10, 11, 12])).sum()
+    run = ask("how many homicides in the last three months of 2019")
+    assert f"There were {count:,} homicides in Chicago in October, November and December 2019" in lead(run)
+
+
+@pytest.mark.full_data
+def test_a_zips_home_value_beside_an_areas_homicides(ask, raw, zhvi):
+    latest = zhvi[zhvi["zip"] == "60624"].sort_values(["Year", "Month"]).iloc[-1]["value"]
+    homicides = ((raw.year == 2022) & (raw.area == 26)).sum()
+    run = ask("What's the latest Zillow value for 60624, and how many homicides did West Garfield Park have in 2022?")
+    assert [c.arguments.get("zip") for c in run.calls if c.name == PROPERTY] == ["60624"]
+    assert f"{homicides} homicides in West Garfield Park" in lead(run) and f"${latest:,.0f}" in lead(run)
