@@ -158,8 +158,7 @@ UNSUPPORTED: list[tuple[str, str]] = [
                             r"teen(?:ager)?s|juveniles?|"
                             # "were most of the victims black or hispanic", "how many hispanic victims"
                             r"victims?(?:\s+(?:in\s+)?[\w']+){0,5}?\s+(?:black|white|hispanic|latin[oax]s?|asian|"
-                            r"african[\s-]americans?|males?|men|boys|girls|young|old|older|younger|elderly|kids|"
-                            r"children|minors)|(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
+                            r"african[\s-]americans?|males?|men|boys|girls|kids|children|minors)|(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
                             r"young|old|older|elderly|child|teen(?:age)?)\s+(?:homicide\s+|murder\s+)?victims?"),
     ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"
                        r"(?:victims|people|persons|those|dead|deceased)"),

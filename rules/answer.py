@@ -458,12 +458,12 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
     if band and values.get("metric") in ("age", "all") and isinstance(values.get(group), int) \
             and isinstance(values.get("age_total"), int) and name:
         # "How many Chatham residents are 65 or older?": the band's count, first (the summary gives shares only).
-        line = (f"{values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
-                f"{values['age_total']:,} ({vintage}).")
+        band_count = (f"{values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
+                      f"{values['age_total']:,}")
         if "population" in analysis.metrics and isinstance(population, int):
             # "what's the population of Austin, and how many are 65 or older": both, the population first
-            return f"{name} had {population:,} residents ({vintage}); {line[:-len(f' ({vintage}).')]}."
-        return f"{name}: {line}"
+            return f"{name} had {population:,} residents ({vintage}); {band_count}."
+        return f"{name}: {band_count} ({vintage})."
     change, before = values.get("population_change"), values.get("population_2010")
     if values.get("metric") == "population" and name and isinstance(population, int) \
             and isinstance(change, int) and isinstance(before, int) and population != before:
