@@ -149,8 +149,12 @@ def planner_answer(state: RunState, ctx: RunContext) -> bool:
     if not ctx.model_drafts or state.analysis is None:
         return False
     started = state.now_ms()
+    ran = state.ran_calls()
+    # From the calls it drafted: a model's own extra call ("homicides in 2001" beside a rate question that names
+    # no year) led the planner's answer with a figure for another question. Those calls stay in the trace.
+    drafted = [step for step in ran if step.origin != "model"] or ran
     try:
-        text = ctx.planner.answer(state.question, state.analysis, state.ran_calls())
+        text = ctx.planner.answer(state.question, state.analysis, drafted)
     except Exception:  # noqa: BLE001 - keep the model's answer, flagged, rather than none
         return False
     if not text:

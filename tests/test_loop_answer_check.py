@@ -381,3 +381,19 @@ def test_a_model_answer_that_reads_as_one_is_kept(registry, settings):
     assert result.answer.startswith(sentence)
     assert not any(s.type == "grounding" and s.form_problems for s in result.steps)
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
+
+
+def test_the_planners_stand_in_answer_leads_with_its_own_calls_not_a_models_extra_one(registry, settings):
+    # Asked whether Englewood is safer than Roseland per capita, the 0.5B model also called homicides in 2001 (no
+    # year was asked); its answer was refused and the planner's answer led with "667 homicides in Chicago in 2001".
+    extra = call(HOMICIDES, year=2001)
+    fragment = "Englewood is safer than Roseland once you adjust for population."
+    backend = SuggestibleModel([extra, "USE_SUGGESTED", fragment, fragment])
+    result = Orchestrator(backend, registry, settings).run(
+        "Is Englewood safer than Roseland once you adjust for population?")
+    origins = {(c.name, c.arguments.get("year")): c.origin for c in result.calls if c.status == "ok"}
+    assert origins[(HOMICIDES, 2001)] == "model" and origins[(RATES, None)] == "draft"
+    assert result.steps[-2].planner_answer
+    total_2001 = tool_values(registry, HOMICIDES, year=2001)["total"]
+    assert "2001" not in result.answer and f"{total_2001:,}" not in result.answer
+    assert result.answer.startswith("In 2022, Englewood's homicide rate was")
