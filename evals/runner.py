@@ -232,7 +232,8 @@ def judges_answer_only(item: dict) -> bool:
 REFUSAL_MARKERS = ("can't", "cannot", "can not", "could not", "couldn't", "not able", "unable", "no data",
                    "doesn't have", "does not have", "don't have", "do not have", "not available", "isn't available",
                    "not in the data", "only covers", "only cover", "doesn't cover", "does not cover", "not covered",
-                   "doesn't include", "does not include", "not included", "no information", "isn't in the data")
+                   "doesn't include", "does not include", "not included", "no information", "isn't in the data",
+                   "has nothing on", "have nothing on", "holds nothing on")  # "It has nothing on carjackings" (1.5B)
 
 
 def says_it_cannot(answer: str, phrases) -> bool:
