@@ -68,42 +68,41 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _measure_places(m: re.Match) -> str | None:
+    items = [_ITEM.match(item) for item in m["items"].split(", ")]
+    if not all(items):
+        return None
+    label = _subject(m["label"][0].lower() + m["label"][1:])
+    parts = _and([f"{i['value']} in {i['name']}" for i in items])
+    return f"{label[0].upper() + label[1:]} was {parts}{m['city'] or ''}."
+
+
+# Each key line's shape and the sentence it becomes, tried in order; a writer returning None passes the line on.
+_WRITERS = [
+    (_STATION, lambda m: f"The {m['station']} is at {m['address']}; its phone number is {m['phone']}."),
+    (_CORRELATION, lambda m: f"Across the {m['n']} community areas ({m['period']}), the homicide rate and "
+                             f"{m['measure'].replace('_', ' ')} have a Pearson correlation of {m['r']} "
+                             f"(Spearman {m['rho']})."),
+    (_BIGGEST_CHANGE, lambda m: f"The biggest {m['kind']} from {m['a']} to {m['b']} was in {m['place']}: from "
+                                f"{m['x']} to {m['y']} homicides a year."),
+    (_MEASURE_PLACES, _measure_places),
+    (_PLACE_AGES, lambda m: f"In {m['place']}, the residents by age were: {m['rest']}."),
+    (_PLACE_SHARE, lambda m: f"In {m['place']}, {m['rest']}."),
+    (_PLACE_MEASURE, lambda m: f"In {m['place']}, {_subject(m['label'])} was {m['value']}{_rest(m['rest'])}."),
+    (_PLACE_COUNT, lambda m: f"{m['place']} had {m['value']} {m['rest']}."),
+]
+
+
 def as_sentence(line: str) -> str:
     """``line`` as a sentence when it is a key line of a known shape; else ``line`` unchanged."""
     text = line.strip()
     if _VERB.search(text.split(":", 1)[0]) or ":" not in text:
         return line  # already a sentence ("The ward with the most homicides in 2020 was Ward 28: 61 ...")
-    m = _STATION.match(text)
-    if m:
-        return f"The {m['station']} is at {m['address']}; its phone number is {m['phone']}."
-    m = _CORRELATION.match(text)
-    if m:
-        measure = m["measure"].replace("_", " ")
-        return (f"Across the {m['n']} community areas ({m['period']}), the homicide rate and {measure} have a "
-                f"Pearson correlation of {m['r']} (Spearman {m['rho']}).")
-    m = _BIGGEST_CHANGE.match(text)
-    if m:
-        return (f"The biggest {m['kind']} from {m['a']} to {m['b']} was in {m['place']}: from {m['x']} to {m['y']} "
-                "homicides a year.")
-    m = _MEASURE_PLACES.match(text)
-    if m:
-        items = [_ITEM.match(item) for item in m["items"].split(", ")]
-        if all(items):
-            label = _subject(m["label"][0].lower() + m["label"][1:])
-            parts = _and([f"{i['value']} in {i['name']}" for i in items])
-            return f"{label[0].upper() + label[1:]} was {parts}{m['city'] or ''}."
-    m = _PLACE_AGES.match(text)
-    if m:
-        return f"In {m['place']}, the residents by age were: {m['rest']}."
-    m = _PLACE_SHARE.match(text)
-    if m:
-        return f"In {m['place']}, {m['rest']}."
-    m = _PLACE_MEASURE.match(text)
-    if m:
-        return f"In {m['place']}, {_subject(m['label'])} was {m['value']}{_rest(m['rest'])}."
-    m = _PLACE_COUNT.match(text)
-    if m:
-        return f"{m['place']} had {m['value']} {m['rest']}."
+    for shape, write in _WRITERS:
+        m = shape.match(text)
+        sentence = write(m) if m else None
+        if sentence:
+            return sentence
     return line
 
 
