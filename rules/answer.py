@@ -257,10 +257,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             domestic = _domestic_part(entry, analysis) if sentence else None
             if domestic:
                 lead.append(LeadLine(domestic, "figure", entry))
-            years = _year_rows(entry, analysis) if sentence and not measures else None
-            if years:  # "the trend by year since 2015": each year's count after the period's, not only in the details
-                rows = years.removeprefix(_YEAR_ROWS_PREFIX).split(". Total ")[0].rstrip(".")
-                lead.append(LeadLine(f"Year by year: {rows}.", "figure", entry))
+            if sentence and not measures and _year_rows(entry, analysis):
+                # "the trend by year since 2015": each year's count after the period's, not only in the details
+                lead.append(LeadLine(f"Year by year: {_year_list(entry.result.values)}.", "figure", entry))
     return lead
 
 
@@ -316,8 +315,12 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
     change = next((line for line in _lines(entry.result.text, 60) if line.startswith("Change from")), "")
     # The period's total stays, after the years ("the trend over five years" was also asked as "how many").
     total = f"Total {values['total']:,}. " if isinstance(values.get("total"), int) else ""
-    return (_YEAR_ROWS_PREFIX + "; ".join(f"{row['year']}: {row['homicides']:,}" for row in rows) + ". " + total
-            + change).strip()
+    return (_YEAR_ROWS_PREFIX + _year_list(values) + ". " + total + change).strip()
+
+
+def _year_list(values: dict) -> str:
+    """"2015: 496; 2016: 786; ..." of a yearly breakdown."""
+    return "; ".join(f"{row['year']}: {row['homicides']:,}" for row in values.get("breakdown") or [])
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
