@@ -251,7 +251,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             # One area's population: a sentence with the change since 2010 in residents.
             group = _census_line(entry, analysis) \
                 if analysis.census_group or entry.result.values.get("metric") in ("population", "race") else None
-            line = " ".join(measures) if measures else group or sentence or summary.rstrip(".") + "."
+            line = " ".join(measures or (group if isinstance(group, list) else [])) or group or sentence \
+                or summary.rstrip(".") + "."
             line = as_sentences(line)  # a key line of a label and a figure, as a sentence
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
             domestic = _domestic_part(entry, analysis) if sentence else None
@@ -439,7 +440,7 @@ def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:
     return lines or None
 
 
-def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
+def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | None:
     """One area's census figures with counts: the race group or household income band the question asks about,
     first and alone ("how many Latino residents", "what share of households earn over $125k": a small model gave
     another group's share); else the four main race groups, each "share (count)". None for anything else (other
@@ -464,8 +465,10 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | None:
         band_count = (f"{values[group]:,} residents aged {band}, {values['pct_' + group]:.1f}% of "
                       f"{values['age_total']:,}")
         if "population" in analysis.metrics and isinstance(population, int):
-            # "what's the population of Austin, and how many are 65 or older": both, the population first
-            return f"{name} had {population:,} residents ({vintage}); {band_count}."
+            # "what's the population of Austin, and how many are 65 or older": two measures, two lines, so the
+            # answer check asks for both figures (a key line's lead figure is what it asks for; the 0.5B model
+            # gave the population alone).
+            return [f"{name} had {population:,} residents ({vintage}).", f"{name}: {band_count}."]
         return f"{name}: {band_count} ({vintage})."
     change, before = values.get("population_change"), values.get("population_2010")
     if values.get("metric") == "population" and name and isinstance(population, int) \

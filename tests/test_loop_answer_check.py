@@ -196,6 +196,22 @@ def test_a_chained_answer_must_state_the_rankings_figure_and_the_second_figure(r
     assert not any(getattr(s, "planner_answer", False) for s in result.steps)
 
 
+def test_a_population_and_an_age_band_are_each_asked_for(registry, settings, data_dir):
+    # "what's the population of Austin, and how many are 65 or older": the 0.5B model gave the population alone.
+    # The two measures are two key lines, so the check asks for the band's count too. Figures from the raw file.
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "AUSTIN")].iloc[0]
+    population, seniors = int(row["total_population"]), int(row["male_65"] + row["female_65"])
+    short = f"Austin had {population:,} residents."
+    added = f"Of them, {seniors:,} were 65 or older."
+    backend = SuggestibleModel(["USE_SUGGESTED", short, added])
+    result = Orchestrator(backend, registry, settings).run(
+        "what's the population of austin, and how many of the people living there are 65 or older")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert grounding[0].missing_lead_figures == [f"{seniors:,}"] and grounding[1].missing_lead_figures == []
+    assert result.answer == short + " " + added
+
+
 def test_each_compared_entry_needs_its_figure(registry, settings, data_dir):
     counts = yearly_counts(data_dir, (2016, 2017))
     grouped = call(HOMICIDES, start_year=2016, end_year=2017, group_by="year")
