@@ -72,15 +72,21 @@ def correct_place_words(low: str) -> str:
 # ---------------------------------------------------------------- vocabulary
 
 # (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
+# Residents 65 and older, as people say it: "seniors", "old folks", "65 and up", "over 65".
+_OLDER = (r"seniors?|senior\s+citizens|elderly|elders|retirees|(?:old|older)\s+(?:residents|people|adults|folks|"
+          r"folk|population)|65\s*(?:\+|and\s+(?:over|up|older|above)|or\s+(?:older|over|more|above)|plus)|"
+          r"(?:over|above)\s+(?:the\s+age\s+of\s+)?65")
 METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
      r"murder(?:s|ed|ers)?|homicides?|killings?|killed|slain|slayings?|shot\s+dead|shot\s+and\s+killed|"
      r"deadl(?:y|ier|iest)|dangerous|safe(?:st|r|ty)?|violen(?:t|ce)|victims?|blood(?:y|ier|iest)|quietest|calmest|"
-     r"lethal|(?<!non-)(?<!non\s)(?<!non)fatal(?:ities)?|shootings?\s+deaths?"),
+     r"lethal|(?<!non-)(?<!non\s)(?<!non)fatal(?:ities)?|shootings?\s+deaths?|bodies|body\s+counts?"),
     ("income", "socioeconomic",
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
      r"poor(?:est|er)|affluent|money|well[\s-]off|well[\s-]to[\s-]do|prosperous|better[\s-]off|"
      r"worse[\s-]off|(?:make|makes|making)\s+(?:per\s+(?:person|head|capita)|a\s+year|annually)|"
+     r"(?:folks|people|residents|families|locals|workers)\s+(?:there\s+)?(?:make|makes|made|making)\b|"
+     r"how\s+much\s+(?:do|does|did)\s+[a-z' ]{2,40}?\s+make\b|"
      r"per[\s-]head\s+income|income\s+per\s+(?:person|head)"),
     ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households|hard[\s-]up|"
                                  r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
@@ -110,8 +116,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"race|racial|ethnic(?:ity|ities)?|black|white|hispanic|latino|latinx|asian|demographics?|diversity|diverse"),
     # The census tool estimates a median household income from its bands; "income" alone stays per capita.
     ("median_income", "census", r"median\s+(?:household\s+|family\s+)?incomes?"),
-    ("age", "census", r"ages?|aged|elderly|seniors?|children|kids|youth|older\s+residents|age\s+groups?|"
-                      r"how\s+old"),
+    ("age", "census", r"ages?|aged|children|kids|youth|age\s+groups?|how\s+old|" + _OLDER),
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
     ("domestic", "homicides", r"domestic"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
@@ -158,7 +163,9 @@ UNSUPPORTED: list[tuple[str, str]] = [
                             r"teen(?:ager)?s|juveniles?|"
                             # "were most of the victims black or hispanic", "how many hispanic victims"
                             r"victims?(?:\s+(?:in\s+)?[\w']+){0,5}?\s+(?:black|white|hispanic|latin[oax]s?|asian|"
-                            r"african[\s-]americans?|males?|men|boys|girls|kids|children|minors)|(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
+                            r"african[\s-]americans?|males?|men|boys|girls|kids|children|minors|elderly|seniors?|"
+                            r"older|younger|(?:over|under|above|below|aged)\s+\d{1,2})|"
+                            r"(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
                             r"young|old|older|elderly|child|teen(?:age)?)\s+(?:homicide\s+|murder\s+)?victims?"),
     ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"
                        r"(?:victims|people|persons|those|dead|deceased)"),
@@ -185,7 +192,7 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("hispanic_or_latino", r"hispanic|latin[oax]s?|latinx"),
     ("white_not_hispanic", r"white"),
     ("asian", r"asian(?:[\s-]americans?)?"),
-    ("age_65_plus", r"seniors?|elderly|older\s+(?:residents|people|adults)|retirees|65\s*(?:\+|and\s+over|or\s+older)"),
+    ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?\s*(?:\+|or\s+"
@@ -194,7 +201,7 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
-            r"most\s+dangerous|most\s+expensive|leading|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent"
+            r"most\s+dangerous|most\s+expensive|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent"
 RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|" \
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
@@ -335,10 +342,10 @@ def rank_position(text: str) -> int:
 WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
-_SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+)"
+_SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
-                                 r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+do\s+(?:most\s+)?"
+                                 r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+(?:do|did|does)\s+(?:most\s+(?:of\s+)?(?:the\s+)?)?"
                                  r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
     ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"
                                   r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of|"

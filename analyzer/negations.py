@@ -222,7 +222,7 @@ _ARREST_YES_RE = re.compile(
     r"results|resulting|ended|end|ends|ending)\s+(?:to|in|with)\s+(?:an?\s+|any\s+)?(?:" + _ARREST +
     r"|(?:somebody|someone|a\s+suspect)\s+(?:being\s+)?arrested)|\b(?:solved|cleared)\b|\b" + _ARREST +
     r"\s+(?:was\s+|were\s+|got\s+)?made\b|\b(?:someone|somebody|a\s+suspect|the\s+killer|the\s+shooter|anyone|"
-    r"anybody)\s+(?:was\s+|were\s+|got\s+)?(?:arrested|charged|caught)")
+    r"anybody)\s+(?:\w+ly\s+)?(?:was\s+|were\s+|got\s+)?(?:arrested|charged|caught)")
 # The arrest figure asked as a share or rate: the arrest breakdown answers it, not a filter.
 _RATE_RE = re.compile(r"\b(?:rates?|share|percent(?:age)?|pct|proportion|fraction|ratio|how\s+often|how\s+likely|"
                       r"likelihood|odds|chances?|portion|what\s+part|clearance)\b|%")
@@ -232,6 +232,9 @@ _LOCATION_NO_RE = re.compile(
     r"(?:\b(?:(?:some|any|every)\s*(?:place|where)|places?|locations?|spots?)\s+)?\bother\s+than|\bbesides|"
     r"\bapart\s+from|\baside\s+from|\boutside(?:\s+of)?|\b(?:anywhere|everywhere)\s+but|\bbut\s+not|"
     r"\bnot\s+counting|\bnot\s+including|\bnon)"
+    # "apart from the ones out on the street", "except those that were in an alley": the cases named between.
+    r"(?:\s+(?:the\s+ones|those|ones|(?:the\s+)?(?:killings|murders|homicides|deaths|cases))(?:\s+(?:that|which))?"
+    r"(?:\s+(?:were|was))?)?"
     # "didn't happen out on the street", "were not committed in an apartment": the event's verb between.
     r"(?:\s+(?:happen(?:ed)?|occur(?:red)?|take\s+place|took\s+place|go\s+down|went\s+down|committed|"
     r"carried\s+out|found|killed|shot))?"
@@ -323,7 +326,7 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
         found.share_without_arrest = bool(negated) and not positive
         return
     first = min(span[0] for span in negated + positive)
-    if _asked_apart(low, first):
+    if asked_apart(low, first):
         return  # "how many murders total, how many ended in an arrest": a part of its own, not a filter on the total
     subset = _SUBSET_RE.search(low)
     if subset and subset.start() < first:
@@ -336,12 +339,14 @@ def _arrests(low: str, metrics: list, found: HomicideFilters) -> None:
         metrics.remove("arrests")
 
 
-_HOW_MANY_RE = re.compile(r"\bhow\s+many\b|\bwhat\s+number\b")
+# What opens a count asked for: "how many", "what number", "the total (number)".
+_HOW_MANY_RE = re.compile(r"\bhow\s+many\b|\bwhat\s+number\b|\bthe\s+total\b|\btotal\s+(?:number|count)\b")
 
 
-def _asked_apart(low: str, position: int) -> bool:
+def asked_apart(low: str, position: int) -> bool:
     """The words at ``position`` are asked in a "how many" clause of their own, after another: "how many murders
-    total, how many ended in an arrest, and how many were domestic" asks three counts, not one filtered count."""
+    total, how many ended in an arrest, and how many were domestic" and "the total murders and then how many of them
+    were domestic" ask separate counts, not one filtered count."""
     return sum(m.start() < position for m in _HOW_MANY_RE.finditer(low)) >= 2
 
 

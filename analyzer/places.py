@@ -17,14 +17,17 @@ _NUMBER_LIST = r"((?:\d{1,3}(?:\s*,\s*|\s+and\s+|\s+(?:vs\.?|versus)\s+|\s*&\s*)
 _AREA_NUMBER_RE = re.compile(r"\b(?:community\s+area|area|ca)\s*(?:#|no\.?|number)?\s*(\d{1,3})\b", _FLAGS)
 _AREA_NUMBERS_MORE_RE = re.compile(r"\b(?:community\s+areas|areas)\s+" + _NUMBER_LIST + r"\b", _FLAGS)
 _WARD_RE = re.compile(r"\bwards?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|\b(\d{1,3})(?:st|nd|rd|th)\s+ward\b", _FLAGS)
-_WARDS_MORE_RE = re.compile(r"\bwards\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+# "the 24th and 28th wards": ordinals before the plural.
+_ORDINAL_LIST = r"((?:\d{1,2}(?:st|nd|rd|th)(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*&\s*))+\d{1,2}(?:st|nd|rd|th))"
+_WARDS_MORE_RE = re.compile(r"\bwards\s+" + _NUMBER_LIST + r"\b|\b" + _ORDINAL_LIST + r"\s+wards\b", _FLAGS)
 # "wards 1 to 20", "districts 4-6", "wards 10 through 15": a set of consecutive numbers.
 _RANGE = r"(\d{1,2})\s*(?:to|through|thru|-|–)\s*(\d{1,2})\b"
 _WARD_RANGE_RE = re.compile(r"\bwards\s+(?:from\s+)?" + _RANGE, _FLAGS)
 _DISTRICT_RANGE_RE = re.compile(r"\b(?:police\s+)?districts\s+(?:from\s+)?" + _RANGE, _FLAGS)
 _DISTRICT_RE = re.compile(r"\b(?:police\s+)?districts?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|"
                           r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:police\s+)?district\b", _FLAGS)
-_DISTRICTS_MORE_RE = re.compile(r"\bdistricts\s+" + _NUMBER_LIST + r"\b", _FLAGS)
+_DISTRICTS_MORE_RE = re.compile(r"\bdistricts\s+" + _NUMBER_LIST + r"\b|\b" + _ORDINAL_LIST +
+                                r"\s+(?:police\s+)?districts\b", _FLAGS)
 _ZIP_RE = re.compile(r"\b(60[678]\d{2})(?:-\d{4})?\b")
 _IUCR_RE = re.compile(r"\b(?:iucr|code)\s*(?:code\s*)?#?\s*([0-9]{3,4}[a-z]?)\b", _FLAGS)
 _BROAD_RE = re.compile(r"\b(?:south|north|west|east)\s+side\b(?!\s+(?:of))", _FLAGS)
@@ -188,7 +191,7 @@ def _numbered_places(low: str, list_re: re.Pattern, one_re: re.Pattern, taken: l
             take(list(range(first, last + 1)), m.span())
     for m in list_re.finditer(low):
         if not overlaps(m.span(), taken):
-            take(_list_numbers(m.group(1)), m.span())
+            take(_list_numbers(next(g for g in m.groups() if g)), m.span())
     for m in one_re.finditer(low):
         if not overlaps(m.span(), taken):
             take([int(m.group(1) or m.group(2))], m.span())

@@ -59,6 +59,7 @@ from analyzer.lexicon import (
     rank_position,
 )
 from analyzer import negations
+from analyzer.pandemic import without_pandemic_times
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
@@ -72,6 +73,7 @@ from analyzer.years import (
     extract_months,
     extract_years,
     homicide_coverage,
+    within_the_data,
 )
 
 _ZHVI_YEARS = (2000, 2024)  # home value coverage when the data does not report its own
@@ -176,7 +178,7 @@ def analyze_question(question: str, data) -> Analysis:
     if not domains and not UNSUPPORTED_ANY_RE.search(low) and (wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
-    unsupported = _unsupported(low, metrics)
+    unsupported = _unsupported(without_pandemic_times(low), metrics)  # "before covid hit" dates it
     if "victim demographics" in unsupported and not re.search(r"\b(?:residents?|population|people\s+living)\b", low):
         # "the average age of homicide victims": the census's age of residents would answer another question.
         metrics[:] = [m for m in metrics if m not in ("age", "race")]
@@ -195,6 +197,12 @@ def analyze_question(question: str, data) -> Analysis:
         years = follow.ranked
         when["year_range"] = {"start": years[0], "end": years[-1]}
         consumed += follow.spans
+    asked_years = list(years)
+    inside = within_the_data(years, periods, times.year_list, cov["first"], cov["last"]) \
+        if "homicides" in domains and "property" not in domains else None
+    if inside:  # "2022, and so far in 2024": 2022's count, 2024 declined (the warnings below name it)
+        years, periods, when["year_range"], times.year_list = \
+            inside["years"], inside["periods"], inside["year_range"], inside["year_list"]
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
     group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods) or several_years)
@@ -226,7 +234,7 @@ def analyze_question(question: str, data) -> Analysis:
     ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change)
     warnings += _area_only_warnings(domains, places)
-    out_years, year_warnings = _year_warnings(years, domains, cov, data, bool(ihs["submarkets"] or quarter))
+    out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
     if injection:
@@ -278,11 +286,7 @@ def analyze_question(question: str, data) -> Analysis:
                                                 r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
-        "domestic_filter": bool(re.search(r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|"
-                                          r"killings?|slayings?|cases?|deaths?)\b|\b(?:homicides?|murders?|killings?|"
-                                          r"slayings?|deaths?)\b[\w\s',]{0,30}\b(?:were|was|are|is)\s+(?:flagged|"
-                                          r"marked|recorded|classed|classified|listed|counted)?\s*(?:as\s+)?domestic\b",
-                                          low)),
+        "domestic_filter": _domestic_only(low),
         "correlation": correlation,
         "comparison": comparison,
         "chained": chained,
@@ -507,6 +511,19 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     if position > 1 and top_n is None:
         ranking.update(position=position, singular=True)
     return ranking
+
+
+_DOMESTIC_ONLY_RE = re.compile(
+    r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|killings?|slayings?|cases?|deaths?)\b|"
+    r"\b(?:homicides?|murders?|killings?|slayings?|deaths?)\b[\w\s',]{0,30}\b(?:were|was|are|is)\s+(?:flagged|"
+    r"marked|recorded|classed|classified|listed|counted)?\s*(?:as\s+)?domestic\b")
+
+
+def _domestic_only(low: str) -> bool:
+    """"domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split; "the total murders
+    and then how many of them were domestic" asks the domestic count as a part of its own, beside the total."""
+    m = _DOMESTIC_ONLY_RE.search(low)
+    return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic"))
 
 
 def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str | None:

@@ -37,11 +37,15 @@ class Reading:
     ranking: str | None = None
     comparison: bool = False
     not_used: list[str] = field(default_factory=list)
+    # Years asked about beside others the data holds ("2022, and so far in 2024"): named, not silently dropped.
+    outside_data: list[str] = field(default_factory=list)
 
     @property
     def line(self) -> str:
         parts = [" and ".join(self.measures) or "no measure the data has"]
-        parts += self.places + self.periods + self.filters
+        parts += self.places + self.periods
+        parts += ["outside the data: " + ", ".join(self.outside_data)] if self.outside_data else []
+        parts += self.filters
         parts += [p for p in (self.ranking, self.grouping) if p]
         if self.comparison and not self.ranking:
             parts.append("compared")
@@ -71,7 +75,8 @@ def read(analysis: Analysis | None) -> Reading | None:
                 and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
                    filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
-                   ranking=_ranking(a), comparison=bool(a.comparison), not_used=list(a.not_used))
+                   ranking=_ranking(a), comparison=bool(a.comparison), not_used=list(a.not_used),
+                   outside_data=[str(y) for y in a.out_of_range_years if y not in a.years] if a.years else [])
 
 
 def _measure(metric: str, a: Analysis) -> str:

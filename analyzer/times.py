@@ -109,7 +109,10 @@ _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
 
 _SO_FAR_RE = re.compile(r"\bso\s+far(?:\s+this\s+year)?\b|\bthis\s+year\s+so\s+far\b|\byear[\s-]to[\s-]date\b|"
-                        r"\bytd\b|\b(?:up\s+)?(?:to|till|until)\s+now\s+this\s+year\b", re.I)
+                        r"\bytd\b|\b(?:up\s+)?(?:to|till|until)\s+now\s+this\s+year\b|"
+                        # "2023 up to where the data stops": the data's last year to its last date
+                        r"\b(?:up\s+)?(?:to|till|until)\s+(?:where|when)\s+the\s+data\s+(?:stops|ends|runs\s+out|"
+                        r"cuts\s+off)\b|\bas\s+far\s+as\s+the\s+data\s+goes\b", re.I)
 _SAME_STRETCH_RE = re.compile(
     r"\b(?:the\s+)?same\s+(?:stretch|period|time|point|span|months|window|part|timeframe|time\s+frame|dates)"
     r"(?:\s+(?:of|in|from|during))?\s+(?:(?:the\s+)?(?:last|previous|prior)\s+year|a\s+year\s+(?:ago|earlier|before)|"
@@ -393,6 +396,9 @@ class Times:
         self.date_spans, self.hour_spans, self.note = [], [], None
 
 
+_ALTERNATE_YEARS_RE = re.compile(r"\b(odd|even)(?:[\s-]numbered)?\s+years?\b|\bevery\s+(?:other|second)\s+year\b", re.I)
+
+
 def read_times(low: str, cov: dict, periods: list) -> Times:
     """The time expressions of ``low`` (the lower-cased question, years already as digits); ``periods``: the year
     ranges read (analyzer/years.py), which a list of separate years never overrides."""
@@ -407,6 +413,13 @@ def read_times(low: str, cov: dict, periods: list) -> Times:
     if not periods and not out.date_spans:
         out.year_list, spans = _year_list(low)
         out.consumed += spans
+    alternate = _ALTERNATE_YEARS_RE.search(low)
+    if len(periods) == 1 and alternate and not out.date_spans:
+        # "every odd year from 2011 to 2019": 2011, 2013, ... 2019, each a year of its own, not the whole range
+        start, end = periods[0]["start"], min(periods[0]["end"], cov["last"])
+        parity = {"odd": 1, "even": 0}.get(alternate.group(1) or "", start % 2)
+        out.year_list = [y for y in range(start, end + 1) if y % 2 == parity]
+        out.consumed.append(alternate.span())
     # Their words are the coverage check's own (an average of several years, a percent of a change): not consumed.
     out.asks_average = bool(_AVERAGE_RE.search(low))
     out.asks_percent_change = bool(_PERCENT_CHANGE_RE.search(low))

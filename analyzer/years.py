@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 from analyzer.lexicon import NUM, YEAR, add_unique, number, overlaps
+from analyzer.pandemic import VOCABULARY as PANDEMIC_VOCABULARY
+from analyzer.pandemic import pandemic_times
 
 _FLAGS = re.I
 _RANGE_RES = [
@@ -28,8 +30,10 @@ _THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\b
 _LAST_N_RE = re.compile(r"\b(?:last|past|previous|most\s+recent)\s+" + NUM + r"\s+(?:full\s+|complete\s+|whole\s+|"
                         r"calendar\s+)?years\b", _FLAGS)
 # "the two years before 2020": 2018-2019, not everything up to 2019; "the three years after 2015": 2016-2018.
+# "the ten years ending with 2020": 2011-2020; "the five years starting in 2015": 2015-2019 (the year named counts).
 _N_YEARS_AROUND_RE = re.compile(r"\b" + NUM + r"\s+(?:full\s+)?years\s+(before|prior\s+to|preceding|leading\s+up\s+to|"
-                                r"after|following)\s+" + YEAR + r"\b", _FLAGS)
+                                r"after|following|ending|ended|that\s+ended|up\s+to\s+and\s+including|through|thru|"
+                                r"starting|beginning|from)(?:\s+(?:with|in|at))?\s+" + YEAR + r"\b", _FLAGS)
 _DECADE_RE = re.compile(r"\b(?:last|past|previous)\s+decade\b", _FLAGS)
 _RECENT_RE = re.compile(r"\b(?:recent(?:ly)?|latest|nowadays|currently|today|now)\b", _FLAGS)
 
@@ -78,13 +82,25 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
                 continue
             periods.append({"start": start, "end": end, "_pos": m.start()})
             year_spans.append(m.span())
+    pandemic = pandemic_times(low, cov["first"], cov["last"])  # "the year before covid hit": 2019
+    periods += pandemic["periods"]
     periods.sort(key=lambda p: p.pop("_pos"))
+    for year in pandemic["years"]:
+        add_unique(years, year)
+    year_spans += pandemic["spans"]
+    relative_note = pandemic["note"]
     for m in _N_YEARS_AROUND_RE.finditer(low):
         if overlaps(m.span(), year_spans):
             continue
-        n, year = max(1, min(number(m.group(1)), 30)), int(m.group(3))
-        after = m.group(2).lower() in ("after", "following")
-        periods.append({"start": year + 1, "end": year + n} if after else {"start": year - n, "end": year - 1})
+        n, year, word = max(1, min(number(m.group(1)), 30)), int(m.group(3)), m.group(2).lower().split()[-1]
+        if word in ("after", "following"):
+            periods.append({"start": year + 1, "end": year + n})
+        elif word in ("starting", "beginning", "from"):
+            periods.append({"start": year, "end": year + n - 1})
+        elif word in ("ending", "ended", "including", "through", "thru"):
+            periods.append({"start": year - n + 1, "end": year})
+        else:
+            periods.append({"start": year - n, "end": year - 1})
         year_spans.append(m.span())
     for m in _SINCE_RE.finditer(low):
         if overlaps(m.span(), year_spans):
@@ -175,8 +191,10 @@ _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),
             (re.compile(r"\bspring(?:time)?\b", re.I), [3, 4, 5]),
             (re.compile(r"\bautumn\b|\bthe\s+fall\b|\bfall\s+(?:of\s+)?(?:19|20)\d\d\b", re.I), [9, 10, 11]),
-            (re.compile(r"\bfirst\s+half\b|\bh1\b|\bfirst\s+(?:six|6)\s+months\b", re.I), [1, 2, 3, 4, 5, 6]),
-            (re.compile(r"\bsecond\s+half\b|\bh2\b|\b(?:last|final|second)\s+(?:six|6)\s+months\s+of\b", re.I),
+            (re.compile(r"\b(?:first|front|early|earlier|opening)\s+half\b|\bh1\b|\bfirst\s+(?:six|6)\s+months\b",
+                        re.I), [1, 2, 3, 4, 5, 6]),
+            (re.compile(r"\b(?:second|back|latter|later|last|final|closing)\s+half\b|\bh2\b|"
+                        r"\b(?:last|final|second)\s+(?:six|6)\s+months\s+of\b", re.I),
              [7, 8, 9, 10, 11, 12])]
 _QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth|last|final)\s+quarter)\b", re.I)
 # "the first month of 2015", "the last three months of 2019" (with "of": "the last 3 months" alone is relative).
@@ -222,7 +240,27 @@ def extract_months(low: str) -> list:
 
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
-VOCABULARY = [*_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
+VOCABULARY = [*PANDEMIC_VOCABULARY, *_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
               _DECADE_RE, _N_YEARS_AROUND_RE,
               _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE,
               _END_MONTHS_RE]
+
+
+def within_the_data(years: list, periods: list, year_list: list, first: int, last: int) -> dict | None:
+    """The years a question asks about, kept to those the homicide data holds, when some of them are outside it
+    ("2022 and how many so far in 2024": 2022's count, and 2024 declined; "between 2020 and 2025": 2020 to the
+    data's end). None when none is outside, or all are (the answer is then the decline alone). Before this, one
+    year outside the data turned the whole question into the 2001-2023 total: a figure for another question."""
+    outside = [y for y in years if not first <= y <= last]
+    kept = [y for y in years if first <= y <= last]
+    spans = [{"start": max(p["start"], first), "end": min(p["end"], last)} for p in periods
+             if p["start"] <= last and p["end"] >= first]
+    if not outside or not (kept or spans):
+        return None
+    if spans:
+        year_range = {"start": spans[0]["start"], "end": spans[0]["end"]}
+        _add_period_ends(kept, spans)
+    else:
+        year_range = {"start": min(kept), "end": max(kept)}
+    return {"years": kept, "periods": spans, "year_range": year_range,
+            "year_list": [y for y in year_list if first <= y <= last]}

@@ -210,6 +210,12 @@ def _headline(node, key: str = SUMMARY_KEY, out: list | None = None) -> list[tup
     return out
 
 
+def _named_year_rows(values: dict | None, years: set) -> list[dict]:
+    """The rows past a list's head (those are headline figures already) of a year the question names."""
+    return [row for value in (values or {}).values() if isinstance(value, list)
+            for row in value[LIST_HEAD:] if isinstance(row, dict) and row.get("year") in years] if years else []
+
+
 def _strings_of(node) -> list[float]:
     """The numbers written in a node's strings (not its number values)."""
     numbers: list[float] = []
@@ -304,11 +310,16 @@ class References:
         headline: list[tuple[float, str, str, tuple]] = []
         lists: dict = {}
         first, last = None, None
+        asked_years = {n.value for n in extract_numbers(question) if n.is_year}
         for number, result in enumerate(results or [], start=1):
             label = (f"result {number} ({result.tool})", result.tool in labels.HOMICIDE_TOOLS)
             primary += [(v, label[0]) for v in _numbers_of([result.values, result.summary, result.text])]
             headline += [(v, kind, name, label) for v, kind, name in _headline(result.summary)]
             headline += [(v, kind, name, label) for v, kind, name in _headline(result.values, key="")]
+            # A yearly row the question names is a headline figure wherever it is in the list ("how many times
+            # more in 2021 than in 2014" divides two rows of a 2014-2021 series).
+            headline += [(v, kind, name, label) for row in _named_year_rows(result.values, asked_years)
+                         for v, kind, name in _headline(row, key="")]
             direct += [(v, label[0]) for v in _numbers_of([result.table, result.sources, result.caveats,
                                                            result.arguments])]
             for value in (result.values or {}).values():

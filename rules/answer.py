@@ -22,7 +22,8 @@ from loop.steps import ToolCallStep
 from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranking_list_sentence, split_sentences,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
-from rules.gaps import rate_versus_city_sentence, socio_gap_sentence
+from rules.gaps import (home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
+                        socio_gap_sentence, year_ratio_sentence)
 from rules.key_sentences import as_sentences
 from rules.submarket_answer import submarket_lead
 from rules.time_answer import average_lead, span_comparison_lines
@@ -218,7 +219,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
     if spans:
         return [LeadLine(line, "answer", None) for line in spans]
     lead: list[LeadLine] = []
-    chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas
+    # One ranking per period ("the most in 2011-2015 vs 2016-2020") is no chain: each period's top place leads.
+    per_period = len(analysis.periods) >= 2 and len({e.result.values.get("group_by") for e in ok}) == 1
+    chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas and not per_period
     for i, entry in enumerate(ok):
         summary = entry.result.summary.strip()
         special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
@@ -407,11 +410,15 @@ def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
     for, first; the two counts it is made of follow. Likewise one place's home value at two times ("by how many
     dollars did the typical home value in 60612 change between September 2019 and September 2024")."""
     counts = [r.result.values for r in ok if r.name == names.HOMICIDES]
-    line = place_difference_sentence(question, *counts) if len(counts) == 2 else None
+    line = place_difference_sentence(question, *counts) or period_average_change_sentence(*counts) \
+        if len(counts) == 2 else None
     values = [r.result.values for r in ok if r.name == names.PROPERTY]
-    line = line or (home_value_change_sentence(*values) if len(values) == 2 else None)
+    line = line or (home_value_change_sentence(*values) or home_value_ratio_sentence(question, *values)
+                    if len(values) == 2 else None)
     for entry in ok if not line else []:
-        if entry.name == names.AREA_RATES:
+        if entry.name == names.HOMICIDES:
+            line = year_ratio_sentence(question, entry.result.values)
+        elif entry.name == names.AREA_RATES:
             line = rate_versus_city_sentence(question, entry.result.values)
         elif entry.name == names.SOCIOECONOMIC:
             line = socio_gap_sentence(question, entry.result.values)
@@ -528,6 +535,10 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     others = [u for u in analysis.unsupported if u not in filtering]
     if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
         lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
+    if analysis.out_of_range_years and "homicides" in analysis.domains and lead and \
+            not only_years_outside_the_data(analysis):
+        # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
+        lead.append(_outside_years_lead(analysis))
     if only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.
@@ -539,9 +550,6 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
     if not strict:
-        if analysis.out_of_range_years and ok and not only_years_outside_the_data(analysis):
-            notes.append("The year you asked about is outside the homicide data, so the figures above show the "
-                         "years it does cover.")
         notes += user_notes(analysis)
         if analysis.injection_suspected:
             notes.append("Parts of your message looked like instructions or markup; they were read as text only.")

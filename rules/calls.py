@@ -215,16 +215,15 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
             base["location_type"] = locations[0]
         elif not group or group == "community_area" and not ranking:
             group = "location_type"
-    if len(periods) >= 2 and not places:
+    if len(periods) >= 2 and not places and group == "year":  # "by year": one series over both periods
         base.update({"start_year": min(p.start for p in periods), "end_year": max(p.end for p in periods)})
-        group = "year"
     if ranking and not group:
         group = "community_area"
     base.update(_ranks_arrest_rate(analysis, group))
     if ranking and group == "year" and not periods:
         base.pop("start_year", None)  # "was 2021 the deadliest year?" ranks every year, not just the one named
         base.pop("end_year", None)
-    if analysis.trend and not group and not ranking:
+    if analysis.trend and not group and not ranking and (len(periods) < 2 or places):
         group = "year"
     if group:
         base["group_by"] = group
@@ -279,6 +278,10 @@ def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         # A set of wards or districts: the total for the set, then each member's count.
         base.update({"group_by": sets[0][0][:-1], "top_n": min(len(sets[0][1]), 50)})
     variants = time_variants(analysis, with_times(analysis, base))
+    if len(periods) >= 2 and not places and base.get("group_by") != "year" and len(variants) == 1:
+        # "2015-2017 vs 2019-2021" city-wide: each period's count and yearly average, or its ranking (one count or
+        # ranking over both answered another question)
+        variants = [{**variants[0], **_year_args(analysis, p)} for p in periods[:3]]
     if analysis.location_narrows and "location_type" in base and not base.get("group_by"):
         # "how many domestic ones, and how many of those in an apartment": the count first, then the narrowed one.
         variants = [{k: v for k, v in variants[0].items() if k != "location_type"}] + variants

@@ -5,6 +5,7 @@ what's the gap"). The tools give both figures; the sentence gives the one asked 
 """
 from __future__ import annotations
 
+import calendar
 import re
 
 from analyzer.lexicon import GAP_RE, TIMES_RE
@@ -54,8 +55,88 @@ def socio_gap_sentence(question: str, values: dict) -> str | None:
     both = f"{a['name']} ({socio_value(column, va)}) than in {b['name']} ({socio_value(column, vb)})"
     tail = f", {period}." if period else "."
     if TIMES_RE.search(question) and vb:
-        return f"{label} was {va / vb:.1f} times as high in {both}{tail}"
+        return (f"{label} in {a['name']} ({socio_value(column, va)}) was {va / vb:.1f} times that in {b['name']} "
+                f"({socio_value(column, vb)}){tail}")
     if GAP_RE.search(question) or re.search(r"\bhigher\s+in\b.+\bor\b|\bor\b.+\bhigher\b", question, re.I):
         gap = f"{va - vb:.1f} percentage points" if kind == "pct" else socio_value(column, va - vb)
         return f"{label} was {gap} higher in {both}{tail}"
     return None
+
+
+def year_ratio_sentence(question: str, values: dict) -> str | None:
+    """"How many times more homicides in 2021 than in 2014?": the ratio of the two years' counts, the larger first,
+    with both counts: "There were 804 homicides in Chicago in 2021, 1.9 times the 427 of 2014." (The
+    change in count and percent had been the answer: a figure for another question.) None unless the question asks
+    for a ratio and the result is a yearly series holding exactly two of the years it names."""
+    if not TIMES_RE.search(question) or values.get("group_by") != "year":
+        return None
+    rows = {row.get("year"): row.get("homicides") for row in values.get("breakdown") or []}
+    named = [int(y) for y in dict.fromkeys(re.findall(r"\b((?:19|20)\d{2})\b", question)) if int(y) in rows]
+    if len(named) != 2 or not all(isinstance(rows[y], int) and rows[y] for y in named):
+        return None
+    big, small = sorted(named, key=lambda y: rows[y], reverse=True)
+    where = _place_of(values)
+    return (f"There were {rows[big]:,} homicides{where} in {big}, {rows[big] / rows[small]:.1f} times the "
+            f"{rows[small]:,} of {small}.")
+
+
+def _place_of(values: dict) -> str:
+    """" in Austin (community area 25)", or " in Chicago" for a city-wide result."""
+    filters = values.get("filters") or {}
+    name = filters.get("community_area_name")
+    if name:
+        return f" in {name} (community area {filters.get('community_area')})"
+    if filters.get("ward") is not None:
+        return f" in ward {filters['ward']}"
+    if filters.get("district") is not None:
+        return f" in police district {filters['district']}"
+    placed = {"wards", "districts", "community_areas", "exclude_wards", "exclude_districts", "exclude_community_areas"}
+    return "" if placed & set(filters) else " in Chicago"
+
+
+def home_value_ratio_sentence(question: str, first: dict, second: dict) -> str | None:
+    """Two places' typical home values at the same time, and the ratio or gap the question asks for: "The typical
+    home value in ZIP 60614, $550,856, was 4.7 times the $116,744 of ZIP 60621 (September 2024)." None for
+    anything else."""
+    a, b = first.get("home_value"), second.get("home_value")
+    when = first.get("home_value_period")
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a and b) or \
+            when != second.get("home_value_period") or first.get("name") == second.get("name"):
+        return None
+    if a < b:  # the higher first: "4.7 times", never "0.2 times"
+        first, second, a, b = second, first, b, a
+    head = f"The typical home value in {first['name']}, ${a:,.0f},"
+    tail = f"of {second['name']} ({_month_words(when)})."
+    if TIMES_RE.search(question):
+        return f"{head} was {a / b:.1f} times the ${b:,.0f} {tail}"
+    if GAP_RE.search(question):
+        return f"{head} was ${a - b:,.0f} more than the ${b:,.0f} {tail}"
+    return None
+
+
+def _month_words(period) -> str:
+    month = re.fullmatch(r"(\d{4})-(\d{2})", str(period))
+    return f"{calendar.month_name[int(month.group(2))]} {month.group(1)}" if month else str(period)
+
+
+def period_average_change_sentence(first: dict, second: dict) -> str | None:
+    """Two periods' counts of the same homicides ("2011-2015 vs 2016-2020", "before covid vs after"): the periods
+    differ in length, so their yearly averages are compared: "The yearly average of homicides in Chicago went from
+    460.8 (2011-2015) to 666.4 (2016-2020), a change of +44.6%." None unless both results are one period's count with
+    the same filters."""
+    if first.get("group_by") or second.get("group_by"):
+        return None
+    a, b = first.get("per_year_average"), second.get("per_year_average")
+    filters_a = {k: v for k, v in (first.get("filters") or {}).items() if k != "years"}
+    filters_b = {k: v for k, v in (second.get("filters") or {}).items() if k != "years"}
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a) or filters_a != filters_b or \
+            first.get("start_year") == second.get("start_year"):
+        return None
+    if first.get("start_year", 0) > second.get("start_year", 0):
+        first, second, a, b = second, first, b, a
+    label_a, label_b = ((first.get("filters") or {}).get("years"), (second.get("filters") or {}).get("years"))
+    partial = next((v["partial_year"] for v in (first, second) if isinstance(v.get("partial_year"), dict)), None)
+    note = (f"; {partial['year']} is partial (data end {partial['data_end']}), so its period's average counts a part "
+            "year as a whole one") if partial and partial.get("year") and partial.get("data_end") else ""
+    return (f"The yearly average of homicides{_place_of(first)} went from {a:,.1f} ({label_a}) to {b:,.1f} "
+            f"({label_b}), a change of {100 * (b - a) / a:+.1f}%{note}.")

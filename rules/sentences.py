@@ -72,7 +72,7 @@ def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str
                 continue
             months = "in " + _and([_MONTHS.get(m, m) for m in names])
         else:
-            others.append(_OTHER.get(phrase, phrase))
+            others.append(_OTHER.get(phrase) or _excluding_words(phrase))
     if months and len(periods) == 1 and re.fullmatch(r"in \d{4}", periods[0]):
         periods = [f"{months} {periods[0][3:]}"]  # "in June" and "in 2021" read as "in June 2021"
     elif months:
@@ -82,6 +82,22 @@ def count_parts(values: dict) -> tuple[list[str], list[str], list[str], list[str
 
 _MONTHS = {calendar.month_abbr[m]: calendar.month_name[m] for m in range(1, 13)}
 _PLURALS = {"community area": "community areas", "police district": "police districts", "kind of place": "kinds of place"}
+
+
+def _excluding_words(phrase: str) -> str:
+    """The tool's "excluding ALLEY, STREET" and "excluding wards 24, 28" in words: "not counting those at places
+    recorded as ALLEY or STREET", "excluding wards 24 and 28"."""
+    if not phrase.startswith("excluding "):
+        return phrase
+    items = phrase[len("excluding "):].split(", ")
+    if all(item.isupper() for item in items):  # location types, as the data records them
+        where = "a place" if len(items) == 1 else "places"
+        return f"not counting those at {where} recorded as " + (", ".join(items[:-1]) + " or " if len(items) > 1
+                                                                   else "") + items[-1]
+    kind = re.match(r"excluding ((?:wards|districts) )(.+)$", phrase)
+    if kind and "-" not in kind.group(2):
+        return "excluding " + kind.group(1) + _and(kind.group(2).split(", "))
+    return phrase
 
 
 def _and(items: list[str]) -> str:
