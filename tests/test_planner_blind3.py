@@ -3,21 +3,14 @@ general way, end to end with the rules backend. Expected figures come from plain
 import pandas as pd
 import pytest
 
-from assembly.services import build_services
-from backends.rules_only import RulesBackend
+from tests.planner_helpers import lead, raw_homicides, rules_run
 
 PROPERTY = "query_property_values"
 
 
 @pytest.fixture(scope="module")
 def raw(data_dir):
-    df = pd.read_csv(data_dir / "homicides.csv", dtype=str)
-    df["year"] = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
-    df["area"] = pd.to_numeric(df["Community Area"], errors="coerce")
-    df["ward"] = pd.to_numeric(df["Ward"], errors="coerce")
-    df["arrested"] = df["Arrest"].astype(str).str.lower() == "true"
-    df["domestic"] = df["Domestic"].astype(str).str.lower() == "true"
-    return df
+    return raw_homicides(data_dir)
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +23,7 @@ def zhvi(data_dir):
 
 @pytest.fixture(scope="module")
 def ask(settings, data):
-    return build_services(settings, backend=RulesBackend(), data=data).orchestrator.run
-
-
-def lead(run) -> str:
-    return run.answer.split("\n\nDetails:")[0]
+    return rules_run(settings, data)
 
 
 @pytest.mark.parametrize("question", ["how many 2022 homicides didnt happen out on the street",

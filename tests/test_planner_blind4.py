@@ -5,29 +5,17 @@ exclusion was read as the place excluded, a ratio was answered with a difference
 import pandas as pd
 import pytest
 
-from assembly.services import build_services
-from backends.rules_only import RulesBackend
+from tests.planner_helpers import lead, raw_homicides, rules_run
 
 
 @pytest.fixture(scope="module")
 def raw(data_dir):
-    df = pd.read_csv(data_dir / "homicides.csv", dtype=str)
-    when = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
-    df["year"], df["month"] = when.dt.year, when.dt.month
-    df["area"] = pd.to_numeric(df["Community Area"], errors="coerce")
-    df["ward"] = pd.to_numeric(df["Ward"], errors="coerce")
-    df["arrested"] = df["Arrest"].astype(str).str.lower() == "true"
-    df["domestic"] = df["Domestic"].astype(str).str.lower() == "true"
-    return df
+    return raw_homicides(data_dir)
 
 
 @pytest.fixture(scope="module")
 def ask(settings, data):
-    return build_services(settings, backend=RulesBackend(), data=data).orchestrator.run
-
-
-def lead(run) -> str:
-    return run.answer.split("\n\nDetails:")[0]
+    return rules_run(settings, data)
 
 
 # ---------------------------------------------------------------- years outside the data beside years inside it
