@@ -52,7 +52,7 @@ yo hmm um uh rn btw fyi lol real talk honestly seriously anyway anyways fr ngl
 good bad around nowadays days day these today back once often somebody someone anybody anyone everybody
 died die dies dying cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
 whole gotten ups body toll hot spot spots line code codes involve involved involves involving according
-latest current currently recent recently
+latest current currently recent recently ever plus
 """.split())
 
 # Words that name the form of a figure ("what share", "the hardship index", "a percentage"): used whenever the
@@ -84,6 +84,8 @@ _VOCABULARY: list[re.Pattern] = [
     *yr.VOCABULARY, *pl.VOCABULARY,
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
+    # "how many died that month": the month (year, day) the question's ranking finds, named again.
+    re.compile(r"\b(?:that|this)\s+(?:month|year|day|week)\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).
@@ -123,7 +125,7 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
     if {"home_value", "price_trend"} & set(metrics):
         words |= HOME_WORDS
     if "police_station" in metrics:
-        words |= {"address", "addresses", "located", "location", "phone", "contact", "website"}
+        words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website"}
     return frozenset(words)
 
 

@@ -36,7 +36,8 @@ def overlaps(span: tuple, spans: list) -> bool:
 # Topic words people often misspell ("homocides", "populaton", "unemployement"). Only long words are
 # corrected, and only to these, so place names and everyday words are left alone.
 SPELLING_TARGETS = ("homicide", "homicides", "population", "unemployment", "unemployed", "poverty",
-                    "demographics", "neighborhood", "neighborhoods", "killings")
+                    "demographics", "neighborhood", "neighborhoods", "killings", "murders", "murdered", "arrests",
+                    "arrested", "domestic", "hardship")
 _WORD_RE = re.compile(r"[a-z]{6,}")
 _KNOWN = set(SPELLING_TARGETS)
 
@@ -160,11 +161,16 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
     ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender)|"
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
+                            # "the typical age of people murdered there"
+                            r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:people|persons|those|folks|men|women|"
+                            r"kids)\s+(?:who\s+(?:were|was|got)\s+)?(?:murdered|killed|slain|shot)|"
                             r"teen(?:ager)?s|juveniles?|"
                             # "were most of the victims black or hispanic", "how many hispanic victims"
                             r"victims?(?:\s+(?:in\s+)?[\w']+){0,5}?\s+(?:black|white|hispanic|latin[oax]s?|asian|"
                             r"african[\s-]americans?|males?|men|boys|girls|kids|children|minors|elderly|seniors?|"
-                            r"older|younger|(?:over|under|above|below|aged)\s+\d{1,2})|"
+                            r"older|younger|(?:over|under|above|below|aged)\s+\d{1,2})"
+                            r"(?:\s*(?:,|/|\bor\b|\band\b)\s*(?:black|white|hispanic|latin[oax]s?|asian|"
+                            r"african[\s-]americans?))*|"
                             r"(?:black|white|hispanic|latin[oax]|asian|african[\s-]american|male|"
                             r"young|old|older|elderly|child|teen(?:age)?)\s+(?:homicide\s+|murder\s+)?victims?"),
     ("victims' names", r"victims?'?\s+names?|names?\s+of\s+(?:the\s+|all\s+the\s+)?(?:homicide\s+|murder\s+)?"

@@ -179,9 +179,13 @@ def analyze_question(question: str, data) -> Analysis:
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
     unsupported = _unsupported(without_pandemic_times(low), metrics)  # "before covid hit" dates it
-    if "victim demographics" in unsupported and not re.search(r"\b(?:residents?|population|people\s+living)\b", low):
-        # "the average age of homicide victims": the census's age of residents would answer another question.
-        metrics[:] = [m for m in metrics if m not in ("age", "race")]
+    if "victim demographics" in unsupported:
+        # "the average age of homicide victims": the census's age of residents would answer another question; an
+        # age or race asked of the residents too ("the population, and how many residents are 65+") stays.
+        victims = dict(UNSUPPORTED_RES)["victim demographics"]
+        rest = victims.sub(" ", low)
+        metrics[:] = [m for m in metrics if m not in ("age", "race") or
+                      any(p.search(rest) for name, _, p in METRIC_RES if name == m)]
         if not any(m in CENSUS_METRICS_OF_ANALYZER for m in metrics) and "census" in domains:
             domains.remove("census")
 

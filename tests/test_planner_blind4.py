@@ -211,3 +211,30 @@ def test_a_ranking_per_period_leads_with_each_periods_top_place(ask, raw):
         top = raw[raw.year.between(start, end)].area.value_counts()
         assert f"most homicides from {start} to {end} was Austin (25): {top[25]:,}" in lead(run)
         assert top.index[0] == 25
+
+
+# ---------------------------------------------------------------- words the reading used but had flagged as unused
+
+@pytest.mark.parametrize("question", ["what month was the bloodiest in 2021 and how many died that month",
+                                      "which year was the worst ever for homicides in chicago and how many were there",
+                                      "where is the cop station for the 7th district, street address",
+                                      "how many murdres happend in west garfeild park in 2020"])
+def test_words_the_reading_uses_are_not_reported_unused(ask, question):
+    # A false "I could not use 'month'" tells the reader a part was dropped when it was not (and sends a model to
+    # write its own calls for nothing).
+    run = ask(question)
+    assert run.analysis.not_used == [] and "I could not use" not in run.answer
+
+
+def test_the_age_of_people_murdered_is_declined_beside_the_population(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    row = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "WOODLAWN")].iloc[0]
+    run = ask("population of woodlawn plus the typical age of people murdered there")
+    assert lead(run).startswith("The homicide data does not record victim demographics")
+    assert f"Woodlawn had {int(row['total_population']):,} residents" in lead(run)
+    assert "age" not in run.analysis.metrics  # the residents' ages would answer another question
+
+
+def test_victims_of_two_races_stay_declined(ask):
+    run = ask("were most of the murder victims in 2022 black or hispanic")
+    assert not run.calls and "victim demographics" in run.answer
