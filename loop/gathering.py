@@ -151,6 +151,8 @@ def drafts(state: RunState, ctx: RunContext) -> list:
     """The planner's next calls for this question, given what has run (only when a model decides)."""
     if not ctx.model_drafts or state.analysis is None or state.analysis.error:
         return []
+    if state.analysis.not_used and not ctx.config.drafts_when_unread:
+        return []  # the reading fell short: the model writes its own calls (the issue's own-calls policy)
     try:
         drafted = ctx.planner.next_calls(state.analysis, state.ran_calls(), state.calls_left())
         return [(name, ctx.grammars.in_schema_order(name, args)) for name, args in drafted]

@@ -81,6 +81,9 @@ class OrchestratorSettings:
                                      "question named, where it named any")
     suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
                                         "edit them or write its own")
+    drafts_when_unread: bool = setting(True, "with a model, show the planner's draft calls also when the reading "
+                                             "left part of the question unused (false: the model writes its own "
+                                             "calls there, from the question, the partial reading and every tool)")
     stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
                                               "all run without error (stop reason plan_complete)")
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "

@@ -566,3 +566,25 @@ def test_a_failed_call_with_extra_arguments_leaves_the_draft_on_offer(registry, 
     assert result.calls[1].arguments["indicator"] == "per_capita_income"
     assert result.calls[1].arguments["start_year"] != 2000
     assert "per_capita_income" in backend.requests[1].messages[-1]["content"]  # the draft, shown again
+
+
+def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_calls(registry, settings):
+    """orchestrator.drafts_when_unread false: a question whose reading left a word unused gets no draft; the model's
+    calls are its own ("model" in the trace), still held to the question's years by the grammar. A question read
+    whole keeps its draft."""
+    question = "how many homicides in the blorp of 2018"  # 'blorp' is read by nothing
+    own = load_settings(overrides={"orchestrator.drafts_when_unread": False})
+    backend = SuggestibleModel([call(HOMICIDES, year=2018), "NO_TOOL_CALL", "There were 589 homicides in 2018."])
+    result = Orchestrator(backend, registry, own).run(question)
+    first = [s for s in result.steps if s.type == "model_pass"][0]
+    assert result.analysis.not_used and not first.suggested_calls
+    assert "USE_SUGGESTED" not in backend.requests[0].messages[-1]["content"]
+    assert "2018" in backend.requests[0].grammar and "2017" not in backend.requests[0].grammar
+    assert [s.origin for s in result.steps if s.type == "tool_call"] == ["model"]
+    # By default the draft is shown there too; and with drafts off, a question read whole keeps its draft.
+    default = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
+    assert [s for s in Orchestrator(default, registry, settings).run(question).steps
+            if s.type == "model_pass"][0].suggested_calls
+    whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
+    assert [s for s in Orchestrator(whole, registry, own).run("How many homicides were there in 2018?").steps
+            if s.type == "model_pass"][0].suggested_calls
