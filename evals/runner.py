@@ -233,7 +233,8 @@ REFUSAL_MARKERS = ("can't", "cannot", "can not", "could not", "couldn't", "not a
                    "doesn't have", "does not have", "don't have", "do not have", "not available", "isn't available",
                    "not in the data", "only covers", "only cover", "doesn't cover", "does not cover", "not covered",
                    "doesn't include", "does not include", "not included", "no information", "isn't in the data",
-                   "has nothing on", "have nothing on", "holds nothing on")  # "It has nothing on carjackings" (1.5B)
+                   "has nothing on", "have nothing on", "holds nothing on",  # "It has nothing on carjackings" (1.5B)
+                   "outside the homicide data", "outside the data")  # "Year(s) 2024 are outside the homicide data"
 
 
 def says_it_cannot(answer: str, phrases) -> bool:

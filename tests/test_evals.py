@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from backends.rules_only import RulesBackend
 from evals.runner import (HELDOUT_CATEGORIES, evaluate, expected_values, first_word_ms, load_questions, number_forms,
-                          number_in_answer, run_eval)
+                          number_in_answer, run_eval, says_it_cannot)
 
 
 @pytest.mark.full_data
@@ -242,3 +242,12 @@ def test_the_fresh_blind_set_covers_its_kinds_and_its_figures_compute(data_dir):
             assert not set(number_forms(value)) & right, (item["id"], label)
         assert item.get("expect") or item.get("declines"), item["id"]
     assert len(items) >= 40 and len(kinds) >= 10 and min(kinds.values()) >= 4, kinds
+
+
+def test_a_refusal_is_read_in_the_words_models_use_and_names_what_it_declines():
+    # Right refusals the eval had missed: the 1.5B model's "nothing on", the 0.5B model's note on 2024.
+    assert says_it_cannot("It has nothing on carjackings.", ["carjack"])
+    assert says_it_cannot("Note: Year(s) 2024 are outside the homicide data, which covers 2001 to 2023.", ["2024"])
+    # "no carjackings in the data" may read as a count of zero: not a refusal.
+    assert not says_it_cannot("The hardship index is 98, and there are no carjackings in the data.", ["carjack"])
+    assert not says_it_cannot("It has nothing on carjackings.", ["2024"])  # a refusal of something else
