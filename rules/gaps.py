@@ -5,10 +5,10 @@ what's the gap"). The tools give both figures; the sentence gives the one asked 
 """
 from __future__ import annotations
 
-import calendar
 import re
 
 from analyzer.lexicon import GAP_RE, TIMES_RE
+from rules.sentences import month_words
 from tools.census.socioeconomic import COLUMN_SPEC
 from tools.census.socioeconomic import fmt_value as socio_value
 
@@ -106,17 +106,13 @@ def home_value_ratio_sentence(question: str, first: dict, second: dict) -> str |
     if a < b:  # the higher first: "4.7 times", never "0.2 times"
         first, second, a, b = second, first, b, a
     head = f"The typical home value in {first['name']}, ${a:,.0f},"
-    tail = f"of {second['name']} ({_month_words(when)})."
+    tail = f"of {second['name']} ({month_words(when)})."
     if TIMES_RE.search(question):
         return f"{head} was {a / b:.1f} times the ${b:,.0f} {tail}"
     if GAP_RE.search(question):
         return f"{head} was ${a - b:,.0f} more than the ${b:,.0f} {tail}"
     return None
 
-
-def _month_words(period) -> str:
-    month = re.fullmatch(r"(\d{4})-(\d{2})", str(period))
-    return f"{calendar.month_name[int(month.group(2))]} {month.group(1)}" if month else str(period)
 
 
 def period_average_change_sentence(first: dict, second: dict) -> str | None:

@@ -376,11 +376,16 @@ def home_value_change_sentence(first: dict, second: dict) -> str | None:
             f"({100 * change / a:+.1f}%).")
 
 
+def month_words(period) -> str:
+    """"2019-09" -> "September 2019"; anything else as written."""
+    month = re.fullmatch(r"(\d{4})-(\d{2})", str(period))
+    return f"{calendar.month_name[int(month.group(2))]} {month.group(1)}" if month else str(period)
+
+
 def _period_words(period) -> str:
     """"2019-09" -> "in September 2019"; "2015 average" -> "in 2015 (the year's average)"."""
-    month = re.fullmatch(r"(\d{4})-(\d{2})", str(period))
-    if month:
-        return f"in {calendar.month_name[int(month.group(2))]} {month.group(1)}"
+    if re.fullmatch(r"\d{4}-\d{2}", str(period)):
+        return f"in {month_words(period)}"
     year = re.fullmatch(r"(\d{4}) average", str(period))
     return f"in {year.group(1)} (the year's average)" if year else f"in {period}"
 
