@@ -805,3 +805,81 @@ def month_with_most_homicides(**filters) -> str:
     if len(counts) > 1 and counts.iloc[0] == counts.iloc[1]:
         raise ValueError(f"months tie for the most at {counts.iloc[0]}")
     return pd.Timestamp(year=2000, month=int(counts.index[0]), day=1).month_name()
+
+
+# ---- added with the blind5_heldout subset (session 8, written blind: from the CSVs and PROVENANCE.md only)
+
+def _socio_area_numbers(column: str, above=None, below=None) -> list:
+    """Community area numbers whose socioeconomic.csv ``column`` is strictly above ``above`` and/or strictly
+    below ``below`` (the CHICAGO total row left out)."""
+    df = _socio_areas()
+    keep = pd.Series(True, index=df.index)
+    if above is not None:
+        keep &= df[column].astype(float) > float(above)
+    if below is not None:
+        keep &= df[column].astype(float) < float(below)
+    return [int(n) for n in pd.to_numeric(df[keep]["Community Area Number"])]
+
+
+def socio_count_areas(column: str, above=None, below=None) -> int:
+    """How many of the 77 community areas have ``column`` strictly above / below the given values (2008-2012)."""
+    return len(_socio_area_numbers(column, above, below))
+
+
+def homicides_in_socio_areas(column: str, above=None, below=None, **filters) -> int:
+    """Homicides matching the filters (see ``_homicides_filtered``) in the community areas whose socioeconomic
+    ``column`` is strictly above / below the given values."""
+    return homicides_where(area=_socio_area_numbers(column, above, below), **filters)
+
+
+def acs_column_total(column: str) -> int:
+    """A census_acs.csv column added over the 77 community areas (the city figure, ACS 2019-2023)."""
+    return int(round(float(_acs()[column].astype(float).sum())))
+
+
+def acs_age_band_city_total(band: str) -> int:
+    """Residents of one age band (see ``acs_age_band_total``), men and women, over all 77 areas."""
+    return acs_column_total(f"male_{band}") + acs_column_total(f"female_{band}")
+
+
+def year_ranked(rank: int = 1, ascending: bool = False, start_year=None, end_year=None) -> int:
+    """The calendar year at 1-based ``rank`` by homicide count (most first unless ascending) among the years
+    start_year..end_year (all years by default); raises on a tie at that rank."""
+    df = _years(_homicides(), None, start_year, end_year)
+    counts = df.groupby("year").size().sort_index().sort_values(ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    values = counts.tolist()
+    if (i > 0 and values[i - 1] == values[i]) or (i + 1 < len(values) and values[i + 1] == values[i]):
+        raise ValueError(f"rank {rank} is tied at {values[i]}")
+    return int(counts.index[i])
+
+
+def homicides_on_month_day(month: int, day: int, **filters) -> int:
+    """Homicides matching the filters whose incident date falls on one calendar day (e.g. 12, 25), any year."""
+    df = _homicides_filtered(**filters)
+    when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
+    return int(((when.dt.month == int(month)) & (when.dt.day == int(day))).sum())
+
+
+def zhvi_zip_pct_change_months(zip_code: str, year1: int, month1: int, year2: int, month2: int) -> float:
+    """Size of the percent change of one ZIP's Zillow value from one month to another (no sign), one decimal."""
+    before = zhvi_zip_month(zip_code, year1, month1)
+    after = zhvi_zip_month(zip_code, year2, month2)
+    return round(abs(100.0 * (after - before) / before), 1)
+
+
+def police_district_station_count() -> int:
+    """District police stations in police_stations.csv (rows with a district number; Headquarters left out)."""
+    stations = pd.read_csv(data_dir() / "police_stations.csv", dtype=str)
+    return int(stations["DISTRICT"].str.strip().str.isdigit().sum())
+
+
+def police_station_rows() -> int:
+    """Stand-in: every row of police_stations.csv, Headquarters included."""
+    return int(len(pd.read_csv(data_dir() / "police_stations.csv", dtype=str)))
+
+
+def city_socio_value(column: str) -> float:
+    """The CHICAGO (city total) row of a socioeconomic.csv column (stripped name), 2008-2012."""
+    df = _socio()
+    return float(df[pd.to_numeric(df["Community Area Number"], errors="coerce").isna()][column].iloc[0])

@@ -33,7 +33,8 @@ QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
 # Sets written by testers who had not read the analyzer or the planner: measured (docs/measurements.md), not a
 # bar for the team set's pass rate.
 HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldout", "fresh_blind_heldout",
-                      "blind2_heldout", "blind3_heldout", "blind4_heldout")
+                      "blind2_heldout", "blind3_heldout", "blind4_heldout",
+                      "blind5_heldout")
 
 
 def load_questions(path=QUESTIONS) -> list:
