@@ -63,6 +63,30 @@ TEMPLATES: dict[str, str] = {
         "Reply USE_SUGGESTED to make exactly these calls, or write your own TOOL_CALL lines if they miss "
         "something the question asks, or NO_TOOL_CALL if the results already answer it."
     ),
+    "own_calls_partial": (
+        "The question analyzer read only part of this question. Its calls, which leave out {words}:\n{calls}\n"
+        "Write your own TOOL_CALL lines for the whole question: keep what these calls got right and change or add "
+        "arguments for {words}. USE_SUGGESTED is not available for this question."
+    ),
+    "own_calls_none": (
+        "The question analyzer found no call for this question{words}. Write your own TOOL_CALL lines for it, or "
+        "reply NO_TOOL_CALL if no tool holds what it asks."
+    ),
+    "argument_guide": (
+        "How query_homicides_advanced writes what a reading often misses:\n"
+        "- part of a year (a season, a quarter, a half, some months): \"year\": Y, \"months\": [6, 7, 8]\n"
+        "- a stretch of dates: \"start_date\": \"YYYY-MM-DD\", \"end_date\": \"YYYY-MM-DD\"\n"
+        "- a stretch of years: \"start_year\": Y1, \"end_year\": Y2; separate years only: \"years\": [Y1, Y2, Y3]\n"
+        "- leaving some out (not counting, except, apart from): \"exclude_wards\": [..], \"exclude_districts\": [..], "
+        "\"exclude_community_areas\": [..], \"exclude_location_types\": [\"STREET\"]\n"
+        "- days of the week: \"weekdays\": [6, 7] (1 = Monday, 7 = Sunday); hours: \"hours\": [22, 23, 0, 1]\n"
+        "- which month, ward, year ... had the most: \"group_by\": \"month\", \"top_n\": 1; the second most: "
+        "\"top_n\": 2\n"
+        "- only domestic: \"domestic\": true; only with an arrest: \"arrest_status\": \"arrested\"\n"
+        "A place's income, poverty or hardship: query_socioeconomic; its population, race or age groups: "
+        "query_census_demographics; home values: query_property_values; homicides per 100,000 residents: "
+        "analyze_homicide_rates_by_community_area."
+    ),
     "synthesis_missing": (
         "Your answer leaves out these figures: {numbers}. They come from: {lines}\n"
         "Write one more sentence that states them (it will follow your answer; do not repeat your answer)."

@@ -11,6 +11,8 @@ admits no call at all.
 """
 from __future__ import annotations
 
+import re
+
 from analyzer.analysis import Analysis
 
 # argument name -> the kind of entity it holds
@@ -139,6 +141,36 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
         out["domestic"] = []
     return out
 
+
+
+# Where the reading left words unused, what the model's own calls may name beyond what the reading found: the times
+# of the homicide data (a "back half", "ten years ending with 2020", "weekends" the reading missed), the filters a
+# reading alone admits (separate years, exclusions, domestic, arrests), and leaving out wards and districts whose
+# numbers the question writes. Places to filter on stay the question's own: an unread word is no licence to invent
+# a place. (Without this widening the grammar kept the model's own calls exactly as narrow as the failed reading.)
+_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "start_date", "end_date",
+                   "since_year", "period1_start", "period1_end", "period2_start", "period2_end")
+_FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
+_WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
+
+
+def widened_for_unread(analysis: Analysis | None, question: str, values: dict[str, list]) -> dict[str, list]:
+    """``values`` (argument_values) widened for a model writing its own calls where the reading fell short."""
+    if analysis is None or analysis.error or not analysis.not_used:
+        return values
+    out = {name: allowed for name, allowed in values.items()
+           if name not in _TIME_ARGUMENTS and name not in _FREE_WHEN_UNREAD}
+    cov = analysis.coverage
+    if _homicide_years_only(analysis) or not analysis.domains:
+        named = [y for y in values.get("year") or [] if not cov.first_year <= y <= cov.last_year]
+        years = named + list(range(cov.first_year, cov.last_year + 1))
+        for name in ("year", "start_year", "end_year", "years", "period1_start", "period1_end", "period2_start",
+                     "period2_end"):
+            out[name] = years
+    written = sorted({int(n) for n in _WRITTEN_NUMBER.findall(question)})
+    for name, high, own in (("exclude_wards", 50, analysis.wards), ("exclude_districts", 25, analysis.districts)):
+        out[name] = list(dict.fromkeys([*(values.get(name) or []), *own, *(n for n in written if 1 <= n <= high)]))
+    return out
 
 # The analyzer's data domains a tool's own domain (Tool.domain) answers: IUCR codes are part of the homicide data.
 _DOMAIN_FAMILY = {"iucr": "homicides"}

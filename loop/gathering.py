@@ -7,8 +7,9 @@ an earlier one or exceeds the cap, and run.
 from __future__ import annotations
 
 import prompt_registry as prompts
+from analyzer.notes import not_used_note, own_calls_note
 from loop import decisions
-from loop.argument_constraints import admitted_tools, outside_question
+from loop.argument_constraints import admitted_tools, outside_question, widened_for_unread
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
 from toolcall.protocol import ParseResult, format_tool_call, parse_tool_calls
@@ -24,7 +25,18 @@ def gather(state: RunState, ctx: RunContext) -> StopReason:
         if stop is None:
             stop = one_pass(state, ctx)
         if stop is not None:
+            _own_calls_noted(state)
             return _no_call_is_a_failure(state, stop)
+
+
+def _own_calls_noted(state: RunState) -> None:
+    """Where the model's own calls stood in for the words the reading missed, the answer says so instead of "the
+    figures do not take them into account", which its own calls may have done."""
+    unused = state.analysis.not_used if state.analysis is not None else []
+    if not (state.own_calls and unused and any(c.origin == "model" and c.status == "ok" for c in state.calls)):
+        return
+    plain = not_used_note(unused)
+    state.notes = [own_calls_note(unused) if note == plain else note for note in state.notes]
 
 
 def _no_call_is_a_failure(state: RunState, stop: StopReason) -> StopReason:
@@ -42,7 +54,11 @@ def _no_call_is_a_failure(state: RunState, stop: StopReason) -> StopReason:
 def one_pass(state: RunState, ctx: RunContext) -> StopReason | None:
     if not state.passes:
         state.draft.calls = drafts(state, ctx)
-        state.draft.first_text = draft_text(state.draft.calls)
+        state.own_calls = writes_own_calls(state, ctx)
+        if state.own_calls and ctx.config.question_grammar:
+            state.allowed_values = widened_for_unread(state.analysis, state.question, state.allowed_values)
+        state.draft.first_text = (own_calls_text(state.analysis.not_used, state.draft.calls) if state.own_calls
+                                  else draft_text(state.draft.calls))
     if ctx.config.question_grammar:
         state.allowed_tools = admitted_tools(state.analysis, ctx.registry.domains(), [n for n, _ in state.draft.calls])
     written = planner_pass(state, ctx) if ctx.planner_decides else model_pass(state, ctx)
@@ -85,11 +101,14 @@ def _after(state: RunState, ctx: RunContext, step: ModelPassStep, stop: StopReas
 def model_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] | None:
     """The model writes its calls: the pass and whether time ran out during it; None when the pass failed."""
     drafted = state.draft.calls
-    allowance = decisions.pass_allowance(max(0, state.calls_left()), len(drafted), not state.passes, state.draft.done)
+    # Writing its own calls, the model may add one call to the partial reading's (or write two where it has none).
+    planned = max(len(drafted), 1) + 1 if state.own_calls and not state.passes else len(drafted)
+    allowance = decisions.pass_allowance(max(0, state.calls_left()), planned, not state.passes, state.draft.done)
     only_lines = draft_lines(state)
     grammar = None
     if state.use_grammar:
-        grammar = ctx.grammars.grammar(allowance.calls, bool(drafted) and allowance.calls > 0, state.allowed_values,
+        grammar = ctx.grammars.grammar(allowance.calls, bool(drafted) and allowance.calls > 0 and not state.own_calls,
+                                       state.allowed_values,
                                        no_call=not allowance.must_call, only_lines=only_lines,
                                        tools=tuple(state.allowed_tools))
     outcome = generate(state, ctx, "gather", [], grammar)
@@ -147,12 +166,41 @@ def _outside_question(state: RunState, canonical: dict) -> str | None:
     return outside_question(allowed, canonical)
 
 
+def writes_own_calls(state: RunState, ctx: RunContext) -> bool:
+    """The model writes the calls itself, not taking a draft: the reading left words unused, or the planner has no
+    draft for a question that names data; only under the own-calls settings."""
+    config, analysis = ctx.config, state.analysis
+    if not ctx.model_drafts or analysis is None or analysis.error or state.no_calls_reason:
+        return False
+    if not (config.own_calls_when_unread or not config.drafts_when_unread):
+        return False
+    return bool(analysis.not_used) or not state.draft.calls
+
+
+def own_calls_text(unused: list, drafted: list) -> str:
+    """The first message's own-calls block: the partial reading (when there is a draft), the words it left out,
+    and how the tools' arguments write the times and exclusions a reading most often misses."""
+    words = ", ".join(f"'{w}'" for w in unused[:4])
+    if drafted:
+        head = prompts.template("own_calls_partial").format(
+            calls="\n".join(format_tool_call(n, a) for n, a in drafted),
+            words=words or "part of the question")
+    else:
+        head = prompts.template("own_calls_none").format(
+            words=f" (it could not use {words})" if words else "")
+    return head + "\n" + prompts.template("argument_guide")
+
+
 def drafts(state: RunState, ctx: RunContext) -> list:
-    """The planner's next calls for this question, given what has run (only when a model decides)."""
+    """The planner's next calls for this question, given what has run (only when a model decides). Where the model
+    writes its own calls, the draft is only the first pass's partial reading: offered again later, it would bring
+    back the call the model replaced."""
     if not ctx.model_drafts or state.analysis is None or state.analysis.error:
         return []
     if state.analysis.not_used and not ctx.config.drafts_when_unread:
         return []  # the reading fell short: the model writes its own calls (the issue's own-calls policy)
+    if state.own_calls and state.passes:
+        return []
     try:
         drafted = ctx.planner.next_calls(state.analysis, state.ran_calls(), state.calls_left())
         return [(name, ctx.grammars.in_schema_order(name, args)) for name, args in drafted]

@@ -77,6 +77,7 @@ class RunState:
     allowed_values: dict = field(default_factory=dict)  # argument -> values the question allows (question grammar)
     allowed_tools: list = field(default_factory=list)  # the tools of the question's data domains ([] = all)
     no_calls_reason: str = ""  # the question asks only about what no tool has: no call is admitted
+    own_calls: bool = False  # the reading fell short and the model writes its own calls (no USE_SUGGESTED)
     draft: DraftState = field(default_factory=DraftState)
     notes: list = field(default_factory=list)  # what the answer must tell the user (analyzer/notes.py)
     key_lines: list = field(default_factory=list)  # the result lines the synthesis request named

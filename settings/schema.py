@@ -84,6 +84,10 @@ class OrchestratorSettings:
     drafts_when_unread: bool = setting(True, "with a model, show the planner's draft calls also when the reading "
                                              "left part of the question unused (false: the model writes its own "
                                              "calls there, from the question, the partial reading and every tool)")
+    own_calls_when_unread: bool = setting(False, "with a model, where the reading left part of the question unused, "
+                                                 "the model must write its own calls (no USE_SUGGESTED): the draft is "
+                                                 "shown as the partial reading, with a guide to the arguments for "
+                                                 "times and exclusions, which the grammar then admits")
     stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
                                               "all run without error (stop reason plan_complete)")
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "

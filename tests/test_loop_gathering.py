@@ -12,6 +12,7 @@ from backends.rules_only import RulesBackend
 from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
 from settings.loader import load_settings
+from tests.planner_helpers import raw_homicides
 from tests.loop_helpers import (
     CENSUS,
     HOMICIDES,
@@ -578,9 +579,12 @@ def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_
     result = Orchestrator(backend, registry, own).run(question)
     first = [s for s in result.steps if s.type == "model_pass"][0]
     assert result.analysis.not_used and not first.suggested_calls
-    assert "USE_SUGGESTED" not in backend.requests[0].messages[-1]["content"]
-    assert "2018" in backend.requests[0].grammar and "2017" not in backend.requests[0].grammar
+    assert "USE_SUGGESTED" not in backend.requests[0].grammar
+    assert "found no call" in backend.requests[0].messages[-1]["content"]
+    # The unread word may name a time the reading missed: the grammar admits the data's years, not 2024.
+    assert '"2017"' in backend.requests[0].grammar and '"2024"' not in backend.requests[0].grammar
     assert [s.origin for s in result.steps if s.type == "tool_call"] == ["model"]
+    assert "calls the model wrote for it itself" in result.answer
     # By default the draft is shown there too; and with drafts off, a question read whole keeps its draft.
     default = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
     assert [s for s in Orchestrator(default, registry, settings).run(question).steps
@@ -588,3 +592,34 @@ def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_
     whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
     assert [s for s in Orchestrator(whole, registry, own).run("How many homicides were there in 2018?").steps
             if s.type == "model_pass"][0].suggested_calls
+
+
+def test_own_calls_where_the_reading_falls_short_replace_the_partial_draft(registry, settings, data_dir):
+    """orchestrator.own_calls_when_unread: the reading of "the tail end of 2018" leaves 'tail' unused, so the model is
+    shown the partial reading (the whole-year call) with a guide to the arguments, may not reply USE_SUGGESTED, and
+    its grammar admits months although the question names none. Its own call (October to December) runs as
+    "model" in place of the whole-year draft; the answer says the reading was the model's."""
+    question = "killings in the tail end of 2018"
+    own = load_settings(overrides={"orchestrator.own_calls_when_unread": True})
+    rows = raw_homicides(data_dir)
+    expected = int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
+    backend = SuggestibleModel([call(HOMICIDES, year=2018, months=[10, 11, 12]),
+                                f"There were {expected} homicides in Chicago from October to December 2018."])
+    result = Orchestrator(backend, registry, own).run(question)
+    assert "tail" in " ".join(result.analysis.not_used)
+    first = backend.requests[0]
+    content = first.messages[-1]["content"]
+    assert "read only part of this question" in content and '"start_year": 2018, "end_year": 2018' in content
+    assert '"months"' in content and "USE_SUGGESTED is not available" in content
+    assert "USE_SUGGESTED" not in first.grammar and "months" in first.grammar
+    steps = [s for s in result.steps if s.type == "tool_call"]
+    assert [(s.origin, s.status) for s in steps] == [("model", "ok")]
+    assert steps[0].result.values["total"] == expected
+    # Its calls stand for the draft's: gathering ends as when a draft has run, and the whole-year call never runs.
+    assert result.stopped_because == "plan_complete"
+    assert str(expected) in result.answer and "could not use 'tail'" in result.answer
+    assert "calls the model wrote for it itself" in result.answer
+    # A question read whole keeps its draft and USE_SUGGESTED under the same setting.
+    whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
+    run = Orchestrator(whole, registry, own).run("How many homicides were there in 2018?")
+    assert [s for s in run.steps if s.type == "model_pass"][0].used_suggestion

@@ -7,7 +7,7 @@ import pytest
 from analyzer.question import analyze_question
 from backends.base import GenerationRequest
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
-from loop.argument_constraints import argument_values
+from loop.argument_constraints import argument_values, widened_for_unread
 from loop.grammar import build_tool_grammar
 from toolcall.protocol import format_tool_call, parse_tool_calls
 from settings.loader import load_settings
@@ -71,6 +71,25 @@ def test_no_tools_or_no_calls_left_only_allows_no_call():
 
 def test_forced_calls_grammar_has_no_no_call_branch():
     assert build_tool_grammar(SCHEMAS, 2, allow_no_call=False).splitlines()[0] == "root ::= calls"
+
+
+def test_where_the_reading_falls_short_the_model_may_name_times_and_the_wards_the_question_writes(registry, data_dir):
+    """A model writing its own calls for unread words may name the data's years, any months, hours, weekdays and dates,
+    and leave out the wards or districts whose numbers the question writes; places to filter on stay the question's."""
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Year"])
+    years = sorted(pd.to_numeric(raw["Year"]).dropna().astype(int).unique().tolist())
+    question = "killings in the tail end of 2018 in austin, minus the 24th and 28th wardz"
+    analysis = analyze_question(question, registry.data)
+    assert analysis.not_used
+    narrow = argument_values(analysis)
+    wide = widened_for_unread(analysis, question, narrow)
+    assert narrow["months"] == [] and "months" not in wide and "hours" not in wide and "start_date" not in wide
+    assert narrow["year"] == [2018] and wide["year"] == wide["years"] == list(range(years[0], years[-1] + 1))
+    assert wide["exclude_wards"] == [24, 28] and wide["exclude_districts"] == [24]
+    assert wide["community_area"] == narrow["community_area"] == [25, "Austin"]
+    # A question read whole is not widened.
+    whole = analyze_question("killings in 2018 in austin", registry.data)
+    assert widened_for_unread(whole, "killings in 2018 in austin", argument_values(whole)) == argument_values(whole)
 
 
 @pytest.mark.slow
