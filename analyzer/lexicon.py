@@ -194,10 +194,10 @@ SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|
 _HOUSEHOLD_GETS = (r"(?:earn|earning|make|making|bring(?:ing)?\s+in|take\s+home|taking\s+home|live\s+on|living\s+on|"
                    r"get\s+by\s+on|(?:have|having|with)\s+(?:an?\s+)?incomes?\s+(?:of\s+)?)\s*")
 CENSUS_GROUPS: list[tuple[str, str]] = [
-    ("black", r"black|african[\s-]american"),
-    ("hispanic_or_latino", r"hispanic|latin[oax]s?|latinx"),
-    ("white_not_hispanic", r"white"),
-    ("asian", r"asian(?:[\s-]americans?)?"),
+    ("black", r"blacks?|african[\s-]americans?"),
+    ("hispanic_or_latino", r"hispanics?|latin[oax]s?|latinx"),
+    ("white_not_hispanic", r"whites?"),
+    ("asian", r"asians?(?:[\s-]americans?)?"),
     ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
@@ -235,10 +235,10 @@ YEAR = r"((?:19|20)\d{2})"
 METRIC_RES = [(metric, domain, word_re(pattern)) for metric, domain, pattern in METRIC_PATTERNS]
 UNSUPPORTED_RES = [(label, word_re(pattern)) for label, pattern in UNSUPPORTED]
 UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUPPORTED), _FLAGS)
-_RACE_GROUPS = ("black", "hispanic_or_latino", "white_not_hispanic", "asian")
+RACE_GROUPS = ("black", "hispanic_or_latino", "white_not_hispanic", "asian")
 # "residents of Asian descent", "of Hispanic origin": the group, with its word for ancestry.
 CENSUS_GROUP_RES = [(group, word_re(f"(?:{pattern})(?:\\s+(?:descent|origin|heritage|ancestry|background))?"
-                                    if group in _RACE_GROUPS else pattern)) for group, pattern in CENSUS_GROUPS]
+                                    if group in RACE_GROUPS else pattern)) for group, pattern in CENSUS_GROUPS]
 # "house prices" names a price, and "street address" an address, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
                                                     key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))",
@@ -349,6 +349,8 @@ WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
 _SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
+_KIND_WITH = (r"\bthe\s+{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+              r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
                                  r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+(?:do|did|does)\s+(?:most\s+(?:of\s+)?(?:the\s+)?)?"
@@ -365,9 +367,11 @@ GROUP_WORDS = [
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
                        r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|most\s+expensive|least\s+expensive)"
                        r"\s+zip(?:\s*codes?)?\b", _FLAGS)),
-    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b", _FLAGS)),
+    # "the month with the second most homicides": the kind, then what ranks it
+    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
+                         _FLAGS)),
     ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
                         r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
-                        r"\bannual(?:ly)?\b|\byear\s+by\s+year\b", _FLAGS)),
+                        r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)

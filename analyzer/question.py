@@ -51,6 +51,7 @@ from analyzer.lexicon import (
     TOP_N_RE,
     TREND_RE,
     UNSUPPORTED_ANY_RE,
+    RACE_GROUPS,
     UNSUPPORTED_RES,
     WHICH_RE,
     add_unique,
@@ -312,7 +313,7 @@ def analyze_question(question: str, data) -> Analysis:
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
-    result["places_together"] = bool(len(areas) >= 2 and PLACES_TOGETHER_RE.search(low))
+    result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
@@ -425,6 +426,11 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         add_unique(domains, "census")
         if not any(m_ in metrics for m_ in _SOCIOECONOMIC_METRICS) and "socioeconomic" in domains:
             domains.remove("socioeconomic")
+    if census_group and census_group in RACE_GROUPS and not domains and not UNSUPPORTED_ANY_RE.search(low):
+        # "how many latinos live in little village": a group of residents named and no other measure: the group's
+        # count in the census race table (read as no measure, the area's homicides had been given instead).
+        add_unique(metrics, "race")
+        add_unique(domains, "census")
     if census_group and census_group.startswith("age_") and "age" not in metrics:
         # "How many Chatham residents are 65 or older?": an age band is asked about, so the ages are the measure.
         add_unique(metrics, "age")

@@ -36,6 +36,7 @@ class Reading:
     grouping: str | None = None
     ranking: str | None = None
     comparison: bool = False
+    together: bool = False  # the places named are counted as one ("wards 24 and 28 combined")
     not_used: list[str] = field(default_factory=list)
     # Years asked about beside others the data holds ("2022, and so far in 2024"): named, not silently dropped.
     outside_data: list[str] = field(default_factory=list)
@@ -47,7 +48,9 @@ class Reading:
         parts += ["outside the data: " + ", ".join(self.outside_data)] if self.outside_data else []
         parts += self.filters
         parts += [p for p in (self.ranking, self.grouping) if p]
-        if self.comparison and not self.ranking:
+        if self.together:
+            parts.append("counted together")
+        elif self.comparison and not self.ranking:
             parts.append("compared")
         text = "Read as: " + " · ".join(parts)
         if self.not_used:
@@ -75,7 +78,7 @@ def read(analysis: Analysis | None) -> Reading | None:
                 and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
                    filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
-                   ranking=_ranking(a), comparison=bool(a.comparison), not_used=list(a.not_used),
+                   ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together), not_used=list(a.not_used),
                    outside_data=[str(y) for y in a.out_of_range_years if y not in a.years] if a.years else [])
 
 

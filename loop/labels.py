@@ -43,8 +43,9 @@ _KEY_SUBJECTS = (
     (r"per_capita_income", "per_capita_income"), (r"median_income|median_above|household_income", "household_income"),
     (r"poverty", "poverty"), (r"unemploy", "unemployment"), (r"diploma", "no_diploma"),
     (r"under_18_or_over_64", "dependency"), (r"crowd", "crowding"), (r"hardship", "hardship"),
-    (r"price_index", "price_index"), (r"home_value|sales_price", "home_value"), (r"hispanic", "hispanic"),
-    (r"black", "black"), (r"white", "white"), (r"asian", "asian"),
+    (r"price_index", "price_index"), (r"home_value|sales_price", "home_value"),
+    (r"white", "white"), (r"hispanic", "hispanic"),  # "white_not_hispanic" names White residents
+    (r"black", "black"), (r"asian", "asian"),
     (r"american_indian|pacific|other_race|multiracial", "race_other"), (r"^(?:pct_)?age_", "age"),
     (r"population", "population"), (r"households", "households"),
 )
@@ -282,7 +283,8 @@ class _Result:
         positions = self._tie_spans(rows, ranked, order) if ranked else {}
         if not ranked and self.values.get("group_by") in _TIME_GROUPS and all(_is_number(r.get("homicides"))
                                                                              for r in rows):
-            ranked, order, of, positions = frozenset({"homicides"}), "desc", len(rows), _series_positions(rows)
+            positions = _series_positions(rows)
+            ranked, order, of = frozenset({"homicides"}), "desc", len(positions)
         for index, row in enumerate(rows):
             places = _place_keys(row, self.places)
             filtered = ctx.filtered | ({"arrests"} if row.get("arrest") is True else set())
@@ -329,9 +331,11 @@ class _Result:
 
 def _series_positions(rows: list[dict]) -> dict:
     """Row index -> (first, last) position by homicides, most first, of a series that lists every year, month,
-    weekday or hour: "the deadliest year" is its top."""
-    counts = [r["homicides"] for r in rows]
-    return {i: (1 + sum(c > n for c in counts), sum(c >= n for c in counts)) for i, n in enumerate(counts)}
+    weekday or hour: "the deadliest year" is its top. A year or month the data ends inside (``partial_to``) holds no
+    place: "the year with the fewest" is the fewest of the full years."""
+    full = [r["homicides"] for r in rows if not r.get("partial_to")]
+    return {i: (1 + sum(c > r["homicides"] for c in full), sum(c >= r["homicides"] for c in full))
+            for i, r in enumerate(rows) if not r.get("partial_to")}
 
 
 def _ordered(values: list, order: str) -> bool:

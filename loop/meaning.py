@@ -35,7 +35,7 @@ SUBJECT_WORDS = (
     ("home_value", r"\bhome values?\b|\bhouse values?\b|\bhome prices?\b|\bhouse prices?\b|\bsales? prices?\b|"
                    r"\bzillow\b|\bzhvi\b|\btypical home\b"),
     ("black", r"\bblack\b|\bafrican[\s-]american"),
-    ("hispanic", r"(?<!non-)(?<!non )\bhispanic|\blatin[oax]"),
+    ("hispanic", r"(?<!non-)(?<!non )(?<!not )\bhispanic|\blatin[oax]"),  # "White, not Hispanic" is White
     ("asian", r"\basian\b"),
     ("white", r"\bwhite\b"),
     ("homicides", r"\bhomicides?\b|\bmurders?\b|\bkillings?\b|\bkilled\b|\bslain\b|\bvictims?\b"),

@@ -20,9 +20,9 @@ from loop import grounding
 from loop.meaning import Places
 from loop.steps import ToolCallStep
 from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
-                             peak_sentence, place_difference_sentence, ranking_list_sentence, split_sentences,
+                             peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence, split_sentences,
                              ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
-from rules.gaps import (home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
+from rules.gaps import (census_group_gap_sentence, home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
                         socio_gap_sentence, year_ratio_sentence)
 from rules.key_sentences import as_sentences
 from rules.submarket_answer import submarket_lead
@@ -136,6 +136,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
         order = analysis.ranking.order if analysis.ranking else "desc"
+        if analysis.ranking and analysis.ranking.position > 1:
+            return ranked_time_sentence(values, analysis.ranking.position, order)
         return peak_sentence(peak, values, order).rstrip(".") if peak else None
     # A ranking of places inside one place means nothing; a ranking of kinds of place inside one place does.
     if not ranked or (group != "location_type" and (args.get("community_area") or args.get("ward")
@@ -401,11 +403,11 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
             kept = [p for p in parts if p[1] is not entry]
             parts = kept + [(better, entry)] if len(kept) == len(parts) else \
                 [(better, entry) if p[1] is entry else p for p in parts]
-    lines = list(dict.fromkeys(_place_difference(question, ok) + [line for line, _ in parts]))
+    lines = list(dict.fromkeys(_place_difference(question, ok, analysis) + [line for line, _ in parts]))
     return [x for x in (checker.keep(line) for line in lines) if x]
 
 
-def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
+def _place_difference(question: str, ok: list[ToolCallStep], analysis: Analysis) -> list[str]:
     """"How many more homicides did Austin have than North Lawndale?": the difference (or ratio) the question asks
     for, first; the two counts it is made of follow. Likewise one place's home value at two times ("by how many
     dollars did the typical home value in 60612 change between September 2019 and September 2024")."""
@@ -422,6 +424,8 @@ def _place_difference(question: str, ok: list[ToolCallStep]) -> list[str]:
             line = rate_versus_city_sentence(question, entry.result.values)
         elif entry.name == names.SOCIOECONOMIC:
             line = socio_gap_sentence(question, entry.result.values)
+        elif entry.name == names.CENSUS:
+            line = census_group_gap_sentence(question, entry.result.values, analysis.census_group)
         if line:
             break
     return [line] if line else []
@@ -523,7 +527,7 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     if not ok and not errors:
         return _no_data_answer(question, analysis, checker)
 
-    lead = _place_difference(question, ok) + _lead(analysis, ok)
+    lead = _place_difference(question, ok, analysis) + _lead(analysis, ok)
     details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
     # "How many of them were shot?" narrows the homicides by what the data does not record (a shooting is a weapon).
     filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS or u == "shootings"]

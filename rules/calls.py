@@ -235,9 +235,11 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
 def _place_set(kind: str, numbers: list, analysis: Analysis) -> list:
     """One (key, value) per ward or district to look up; "wards 1 to 20" is one set, counted together.
 
-    Two to four named in a comparison ("ward 3 vs ward 4") stay separate so each gets its own figures.
+    Two to four named in a comparison ("ward 3 vs ward 4") stay separate so each gets its own figures, unless the
+    question counts them together ("wards 24 and 28 combined").
     """
-    if len(numbers) >= 2 and not (analysis.comparison and len(numbers) <= 4 and not analysis.ranking):
+    if len(numbers) >= 2 and (analysis.places_together
+                              or not (analysis.comparison and len(numbers) <= 4 and not analysis.ranking)):
         return [(kind + "s", list(numbers))]
     return [(kind, n) for n in numbers]
 

@@ -9,6 +9,7 @@ import re
 
 from analyzer.lexicon import GAP_RE, TIMES_RE
 from rules.sentences import month_words
+from tools.census.data import RACE_GROUPS
 from tools.census.socioeconomic import COLUMN_SPEC
 from tools.census.socioeconomic import fmt_value as socio_value
 
@@ -136,3 +137,27 @@ def period_average_change_sentence(first: dict, second: dict) -> str | None:
             "year as a whole one") if partial and partial.get("year") and partial.get("data_end") else ""
     return (f"The yearly average of homicides{_place_of(first)} went from {a:,.1f} ({label_a}) to {b:,.1f} "
             f"({label_b}), a change of {100 * (b - a) / a:+.1f}%{note}.")
+
+
+def census_group_gap_sentence(question: str, values: dict, group: str | None) -> str | None:
+    """Two community areas' count of one race or ethnic group, and the gap (or ratio) the question asks for: "how
+    many more Black residents does Auburn Gresham have than Chatham": "Auburn Gresham had 43,414 Black residents and
+    Chatham 29,714 (ACS 2019-2023 5-year): 13,700 more in Auburn Gresham." None for anything else."""
+    label = next((name for _, key, name in RACE_GROUPS if key == group), None)
+    rows = values.get("rows") or []
+    if values.get("scope") != "comparison" or len(rows) != 2 or not label:
+        return None
+    a, b = rows
+    va, vb = a.get(group), b.get(group)
+    if not (isinstance(va, int) and isinstance(vb, int)):
+        return None
+    if va < vb and not re.search(r"\b(?:fewer|less|lower|smaller)\b", question, re.I):
+        a, b, va, vb = b, a, vb, va  # the larger first, so the sentence also says which has more
+    # Each count right after its own area's name, so the grounding check reads each as that area's.
+    both = f"{a['name']} had {va:,} {label} residents and {b['name']} {vb:,}" + \
+        (f" ({values['vintage']})" if values.get("vintage") else "")
+    if TIMES_RE.search(question) and vb:
+        return f"{both}: {va / vb:.1f} times as many in {a['name']}."
+    if GAP_RE.search(question):
+        return f"{both}: {abs(va - vb):,} {'more' if va >= vb else 'fewer'} in {a['name']}."
+    return both + "."  # the group's counts are what a comparison of it asks for, not the two populations

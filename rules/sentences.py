@@ -212,9 +212,48 @@ def peak_sentence(line: str, values: dict, order: str = "desc") -> str:
     at = {"weekday": "on", "hour": "at"}.get(values.get("group_by") or "", "in")
     # Each figure follows its own year or month ("was 2021, with 804"), so the grounding check reads 804 as 2021's.
     scope = " " + scope if scope else ""
+    cut = values.get("low_partial")
+    full = f" among full {_PLURALS.get(group, group + 's')}" if cut else ""
+    aside = (f" ({_time_label(cut, values.get('group_by') or '')} had {cut['homicides']:,}, but the data ends on "
+             f"{cut['partial_to']})") if cut else ""
     if order == "asc":
-        return f"The {group} with the fewest homicides{scope} was {low}, with {low_n}; the most were {at} {top}, with {top_n}."
-    return f"The {group} with the most homicides{scope} was {top}, with {top_n}; the fewest were {at} {low}, with {low_n}."
+        return (f"The {group} with the fewest homicides{scope}{full} was {low}, with {low_n}{aside}; the most were "
+                f"{at} {top}, with {top_n}.")
+    return (f"The {group} with the most homicides{scope} was {top}, with {top_n}; the fewest{full} were {at} {low}, "
+            f"with {low_n}{aside}.")
+
+
+def _time_label(row: dict, group: str) -> str:
+    if group == "month":
+        return f"{row.get('month_name')} {row.get('year')}"
+    if group == "weekday":
+        return str(row.get("weekday_name"))
+    if group == "hour":
+        return f"{int(row.get('hour', 0)):02d}:00"
+    return str(row.get(group))
+
+
+def ranked_time_sentence(values: dict, position: int, order: str = "desc") -> str | None:
+    """"the second deadliest year": the year (month, day of the week, hour) in that place of the time pattern's
+    counts, and the one ahead of it: "The year with the second-most homicides from 2001 to 2023 was 2020, with 787;
+    first was 2021, with 804." (the peak line names only the first and the last)."""
+    group = values.get("group_by") or ""
+    rows = [r for r in values.get("breakdown") or [] if isinstance(r.get("homicides"), int)]
+    if group not in ("year", "month", "weekday", "hour") or len(rows) < position:
+        return None
+    if order == "asc":  # a year or month the data ends inside is not among the fewest
+        rows = [r for r in rows if not r.get("partial_to")]
+    ranked = sorted(rows, key=lambda r: -r["homicides"] if order != "asc" else r["homicides"])
+    if sum(r["homicides"] == ranked[position - 1]["homicides"] for r in ranked) > 1:
+        return None  # a tie: no single one holds that place
+    when = " ".join(w for w in (period_words(p) for p in values.get("described") or []) if w)
+    scope = " ".join(x for x in (" ".join(count_parts(values)[1]), when) if x)
+    place = _ORDINAL_WORDS.get(position, f"{position}th")
+    most = "most" if order != "asc" else "fewest"
+    row, first = ranked[position - 1], ranked[0]
+    return (f"The {GROUP_NOUNS[group]} with the {place}-{most} homicides{' ' + scope if scope else ''} was "
+            f"{_time_label(row, group)}, with {row['homicides']:,}; first was {_time_label(first, group)}, with "
+            f"{first['homicides']:,}.")
 
 
 def where_and_conditions(values: dict) -> tuple[str, str, str]:

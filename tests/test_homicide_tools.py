@@ -685,9 +685,18 @@ def test_average_per_year_and_partial_year_note(registry, raw):
     assert "per_year_average" not in run_ok(registry, Q, {"year": 2022}).values
 
 
+def test_a_year_list_inside_the_range_given_with_it_is_the_list(registry, raw):
+    """A model wrote "years": [2020] beside start_year = end_year = 2020, and the call failed; a list the range
+    holds means the list."""
+    counts = raw.groupby("year").size()
+    res = run_ok(registry, Q, {"start_year": 2011, "end_year": 2019, "years": [2011, 2013]})
+    assert res.values["total"] == counts[2011] + counts[2013]
+    assert run_ok(registry, Q, {"year": 2020, "years": [2020]}).values["total"] == counts[2020]
+
+
 @pytest.mark.parametrize("args,needles", [
     ({"years": [2016, 2019], "year": 2016}, ["years", "year", "not both"]),
-    ({"years": [2016], "start_year": 2015}, ["start_year"]),
+    ({"years": [2014], "start_year": 2015}, ["start_year"]),  # a list outside the range it is given with
     ({"years": [1999]}, ["2001", "2023"]),
     ({"start_date": "2020-01", "year": 2020}, ["start_date", "year", "not both"]),
     ({"end_date": "2020-01", "months": [1]}, ["months"]),

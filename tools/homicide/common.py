@@ -75,6 +75,15 @@ def number_set(values: list[int]) -> str:
     return ", ".join(runs)
 
 
+def places_set(values: list[int]) -> str:
+    """24, 28 -> '24 and 28'; 1, 2, 3, 5 -> '1-3 and 5': wards or districts counted together, as a sentence names them."""
+    runs = []
+    for run in number_set(values).split(", "):
+        first, _, last = run.partition("-")
+        runs += [first, last] if last and int(last) == int(first) + 1 else [run]  # "10 and 11", not "10-11"
+    return ", ".join(runs[:-1]) + " and " + runs[-1] if len(runs) > 1 else runs[0]
+
+
 def pct(part, whole) -> float | None:
     return None if not whole else round(100.0 * float(part) / float(whole), 1)
 
@@ -107,6 +116,14 @@ ARREST_CAVEAT = standing_caveat("Arrest flags are as of the snapshot (last updat
 
 def district_name(data, number: int) -> str:
     return data.geography.district_names.get(int(number), "")
+
+
+def location_family(arrays: HomicideArrays, code: int) -> list[int]:
+    """A recorded location type with the types recorded as its own sub-kinds: those whose name is its name and more
+    words ("GAS STATION DRIVE/PROP." beside "GAS STATION"). Asked about murders at gas stations, counting only the
+    rows recorded as plain "GAS STATION" left out 67 of the 145."""
+    name = arrays.location_types[code]
+    return [code] + [i for i, other in enumerate(arrays.location_types) if other.startswith(name + " ")]
 
 
 def check_location_type(arrays: HomicideArrays, text: str) -> int:

@@ -49,8 +49,12 @@ def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end
         return _date_period(data, arrays, start_date, end_date)
     if years:
         if year_fields:
-            raise ToolArgumentError(f"give 'years' (a list of separate years) or {', '.join(year_fields)}, "
-                                    "not both", "conflicting_arguments")
+            # A list inside the range it is given with means the list ("start_year 2011, end_year 2019, years 2011,
+            # 2013, ..."; a model wrote "years": [2020] beside start_year = end_year = 2020): the range only bounds it.
+            start, end = resolve_years(data, year, start_year, end_year)
+            if not all(isinstance(y, int) and start <= y <= end for y in years):
+                raise ToolArgumentError(f"give 'years' (a list of separate years) or {', '.join(year_fields)}, "
+                                        "not both", "conflicting_arguments")
         chosen = sorted({check_year_range(data, y, y)[0] for y in years})
         label = number_set(chosen)
         return Period(chosen[0], chosen[-1], np.isin(arrays.year, chosen), f"years {label}",

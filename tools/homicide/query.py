@@ -30,6 +30,8 @@ from tools.homicide.common import (
     WARD_MAP_CAVEAT,
     HomicideArrays,
     check_location_type,
+    location_family,
+    places_set,
     district_name,
     geo_missing_caveat,
     homicide_arrays,
@@ -146,15 +148,29 @@ def _month_rows(data, arrays: HomicideArrays, mask: np.ndarray, period: Period, 
             for m in range(1, 13)]
 
 
+def _mark_partial(data, rows: list[dict], key: str) -> list[dict]:
+    """The year or month the data ends inside gets ``partial_to`` (the data's last day): it is no full year or month,
+    so it cannot be the lowest ("the year with the fewest homicides" was 2023, cut off in July)."""
+    end = data.coverage["homicides"]["end"]
+    last = calendar.monthrange(int(end[:4]), int(end[5:7]))[1]
+    cut = {"year": None if end.endswith("-12-31") else int(end[:4]),
+           "year_month": None if int(end[8:10]) == last else end[:7]}[key]
+    for row in rows:
+        if cut is not None and row.get(key) == cut:
+            row["partial_to"] = end
+    return rows
+
+
 def _time_rows(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period,
                extra: dict) -> list[dict]:
     """One row per year, month, weekday or hour, or per arrest / domestic flag."""
     if group_by == "year":
         size = period.end - period.start + 1
         n, a = _counts(arrays, mask, (arrays.year[mask] - period.start).astype(np.intp), size)
-        return [{"year": period.start + i, "homicides": int(n[i]), "arrests": int(a[i])} for i in range(size)]
+        return _mark_partial(data, [{"year": period.start + i, "homicides": int(n[i]), "arrests": int(a[i])}
+                                    for i in range(size)], "year")
     if group_by == "month":
-        return _month_rows(data, arrays, mask, period, extra)
+        return _mark_partial(data, _month_rows(data, arrays, mask, period, extra), "year_month")
     if group_by == "weekday":
         n, a = _counts(arrays, mask, arrays.weekday[mask].astype(np.intp), 7)
         return [{"weekday": d + 1, "weekday_name": calendar.day_name[d], "homicides": int(n[d]),
@@ -261,10 +277,14 @@ def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period
 
 def _series_notes(group_by: str, rows: list, extra: dict) -> None:
     """The peak and low of a time pattern; the first-to-last change of a short yearly series."""
-    extra.pop("peak", None), extra.pop("low", None), extra.pop("change", None)
+    extra.pop("peak", None), extra.pop("low", None), extra.pop("change", None), extra.pop("low_partial", None)
     if group_by in TIME_GROUPS and rows:
         extra["peak"] = max(rows, key=lambda r: r["homicides"])
-        extra["low"] = min(rows, key=lambda r: r["homicides"])
+        full = [r for r in rows if not r.get("partial_to")] or rows
+        extra["low"] = min(full, key=lambda r: r["homicides"])
+        cut = next((r for r in rows if r.get("partial_to")), None)
+        if cut is not None and cut["homicides"] < extra["low"]["homicides"]:
+            extra["low_partial"] = cut  # lower only because the data ends inside it
     if group_by == "year" and 2 <= len(rows) <= 12:
         extra["change"] = _change(rows[0], rows[-1])
 
@@ -321,11 +341,11 @@ def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district,
                    f"community areas {named_text}" if len(areas) > 1 else f"community area {named_text}")
     if wards:
         wards = sorted({geo.check_ward(w) for w in wards})
-        sel.narrow(np.isin(arrays.ward, wards), "wards", wards, f"wards {number_set(wards)}")
+        sel.narrow(np.isin(arrays.ward, wards), "wards", wards, f"wards {places_set(wards)}")
     if districts:
         districts = sorted({geo.check_district(d) for d in districts})
         sel.narrow(np.isin(arrays.district, districts), "districts", districts,
-                   f"police districts {number_set(districts)}")
+                   f"police districts {places_set(districts)}")
     if ward is not None:
         ward = geo.check_ward(ward)
         sel.narrow(arrays.ward == ward, "ward", ward, f"ward {ward}")
@@ -386,11 +406,12 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
         sel.narrow(arrays.domestic if domestic else ~arrays.domestic, "domestic", bool(domestic),
                    "domestic" if domestic else "non-domestic")
     if location_type is not None:
-        code = check_location_type(arrays, location_type)
-        sel.narrow(arrays.location_code == code, "location_type", arrays.location_types[code],
-                   f"location {arrays.location_types[code]}")
+        codes = location_family(arrays, check_location_type(arrays, location_type))
+        named = " or ".join(arrays.location_types[c] for c in codes)
+        sel.narrow(np.isin(arrays.location_code, codes), "location_type", arrays.location_types[codes[0]],
+                   f"location {named}")
     if exclude_location_types:
-        codes = sorted({check_location_type(arrays, t) for t in exclude_location_types})
+        codes = sorted({c for t in exclude_location_types for c in location_family(arrays, check_location_type(arrays, t))})
         left_out = [arrays.location_types[c] for c in codes]
         sel.narrow(~np.isin(arrays.location_code, codes), "exclude_location_types", left_out,
                    "excluding " + ", ".join(left_out))
@@ -471,6 +492,10 @@ def _breakdown_lines(group_by: str, rows: list, extra: dict, tie_note: str = "")
     if "peak" in extra:
         tail.append(f"Highest: {_label(group_by, extra['peak'])} with {fmt_int(extra['peak']['homicides'])}; "
                     f"lowest: {_label(group_by, extra['low'])} with {fmt_int(extra['low']['homicides'])}.")
+        if extra.get("low_partial"):
+            cut = extra["low_partial"]
+            tail.append(f"{_label(group_by, cut)} is partial (data end {cut['partial_to']}): its "
+                        f"{fmt_int(cut['homicides'])} is not counted as the lowest.")
     if "change" in extra:
         c = extra["change"]
         share = "n/a" if c["pct"] is None else f"{c['pct']:+.1f}%"
