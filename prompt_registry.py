@@ -72,6 +72,11 @@ TEMPLATES: dict[str, str] = {
         "The question analyzer found no call for this question{words}. Write your own TOOL_CALL lines for it, or "
         "reply NO_TOOL_CALL if no tool holds what it asks."
     ),
+    "own_calls_add": (
+        "The calls above were planned from the question but leave out {words}. If a tool argument can cover "
+        "{words}, write ONE TOOL_CALL that does, keeping the calls' places and years; if none can, reply "
+        "NO_TOOL_CALL."
+    ),
     "argument_guide": (
         "How query_homicides_advanced writes what a reading often misses:\n"
         "- part of a year (a season, a quarter, a half, some months): \"year\": Y, \"months\": [6, 7, 8]\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import prompt_registry as prompts
-from analyzer.notes import unstated_notes
+from analyzer.notes import not_used_note, own_calls_note, unstated_notes
 from analyzer.reading import read
 from loop import decisions, grounding
 from loop.answer_form import form_problems
@@ -129,6 +129,11 @@ def pass_on_notes(state: RunState) -> None:
     """Each note the answer leaves out is added after it, word for word: asked to pass notes on, the 0.5B model
     often answered "33 homicides in ward 20" and never said that poverty is not published by ward."""
     started = state.now_ms()
+    unused = state.analysis.not_used if state.analysis is not None else []
+    if unused and own_calls_note(unused) in state.notes:
+        # The planner's answer says the unread words were not taken into account; the model's own calls may have
+        # taken them: its note replaces that one.
+        state.answer = state.answer.replace(not_used_note(unused), own_calls_note(unused))
     added = unstated_notes(state.analysis, state.notes, state.answer)
     if added:
         state.answer = "\n\n".join([state.answer.rstrip()] * bool(state.answer.strip())

@@ -24,8 +24,7 @@ class LoopConfig:
     grammar: bool
     max_tokens: int
     suggest_calls: bool
-    drafts_when_unread: bool
-    own_calls_when_unread: bool
+    unread_calls: str  # draft | none | replace | add (settings/schema.py)
     question_grammar: bool
     stop_when_drafted: bool
     key_figures: bool
@@ -37,8 +36,7 @@ class LoopConfig:
         return cls(max_tool_calls=o.max_tool_calls, timeout_seconds=o.timeout_seconds,
                    reply_reserve=o.reply_reserve_tokens, grounding_check=o.grounding_check, grammar=m.grammar,
                    max_tokens=m.max_tokens, suggest_calls=o.suggest_calls,
-                   drafts_when_unread=o.drafts_when_unread,
-                   own_calls_when_unread=o.own_calls_when_unread, question_grammar=o.question_grammar,
+                   unread_calls=o.unread_calls, question_grammar=o.question_grammar,
                    stop_when_drafted=o.stop_when_plan_done, key_figures=o.key_figures,
                    number_grammar=o.number_grammar)
 

@@ -33,7 +33,8 @@ def _own_calls_noted(state: RunState) -> None:
     """Where the model's own calls stood in for the words the reading missed, the answer says so instead of "the
     figures do not take them into account", which its own calls may have done."""
     unused = state.analysis.not_used if state.analysis is not None else []
-    if not (state.own_calls and unused and any(c.origin == "model" and c.status == "ok" for c in state.calls)):
+    if not ((state.own_calls or state.unread_pass) and unused
+            and any(c.origin == "model" and c.status == "ok" for c in state.calls)):
         return
     plain = not_used_note(unused)
     state.notes = [own_calls_note(unused) if note == plain else note for note in state.notes]
@@ -91,11 +92,27 @@ def _after(state: RunState, ctx: RunContext, step: ModelPassStep, stop: StopReas
     state.draft.only, state.draft.offered_only = verdict.draft_only, verdict.offered_only
     state.draft.calls = outstanding if verdict.keep_draft else []
     state.draft.done = verdict.draft_done
+    if state.unread_pass == "offered":  # the pass for the unread words has been written: gathering ends with it
+        state.unread_pass = "done"
+        return verdict.stop or (StopReason.PLAN_COMPLETE if step.parsed_calls else StopReason.MODEL_DONE)
+    if verdict.stop == StopReason.PLAN_COMPLETE and _offers_unread_pass(state, ctx):
+        # The drafts have run; the words the reading left out get one pass of the model's own (unread_calls: add).
+        state.unread_pass = "offered"
+        if ctx.config.question_grammar:
+            state.allowed_values = widened_for_unread(state.analysis, state.question, state.allowed_values)
+        footer = prompts.template("continue").format(remaining=remaining)
+        step.close(footer + "\n" + own_calls_text(state.analysis.not_used, [], adding=True))
+        return None
     if verdict.close_pass:
         footer = prompts.template("continue" if remaining > 0 else "no_more_calls").format(remaining=remaining)
         done = prompts.template("plan_done") if verdict.draft_done else ""
         step.close("\n".join(x for x in (footer, draft_text(state.draft.calls), done) if x))
     return verdict.stop
+
+
+def _offers_unread_pass(state: RunState, ctx: RunContext) -> bool:
+    return (ctx.config.unread_calls == "add" and ctx.model_drafts and bool(state.analysis.not_used)
+            and not state.unread_pass and state.calls_left() > 0 and state.time_left() > 0)
 
 
 def model_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] | None:
@@ -104,6 +121,8 @@ def model_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] |
     # Writing its own calls, the model may add one call to the partial reading's (or write two where it has none).
     planned = max(len(drafted), 1) + 1 if state.own_calls and not state.passes else len(drafted)
     allowance = decisions.pass_allowance(max(0, state.calls_left()), planned, not state.passes, state.draft.done)
+    if state.unread_pass == "offered":  # one call for the unread words, or none
+        allowance = decisions.PassAllowance(min(1, max(0, state.calls_left())), False)
     only_lines = draft_lines(state)
     grammar = None
     if state.use_grammar:
@@ -169,19 +188,22 @@ def _outside_question(state: RunState, canonical: dict) -> str | None:
 def writes_own_calls(state: RunState, ctx: RunContext) -> bool:
     """The model writes the calls itself, not taking a draft: the reading left words unused, or the planner has no
     draft for a question that names data; only under the own-calls settings."""
-    config, analysis = ctx.config, state.analysis
+    analysis = state.analysis
     if not ctx.model_drafts or analysis is None or analysis.error or state.no_calls_reason:
         return False
-    if not (config.own_calls_when_unread or not config.drafts_when_unread):
+    if ctx.config.unread_calls not in ("none", "replace"):
         return False
     return bool(analysis.not_used) or not state.draft.calls
 
 
-def own_calls_text(unused: list, drafted: list) -> str:
-    """The first message's own-calls block: the partial reading (when there is a draft), the words it left out,
-    and how the tools' arguments write the times and exclusions a reading most often misses."""
+def own_calls_text(unused: list, drafted: list, adding: bool = False) -> str:
+    """The own-calls block: the partial reading (when there is a draft), the words it left out, and how the tools'
+    arguments write the times and exclusions a reading most often misses. ``adding``: the drafts have run, and the
+    model may add a call for the words they left out."""
     words = ", ".join(f"'{w}'" for w in unused[:4])
-    if drafted:
+    if adding:
+        head = prompts.template("own_calls_add").format(words=words or "part of the question")
+    elif drafted:
         head = prompts.template("own_calls_partial").format(
             calls="\n".join(format_tool_call(n, a) for n, a in drafted),
             words=words or "part of the question")
@@ -197,9 +219,9 @@ def drafts(state: RunState, ctx: RunContext) -> list:
     back the call the model replaced."""
     if not ctx.model_drafts or state.analysis is None or state.analysis.error:
         return []
-    if state.analysis.not_used and not ctx.config.drafts_when_unread:
+    if state.analysis.not_used and ctx.config.unread_calls == "none":
         return []  # the reading fell short: the model writes its own calls (the issue's own-calls policy)
-    if state.own_calls and state.passes:
+    if (state.own_calls or state.unread_pass) and state.passes:
         return []
     try:
         drafted = ctx.planner.next_calls(state.analysis, state.ran_calls(), state.calls_left())

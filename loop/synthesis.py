@@ -14,6 +14,7 @@ from loop import decisions
 from loop.context import RunContext
 from loop.model_pass import PassOutcome, generate, messages, out_of_time
 from loop.number_grammar import allowed_numerals, build_number_grammar
+from loop.refinement import refinements
 from loop.state import AnswerTokens, RunState, StopReason
 from loop.steps import ErrorStep, SynthesisStep
 
@@ -152,7 +153,9 @@ def planner_answer(state: RunState, ctx: RunContext) -> bool:
     ran = state.ran_calls()
     # From the calls it drafted: a model's own extra call ("homicides in 2001" beside a rate question that names
     # no year) led the planner's answer with a figure for another question. Those calls stay in the trace.
-    drafted = [step for step in ran if step.origin != "model"] or ran
+    # A model's call refining a draft where the reading left words unused (loop/refinement.py) is the question's too.
+    unread = bool(state.analysis.not_used)
+    drafted = [step for step in ran if step.origin != "model" or (unread and step in refinements(ran))] or ran
     try:
         text = ctx.planner.answer(state.question, state.analysis, drafted)
     except Exception:  # noqa: BLE001 - keep the model's answer, flagged, rather than none

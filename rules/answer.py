@@ -18,6 +18,7 @@ from analyzer.lexicon import FILTERING_SUBJECTS
 from analyzer.notes import unsupported_named, user_notes
 from loop import grounding
 from loop.meaning import Places
+from loop.refinement import refinements
 from loop.steps import ToolCallStep
 from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence, split_sentences,
@@ -384,7 +385,7 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     ``planned_tools``: the tools the planner's drafts named; results of other tools (a model's own extra calls)
     are left out when any result is of a planned tool (asked for the highest rate, a small model also ranked
     counts, and answered with the count ranking's top area). A ranking's "Overall" total is left out too."""
-    ok = [r for r in results if r.status == "ok" and r.result.ok]
+    ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)
     if planned_tools and any(r.name in planned_tools for r in ok):
         ok = [r for r in ok if r.name in planned_tools]
     if not ok or analysis.error:
@@ -519,9 +520,18 @@ def _outside_years_lead(analysis: Analysis) -> str:
             f"give a figure for {where}{years}.")
 
 
+def refinements_first(ok: list[ToolCallStep], analysis: Analysis) -> list[ToolCallStep]:
+    """Where the reading left words unused, a model's own call that refines a drafted one (loop/refinement.py)
+    answers more of the question than the draft: its result leads."""
+    if not analysis.not_used:
+        return ok
+    better = refinements(ok)
+    return sorted(ok, key=lambda r: r not in better)
+
+
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
                  geo=None) -> str:
-    ok = [r for r in results if r.status == "ok" and r.result.ok]
+    ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)
     errors = [r for r in results if r.status == "error"]
     checker = _Checker([r.result for r in ok + errors], question, geo)
     if not ok and not errors:

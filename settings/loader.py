@@ -98,9 +98,13 @@ def _number(value) -> str:
 
 
 def _check_range(key: str, value: Any, where: str) -> Any:
-    """A number outside the setting's documented range is refused, naming the setting and the range."""
+    """A number outside the setting's documented range, or a text setting's value not among its choices, is refused,
+    naming the setting and what it allows."""
     meta = _FIELDS[key].metadata
     low, high = meta.get("low"), meta.get("high")
+    choices = meta.get("choices")
+    if choices and value not in choices:
+        raise SettingsError(f"setting '{key}' in {where} must be one of {', '.join(choices)}, got {value!r}")
     if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
         return value
     if (low is not None and value < low) or (high is not None and value > high):

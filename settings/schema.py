@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 
 
-def setting(default, help: str, env: str | None = None, low=None, high=None):
+def setting(default, help: str, env: str | None = None, low=None, high=None, choices: tuple | None = None):
     """A field with its documentation attached; ``env`` names the environment variable that overrides it.
 
-    ``low`` and ``high`` bound a numeric setting (both inclusive; None = unbounded on that side); the loader
-    refuses a value outside them with a message naming the setting and the range.
+    ``low`` and ``high`` bound a numeric setting (both inclusive; None = unbounded on that side); ``choices`` are the
+    only values a text setting takes. The loader refuses anything else with a message naming the setting and what
+    it allows.
     """
-    metadata = {"help": help, "env": env, "low": low, "high": high}
+    metadata = {"help": help, "env": env, "low": low, "high": high, "choices": choices}
     if isinstance(default, (list, dict)):
         return field(default_factory=lambda: type(default)(default), metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -81,13 +82,13 @@ class OrchestratorSettings:
                                      "question named, where it named any")
     suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
                                         "edit them or write its own")
-    drafts_when_unread: bool = setting(True, "with a model, show the planner's draft calls also when the reading "
-                                             "left part of the question unused (false: the model writes its own "
-                                             "calls there, from the question, the partial reading and every tool)")
-    own_calls_when_unread: bool = setting(False, "with a model, where the reading left part of the question unused, "
-                                                 "the model must write its own calls (no USE_SUGGESTED): the draft is "
-                                                 "shown as the partial reading, with a guide to the arguments for "
-                                                 "times and exclusions, which the grammar then admits")
+    unread_calls: str = setting("draft", "with a model, where the reading left part of the question unused: draft = "
+                                         "the planner's draft is offered as for any question; none = no draft, the "
+                                         "model writes its own calls; replace = the draft is shown as the partial "
+                                         "reading and the model must write its own calls; add = the draft runs, then "
+                                         "the model may add one call for the unread words (none, replace and add "
+                                         "show a guide to the arguments for times and exclusions, and the grammar "
+                                         "admits them)", choices=("draft", "none", "replace", "add"))
     stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
                                               "all run without error (stop reason plan_complete)")
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "

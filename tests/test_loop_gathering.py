@@ -570,11 +570,11 @@ def test_a_failed_call_with_extra_arguments_leaves_the_draft_on_offer(registry, 
 
 
 def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_calls(registry, settings):
-    """orchestrator.drafts_when_unread false: a question whose reading left a word unused gets no draft; the model's
+    """orchestrator.unread_calls none: a question whose reading left a word unused gets no draft; the model's
     calls are its own ("model" in the trace), still held to the question's years by the grammar. A question read
     whole keeps its draft."""
     question = "how many homicides in the blorp of 2018"  # 'blorp' is read by nothing
-    own = load_settings(overrides={"orchestrator.drafts_when_unread": False})
+    own = load_settings(overrides={"orchestrator.unread_calls": "none"})
     backend = SuggestibleModel([call(HOMICIDES, year=2018), "NO_TOOL_CALL", "There were 589 homicides in 2018."])
     result = Orchestrator(backend, registry, own).run(question)
     first = [s for s in result.steps if s.type == "model_pass"][0]
@@ -595,12 +595,12 @@ def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_
 
 
 def test_own_calls_where_the_reading_falls_short_replace_the_partial_draft(registry, settings, data_dir):
-    """orchestrator.own_calls_when_unread: the reading of "the tail end of 2018" leaves 'tail' unused, so the model is
+    """orchestrator.unread_calls replace: the reading of "the tail end of 2018" leaves 'tail' unused, so the model is
     shown the partial reading (the whole-year call) with a guide to the arguments, may not reply USE_SUGGESTED, and
     its grammar admits months although the question names none. Its own call (October to December) runs as
     "model" in place of the whole-year draft; the answer says the reading was the model's."""
     question = "killings in the tail end of 2018"
-    own = load_settings(overrides={"orchestrator.own_calls_when_unread": True})
+    own = load_settings(overrides={"orchestrator.unread_calls": "replace"})
     rows = raw_homicides(data_dir)
     expected = int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
     backend = SuggestibleModel([call(HOMICIDES, year=2018, months=[10, 11, 12]),
@@ -623,3 +623,39 @@ def test_own_calls_where_the_reading_falls_short_replace_the_partial_draft(regis
     whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
     run = Orchestrator(whole, registry, own).run("How many homicides were there in 2018?")
     assert [s for s in run.steps if s.type == "model_pass"][0].used_suggestion
+
+
+def test_with_unread_calls_add_the_draft_runs_then_the_model_adds_a_call_for_the_unread_words(registry, settings,
+                                                                                            data_dir):
+    """orchestrator.unread_calls add: the draft (the whole of 2018) runs as for any question; then, instead of ending
+    gathering, one pass asks the model for a call covering 'tail', with the argument guide and a grammar that admits
+    months. Its call (October to December) runs as "model" and, refining the draft's call, leads the planner's key
+    lines; gathering ends after that pass."""
+    question = "killings in the tail end of 2018"
+    add = load_settings(overrides={"orchestrator.unread_calls": "add"})
+    rows = raw_homicides(data_dir)
+    whole, tail = int((rows["year"] == 2018).sum()), int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
+    backend = SuggestibleModel(["USE_SUGGESTED", call(HOMICIDES, year=2018, months=[10, 11, 12]),
+                                f"There were {tail} homicides in Chicago from October to December 2018, of the "
+                                f"{whole} in all of 2018."])
+    result = Orchestrator(backend, registry, add).run(question)
+    steps = [s for s in result.steps if s.type == "tool_call"]
+    assert [(s.origin, s.status) for s in steps] == [("draft", "ok"), ("model", "ok")]
+    assert [s.result.values["total"] for s in steps] == [whole, tail]
+    second = backend.requests[1]
+    assert "leave out 'tail'" in second.messages[-1]["content"] and '"months"' in second.messages[-1]["content"]
+    assert "months" in second.grammar and "USE_SUGGESTED" not in second.grammar
+    assert result.stopped_because == "plan_complete"
+    assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]  # no pass after the added one
+    synthesis = backend.requests[2].messages[-1]["content"]
+    assert synthesis.index(f"{tail}") < synthesis.index(f"{whole}")  # the refinement's figure is named first
+    assert "calls the model wrote for it itself" in result.answer
+    # The model may also add nothing: gathering then ends with the draft's result.
+    quiet = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", f"There were {whole} homicides in 2018."])
+    run = Orchestrator(quiet, registry, add).run(question)
+    assert [s.origin for s in run.steps if s.type == "tool_call"] == ["draft"]
+    assert "could not use 'tail'" in run.answer and "calls the model wrote" not in run.answer
+    # A question read whole ends when its draft has run, as by default.
+    whole_q = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
+    assert Orchestrator(whole_q, registry, add).run("How many homicides were there in 2018?").stopped_because \
+        == "plan_complete" and len(whole_q.requests) == 2

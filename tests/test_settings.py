@@ -62,6 +62,15 @@ def test_a_wrong_type_is_a_clear_error(tmp_path, monkeypatch):
         settings_mod.load_settings()
 
 
+def test_a_text_setting_outside_its_choices_names_them(tmp_path):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("orchestrator:\n  unread_calls: sometimes\n")
+    with pytest.raises(settings_mod.SettingsError,
+                       match="orchestrator.unread_calls.*one of draft, none, replace, add, got 'sometimes'"):
+        settings_mod.load_settings(cfg)
+    assert settings_mod.load_settings(overrides={"orchestrator.unread_calls": "add"}).orchestrator.unread_calls == "add"
+
+
 def test_overrides_never_change_the_original():
     base = settings_mod.load_settings()
     changed = settings_mod.with_overrides(base, {"model.n_ctx": 2048, "model.path": None})
