@@ -369,17 +369,23 @@ def _locations(low: str, metrics: list, locations: list, found: HomicideFilters)
 
 # ---------------------------------------------------------------- what the reading used
 
-def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list, unfilterable: bool) -> list[tuple]:
+def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list, unfilterable: bool,
+               subtracts_areas: bool = False) -> list[tuple]:
     """The spans the coverage check counts as used: places outside Chicago always (the answer names them); places
     left out, the filters and "the rest of the city" where the homicide count tool can apply them. Elsewhere (other
     data, or ``unfilterable``: rates per 100,000 residents and rankings by change, whose tools take no filters)
-    they are dropped from the reading, and their words listed as not used."""
+    they are dropped from the reading, and their words listed as not used. ``subtracts_areas``: a city-wide census
+    count, which leaves community areas out by taking theirs away ("Chicago's population if you leave out the
+    Loop"); only areas left out, nothing else."""
     spans = list(scope.outside_spans)
     if "homicides" in domains and not unfilterable:
         spans += scope.exclusion_spans + filters.spans
         if scope.rest_span:  # with no place named (yet: a follow-up's come later), the rest is the whole city
             spans.append(scope.rest_span)
         return spans
+    if subtracts_areas and scope.excluded_areas and not (scope.excluded_wards or scope.excluded_districts
+                                                          or filters.spans or scope.rest_of_city):
+        return spans + scope.exclusion_spans
     scope.excluded_areas, scope.excluded_wards, scope.excluded_districts = [], [], []
     scope.rest_of_city = False
     filters.domestic_excluded, filters.arrest_filter, filters.excluded_locations = False, None, []

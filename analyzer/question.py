@@ -144,6 +144,12 @@ def analyze_question(question: str, data) -> Analysis:
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
     metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
+    dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low)
+    if dated_only:
+        # "is 2023 looking better or worse than last year at this point? compare the numbers so far": days of the
+        # year named and no subject; only the homicide data is kept by date (the notes say it was read so).
+        add_unique(metrics, "homicides")
+        add_unique(domains, "homicides")
     filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
     if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
         add_unique(metrics, "price_trend")
@@ -234,10 +240,13 @@ def analyze_question(question: str, data) -> Analysis:
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
     consumed += times.consumed
     invalid, warnings = place_warnings(places, geo)
+    if dated_only:
+        warnings.append("The question names no subject; it was read as homicides, the only data kept by date.")
     warnings += scope.warnings
     # Rates per 100,000 and rankings by change come from tools that take no filters or exclusions.
     ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
-    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change)
+    subtracts = domains == ["census"] and not areas and bool(set(metrics) & {"population", "race", "age"})
+    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings

@@ -100,8 +100,13 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         return [(names.SOCIOECONOMIC, {"community_area": first, "compare_areas": rest or None,
                                          "metric": _socio_metric(metrics)})]
     if domain == "census":
-        return [(names.CENSUS, {"community_area": first, "compare_areas": rest or None,
-                                               "metric": _census_metric(metrics)})]
+        calls = [(names.CENSUS, {"community_area": first, "compare_areas": rest or None,
+                                 "metric": _census_metric(metrics)})]
+        left = [a.number for a in analysis.excluded_areas]
+        if left and not area_numbers:  # "Chicago's population if you leave out the Loop": the city, then those areas
+            calls.append((names.CENSUS, {"community_area": left[0], "compare_areas": left[1:5] or None,
+                                         "metric": _census_metric(metrics)}))
+        return calls
     if domain == "property":
         return [(names.PROPERTY, {"community_area": first, "compare_areas": rest or None,
                                            "metric": _property_metric(metrics), **_property_years(analysis)})]

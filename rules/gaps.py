@@ -161,3 +161,18 @@ def census_group_gap_sentence(question: str, values: dict, group: str | None) ->
     if GAP_RE.search(question):
         return f"{both}: {abs(va - vb):,} {'more' if va >= vb else 'fewer'} in {a['name']}."
     return both + "."  # the group's counts are what a comparison of it asks for, not the two populations
+
+
+def city_without_areas_sentence(city: dict, left_out: dict) -> str | None:
+    """"Chicago's population if you leave out the Loop": the city's count less the areas' ("Chicago had 2,609,337
+    residents not counting Loop: 2,647,621 in all, less Loop's 38,284 (ACS 2019-2023 5-year).")."""
+    if city.get("scope") != "city" or left_out.get("scope") not in ("area", "comparison"):
+        return None
+    rows = [left_out] if left_out.get("scope") == "area" else list(left_out.get("rows") or [])
+    total, parts = city.get("population"), [r.get("population") for r in rows]
+    if not isinstance(total, int) or not rows or not all(isinstance(p, int) for p in parts):
+        return None
+    names = " and ".join(str(r.get("name")) for r in rows)
+    each = "; ".join(f"{r['name']}'s {p:,}" for r, p in zip(rows, parts))
+    vintage = f" ({city['vintage']})" if city.get("vintage") else ""
+    return f"Chicago had {total - sum(parts):,} residents not counting {names}: {total:,} in all, less {each}{vintage}."

@@ -104,3 +104,24 @@ def test_how_many_more_of_a_group_in_one_area_than_another_is_the_difference(ask
     assert lead(run).startswith(f"Auburn Gresham had {a:,} Black residents and Chatham {b:,} (ACS 2019-2023 5-year): "
                                 f"{a - b:,} more in Auburn Gresham.")
     assert not run.ungrounded_numbers
+
+
+def test_days_of_the_year_compared_with_no_subject_are_read_as_homicides_and_said(ask, raw):
+    """"is 2023 looking better or worse than last year at this point?": no subject named; the homicide data is the
+    only data kept by date, and the notes say it was read so."""
+    day = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.normalize()
+    end = day.max()  # the data's last day; the same day a year before ends the stretch of the year before
+    this = int((raw.year == end.year).sum())
+    last = int(((raw.year == end.year - 1) & (day <= end.replace(year=end.year - 1))).sum())
+    run = ask("is 2023 looking better or worse than last year at this point? compare the numbers so far")
+    assert run.reading.line.startswith("Read as: homicides")
+    assert f"{this:,} homicides so far in 2023; {last:,} in the same stretch of 2022" in lead(run)
+    assert "read as homicides, the only data kept by date" in run.answer
+
+
+def test_the_citys_population_leaving_out_an_area_is_the_city_less_the_area(ask, acs):
+    city, loop = int(acs["total_population"].sum()), int(acs.loc["LOOP", "total_population"])
+    run = ask("chicago's population if you leave out the loop?")
+    assert lead(run).startswith(f"Chicago had {city - loop:,} residents not counting Loop: {city:,} in all, less "
+                                f"Loop's {loop:,}")
+    assert not run.reading.not_used and not run.ungrounded_numbers
