@@ -98,6 +98,16 @@ class FollowUp:
         return next((c.from_turn for c in self.carried if c.field == name), None)
 
 
+@dataclass(frozen=True)
+class AreaCondition:
+    """Community areas picked by a socioeconomic measure (analyzer/conditions.py)."""
+
+    metric: str  # the socioeconomic tool's metric
+    side: str  # "above" | "below"
+    value: float
+    span: tuple  # the side and value's characters in the question
+
+
 @dataclass
 class Analysis:
     """Entities, periods, metrics and intent found in one question."""
@@ -161,6 +171,7 @@ class Analysis:
     rest_of_city: bool = False  # "Austin vs the rest of the city": the city without the places named
     police_headquarters: bool = False  # "where is police headquarters": not a district's station
     share_of_city: bool = False  # "what share of Chicago's homicides happened in Englewood": the place's share
+    area_condition: AreaCondition | None = None  # areas picked by a socioeconomic measure
     places_together: bool = False  # "Englewood and West Englewood combined": the places counted as one
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
     domestic_excluded: bool = False  # "non-domestic homicides"
@@ -212,6 +223,7 @@ class Analysis:
         cov = (found.pop("coverage", None) or {}).get("homicides") or {}
         ranking, year_range, followup = found.pop("ranking", None), found.pop("year_range", None), \
             found.pop("followup", None)
+        condition = found.pop("area_condition", None)
         return cls(
             coverage=HomicideCoverage(cov.get("first_year", 0), cov.get("last_year", 0),
                                       cov.get("last_full_year", 0), cov.get("end", "")),
@@ -222,6 +234,7 @@ class Analysis:
             date_spans=[DateSpan(**d) for d in found.pop("date_spans", None) or []],
             hour_spans=[HourSpan(**h) for h in found.pop("hour_spans", None) or []],
             ranking=Ranking(**ranking) if ranking else None,
+            area_condition=AreaCondition(**condition) if condition else None,
             year_range=YearSpan(**year_range) if year_range else None,
             followup=FollowUp(followup["turn"], [CarriedField(**c) for c in followup.get("carried") or []],
                               bool(followup.get("compare_city"))) if followup else None,

@@ -63,6 +63,7 @@ from analyzer import negations
 from analyzer.pandemic import without_pandemic_times
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
+from analyzer.conditions import read_condition
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.chain_years import read_follow_year
@@ -229,8 +230,13 @@ def analyze_question(question: str, data) -> Analysis:
         group_by = None  # only home values are published by ZIP
     if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
         group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
+    # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
+    condition = read_condition(low, metric_pos) if not (areas or wards or districts or zips) else None
+    if condition:
+        consumed.append(condition.span)
+        ranking, group_by = None, None  # the areas are picked, not ranked or listed by their homicides
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
-    comparison = bool(COMPARE_RE.search(low)) or place_count >= 2 or len(periods) >= 2 or \
+    comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
             re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
@@ -257,7 +263,8 @@ def analyze_question(question: str, data) -> Analysis:
         warnings.append("ChiQA's data covers homicides (not other crimes), census demographics, socioeconomic "
                         "indicators and home values; it has nothing on " + ", ".join(unsupported) + ".")
 
-    chained = bool(ranking) and len([d for d in domains if d != "iucr"]) >= 2
+    # A ranking's top place, or the areas a measure picks, feed the next call.
+    chained = (bool(ranking) or bool(condition)) and len([d for d in domains if d != "iucr"]) >= 2
     score = max(0, len(domains) - 1) * 2 + max(0, place_count - 1) + (1 if comparison else 0) + \
         (2 if chained else 0) + (2 if correlation else 0) + (1 if per_capita else 0) + (1 if len(periods) >= 2 else 0)
     complexity = "simple" if score == 0 else ("medium" if score <= 2 else "complex")
@@ -319,6 +326,7 @@ def analyze_question(question: str, data) -> Analysis:
             metrics, comparison or bool(ranking) or trend,
             len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita, trend or bool(periods))),
     }
+    result["area_condition"] = condition
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))

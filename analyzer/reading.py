@@ -105,6 +105,10 @@ def _places(a: Analysis) -> list[str]:
         out.append(("the city " if not out else "") + "excluding " + ", ".join(left_out))
     if a.outside_places:
         out.append("outside Chicago (no data): " + ", ".join(a.outside_places))
+    if a.area_condition:
+        c = a.area_condition
+        value = f"${c.value:,.0f}" if c.metric == "income" else f"{c.value:g}" + ("" if c.metric == "hardship" else "%")
+        out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
 
 

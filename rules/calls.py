@@ -249,6 +249,12 @@ def _place_set(kind: str, numbers: list, analysis: Analysis) -> list:
     return [(kind, n) for n in numbers]
 
 
+def homicides_in_areas(analysis: Analysis, areas: list) -> tuple:
+    """The homicides of the question's years and filters in these community areas counted together (the areas a
+    measure picked: "homicides in the areas where poverty is above 30%")."""
+    return with_scope(analysis, [(names.HOMICIDES, {**_year_args(analysis), "community_areas": list(areas)})])[0]
+
+
 def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     """The homicide calls, each leaving out what the question leaves out (rules/scope.py)."""
     return with_scope(analysis, _homicide_calls(analysis, metrics, where))

@@ -10,7 +10,7 @@ import re
 from analyzer.lexicon import GAP_RE, TIMES_RE
 from rules.sentences import month_words
 from tools.census.data import RACE_GROUPS
-from tools.census.socioeconomic import COLUMN_SPEC
+from tools.census.socioeconomic import COLUMN_SPEC, condition_words
 from tools.census.socioeconomic import fmt_value as socio_value
 
 
@@ -176,3 +176,16 @@ def city_without_areas_sentence(city: dict, left_out: dict) -> str | None:
     each = "; ".join(f"{r['name']}'s {p:,}" for r, p in zip(rows, parts))
     vintage = f" ({city['vintage']})" if city.get("vintage") else ""
     return f"Chicago had {total - sum(parts):,} residents not counting {names}: {total:,} in all, less {each}{vintage}."
+
+
+def condition_homicides_sentence(condition: dict, homicides: dict) -> str | None:
+    """The homicides in the community areas a measure picked, said with the measure: "There were 304 homicides in
+    2021 in the 15 community areas that had the share of households below poverty above 30.0% (2008-2012)."."""
+    column, total = condition.get("column"), homicides.get("total")
+    if condition.get("scope") != "condition" or column not in COLUMN_SPEC or not isinstance(total, int):
+        return None
+    bounds = {op: condition[op] for op in ("above", "below") if op in condition}
+    start, end = homicides.get("start_year"), homicides.get("end_year")
+    when = f" in {start}" if start == end and start else f" from {start} to {end}" if start and end else ""
+    return (f"There were {total:,} homicides{when} in the {condition['count']} community areas that had "
+            f"{condition_words(column, bounds)} (2008-2012).")

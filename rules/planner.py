@@ -16,6 +16,7 @@ from rules.calls import (
     Places,
     area_calls,
     homicide_calls,
+    homicides_in_areas,
     property_calls,
     ranking_call,
     station_calls,
@@ -199,6 +200,20 @@ def _follow_year_calls(analysis: Analysis, results: list[ToolCallStep], metrics:
     return [first]
 
 
+def _condition_calls(analysis: Analysis, results: list[ToolCallStep], domains: list) -> list:
+    """"Homicides in 2021 in the community areas where more than 30% of households are below poverty": the areas
+    the measure picks first; once they are known, the homicides in them counted together."""
+    c = analysis.area_condition
+    first = (names.SOCIOECONOMIC, {"metric": c.metric, c.side: c.value})
+    if "homicides" not in domains:
+        return [first]
+    for entry in results:
+        values = entry.result.values if entry.name == names.SOCIOECONOMIC and entry.status == "ok" else {}
+        if values.get("scope") == "condition" and values.get("areas"):
+            return [first, homicides_in_areas(analysis, values["areas"])]
+    return [first]
+
+
 def _area_dataset_calls(analysis: Analysis, places: Places, metrics: list, domains: list) -> list:
     """Socioeconomic and census calls: by community area, or a ranking, or city-wide."""
     calls: list = []
@@ -246,7 +261,9 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
-    if analysis.follow_year and analysis.ranking and rank_domain == "homicides" and not analysis.per_capita:
+    if analysis.area_condition:
+        planned = _condition_calls(analysis, results, domains)
+    elif analysis.follow_year and analysis.ranking and rank_domain == "homicides" and not analysis.per_capita:
         planned = _follow_year_calls(analysis, results, metrics)
     elif analysis.ranking and not (places.areas or places.wards or places.districts) and rank_domain \
             and other_domains and not analysis.correlation:

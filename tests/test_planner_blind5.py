@@ -125,3 +125,41 @@ def test_the_citys_population_leaving_out_an_area_is_the_city_less_the_area(ask,
     assert lead(run).startswith(f"Chicago had {city - loop:,} residents not counting Loop: {city:,} in all, less "
                                 f"Loop's {loop:,}")
     assert not run.reading.not_used and not run.ungrounded_numbers
+
+
+@pytest.fixture(scope="module")
+def socio(data_dir):
+    df = pd.read_csv(data_dir / "socioeconomic.csv")
+    df.columns = [c.strip() for c in df.columns]
+    return df[df["Community Area Number"].notna()].set_index("Community Area Number")
+
+
+def test_how_many_areas_a_measure_picks(ask, socio):
+    picked = socio[socio["PERCENT AGED 16+ UNEMPLOYED"] > 25]
+    run = ask("how many neighborhoods have unemployment over 25 percent")
+    assert lead(run).startswith(f"{len(picked)} of 77 community areas had the share of people aged 16+ unemployed "
+                                "above 25.0%")
+    assert "the community areas with unemployment above 25%" in run.reading.line and not run.reading.not_used
+
+
+@pytest.mark.parametrize("question, column, value, years", [
+    ("How many homicides in 2021 were in community areas where more than 30% of households are below the poverty "
+     "line?", "PERCENT HOUSEHOLDS BELOW POVERTY", 30, [2021]),
+    ("in neighborhoods where per capita income is above $50,000, how many homicides have there been in total since "
+     "2001?", "PER CAPITA INCOME", 50000, None),
+])
+def test_homicides_in_the_areas_a_measure_picks_are_counted_together(ask, raw, socio, question, column, value, years):
+    areas = [int(n) for n in socio.index[socio[column] > value]]
+    rows = raw[raw.area.isin(areas)]
+    want = int((rows.year.isin(years) if years else rows.year.notna()).sum())
+    run = ask(question)
+    assert lead(run).startswith(f"There were {want:,} homicides")
+    assert f"in the {len(areas)} community areas that had" in lead(run).split(". ")[0]
+    city = int((raw.year.isin(years)).sum()) if years else len(raw)
+    assert not lead(run).startswith(f"There were {city:,} ")  # the city-wide count had been the answer
+    assert not run.reading.not_used and not run.ungrounded_numbers
+
+
+def test_at_least_is_left_unread_rather_than_guessed(ask):
+    run = ask("how many neighborhoods have unemployment of at least 25 percent")
+    assert run.reading.not_used  # the boundary is not guessed: the reading says what it could not use

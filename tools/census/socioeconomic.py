@@ -29,6 +29,7 @@ from tools.common import (
     unsupported_geography,
 )
 from tools.map_hints import area_map
+from tools.errors import ToolArgumentError
 from tools.registry import Tool
 from tools import names
 
@@ -143,10 +144,12 @@ def _rank_column(metric: str) -> str:
 # ------------------------------------------------------------------ the tool
 
 def query_socioeconomic(data, community_area=None, compare_areas=None, metric="all", top_n=None,
-                        sort_order="desc", ward=None, zip=None):
+                        sort_order="desc", ward=None, zip=None, above=None, below=None):
     cache = _cache(data)
     geo = data.geography
     numbers = resolve_areas(geo, community_area, compare_areas)
+    if above is not None or below is not None:
+        return _condition(data, cache, metric, above, below, numbers)
     caveats = unsupported_geography(data, "The socioeconomic indicators dataset (2008-2012)", ward=ward,
                                     zip_code=zip, answered=bool(numbers) or top_n is not None)
     columns = _columns_for(metric)
@@ -251,6 +254,43 @@ def _ranking(data, cache, metric, columns, city, top_n, sort_order, caveats):
                        data=data, caveats=caveats, table=table, chart=chart, map=_map(cache, key))
 
 
+def condition_words(column: str, bounds: dict) -> str:
+    """"the share of households below poverty above 30.0%", "per capita income above $50,000"."""
+    label, kind = COLUMN_SPEC[column]
+    measure = label.split(" (")[0]
+    if kind == "pct":  # "households below poverty" is a share of them
+        measure = "the share of " + ("people " if measure.startswith("aged ") else "") + measure
+    return measure + " " + " and ".join(f"{op} {fmt_value(column, v)}" for op, v in bounds.items())
+
+
+def _condition(data, cache, metric, above, below, numbers):
+    """The community areas whose indicator is above and/or below a value ("neighborhoods where more than 30% of
+    households are below poverty"): how many, and which, highest first."""
+    if metric == "all":
+        raise ToolArgumentError("above/below need one metric (income, poverty, unemployment, education, hardship, "
+                                "crowding or dependency), not 'all'", "invalid_choice")
+    if numbers:
+        raise ToolArgumentError("above/below pick community areas themselves: give no community_area or "
+                                "compare_areas with them", "conflicting_arguments")
+    key = _rank_column(metric)
+    bounds = [(op, float(v)) for op, v in (("above", above), ("below", below)) if v is not None]
+    kept = [r for r in cache["records"].values() if r[key] is not None
+            and all(r[key] > v if op == "above" else r[key] < v for op, v in bounds)]
+    kept.sort(key=lambda r: (-r[key], r["community_area"]))
+    rows = [{"community_area": r["community_area"], "name": r["name"], key: r[key]} for r in kept]
+    rated = sum(r[key] is not None for r in cache["records"].values())
+    head = f"{len(rows)} of {rated} community areas had {condition_words(key, dict(bounds))} (ACS 2008-2012)"
+    listed = [f"- {r['name']} ({r['community_area']}): {fmt_value(key, r[key])}" for r in rows]
+    text = fit_text([head + (":" if rows else ".")], listed, [], listed[:10])
+    values = {"scope": "condition", "metric": metric, "column": key, "period": "2008-2012", "count": len(rows),
+              "areas_rated": rated, "areas": [r["community_area"] for r in rows], "rows": rows,
+              **{op: v for op, v in bounds}}
+    table = rows_table(rows, ["community_area", "name", key])
+    caveats = [STALE_CAVEAT] + ([HARDSHIP_CAVEAT] if key == "hardship_index" else [])
+    return make_result(TOOL_NAME, values=values, text=text, summary=head, datasets=DATASETS, data=data,
+                       caveats=caveats, table=table, chart=None, map=_map(cache, key))
+
+
 def _extremes(cache, col) -> dict:
     """The areas with the highest and lowest value of one indicator (ties: lowest area number)."""
     ranked = sorted((r for r in cache["records"].values() if r[col] is not None),
@@ -305,6 +345,9 @@ def register(registry) -> None:
                 "sort_order": SORT_SCHEMA,
                 "ward": WARD_SCHEMA,
                 "zip": ZIP_SCHEMA,
+                "above": {"type": "number", "description": "only the community areas whose metric is above this "
+                                                           "(percent, dollars or index points), e.g. 30"},
+                "below": {"type": "number", "description": "only the community areas whose metric is below this"},
             },
             "required": [],
         },
