@@ -94,7 +94,11 @@ def _measure(metric: str, a: Analysis) -> str:
 
 def _places(a: Analysis) -> list[str]:
     out = [f"{p.name} ({p.number})" for p in a.areas]
-    out += [f"ward {w}" for w in a.wards] + [f"police district {d}" for d in a.districts]
+    if a.places_together and (len(a.wards) >= 2 or len(a.districts) >= 2):  # "wards 24 and 28", counted as one
+        out += [_together("wards", a.wards), _together("police districts", a.districts)]
+        out = [x for x in out if x]
+    else:
+        out += [f"ward {w}" for w in a.wards] + [f"police district {d}" for d in a.districts]
     out += [f"ZIP {z}" for z in a.zips] + list(a.broad_places)
     left_out = [f"{p.name} ({p.number})" for p in a.excluded_areas] + \
         [_numbered("ward", a.excluded_wards), _numbered("police district", a.excluded_districts)]
@@ -110,6 +114,12 @@ def _places(a: Analysis) -> list[str]:
         value = f"${c.value:,.0f}" if c.metric == "income" else f"{c.value:g}" + ("" if c.metric == "hardship" else "%")
         out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
+
+
+def _together(kind: str, numbers: list) -> str:
+    if len(numbers) < 2:
+        return f"{kind[:-1]} {numbers[0]}" if numbers else ""
+    return f"{kind} " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 def _submarket_label(sub) -> str:

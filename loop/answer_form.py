@@ -36,6 +36,8 @@ def _place_words(place: str) -> list[str]:
     "district 11"; "the city excluding ward 11" -> "ward 11"; an outside or broad place is not checked."""
     if place.startswith(("outside Chicago", "the rest of the city", "IHS submarket")):
         return []
+    if place.startswith("the community areas with "):  # areas a measure picks: the answer names them as such
+        return ["community areas"]
     place = re.sub(r"^(?:the city )?excluding ", "", place)
     place = re.sub(r"^police ", "", place)
     return [re.sub(r"\s*\(\d+\)$", "", part).strip() for part in place.split(", ") if part.strip()]

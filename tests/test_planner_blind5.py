@@ -137,7 +137,7 @@ def socio(data_dir):
 def test_how_many_areas_a_measure_picks(ask, socio):
     picked = socio[socio["PERCENT AGED 16+ UNEMPLOYED"] > 25]
     run = ask("how many neighborhoods have unemployment over 25 percent")
-    assert lead(run).startswith(f"{len(picked)} of 77 community areas had the share of people aged 16+ unemployed "
+    assert lead(run).startswith(f"Of the 77 community areas, {len(picked)} had the share of people aged 16+ unemployed "
                                 "above 25.0%")
     assert "the community areas with unemployment above 25%" in run.reading.line and not run.reading.not_used
 

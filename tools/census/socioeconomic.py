@@ -279,7 +279,7 @@ def _condition(data, cache, metric, above, below, numbers):
     kept.sort(key=lambda r: (-r[key], r["community_area"]))
     rows = [{"community_area": r["community_area"], "name": r["name"], key: r[key]} for r in kept]
     rated = sum(r[key] is not None for r in cache["records"].values())
-    head = f"{len(rows)} of {rated} community areas had {condition_words(key, dict(bounds))} (ACS 2008-2012)"
+    head = f"Of the {rated} community areas, {len(rows)} had {condition_words(key, dict(bounds))} (ACS 2008-2012)"
     listed = [f"- {r['name']} ({r['community_area']}): {fmt_value(key, r[key])}" for r in rows]
     text = fit_text([head + (":" if rows else ".")], listed, [], listed[:10])
     values = {"scope": "condition", "metric": metric, "column": key, "period": "2008-2012", "count": len(rows),
