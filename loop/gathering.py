@@ -7,11 +7,11 @@ an earlier one or exceeds the cap, and run.
 from __future__ import annotations
 
 import prompt_registry as prompts
-from analyzer.notes import not_used_note, own_calls_note
 from loop import decisions
 from loop.argument_constraints import admitted_tools, outside_question, widened_for_unread
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
+from loop.own_calls import note_own_calls, offers_unread_pass, own_calls_text, writes_own_calls
 from toolcall.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.state import RunState, StopReason
 from loop.steps import ErrorStep, ModelPassStep, ToolCallStep
@@ -25,19 +25,8 @@ def gather(state: RunState, ctx: RunContext) -> StopReason:
         if stop is None:
             stop = one_pass(state, ctx)
         if stop is not None:
-            _own_calls_noted(state)
+            note_own_calls(state)
             return _no_call_is_a_failure(state, stop)
-
-
-def _own_calls_noted(state: RunState) -> None:
-    """Where the model's own calls stood in for the words the reading missed, the answer says so instead of "the
-    figures do not take them into account", which its own calls may have done."""
-    unused = state.analysis.not_used if state.analysis is not None else []
-    if not ((state.own_calls or state.unread_pass) and unused
-            and any(c.origin == "model" and c.status == "ok" for c in state.calls)):
-        return
-    plain = not_used_note(unused)
-    state.notes = [own_calls_note(unused) if note == plain else note for note in state.notes]
 
 
 def _no_call_is_a_failure(state: RunState, stop: StopReason) -> StopReason:
@@ -95,7 +84,7 @@ def _after(state: RunState, ctx: RunContext, step: ModelPassStep, stop: StopReas
     if state.unread_pass == "offered":  # the pass for the unread words has been written: gathering ends with it
         state.unread_pass = "done"
         return verdict.stop or (StopReason.PLAN_COMPLETE if step.parsed_calls else StopReason.MODEL_DONE)
-    if verdict.stop == StopReason.PLAN_COMPLETE and _offers_unread_pass(state, ctx):
+    if verdict.stop == StopReason.PLAN_COMPLETE and offers_unread_pass(state, ctx):
         # The drafts have run; the words the reading left out get one pass of the model's own (unread_calls: add).
         state.unread_pass = "offered"
         if ctx.config.question_grammar:
@@ -108,11 +97,6 @@ def _after(state: RunState, ctx: RunContext, step: ModelPassStep, stop: StopReas
         done = prompts.template("plan_done") if verdict.draft_done else ""
         step.close("\n".join(x for x in (footer, draft_text(state.draft.calls), done) if x))
     return verdict.stop
-
-
-def _offers_unread_pass(state: RunState, ctx: RunContext) -> bool:
-    return (ctx.config.unread_calls == "add" and ctx.model_drafts and bool(state.analysis.not_used)
-            and not state.unread_pass and state.calls_left() > 0 and state.time_left() > 0)
 
 
 def model_pass(state: RunState, ctx: RunContext) -> tuple[ModelPassStep, bool] | None:
@@ -183,34 +167,6 @@ def _outside_question(state: RunState, canonical: dict) -> str | None:
     if state.analysis is not None and state.analysis.chained:
         allowed = {k: v for k, v in allowed.items() if k not in ("community_area", "compare_areas")}
     return outside_question(allowed, canonical)
-
-
-def writes_own_calls(state: RunState, ctx: RunContext) -> bool:
-    """The model writes the calls itself, not taking a draft: the reading left words unused, or the planner has no
-    draft for a question that names data; only under the own-calls settings."""
-    analysis = state.analysis
-    if not ctx.model_drafts or analysis is None or analysis.error or state.no_calls_reason:
-        return False
-    if ctx.config.unread_calls not in ("none", "replace"):
-        return False
-    return bool(analysis.not_used) or not state.draft.calls
-
-
-def own_calls_text(unused: list, drafted: list, adding: bool = False) -> str:
-    """The own-calls block: the partial reading (when there is a draft), the words it left out, and how the tools'
-    arguments write the times and exclusions a reading most often misses. ``adding``: the drafts have run, and the
-    model may add a call for the words they left out."""
-    words = ", ".join(f"'{w}'" for w in unused[:4])
-    if adding:
-        head = prompts.template("own_calls_add").format(words=words or "part of the question")
-    elif drafted:
-        head = prompts.template("own_calls_partial").format(
-            calls="\n".join(format_tool_call(n, a) for n, a in drafted),
-            words=words or "part of the question")
-    else:
-        head = prompts.template("own_calls_none").format(
-            words=f" (it could not use {words})" if words else "")
-    return head + "\n" + prompts.template("argument_guide")
 
 
 def drafts(state: RunState, ctx: RunContext) -> list:
