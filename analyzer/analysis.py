@@ -131,6 +131,7 @@ class Analysis:
     left_out_months: list[int] = field(default_factory=list)  # "not counting June": months holds the others
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
+    month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD ("12-25")
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
@@ -188,7 +189,8 @@ class Analysis:
         or a subject the data lacks (that one gets its own answer). "What is MCP?" or "hello" names none."""
         return bool(self.domains or self.metrics or self.areas or self.wards or self.districts or self.zips
                     or self.iucr_codes or self.years or self.year_range or self.periods or self.months
-                    or self.date_spans or self.hour_spans or self.weekdays or self.ranking or self.group_by or self.locations
+                    or self.date_spans or self.hour_spans or self.month_days or self.weekdays or self.ranking
+                    or self.group_by or self.locations
                     or self.broad_places or self.unsupported or self.submarkets
                     or self.out_of_range_years or self.census_group or self.relative_year_note
                     or any((self.invalid or {}).values()) or self.outside_places)

@@ -289,6 +289,7 @@ def analyze_question(question: str, data) -> Analysis:
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,
         "weekdays": kept_weekdays(low),
+        "month_days": times.month_days,
         "asks_average": times.asks_average,
         "asks_percent_change": times.asks_percent_change,
         "relative_year_note": times.note or when["relative_note"],

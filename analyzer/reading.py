@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from analyzer.analysis import Analysis
 from analyzer.lexicon import ORDINAL_WORDS
-from tools.homicide.query import weekdays_phrase
+from tools.homicide.query import month_days_phrase, weekdays_phrase
 
 MEASURES = {
     "homicides": "homicides", "income": "per capita income", "poverty": "households below poverty",
@@ -144,7 +144,8 @@ def _numbered(kind: str, numbers: list[int]) -> str:
 
 def _periods(a: Analysis) -> list[str]:
     hours = [" vs ".join(h.label for h in a.hour_spans)] if a.hour_spans else []
-    return _dates(a) + hours + ([weekdays_phrase(a.weekdays)] if a.weekdays else [])
+    return _dates(a) + hours + ([weekdays_phrase(a.weekdays)] if a.weekdays else []) + \
+        ([month_days_phrase(a.month_days) + " each year"] if a.month_days else [])
 
 
 def _dates(a: Analysis) -> list[str]:

@@ -108,6 +108,37 @@ _DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
 _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
 
+# A calendar day in every year: a holiday on a fixed date, or a month and day with no year after them ("on July 4th
+# over the years"); with a year, the day is a date span instead (above). Holidays on moving dates (Thanksgiving,
+# Labor Day) are left unread rather than guessed.
+_HOLIDAYS = ((r"christmas\s+eve", "12-24"), (r"christmas(?:\s+day)?|xmas", "12-25"),
+             (r"new\s+year'?s\s+eve|nye", "12-31"), (r"new\s+year'?s(?:\s+day)?", "01-01"),
+             (r"(?:the\s+)?(?:4th|fourth)\s+of\s+july|independence\s+day", "07-04"), (r"hallowe'?en", "10-31"),
+             (r"valentine'?s(?:\s+day)?", "02-14"))
+_HOLIDAY_RES = tuple((re.compile(r"\b(?:" + words + r")\b", re.I), day) for words, day in _HOLIDAYS)
+_NO_YEAR = r"(?!(?:\s*,)?\s+(?:in\s+|of\s+)?" + _Y + r"\b)"
+_DAY_NO_YEAR_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + r"\b" + _NO_YEAR, re.I),
+                    re.compile(r"\bthe\s+" + _DAY + r"\s+of\s+(?P<m>" + _M + r")\b" + _NO_YEAR, re.I))
+
+
+def _calendar_days(low: str, taken: list) -> tuple[list[str], list]:
+    """Calendar days kept in every year ("on christmas day since 2001": ["12-25"]) and their text spans."""
+    days, spans = [], []
+    for pattern, day in _HOLIDAY_RES:
+        for m in pattern.finditer(low):
+            if not _overlaps(m.span(), taken + spans):
+                days.append(day)
+                spans.append(m.span())
+    for pattern in _DAY_NO_YEAR_RES:
+        for m in pattern.finditer(low):
+            month, dom = _month_number(m.group("m")), int(m.group("d"))
+            if _overlaps(m.span(), taken + spans) or not 1 <= dom <= calendar.monthrange(2024, month)[1]:
+                continue
+            days.append(f"{month:02d}-{dom:02d}")
+            spans.append(m.span())
+    return sorted(set(days)), spans
+
+
 _SO_FAR_RE = re.compile(r"\bso\s+far(?:\s+this\s+year)?\b|\bthis\s+year\s+so\s+far\b|\byear[\s-]to[\s-]date\b|"
                         r"\bytd\b|\b(?:up\s+)?(?:to|till|until)\s+now\s+this\s+year\b|"
                         # "2023 up to where the data stops": the data's last year to its last date
@@ -383,6 +414,7 @@ class Times:
     year_list: list[int] = field(default_factory=list)
     date_spans: list[DateSpan] = field(default_factory=list)
     hour_spans: list[HourSpan] = field(default_factory=list)
+    month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD
     asks_average: bool = False
     asks_percent_change: bool = False
     note: str | None = None  # replaces the relative-year note ("so far this year" against last year)
@@ -393,7 +425,7 @@ class Times:
         """Drop the date spans and hours (a tool that cannot take them answers): their words are then reported
         as not used instead of being claimed."""
         self.consumed = [span for span in self.consumed if span not in self.span_text]
-        self.date_spans, self.hour_spans, self.note = [], [], None
+        self.date_spans, self.hour_spans, self.month_days, self.note = [], [], [], None
 
 
 _ALTERNATE_YEARS_RE = re.compile(r"\b(odd|even)(?:[\s-]numbered)?\s+years?\b|\bevery\s+(?:other|second)\s+year\b", re.I)
@@ -408,6 +440,8 @@ def read_times(low: str, cov: dict, periods: list) -> Times:
         out.date_spans, spans = _month_spans(low, cov)
         out.span_text += spans
     out.hour_spans, spans = _hour_spans(low)
+    out.span_text += spans
+    out.month_days, spans = _calendar_days(low, list(out.span_text))
     out.span_text += spans
     out.consumed = list(out.span_text)
     if not periods and not out.date_spans:

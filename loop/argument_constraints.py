@@ -129,6 +129,7 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
         out["hours"] = []
     if not analysis.weekdays:
         out["weekdays"] = []
+    out["month_days"] = list(analysis.month_days)
     # Places counted as one, and a place's share of the city: only when the question asks for them (a small model
     # given them freely could answer "Austin vs Englewood" with the two counted together).
     if not analysis.places_together:
@@ -148,7 +149,8 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
 # reading alone admits (separate years, exclusions, domestic, arrests), and leaving out wards and districts whose
 # numbers the question writes. Places to filter on stay the question's own: an unread word is no licence to invent
 # a place. (Without this widening the grammar kept the model's own calls exactly as narrow as the failed reading.)
-_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "start_date", "end_date",
+_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "month_days", "start_date",
+                   "end_date",
                    "since_year", "period1_start", "period1_end", "period2_start", "period2_end")
 _FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
 _WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)

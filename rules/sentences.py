@@ -26,12 +26,17 @@ GROUP_NOUNS = {"community_area": "community area", "ward": "ward", "district": "
 
 def period_words(phrase: str) -> str | None:
     """"year 2016" -> "in 2016"; "years 2015-2019" -> "from 2015 to 2019"; "years 2015, 2017" -> "in 2015, 2017";
-    a date span -> "from 2019-12-01 to 2020-01-31"; None when the phrase is not a period."""
+    a date span -> "from 2019-12-01 to 2020-01-31", one day -> "on July 4, 2020"; None when the phrase is not a
+    period."""
     match = _PERIOD.match(phrase)
     if not match:
         return None
     if match.group("start"):
-        return f"from {match.group('start')} to {match.group('end')}"
+        start, end = match.group("start"), match.group("end")
+        day = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", start)
+        if start == end and day:  # one day: "on July 4, 2020"
+            return f"on {calendar.month_name[int(day.group(2))]} {int(day.group(3))}, {day.group(1)}"
+        return f"from {start} to {end}"
     years = match.group("years")
     span = re.fullmatch(r"(\d{4})-(\d{4})", years)
     return f"from {span.group(1)} to {span.group(2)}" if span else f"in {years}"

@@ -10,7 +10,8 @@ MAX_VARIANTS = 4
 
 
 def has_time_filters(analysis: Analysis) -> bool:
-    return bool(analysis.year_list or analysis.date_spans or analysis.hour_spans or analysis.weekdays)
+    return bool(analysis.year_list or analysis.date_spans or analysis.hour_spans or analysis.weekdays
+                or analysis.month_days)
 
 
 def with_times(analysis: Analysis, base: dict) -> dict:
@@ -32,6 +33,8 @@ def with_times(analysis: Analysis, base: dict) -> dict:
         out["hours"] = list(analysis.hour_spans[0].hours)
     if analysis.weekdays:
         out["weekdays"] = list(analysis.weekdays)
+    if analysis.month_days:
+        out["month_days"] = list(analysis.month_days)
     return out
 
 

@@ -163,3 +163,28 @@ def test_homicides_in_the_areas_a_measure_picks_are_counted_together(ask, raw, s
 def test_at_least_is_left_unread_rather_than_guessed(ask):
     run = ask("how many neighborhoods have unemployment of at least 25 percent")
     assert run.reading.not_used  # the boundary is not guessed: the reading says what it could not use
+
+
+@pytest.mark.parametrize("question, month, day, place", [
+    ("how many people have been killed on christmas day in chicago since 2001", 12, 25, None),
+    ("killings on halloween in austin", 10, 31, 25),
+    ("homicides on july 4th over the years", 7, 4, None),
+])
+def test_a_calendar_day_with_no_year_is_that_day_in_every_year(ask, raw, question, month, day, place):
+    when = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    rows = (when.dt.month == month) & (when.dt.day == day) & (raw.area == place if place else True)
+    run = ask(question)
+    assert f"There were {int(rows.sum()):,} homicides" in lead(run)
+    assert f"each year" in run.reading.line and not run.reading.not_used and not run.ungrounded_numbers
+
+
+def test_a_holiday_with_its_year_is_that_one_day(ask, raw):
+    when = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    run = ask("homicides on july 4, 2020")
+    want = int(((when.dt.year == 2020) & (when.dt.month == 7) & (when.dt.day == 4)).sum())
+    assert lead(run).startswith(f"There were {want:,} homicides in Chicago on July 4, 2020")
+
+
+def test_a_day_that_is_no_calendar_day_is_a_clear_tool_error(registry):
+    result = registry.run("query_homicides_advanced", {"month_days": ["02-30"]})
+    assert not result.ok and "MM-DD" in result.error["message"]

@@ -27,6 +27,7 @@ class HomicideArrays:
         # Day of week (0 = Monday) and hour of day, from the recorded date and time of the incident.
         self.weekday = df["date"].dt.day_of_week.to_numpy(dtype=np.int8)
         self.hour = df["date"].dt.hour.to_numpy(dtype=np.int8)
+        self.day_of_month = df["date"].dt.day.to_numpy(dtype=np.int8)  # "on December 25 each year"
         self.day = df["date"].to_numpy(dtype="datetime64[ns]").astype("datetime64[D]")  # for date spans
         self.arrest = df["arrest"].to_numpy(dtype=bool)
         self.domestic = df["domestic"].to_numpy(dtype=bool)

@@ -7,6 +7,7 @@ still well under 100 ms when the table is replicated to ~1.3 M rows.
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,6 +97,8 @@ PARAMETERS = {
         "end_date": {"type": "string", "description": "last day YYYY-MM-DD or month YYYY-MM, inclusive"},
         "weekdays": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 7}, "maxItems": 7,
                      "description": "days of the week to keep, 1 = Monday ... 7 = Sunday, e.g. weekends = [6, 7]"},
+        "month_days": {"type": "array", "items": {"type": "string"}, "maxItems": 31,
+                       "description": "calendar days to keep in every year, MM-DD, e.g. [\"12-25\"] for Christmas Day"},
         "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
                   "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]"},
         "exclude_wards": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 50},
@@ -387,8 +390,34 @@ def weekdays_phrase(days: list[int]) -> str:
     return "on " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
 
 
+def month_days_phrase(days: list[str]) -> str:
+    """["12-24", "12-25"] -> "on December 24 and December 25"."""
+    named = [f"{calendar.month_name[int(d[:2])]} {int(d[3:])}" for d in days]
+    return "on " + (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0])
+
+
+def _month_days(days) -> list[str]:
+    """Calendar days as MM-DD, checked ("02-30" is no day of any year; "02-29" is of some)."""
+    out = []
+    for day in days:
+        text = str(day).strip()
+        match = re.fullmatch(r"(\d{1,2})-(\d{1,2})", text)
+        month, dom = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+        if not (1 <= month <= 12 and 1 <= dom <= calendar.monthrange(2024, month)[1]):
+            raise ToolArgumentError(f"month_days takes calendar days as MM-DD (e.g. \"12-25\"), got {text!r}",
+                                    "invalid_argument")
+        out.append(f"{month:02d}-{dom:02d}")
+    return sorted(set(out))
+
+
 def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
-                 hours=None, exclude_location_types=None, weekdays=None) -> None:
+                 hours=None, exclude_location_types=None, weekdays=None, month_days=None) -> None:
+    if month_days:
+        days = _month_days(month_days)
+        keep = np.zeros(arrays.n, dtype=bool)
+        for day in days:
+            keep |= (arrays.month == int(day[:2])) & (arrays.day_of_month == int(day[3:]))
+        sel.narrow(keep, "month_days", days, month_days_phrase(days))
     if months:
         months = sorted(set(int(m) for m in months))
         sel.narrow(np.isin(arrays.month, months), "months", months,
@@ -562,7 +591,7 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
 
 def _kind_args(args: dict) -> tuple:
     return (args["months"], args["arrest_status"], args["domestic"], args["location_type"], args["hours"],
-            args["exclude_location_types"], args["weekdays"])
+            args["exclude_location_types"], args["weekdays"], args["month_days"])
 
 
 def _city_share(arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
@@ -588,7 +617,8 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                              group_by=None, top_n=10, sort_order="desc", rank_by="homicides", months=None,
                              wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
                              exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
-                             exclude_location_types=None, weekdays=None, community_areas=None, city_share=False):
+                             exclude_location_types=None, weekdays=None, community_areas=None, city_share=False,
+                             month_days=None):
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
     args = dict(locals())
