@@ -75,18 +75,39 @@ def _same(a, b) -> bool:
 
 
 def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
-    """A call that ran with the drafted arguments (and perhaps more). One that failed counts only if it was the
+    """A call that ran with the drafted arguments (and perhaps more, none of them changing whose figure it gives). One
+    that failed counts only if it was the
     drafted call itself: its extra arguments may be what failed (the 0.5B model added start_year 2000 to the
     drafted income call, the tool refused the year, and the draft was then never offered again)."""
+    args = _one_year_as_span(args)
     for entry in results or []:
         if entry.name != name:
             continue
-        done = entry.arguments
+        done = _one_year_as_span(entry.arguments)
         if not all(k in done and _same(done[k], v) for k, v in args.items()):
             continue
-        if entry.status != "error" or not _extra_arguments(name, args, done):
+        extra = _extra_arguments(name, args, done)
+        if set(extra) & _SCOPE_ARGS:
+            continue  # another question's figure: a ranking or a place where the draft asks for the city
+        if entry.status != "error" or not extra:
             return True
     return False
+
+
+# Arguments that change whose figure a call gives: a ranking instead of the city's, a place or a picked set of areas
+# (asked for the city's population without the Loop, the 0.5B model ran a top-1 ranking in place of the city call).
+_SCOPE_ARGS = {"top_n", "community_area", "compare_areas", "community_areas", "ward", "wards", "district",
+               "districts", "zip", "above", "below"}
+
+
+def _one_year_as_span(args: dict) -> dict:
+    """"year": 2021 is "start_year" and "end_year" 2021 (a model writes the one, the planner the other)."""
+    if "year" not in args:
+        return args
+    out = {k: v for k, v in args.items() if k != "year"}
+    out.setdefault("start_year", args["year"])
+    out.setdefault("end_year", args["year"])
+    return out
 
 
 def _extra_arguments(name: str, args: dict, done: dict) -> list[str]:

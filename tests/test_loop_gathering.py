@@ -280,10 +280,13 @@ def test_planners_and_canned_replies_get_no_draft(registry, settings):
 
 def test_the_first_pass_may_write_no_more_calls_than_the_draft(registry, settings):
     # A small model copied the draft and then wrote it again; the first pass admits as many lines as the draft.
+    # Its "year": 2022 is the draft's start_year = end_year = 2022, so the draft has run: a later pass admits one
+    # call at a time.
     backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 717 homicides in 2022."])
     Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
     assert '("\\n" call)' not in backend.requests[0].grammar  # one call line only
-    assert '("\\n" call){0,2}' in backend.requests[1].grammar  # later passes: every call left
+    assert "The planned calls have all run" in backend.requests[1].messages[-1]["content"]
+    assert '("\\n" call)' not in backend.requests[1].grammar
 
 
 def test_the_model_is_told_when_the_plan_is_done(registry, settings):
@@ -659,3 +662,24 @@ def test_with_unread_calls_add_the_draft_runs_then_the_model_adds_a_call_for_the
     whole_q = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
     assert Orchestrator(whole_q, registry, add).run("How many homicides were there in 2018?").stopped_because \
         == "plan_complete" and len(whole_q.requests) == 2
+
+
+def test_drafted_calls_the_model_left_out_run_before_the_answer(registry, settings, data_dir):
+    """Asked for the city's population without the Loop, a model that ran a top-1 ranking (not the city-wide call
+    drafted) and then stopped would have answered with the Loop's population: the drafted calls it left out run
+    anyway, marked as drafts, the trace says so, and the answer is the city's count less the Loop's."""
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    acs = acs[acs["acs_year"] == acs["acs_year"].max()]
+    city, loop = int(acs["total_population"].sum()), int(acs.loc[acs["community_area"] == "LOOP", "total_population"].iloc[0])
+    backend = SuggestibleModel([call(CENSUS, metric="population", top_n=1), "NO_TOOL_CALL", f"Loop had {loop:,} residents."])
+    result = Orchestrator(backend, registry, settings).run("chicago's population if you leave out the loop?")
+    steps = [s for s in result.steps if s.type == "tool_call"]
+    assert [(s.origin, s.arguments.get("top_n"), s.arguments.get("community_area")) for s in steps] == \
+        [("model", 1, None), ("draft", None, None), ("draft", None, 32)]
+    assert [s.error_type for s in result.steps if s.type == "error"] == ["DraftsLeftOut"]
+    assert f"{city - loop:,}" in result.answer.split("\n\nDetails:")[0]
+    # A model that ran the drafts itself gets nothing added.
+    done = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 589 homicides in 2018."])
+    run = Orchestrator(done, registry, settings).run("How many homicides were there in 2018?")
+    assert "DraftsLeftOut" not in [getattr(s, "error_type", "") for s in run.steps]
+    assert [s.origin for s in run.steps if s.type == "tool_call"] == ["draft"]

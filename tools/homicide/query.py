@@ -570,7 +570,9 @@ def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Pe
     chart = {"type": "line" if group_by in ("year", "month", "hour") else "bar", "x": x, "y": "homicides",
              "title": f"Homicides by {group_by.replace('_', ' ')}, {filter_text}"}
     heading = _breakdown_heading(group_by, rows, extra, rank_by, sort_order, period)
-    return heading, items, tail, pd.DataFrame(rows), chart, tie_note
+    # The table lists the counts; which year the data ends inside is said in the text (and in values).
+    table = pd.DataFrame([{k: v for k, v in row.items() if k != "partial_to"} for row in rows])
+    return heading, items, tail, table, chart, tie_note
 
 
 def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selection, np.ndarray, bool]:
