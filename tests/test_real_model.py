@@ -93,7 +93,10 @@ class OneCallOnly(ForcedCallsBackend):
 
 
 def test_duplicates_are_refused_and_gathering_stops(llama, registry):
-    result = Orchestrator(OneCallOnly(llama, registry.schemas()), registry, model_settings()).run(
+    # Its one call is the planner's draft, so the sufficiency stop would end gathering after it: off here, so
+    # the model keeps calling and repeats itself.
+    settings = model_settings(**{"orchestrator.stop_when_plan_done": False})
+    result = Orchestrator(OneCallOnly(llama, registry.schemas()), registry, settings).run(
         "How many homicides in 2020?").to_dict()
     statuses = [c["status"] for c in result["tool_calls"]]
     assert statuses[0] == "ok" and statuses.count("duplicate") >= 1
