@@ -31,17 +31,19 @@ def gather(state: RunState, ctx: RunContext) -> StopReason:
 
 
 def _run_left_drafts(state: RunState, ctx: RunContext, stop: StopReason) -> None:
-    """A model that ended gathering (or only repeated itself) before the planner's drafted calls had run leaves
-    the question's reading unanswered: asked "Chicago's population if you leave out the Loop", the 0.5B model ran a
-    ranking and the Loop's count, never the city's, and answered with the Loop's population. Those calls run
-    anyway (tools answer in milliseconds; no model pass is added), marked as drafts, and the trace says so."""
-    if stop not in (StopReason.MODEL_DONE, StopReason.DUPLICATE_CALL) or not state.calls:
+    """A model that ended gathering (or only repeated itself, or ran out of time) before the planner's drafted calls
+    had run leaves the question's reading unanswered: asked "Chicago's population if you leave out the Loop", the
+    0.5B model ran a ranking and the Loop's count, never the city's, and answered with the Loop's population. Those
+    calls run anyway (tools answer in milliseconds; no model pass is added), marked as drafts, and the trace says
+    so."""
+    if stop not in (StopReason.MODEL_DONE, StopReason.DUPLICATE_CALL, StopReason.TIMEOUT) or not state.calls:
         return
     ran: list = []
     for _ in range(state.max_calls):  # a chained draft appears once the call before it has run
-        left = drafts(state, ctx) if state.calls_left() > 0 and state.time_left() > 0 else []
+        left = drafts(state, ctx) if state.calls_left() > 0 else []
         if not left:
             break
+        state.draft.calls = left  # what run_call recognises as the planner's (no question-grammar refusal)
         ran += [run_call(state, ctx, name, args) for name, args in left[:state.calls_left()]]
     if ran:
         state.emit(ErrorStep(phase="gather", error_type="DraftsLeftOut", message=(

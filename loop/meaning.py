@@ -43,6 +43,10 @@ SUBJECT_WORDS = (
     ("age", r"\baged\b|\bseniors?\b|\belderly\b|\bchildren\b|\bkids\b|\b65 (?:and|or) (?:over|older)\b"),
     ("population", r"\bpopulation\b|\bpop\b|\bresidents\b|\binhabitants\b|\bpeople live\b"),
     ("households", r"\bhouseholds?\b"),
+    # Last, so any subject the data has wins: what no dataset holds ("the median rent in Lincoln Park was
+    # $71,551" called the per capita income a rent). No result figure is ever labelled so.
+    ("unheld", r"\brents?\b|\brental\b|\btax(?:es)?\b|\bschools\b|\brobber(?:y|ies)\b|\bburglar(?:y|ies)\b|"
+               r"\bcarjack\w*|\bofficers\b|\bweapons?\b|\bguns?\b"),
 )
 _SUBJECT_RES = tuple((name, re.compile(words, re.I)) for name, words in SUBJECT_WORDS)
 # Subjects a percent of may be any share of: "35.4% of homicides" is said of the arrest rate too.
@@ -56,6 +60,7 @@ SUBJECT_NAMES = {
     "home_value": "home value", "price_index": "price index", "black": "Black residents",
     "hispanic": "Hispanic residents", "asian": "Asian residents", "white": "White residents",
     "age": "an age group", "race_other": "another race group",
+    "unheld": "something the data does not hold (rent, taxes, schools, other crimes, weapons)",
 }
 MEASURE_NAMES = {"count": "a count", "rate": "a rate per 100,000 residents", "share": "a percent",
                  "money": "dollars", "index": "an index", "change": "a change"}

@@ -683,3 +683,13 @@ def test_drafted_calls_the_model_left_out_run_before_the_answer(registry, settin
     run = Orchestrator(done, registry, settings).run("How many homicides were there in 2018?")
     assert "DraftsLeftOut" not in [getattr(s, "error_type", "") for s in run.steps]
     assert [s.origin for s in run.steps if s.type == "tool_call"] == ["draft"]
+
+
+def test_drafted_calls_left_out_run_also_when_time_ran_out(registry, settings):
+    """The deadline passes after the model's first (ranking) call: the drafted city-wide and Loop calls still run
+    (milliseconds, no model pass), so the time-limited answer has the figures the question asks for."""
+    backend = SuggestibleModel([call(CENSUS, metric="population", top_n=1), "unused"], delay=1.2)
+    result = Orchestrator(backend, registry, settings).run("chicago's population if you leave out the loop?",
+                                                            {"timeout_seconds": 1})
+    assert result.stopped_because == "timeout"
+    assert [s.origin for s in result.steps if s.type == "tool_call" and s.status == "ok"] == ["model", "draft", "draft"]

@@ -38,6 +38,9 @@ def claims(text):
     ("Austin's homicide rate was 61.6 per 100,000 residents", "61.6", Claim("homicides", "rate", None, "area:25")),
     ("per capita income of $15,957", "$15,957", Claim("per_capita_income", "money")),
     ("a median household income of $88,570", "$88,570", Claim("household_income", "money")),
+    # What no dataset holds: no result figure is ever labelled so ("the median rent ... was $71,551" had passed).
+    ("The median rent in Austin was $71,551", "$71,551", Claim("unheld", "money", None, "area:25")),
+    ("adults without a high school diploma: 22.3%", "22.3%", Claim("no_diploma", "share")),
     ("West Englewood had the second-most homicides, 30", "30",
      Claim("homicides", None, None, "area:67", ("top", 2))),  # the words before a comma name what follows it
     ("Englewood had the fewest homicides: 3", "3", Claim("homicides", None, None, "area:68", ("bottom", 1))),
@@ -499,3 +502,17 @@ def test_a_real_figure_given_the_wrong_label_is_refused_and_the_right_label_pass
     assert refused.unmatched == [figure]
     # Read with only the place names the results give (the planner's own check), the right sentence passes too.
     assert check_grounding(right, results, references=References.build(results)).ok
+
+
+def test_a_figure_called_something_no_dataset_holds_is_refused(registry, data_dir):
+    """"The median rent in Lincoln Park was $71,551": the 0.5B model called the per capita income a rent."""
+    import pandas as pd
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    socio.columns = [c.strip() for c in socio.columns]
+    income = int(socio.loc[socio["COMMUNITY AREA NAME"] == "Lincoln Park", "PER CAPITA INCOME"].iloc[0])
+    result = registry.run(SOCIO, registry.canonicalize(SOCIO, {"community_area": 7, "metric": "income"}))
+    question = "per capita income in lincoln park, and what's the median rent there?"
+    wrong = check_grounding(f"The median rent in Lincoln Park was ${income:,}.", [result], question)
+    assert [m["number"] for m in wrong.mislabelled] == [f"${income:,}"] and wrong.unmatched
+    right = check_grounding(f"In Lincoln Park, per capita income was ${income:,}.", [result], question)
+    assert not right.unmatched
