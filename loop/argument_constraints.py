@@ -143,15 +143,14 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
     return out
 
 
-
 # Where the reading left words unused, what the model's own calls may name beyond what the reading found: the times
 # of the homicide data (a "back half", "ten years ending with 2020", "weekends" the reading missed), the filters a
 # reading alone admits (separate years, exclusions, domestic, arrests), and leaving out wards and districts whose
 # numbers the question writes. Places to filter on stay the question's own: an unread word is no licence to invent
 # a place. (Without this widening the grammar kept the model's own calls exactly as narrow as the failed reading.)
-_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "month_days", "start_date",
-                   "end_date",
-                   "since_year", "period1_start", "period1_end", "period2_start", "period2_end")
+_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "month_days",
+                   "start_date", "end_date", "since_year", "period1_start", "period1_end", "period2_start",
+                   "period2_end")
 _FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
 _WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
 
@@ -173,6 +172,7 @@ def widened_for_unread(analysis: Analysis | None, question: str, values: dict[st
     for name, high, own in (("exclude_wards", 50, analysis.wards), ("exclude_districts", 25, analysis.districts)):
         out[name] = list(dict.fromkeys([*(values.get(name) or []), *own, *(n for n in written if 1 <= n <= high)]))
     return out
+
 
 # The analyzer's data domains a tool's own domain (Tool.domain) answers: IUCR codes are part of the homicide data.
 _DOMAIN_FAMILY = {"iucr": "homicides"}

@@ -10,9 +10,18 @@ KEPT = ("start_year", "end_year", "years", "community_area", "community_areas", 
         "district", "districts", "zip")
 
 
+def one_year_as_span(args: dict) -> dict:
+    """"year": 2021 is "start_year" and "end_year" 2021 (a model writes the one, the planner the other)."""
+    if "year" not in args:
+        return args
+    out = {k: v for k, v in args.items() if k != "year"}
+    out.setdefault("start_year", args["year"])
+    out.setdefault("end_year", args["year"])
+    return out
+
+
 def _kept(args: dict) -> dict:
-    one = {"start_year": args["year"], "end_year": args["year"]} if "year" in args else {}  # a year is a span of one
-    return {**{k: v for k, v in args.items() if k in KEPT}, **one}
+    return {k: v for k, v in one_year_as_span(args).items() if k in KEPT}
 
 
 def refines(entry: ToolCallStep, drafted: list[ToolCallStep]) -> bool:

@@ -154,8 +154,8 @@ def planner_answer(state: RunState, ctx: RunContext) -> bool:
     # From the calls it drafted: a model's own extra call ("homicides in 2001" beside a rate question that names
     # no year) led the planner's answer with a figure for another question. Those calls stay in the trace.
     # A model's call refining a draft where the reading left words unused (loop/refinement.py) is the question's too.
-    unread = bool(state.analysis.not_used)
-    drafted = [step for step in ran if step.origin != "model" or (unread and step in refinements(ran))] or ran
+    refining = refinements(ran) if state.analysis.not_used else []
+    drafted = [step for step in ran if step.origin != "model" or step in refining] or ran
     try:
         text = ctx.planner.answer(state.question, state.analysis, drafted)
     except Exception:  # noqa: BLE001 - keep the model's answer, flagged, rather than none

@@ -21,9 +21,11 @@ from loop.meaning import Places
 from loop.refinement import refinements
 from loop.steps import ToolCallStep
 from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
-                             peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence, split_sentences,
-                             ranking_sentence, trend_sentence, where_and_conditions, year_counts_sentence)
-from rules.gaps import (census_group_gap_sentence, city_without_areas_sentence, condition_homicides_sentence, home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
+                             peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
+                             split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
+                             year_counts_sentence)
+from rules.gaps import (census_group_gap_sentence, city_without_areas_sentence, condition_homicides_sentence,
+                        home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
                         socio_gap_sentence, year_ratio_sentence)
 from rules.key_sentences import as_sentences
 from rules.submarket_answer import submarket_lead
@@ -418,7 +420,8 @@ def _place_difference(question: str, ok: list[ToolCallStep], analysis: Analysis)
     values = [r.result.values for r in ok if r.name == names.PROPERTY]
     line = line or (home_value_change_sentence(*values) or home_value_ratio_sentence(question, *values)
                     if len(values) == 2 else None)
-    picked = [r.result.values for r in ok if r.name == names.SOCIOECONOMIC and r.result.values.get("scope") == "condition"]
+    picked = [r.result.values for r in ok
+              if r.name == names.SOCIOECONOMIC and r.result.values.get("scope") == "condition"]
     if not line and picked and len(counts) == 1:
         line = condition_homicides_sentence(picked[0], counts[0])
     census = [r.result.values for r in ok if r.name == names.CENSUS]

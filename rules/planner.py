@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
+from loop.refinement import one_year_as_span
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -79,11 +80,11 @@ def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
     that failed counts only if it was the
     drafted call itself: its extra arguments may be what failed (the 0.5B model added start_year 2000 to the
     drafted income call, the tool refused the year, and the draft was then never offered again)."""
-    args = _one_year_as_span(args)
+    args = one_year_as_span(args)
     for entry in results or []:
         if entry.name != name:
             continue
-        done = _one_year_as_span(entry.arguments)
+        done = one_year_as_span(entry.arguments)
         if not all(k in done and _same(done[k], v) for k, v in args.items()):
             continue
         extra = _extra_arguments(name, args, done)
@@ -98,16 +99,6 @@ def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
 # (asked for the city's population without the Loop, the 0.5B model ran a top-1 ranking in place of the city call).
 _SCOPE_ARGS = {"top_n", "community_area", "compare_areas", "community_areas", "ward", "wards", "district",
                "districts", "zip", "above", "below"}
-
-
-def _one_year_as_span(args: dict) -> dict:
-    """"year": 2021 is "start_year" and "end_year" 2021 (a model writes the one, the planner the other)."""
-    if "year" not in args:
-        return args
-    out = {k: v for k, v in args.items() if k != "year"}
-    out.setdefault("start_year", args["year"])
-    out.setdefault("end_year", args["year"])
-    return out
 
 
 def _extra_arguments(name: str, args: dict, done: dict) -> list[str]:
