@@ -174,6 +174,9 @@ class Analysis:
     share_of_city: bool = False  # "what share of Chicago's homicides happened in Englewood": the place's share
     area_condition: AreaCondition | None = None  # areas picked by a socioeconomic measure
     places_together: bool = False  # "Englewood and West Englewood combined": the places counted as one
+    locations_together: bool = False  # "on a street or in an alley": the kinds of place counted as one
+    asks_now: bool = False  # "now", "currently": the latest figure is asked for too
+    min_homicides: int | None = None  # "among wards with at least 50 homicides": the ranking's floor
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")

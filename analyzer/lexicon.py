@@ -140,7 +140,7 @@ LOCATIONS: dict[str, str] = {
     "retail store": "RETAIL STORE", "store": "RETAIL STORE", "gangway": "GANGWAY",
 }
 LOCATION_GENERIC = r"location\s+types?|where\s+(?:do|did|are|were)\s+(?:most\s+)?(?:homicides|murders|killings)|" \
-                   r"kinds?\s+of\s+(?:places|locations)|types?\s+of\s+(?:places|locations)|locations?"
+                   r"(?:kinds?|types?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|locations?"
 
 # Things people ask about that the data does not hold.
 UNSUPPORTED: list[tuple[str, str]] = [
@@ -158,6 +158,8 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("weather", r"weather|temperature|rain|snow|forecast"),
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
+    ("police staffing", r"cops?|police\s+officers?|officers|policemen|patrol\s+(?:officers?|cars?)|"
+                        r"(?:police\s+)?staffing|police\s+budgets?"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
     ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender)|"
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
@@ -165,6 +167,10 @@ UNSUPPORTED: list[tuple[str, str]] = [
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:people|persons|those|folks|men|women|"
                             r"kids)\s+(?:who\s+(?:were|was|got)\s+)?(?:murdered|killed|slain|shot)|"
                             r"teen(?:ager)?s|juveniles?|"
+                            # "what race were most of the homicide victims", "how old were the victims"
+                            r"(?:ages?|races?|sex|gender|ethnicity)\s+(?:(?:were|was|are|is|most|of|the|all|these|"
+                            r"those)\s+){1,5}(?:homicide\s+|murder\s+)?victims|"
+                            r"how\s+old\s+(?:were|was|are|is)\s+(?:the\s+|most\s+)?(?:homicide\s+|murder\s+)?victims|"
                             # "were most of the victims black or hispanic", "how many hispanic victims"
                             r"victims?(?:\s+(?:in\s+)?[\w']+){0,5}?\s+(?:black|white|hispanic|latin[oax]s?|asian|"
                             r"african[\s-]americans?|males?|men|boys|girls|kids|children|minors|elderly|seniors?|"
@@ -353,7 +359,8 @@ _KIND_WITH = (r"\bthe\s+{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+(?:the\s+)
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
-                                 r"types?\s+of\s+(?:places|locations)|location\s+types?|where\s+(?:do|did|does)\s+(?:most\s+(?:of\s+)?(?:the\s+)?)?"
+                                 r"(?:types?|kinds?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|location\s+types?|"
+                                 r"where\s+(?:do|did|does)\s+(?:most\s+(?:of\s+)?(?:the\s+)?)?(?:domestic\s+)?"
                                  r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
     ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"
                                   r"which\s+area|what\s+area|which\s+part|what\s+part|parts\s+of|"

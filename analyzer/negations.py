@@ -231,7 +231,7 @@ _LOCATION_NO_RE = re.compile(
     r"(?:\b" + _NOT + r"|\boff|\baway\s+from|\bexcluding|\bexcept(?:\s+for)?|"
     r"(?:\b(?:(?:some|any|every)\s*(?:place|where)|places?|locations?|spots?)\s+)?\bother\s+than|\bbesides|"
     r"\bapart\s+from|\baside\s+from|\boutside(?:\s+of)?|\b(?:anywhere|everywhere)\s+but|\bbut\s+not|"
-    r"\bnot\s+counting|\bnot\s+including|\bnon)"
+    r"\bnot\s+counting|\bnot\s+including|\bnon|\bleav(?:e|es|ing)\s+out|\bleft\s+out|\bignoring|\bnor)"
     # "apart from the ones out on the street", "except those that were in an alley": the cases named between.
     r"(?:\s+(?:the\s+ones|those|ones|(?:the\s+)?(?:killings|murders|homicides|deaths|cases))(?:\s+(?:that|which))?"
     r"(?:\s+(?:were|was))?)?"
@@ -239,11 +239,11 @@ _LOCATION_NO_RE = re.compile(
     r"(?:\s+(?:happen(?:ed)?|occur(?:red)?|take\s+place|took\s+place|go\s+down|went\s+down|committed|"
     r"carried\s+out|found|killed|shot))?"
     r"(?:[\s-]+(?:out\s+)?(?:on|in|at|inside|into|from))?(?:\s+(?:the|a|an|any))?"
-    r"[\s-]+(" + _LOCATION_WORDS + r")\b")
+    r"[\s-]+(" + _LOCATION_WORDS + r")(?:e?s)?\b")
 
 
 _LOCATION_MORE_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|nor\s+)?|and\s+|or\s+|nor\s+)(?:(?:on|in|at|inside)\s+)?"
-                               r"(?:(?:the|a|an|any)\s+)?(" + _LOCATION_WORDS + r")\b")
+                               r"(?:(?:the|a|an|any)\s+)?(" + _LOCATION_WORDS + r")(?:e?s)?\b")
 
 
 def _exclude_location(m: re.Match, found: "HomicideFilters") -> None:

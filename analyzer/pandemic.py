@@ -23,8 +23,8 @@ _READINGS = [
     (re.compile(r"\b(?:since|after)\s+" + _COVID + _BEGAN + r"\b", re.I), "since"),
     (re.compile(r"\b(?:before\s+" + _COVID + _BEGAN + r"|pre[\s-]?(?:covid(?:[\s-]?19)?|pandemic|lockdown))\b", re.I),
      "before"),
-    (re.compile(r"\b(?:during|in|throughout)\s+(?:the\s+)?(?:covid(?:[\s-]?19)?|pandemic)(?:\s+years|\s+era)?\b",
-                re.I), "during"),
+    (re.compile(r"\b(?:during|in|throughout)\s+(?:the\s+)?(?:covid(?:[\s-]?19)?|pandemic)(?:\s+lockdowns?)?"
+                r"(?:\s+years|\s+era|\s+" + _SEASON + r")?\b", re.I), "during"),
 ]
 VOCABULARY = [pattern for pattern, _ in _READINGS]
 
@@ -53,6 +53,9 @@ def pandemic_times(low: str, first: int, last: int) -> dict:
             elif meaning == "before":
                 periods.append({"start": min(first, FIRST_YEAR - 1), "end": FIRST_YEAR - 1, "_pos": m.start()})
                 notes.append(f"'{m.group(0).strip()}' read as up to {FIRST_YEAR - 1}")
+            elif re.search(r"\b(?:19|20)\d{2}\b", low):
+                # "during the covid lockdown spring (march through may 2020)": the dates written say when
+                notes.append(f"'{m.group(0).strip()}' dated by the year(s) written in the question")
             else:
                 periods.append({"start": FIRST_YEAR, "end": FIRST_YEAR + 1, "_pos": m.start()})
                 notes.append(f"'{m.group(0).strip()}' read as {FIRST_YEAR}-{FIRST_YEAR + 1}, the pandemic's two "

@@ -26,7 +26,7 @@ _WARD_RANGE_RE = re.compile(r"\bwards\s+(?:from\s+)?" + _RANGE, _FLAGS)
 _DISTRICT_RANGE_RE = re.compile(r"\b(?:police\s+)?districts\s+(?:from\s+)?" + _RANGE, _FLAGS)
 _DISTRICT_RE = re.compile(r"\b(?:police\s+)?districts?\s*(?:#|no\.?|number)?\s*(\d{1,3})\b|"
                           r"\b(\d{1,3})(?:st|nd|rd|th)\s+(?:police\s+)?district\b", _FLAGS)
-_DISTRICTS_MORE_RE = re.compile(r"\bdistricts\s+" + _NUMBER_LIST + r"\b|\b" + _ORDINAL_LIST +
+_DISTRICTS_MORE_RE = re.compile(r"\b(?:police\s+)?districts\s+" + _NUMBER_LIST + r"\b|\b" + _ORDINAL_LIST +
                                 r"\s+(?:police\s+)?districts\b", _FLAGS)
 _ZIP_RE = re.compile(r"\b(60[678]\d{2})(?:-\d{4})?\b")
 _IUCR_RE = re.compile(r"\b(?:iucr|code)\s*(?:code\s*)?#?\s*([0-9]{3,4}[a-z]?)\b", _FLAGS)

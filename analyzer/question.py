@@ -152,10 +152,20 @@ def analyze_question(question: str, data) -> Analysis:
         add_unique(metrics, "homicides")
         add_unique(domains, "homicides")
     filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
+    snapshot = {"start": 2008, "end": 2012}
+    if "socioeconomic" in domains and "homicides" in domains and snapshot in periods and len(periods) >= 2:
+        # "the second highest poverty rate in the 2008-2012 numbers, and its homicides from 2005 to 2022": the
+        # indicators' own years name the snapshot; the other span dates the homicides
+        periods = [p for p in periods if p != snapshot]
+        years = [y for y in years if y not in (2008, 2012) or any(p["start"] <= y <= p["end"] for p in periods)]
+        when["year_range"] = {"start": periods[0]["start"], "end": periods[0]["end"]}
     if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
         add_unique(metrics, "price_trend")
         add_unique(domains, "property")
     quarter = ihs["quarter"] if "property" in domains else None
+    if ihs.get("since_year") and "property" in domains and not periods:
+        periods = [{"start": ihs["since_year"], "end": ihs["since_year"]}]  # the change since then (rules/calls.py)
+        when["year_range"] = dict(periods[0])
     consumed += ihs["consumed"] if "property" in domains else []
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
@@ -203,7 +213,11 @@ def analyze_question(question: str, data) -> Analysis:
         # of all homicides would answer another question, so the question is declined whole.
         metrics.clear()
         domains[:] = [d for d in domains if d != "homicides"]
-    ranking = _ranking(low, metrics, metric_pos)
+    floor = _MIN_COUNT_RE.search(low) if "homicides" in metrics else None
+    if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
+        consumed.append(floor.span())
+    ranking = _ranking(low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():],
+                       metrics, metric_pos)
     follow = read_follow_year(low, years, periods) if ranking and not (areas or wards or districts or zips) else None
     if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
         years = follow.ranked
@@ -333,6 +347,9 @@ def analyze_question(question: str, data) -> Analysis:
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
+    result["locations_together"] = _locations_together(low, locations)
+    result["asks_now"] = bool(NOW_RE.search(low))
+    result["min_homicides"] = _min_count(floor) if floor and ranking else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
@@ -350,6 +367,30 @@ def _long_date(iso: str) -> str:
     except ValueError:
         return str(iso)
     return f"{day:%B} {day.day}, {day.year}"
+
+
+# "among wards with at least 50 homicides", "districts with 30 or more homicides", "more than 20 killings".
+_MIN_COUNT_RE = re.compile(r"\b(?:(?P<least>at\s+least|a\s+minimum\s+of|no\s+fewer\s+than)|(?P<more>more\s+than|over|"
+                           r"above))\s+(?P<n>\d{1,5})\s+(?:homicides|murders|killings|cases|deaths)\b|"
+                           r"\b(?P<n2>\d{1,5})\s+(?:or\s+more|\+)\s+(?:homicides|murders|killings|cases|deaths)\b")
+
+
+def _min_count(match: re.Match) -> int:
+    """The smallest count a ranked place must have: "more than 20" is 21."""
+    n = int(match.group("n") or match.group("n2"))
+    return n + 1 if match.group("more") else n
+
+
+# "on a street or in an alley", "streets or alleys": one count over the kinds of place joined by "or".
+_LOCATIONS_OR_RE = re.compile(r"\b(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")\s*,?\s+or\s+"
+                              r"(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")", re.I)
+_WEIGHED_RE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|more|fewer|less|most|which|where\s+(?:do|did|are|were))\b")
+
+
+def _locations_together(low: str, locations: list) -> bool:
+    """Two kinds of place joined by "or" in a count, not weighed against each other ("more on the street or in an
+    apartment?" compares them)."""
+    return len(locations) >= 2 and bool(_LOCATIONS_OR_RE.search(low)) and not _WEIGHED_RE.search(low)
 
 
 def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: list, group_by, locations: list,
@@ -600,6 +641,11 @@ def _area_only_warnings(domains: list, places: dict) -> list[str]:
     return warnings
 
 
+# The earliest year the census tool answers for (with the 2010 Census); earlier years are declined, not answered
+# with a later vintage.
+CENSUS_FIRST_YEAR = 2000
+
+
 def _year_warnings(years: list, domains: list, cov: dict, data, price_index: bool = False) -> tuple[list[int], list[str]]:
     """Years outside the asked-about data's coverage, and the warnings for them; ``price_index``: the question is
     about the IHS price index (a submarket or a quarter), whose years are its own, not Zillow's."""
@@ -614,7 +660,13 @@ def _year_warnings(years: list, domains: list, cov: dict, data, price_index: boo
         elif "property" in domains:
             if not zhvi_first <= y <= zhvi_last:
                 out_years.append(y)
-    if out_years:
+        elif ("census" in domains or "socioeconomic" in domains) and y < CENSUS_FIRST_YEAR:
+            out_years.append(y)  # "what was it back in 1990": no census figure ChiQA has is from then
+    if out_years and not ({"homicides", "property"} & set(domains)) and domains:
+        names = ", ".join(str(y) for y in out_years)
+        warnings.append(f"Year(s) {names} are before the census and socioeconomic figures ChiQA has (the 2008-2012 "
+                        "ACS indicators, the 2010 Census, the 2019-2023 ACS estimates).")
+    elif out_years:
         names = ", ".join(str(y) for y in out_years)
         if "property" in domains and "homicides" not in domains:
             data_name = "IHS price index" if price_index else "home value data"

@@ -146,11 +146,16 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     matches = _unique(found, names, text)
     asks_index = bool(matches or triggers)
     quarter, quarter_spans = read_quarter(low) if asks_index else (None, [])
+    since_year = None
+    if quarter and quarter.endswith("Q1") and re.search(r"\b(?:since|from)\s+(?:the\s+)?$", low[:quarter_spans[0][0]]):
+        # "gone up since the first quarter of 2008": the change from 2008Q1 to the latest quarter (the index's
+        # change is counted from a year's first quarter), not the index in 2008Q1
+        since_year, quarter = int(quarter[:4]), None
     figure, figure_spans = _figure(low) if asks_index else (None, [])
     latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
     consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + figure_spans + latest
     return {"submarkets": matches, "quarter": quarter, "figure": figure if matches else None,
-            "consumed": consumed, "triggered": bool(triggers)}
+            "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
 
 
 def _from_areas(data, areas: list[dict], known: list[str], names: _Names) -> list[dict]:

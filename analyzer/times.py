@@ -280,7 +280,7 @@ _CLOCK = (r"(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o['’]?clock|in\s+th
           r"at\s+night)?|(midnight|noon|midday))")
 _CLOCK_RE = re.compile(_CLOCK, re.I)
 _HOUR_RANGE_RE = re.compile(r"\b(?:between|from)\s+(?P<a>" + _CLOCK + r")\s+(?:and|to|till|until|through|-)\s+(?P<b>"
-                            + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK + r")\s*(?:-|–|to)\s*(?P<d>" + _CLOCK
+                            + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK + r")\s*(?:-|–|to|until|till|through|thru)\s*(?P<d>" + _CLOCK
                             + r")(?![\w:])", re.I)
 _HOUR_AT_RE = re.compile(r"\b(?:at|around|about|near)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
 # "after midnight and before 6 in the morning", "after 10pm but before 2am": one span between the two times.
@@ -428,7 +428,25 @@ class Times:
         self.date_spans, self.hour_spans, self.month_days, self.note = [], [], [], None
 
 
-_ALTERNATE_YEARS_RE = re.compile(r"\b(odd|even)(?:[\s-]numbered)?\s+years?\b|\bevery\s+(?:other|second)\s+year\b", re.I)
+# Years picked by a rule within the range asked (or the whole data): "even-numbered years", "every other year",
+# "every fifth year starting in 2007", "leap years", "presidential election years" (both every fourth year
+# divisible by 4 in the years the data covers).
+_ALTERNATE_YEARS_RE = re.compile(r"\b(?P<parity>odd|even)(?:[\s-]numbered)?\s+years?\b|"
+                                 r"\bevery\s+(?P<step>other|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                                 r"\d{1,2}(?:st|nd|rd|th))\s+years?\b|"
+                                 r"\b(?P<four>leap|(?:us\s+|u\.s\.\s+)?presidential(?:\s+election)?)\s+years?\b", re.I)
+_STEPS = {"other": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+          "ninth": 9, "tenth": 10}
+
+
+def _years_by_rule(match: re.Match, start: int, end: int) -> list[int]:
+    if match.group("parity"):
+        return [y for y in range(start, end + 1) if y % 2 == (1 if match.group("parity").lower() == "odd" else 0)]
+    if match.group("four"):
+        return [y for y in range(start, end + 1) if y % 4 == 0]
+    word = match.group("step").lower()
+    step = _STEPS.get(word) or int(re.match(r"\d+", word).group(0))
+    return list(range(start, end + 1, max(step, 1)))
 
 
 def read_times(low: str, cov: dict, periods: list) -> Times:
@@ -448,12 +466,14 @@ def read_times(low: str, cov: dict, periods: list) -> Times:
         out.year_list, spans = _year_list(low)
         out.consumed += spans
     alternate = _ALTERNATE_YEARS_RE.search(low)
-    if len(periods) == 1 and alternate and not out.date_spans:
-        # "every odd year from 2011 to 2019": 2011, 2013, ... 2019, each a year of its own, not the whole range
-        start, end = periods[0]["start"], min(periods[0]["end"], cov["last"])
-        parity = {"odd": 1, "even": 0}.get(alternate.group(1) or "", start % 2)
-        out.year_list = [y for y in range(start, end + 1) if y % 2 == parity]
-        out.consumed.append(alternate.span())
+    if len(periods) <= 1 and alternate and not out.date_spans and not out.year_list:
+        # "every odd year from 2011 to 2019": 2011, 2013, ... 2019, each a year of its own, not the whole range;
+        # with no range, the years the data covers
+        start, end = (periods[0]["start"], periods[0]["end"]) if periods else (cov["first"], cov["last"])
+        picked = _years_by_rule(alternate, start, min(end, cov["last"]))
+        if picked:
+            out.year_list = picked
+            out.consumed.append(alternate.span())
     # Their words are the coverage check's own (an average of several years, a percent of a change): not consumed.
     out.asks_average = bool(_AVERAGE_RE.search(low))
     out.asks_percent_change = bool(_PERCENT_CHANGE_RE.search(low))

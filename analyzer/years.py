@@ -22,10 +22,13 @@ _SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEA
 _BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to)\s+" + YEAR + r"\b", _FLAGS)
 # A decade by its years: "the 2010s", "2000s", "the '90s" is not in the data's years and is left to the coverage check.
 # "2020's killings" is a year's possessive: an apostrophe makes a decade only after "the" ("the 2010's").
-_DECADE_YEARS_RE = re.compile(r"\b((?:19|20)\d)0s\b|(?<=\bthe\s)((?:19|20)\d)0['’]s\b", _FLAGS)
+_DECADE_YEARS_RE = re.compile(r"\b((?:19|20)\d)0s\b|(?<=\bthe\s)((?:19|20)\d)0['’]s\b|"
+                              r"\b(aughts|noughties|oughts)\b", _FLAGS)  # the decade of 2000-2009 by its name
 # Not "$2019", "2,019", "2019.5" or "2019%": those are amounts, not years.
 _YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
-_LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+year\b", _FLAGS)
+# "the last complete year you have", "the most recent full year": the snapshot's last full year too.
+_LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+(?:(?:full|complete|whole|calendar)\s+)?year\b|"
+                           r"\b(?:latest|most\s+recent)\s+(?:full|complete|whole|calendar)\s+year\b", _FLAGS)
 _THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\byear\s+to\s+date\b", _FLAGS)
 _LAST_N_RE = re.compile(r"\b(?:last|past|previous|most\s+recent)\s+" + NUM + r"\s+(?:full\s+|complete\s+|whole\s+|"
                         r"calendar\s+)?years\b", _FLAGS)
@@ -117,7 +120,7 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
     for m in _DECADE_YEARS_RE.finditer(low):
         if overlaps(m.span(), year_spans):
             continue
-        decade = int(m.group(1) or m.group(2)) * 10
+        decade = int(m.group(1) or m.group(2)) * 10 if not m.group(3) else 2000
         start, end = max(decade, cov["first"]), min(decade + 9, cov["last"])
         if start > end:
             continue  # a decade the data does not reach is left to the coverage check
@@ -144,9 +147,10 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
     # A year named after the data's end is the user's own "this year" or "last year" ("so far this year in 2025"):
     # the data's latest year would answer for another year.
     after_data = any(y > cov["last"] for y in years)
-    if _LAST_YEAR_RE.search(low) and not m and not after_data:
+    last_year = _LAST_YEAR_RE.search(low)
+    if last_year and not m and not after_data:
         add_unique(years, cov["last_full"])
-        relative_note = (f"'last year' means {cov['last_full']}, the last full year in the homicide data "
+        relative_note = (f"'{last_year.group(0).lower()}' means {cov['last_full']}, the last full year in the homicide data "
                          f"(the snapshot ends {cov['end']}), not the calendar year")
     if _THIS_YEAR_RE.search(low) and not after_data:
         add_unique(years, cov["last"])

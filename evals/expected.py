@@ -883,3 +883,169 @@ def city_socio_value(column: str) -> float:
     """The CHICAGO (city total) row of a socioeconomic.csv column (stripped name), 2008-2012."""
     df = _socio()
     return float(df[pd.to_numeric(df["Community Area Number"], errors="coerce").isna()][column].iloc[0])
+
+
+# ---- blind6_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions)
+
+def _homicides_b6(weekdays=None, month_days=None, **filters) -> pd.DataFrame:
+    """Rows matching the filters of ``_homicides_filtered``, further kept to the named days of the week
+    ('Monday' ... 'Sunday') and / or calendar days written 'MM-DD' (any year), by the incident date and time."""
+    df = _homicides_filtered(**filters)
+    when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
+    keep = pd.Series(True, index=df.index)
+    if weekdays is not None:
+        wanted = [str(d).strip().title() for d in _as_list(weekdays)]
+        unknown = set(wanted) - set(_WEEKDAYS)
+        if unknown:
+            raise ValueError(f"not day names: {sorted(unknown)}")
+        keep &= when.dt.day_name().isin(wanted)
+    if month_days is not None:
+        keep &= when.dt.strftime("%m-%d").isin([str(d) for d in _as_list(month_days)])
+    return df[keep]
+
+
+def homicides_b6(weekdays=None, month_days=None, **filters) -> int:
+    """How many homicides match the filters, days of the week and calendar days (see ``_homicides_b6``)."""
+    return int(len(_homicides_b6(weekdays, month_days, **filters)))
+
+
+def arrest_rate_b6(weekdays=None, month_days=None, **filters) -> float:
+    """Percent of the matching homicides (see ``_homicides_b6``) with an arrest, one decimal."""
+    return round(100.0 * float(_homicides_b6(weekdays, month_days, **filters)["arrest_b"].mean()), 1)
+
+
+def _tie_check(values: list, i: int, what: str) -> None:
+    if (i > 0 and values[i - 1] == values[i]) or (i + 1 < len(values) and values[i + 1] == values[i]):
+        raise ValueError(f"rank {i + 1} of {what} is tied at {values[i]}")
+
+
+def _arrest_table_b6(kind: str, min_cases: int = 1, weekdays=None, month_days=None, **filters) -> pd.DataFrame:
+    """Per ward / district / area: homicides, arrests and arrest rate (percent, unrounded) over the matching rows,
+    places with fewer than min_cases homicides left out; ordered by place number."""
+    column = {"ward": "ward_n", "area": "area", "district": "district_n"}[kind]
+    df = _homicides_b6(weekdays, month_days, **filters).dropna(subset=[column])
+    table = df.groupby(column).agg(homicides=("arrest_b", "size"), arrests=("arrest_b", "sum"))
+    table = table[table["homicides"] >= int(min_cases)].copy()
+    table["rate"] = 100.0 * table["arrests"] / table["homicides"]
+    table.index = table.index.astype(int)
+    return table.sort_index()
+
+
+def place_arrest_rate_ranked(kind: str, rank: int = 1, ascending: bool = False, min_cases: int = 1,
+                             weekdays=None, month_days=None, **filters):
+    """The ward / district number (or area name) at 1-based ``rank`` by arrest rate over the matching homicides
+    (highest first unless ascending), among places with at least min_cases of them; raises on a tie (at one
+    decimal) at that rank."""
+    table = _arrest_table_b6(kind, min_cases, weekdays, month_days, **filters)
+    table = table.sort_values("rate", ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(table["rate"].round(1).tolist(), i, kind)
+    place = int(table.index[i])
+    return area_name(place) if kind == "area" else place
+
+
+def place_arrest_rate_ranked_value(kind: str, rank: int = 1, ascending: bool = False, min_cases: int = 1,
+                                   weekdays=None, month_days=None, **filters) -> float:
+    """The arrest rate (percent, one decimal) of the place at ``rank`` (see ``place_arrest_rate_ranked``)."""
+    table = _arrest_table_b6(kind, min_cases, weekdays, month_days, **filters)
+    table = table.sort_values("rate", ascending=bool(ascending), kind="mergesort")
+    return round(float(table["rate"].iloc[int(rank) - 1]), 1)
+
+
+def _time_unit_counts(unit: str, ascending: bool, weekdays=None, month_days=None, **filters) -> pd.Series:
+    df = _homicides_b6(weekdays, month_days, **filters)
+    when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
+    key = {"hour": when.dt.hour, "month": when.dt.month, "weekday": when.dt.dayofweek, "year": df["year"]}[unit]
+    full = {"hour": range(24), "month": range(1, 13), "weekday": range(7)}.get(unit)
+    counts = key.value_counts()
+    if full is not None:
+        counts = counts.reindex(list(full), fill_value=0)
+    return counts.sort_index().sort_values(ascending=bool(ascending), kind="mergesort")
+
+
+def time_unit_ranked(unit: str, rank: int = 1, ascending: bool = False, weekdays=None, month_days=None, **filters):
+    """The hour of day (0-23), month name, weekday name or year at 1-based ``rank`` by matching homicides (most
+    first unless ascending); hours / months / weekdays with none count as 0; raises on a tie at that rank."""
+    counts = _time_unit_counts(unit, ascending, weekdays, month_days, **filters)
+    i = int(rank) - 1
+    _tie_check(counts.tolist(), i, unit)
+    key = int(counts.index[i])
+    if unit == "month":
+        return pd.Timestamp(year=2000, month=key, day=1).month_name()
+    if unit == "weekday":
+        return _WEEKDAYS[key]
+    return key
+
+
+def time_unit_ranked_count(unit: str, rank: int = 1, ascending: bool = False, weekdays=None, month_days=None,
+                           **filters) -> int:
+    """How many homicides the hour / month / weekday / year at ``rank`` had (see ``time_unit_ranked``)."""
+    return int(_time_unit_counts(unit, ascending, weekdays, month_days, **filters).iloc[int(rank) - 1])
+
+
+def location_ranked(rank: int = 1, weekdays=None, month_days=None, **filters) -> str:
+    """The location description (as in the file) at 1-based ``rank`` by matching homicides; raises on a tie."""
+    counts = _homicides_b6(weekdays, month_days, **filters)["Location Description"].value_counts()
+    i = int(rank) - 1
+    _tie_check(counts.tolist(), i, "location")
+    return str(counts.index[i])
+
+
+def location_ranked_count(rank: int = 1, weekdays=None, month_days=None, **filters) -> int:
+    counts = _homicides_b6(weekdays, month_days, **filters)["Location Description"].value_counts()
+    return int(counts.iloc[int(rank) - 1])
+
+
+def _socio_ranked_number(column: str, rank: int = 1, ascending: bool = False) -> int:
+    df = _socio_ranked(column, ascending)
+    i = int(rank) - 1
+    _tie_check(df[column].tolist(), i, column)
+    return int(df["n"].iloc[i])
+
+
+def homicides_in_socio_ranked_area(column: str, rank: int = 1, ascending: bool = False, **filters) -> int:
+    """Homicides matching the filters in the community area at ``rank`` on a socioeconomic column (see
+    ``socio_area_ranked``)."""
+    return homicides_where(area=_socio_ranked_number(column, rank, ascending), **filters)
+
+
+def _acs_ranked_number(column: str = "total_population", rank: int = 1, ascending: bool = False) -> int:
+    df = _acs().copy()
+    names = _areas().set_index("community")["area_number"]
+    df["n"] = df["community_area"].str.upper().map(names).astype(int)
+    df = df.sort_values("n").sort_values(column, ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(df[column].tolist(), i, column)
+    return int(df["n"].iloc[i])
+
+
+def acs_area_ranked(column: str = "total_population", rank: int = 1, ascending: bool = False) -> str:
+    """The community area (socioeconomic-file spelling) at ``rank`` on a census_acs.csv column (ACS 2019-2023)."""
+    return area_name(_acs_ranked_number(column, rank, ascending))
+
+
+def homicide_rate_of_acs_ranked_area(year: int, column: str = "total_population", rank: int = 1,
+                                     ascending: bool = False) -> float:
+    """The homicide rate per 100,000 in a year (see ``homicide_rate_per_100k``) of the area at ``rank`` on an ACS
+    column."""
+    return homicide_rate_per_100k(_acs_ranked_number(column, rank, ascending), year)
+
+
+def zhvi_zip_ranked_value(year: int, month: int, rank: int = 1, ascending: bool = False) -> int:
+    """The Zillow value (whole dollars) of the ZIP at ``rank`` in one month (see ``zhvi_zip_ranked``)."""
+    return zhvi_zip_month(zhvi_zip_ranked(year, month, rank, ascending), year, month)
+
+
+def zhvi_ranked_zip_pct_change(year: int, month: int, rank: int, ascending: bool, year1: int, month1: int) -> float:
+    """Size of the percent change of the ZIP at ``rank`` (in year-month) from year1-month1 to year-month."""
+    return zhvi_zip_pct_change_months(zhvi_zip_ranked(year, month, rank, ascending), year1, month1, year, month)
+
+
+def homicides_pct_change_periods(period1_start: int, period1_end: int, period2_start: int, period2_end: int,
+                                 **filters) -> float:
+    """Size of the percent change (no sign) from period 1's yearly average to period 2's, one decimal."""
+    before = homicides_where(start_year=period1_start, end_year=period1_end, **filters) / (period1_end - period1_start + 1)
+    after = homicides_where(start_year=period2_start, end_year=period2_end, **filters) / (period2_end - period2_start + 1)
+    return round(abs(100.0 * (after - before) / before), 1)

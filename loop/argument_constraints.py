@@ -130,6 +130,8 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
     if not analysis.weekdays:
         out["weekdays"] = []
     out["month_days"] = list(analysis.month_days)
+    out["location_types"] = list(analysis.locations) if analysis.locations_together else []
+    out["min_homicides"] = [analysis.min_homicides] if analysis.min_homicides else []
     # Places counted as one, and a place's share of the city: only when the question asks for them (a small model
     # given them freely could answer "Austin vs Englewood" with the two counted together).
     if not analysis.places_together:

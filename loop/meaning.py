@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 # (subject, words) in priority order: the first whose words a sentence's window holds names the subject, so
 # "35.4% domestic homicide rate" is about domestic homicides and "homicides that led to an arrest" about arrests.
 SUBJECT_WORDS = (
-    ("domestic", r"\bdomestic"),
+    ("domestic", r"(?<!non-)(?<!non )(?<!not )\bdomestic"),  # "non-domestic homicides" are homicides
     ("arrests", r"\barrest|\bcleared\b|\bclearance\b|\bsolved\b"),
     ("per_capita_income", r"\bper[\s-]?capita\b|\bincome per (?:person|resident|head)\b"),
     ("household_income", r"\bhousehold income|\bmedian income|\bmedian (?:annual )?household\b"),

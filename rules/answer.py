@@ -20,7 +20,7 @@ from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
 from loop.steps import ToolCallStep
-from rules.sentences import (area_rate_sentence, change_sentence, count_sentence, home_value_change_sentence,
+from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, change_sentence, count_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
                              split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
                              year_counts_sentence)
@@ -122,6 +122,11 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
+    if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking and len(named) >= 2:
+        # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change
+        sentence = arrest_rate_change_sentence(values, named[0], named[-1])
+        if sentence:
+            return sentence
     if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them; separate years also
         # give their total.
@@ -516,7 +521,13 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
 def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
-        and "homicides" in analysis.domains
+        and ("homicides" in analysis.domains or (_census_years_outside(analysis) and not analysis.asks_now))
+
+
+def _census_years_outside(analysis: Analysis) -> bool:
+    """Years before any census figure ("Hyde Park's population in 1990"): declined like the homicide data's."""
+    return bool(analysis.out_of_range_years) and "homicides" not in analysis.domains and \
+        "property" not in analysis.domains and bool({"census", "socioeconomic"} & set(analysis.domains))
 
 
 def _outside_years_lead(analysis: Analysis) -> str:
@@ -525,6 +536,9 @@ def _outside_years_lead(analysis: Analysis) -> str:
     places = [a.name for a in analysis.areas] + [f"ward {w}" for w in analysis.wards] + \
         [f"police district {d}" for d in analysis.districts]
     where = f"{' and '.join(places)} in " if places else ""
+    if _census_years_outside(analysis):
+        return (f"The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the 2010 Census and "
+                f"the 2019-2023 ACS estimates, so I cannot give a figure for {where}{years}.")
     return (f"The data ChiQA has covers {cov.first_year} to {cov.last_year} for homicides (to {cov.end}), so I cannot "
             f"give a figure for {where}{years}.")
 
@@ -558,10 +572,13 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     others = [u for u in analysis.unsupported if u not in filtering]
     if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
         lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
-    if analysis.out_of_range_years and "homicides" in analysis.domains and lead and \
+    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)) and lead and \
             not only_years_outside_the_data(analysis):
         # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
-        lead.append(_outside_years_lead(analysis))
+        if _census_years_outside(analysis):  # "now, and back in 1990": the year it cannot give is said first
+            lead.insert(0, _outside_years_lead(analysis))
+        else:
+            lead.append(_outside_years_lead(analysis))
     if only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.
@@ -580,7 +597,9 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     out: list[str] = []
     # The outside-years decline quotes the data's coverage (the analyzer's, not a result's), so it is kept as written.
     outside = only_years_outside_the_data(analysis)
-    kept_lead = lead if outside else [x for x in (checker.keep(line) for line in lead) if x]
+    declined = _outside_years_lead(analysis) if analysis.out_of_range_years else None
+    kept_lead = lead if outside else [x for x in (line if line == declined else checker.keep(line) for line in lead)
+                                      if x]
     if kept_lead:
         out.append(" ".join(kept_lead))
     if details:

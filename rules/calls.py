@@ -201,11 +201,16 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
     """query_homicides_advanced's filters and grouping for a count, breakdown or ranking."""
     ranking = analysis.ranking
     base = dict(_year_args(analysis))
-    # "January to March 2022", "summer 2020": a month filter; with two or more years named the month words
-    # are more likely dates bounding a range ("January 2015 to March 2019"), so they are not a filter.
-    if analysis.months and len(years) <= 1:
+    # "January to March 2022", "summer 2020", "in july since 2020": a month filter in every year. Month words
+    # that bound a range ("January 2015 to March 2019") are a date span, which replaces the months (with_times).
+    if analysis.months:
         base["months"] = analysis.months
     group = analysis.group_by
+    if base.get("months") and group == "month" and len(years) >= 2 and not ranking:
+        group = "year"  # "summer 2019 vs summer 2020": the season in each year, not its months pooled
+    if "arrests" in metrics and not group and not ranking and analysis.trend and len(years) >= 2 and \
+            not analysis.arrest_filter:
+        group = "year"  # "how did the arrest rate change from 2019 to 2021": each year's rate, not one pooled rate
     if "arrests" in metrics and not group and not ranking:
         group = "arrest"
     if analysis.domestic_filter:
@@ -218,6 +223,8 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
         # ("where in the city have the most people been killed inside an apartment" ranks areas, not kinds of place).
         if len(locations) == 1 and (not ranking or group in ("community_area", "ward", "district")):
             base["location_type"] = locations[0]
+        elif analysis.locations_together and not ranking and group in (None, "year"):
+            base["location_types"] = list(locations)
         elif not group or group == "community_area" and not ranking:
             group = "location_type"
     if len(periods) >= 2 and not places and group == "year":  # "by year": one series over both periods
@@ -234,6 +241,8 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
         base["group_by"] = group
     if ranking or group in ("community_area", "ward", "district", "location_type"):
         base.update(_ranking_args(analysis, 5 if ranking else 10))
+        if analysis.min_homicides and group in ("community_area", "ward", "district", "location_type"):
+            base["min_homicides"] = analysis.min_homicides
     return base
 
 

@@ -183,6 +183,14 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
     # "the second-poorest area's homicides" carries the second entry alone.
     wanted = ranking.position if ranking.position > 1 else \
         1 if ranking.singular or not ranking.top_n else min(ranking.top_n, 5)
+    if first and first[1].get("group_by") == "district" and "police_stations" in other_domains:
+        # "the station of whichever district had the most homicides": the district the ranking found
+        rows = next((e.result.values.get("breakdown") or [] for e in results
+                     if e.name == first[0] and e.status == "ok"), [])
+        found = [r["district"] for r in rows if isinstance(r, dict) and isinstance(r.get("district"), int)]
+        if len(found) >= ranking.position:
+            calls += station_calls(Places(districts=[found[ranking.position - 1]]), False)
+        return calls
     top: list = []
     for entry in results:
         if first and entry.name == first[0] and entry.status == "ok":

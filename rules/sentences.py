@@ -171,7 +171,9 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
             # a tie for first place names every place in it
             return (f"The {_PLURALS.get(group, group + 's')} tied for {measure}{' ' + scope if scope else ''}, with "
                     f"{values['tied_value']:,} each, were {_and(tied)}.")
-        return f"The {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
+        floor = values.get("min_homicides")
+        among = f"Among {_PLURALS.get(group, group + 's')} with at least {floor:,} homicides, the" if floor else "The"
+        return f"{among} {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
     if tool == names.AREA_RATES:
         start, end = values.get("start_year"), values.get("end_year")
         when = (f" in {start}" if start == end else f" from {start} to {end}") if start and end else ""
@@ -269,6 +271,27 @@ def where_and_conditions(values: dict) -> tuple[str, str, str]:
     return noun, " ".join(places) or "in Chicago", (", " + ", ".join(others)) if others else ""
 
 
+def arrest_rate_change_sentence(values: dict, first_year: int, last_year: int) -> str | None:
+    """The arrest rate at both ends of a span, and the change in percentage points: "The homicide arrest rate in
+    Chicago went from 64.5% in 2001 to 35.4% in 2022, down 29.1 percentage points." None without both years."""
+    rows = {row.get("year"): row for row in values.get("breakdown") or [] if isinstance(row, dict)}
+    first, last = rows.get(first_year), rows.get(last_year)
+    if not (first and last) or first.get("arrest_rate_pct") is None or last.get("arrest_rate_pct") is None:
+        return None
+    noun, where, conditions = where_and_conditions(values)
+    a, b = first["arrest_rate_pct"], last["arrest_rate_pct"]
+    step = round(b - a, 1)
+    way = "up" if step > 0 else "down" if step < 0 else "unchanged,"
+    return (f"The {noun[:-1]} arrest rate {where}{conditions} went from {a:.1f}% in {first_year} to {b:.1f}% in "
+            f"{last_year}, {way} {abs(step):.1f} percentage points (in {first_year}, {first['arrests']:,} arrests in "
+            f"{first['homicides']:,} homicides; in {last_year}, {last['arrests']:,} in {last['homicides']:,}).")
+
+
+def _inline(conditions: str) -> str:
+    """", in June, July and August" said inside a sentence: " in June, July and August" (its own commas kept)."""
+    return " " + conditions[2:] if conditions.startswith(", ") else conditions
+
+
 def year_counts_sentence(values: dict, rows: list, in_all: bool, left_out: list | None = None,
                          together: bool = False) -> str:
     """Each year's count in one sentence, one clause a year, so a reader (and the answer check) sees each:
@@ -282,9 +305,9 @@ def year_counts_sentence(values: dict, rows: list, in_all: bool, left_out: list 
         years = "; ".join(f"{row['homicides']:,} in {row['year']}" for row in rows)
         when = (f"{first['year']}-{rows[-1]['year']} without {', '.join(map(str, left_out))}" if left_out else
                 "in " + ", ".join(str(row["year"]) for row in rows[:-1]) + f" and {rows[-1]['year']} together")
-        return (f"There were {values['total']:,} {noun}{conditions.replace(',', '')} {where} "
+        return (f"There were {values['total']:,} {noun}{_inline(conditions)} {where} "
                 f"{'in ' if left_out else ''}{when} ({years}).")
-    text = f"There were {first['homicides']:,} {noun}{conditions.replace(',', '')} {where} in {first['year']}"
+    text = f"There were {first['homicides']:,} {noun}{_inline(conditions)} {where} in {first['year']}"
     text += "".join(f"; {row['homicides']:,} in {row['year']}" for row in rest)
     partial = values.get("partial_year")
     if partial and any(row["year"] == partial["year"] for row in rows):  # a part year set beside whole ones

@@ -35,6 +35,10 @@ def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     partial = values.get("partial_year")
     if partial:
         line += f"; {partial['year']} is partial, data end {partial['data_end']}"
+    left_out = values.get("year_left_out")
+    if left_out:  # the data end before the days asked in that year: it holds none of them
+        line += (f"; averaged over {values['per_year_years']} years, {left_out['year']} left out: its data end "
+                 f"{left_out['data_end']}, before the days asked")
     return line + ")."
 
 

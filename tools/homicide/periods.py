@@ -129,18 +129,30 @@ def hours_phrase(hours: list[int]) -> str:
 
 # ------------------------------------------------------------------ the per-year average
 
-def yearly_average(data, period: Period, total: int) -> tuple[dict, str, str]:
+def yearly_average(data, period: Period, total: int, window_start: str | None = None) -> tuple[dict, str, str]:
     """Values, words ("an average of 586.3 a year") and a partial-year note, when the period spans several
-    whole years; a date span gets none (a December-January span is not two years of homicides)."""
+    whole years; a date span gets none (a December-January span is not two years of homicides).
+    ``window_start`` ("12-25", "06-01") is the first calendar day the call's month or day filter keeps: a partial
+    last year whose data end before it holds none of those days, so it is left out of the divisor and said to be
+    (Christmas Day 2001-2023 is 22 Christmases in the data, not 23)."""
     if period.first_day or period.year_count < 2:
         return {}, "", ""
-    average = round(total / period.year_count, 1)
-    values = {"per_year_average": average, "per_year_years": period.year_count}
     cov = data.coverage["homicides"]
     last = cov["last_year"]
     in_period = last in period.years if period.years else period.start <= last <= period.end
+    partial_last = in_period and not cov["end"].endswith("-12-31")
+    years = period.year_count
+    if partial_last and window_start and cov["end"][5:] < window_start:
+        years -= 1
+        average = round(total / years, 1)
+        values = {"per_year_average": average, "per_year_years": years,
+                  "year_left_out": {"year": last, "data_end": cov["end"]}}
+        return (values, f"an average of {fmt_num(average)} a year",
+                f" ({last} left out: its data end {cov['end']}, before the days asked)")
+    average = round(total / years, 1)
+    values = {"per_year_average": average, "per_year_years": years}
     partial = ""
-    if in_period and not cov["end"].endswith("-12-31"):  # the average counts the partial year as a year
+    if partial_last:  # the average counts the partial year as a year
         values["partial_year"] = {"year": last, "data_end": cov["end"]}
         partial = f" ({last} is partial: data end {cov['end']})"
     return values, f"an average of {fmt_num(average)} a year", partial

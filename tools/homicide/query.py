@@ -101,12 +101,18 @@ PARAMETERS = {
                        "description": "calendar days to keep in every year, MM-DD, e.g. [\"12-25\"] for Christmas Day"},
         "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
                   "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]"},
+        "min_homicides": {"type": "integer", "minimum": 1, "maximum": 10000,
+                          "description": "in a ranking of places, leave out those with fewer homicides than this "
+                                         "(\"among wards with at least 50 homicides\")"},
         "exclude_wards": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 50},
                           "maxItems": 50, "description": "wards to leave out"},
         "exclude_districts": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 25},
                               "maxItems": 25, "description": "police districts to leave out"},
         "exclude_community_areas": {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 77,
                                     "description": "community areas (names or numbers) to leave out"},
+        "location_types": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
+                           "description": "several place types counted together, e.g. [\"STREET\", \"ALLEY\"] "
+                                          "(not with location_type)"},
         "exclude_location_types": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
                                    "description": "place types to leave out, e.g. [\"STREET\"]"},
     },
@@ -207,15 +213,19 @@ def _place_counts(arrays: HomicideArrays, mask: np.ndarray, group_by: str, extra
 
 
 def _rank_places(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, top_n: int, sort_order: str,
-                 rank_by: str, universe: list | None, extra: dict) -> list[dict]:
+                 rank_by: str, universe: list | None, extra: dict, min_homicides: int | None = None) -> list[dict]:
     n, a, labels = _place_counts(arrays, mask, group_by, extra)
     present = np.flatnonzero(n > 0).tolist()
     if universe is not None and sort_order == "asc" and rank_by == "homicides":
         present = sorted(set(present) | set(universe))  # "fewest" must list the places with none at all
     extra["groups"] = len(present)
+    floor = min_homicides or (MIN_FOR_RATE_RANK if rank_by == "arrest_rate" else 0)
+    if floor:  # a rate of 1 in 1 is no ranking; and "among wards with at least 50" ranks only those
+        present = [i for i in present if n[i] >= floor]
+        extra["too_few_to_rank"] = int(extra["groups"] - len(present))
+        extra["min_homicides"] = floor
     if rank_by == "arrest_rate":
-        ranked = [i for i in present if n[i] >= MIN_FOR_RATE_RANK]
-        extra["too_few_to_rank"] = int(len(present) - len(ranked))
+        ranked = present
 
         def metric(i):
             return a[i] / n[i]
@@ -263,11 +273,12 @@ def _place_word(data, group_by: str, i: int, labels: list) -> str:
 
 
 def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period, top_n: int,
-           sort_order: str, rank_by: str = "homicides", universe: list | None = None) -> tuple[list[dict], dict]:
+           sort_order: str, rank_by: str = "homicides", universe: list | None = None,
+           min_homicides: int | None = None) -> tuple[list[dict], dict]:
     """Breakdown rows (dicts) and extra values for one grouping of the selected rows."""
     extra: dict = {}
     if group_by in RANKING_GROUPS:
-        rows = _rank_places(data, arrays, mask, group_by, top_n, sort_order, rank_by, universe, extra)
+        rows = _rank_places(data, arrays, mask, group_by, top_n, sort_order, rank_by, universe, extra, min_homicides)
     else:
         rows = _time_rows(data, arrays, mask, group_by, period, extra)
     total = int(mask.sum())
@@ -390,6 +401,13 @@ def weekdays_phrase(days: list[int]) -> str:
     return "on " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
 
 
+def _window_start(filters: dict) -> str | None:
+    """The first calendar day (MM-DD) a month or day-of-year filter keeps, or None when every day is kept."""
+    days = list(filters.get("month_days") or [])
+    days += [f"{m:02d}-01" for m in filters.get("months") or []]
+    return min(days) if days else None
+
+
 def month_days_phrase(days: list[str]) -> str:
     """["12-24", "12-25"] -> "on December 24 and December 25"."""
     named = [f"{calendar.month_name[int(d[:2])]} {int(d[3:])}" for d in days]
@@ -411,7 +429,8 @@ def _month_days(days) -> list[str]:
 
 
 def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
-                 hours=None, exclude_location_types=None, weekdays=None, month_days=None) -> None:
+                 hours=None, exclude_location_types=None, weekdays=None, month_days=None,
+                 location_types=None) -> None:
     if month_days:
         days = _month_days(month_days)
         keep = np.zeros(arrays.n, dtype=bool)
@@ -439,6 +458,12 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
         named = " or ".join(arrays.location_types[c] for c in codes)
         sel.narrow(np.isin(arrays.location_code, codes), "location_type", arrays.location_types[codes[0]],
                    f"location {named}")
+    if location_types:
+        if location_type is not None:
+            raise ToolArgumentError("give location_type or location_types, not both", "invalid_argument")
+        codes = sorted({c for t in location_types for c in location_family(arrays, check_location_type(arrays, t))})
+        kept = [arrays.location_types[c] for c in codes]
+        sel.narrow(np.isin(arrays.location_code, codes), "location_types", kept, "location " + " or ".join(kept))
     if exclude_location_types:
         codes = sorted({c for t in exclude_location_types for c in location_family(arrays, check_location_type(arrays, t))})
         left_out = [arrays.location_types[c] for c in codes]
@@ -485,9 +510,12 @@ def _breakdown_heading(group_by: str, rows: list, extra: dict, rank_by: str, sor
         if rank_by == "arrest_rate":
             direction = "highest" if sort_order == "desc" else "lowest"
             return (f"By {group_by.replace('_', ' ')} ({direction} arrest rate first, top {len(rows)}; "
-                    f"only groups with at least {MIN_FOR_RATE_RANK} homicides, "
+                    f"only groups with at least {extra['min_homicides']} homicides, "
                     f"{extra['too_few_to_rank']} of {extra['groups']} left out):")
         direction = "most" if sort_order == "desc" else "fewest"
+        if extra.get("min_homicides"):
+            return (f"By {group_by.replace('_', ' ')} ({direction} first, top {len(rows)}; only groups with at least "
+                    f"{extra['min_homicides']} homicides, {extra['too_few_to_rank']} of {extra['groups']} left out):")
         return f"By {group_by.replace('_', ' ')} ({direction} first, top {len(rows)} of {extra['groups']}):"
     if group_by == "month" and extra.get("month_mode") == "calendar_month":
         return f"By calendar month, summed over {period.filters['years']}:"
@@ -552,13 +580,17 @@ def _chosen_rows(group_by: str, rows: list, extra: dict, sel: _Selection, period
 
 
 def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Period, top_n, sort_order, rank_by,
-               filter_text: str):
+               filter_text: str, min_homicides: int | None = None):
     """Rows per group into ``values``; returns (heading, item lines, tail lines, table, chart, tie note)."""
     if rank_by == "arrest_rate" and group_by not in RANKING_GROUPS:
         raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
                                 "invalid_argument")
     universe = _ranking_universe(data, sel, group_by)
-    rows, extra = _group(data, arrays, sel.mask, group_by, period, top_n, sort_order, rank_by, universe)
+    if min_homicides and group_by not in RANKING_GROUPS:
+        raise ToolArgumentError(f"min_homicides needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
+                                "invalid_argument")
+    rows, extra = _group(data, arrays, sel.mask, group_by, period, top_n, sort_order, rank_by, universe,
+                         min_homicides)
     rows = _chosen_rows(group_by, rows, extra, sel, period)
     values["rank_by"] = rank_by
     values["breakdown"] = rows
@@ -593,7 +625,7 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
 
 def _kind_args(args: dict) -> tuple:
     return (args["months"], args["arrest_status"], args["domestic"], args["location_type"], args["hours"],
-            args["exclude_location_types"], args["weekdays"], args["month_days"])
+            args["exclude_location_types"], args["weekdays"], args["month_days"], args["location_types"])
 
 
 def _city_share(arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
@@ -620,7 +652,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                              wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
                              exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
                              exclude_location_types=None, weekdays=None, community_areas=None, city_share=False,
-                             month_days=None):
+                             month_days=None, location_types=None, min_homicides=None):
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
     args = dict(locals())
@@ -654,7 +686,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         lines.append(f"That is {fmt_pct(values['city_share']['share_pct'])} of the "
                      f"{fmt_int(values['city_share']['homicides'])} homicides city-wide in the same period"
                      f"{' with the same filters' if narrowed else ''}.")
-    average, average_words, partial = yearly_average(data, period, total)
+    average, average_words, partial = yearly_average(data, period, total, _window_start(sel.filters))
     values.update(average)
     if average:
         lines.append(f"That is {average_words} over {average['per_year_years']} years{partial}.")
@@ -664,9 +696,13 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         lines.append(f"That is an average of {fmt_num(monthly['per_month_average'])} a month over "
                      f"{monthly['per_month_months']} months.")
     items, tail, chart, map_hint, tie_note = [], [], None, None, ""
+    if min_homicides and not group_by:
+        raise ToolArgumentError("min_homicides ranks places: give group_by ward, district, community_area or "
+                                "location_type", "invalid_argument")
     if group_by:
         heading, items, tail, table, chart, tie_note = _breakdown(data, arrays, sel, values, group_by, period,
-                                                                  top_n, sort_order, rank_by, filter_text)
+                                                                  top_n, sort_order, rank_by, filter_text,
+                                                                  min_homicides)
         lines.append(heading)
         if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
             map_hint = area_counts_map(arrays.community_area[mask], chart["title"], period.filters["years"])

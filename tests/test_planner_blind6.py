@@ -1,0 +1,113 @@
+"""Misses of the sixth blind set (written by a helper who read no analyzer or planner code), each read the general
+way, end to end with the rules backend, and checked against plain pandas on the raw files: clock ranges written
+"6am until noon", "the last complete year", "the aughts", years picked by a rule (leap years, presidential election
+years, every fifth year), places and kinds of place left out ("not counting police districts 1 and 18", "leaving out
+streets and alleys", "neither domestic nor on the street"), kinds of place joined by "or", victims' race, and a
+census year before any census figure the data has."""
+import pandas as pd
+import pytest
+
+from tests.planner_helpers import lead, raw_homicides, rules_run
+
+
+@pytest.fixture(scope="module")
+def raw(data_dir):
+    df = raw_homicides(data_dir)
+    when = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    df["weekday"], df["hour"] = when.dt.day_of_week + 1, when.dt.hour
+    df["district"] = pd.to_numeric(df["District"], errors="coerce")
+    df["place"] = df["Location Description"].fillna("")
+    return df
+
+
+@pytest.fixture(scope="module")
+def ask(settings, data):
+    return rules_run(settings, data)
+
+
+def test_a_clock_range_written_until_noon_wins_over_mornings(ask, raw):
+    rows = raw[(raw.area == 25) & raw.year.between(2016, 2022) & raw.weekday.between(1, 5) & raw.hour.between(6, 11)]
+    run = ask("How many people were killed in Austin on weekday mornings (Monday to Friday, 6am until noon) from "
+              "2016 through 2022?")
+    assert lead(run).startswith(f"There were {len(rows):,} homicides in Austin (community area 25) from 2016 to 2022, "
+                                "on weekdays, Monday to Friday, between 06:00 and 11:59")
+    assert not run.reading.not_used
+
+
+def test_the_last_complete_year_is_the_last_full_year_of_the_data(ask, raw):
+    last_full = int(raw.year.max()) - 1  # the snapshot ends in July of its last year
+    rows = raw[raw.domestic & (raw.year == last_full)]
+    run = ask("How many domestic homicides were there in the last complete year you have data for?")
+    assert lead(run).startswith(f"There were {len(rows):,} domestic homicides in Chicago in {last_full}")
+
+
+def test_the_aughts_are_the_decade_of_2000_from_the_datas_first_year(ask, raw):
+    rows = raw[raw.year.between(2000, 2009)]
+    run = ask("how many homicides did chicago have in the aughts?")
+    assert lead(run).startswith(f"There were {len(rows):,} homicides in Chicago from 2001 to 2009")
+
+
+@pytest.mark.parametrize("question, place, years", [
+    ("how many homicides happened in leap years, all together?", None, [2004, 2008, 2012, 2016, 2020]),
+    ("ward 3 homicides in presidential election years from 2008 on, combined?", ("ward", 3), [2008, 2012, 2016, 2020]),
+    ("roseland: what's the homicide count for every fifth year starting in 2007, added up?", ("area", 49),
+     [2007, 2012, 2017, 2022]),
+])
+def test_years_picked_by_a_rule_are_a_list_of_separate_years(ask, raw, question, place, years):
+    rows = raw[raw.year.isin(years)]
+    if place:
+        rows = rows[rows[place[0]] == place[1]]
+    run = ask(question)
+    assert run.reading.line.count(", ") >= len(years) - 1 and "(separate years)" in run.reading.line
+    named = ", ".join(map(str, years[:-1])) + f" and {years[-1]} together"
+    assert lead(run).startswith(f"There were {len(rows):,} homicides") and named in lead(run)
+
+
+def test_police_districts_not_counted_are_left_out_of_the_citys_count(ask, raw):
+    rows = raw[(raw.year == 2020) & ~raw.district.isin([1, 18])]
+    run = ask("2020 homicides in the whole city, not counting police districts 1 and 18?")
+    assert lead(run).startswith(f"There were {len(rows):,} homicides in Chicago in 2020, excluding districts 1 and 18")
+
+
+def test_kinds_of_place_left_out_in_the_plural(ask, raw):
+    rows = raw[(raw.district == 10) & raw.year.between(2015, 2019) & ~raw.place.isin(["STREET", "ALLEY"])]
+    run = ask("district 10 from 2015 to 2019, leaving out streets and alleys - how many homicides?")
+    assert lead(run).startswith(f"There were {len(rows):,} homicides in police district 10 (Ogden) from 2015 to 2019, "
+                                "not counting those at places recorded as ALLEY or STREET")
+
+
+def test_neither_domestic_nor_on_the_street_leaves_out_both(ask, raw):
+    rows = raw[(raw.ward == 20) & raw.year.between(2010, 2014) & ~raw.domestic & (raw.place != "STREET")]
+    run = ask("In the 20th ward between 2010 and 2014, how many homicides were neither domestic nor on the street?")
+    assert lead(run).startswith(f"There were {len(rows):,} non-domestic homicides in ward 20 from 2010 to 2014, not "
+                                "counting those at a place recorded as STREET")
+
+
+def test_kinds_of_place_joined_by_or_are_counted_together(ask, raw):
+    rows = raw[(raw.area == 29) & raw.year.isin([2015, 2016, 2017]) & raw.month.isin([6, 7, 8])
+               & raw.place.isin(["STREET", "ALLEY"])]
+    run = ask("north lawndale, summers (june-august) of 2015, 2016 and 2017: how many homicides were on a street or "
+              "in an alley?")
+    assert f"({len(rows):,} in all)" in lead(run) and "ALLEY or STREET" in lead(run)
+    street_only = int((rows.place == "STREET").sum())
+    assert f"({street_only:,} in all)" not in run.answer
+    weighed = ask("were more people killed on the street or in an apartment in 2020")
+    assert "location_types" not in weighed.calls[0].arguments  # set against each other, not pooled
+
+
+def test_the_race_of_victims_is_declined(ask):
+    run = ask("what race were most of the homicide victims in 2020?")
+    assert lead(run).startswith("The data behind ChiQA does not include victim demographics")
+    assert not run.calls
+
+
+def test_a_census_year_before_any_census_figure_is_declined_and_now_is_answered(ask, data_dir):
+    run = ask("population of hyde park in 1990")
+    assert lead(run).startswith("The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the "
+                                "2010 Census and the 2019-2023 ACS estimates, so I cannot give a figure for Hyde Park "
+                                "in 1990.")
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    latest = acs[(acs.acs_year == acs.acs_year.max()) & (acs.community_area == "HYDE PARK")]
+    now = ask("what's hyde park's population now, and what was it back in 1990?")
+    assert lead(now).startswith(f"Hyde Park had {int(latest.iloc[0]['total_population']):,} residents")
+    assert "so I cannot give a figure for Hyde Park in 1990." in lead(now)
