@@ -85,6 +85,8 @@ TEMPLATES: dict[str, str] = {
         "- leaving some out (not counting, except, apart from): \"exclude_wards\": [..], \"exclude_districts\": [..], "
         "\"exclude_community_areas\": [..], \"exclude_location_types\": [\"STREET\"]\n"
         "- days of the week: \"weekdays\": [6, 7] (1 = Monday, 7 = Sunday); hours: \"hours\": [22, 23, 0, 1]\n"
+        "- several kinds of place counted together (on a street or in an alley): \"location_types\": [\"STREET\", "
+        "\"ALLEY\"]; a ranking of places with at least N homicides: \"min_homicides\": N\n"
         "- which month, ward, year ... had the most: \"group_by\": \"month\", \"top_n\": 1; the second most: "
         "\"top_n\": 2\n"
         "- only domestic: \"domestic\": true; only with an arrest: \"arrest_status\": \"arrested\"\n"

@@ -177,6 +177,7 @@ class Analysis:
     locations_together: bool = False  # "on a street or in an alley": the kinds of place counted as one
     asks_now: bool = False  # "now", "currently": the latest figure is asked for too
     min_homicides: int | None = None  # "among wards with at least 50 homicides": the ranking's floor
+    year_found_citywide: bool = False  # "the city's deadliest year - how many did ward 5 have that year"
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")

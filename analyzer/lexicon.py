@@ -355,7 +355,7 @@ WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
 _SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
-_KIND_WITH = (r"\bthe\s+{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+_KIND_WITH = (r"\bthe\s+(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+(?:the\s+)?(?:[\w-]+\s+)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
@@ -373,7 +373,7 @@ GROUP_WORDS = [
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
                        r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|most\s+expensive|least\s+expensive)"
-                       r"\s+zip(?:\s*codes?)?\b", _FLAGS)),
+                       r"\s+zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
     # "the month with the second most homicides": the kind, then what ranks it
     ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
                          _FLAGS)),

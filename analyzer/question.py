@@ -349,6 +349,10 @@ def analyze_question(question: str, data) -> Analysis:
     result["years_together"] = bool(times.year_list and years_together)
     result["locations_together"] = _locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
+    # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
+    # ranked first, then the place counted in the year found (not the place's own years ranked)
+    result["year_found_citywide"] = bool(group_by == "year" and ranking and (districts or wards or areas) and (
+        CITYWIDE_RE.search(scoped_low) and re.search(r"\b(?:that|the\s+same)\s+year\b", low)))
     result["min_homicides"] = _min_count(floor) if floor and ranking else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips

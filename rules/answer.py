@@ -422,7 +422,7 @@ def _place_difference(question: str, ok: list[ToolCallStep], analysis: Analysis)
     counts = [r.result.values for r in ok if r.name == names.HOMICIDES]
     line = place_difference_sentence(question, *counts) or period_average_change_sentence(*counts) \
         if len(counts) == 2 else None
-    values = [r.result.values for r in ok if r.name == names.PROPERTY]
+    values = [r.result.values for r in ok if r.name == names.PROPERTY and r.result.values.get("scope") != "ranking"]
     line = line or (home_value_change_sentence(*values) or home_value_ratio_sentence(question, *values)
                     if len(values) == 2 else None)
     picked = [r.result.values for r in ok

@@ -354,8 +354,11 @@ def _areas_beside_submarkets(analysis: Analysis, areas: list) -> list:
     return [a.number for a in analysis.areas if a.name not in through and a.number in areas]
 
 
-def _span_months(analysis: Analysis) -> list[str]:
+def span_months(analysis: Analysis) -> list[str]:
     """The first and last month of the one month span read ("2019-09", "2024-09"), else []."""
+    since = [s for s in analysis.date_spans if len(s.start) == 7 and s.end == analysis.coverage.end]
+    if since:
+        return [since[0].start, "latest"]  # "since January 2010": read up to the data's end; the home values' latest
     if len(analysis.date_spans) != 1:
         return []
     span = analysis.date_spans[0]
@@ -383,10 +386,12 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         return [(names.PROPERTY, {**base, **place, "year": year}) for year in ends]
     if areas:
         return calls + [(names.PROPERTY, {**base, "community_area": areas[0], "compare_areas": areas[1:4] or None})]
-    months = _span_months(analysis)
+    months = span_months(analysis)
     if zips and months and not calls:
         # "between September 2019 and September 2024": the value in each of the two months, not the latest one.
-        return [(names.PROPERTY, {**base, "zip": zips[0], "year": int(m[:4]), "month": m}) for m in months]
+        plain = {k: v for k, v in base.items() if k not in ("year", "month", "since_year")}
+        return [(names.PROPERTY, {**plain, "zip": zips[0], **({"year": int(m[:4])} if m != "latest" else {}),
+                                  "month": m}) for m in months]
     if zips:
         return calls + [(names.PROPERTY, {**base, "zip": z}) for z in zips[:3]]
     if analysis.ranking:

@@ -20,6 +20,7 @@ from rules.calls import (
     homicides_in_areas,
     property_calls,
     ranking_call,
+    span_months,
     station_calls,
 )
 from tools import catalog
@@ -220,6 +221,36 @@ def _follow_year_calls(analysis: Analysis, results: list[ToolCallStep], metrics:
     return [first]
 
 
+def _year_found_calls(analysis: Analysis, results: list[ToolCallStep], places: Places) -> list:
+    """"The full year with the fewest homicides citywide - how many did district 7 have that year": the city's
+    years first; once the peak (or the lowest full year) is known, each place named counted in that year."""
+    first = (names.HOMICIDES, {"group_by": "year"})
+    for entry in results:
+        if entry.name == names.HOMICIDES and entry.status == "ok" and entry.arguments.get("group_by") == "year" \
+                and not any(entry.arguments.get(k) for k in ("ward", "district", "community_area")):
+            found = entry.result.values.get("low" if analysis.ranking.order == "asc" else "peak") or {}
+            year = found.get("year")
+            if isinstance(year, int):
+                one = {"start_year": year, "end_year": year}
+                keyed = [("community_area", a) for a in places.areas] + [("ward", w) for w in places.wards] + \
+                    [("district", d) for d in places.districts]
+                return [first] + [(names.HOMICIDES, {**one, key: value}) for key, value in keyed[:3]]
+    return [first]
+
+
+def _ranked_zip_calls(analysis: Analysis, results: list[ToolCallStep], metrics: list) -> list:
+    """"The ZIP with the highest Zillow value - how much has it grown since January 2010": the ZIPs ranked first;
+    once the one asked for is known, its value at both ends of the span (the change is said from the two)."""
+    first = property_calls(analysis, metrics, Places())
+    for entry in results:
+        rows = entry.result.values.get("rows") if entry.name == names.PROPERTY and entry.status == "ok" and \
+            entry.result.values.get("group_by") == "zip" else None
+        position = analysis.ranking.position
+        if rows and len(rows) >= position and rows[position - 1].get("zip"):
+            return first + property_calls(analysis, metrics, Places(zips=[str(rows[position - 1]["zip"])]))
+    return first
+
+
 def _condition_calls(analysis: Analysis, results: list[ToolCallStep], domains: list) -> list:
     """"Homicides in 2021 in the community areas where more than 30% of households are below poverty": the areas
     the measure picks first; once they are known, the homicides in them counted together."""
@@ -283,6 +314,11 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
     if analysis.area_condition:
         planned = _condition_calls(analysis, results, domains)
+    elif domains == ["property"] and analysis.ranking and analysis.group_by == "zip" and not places.zips \
+            and span_months(analysis):
+        planned = _ranked_zip_calls(analysis, results, metrics)
+    elif analysis.year_found_citywide and rank_domain == "homicides":
+        planned = _year_found_calls(analysis, results, places)
     elif analysis.follow_year and analysis.ranking and rank_domain == "homicides" and not analysis.per_capita:
         planned = _follow_year_calls(analysis, results, metrics)
     elif analysis.ranking and not (places.areas or places.wards or places.districts) and rank_domain \
