@@ -355,11 +355,13 @@ WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
 _SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
-_KIND_WITH = (r"\bthe\s+(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+_KIND_WITH = (r"\bthe\s+(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+"
+              r"(?:the\s+)?(?:[\w-]+\s+)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
-                                 r"(?:types?|kinds?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|location\s+types?|"
+                                 r"(?:types?|kinds?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|"
+                                 r"location\s+types?|"
                                  r"where\s+(?:do|did|does)\s+(?:most\s+(?:of\s+)?(?:the\s+)?)?(?:domestic\s+)?"
                                  r"(?:homicides|murders|killings)\s+(?:happen|occur|take\s+place))\b", _FLAGS)),
     ("community_area", re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas|communities|by\s+area|"

@@ -388,7 +388,8 @@ def _min_count(match: re.Match) -> int:
 # "on a street or in an alley", "streets or alleys": one count over the kinds of place joined by "or".
 _LOCATIONS_OR_RE = re.compile(r"\b(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")\s*,?\s+or\s+"
                               r"(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")", re.I)
-_WEIGHED_RE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|more|fewer|less|most|which|where\s+(?:do|did|are|were))\b")
+_WEIGHED_RE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|more|fewer|less|most|which|"
+                         r"where\s+(?:do|did|are|were))\b")
 
 
 def _locations_together(low: str, locations: list) -> bool:

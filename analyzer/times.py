@@ -280,7 +280,8 @@ _CLOCK = (r"(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o['’]?clock|in\s+th
           r"at\s+night)?|(midnight|noon|midday))")
 _CLOCK_RE = re.compile(_CLOCK, re.I)
 _HOUR_RANGE_RE = re.compile(r"\b(?:between|from)\s+(?P<a>" + _CLOCK + r")\s+(?:and|to|till|until|through|-)\s+(?P<b>"
-                            + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK + r")\s*(?:-|–|to|until|till|through|thru)\s*(?P<d>" + _CLOCK
+                            + _CLOCK + r")(?![\w:])|\b(?P<c>" + _CLOCK
+                            + r")\s*(?:-|–|to|until|till|through|thru)\s*(?P<d>" + _CLOCK
                             + r")(?![\w:])", re.I)
 _HOUR_AT_RE = re.compile(r"\b(?:at|around|about|near)\s+(?P<a>" + _CLOCK + r")(?![\w:])", re.I)
 # "after midnight and before 6 in the morning", "after 10pm but before 2am": one span between the two times.

@@ -150,8 +150,8 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
     last_year = _LAST_YEAR_RE.search(low)
     if last_year and not m and not after_data:
         add_unique(years, cov["last_full"])
-        relative_note = (f"'{last_year.group(0).lower()}' means {cov['last_full']}, the last full year in the homicide data "
-                         f"(the snapshot ends {cov['end']}), not the calendar year")
+        relative_note = (f"'{last_year.group(0).lower()}' means {cov['last_full']}, the last full year in the "
+                         f"homicide data (the snapshot ends {cov['end']}), not the calendar year")
     if _THIS_YEAR_RE.search(low) and not after_data:
         add_unique(years, cov["last"])
         relative_note = (f"'this year' means {cov['last']}, the latest year in the homicide data; it is partial "

@@ -20,7 +20,8 @@ from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
 from loop.steps import ToolCallStep
-from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, change_sentence, count_sentence, home_value_change_sentence,
+from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, change_sentence, count_sentence,
+                             home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
                              split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
                              year_counts_sentence)
@@ -122,7 +123,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
-    if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking and len(named) >= 2:
+    if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking \
+            and len(named) >= 2:
         # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change
         sentence = arrest_rate_change_sentence(values, named[0], named[-1])
         if sentence:
@@ -572,8 +574,8 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     others = [u for u in analysis.unsupported if u not in filtering]
     if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
         lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
-    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)) and lead and \
-            not only_years_outside_the_data(analysis):
+    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)) \
+            and lead and not only_years_outside_the_data(analysis):
         # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
         if _census_years_outside(analysis):  # "now, and back in 1990": the year it cannot give is said first
             lead.insert(0, _outside_years_lead(analysis))

@@ -37,7 +37,8 @@ def submarket_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         # "how much has it gone up since the first quarter of 2008": the change asked for leads
         change = values["price_index_change_pct"]
         figure = (f"The IHS house price index for {name} {'rose' if change > 0 else 'fell' if change < 0 else 'held'} "
-                  f"{abs(change):.1f}% from {values['price_index_since_quarter']} to {values.get('price_index_quarter')}.")
+                  f"{abs(change):.1f}% from {values['price_index_since_quarter']} to "
+                  f"{values.get('price_index_quarter')}.")
     if held:  # one sentence: where the area is, and the figure asked for ("Hyde Park is in ...; its index ...")
         figure = f"{held[0]} is in the IHS submarket {name}; " + figure[len(name) + 2:] if figure.startswith(
             name + ": ") else f"{held[0]} is in the IHS submarket {name}. {figure}"
