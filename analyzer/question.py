@@ -353,7 +353,9 @@ def analyze_question(question: str, data) -> Analysis:
     # ranked first, then the place counted in the year found (not the place's own years ranked)
     result["year_found_citywide"] = bool(group_by == "year" and ranking and (districts or wards or areas) and (
         CITYWIDE_RE.search(scoped_low) and re.search(r"\b(?:that|the\s+same)\s+year\b", low)))
-    result["min_homicides"] = _min_count(floor) if floor and ranking else None
+    # "which community areas had more than 20 killings": every place over the floor, listed
+    result["min_homicides"] = _min_count(floor) if floor and (ranking or group_by in (
+        "community_area", "ward", "district", "location_type")) else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))

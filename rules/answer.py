@@ -21,7 +21,7 @@ from loop.meaning import Places
 from loop.refinement import refinements
 from loop.steps import ToolCallStep
 from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, change_sentence, count_sentence,
-                             home_value_change_sentence,
+                             floor_list_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
                              split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
                              year_counts_sentence)
@@ -123,6 +123,10 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
+    if values.get("min_homicides") and not analysis.ranking and values.get("rank_by") == "homicides":
+        listed_all = floor_list_sentence(values)  # "which community areas had more than 20 killings in 2021"
+        if listed_all:
+            return listed_all
     if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking \
             and len(named) >= 2:
         # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change

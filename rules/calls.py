@@ -243,6 +243,8 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
         base.update(_ranking_args(analysis, 5 if ranking else 10))
         if analysis.min_homicides and group in ("community_area", "ward", "district", "location_type"):
             base["min_homicides"] = analysis.min_homicides
+            if not ranking:
+                base["top_n"] = 77  # every place over the floor
     return base
 
 

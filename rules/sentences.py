@@ -271,6 +271,33 @@ def where_and_conditions(values: dict) -> tuple[str, str, str]:
     return noun, " ".join(places) or "in Chicago", (", " + ", ".join(others)) if others else ""
 
 
+def floor_list_sentence(values: dict) -> str | None:
+    """Every place with at least a number of homicides ("which community areas had more than 20 killings in 2021"):
+    "4 community areas had at least 21 homicides in 2021: Austin (25) with 83; ...". None without a floor."""
+    floor, rows = values.get("min_homicides"), values.get("breakdown") or []
+    group = GROUP_NOUNS.get(values.get("group_by") or "")
+    if not floor or not group or values.get("rank_by") != "homicides":
+        return None
+    _adjectives, places, periods, others = count_parts(values)
+    scope = " ".join(places + periods) + "".join(", " + o for o in others)
+    noun = group if len(rows) == 1 else _PLURALS.get(group, group + "s")
+    if not rows:
+        return f"No {group} had at least {floor:,} homicides {scope}.".replace("  ", " ")
+    named = "; ".join(f"{_row_name(values, row)} with {row['homicides']:,}" for row in rows)
+    return f"{len(rows)} {noun} had at least {floor:,} homicides {scope}: {named}."
+
+
+def _row_name(values: dict, row: dict) -> str:
+    group = values.get("group_by")
+    if group == "community_area":
+        return f"{row.get('name')} ({row.get('community_area')})"
+    if group == "district":
+        return f"District {row.get('district')} {row.get('name') or ''}".strip()
+    if group == "ward":
+        return f"Ward {row.get('ward')}"
+    return str(row.get("location_type"))
+
+
 def arrest_rate_change_sentence(values: dict, first_year: int, last_year: int) -> str | None:
     """The arrest rate at both ends of a span, and the change in percentage points: "The homicide arrest rate in
     Chicago went from 64.5% in 2001 to 35.4% in 2022, down 29.1 percentage points." None without both years."""

@@ -185,3 +185,11 @@ def test_covid_words_beside_written_dates_take_the_dates(ask, raw):
               "does that compare with the same three months of 2019?")
     assert lead(run).startswith(f"There were {spring[2019]:,} homicides in March, April and May in Chicago in 2019; "
                                 f"{spring[2020]:,} in 2020.")
+
+
+def test_every_place_over_a_floor_is_listed(ask, raw):
+    counts = raw[(raw.year == 2021) & raw.area.notna()].groupby("area").size()
+    over = counts[counts > 20].sort_values(ascending=False)
+    run = ask("which community areas had more than 20 killings in 2021")
+    assert lead(run).startswith(f"{len(over)} community areas had at least 21 homicides in 2021: ")
+    assert f"with {int(over.iloc[0]):,}; " in lead(run) and f"with {int(over.iloc[-1]):,}." in lead(run)
