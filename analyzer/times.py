@@ -107,6 +107,20 @@ _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
 _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
+# A week of a month: "the first week of July 2020" is July 1-7, the second 8-14, "the last week" the month's last
+# seven days.
+_WEEK_OF_RE = re.compile(r"\b(?:the\s+)?(?P<w>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)\s+"
+                         r"(?P<m>" + _M + r")" + _OF_YEAR + r"(?P<y>" + _Y + r")\b", re.I)
+_WEEK_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def _week_span(m: re.Match) -> "DateSpan":
+    year, month = int(m.group("y")), _month_number(m.group("m"))
+    days = calendar.monthrange(year, month)[1]
+    n = _WEEK_NUMBER.get(m.group("w").lower())
+    first, last = ((n - 1) * 7 + 1, n * 7) if n else (days - 6, days)
+    return DateSpan(f"{year}-{month:02d}-{first:02d}", f"{year}-{month:02d}-{last:02d}")
+
 
 # A calendar day in every year: a holiday on a fixed date, or a month and day with no year after them ("on July 4th
 # over the years"); with a year, the day is a date span instead (above). Holidays on moving dates (Thanksgiving,
@@ -168,6 +182,9 @@ def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
     single months with their year ("in June 2021"); each is one inclusive span of whole months."""
     found: list[tuple[int, DateSpan]] = []
     spans: list = []
+    for m in _WEEK_OF_RE.finditer(low):
+        spans.append(m.span())
+        found.append((m.start(), _week_span(m)))
     for pattern in _DAY_RES:
         for m in pattern.finditer(low):
             day = _valid_day(int(m.group("y")), _month_number(m.group("m")), int(m.group("d")))

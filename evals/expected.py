@@ -1049,3 +1049,20 @@ def homicides_pct_change_periods(period1_start: int, period1_end: int, period2_s
     before = homicides_where(start_year=period1_start, end_year=period1_end, **filters) / (period1_end - period1_start + 1)
     after = homicides_where(start_year=period2_start, end_year=period2_end, **filters) / (period2_end - period2_start + 1)
     return round(abs(100.0 * (after - before) / before), 1)
+
+
+# ---- blind7_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions)
+
+def acs_ranked_value(column: str = "total_population", rank: int = 1, ascending: bool = False) -> int:
+    """The census_acs.csv ``column`` value (whole number) of the community area at ``rank`` (see ``acs_area_ranked``;
+    raises on a tie at that rank)."""
+    number = _acs_ranked_number(column, rank, ascending)
+    return acs_group(area_name_upper(number), column)
+
+
+def homicide_rate_per_100k_pop2010(area_number: int, year: int) -> float:
+    """Stand-in: a community area's homicides per 100,000 in a year over its 2010 Census population, whatever the
+    year (a reading that ignores the ACS 2019-2023 population for recent years gives this)."""
+    return round(homicides_in_area(area_number, year=year) / population_2010(area_number) * 100000, 1)

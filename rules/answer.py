@@ -527,7 +527,16 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
 def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
-        and ("homicides" in analysis.domains or (_census_years_outside(analysis) and not analysis.asks_now))
+        and ("homicides" in analysis.domains or ((_census_years_outside(analysis) or _property_years_outside(analysis))
+                                                 and not analysis.asks_now))
+
+
+def _property_years_outside(analysis: Analysis) -> str | None:
+    """"what will it be worth in 2026": the home-value (or price-index) data's own warning for the years it lacks."""
+    if not analysis.out_of_range_years or "homicides" in analysis.domains or "property" not in analysis.domains:
+        return None
+    return next((w for w in analysis.warnings if w.startswith("Year(s)") and ("home value data" in w
+                                                                              or "IHS price index" in w)), None)
 
 
 def _census_years_outside(analysis: Analysis) -> bool:
@@ -542,6 +551,8 @@ def _outside_years_lead(analysis: Analysis) -> str:
     places = [a.name for a in analysis.areas] + [f"ward {w}" for w in analysis.wards] + \
         [f"police district {d}" for d in analysis.districts]
     where = f"{' and '.join(places)} in " if places else ""
+    if _property_years_outside(analysis):
+        return _property_years_outside(analysis).rstrip(".") + f", so I cannot give a figure for {where}{years}."
     if _census_years_outside(analysis):
         return (f"The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the 2010 Census and "
                 f"the 2019-2023 ACS estimates, so I cannot give a figure for {where}{years}.")
@@ -578,7 +589,8 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     others = [u for u in analysis.unsupported if u not in filtering]
     if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
         lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
-    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)) \
+    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)
+                                        or _property_years_outside(analysis)) \
             and lead and not only_years_outside_the_data(analysis):
         # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
         if _census_years_outside(analysis):  # "now, and back in 1990": the year it cannot give is said first

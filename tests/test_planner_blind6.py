@@ -193,3 +193,23 @@ def test_every_place_over_a_floor_is_listed(ask, raw):
     run = ask("which community areas had more than 20 killings in 2021")
     assert lead(run).startswith(f"{len(over)} community areas had at least 21 homicides in 2021: ")
     assert f"with {int(over.iloc[0]):,}; " in lead(run) and f"with {int(over.iloc[-1]):,}." in lead(run)
+
+
+def test_a_week_of_a_month_is_its_seven_days(ask, raw):
+    when = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p")
+    first = int(((when >= "2020-07-01") & (when < "2020-07-08")).sum())
+    run = ask("how many ppl got killed in chicago the first week of july 2020")
+    assert lead(run).startswith(f"There were {first:,} homicides in Chicago from 2020-07-01 to 2020-07-07")
+    last = int(((when >= "2019-12-25") & (when < "2020-01-01")).sum())
+    assert lead(ask("homicides in the last week of december 2019")).startswith(
+        f"There were {last:,} homicides in Chicago from 2019-12-25 to 2019-12-31")
+
+
+def test_a_home_value_year_outside_the_data_is_declined_beside_the_part_it_holds(ask):
+    run = ask("what's the zillow value for 60614 in sept 2024 and what will it be worth in 2026?")
+    assert lead(run).startswith("In ZIP 60614, the typical home value was $")
+    assert "Year(s) 2026 are outside the home value data, which covers 2000 to 2024, so I cannot give a figure for " \
+           "2026." in lead(run)
+    alone = ask("home value in austin in 1995")
+    assert lead(alone).startswith("Year(s) 1995 are outside the home value data, which covers 2000 to 2024, so I "
+                                  "cannot give a figure for Austin in 1995.")
