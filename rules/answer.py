@@ -224,8 +224,14 @@ class LeadLine(NamedTuple):
 
 
 def _lead(analysis: Analysis, ok: list[ToolCallStep]) -> list[str]:
-    """The answer's opening lines."""
-    return [line.text for line in _lead_parts(analysis, ok)]
+    """The answer's opening lines; "the city's fewest full year - how many did district 7 have that year" opens with
+    the district's count in that year, the city's ranking after it."""
+    parts = _lead_parts(analysis, ok)
+    if analysis.year_found_citywide:
+        placed = [p for p in parts if p.entry is not None and any(
+            p.entry.arguments.get(k) for k in ("ward", "district", "community_area"))]
+        parts = placed + [p for p in parts if p not in placed]
+    return [line.text for line in parts]
 
 
 def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
@@ -593,7 +599,8 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
                                         or _property_years_outside(analysis)) \
             and lead and not only_years_outside_the_data(analysis):
         # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
-        if _census_years_outside(analysis):  # "now, and back in 1990": the year it cannot give is said first
+        if _census_years_outside(analysis) or _property_years_outside(analysis):
+            # "now, and back in 1990", "and what will it be worth in 2026": the year it cannot give is said first
             lead.insert(0, _outside_years_lead(analysis))
         else:
             lead.append(_outside_years_lead(analysis))

@@ -156,7 +156,7 @@ def test_the_citys_fewest_full_year_then_a_districts_count_in_it(ask, raw):
     count = int(((raw.district == 7) & (raw.year == year)).sum())
     run = ask("take the full year with the fewest homicides citywide - how many did district 7 have that year?")
     assert f"was {year}, with {int(full.min()):,}" in lead(run)
-    assert f"There were {count:,} homicides in police district 7 (Englewood) in {year}" in lead(run)
+    assert lead(run).startswith(f"There were {count:,} homicides in police district 7 (Englewood) in {year}")
 
 
 def test_the_top_zips_value_since_a_month_is_the_change_between_the_two_months(ask, data_dir):
@@ -207,9 +207,8 @@ def test_a_week_of_a_month_is_its_seven_days(ask, raw):
 
 def test_a_home_value_year_outside_the_data_is_declined_beside_the_part_it_holds(ask):
     run = ask("what's the zillow value for 60614 in sept 2024 and what will it be worth in 2026?")
-    assert lead(run).startswith("In ZIP 60614, the typical home value was $")
-    assert "Year(s) 2026 are outside the home value data, which covers 2000 to 2024, so I cannot give a figure for " \
-           "2026." in lead(run)
+    assert lead(run).startswith("Year(s) 2026 are outside the home value data, which covers 2000 to 2024, so I cannot "
+                                "give a figure for 2026. In ZIP 60614, the typical home value was $")
     alone = ask("home value in austin in 1995")
     assert lead(alone).startswith("Year(s) 1995 are outside the home value data, which covers 2000 to 2024, so I "
                                   "cannot give a figure for Austin in 1995.")
