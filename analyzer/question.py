@@ -64,6 +64,7 @@ from analyzer.pandemic import without_pandemic_times
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.conditions import read_condition
+from analyzer.count_scope import COUNT_FLOOR_RE, count_floor, locations_together
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.chain_years import read_follow_year
@@ -213,7 +214,7 @@ def analyze_question(question: str, data) -> Analysis:
         # of all homicides would answer another question, so the question is declined whole.
         metrics.clear()
         domains[:] = [d for d in domains if d != "homicides"]
-    floor = _MIN_COUNT_RE.search(low) if "homicides" in metrics else None
+    floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
     if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
         consumed.append(floor.span())
     ranking = _ranking(low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():],
@@ -347,14 +348,14 @@ def analyze_question(question: str, data) -> Analysis:
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
-    result["locations_together"] = _locations_together(low, locations)
+    result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
     # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
     # ranked first, then the place counted in the year found (not the place's own years ranked)
     result["year_found_citywide"] = bool(group_by == "year" and ranking and (districts or wards or areas) and (
         CITYWIDE_RE.search(scoped_low) and re.search(r"\b(?:that|the\s+same)\s+year\b", low)))
     # "which community areas had more than 20 killings": every place over the floor, listed
-    result["min_homicides"] = _min_count(floor) if floor and (ranking or group_by in (
+    result["min_homicides"] = count_floor(floor) if floor and (ranking or group_by in (
         "community_area", "ward", "district", "location_type")) else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
@@ -373,31 +374,6 @@ def _long_date(iso: str) -> str:
     except ValueError:
         return str(iso)
     return f"{day:%B} {day.day}, {day.year}"
-
-
-# "among wards with at least 50 homicides", "districts with 30 or more homicides", "more than 20 killings".
-_MIN_COUNT_RE = re.compile(r"\b(?:(?P<least>at\s+least|a\s+minimum\s+of|no\s+fewer\s+than)|(?P<more>more\s+than|over|"
-                           r"above))\s+(?P<n>\d{1,5})\s+(?:homicides|murders|killings|cases|deaths)\b|"
-                           r"\b(?P<n2>\d{1,5})\s+(?:or\s+more|\+)\s+(?:homicides|murders|killings|cases|deaths)\b")
-
-
-def _min_count(match: re.Match) -> int:
-    """The smallest count a ranked place must have: "more than 20" is 21."""
-    n = int(match.group("n") or match.group("n2"))
-    return n + 1 if match.group("more") else n
-
-
-# "on a street or in an alley", "streets or alleys": one count over the kinds of place joined by "or".
-_LOCATIONS_OR_RE = re.compile(r"\b(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")\s*,?\s+or\s+"
-                              r"(?:on|in|at|inside)?\s*(?:a|an|the)?\s*(?:" + LOCATION_RE.pattern + r")", re.I)
-_WEIGHED_RE = re.compile(r"\b(?:vs\.?|versus|compared?|comparison|more|fewer|less|most|which|"
-                         r"where\s+(?:do|did|are|were))\b")
-
-
-def _locations_together(low: str, locations: list) -> bool:
-    """Two kinds of place joined by "or" in a count, not weighed against each other ("more on the street or in an
-    apartment?" compares them)."""
-    return len(locations) >= 2 and bool(_LOCATIONS_OR_RE.search(low)) and not _WEIGHED_RE.search(low)
 
 
 def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: list, group_by, locations: list,

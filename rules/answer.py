@@ -528,8 +528,6 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
     return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
 
 
-
-
 def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
@@ -557,13 +555,25 @@ def _outside_years_lead(analysis: Analysis) -> str:
     places = [a.name for a in analysis.areas] + [f"ward {w}" for w in analysis.wards] + \
         [f"police district {d}" for d in analysis.districts]
     where = f"{' and '.join(places)} in " if places else ""
-    if _property_years_outside(analysis):
-        return _property_years_outside(analysis).rstrip(".") + f", so I cannot give a figure for {where}{years}."
+    property_warning = _property_years_outside(analysis)
+    if property_warning:
+        return property_warning.rstrip(".") + f", so I cannot give a figure for {where}{years}."
     if _census_years_outside(analysis):
         return (f"The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the 2010 Census and "
                 f"the 2019-2023 ACS estimates, so I cannot give a figure for {where}{years}.")
     return (f"The data ChiQA has covers {cov.first_year} to {cov.last_year} for homicides (to {cov.end}), so I cannot "
             f"give a figure for {where}{years}.")
+
+
+def _outside_years_decline(analysis: Analysis) -> tuple[str, bool] | None:
+    """The line declining the years the data lacks, and whether it goes first: a census or home-value year ("now,
+    and back in 1990", "and what will it be worth in 2026") is said before the figures, a homicide year after them."""
+    if not analysis.out_of_range_years:
+        return None
+    other_data = _census_years_outside(analysis) or bool(_property_years_outside(analysis))
+    if "homicides" not in analysis.domains and not other_data:
+        return None
+    return _outside_years_lead(analysis), other_data
 
 
 def refinements_first(ok: list[ToolCallStep], analysis: Analysis) -> list[ToolCallStep]:
@@ -595,15 +605,11 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     others = [u for u in analysis.unsupported if u not in filtering]
     if others and lead:  # "robberies and homicides in Austin": the part it cannot answer is said first
         lead = [f"The data does not include {unsupported_named(analysis, others)}, so I cannot answer that part."] + lead
-    if analysis.out_of_range_years and ("homicides" in analysis.domains or _census_years_outside(analysis)
-                                        or _property_years_outside(analysis)) \
-            and lead and not only_years_outside_the_data(analysis):
+    decline = _outside_years_decline(analysis)
+    if decline and lead and not only_years_outside_the_data(analysis):
         # "2022, and so far in 2024": the years the data holds are answered, the others declined in the answer.
-        if _census_years_outside(analysis) or _property_years_outside(analysis):
-            # "now, and back in 1990", "and what will it be worth in 2026": the year it cannot give is said first
-            lead.insert(0, _outside_years_lead(analysis))
-        else:
-            lead.append(_outside_years_lead(analysis))
+        line, first = decline
+        lead = [line] + lead if first else lead + [line]
     if only_years_outside_the_data(analysis):
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.
