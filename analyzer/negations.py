@@ -26,6 +26,9 @@ _CUE = (r"(?:excluding|exclude|excludes|except(?:\s+for)?|outside(?:\s+of)?|othe
         r"not\s+including|besides|apart\s+from|aside\s+from|but\s+not|(?:everywhere|anywhere|all)\s+but|minus|"
         r"leaving\s+out|leaves?\s+out|left\s+out|ignoring|without(?:\s+counting)?|with\s+the\s+exception\s+of|"
         r"(?:take|takes|taking|took)\s+(?:out|away)|(?:do\s+not|don'?t|dont)\s+(?:count|include)|skip(?:ping)?|not)")
+# Any word that leaves something out ("other than", "not counting", "minus"): without one, a question asks to leave
+# nothing out.
+EXCLUSION_CUE_RE = re.compile(r"\b" + _CUE + r"\b")
 # "leaving Austin out of it", "with Austin left out": a cue around the place, "leaving" before and "out" after.
 _LEAVE_BEFORE_RE = re.compile(r"\b(?:leav(?:e|es|ing)|left|with)\s+(?:the\s+)?$")
 _OUT_AFTER_RE = re.compile(r"^\s+(?:out\b|left\s+out\b|excluded\b|aside\b)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import Analysis
+from analyzer.negations import EXCLUSION_CUE_RE
 
 # argument name -> the kind of entity it holds
 ARGUMENT_KINDS = {
@@ -170,8 +171,15 @@ def widened_for_unread(analysis: Analysis | None, question: str, values: dict[st
         for name in ("year", "start_year", "end_year", "years", "period1_start", "period1_end", "period2_start",
                      "period2_end"):
             out[name] = years
+    if not EXCLUSION_CUE_RE.search(question.lower()):
+        # No word that leaves anything out: only what the reading itself left out (given freely, the 1.5B model
+        # left the street out of a question that never mentioned one).
+        out["exclude_location_types"] = list(values.get("exclude_location_types") or [])
+        return out
     written = sorted({int(n) for n in _WRITTEN_NUMBER.findall(question)})
     for name, high, own in (("exclude_wards", 50, analysis.wards), ("exclude_districts", 25, analysis.districts)):
+        # A number the reading took as the place asked about stays offered (the reading may have missed that it was
+        # left out); a call that both asks for it and leaves it out is refused by the tool, with the clash named.
         out[name] = list(dict.fromkeys([*(values.get(name) or []), *own, *(n for n in written if 1 <= n <= high)]))
     return out
 

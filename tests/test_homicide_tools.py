@@ -633,6 +633,22 @@ def test_excluded_location_types(registry, raw):
     assert res.values["filters"]["exclude_location_types"] == ["ALLEY", "STREET"]
 
 
+def test_a_place_or_kind_both_asked_for_and_left_out_is_refused_with_the_clash_named(registry, raw):
+    """"ward 24, excluding ward 24" selects nothing and answers no question: refused, not counted as 0."""
+    run_err(registry, Q, {"year": 2020, "ward": 24, "exclude_wards": [24]}, "ward 24 is both asked for",
+            "exclude_wards")
+    run_err(registry, Q, {"year": 2020, "districts": [7, 11], "exclude_districts": [11]}, "district 11")
+    run_err(registry, Q, {"year": 2020, "community_area": "Austin", "exclude_community_areas": [25]},
+            "community area 25", "exclude_community_areas")
+    run_err(registry, Q, {"year": 2020, "location_type": "street", "exclude_location_types": ["STREET"]},
+            "location STREET is both asked for")
+    run_err(registry, Q, {"year": 2020, "location_types": ["STREET", "ALLEY"], "exclude_location_types": ["ALLEY"]},
+            "ALLEY")
+    # Different places are no clash: ward 24 without its rows in ward 28 is ward 24's own count.
+    kept = run_ok(registry, Q, {"year": 2020, "ward": 24, "exclude_wards": [28]})
+    assert kept.values["total"] == int(((raw["year"] == 2020) & (raw["ward"] == 24)).sum())
+
+
 def test_fewest_ranking_lists_wards_with_zero_and_names_ties(registry, raw):
     counts = raw[raw["year"] == 2023].groupby("ward").size().reindex(range(1, 51), fill_value=0)
     fewest = [int(w) for w in counts.index if counts[w] == counts.min()]

@@ -87,6 +87,13 @@ def test_where_the_reading_falls_short_the_model_may_name_times_and_the_wards_th
     assert narrow["year"] == [2018] and wide["year"] == wide["years"] == list(range(years[0], years[-1] + 1))
     assert wide["exclude_wards"] == [24, 28] and wide["exclude_districts"] == [24]
     assert wide["community_area"] == narrow["community_area"] == [25, "Austin"]
+    assert "exclude_location_types" not in wide  # "minus": leaving a kind of place out stays open
+    # With no word that leaves anything out, only the reading's own exclusions are offered: none here.
+    plain = "killings in the tail end of 2018 in austin"
+    unread = analyze_question(plain, registry.data)
+    assert unread.not_used
+    bare = widened_for_unread(unread, plain, argument_values(unread))
+    assert bare["exclude_location_types"] == [] and bare["exclude_wards"] == [] and bare["exclude_districts"] == []
     # A question read whole is not widened.
     whole = analyze_question("killings in 2018 in austin", registry.data)
     assert widened_for_unread(whole, "killings in 2018 in austin", argument_values(whole)) == argument_values(whole)

@@ -380,14 +380,17 @@ def _exclude_places(data, arrays: HomicideArrays, sel: _Selection, exclude_wards
     geo = data.geography
     if exclude_wards:
         wards = sorted({geo.check_ward(w) for w in exclude_wards})
+        _not_both(sel, wards, ("ward", "wards"), "exclude_wards", "ward")
         sel.narrow(~np.isin(arrays.ward, wards), "exclude_wards", wards,
                    f"excluding ward{'s' if len(wards) > 1 else ''} {number_set(wards)}")
     if exclude_districts:
         districts = sorted({geo.check_district(d) for d in exclude_districts})
+        _not_both(sel, districts, ("district", "districts"), "exclude_districts", "district")
         sel.narrow(~np.isin(arrays.district, districts), "exclude_districts", districts,
                    f"excluding district{'s' if len(districts) > 1 else ''} {number_set(districts)}")
     if exclude_community_areas:
         areas = sorted({geo.resolve_area(a) for a in exclude_community_areas})
+        _not_both(sel, areas, ("community_area", "community_areas"), "exclude_community_areas", "community area")
         names_ = ", ".join(f"{geo.area_name(a)} ({a})" for a in areas)
         sel.narrow(~np.isin(arrays.community_area, areas), "exclude_community_areas", areas,
                    f"excluding community area{'s' if len(areas) > 1 else ''} {names_}")
@@ -426,6 +429,19 @@ def _month_days(days) -> list[str]:
                                     "invalid_argument")
         out.append(f"{month:02d}-{dom:02d}")
     return sorted(set(out))
+
+
+def _not_both(sel: _Selection, left_out: list, chosen_keys: tuple, exclude_key: str, word: str) -> None:
+    """A place both asked for and left out selects nothing, and says nothing true: "0 homicides in ward 24,
+    excluding ward 24" answers no question anyone asked, so the call is refused with the clash named."""
+    chosen = set()
+    for key in chosen_keys:
+        value = sel.filters.get(key)
+        chosen |= set(value) if isinstance(value, list) else ({value} if value is not None else set())
+    clash = sorted(chosen & set(left_out))
+    if clash:
+        raise ToolArgumentError(f"{word} {', '.join(str(c) for c in clash)} is both asked for ({'/'.join(chosen_keys)}) "
+                                f"and left out ({exclude_key}); name it in one of them", "invalid_argument")
 
 
 def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
@@ -467,6 +483,12 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
     if exclude_location_types:
         codes = sorted({c for t in exclude_location_types for c in location_family(arrays, check_location_type(arrays, t))})
         left_out = [arrays.location_types[c] for c in codes]
+        kept = sel.filters.get("location_types") or ([sel.filters["location_type"]] if "location_type" in sel.filters
+                                                     else [])
+        clash = [t for t in left_out if t in kept]
+        if clash:
+            raise ToolArgumentError(f"location {', '.join(clash)} is both asked for (location_type/location_types) "
+                                    "and left out (exclude_location_types); name it in one of them", "invalid_argument")
         sel.narrow(~np.isin(arrays.location_code, codes), "exclude_location_types", left_out,
                    "excluding " + ", ".join(left_out))
 
