@@ -9,6 +9,7 @@ returned as ``consumed`` for the coverage check (analyzer/coverage.py).
 from __future__ import annotations
 
 import calendar
+import datetime
 import re
 from dataclasses import dataclass, field
 
@@ -135,9 +136,80 @@ _DAY_NO_YEAR_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + r"\b" + _NO_Y
                     re.compile(r"\bthe\s+" + _DAY + r"\s+of\s+(?P<m>" + _M + r")\b" + _NO_YEAR, re.I))
 
 
+# A run of days from one day to another: "christmas eve thru new years eve", "from December 24 to December 31",
+# "between July 1 and July 7", "December 24 to 31". One day of either end alone would answer another question.
+_DAY_WORD = (r"(?:" + "|".join(words for words, _ in _HOLIDAYS) + r"|" + _M + r"\s+[0-3]?\d(?:st|nd|rd|th)?|"
+             r"(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?\s+of\s+" + _M + r")")
+_MORE_YEARS_RE = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|vs\.?\s+|versus\s+|compared\s+(?:to|with)\s+|"
+                            r"against\s+)(?:(?:in|of)\s+)?(?P<y>" + _Y + r")\b", re.I)
+_HOLIDAYS_WORD_RE = re.compile(r"\bholidays?(?:\s+season)?\b", re.I)
+_BEFORE_YEAR = r"(?:\s*,)?\s+(?:of\s+|in\s+)?"
+_DAY_RANGE_RE = re.compile(
+    r"(?:\b(?P<open>from|between)\s+)?\b(?P<a>" + _DAY_WORD + r")(?:" + _BEFORE_YEAR + r"(?P<ya>" + _Y + r"))?"
+    r"\s*(?P<sep>-|–|to|through|thru|till|until|and)\s+(?:the\s+)?(?P<b>" + _DAY_WORD
+    + r"|[0-3]?\d(?:st|nd|rd|th)?)\b(?:" + _BEFORE_YEAR + r"(?P<yb>" + _Y + r")\b)?", re.I)
+_MONTH_DAY_RE = re.compile(r"(?:(?P<m>" + _M + r")\s+(?P<d>[0-3]?\d)|(?:the\s+)?(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+of\s+"
+                           r"(?P<m2>" + _M + r"))", re.I)
+
+
+def _day_of(words: str, month: int | None = None) -> tuple[int, int] | None:
+    """(month, day) of a holiday, "December 24", "the 24th of December", or a bare "31st" in ``month``."""
+    for pattern, day in _HOLIDAY_RES:
+        if pattern.fullmatch(words.strip()):
+            return int(day[:2]), int(day[3:])
+    m = _MONTH_DAY_RE.match(words.strip())
+    if m:
+        return _month_number(m.group("m") or m.group("m2")), int(m.group("d") or m.group("d2"))
+    bare = re.fullmatch(r"(?:the\s+)?([0-3]?\d)(?:st|nd|rd|th)?", words.strip())
+    return (month, int(bare.group(1))) if bare and month else None
+
+
+def _day_ranges(low: str) -> list[tuple[re.Match, tuple[int, int], tuple[int, int]]]:
+    """Each run of days written ("christmas eve thru new years eve"), with its first and last (month, day)."""
+    out = []
+    for m in _DAY_RANGE_RE.finditer(low):
+        if m.group("sep").lower() == "and" and not m.group("open"):
+            continue  # "christmas and new year's day": two days, not the days between them
+        first = _day_of(m.group("a"))
+        last = _day_of(m.group("b"), first[0] if first else None)
+        if not first or not last or first == last or not all(1 <= d <= calendar.monthrange(2024, mo)[1]
+                                                               for mo, d in (first, last)):
+            continue
+        out.append((m, first, last))
+    return out
+
+
+def _day_range_span(m: re.Match, first: tuple, last: tuple, low: str, periods: list) -> DateSpan | None:
+    """The dates of a run of days in a year: its own ("December 24 to 31, 2020") or the only year the question
+    names ("the 2020 holidays, christmas eve thru new years eve"); a run past December 31 ends the next year. None
+    when no one year is named, or a range of years is (the days are then kept in every year)."""
+    crosses = last < first
+    if m.group("ya") or m.group("yb"):
+        end_year = int(m.group("yb") or m.group("ya")) + (crosses if not m.group("yb") else 0)
+        start_year = int(m.group("ya")) if m.group("ya") else end_year - crosses
+    else:
+        named = {int(y) for y in re.findall(r"\b" + _Y + r"\b", low)}
+        if len(named) != 1 or periods:  # "every year since 2010": the days of every year
+            return None
+        start_year = named.pop()
+        end_year = start_year + crosses
+    start = _valid_day(start_year, *first)
+    end = _valid_day(end_year, *last)
+    return DateSpan(start, end) if start and end and start <= end else None
+
+
 def _calendar_days(low: str, taken: list) -> tuple[list[str], list]:
     """Calendar days kept in every year ("on christmas day since 2001": ["12-25"]) and their text spans."""
     days, spans = [], []
+    for m, first, last in _day_ranges(low):  # "from christmas eve to new year's eve, every year"
+        if _overlaps(m.span(), taken + spans):
+            continue
+        day = datetime.date(2024, *first)
+        while (day.month, day.day) != last:
+            days.append(f"{day.month:02d}-{day.day:02d}")
+            day += datetime.timedelta(days=1)
+        days.append(f"{last[0]:02d}-{last[1]:02d}")
+        spans.append(m.span())
     for pattern, day in _HOLIDAY_RES:
         for m in pattern.finditer(low):
             if not _overlaps(m.span(), taken + spans):
@@ -177,7 +249,7 @@ def _month_key(year: int, month: int) -> int:
     return year * 12 + month - 1
 
 
-def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
+def _month_spans(low: str, cov: dict, periods: list) -> tuple[list[DateSpan], list]:
     """Month spans ("December 2019 and January 2020", "from Nov 2021 through Feb 2022"), months since a month, and
     single months with their year ("in June 2021"); each is one inclusive span of whole months."""
     found: list[tuple[int, DateSpan]] = []
@@ -185,12 +257,25 @@ def _month_spans(low: str, cov: dict) -> tuple[list[DateSpan], list]:
     for m in _WEEK_OF_RE.finditer(low):
         spans.append(m.span())
         found.append((m.start(), _week_span(m)))
+    for m, first, last in _day_ranges(low):
+        span = _day_range_span(m, first, last, low, periods)
+        if span and not _overlaps(m.span(), spans):
+            spans.append(m.span())
+            found.append((m.start(), span))
     for pattern in _DAY_RES:
         for m in pattern.finditer(low):
             day = _valid_day(int(m.group("y")), _month_number(m.group("m")), int(m.group("d")))
             if day and not _overlaps(m.span(), spans):
                 spans.append(m.span())
                 found.append((m.start(), DateSpan(day, day)))
+                # "the 4th of July 2020 vs 2021": the same day of each year named after it
+                for more in _MORE_YEARS_RE.finditer(low, m.end()):
+                    if more.start() != spans[-1][1]:
+                        break
+                    again = _valid_day(int(more.group("y")), _month_number(m.group("m")), int(m.group("d")))
+                    spans.append(more.span())
+                    if again:
+                        found.append((more.start(), DateSpan(again, again)))
     for m in _MONTH_SPAN_RE.finditer(low):
         if _overlaps(m.span(), spans):
             continue
@@ -473,12 +558,15 @@ def read_times(low: str, cov: dict, periods: list) -> Times:
     out = Times()
     out.date_spans, out.span_text, out.note = _same_stretch(low, cov)
     if not out.date_spans:
-        out.date_spans, spans = _month_spans(low, cov)
+        out.date_spans, spans = _month_spans(low, cov, periods)
         out.span_text += spans
     out.hour_spans, spans = _hour_spans(low)
     out.span_text += spans
     out.month_days, spans = _calendar_days(low, list(out.span_text))
     out.span_text += spans
+    if out.month_days or any(len(span.start) == 10 for span in out.date_spans):
+        # "the 2020 holidays, christmas eve thru new years eve": the days named say which holidays
+        out.span_text += [m.span() for m in _HOLIDAYS_WORD_RE.finditer(low)]
     out.consumed = list(out.span_text)
     if not periods and not out.date_spans:
         out.year_list, spans = _year_list(low)

@@ -1066,3 +1066,66 @@ def homicide_rate_per_100k_pop2010(area_number: int, year: int) -> float:
     """Stand-in: a community area's homicides per 100,000 in a year over its 2010 Census population, whatever the
     year (a reading that ignores the ACS 2019-2023 population for recent years gives this)."""
     return round(homicides_in_area(area_number, year=year) / population_2010(area_number) * 100000, 1)
+
+
+# ---- blind8_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions)
+
+def _acs_share_table(column: str) -> pd.Series:
+    """census_acs.csv ``column`` as a percent (one decimal, see ``acs_share_pct``: households for the income bands,
+    residents otherwise) for each community area, indexed by area number, in number order."""
+    names = _areas().set_index("area_number")["community"]
+    return pd.Series({int(n): acs_share_pct(str(name), column) for n, name in names.items()}).sort_index()
+
+
+def acs_share_area_ranked(column: str, rank: int = 1, ascending: bool = False) -> str:
+    """The community area (socioeconomic-file spelling) at 1-based ``rank`` by the share of its residents (or
+    households, for the income bands) in ``column``, highest first unless ascending; raises on a tie (at one decimal)
+    at that rank."""
+    shares = _acs_share_table(column).sort_values(ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(shares.tolist(), i, column)
+    return area_name(int(shares.index[i]))
+
+
+def acs_share_ranked_value(column: str, rank: int = 1, ascending: bool = False) -> float:
+    """The share (percent, one decimal) of the area at ``rank`` (see ``acs_share_area_ranked``)."""
+    return float(_acs_share_table(column).sort_values(ascending=bool(ascending), kind="mergesort").iloc[int(rank) - 1])
+
+
+def _rate_population(area_number: int, start_year: int, end_year: int) -> int:
+    """The population behind a rate over start_year..end_year: ACS 2019-2023 from 2016 on, the 2010 Census up to
+    2015 (as ``homicide_rate_per_100k``); raises for a span that crosses 2015/2016."""
+    if int(start_year) >= 2016:
+        return acs_population(area_name_upper(area_number))
+    if int(end_year) <= 2015:
+        return population_2010(area_number)
+    raise ValueError("the span mixes the 2010 Census and ACS 2019-2023 populations")
+
+
+def homicide_rate_avg_per_100k(area_number: int, start_year: int, end_year: int) -> float:
+    """A community area's homicides per 100,000 residents per year over start_year..end_year (both included): the
+    span's homicides / number of years / population * 100000, one decimal."""
+    total = homicides_in_area(area_number, start_year=start_year, end_year=end_year)
+    years = int(end_year) - int(start_year) + 1
+    return round(total / years / _rate_population(area_number, start_year, end_year) * 100000, 1)
+
+
+def homicide_rate_span_total_per_100k(area_number: int, start_year: int, end_year: int) -> float:
+    """Stand-in: the span's homicides per 100,000 residents without dividing by the number of years."""
+    total = homicides_in_area(area_number, start_year=start_year, end_year=end_year)
+    return round(total / _rate_population(area_number, start_year, end_year) * 100000, 1)
+
+
+def station_phone_local(district: int) -> str:
+    """The last seven digits of a district station's phone number as written in police_stations.csv ('744-8250' for
+    '312-744-8250'), so '(312) 744-8250' also counts."""
+    stations = pd.read_csv(data_dir() / "police_stations.csv", dtype=str)
+    row = stations[stations["DISTRICT"].str.strip() == str(int(district))].iloc[0]
+    return str(row["PHONE"]).strip()[-8:]
+
+
+def socio_value(area_number: int, column: str) -> float:
+    """One community area's socioeconomic.csv ``column`` (stripped name), 2008-2012."""
+    return float(_socio_row(area_number)[column])

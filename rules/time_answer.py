@@ -71,10 +71,11 @@ def span_comparison_lines(analysis: Analysis, ok: list[ToolCallStep]) -> list[st
             continue
         named = [(_label(analysis, e.arguments), e) for e in entries]
         where = _place_words(entries[0], analysis)
-        counts = [f"{e.result.values['total']:,}" + (" homicides " if i == 0 else " ") + _when(label)
+        first_word = " homicide " if named[0][1].result.values["total"] == 1 else " homicides "
+        counts = [f"{e.result.values['total']:,}" + (first_word if i == 0 else " ") + _when(label)
                   for i, (label, e) in enumerate(named)]
         # One clause a span, each figure before its own span (as year_counts_sentence), so each is read as its span's.
-        line = f"{where}there were {'; '.join(counts)}."
+        line = f"{where}there {'was' if first_word == ' homicide ' else 'were'} {'; '.join(counts)}."
         if len(analysis.date_spans) >= 2 and len(entries) == 2:
             line += " " + _change(named)
         lines.append(line)
@@ -94,17 +95,35 @@ def _place_words(entry: ToolCallStep, analysis: Analysis) -> str:
     return f"In Chicago{when}, "
 
 
+_DAY_LABEL_RE = re.compile(r"((?:19|20)\d\d)-(\d\d)-(\d\d)")
+
+
+def _day_words(match: re.Match) -> str:
+    month = int(match.group(2))
+    if not 1 <= month <= 12:
+        return match.group(0)
+    return f"{calendar.month_name[month]} {int(match.group(3))}, {match.group(1)}"
+
+
 def _plain(label: str) -> str:
-    """A span's label in words: "2019-06" -> "June 2019"; other labels as the reading wrote them."""
+    """A span's label in words: "2019-06" -> "June 2019", "2020-07-04" -> "July 4, 2020"; other labels as the reading
+    wrote them."""
     month = re.fullmatch(r"((?:19|20)\d\d)-(\d\d)", label)
     if month and 1 <= int(month.group(2)) <= 12:
         return f"{calendar.month_name[int(month.group(2))]} {month.group(1)}"
+    if re.fullmatch(_DAY_LABEL_RE.pattern + r"(?: to " + _DAY_LABEL_RE.pattern + r")?", label):
+        return _DAY_LABEL_RE.sub(_day_words, label)
     return label
 
 
 def _when(label: str) -> str:
-    """A span's label after a count: "in June 2019", "in 2019-06-01 to 2019-06-30", "so far in 2023", "at night"."""
+    """A span's label after a count: "in June 2019", "on July 4, 2020", "from June 1, 2019 to June 30, 2019", "so far
+    in 2023", "at night"."""
     plain = _plain(label)
+    if _DAY_LABEL_RE.fullmatch(label):
+        return f"on {plain}"
+    if _DAY_LABEL_RE.match(label) and " to " in label:
+        return f"from {plain}"
     return f"in {plain}" if plain[:1].isdigit() or plain != label or plain.startswith("the ") else plain
 
 
@@ -112,7 +131,9 @@ def _change(named: list) -> str:
     """The change from the earlier span to the later one, as the tool words a change between years."""
     (label_a, a), (label_b, b) = sorted(named, key=lambda t: str(t[1].arguments.get("start_date")))
     before, after = a.result.values["total"], b.result.values["total"]
-    text = f"The change from {_plain(label_a)} to {_plain(label_b)} was {after - before:+,}"
+    spans = " to " in label_a or " to " in label_b  # "from A to B to C to D" would not read
+    text = (f"The change from the first span to the second was {after - before:+,}" if spans else
+            f"The change from {_plain(label_a)} to {_plain(label_b)} was {after - before:+,}")
     if before:
         text += f" ({(after - before) / before * 100:+.1f}%)"
     return text + "."

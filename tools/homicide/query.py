@@ -7,6 +7,7 @@ still well under 100 ms when the table is replicated to ~1.3 M rows.
 from __future__ import annotations
 
 import calendar
+import datetime
 import re
 from dataclasses import dataclass, field
 
@@ -412,9 +413,26 @@ def _window_start(filters: dict) -> str | None:
 
 
 def month_days_phrase(days: list[str]) -> str:
-    """["12-24", "12-25"] -> "on December 24 and December 25"."""
-    named = [f"{calendar.month_name[int(d[:2])]} {int(d[3:])}" for d in days]
-    return "on " + (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0])
+    """["12-24", "12-25"] -> "on December 24 and December 25"; three or more days in a row are one run, which may
+    go past December 31: ["01-01", "12-24", ..., "12-31"] -> "from December 24 to January 1"."""
+    ordinals = sorted(datetime.date(2024, int(d[:2]), int(d[3:])).timetuple().tm_yday for d in days)
+    runs: list[list[int]] = []
+    for n in ordinals:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    if len(runs) > 1 and runs[0][0] == 1 and runs[-1][-1] == 366:  # a run past December 31 starts in December
+        runs[0] = runs.pop() + runs[0]
+
+    def day(n: int) -> str:
+        date = datetime.date(2024, 1, 1) + datetime.timedelta(days=n - 1)
+        return f"{calendar.month_name[date.month]} {date.day}"
+
+    named = [f"from {day(run[0])} to {day(run[-1])}" if len(run) >= 3 else " and ".join(f"on {day(n)}" for n in run)
+             for run in sorted(runs, key=lambda r: r[0])]
+    named = [x[3:] if x.startswith("on ") and i else x for i, x in enumerate(named)]
+    return (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]).replace(" and on ", " and ")
 
 
 def _month_days(days) -> list[str]:
