@@ -101,7 +101,8 @@ deadlier richer poorer greater""".split())
 AVERAGE_WORDS = frozenset("average averages avg mean".split())
 # Words of rising and falling: used when the reading follows a change over time.
 CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow grew grown jump jumped fall fell fallen "
-                         "drop dropped go went gone up down shift shifted".split())
+                         "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "
+                         "plunged soar soared big large steep sharp".split())
 HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 

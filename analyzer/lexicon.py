@@ -266,6 +266,7 @@ PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita\s+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
                       r"\brose\b|\bfall(?:en)?\b|\bfell\b|\bdrop(?:ped)?\b|\bgrow(?:n|th)?\b|\bgrew\b|"
+                      r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)
 BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\byearly\b|\bannual(?:ly)?\b|\beach\s+year\b|"
@@ -370,7 +371,7 @@ GROUP_WORDS = [
     # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
     ("ward", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
                         r"\b" + _SUPERLATIVE + r"\s+wards?\b", _FLAGS)),
-    ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\bdistricts\b|"
+    ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\b(?:police\s+)?districts\b|"
                             r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"

@@ -31,6 +31,7 @@ _CUE = (r"(?:excluding|exclude|excludes|except(?:\s+for)?|outside(?:\s+of)?|othe
 EXCLUSION_CUE_RE = re.compile(r"\b" + _CUE + r"\b")
 # "leaving Austin out of it", "with Austin left out": a cue around the place, "leaving" before and "out" after.
 _LEAVE_BEFORE_RE = re.compile(r"\b(?:leav(?:e|es|ing)|left|with)\s+(?:the\s+)?$")
+_ASIDE_AFTER_RE = re.compile(r"^\s+(?:aside|excepted|excluded|not\s+included|not\s+counted)\b")
 _OUT_AFTER_RE = re.compile(r"^\s+(?:out\b|left\s+out\b|excluded\b|aside\b)")
 # A cue just before a place ("except in ward 3", "outside of the Loop").
 _CUE_BEFORE_RE = re.compile(r"\b" + _CUE + r"(?:\s+(?:in|at|from|the|for))*\s+$")
@@ -132,9 +133,13 @@ def _excluded(low: str, mentions: list) -> list[tuple]:
             continue
         cue = _CUE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]]) or \
             (_OUT_AFTER_RE.match(low[span[1]:]) and _LEAVE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]]))
+        aside = _ASIDE_AFTER_RE.match(low[span[1]:])  # "Gage Park aside, which area ..."
         if cue:
             start = span[0] - (min(40, span[0]) - cue.start())
-            out.append((kind, numbers, span, (start, span[1])))
+            after = _OUT_AFTER_RE.match(low[span[1]:])  # "with austin aside": the phrase takes "aside" too
+            out.append((kind, numbers, span, (start, span[1] + (after.end() if after else 0))))
+        elif aside:
+            out.append((kind, numbers, span, (span[0], span[1] + aside.end())))
         elif previous is not None and _LIST_GAP_RE.fullmatch(low[previous[1]:span[0]]):
             out.append((kind, numbers, span, (previous[1], span[1])))
         else:
@@ -353,7 +358,14 @@ def asked_apart(low: str, position: int) -> bool:
     return sum(m.start() < position for m in _HOW_MANY_RE.finditer(low)) >= 2
 
 
+# "after the street, what kind of place saw the most": a ranking's leader set aside, the rest ranked.
+_AFTER_LEADER_RE = re.compile(r"(?:^|(?<=[.;?!])\s*)after\s+(?:the\s+|a\s+|an\s+)?(" + _LOCATION_WORDS
+                              + r")(?:e?s)?\s*,(?=.*\b(?:most|highest|commonest|most\s+common|top)\b)")
+
+
 def _locations(low: str, metrics: list, locations: list, found: HomicideFilters) -> None:
+    for m in _AFTER_LEADER_RE.finditer(low):
+        _exclude_location(m, found)
     for m in _LOCATION_NO_RE.finditer(low):
         _exclude_location(m, found)
         more = _LOCATION_MORE_RE.match(low, m.end())

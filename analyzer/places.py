@@ -212,6 +212,7 @@ def _fuzzy_areas(low: str, geo, index: _AreaIndex, taken: list):
             if overlaps(span, taken):
                 continue
             words = [w for w, _ in group]
+            words[-1] = re.sub(r"['’]s$", "", words[-1])  # "chatam's hardship index": the name, not its 's
             if words[0] in _COMMON or words[-1] in _COMMON or (size == 1 and len(words[0]) < 5):
                 continue
             name, _ratio = index.fuzzy(" ".join(words), size)

@@ -63,6 +63,7 @@ from analyzer import negations
 from analyzer.pandemic import without_pandemic_times
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
+from analyzer.asked_subject import asked_subject
 from analyzer.conditions import read_condition
 from analyzer.count_scope import COUNT_FLOOR_RE, count_floor, locations_together
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
@@ -198,6 +199,11 @@ def analyze_question(question: str, data) -> Analysis:
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
     unsupported = _unsupported(without_pandemic_times(low), metrics)  # "before covid hit" dates it
+    if not metrics and not unsupported:
+        # "what's the life expectancy in englewood": no measure the data holds, but a subject named, declined by name
+        subject = asked_subject(low)
+        if subject:
+            unsupported.append(subject)
     if "victim demographics" in unsupported:
         # "the average age of homicide victims": the census's age of residents would answer another question; an
         # age or race asked of the residents too ("the population, and how many residents are 65+") stays.
@@ -267,7 +273,10 @@ def analyze_question(question: str, data) -> Analysis:
     # Rates per 100,000 and rankings by change come from tools that take no filters or exclusions.
     ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
     subtracts = domains == ["census"] and not areas and bool(set(metrics) & {"population", "race", "age"})
-    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts)
+    # "Riverdale aside, which area has the lowest income": a ranking of areas sets the area aside in the answer
+    # (rules/answer.py), whichever tool ranks them.
+    sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
+    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside)
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
@@ -517,6 +526,9 @@ def _unsupported_words(low: str, unsupported: list[str]) -> list[str]:
     patterns = dict(UNSUPPORTED_RES)
     out = []
     for label in unsupported:
+        if label not in patterns and label != "crime other than homicide":  # a subject in the question's words
+            out.append(label)
+            continue
         found = (patterns[label] if label in patterns else re.compile(r"\bcrimes?\b")).search(low)
         out.append(found.group(0) if found else label)
     return out
@@ -556,6 +568,11 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
         # The education figure is the share WITHOUT a diploma: "least likely to have finished high school" and
         # "the most graduates" rank it the other way round from their words ("best educated" already reads right).
         ranking["order"] = "desc" if order == "asc" else "asc"
+    judged = next((m.group(0).lower() for m in (desc, asc, top) if m and re.search(r"\b(?:best|worst)\b", m.group(0),
+                                                                                   re.I)), None)
+    if judged and ranking["metric"] in _HIGHER_IS_BETTER:
+        # "the best arrest rate", "the worst income": best is the highest of a measure people want more of.
+        ranking["order"] = "desc" if "best" in judged else "asc"
     if top_n is None and WHICH_RE.search(low) and not re.search(
             r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
         ranking["singular"] = True
@@ -564,6 +581,9 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
         ranking.update(position=position, singular=True)
     return ranking
 
+
+# Measures where more is better: "best" ranks them from the top (for homicides, poverty or hardship, from the bottom).
+_HIGHER_IS_BETTER = ("arrests", "income")
 
 _DOMESTIC_ONLY_RE = re.compile(
     r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|killings?|slayings?|cases?|deaths?)\b|"

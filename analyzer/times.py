@@ -507,7 +507,9 @@ _AVERAGE_RE = re.compile(r"\b(?:on\s+)?(?:an?\s+)?(?:average|avg|mean)\b(?:\s+(?
                          r"\b(?:annual|yearly)\s+average\b", re.I)
 _PERCENT_CHANGE_RE = re.compile(
     r"(?:\bpercent(?:age)?|\bper\s+cent|%)\s+(?:change|increase|decrease|rise|drop|decline|jump|fall|difference)\b|"
-    r"\bby\s+what\s+(?:percent(?:age)?|%)|\bhow\s+many\s+percent\b|\bchange\s+in\s+percent(?:age)?\s+terms\b", re.I)
+    r"\bby\s+what\s+(?:percent(?:age)?|%)|\bhow\s+many\s+percent\b|\bchange\s+in\s+percent(?:age)?\s+terms\b|"
+    # "how big was the jump from 2015 to 2016, in percent?"
+    r"\bin\s+percent(?:age)?(?:\s+terms)?\s*(?:[?.!]|$)", re.I)
 
 
 # ---------------------------------------------------------------- the whole reading

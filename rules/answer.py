@@ -159,6 +159,19 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         return None
     position = analysis.ranking.position if analysis.ranking else 1
     rows = _first_list(_lines(result.text, 120))
+    left_out = [] if entry.name == names.HOMICIDES else [a for a in analysis.excluded_areas
+                                                         if any(r.startswith(f"{a.name} (") for r in rows)]
+    if left_out:
+        # "Gage Park aside, which area has the highest Latino share": a tool that cannot leave an area out ranks it;
+        # the answer is the first row after it, given its rank over every area ("the second-highest").
+        kept = [i for i, r in enumerate(rows) if not any(r.startswith(f"{a.name} (") for a in left_out)]
+        if len(kept) < position:
+            return None
+        absolute = kept[position - 1] + 1
+        order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
+        sentence = ranking_sentence(entry.name, values, rows[absolute - 1], order, result.summary, absolute)
+        aside = " and ".join(f"{a.name} ({a.number})" for a in left_out)
+        return f"Leaving out {aside}, {sentence[0].lower()}{sentence[1:]}"
     if len(rows) >= position:
         order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
         sentence = ranking_sentence(entry.name, values, rows[position - 1], order, result.summary, position)
@@ -168,7 +181,9 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
             return ranking_list_sentence(sentence, rows[:wanted]) or sentence
         if position > 1:  # "the runner-up": the one ahead of it too, so the place asked about is seen in its rank
             leader, _, figures = rows[0].partition(": ")
-            sentence = sentence.rstrip(".") + f"; first was {leader}, with {figures.split(' (')[0]}."
+            rate = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures) if values.get("rank_by") == "arrest_rate" else None
+            sentence = sentence.rstrip(".") + (f"; first was {leader}, at {rate.group(1)}." if rate else
+                                               f"; first was {leader}, with {figures.split(' (')[0]}.")
         return sentence
     return None
 
@@ -484,8 +499,9 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
     another group's share); else the four main race groups, each "share (count)". None for anything else (other
     metrics, several areas, the city)."""
     values = entry.result.values
-    if entry.name != names.CENSUS or values.get("scope") != "area":
-        return None
+    city_population = values.get("scope") == "city" and values.get("metric") == "population"
+    if entry.name != names.CENSUS or not (values.get("scope") == "area" or city_population):
+        return None  # (the city's population reads as an area's: "Chicago had 2,647,621 residents ...")
     name, population, vintage = values.get("name"), values.get("population"), values.get("vintage")
     group = analysis.census_group
     if values.get("metric") == "income":
@@ -513,6 +529,10 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
             and isinstance(change, int) and isinstance(before, int) and population != before:
         # "By how many residents did Englewood's population shrink since 2010?": the count, then the change as a
         # number of residents (the figure line gave only the percent).
+        if any(y <= 2015 for y in analysis.years) and not analysis.asks_now:
+            # "Austin's population in 2010": the 2010 Census count is the figure asked for, so it goes first.
+            return (f"{name} had {before:,} residents in the 2010 Census; the {vintage} estimate is {population:,}, "
+                    f"{abs(change):,} {'fewer' if change < 0 else 'more'} ({values['population_change_pct']:+.1f}%).")
         return (f"{name} had {population:,} residents ({vintage}), {abs(change):,} "
                 f"{'fewer' if change < 0 else 'more'} than the {before:,} of the 2010 Census "
                 f"({values['population_change_pct']:+.1f}%).")

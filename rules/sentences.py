@@ -173,6 +173,14 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
                     f"{values['tied_value']:,} each, were {_and(tied)}.")
         floor = values.get("min_homicides")
         among = f"Among {_PLURALS.get(group, group + 's')} with at least {floor:,} homicides, the" if floor else "The"
+        rate = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures)
+        count = re.match(r"([\d,]+)\b", figures)
+        if values.get("rank_by") == "arrest_rate" and rate and count:
+            # The rate asked for first, then the count it is a rate of: "Ward 20: 33 (...; arrest rate 12.1%)" put
+            # the count where the rate was asked for.
+            among = among[:-4] + " " if floor else ""
+            return (f"{among}{name} had {measure}{' ' + scope if scope else ''}: an arrest was made in "
+                    f"{rate.group(1)} of its {count.group(1)} homicides.")
         return f"{among} {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
     if tool == names.AREA_RATES:
         start, end = values.get("start_year"), values.get("end_year")
@@ -517,6 +525,20 @@ def ranking_list_sentence(first: str, rows: list[str]) -> str | None:
     """The top rows of a ranking asked for as a group ("which three wards lost the most"), each with its figure:
     "The three wards with the most homicides in 2019 were Ward 28: 45; Ward 24: 35; Ward 6: 30." ``first`` is the
     first row's sentence (ranking_sentence), whose wording names what was ranked and over which period."""
+    rated = re.match(r"(Among (.+?) with at least [\d,]+ homicides, )?.+? had (.+?): an arrest was made in ", first)
+    if rated and 2 <= len(rows) <= 5:
+        # Arrest rates: each place's rate and the count it is a rate of, not the count alone.
+        kind = rated.group(2) or {"District": "police districts", "Ward": "wards"}.get(rows[0].split()[0],
+                                                                                     "community areas")
+        entries = []
+        for name, _, figures in (r.partition(": ") for r in rows):
+            rate, count = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures), re.match(r"([\d,]+)\b", figures)
+            if not rate or not count:
+                return None
+            entries.append(f"{name} (an arrest in {rate.group(1)} of {count.group(1)} homicides)")
+        among = rated.group(1) or ""
+        head = f"{among}the {_COUNT_WORDS[len(rows)]} {kind} with {rated.group(3)} were "
+        return head[0].upper() + head[1:] + "; ".join(entries) + "."
     match = re.match(r"The (.+?) with (.+?) (was|is) ", first)
     if not match or not 2 <= len(rows) <= 5:
         return None

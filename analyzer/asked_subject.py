@@ -1,0 +1,36 @@
+"""The subject a question asks for, in its own words, when the reading found no measure the data holds: "what's the
+life expectancy in Englewood" asks for "life expectancy", "how many hate crimes were reported in 2021" for "hate
+crimes". The answer then declines that subject by name, instead of a place's overview or a decline that names
+nothing (either would answer another question).
+"""
+from __future__ import annotations
+
+import re
+
+_NOUNS = r"(?P<np>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}?)"
+_ASKED_RES = (
+    # "how many hate crimes were reported", "how many car thefts in 2019"
+    re.compile(r"\bhow\s+many\s+" + _NOUNS + r"\s+(?:were|was|are|is|did|do|does|have|has|had|happened|occurred|"
+               r"took|got|in|on|at|during|for|across|per|by|reported|recorded|committed|there)\b"),
+    # "what's the life expectancy in englewood", "what is the average commute for logan square"
+    re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|median\s+)?"
+               + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
+)
+# Words that ask for a place's figures in general, not a subject the data lacks ("what's the situation in Austin").
+_GENERAL = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",
+            "picture", "scene", "news", "info", "information", "overview", "summary", "breakdown", "profile",
+            "latest", "count", "total", "difference", "change", "trend", "rate", "rates", "people", "residents",
+            "places", "areas", "neighborhoods", "wards", "districts", "things", "times", "years", "deal", "score",
+            "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels"}
+
+
+def asked_subject(low: str) -> str | None:
+    """The question's own words for what it asks about, where a "how many ..." or "what's the ... in" names it;
+    None when it names nothing, or only a general word."""
+    for pattern in _ASKED_RES:
+        m = pattern.search(low)
+        if m:
+            words = m.group("np").split()
+            if words and not all(w in _GENERAL for w in words) and words[-1] not in _GENERAL:
+                return m.group("np")
+    return None
