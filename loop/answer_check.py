@@ -135,6 +135,13 @@ def pass_on_notes(state: RunState) -> None:
         # taken them: its note replaces that one.
         state.answer = state.answer.replace(not_used_note(unused), own_calls_note(unused))
     added = unstated_notes(state.analysis, state.notes, state.answer)
+    unread = [n for n in added if unused and n in (not_used_note(unused), own_calls_note(unused))]
+    if unread and state.answer.strip():
+        # The words the reading could not use qualify the figures: said beside them, at the end of the answer's
+        # first paragraph, not only at its foot (as the planner's own answer does, rules/answer.py).
+        added = [n for n in added if n not in unread]
+        head, gap, rest = state.answer.partition("\n\n")
+        state.answer = f"{head.rstrip()} {unread[0]}{gap}{rest}"
     if added:
         state.answer = "\n\n".join([state.answer.rstrip()] * bool(state.answer.strip())
                                    + ["Note: " + note for note in added])

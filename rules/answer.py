@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from analyzer.analysis import Analysis
 from analyzer.lexicon import FILTERING_SUBJECTS
-from analyzer.notes import unsupported_named, user_notes
+from analyzer.notes import not_used_note, unsupported_named, user_notes
 from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
@@ -651,6 +651,12 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     declined = _outside_years_lead(analysis) if analysis.out_of_range_years else None
     kept_lead = lead if outside else [x for x in (line if line == declined else checker.keep(line) for line in lead)
                                       if x]
+    # Words the reading could not use qualify the figures: said in the lead, where the figure is read, not only at
+    # the foot ("during rush hour" unread: the 589 is every hour of 2018, and the reader must see that beside it).
+    unread = not_used_note(analysis.not_used) if analysis.not_used and not strict else None
+    if unread and kept_lead and checker.keep(unread):
+        kept_lead.append(unread)
+        notes = [n for n in notes if n != unread]
     if kept_lead:
         out.append(" ".join(kept_lead))
     if details:

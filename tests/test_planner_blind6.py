@@ -130,8 +130,9 @@ def test_a_ranking_among_places_with_at_least_n_homicides(ask, raw):
     table["rate"] = table.a / table.n
     lowest = int(table.rate.idxmin())
     run = ask("among wards with at least 50 homicides between 2010 and 2019, which had the lowest arrest rate?")
-    assert lead(run).startswith(f"Among wards with at least 50 homicides, the ward with the lowest homicide arrest "
-                                f"rate from 2010 to 2019 was Ward {lowest}: {int(table.n[lowest]):,}")
+    assert lead(run).startswith(f"Among wards with at least 50 homicides, Ward {lowest} had the lowest homicide arrest "
+                                f"rate from 2010 to 2019: an arrest was made in {100 * table.rate[lowest]:.1f}% of "
+                                f"its {int(table.n[lowest]):,} homicides.")
     assert run.calls[0].arguments["min_homicides"] == 50
 
 

@@ -152,3 +152,12 @@ def test_the_2010_census_count_leads_when_2010_is_asked(ask, data_dir):
     area = int(pop.loc[pop["NID"] == 41, "POP2010"].iloc[0])
     assert lead(ask("population of hyde park in 2010")).startswith(f"Hyde Park had {area:,} residents in the 2010 "
                                                                    "Census")
+
+
+def test_words_the_reading_could_not_use_are_said_in_the_lead(ask, raw):
+    run = ask("homicides during rush hour in 2018")
+    assert run.reading.not_used == ["during rush hour"]
+    assert lead(run) == (f"There were {int((raw.year == 2018).sum()):,} homicides in Chicago in 2018; the arrest rate "
+                         f"was {100 * raw[raw.year == 2018].arrested.mean():.1f}%. I could not use 'during rush hour' "
+                         "from the question, so the figures do not take it into account.")
+    assert "Notes:" not in run.answer
