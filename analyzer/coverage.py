@@ -84,6 +84,9 @@ _VOCABULARY: list[re.Pattern] = [
     *yr.VOCABULARY, *pl.VOCABULARY,
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
+    # "Chicago homicides in 2016 minus Austin - what's left?", "across every year you've got": asking, not a subject.
+    re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was)\s+(?:left|remaining)\b|\bwhat\s+remains\b|"
+               r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
     # "how many died that month": the month (year, day) the question's ranking finds, named again.
     re.compile(r"\b(?:that|this)\s+(?:month|year|day|week)\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
@@ -102,7 +105,8 @@ AVERAGE_WORDS = frozenset("average averages avg mean".split())
 # Words of rising and falling: used when the reading follows a change over time.
 CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow grew grown jump jumped fall fell fallen "
                          "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "
-                         "plunged soar soared big large steep sharp".split())
+                         "plunged soar soared big large steep sharp bounce bounced rebound rebounded recover "
+                         "recovered".split())
 HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 
@@ -123,6 +127,10 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= CHANGE_WORDS
     if per_capita:
         words |= PER_CAPITA_WORDS
+    if "arrests" in metrics:  # "how often did police make an arrest"
+        words |= {"police", "make", "made", "making"}
+    if "crowding" in metrics:  # "where is housing the most overcrowded, going by the census indicators"
+        words |= {"housing", "indicators", "indicator"}
     if {"home_value", "price_trend"} & set(metrics):
         words |= HOME_WORDS
     if "police_station" in metrics:

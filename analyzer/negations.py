@@ -224,7 +224,7 @@ _ARREST_NO_RE = re.compile(
     r"\b(?:did\s+not|didn'?t|never|failed\s+to)\s+(?:lead|led|result(?:ed)?|end(?:ed)?)\s+(?:to|in|with)\s+"
     r"(?:an?\s+|any\s+)?(?:" + _ARREST + r"|(?:anyone|anybody|somebody|someone|a\s+suspect)\s+(?:being\s+)?"
     r"(?:arrested|charged))|\bwithout\s+(?:anyone|anybody|"
-    r"someone|somebody|a\s+suspect)\s+(?:being\s+)?(?:arrested|charged)")
+    r"someone|somebody|a\s+suspect)\s+(?:(?:being|getting|ever|ever\s+being|ever\s+getting)\s+)?(?:arrested|charged)")
 _ARREST_YES_RE = re.compile(
     r"\bwith\s+(?:an?\s+|any\s+)?" + _ARREST + r"(?:\s+made)?\b|\b(?:led|lead|leads|leading|resulted|result|"
     r"results|resulting|ended|end|ends|ending)\s+(?:to|in|with)\s+(?:an?\s+|any\s+)?(?:" + _ARREST +

@@ -21,6 +21,9 @@ _READINGS = [
                 r"began|arrived|struck)\b|\bfirst\s+(?:covid(?:[\s-]?19)?|pandemic|lockdown)\s+" + _SEASON +
                 r"\b|\b(?:the\s+)?first\s+" + _SEASON + r"\s+of\s+" + _COVID + r"\b", re.I), "first_year"),
     (re.compile(r"\b(?:since|after)\s+" + _COVID + _BEGAN + r"\b", re.I), "since"),
+    # "in March 2020, right when covid hit": the moment it arrived (2020, or the date written beside it)
+    (re.compile(r"\b(?:right\s+|just\s+)?(?:when|as)\s+" + _COVID + r"\s+(?:hit|started|began|arrived|struck|came)\b",
+                re.I), "when"),
     (re.compile(r"\b(?:before\s+" + _COVID + _BEGAN + r"|pre[\s-]?(?:covid(?:[\s-]?19)?|pandemic|lockdown))\b", re.I),
      "before"),
     (re.compile(r"\b(?:during|in|throughout)\s+(?:the\s+)?(?:covid(?:[\s-]?19)?|pandemic)(?:\s+lockdowns?)?"
@@ -53,6 +56,9 @@ def pandemic_times(low: str, first: int, last: int) -> dict:
             elif meaning == "before":
                 periods.append({"start": min(first, FIRST_YEAR - 1), "end": FIRST_YEAR - 1, "_pos": m.start()})
                 notes.append(f"'{m.group(0).strip()}' read as up to {FIRST_YEAR - 1}")
+            elif meaning == "when" and not re.search(r"\b(?:19|20)\d{2}\b", low):
+                years.append(FIRST_YEAR)
+                notes.append(f"'{m.group(0).strip()}' read as {FIRST_YEAR}")
             elif re.search(r"\b(?:19|20)\d{2}\b", low):
                 # "during the covid lockdown spring (march through may 2020)": the dates written say when
                 notes.append(f"'{m.group(0).strip()}' dated by the year(s) written in the question")

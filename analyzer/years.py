@@ -187,9 +187,9 @@ _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|octobe
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
 # "from the start of March to the end of May" is March to May.
 _EDGE = r"(?:the\s+(?:start|beginning|end|middle)\s+of\s+|(?:early|late|mid)[\s-])?"
-_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _EDGE + _MONTH_WORD + r"\s+(?:and|to|through|until|-)\s+"
-                             + _EDGE + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|through|to)\s*" + _MONTH_WORD
-                             + r"\b", re.I)
+_MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _EDGE + _MONTH_WORD + r"\s+(?:and|to|through|thru|until|till|"
+                             r"-)\s+" + _EDGE + _MONTH_WORD + r"\b|\b" + _MONTH_WORD + r"\s*(?:-|–|through|thru|to|"
+                             r"until|till)\s*" + _MONTH_WORD + r"\b", re.I)
 # Seasons as Chicago people mean them; "fall" alone is usually the verb, so only "the fall"/"autumn".
 _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\bwinter(?:time|s)?\b", re.I), [12, 1, 2]),

@@ -161,3 +161,25 @@ def test_words_the_reading_could_not_use_are_said_in_the_lead(ask, raw):
                          f"was {100 * raw[raw.year == 2018].arrested.mean():.1f}%. I could not use 'during rush hour' "
                          "from the question, so the figures do not take it into account.")
     assert "Notes:" not in run.answer
+
+
+@pytest.mark.parametrize("question, check", [
+    # A month range written with "thru" is every month in it (it had been June and August only).
+    ("homicides in 2021 from june thru august", lambda a: a.months == [6, 7, 8]),
+    ("how many non-domestic killings in 2018 ended without anybody getting arrested",
+     lambda a: a.arrest_filter == "not_arrested" and a.domestic_excluded),
+    ("What was a typical home in 60622 worth on Zillow in March 2020, right when covid hit?",
+     lambda a: a.months == [3] and a.years == [2020]),
+    ("Chicago homicides in 2016 minus Austin and North Lawndale - what's left?",
+     lambda a: [x.number for x in a.excluded_areas] == [25, 29]),
+    ("Across every year you've got, how many homicides fell on New Year's Day?", lambda a: a.month_days == ["01-01"]),
+    ("When a murder was domestic, how often did police make an arrest? Looking at 2010 through 2019.",
+     lambda a: a.domestic_filter),
+    ("how much have prices in the englewood/greater grand crossing submarket bounced back from the bottom, per the "
+     "IHS index?", lambda a: True),
+])
+def test_words_that_only_frame_the_question_are_not_reported_unused(ask, question, check):
+    # Each of these words was said to be unused, and the note now stands beside the figure: a false one would tell
+    # the reader a right figure ignored part of the question.
+    run = ask(question)
+    assert run.reading.not_used == [] and check(run.analysis)
