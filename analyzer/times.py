@@ -365,7 +365,10 @@ VAGUE_HOURS = [
                                    r"\b(?:in\s+the\s+)?early\s+mornings?\b", list(range(0, 6))),
     ("overnight", r"\bovernight\b", list(range(0, 6))),
     ("at night", r"\b(?:late\s+)?(?:at|by|during\s+the|in\s+the)\s+night(?:s|\s*time)?\b|\bnight\s*time\b|"
-                 r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b", [21, 22, 23, 0, 1, 2, 3, 4]),
+                 r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b|\bnights\b", [21, 22, 23, 0, 1, 2, 3, 4]),
+    ("at dawn", r"\b(?:at\s+)?(?:the\s+)?crack\s+of\s+dawn\b|\b(?:at|around|near)\s+(?:dawn|daybreak|sunrise)\b",
+     [5, 6]),
+    ("at rush hour", r"\b(?:during\s+|at\s+|in\s+)?(?:the\s+)?rush[\s-]hours?\b", [7, 8, 16, 17, 18]),
     ("in the morning", r"\b(?:in|during)\s+the\s+mornings?\b|\bmornings\b|\bmorning\s+hours\b", list(range(5, 12))),
     ("in the afternoon", r"\b(?:in|during)\s+the\s+afternoons?\b|\bafternoons\b", list(range(12, 17))),
     ("in the evening", r"\b(?:in|during)\s+the\s+evenings?\b|\bevenings\b", list(range(17, 21))),

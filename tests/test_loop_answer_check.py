@@ -245,14 +245,14 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
 
 
 def test_words_the_reading_could_not_use_are_said_beside_the_model_figure(registry, settings, data_dir):
-    # "during rush hour" is not read: the 2018 total answers another question, so the reader must see that in the
+    # "on paydays" is not read: the 2020 total answers another question, so the reader must see that in the
     # figure's own paragraph, not only at the answer's foot.
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
-    in_2018 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2018).sum())
-    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2018:,} homicides in Chicago in 2018.\n\nMore."])
-    result = Orchestrator(backend, registry, settings).run("homicides during rush hour in 2018")
-    assert result.answer.startswith(f"There were {in_2018:,} homicides in Chicago in 2018. I could not use 'during rush "
-                                    "hour' from the question, so the figures do not take it into account.\n\nMore.")
+    in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
+    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in Chicago in 2020.\n\nMore."])
+    result = Orchestrator(backend, registry, settings).run("how many homicides happened on paydays in 2020")
+    assert result.answer.startswith(f"There were {in_2020:,} homicides in Chicago in 2020. I could not use 'on paydays' "
+                                    "from the question, so the figures do not take it into account.\n\nMore.")
     assert result.answer.count("I could not use") == 1
 
 

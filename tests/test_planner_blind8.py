@@ -16,6 +16,7 @@ def raw(data_dir):
     when = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
     df["day"] = when.dt.normalize()
     df["dom"] = when.dt.day
+    df["hour"] = when.dt.hour
     df["district"] = pd.to_numeric(df["District"], errors="coerce")
     df["place"] = df["Location Description"].fillna("")
     return df
@@ -155,12 +156,24 @@ def test_the_2010_census_count_leads_when_2010_is_asked(ask, data_dir):
 
 
 def test_words_the_reading_could_not_use_are_said_in_the_lead(ask, raw):
-    run = ask("homicides during rush hour in 2018")
-    assert run.reading.not_used == ["during rush hour"]
-    assert lead(run) == (f"There were {int((raw.year == 2018).sum()):,} homicides in Chicago in 2018; the arrest rate "
-                         f"was {100 * raw[raw.year == 2018].arrested.mean():.1f}%. I could not use 'during rush hour' "
+    run = ask("how many homicides happened on paydays in 2020")
+    assert run.reading.not_used == ["on paydays"]
+    assert lead(run) == (f"There were {int((raw.year == 2020).sum()):,} homicides in Chicago in 2020; the arrest rate "
+                         f"was {100 * raw[raw.year == 2020].arrested.mean():.1f}%. I could not use 'on paydays' "
                          "from the question, so the figures do not take it into account.")
     assert "Notes:" not in run.answer
+
+
+@pytest.mark.parametrize("question, year, hours, words", [
+    ("homicides during rush hour in 2018", 2018, [7, 8, 16, 17, 18],
+     "between 07:00 and 08:59 or between 16:00 and 18:59"),
+    ("how many people were killed at the crack of dawn in 2022", 2022, [5, 6], "between 05:00 and 06:59"),
+])
+def test_vague_hours_get_one_stated_definition(ask, raw, question, year, hours, words):
+    rows = raw[(raw.year == year) & raw.hour.isin(hours)]
+    run = ask(question)
+    assert lead(run).startswith(f"There were {len(rows):,} homicides in Chicago in {year}, {words}")
+    assert "read as" in run.reading.line and not run.reading.not_used
 
 
 @pytest.mark.parametrize("question, check", [
