@@ -11,7 +11,8 @@ _NOUNS = r"(?P<np>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}?)"
 _ASKED_RES = (
     # "how many hate crimes were reported", "how many car thefts in 2019"
     re.compile(r"\bhow\s+many\s+" + _NOUNS + r"\s+(?:were|was|are|is|did|do|does|have|has|had|happened|occurred|"
-               r"took|got|in|on|at|during|for|across|per|by|reported|recorded|committed|there)\b"),
+               r"took|got|in|on|at|during|for|across|per|by|reported|recorded|committed|there|live|lived|living|"
+               r"reside|died|die|killed|murdered|shot|call|calls|called)\b"),
     # "what's the life expectancy in englewood", "what is the average commute for logan square"
     re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|median\s+)?"
                + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
@@ -21,6 +22,7 @@ _GENERAL = {"situation", "story", "deal", "status", "stats", "statistics", "data
             "picture", "scene", "news", "info", "information", "overview", "summary", "breakdown", "profile",
             "latest", "count", "total", "difference", "change", "trend", "rate", "rates", "people", "residents",
             "places", "areas", "neighborhoods", "wards", "districts", "things", "times", "years", "deal", "score",
+            "ppl", "persons", "folks", "individuals", "inhabitants", "humans", "victims", "murders", "homicides",
             "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels"}
 
 
