@@ -324,7 +324,7 @@ GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|hig
 # The latest figure asked beside a year's ("what was it in 2010, and what is it now").
 NOW_RE = re.compile(r"\b(?:now|today|currently|these\s+days|at\s+present|presently|nowadays|right\s+now|"
                     r"(?:the\s+)?(?:latest|most\s+recent|current)\s+(?:[\w']+\s+)?(?:value|figure|month|data|number|one|price|"
-                    r"reading)|in\s+the\s+latest\s+data)\b", _FLAGS)
+                    r"reading|estimates?|census|survey|count)|in\s+the\s+latest\s+data)\b", _FLAGS)
 # Several places counted as one ("Englewood and West Englewood combined").
 PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altogether|put\s+together|jointly|"
                                 r"between\s+(?:them|the\s+two|both)|as\s+a\s+(?:whole|group))\b", _FLAGS)

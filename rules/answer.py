@@ -529,7 +529,7 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
             and isinstance(change, int) and isinstance(before, int) and population != before:
         # "By how many residents did Englewood's population shrink since 2010?": the count, then the change as a
         # number of residents (the figure line gave only the percent).
-        if any(y <= 2015 for y in analysis.years) and not analysis.asks_now:
+        if any(y <= 2015 for y in analysis.years) and not (analysis.asks_now or analysis.trend or analysis.comparison):
             # "Austin's population in 2010": the 2010 Census count is the figure asked for, so it goes first.
             return (f"{name} had {before:,} residents in the 2010 Census; the {vintage} estimate is {population:,}, "
                     f"{abs(change):,} {'fewer' if change < 0 else 'more'} ({values['population_change_pct']:+.1f}%).")
