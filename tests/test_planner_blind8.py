@@ -196,3 +196,18 @@ def test_words_that_only_frame_the_question_are_not_reported_unused(ask, questio
     # the reader a right figure ignored part of the question.
     run = ask(question)
     assert run.reading.not_used == [] and check(run.analysis)
+
+
+@pytest.mark.parametrize("question, named", [
+    ("How many hate crimes were reported in Chicago in 2021?", "hate crimes"),
+    ("what is the average commute in logan square", "'commute'"),
+])
+def test_a_model_gets_no_call_for_a_subject_the_data_lacks(registry, settings, question, named):
+    # Measured at 611319e (before the subject was read): with no draft, the 1.5B model wrote its own homicide call
+    # and answered "There were 804 homicides in Chicago in 2021" to the hate-crimes question, silently wrong.
+    from intelligent_mcp import Orchestrator
+    from tests.loop_helpers import SuggestibleModel
+    backend = SuggestibleModel(['TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"year": 2021}}',
+                                "The data cannot answer this question."])
+    run = Orchestrator(backend, registry, settings).run(question)
+    assert run.calls == [] and named in run.answer.split("\n\n")[0] and "804" not in run.answer
