@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 from evals import expected as E
+from intelligent_mcp import Orchestrator
+from tests.loop_helpers import SuggestibleModel
 from tests.planner_helpers import lead, raw_homicides, rules_run
 
 
@@ -205,8 +207,6 @@ def test_words_that_only_frame_the_question_are_not_reported_unused(ask, questio
 def test_a_model_gets_no_call_for_a_subject_the_data_lacks(registry, settings, question, named):
     # Measured at 611319e (before the subject was read): with no draft, the 1.5B model wrote its own homicide call
     # and answered "There were 804 homicides in Chicago in 2021" to the hate-crimes question, silently wrong.
-    from intelligent_mcp import Orchestrator
-    from tests.loop_helpers import SuggestibleModel
     backend = SuggestibleModel(['TOOL_CALL: {"name": "query_homicides_advanced", "arguments": {"year": 2021}}',
                                 "The data cannot answer this question."])
     run = Orchestrator(backend, registry, settings).run(question)
