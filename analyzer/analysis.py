@@ -150,6 +150,7 @@ class Analysis:
     trend: bool = False
     change_direction: str = "up"  # which way a "biggest change" ranking runs
     census_group: str | None = None
+    census_by_count: bool = False  # a group of residents ranked by how many, not by share ("biggest Black population")
     domestic_filter: bool = False
     correlation: bool = False
     comparison: bool = False

@@ -1,12 +1,13 @@
-"""What a homicide count covers beyond its places and times: a floor on the places ranked or listed ("among wards
-with at least 50 homicides", "which areas had more than 20 killings") and kinds of place counted together ("on a
-street or in an alley").
+"""What a count covers beyond its places and times: a floor on the places ranked or listed ("among wards with at
+least 50 homicides", "which areas had more than 20 killings"), kinds of place counted together ("on a street or in
+an alley"), and whether a ranking of a group of residents is by how many there are or by their share ("the second
+biggest Black population" against "the highest share of Black residents").
 """
 from __future__ import annotations
 
 import re
 
-from analyzer.lexicon import LOCATION_RE
+from analyzer.lexicon import CENSUS_GROUP_RES, LOCATION_RE
 
 # "among wards with at least 50 homicides", "districts with 30 or more homicides", "more than 20 killings".
 COUNT_FLOOR_RE = re.compile(r"\b(?:(?P<least>at\s+least|a\s+minimum\s+of|no\s+fewer\s+than)|(?P<more>more\s+than|over|"
@@ -31,3 +32,26 @@ def locations_together(low: str, locations: list) -> bool:
     """Two kinds of place joined by "or" in a count, not weighed against each other ("more on the street or in an
     apartment?" compares them)."""
     return len(locations) >= 2 and bool(_LOCATIONS_OR_RE.search(low)) and not _WEIGHED_RE.search(low)
+
+
+# A share, said any way: then the group's share ranks the areas, however the rest is worded.
+_SHARE_CUE_RE = re.compile(r"\b(?:shares?|percent(?:age)?s?|proportions?|fractions?|concentrat\w*|ratio|majority|"
+                           r"mostly|predominantly|heavily|per\s+capita|relative\s+to|rates?|densest|density)\b|%",
+                           re.I)
+# How many: the group named as people counted ("Black population", "Latino residents", "seniors", "Asians"), not
+# as an adjective ("the most Latino area").
+_PEOPLE_AFTER_RE = re.compile(r"^[\s-]*(?:american\s+)?(?:population|residents|people|persons|folks|inhabitants|"
+                              r"families|households|individuals)\b", re.I)
+_PEOPLE_IN_RE = re.compile(r"\b(?:people|residents|adults|folks|folk|population|households|children|kids|minors|"
+                           r"youth)\b|s$")
+
+
+def census_by_count(low: str, group: str | None) -> bool:
+    """Whether areas ranked or compared on a group of residents are set by how many, not by what share: "which area
+    has the second biggest black population", "the most seniors", "more Latino residents, Austin or Englewood?". A
+    bare adjective ("the most Latino area") or any share word ("highest share of", "percentage-wise") is a share."""
+    if not group or _SHARE_CUE_RE.search(low):
+        return False
+    pattern = dict(CENSUS_GROUP_RES)[group]
+    return any(_PEOPLE_IN_RE.search(m.group(0)) or _PEOPLE_AFTER_RE.match(low[m.end():])
+               for m in pattern.finditer(low))

@@ -32,8 +32,8 @@ PLACES = ("areas", "wards", "districts", "zips", "excluded_areas", "excluded_war
           "outside_places")
 TIME = ("years", "year_range", "periods", "months")
 SUBJECT = ("metrics", "domains")
-SUBJECT_EXTRAS = ("per_capita", "census_group", "domestic_filter", "locations", "trend", "domestic_excluded",
-                  "arrest_filter", "excluded_locations")
+SUBJECT_EXTRAS = ("per_capita", "census_group", "census_by_count", "domestic_filter", "locations", "trend",
+                  "domestic_excluded", "arrest_filter", "excluded_locations")
 RANKING = ("ranking", "group_by")
 PLACE_BREAKDOWNS = ("community_area", "ward", "district")
 NOTED = PLACES + ("years", "periods", "metrics")  # what the model's hint line names

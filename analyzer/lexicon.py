@@ -53,6 +53,16 @@ def correct_spelling(low: str) -> str:
     return _WORD_RE.sub(fix, low)
 
 
+# Shorthand written in chat ("how many ppl live in avondale", "adults w/o a diploma"): read as the words it stands for.
+_SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
+              "hrs": "hours", "approx": "about"}
+_SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
+
+
+def expand_shorthand(low: str) -> str:
+    return _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(0)], low)
+
+
 # Place-type words people misspell ("polce distrct 7"): corrected before places are read, so the place is not lost.
 PLACE_WORDS = ("district", "districts", "police", "community", "precinct")
 _NOT_PLACE_WORDS = frozenset("distinct distinctly distract distracted distracting polite policy policies politics "
@@ -111,6 +121,9 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:call|live|reside)|"
      r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
+     # "which area has the most people?": people with nothing done to them are residents.
+     r"(?:most|fewest|more|fewer|least)\s+(?:people|folks|persons)(?=\s*(?:[?.,!]|$|in\s+(?:it|them|chicago|the\s+"
+     r"city|(?:19|20)\d\d)\b|there\b|(?:back\s+)?(?:in|as\s+of|according\s+to)\s+the\s+(?:\d{4}\s+)?census\b))|"
      # A place that "shrank" or "lost residents" since a census: its population over time.
      r"census|shr[iau]nk(?:ing)?|depopulat\w*|(?:gain|gained|gaining|lose|lost|losing)\s+(?:residents|people|population)"),
     ("race", "census",

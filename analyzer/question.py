@@ -19,6 +19,7 @@ import unicodedata
 from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
     correct_place_words,
+    expand_shorthand,
     BY_HOUR_RE,
     BY_MONTH_RE,
     BY_WEEKDAY_RE,
@@ -65,7 +66,7 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.asked_subject import asked_subject
 from analyzer.conditions import read_condition
-from analyzer.count_scope import COUNT_FLOOR_RE, count_floor, locations_together
+from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.chain_years import read_follow_year
@@ -106,8 +107,8 @@ def analyze_question(question: str, data) -> Analysis:
     # Spans of the question the reading used beyond the vocabulary tables (negations, hours, spans of dates): each
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
-    fixed = correct_place_words(low)
-    if fixed != low:  # a misspelled "district" or "police": read the corrected words (place texts in lower case)
+    fixed = correct_place_words(expand_shorthand(low))
+    if fixed != low:  # "ppl", a misspelled "district" or "police": read the words meant (place texts in lower case)
         low = text = fixed
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
     submarket_spans = [s["span"] for s in named_submarkets]
@@ -146,7 +147,8 @@ def analyze_question(question: str, data) -> Analysis:
         scoped_low = negations.blanked(scoped_low, left.month_spans)  # "except the summer" asks for no months
 
     # Topic words are read with common misspellings corrected; places and years were read as written.
-    metrics, domains, metric_pos, locations, census_group = _metrics(correct_spelling(low), places["iucr_codes"])
+    spelled = correct_spelling(low)
+    metrics, domains, metric_pos, locations, census_group = _metrics(spelled, places["iucr_codes"])
     dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low)
     if dated_only:
         # "is 2023 looking better or worse than last year at this point? compare the numbers so far": days of the
@@ -284,8 +286,11 @@ def analyze_question(question: str, data) -> Analysis:
     if injection:
         warnings.append("The question contains instruction-like text or markup; it is treated as plain text.")
     if unsupported and not domains:
+        # The question's own word beside the data's name for it: "transit ('commute')" says the commute was read.
+        named = [label if word.lower() in label.lower() else f"{label} ('{word}')"
+                 for label, word in zip(unsupported, _unsupported_words(low, unsupported))]
         warnings.append("ChiQA's data covers homicides (not other crimes), census demographics, socioeconomic "
-                        "indicators and home values; it has nothing on " + ", ".join(unsupported) + ".")
+                        "indicators and home values; it has nothing on " + ", ".join(named) + ".")
 
     # A ranking's top place, or the areas a measure picks, feed the next call.
     chained = (bool(ranking) or bool(condition)) and len([d for d in domains if d != "iucr"]) >= 2
@@ -331,6 +336,7 @@ def analyze_question(question: str, data) -> Analysis:
         "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|fell|falls?|fallen|"
                                                 r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
+        "census_by_count": census_by_count(spelled, census_group),
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": _domestic_only(low),
         "correlation": correlation,

@@ -365,7 +365,8 @@ VAGUE_HOURS = [
                                    r"\b(?:in\s+the\s+)?early\s+mornings?\b", list(range(0, 6))),
     ("overnight", r"\bovernight\b", list(range(0, 6))),
     ("at night", r"\b(?:late\s+)?(?:at|by|during\s+the|in\s+the)\s+night(?:s|\s*time)?\b|\bnight\s*time\b|"
-                 r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b|\bnights\b", [21, 22, 23, 0, 1, 2, 3, 4]),
+                 r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b|\bnights\b|"
+                 r"\b(?:weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+night\b", [21, 22, 23, 0, 1, 2, 3, 4]),
     ("at dawn", r"\b(?:at\s+)?(?:the\s+)?crack\s+of\s+dawn\b|\b(?:at|around|near)\s+(?:dawn|daybreak|sunrise)\b",
      [5, 6]),
     ("at rush hour", r"\b(?:during\s+|at\s+|in\s+)?(?:the\s+)?rush[\s-]hours?\b", [7, 8, 16, 17, 18]),
@@ -620,6 +621,8 @@ def _inside(span: tuple, spans: list) -> bool:
 _DAY_NAMES = [name.lower() for name in calendar.day_name]  # monday ... sunday
 WEEKDAY_NAME_RE = re.compile(r"\b(" + "|".join(_DAY_NAMES) + r")s?\b", re.I)
 _WEEKEND_RE = re.compile(r"\b(?:on|over|during|at|across)\s+(?:the\s+)?weekends?\b|\bweekends?\b", re.I)
+_WEEKEND_NIGHTS_RE = re.compile(r"\bweekend\s+nights?\b|\bnights?\s+(?:on|over|during|at)\s+(?:the\s+)?weekends?\b",
+                                re.I)
 _WORKWEEK_RE = re.compile(r"\b(?:on|during|over)\s+(?:the\s+)?weekdays\b|\bmonday\s+(?:through|to|thru|-)\s+friday\b",
                           re.I)
 # Asking which day, or each day's figure: the days are a grouping, not (only) a filter.
@@ -636,6 +639,8 @@ def kept_weekdays(low: str) -> list[int]:
     weekend, workweek = bool(_WEEKEND_RE.search(low)), bool(_WORKWEEK_RE.search(low))
     if weekend and (workweek or re.search(r"\bweekdays?\b", low)):
         return []
+    if weekend and _WEEKEND_NIGHTS_RE.search(low):
+        return [5, 6]  # the nights of a weekend are Friday's and Saturday's (each runs into the next morning)
     if weekend:
         return [6, 7]
     if workweek:

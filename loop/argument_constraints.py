@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import Analysis
+from analyzer.lexicon import LOCATION_GENERIC_RE, LOCATION_RE
 from analyzer.negations import EXCLUSION_CUE_RE
 
 # argument name -> the kind of entity it holds
@@ -156,6 +157,17 @@ _TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours",
                    "period2_end")
 _FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
 _WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
+# A filter the model may add for unread words only where the question has a word of its kind: asked "how many were
+# murdered, and how many more were shot but survived?", the 1.5B model filtered on "no arrest" and on domestic
+# cases, which no word of the question asks for.
+_FILTER_CUES = {
+    "arrest_status": re.compile(r"\barrest\w*|\bclear(?:ed|ance)\b|\b(?:un)?solved\b|\bcharged\b|\bcaught\b|"
+                                r"\bclosed\b|\bconvict\w*", re.I),
+    "domestic": re.compile(r"\bdomestic\b|\bfamil(?:y|ies)\b|\bpartners?\b|\bspous\w*|\bhusbands?\b|\bwi(?:fe|ves)\b|"
+                           r"\brelatives?\b|\bintimate\b|\b(?:boy|girl)friends?\b", re.I),
+    "location_type": re.compile(LOCATION_RE.pattern + "|" + LOCATION_GENERIC_RE.pattern + r"|\bwhere\b|\bplaces?\b|"
+                                r"\bindoors?\b|\boutdoors?\b|\boutside\b|\binside\b", re.I),
+}
 
 
 def widened_for_unread(analysis: Analysis | None, question: str, values: dict[str, list]) -> dict[str, list]:
@@ -164,6 +176,9 @@ def widened_for_unread(analysis: Analysis | None, question: str, values: dict[st
         return values
     out = {name: allowed for name, allowed in values.items()
            if name not in _TIME_ARGUMENTS and name not in _FREE_WHEN_UNREAD}
+    for name, cue in _FILTER_CUES.items():
+        if not cue.search(question):
+            out[name] = list(values.get(name) or (analysis.locations[:1] if name == "location_type" else []))
     cov = analysis.coverage
     if _homicide_years_only(analysis) or not analysis.domains:
         named = [y for y in values.get("year") or [] if not cov.first_year <= y <= cov.last_year]

@@ -57,6 +57,8 @@ _SHARE_WORD = re.compile(r"\brates?\b|\bshare\b|\bpercent|\bproportion\b|%", re.
 _PER_TIME = re.compile(r"\bper\s+(?:year|month|day)\b|\ba\s+year\b|\bannual|\byearly\b", re.I)
 _INDEX_WORD = re.compile(r"\bindex\b", re.I)
 WINDOW_WORDS = 6
+# "shot and killed" is one word for a homicide: its "and" must not cut the window at "shot" (a survivor's word).
+_SHOT_DEAD = re.compile(r"\bshot\s+(?:and\s+killed|dead|to\s+death)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ def _windows(text: str, start: int, end: int, lo: int, hi: int, figures: list) -
     lo = max([lo] + [e for s, e in figures if e <= start])
     hi = min([hi] + [s for s, e in figures if s >= end])
     after = text[end:hi]
-    after = _RATE_BASE.sub(" per_100k ", after)
+    after = _SHOT_DEAD.sub("killed", _RATE_BASE.sub(" per_100k ", after))
     stop = _WINDOW_STOP.search(after)
     after = " ".join(after[:stop.start() if stop else len(after)].split()[:WINDOW_WORDS])
     before = _RATE_BASE.sub(" per_100k ", text[lo:start])

@@ -309,6 +309,9 @@ class _Result:
             return frozenset({"arrest_rate_pct" if v.get("rank_by") == "arrest_rate" else "homicides"}), order, of
         if self.tool == names.AREA_RATES:
             return frozenset({"rate_per_100k"}), order, of
+        by = v.get("rank_by")
+        if isinstance(by, str) and all(_is_number(r.get(by)) for r in rows):  # the tool says what it ranked by
+            return frozenset({by}), order, of
         keys = [k for k in rows[0] if k not in _IDS and all(_is_number(r.get(k)) for r in rows)]
         ordered = [k for k in keys if _ordered([r[k] for r in rows], order)]
         hints = [str(a.get(k) or "") for k in ("metric", "group") if a.get(k)]

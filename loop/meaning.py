@@ -38,15 +38,17 @@ SUBJECT_WORDS = (
     ("hispanic", r"(?<!non-)(?<!non )(?<!not )\bhispanic|\blatin[oax]"),  # "White, not Hispanic" is White
     ("asian", r"\basian\b"),
     ("white", r"\bwhite\b"),
-    ("homicides", r"\bhomicides?\b|\bmurders?\b|\bkillings?\b|\bkilled\b|\bslain\b|\bvictims?\b"),
+    ("homicides", r"\bhomicides?\b|\bmurder(?:s|ed)?\b|\bkillings?\b|\bkilled\b|\bslain\b|\bvictims?\b"),
     # An age band's count is not the population: "5,836 residents aged 65+".
     ("age", r"\baged\b|\bseniors?\b|\belderly\b|\bchildren\b|\bkids\b|\b65 (?:and|or) (?:over|older)\b"),
     ("population", r"\bpopulation\b|\bpop\b|\bresidents\b|\binhabitants\b|\bpeople live\b"),
     ("households", r"\bhouseholds?\b"),
     # Last, so any subject the data has wins: what no dataset holds ("the median rent in Lincoln Park was
     # $71,551" called the per capita income a rent). No result figure is ever labelled so.
+    # "100 were shot but survived": the 1.5B model gave a survivors' count the data does not have.
     ("unheld", r"\brents?\b|\brental\b|\btax(?:es)?\b|\bschools\b|\brobber(?:y|ies)\b|\bburglar(?:y|ies)\b|"
-               r"\bcarjack\w*|\bofficers\b|\bweapons?\b|\bguns?\b"),
+               r"\bcarjack\w*|\bofficers\b|\bweapons?\b|\bguns?\b|\bshootings?\b|"
+               r"\bshot\b|\bwounded\b|\bsurviv\w*|\binjur\w*|\bnon-?fatal\b"),
 )
 _SUBJECT_RES = tuple((name, re.compile(words, re.I)) for name, words in SUBJECT_WORDS)
 # Subjects a percent of may be any share of: "35.4% of homicides" is said of the arrest rate too.
@@ -60,7 +62,8 @@ SUBJECT_NAMES = {
     "home_value": "home value", "price_index": "price index", "black": "Black residents",
     "hispanic": "Hispanic residents", "asian": "Asian residents", "white": "White residents",
     "age": "an age group", "race_other": "another race group",
-    "unheld": "something the data does not hold (rent, taxes, schools, other crimes, weapons)",
+    "unheld": "something the data does not hold (rent, taxes, schools, other crimes, weapons, people shot or "
+              "injured who survived)",
 }
 MEASURE_NAMES = {"count": "a count", "rate": "a rate per 100,000 residents", "share": "a percent",
                  "money": "dollars", "index": "an index", "change": "a change"}

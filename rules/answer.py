@@ -20,8 +20,9 @@ from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
 from loop.steps import ToolCallStep
-from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, change_sentence, count_sentence,
-                             floor_list_sentence, home_value_change_sentence,
+from rules.census_ranking import census_ranking_sentence
+from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, arrest_rate_of, change_sentence,
+                             count_sentence, floor_list_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
                              split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
                              year_counts_sentence)
@@ -169,7 +170,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
             return None
         absolute = kept[position - 1] + 1
         order = args.get("sort_order") or (analysis.ranking.order if analysis.ranking else "desc")
-        sentence = ranking_sentence(entry.name, values, rows[absolute - 1], order, result.summary, absolute)
+        sentence = ranking_sentence(entry.name, values, rows[absolute - 1], order, result.summary, absolute,
+                                    ahead=False)
         aside = " and ".join(f"{a.name} ({a.number})" for a in left_out)
         return f"Leaving out {aside}, {sentence[0].lower()}{sentence[1:]}"
     if len(rows) >= position:
@@ -178,11 +180,13 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         wanted = analysis.ranking.top_n if analysis.ranking else None
         if position == 1 and wanted and 2 <= wanted <= 3 and len(rows) >= wanted:
             # "which three wards lost the most": each of them with its figure (a small model named the first only)
-            return ranking_list_sentence(sentence, rows[:wanted]) or sentence
-        if position > 1:  # "the runner-up": the one ahead of it too, so the place asked about is seen in its rank
+            listed = census_ranking_sentence(values, 1, order, wanted) if entry.name == names.CENSUS else None
+            return listed or ranking_list_sentence(sentence, rows[:wanted]) or sentence
+        if position > 1 and "; first was " not in sentence:
+            # "the runner-up": the one ahead of it too, so the place asked about is seen in its rank
             leader, _, figures = rows[0].partition(": ")
-            rate = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures) if values.get("rank_by") == "arrest_rate" else None
-            sentence = sentence.rstrip(".") + (f"; first was {leader}, at {rate.group(1)}." if rate else
+            rated = arrest_rate_of(figures) if values.get("rank_by") == "arrest_rate" else None
+            sentence = sentence.rstrip(".") + (f"; first was {leader}, at {rated[0]}." if rated else
                                                f"; first was {leader}, with {figures.split(' (')[0]}.")
         return sentence
     return None

@@ -61,6 +61,17 @@ def _ranking_args(analysis: Analysis, default_n: int = 5) -> dict:
     return {"top_n": int(max(1, min(n, 77))), "sort_order": ranking.order}
 
 
+def _census_group_args(analysis: Analysis) -> dict:
+    """The census tool's arguments for the group of residents or households asked about, ranked or compared by
+    its share or, where the question counts them ("the biggest Black population"), by how many."""
+    group = analysis.census_group
+    if not group:
+        return {}
+    kind = "race" if group in ("black", "hispanic_or_latino", "white_not_hispanic", "asian") else \
+        ("age" if group.startswith("age_") else "income")
+    return {"metric": kind, "group": group, **({"rank_by": "count"} if analysis.census_by_count else {})}
+
+
 def ranking_call(domain: str, analysis: Analysis, metrics: list):
     """A ranking of community areas in one domain."""
     rank = _ranking_args(analysis, 5)
@@ -81,13 +92,13 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
         metric = CENSUS_TOOL_METRIC.get(metric, metric)
-        group = analysis.census_group
+        group = _census_group_args(analysis)
+        # "the fewest people in 2010": the 2010 Census count ranks the areas, not the latest estimate.
+        year = {"year": analysis.years[0]} if len(analysis.years) == 1 and not analysis.out_of_range_years else {}
         if group and metric in ("race", "age", "income", "all", "population"):
             # "highest share of Black residents" ranks by that group's share, not by population.
-            kind = "race" if group in ("black", "hispanic_or_latino", "white_not_hispanic", "asian") else \
-                ("age" if group.startswith("age_") else "income")
-            return (names.CENSUS, {"metric": kind, "group": group, **rank})
-        return (names.CENSUS, {"metric": "population" if metric == "all" else metric, **rank})
+            return (names.CENSUS, {**group, **rank, **year})
+        return (names.CENSUS, {"metric": "population" if metric == "all" else metric, **rank, **year})
     if domain == "property":
         return (names.PROPERTY, {"metric": "home_value", **rank, **_property_years(analysis), **_by_zip(analysis)})
     return None
@@ -100,8 +111,9 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         return [(names.SOCIOECONOMIC, {"community_area": first, "compare_areas": rest or None,
                                          "metric": _socio_metric(metrics)})]
     if domain == "census":
+        group = _census_group_args(analysis) if rest else {}  # "more Black residents, Austin or Englewood?"
         calls = [(names.CENSUS, {"community_area": first, "compare_areas": rest or None,
-                                 "metric": _census_metric(metrics)})]
+                                 "metric": _census_metric(metrics), **group})]
         left = [a.number for a in analysis.excluded_areas]
         if left and not area_numbers:  # "Chicago's population if you leave out the Loop": the city, then those areas
             calls.append((names.CENSUS, {"community_area": left[0], "compare_areas": left[1:5] or None,

@@ -12,6 +12,7 @@ import calendar
 import re
 
 from analyzer.lexicon import GAP_RE, ORDINAL_WORDS, TIMES_RE
+from rules.census_ranking import census_ranking_sentence
 from tools import names
 
 # The homicide tool's filter phrases (values["described"]) as the parts of a sentence.
@@ -150,11 +151,20 @@ def _summary_tail(summary: str, with_tie: bool = True) -> str:
 _ORDINAL_WORDS = {n: word for word, n in ORDINAL_WORDS.items()}
 
 
-def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str, position: int = 1) -> str:
+def arrest_rate_of(figures: str) -> tuple[str, str] | None:
+    """A homicide ranking row's arrest rate and the count it is a rate of: "33 (4.1% of total; arrest rate 12.1%)"
+    -> ("12.1%", "33")."""
+    rate, count = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures), re.match(r"([\d,]+)\b", figures)
+    return (rate.group(1), count.group(1)) if rate and count else None
+
+
+def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str, position: int = 1,
+                     ahead: bool = True) -> str:
     """A row of a ranking (the first, or the ``position``-th asked for) as a sentence naming what was ranked, over
     which period: "The community area with the most homicides in 2021 was Austin (25): 71 (8.8% of total; arrest
     rate 32.4%)."; "The police district with the second-most homicides ...". The row keeps the tool's own wording
-    after its name."""
+    after its name; a census ranking's sentence is made from its values (rules/census_ranking.py) and names the
+    first row too, unless ``ahead`` is False (the first row was set aside)."""
     name, _, figures = row.partition(": ")
     group = GROUP_NOUNS.get(values.get("group_by") or "", "community area")
     most = order != "asc"
@@ -173,20 +183,23 @@ def ranking_sentence(tool: str, values: dict, row: str, order: str, summary: str
                     f"{values['tied_value']:,} each, were {_and(tied)}.")
         floor = values.get("min_homicides")
         among = f"Among {_PLURALS.get(group, group + 's')} with at least {floor:,} homicides, the" if floor else "The"
-        rate = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures)
-        count = re.match(r"([\d,]+)\b", figures)
-        if values.get("rank_by") == "arrest_rate" and rate and count:
+        rated = arrest_rate_of(figures)
+        if values.get("rank_by") == "arrest_rate" and rated:
             # The rate asked for first, then the count it is a rate of: "Ward 20: 33 (...; arrest rate 12.1%)" put
             # the count where the rate was asked for.
             among = among[:-4] + " " if floor else ""
             return (f"{among}{name} had {measure}{' ' + scope if scope else ''}: an arrest was made in "
-                    f"{rate.group(1)} of its {count.group(1)} homicides.")
+                    f"{rated[0]} of its {rated[1]} homicides.")
         return f"{among} {group} with {measure}{' ' + scope if scope else ''} was {name}: {figures}".rstrip(".") + "."
     if tool == names.AREA_RATES:
         start, end = values.get("start_year"), values.get("end_year")
         when = (f" in {start}" if start == end else f" from {start} to {end}") if start and end else ""
         return (f"The community area with {highest if most else lowest} homicide rate{when} was "
                 f"{name}: {figures}").rstrip(".") + "."
+    if tool == names.CENSUS:
+        made = census_ranking_sentence(values, position, order, ahead=ahead)
+        if made:
+            return made
     label = _ranked_label(summary) or ("estimated median household income" if "median household income" in summary
                                        else "value")
     # The label's own parenthesis ("(ACS 2019-2023 5-year)", "(2024-09)") goes last, so the figure asked for is the
@@ -532,10 +545,10 @@ def ranking_list_sentence(first: str, rows: list[str]) -> str | None:
                                                                                      "community areas")
         entries = []
         for name, _, figures in (r.partition(": ") for r in rows):
-            rate, count = re.search(r"arrest rate (\d+(?:\.\d+)?%)", figures), re.match(r"([\d,]+)\b", figures)
-            if not rate or not count:
+            rate_count = arrest_rate_of(figures)
+            if not rate_count:
                 return None
-            entries.append(f"{name} (an arrest in {rate.group(1)} of {count.group(1)} homicides)")
+            entries.append(f"{name} (an arrest in {rate_count[0]} of {rate_count[1]} homicides)")
         among = rated.group(1) or ""
         head = f"{among}the {_COUNT_WORDS[len(rows)]} {kind} with {rated.group(3)} were "
         return head[0].upper() + head[1:] + "; ".join(entries) + "."

@@ -14,6 +14,10 @@ def raw_homicides(data_dir) -> pd.DataFrame:
     df["ward"] = pd.to_numeric(df["Ward"], errors="coerce")
     df["arrested"] = df["Arrest"].astype(str).str.lower() == "true"
     df["domestic"] = df["Domestic"].astype(str).str.lower() == "true"
+    df["day"], df["dom"], df["hour"] = when.dt.normalize(), when.dt.day, when.dt.hour
+    df["weekday"] = when.dt.day_of_week + 1  # Monday is 1
+    df["district"] = pd.to_numeric(df["District"], errors="coerce")
+    df["place"] = df["Location Description"].fillna("")
     return df
 
 

@@ -133,6 +133,28 @@ def test_group_share_ranking(registry, acs):
     assert low.values["rows"][0]["community_area"] == rich_share.idxmin()
 
 
+@pytest.mark.parametrize("group, column", [("black", "black_or_african_american"), ("asian", "asian"),
+                                           ("under_25k", "under_25_000")])
+def test_a_group_ranked_by_its_count(registry, acs, group, column):
+    """"the second biggest Black population": how many, not what share (a different order)."""
+    result = run(registry, top_n=3, group=group, rank_by="count")
+    assert result.ok, result.error
+    want = list(acs[column].sort_values(ascending=False, kind="stable").index[:3])
+    assert [r["community_area"] for r in result.values["rows"]] == want
+    key = result.values["rank_by"]
+    assert [r[key] for r in result.values["rows"]] == [int(acs.loc[n, column]) for n in want]
+    assert "number of" in result.summary and f"{int(acs.loc[want[0], column]):,}" in result.summary
+    share = run(registry, top_n=3, group=group)
+    assert [r["community_area"] for r in share.values["rows"]] != want  # the share ranks another order here
+
+
+@pytest.mark.parametrize("args, needle", [({"metric": "race", "top_n": 3, "rank_by": "count"}, "needs a group"),
+                                          ({"group": "black", "top_n": 3, "rank_by": "number"}, "share, count")])
+def test_rank_by_count_needs_a_group_and_a_known_word(registry, args, needle):
+    result = run(registry, **args)
+    assert not result.ok and result.error["code"] == "invalid_choice" and needle in result.error["message"]
+
+
 def test_comparison_rows(registry, acs):
     result = run(registry, community_area="Austin", compare_areas=["Lincoln Park", "Pilsen"])
     assert [r["community_area"] for r in result.values["rows"]] == [25, 7, 31]

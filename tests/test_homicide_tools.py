@@ -604,6 +604,26 @@ def test_hours_across_midnight(registry, raw):
     assert res.values["share_of"]["homicides"] == len(y)
 
 
+@pytest.mark.parametrize("weekdays", [[5], [5, 6]])
+def test_a_night_of_a_weekday_runs_into_the_next_morning(registry, raw, weekdays):
+    """"Friday nights" is Friday 21:00 to Saturday 04:59: 01:00 on a Saturday is Friday night, 01:00 on a Friday is
+    Thursday's (the literal reading had counted Thursday night's last hours as Friday's)."""
+    night = [21, 22, 23, 0, 1, 2, 3, 4]
+    y = raw[raw["year"] == 2022]
+    weekday = y["day"].dt.day_of_week + 1  # Monday is 1
+    night_of = weekday.where(y["hour"] >= 21, (weekday + 5) % 7 + 1)  # after midnight: the day before
+    want = int((y["hour"].isin(night) & night_of.isin(weekdays)).sum())
+    literal = int((y["hour"].isin(night) & weekday.isin(weekdays)).sum())
+    assert want != literal
+    res = run_ok(registry, Q, {"year": 2022, "weekdays": weekdays, "hours": night})
+    assert res.values["total"] == want
+    into = "into Saturday morning" if weekdays == [5] else "Friday and Saturday nights into the next morning"
+    assert into in res.summary and "between 21:00 and 04:59" in res.summary
+    evening = run_ok(registry, Q, {"year": 2022, "weekdays": weekdays, "hours": [20, 21, 22, 23]})  # no wrap: literal
+    assert evening.values["total"] == int((y["hour"].between(20, 23) & weekday.isin(weekdays)).sum())
+    assert "nights" not in evening.summary
+
+
 def test_date_span_across_years(registry, raw):
     span = raw[(raw["day"] >= "2019-12-01") & (raw["day"] <= "2020-01-31")]
     res = run_ok(registry, Q, {"start_date": "2019-12", "end_date": "2020-01", "group_by": "month"})

@@ -41,6 +41,10 @@ def claims(text):
     # What no dataset holds: no result figure is ever labelled so ("the median rent ... was $71,551" had passed).
     ("The median rent in Austin was $71,551", "$71,551", Claim("unheld", "money", None, "area:25")),
     ("adults without a high school diploma: 22.3%", "22.3%", Claim("no_diploma", "share")),
+    # Shootings survived are not in the data ("498 people were murdered, and 100 were shot but survived" had passed).
+    ("498 people were murdered, and 100 were shot but survived", "100", Claim("unheld")),
+    ("498 people were murdered, and 100 were shot but survived", "498", Claim("homicides", "count")),
+    ("312 people were shot and killed", "312", Claim("homicides", "count")),
     ("West Englewood had the second-most homicides, 30", "30",
      Claim("homicides", None, None, "area:67", ("top", 2))),  # the words before a comma name what follows it
     ("Englewood had the fewest homicides: 3", "3", Claim("homicides", None, None, "area:68", ("bottom", 1))),

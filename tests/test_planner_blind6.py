@@ -12,12 +12,7 @@ from tests.planner_helpers import lead, raw_homicides, rules_run
 
 @pytest.fixture(scope="module")
 def raw(data_dir):
-    df = raw_homicides(data_dir)
-    when = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p")
-    df["weekday"], df["hour"] = when.dt.day_of_week + 1, when.dt.hour
-    df["district"] = pd.to_numeric(df["District"], errors="coerce")
-    df["place"] = df["Location Description"].fillna("")
-    return df
+    return raw_homicides(data_dir)
 
 
 @pytest.fixture(scope="module")

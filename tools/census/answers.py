@@ -6,8 +6,6 @@ from tools.census.data import (
     ACS_LABEL,
     AGE_BANDS,
     CENSUS_2010_LABEL,
-    DEFAULT_RANK,
-    GROUPS,
     INCOME_BANDS,
     RACE_GROUPS,
     RANK_LABEL,
@@ -159,9 +157,9 @@ def _row(cache, number, vintage, keys) -> dict:
     return {"community_area": number, "name": record["name"], **{k: record[k] for k in keys}}
 
 
-def comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, group, datasets, caveats):
-    rows = [_row(cache, n, vintage, keys) for n in numbers]
-    key = GROUPS[group][1] if group else DEFAULT_RANK[metric]
+def comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, key, datasets, caveats):
+    """``key``: the column the areas are set side by side on (tools.census.data.rank_key)."""
+    rows = [_row(cache, n, vintage, [*keys, key] if key not in keys else keys) for n in numbers]
     head = [f"Comparison of {len(rows)} community areas ({base['vintage']}):"]
     items = [f"{r['name']} ({r['community_area']}): {_compact(r, metric, vintage)}" for r in rows]
     city_record = with_population(cache["city"], vintage)
@@ -182,8 +180,10 @@ def comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, g
                        map=_map(cache, key, vintage, label, base["vintage"]))
 
 
-def ranking_answer(data, cache, metric, vintage, keys, city, base, group, top_n, sort_order, datasets, caveats):
-    key = GROUPS[group][1] if group else DEFAULT_RANK[metric]
+def ranking_answer(data, cache, metric, vintage, keys, city, base, ranked, top_n, sort_order, datasets, caveats):
+    """``ranked``: (group or None, the column ranked by: tools.census.data.rank_key)."""
+    group, key = ranked
+    keys = [*keys, key] if key not in keys else keys
     pop_key = "population_2010" if vintage == "2010" else "population_acs_2023"
     score_key = pop_key if key == "population" else key
     candidates = [n for n, rec in cache["records"].items() if rec.get(score_key) is not None]

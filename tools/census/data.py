@@ -75,11 +75,43 @@ for _, _key, _label in INCOME_BANDS:
 for _, _key, _label in AGE_BANDS:
     GROUPS[_key] = ("age", f"pct_{_key}", f"share aged {_label}")
 GROUP_NAMES = list(GROUPS)
+# group -> (count column, label): "the second biggest Black population" ranks by how many, not by the share.
+GROUP_COUNTS: dict[str, tuple[str, str]] = {}
+
+
+def residents_phrase(label: str) -> str:
+    """"Hispanic or Latino (any race)" -> "Hispanic or Latino residents (any race)"; "two or more races" ->
+    "residents of two or more races"."""
+    if label[0].islower():
+        return "residents of " + label
+    name, bracket, rest = label.partition(" (")
+    return f"{name} residents" + (f" ({rest}" if bracket else "")
+
+
+for _, _key, _label in RACE_GROUPS:
+    GROUP_COUNTS[_key] = (_key, f"number of {residents_phrase(_label)}")
+for _, _key, _label in INCOME_BANDS:
+    GROUP_COUNTS[_key] = (f"households_{_key}", f"number of households earning {_label}")
+for _, _key, _label in AGE_BANDS:
+    GROUP_COUNTS[_key] = (_key, f"number of residents aged {_label}")
+RANK_BY = ["share", "count"]
 DEFAULT_RANK = {"population": "population", "income": "pct_households_125k_plus", "race": "population",
                 "age": "pct_age_65_plus", "all": "population"}
 RANK_LABEL = {"population": "population", "pct_households_125k_plus": "share of households $125,000 and over",
               "pct_age_65_plus": "share aged 65+"}
 RANK_LABEL.update({col: label for _, (_, col, label) in GROUPS.items()})
+RANK_LABEL.update({col: label for col, label in GROUP_COUNTS.values()})
+
+
+def rank_key(metric: str, group: str | None, rank_by: str) -> str:
+    """The column a ranking or comparison orders by: the group's share or count, else the metric's default."""
+    if group:
+        return GROUP_COUNTS[group][0] if rank_by == "count" else GROUPS[group][1]
+    if rank_by == "count" and metric not in ("population", "all"):
+        raise ToolArgumentError(f"rank_by 'count' needs a group (which residents or households to count) for "
+                                f"metric '{metric}'; without one, metric 'population' ranks by the number of "
+                                "residents", "invalid_choice")
+    return DEFAULT_RANK[metric]
 
 
 # ------------------------------------------------------------------ per-bundle cache

@@ -43,8 +43,10 @@ from tools.census.data import (
     LAST_2010_YEAR,
     METRIC_KEYS,
     METRIC_NAMES,
+    RANK_BY,
     TOOL_NAME,
     bundle_cache,
+    rank_key,
     vintage_for,
     with_population,
 )
@@ -77,7 +79,7 @@ CITY_SUM_NOTE = "City-wide figures are sums of the 77 community areas."
 # ------------------------------------------------------------------ the tool
 
 def query_census_demographics(data, community_area=None, compare_areas=None, metric="all", top_n=None,
-                              sort_order="desc", year=None, group=None, ward=None, zip=None):
+                              sort_order="desc", year=None, group=None, ward=None, zip=None, rank_by="share"):
     cache = bundle_cache(data)
     numbers = resolve_areas(data.geography, community_area, compare_areas)
     caveats = unsupported_geography(data, "The census demographics data (ACS 2019-2023 and 2010 Census)",
@@ -91,6 +93,8 @@ def query_census_demographics(data, community_area=None, compare_areas=None, met
             raise ToolArgumentError(
                 f"group '{group}' belongs to metric '{group_metric}', not '{metric}'; groups for '{metric}': "
                 f"{choices}", "invalid_choice")
+    if rank_by not in RANK_BY:
+        raise ToolArgumentError(f"rank_by must be one of {', '.join(RANK_BY)}, not '{rank_by}'", "invalid_choice")
     vintage, note = vintage_for(year, metric)
     uses_pop = metric in ("population", "all")
     datasets = ["census_acs", "population_2010"] if uses_pop else ["census_acs"]
@@ -116,14 +120,15 @@ def query_census_demographics(data, community_area=None, compare_areas=None, met
             "vintage_note": note}
     if numbers and top_n is not None:
         caveats.append(f"top_n={top_n} was ignored because specific community areas were named.")
+    key = rank_key(metric, group, rank_by)
     if len(numbers) == 1:
         return single_area_answer(data, cache, numbers[0], metric, vintage, keys, city, base, datasets, caveats)
     if numbers:
-        return comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, group, datasets, caveats)
+        return comparison_answer(data, cache, numbers, metric, vintage, keys, city, base, key, datasets, caveats)
     caveats.append(CITY_SUM_NOTE)
     if top_n is not None:
-        return ranking_answer(data, cache, metric, vintage, keys, city, base, group, top_n, sort_order, datasets,
-                              caveats)
+        return ranking_answer(data, cache, metric, vintage, keys, city, base, (group, key), top_n, sort_order,
+                              datasets, caveats)
     return citywide_answer(data, metric, vintage, city, base, datasets, caveats)
 
 
@@ -151,6 +156,9 @@ def register(registry) -> None:
                                         "later or omitted uses ACS 2019-2023"},
                 "group": {"type": "string", "enum": GROUP_NAMES,
                           "description": "race group, income band or age band whose share ranks the areas"},
+                "rank_by": {"type": "string", "enum": RANK_BY,
+                            "description": "with group: rank or compare by the group's share (default) or by "
+                                           "its number of residents or households"},
                 "ward": WARD_SCHEMA,
                 "zip": ZIP_SCHEMA,
             },

@@ -101,7 +101,8 @@ PARAMETERS = {
         "month_days": {"type": "array", "items": {"type": "string"}, "maxItems": 31,
                        "description": "calendar days to keep in every year, MM-DD, e.g. [\"12-25\"] for Christmas Day"},
         "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
-                  "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]"},
+                  "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]; with "
+                                 "weekdays, hours after midnight in such a run count with the night before"},
         "min_homicides": {"type": "integer", "minimum": 1, "maximum": 10000,
                           "description": "in a ranking of places, leave out those with fewer homicides than this "
                                          "(\"among wards with at least 50 homicides\")"},
@@ -397,12 +398,24 @@ def _exclude_places(data, arrays: HomicideArrays, sel: _Selection, exclude_wards
                    f"excluding community area{'s' if len(areas) > 1 else ''} {names_}")
 
 
-def weekdays_phrase(days: list[int]) -> str:
-    """[6, 7] -> "on Saturdays and Sundays"; [5] -> "on Fridays"; [1..5] -> "on weekdays, Monday to Friday"."""
+def weekdays_phrase(days: list[int], nights: bool = False) -> str:
+    """[6, 7] -> "on Saturdays and Sundays"; [5] -> "on Fridays"; [1..5] -> "on weekdays, Monday to Friday";
+    with ``nights`` (hours running past midnight), [5] -> "on Friday nights into Saturday morning"."""
+    if nights:
+        named = [calendar.day_name[d - 1] for d in days]
+        into = calendar.day_name[days[0] % 7] + " morning" if len(days) == 1 else "the next morning"
+        return "on " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]) + \
+            f" nights into {into}"
     if days == [1, 2, 3, 4, 5]:
         return "on weekdays, Monday to Friday"
     named = [calendar.day_name[d - 1] + "s" for d in days]
     return "on " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
+
+
+def _after_midnight(hours: list[int]) -> list[int]:
+    """The hours of a run that begins before midnight and runs past it ([21, 22, 23, 0, 1] -> [0, 1]): with days of
+    the week, they belong to the night they continue ("Friday nights" is Friday 21:00 to Saturday 04:59)."""
+    return [h for run in hour_runs(hours) if run[0] > run[-1] for h in run if h < run[0]]
 
 
 def _window_start(filters: dict) -> str | None:
@@ -477,7 +490,11 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
                    "months " + ", ".join(calendar.month_abbr[m] for m in months))
     if weekdays:
         weekdays = sorted({int(d) for d in weekdays})
-        sel.narrow(np.isin(arrays.weekday, [d - 1 for d in weekdays]), "weekdays", weekdays, weekdays_phrase(weekdays))
+        late = _after_midnight([int(h) for h in hours]) if hours else []
+        # 01:00 on a Saturday is still Friday night: those hours are matched against the day before.
+        day = np.where(np.isin(arrays.hour, late), (arrays.weekday + 6) % 7, arrays.weekday) if late else arrays.weekday
+        sel.narrow(np.isin(day, [d - 1 for d in weekdays]), "weekdays", weekdays,
+                   weekdays_phrase(weekdays, nights=bool(late)))
     if hours:
         hours = sorted({int(h) for h in hours})
         sel.narrow(np.isin(arrays.hour, hours), "hours", hours, hours_phrase(hours))

@@ -1,0 +1,94 @@
+"""A census ranking's answer in words, from the ranked rows' values: "The community area with the second-largest
+number of Black residents is Auburn Gresham (71): 43,414, 93.4% of its 46,483 residents (ACS 2019-2023 5-year);
+first was Austin (25), with 73,602."
+
+The tool's text row holds the ranked figure and then every figure of its metric ("share Asian 63.9%; pop. 13,149;
+Black 11.3%, ..."): read as a sentence that is a table. Here the figure asked for comes first, then the count or
+share beside it and the whole it is a part of, then the survey it is from.
+"""
+from __future__ import annotations
+
+from analyzer.lexicon import ORDINAL_WORDS
+from tools.census.data import AGE_BANDS, GROUP_COUNTS, INCOME_BANDS, RACE_GROUPS, residents_phrase
+
+_ORDINALS = {n: word for word, n in ORDINAL_WORDS.items()}
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _parts() -> dict[str, tuple[str, str, str, str]]:
+    """ranked key -> (what is ranked, the count key, the share key, the whole's key) for each group's count and
+    share; the whole is residents or households."""
+    out = {}
+    for _, key, label in RACE_GROUPS:
+        words = residents_phrase(label).split(" (")[0]
+        out[f"pct_{key}"] = (f"share of {words}", key, f"pct_{key}", "population")
+        out[key] = (f"number of {words}", key, f"pct_{key}", "population")
+    for _, key, label in INCOME_BANDS:
+        out[f"pct_households_{key}"] = (f"share of households earning {label}", f"households_{key}",
+                                        f"pct_households_{key}", "households")
+    for _, key, label in AGE_BANDS:
+        out[f"pct_{key}"] = (f"share of residents aged {label}", key, f"pct_{key}", "age_total")
+    for group, (column, label) in GROUP_COUNTS.items():
+        if column not in out:
+            whole = "households" if column.startswith("households_") else "age_total"
+            share = f"pct_{column}"
+            out[column] = (label, column, share, whole)
+    return out
+
+
+_RANKED = _parts()
+
+
+def _figure(row: dict, key: str) -> str | None:
+    """The ranked figure with its part-and-whole: "43,414, 93.4% of its 46,483 residents"."""
+    if key == "population":
+        return f"{row['population']:,} residents" if isinstance(row.get("population"), int) else None
+    _, count_key, share_key, whole_key = _RANKED[key]
+    count, share, whole = row.get(count_key), row.get(share_key), row.get(whole_key)
+    if not all(isinstance(v, (int, float)) for v in (count, share, whole)):
+        return None
+    if whole_key == "age_total":
+        # The age bands' sum can differ from the population by a person or two: the whole is left unsaid rather
+        # than called the population (the answer check holds the two apart).
+        band = next(label for _, k, label in AGE_BANDS if k == count_key)
+        return f"{count:,}, {share:.1f}% of its residents" if key == count_key else \
+            f"{share:.1f}%, {count:,} residents aged {band}"
+    unit = "households" if whole_key == "households" else "residents"
+    if key == count_key:
+        return f"{count:,}, {share:.1f}% of its {whole:,} {unit}"
+    return f"{share:.1f}%, {count:,} of its {whole:,} {unit}"
+
+
+def _lead(row: dict, key: str) -> str:
+    return f"{row['population']:,}" if key == "population" else (
+        f"{row[key]:,}" if isinstance(row[key], int) else f"{row[key]:.1f}%")
+
+
+def census_ranking_sentence(values: dict, position: int, order: str, listed: int = 1, ahead: bool = True) -> str | None:
+    """The ``position``-th row of a census ranking as a sentence, with the first row after it when it is not the
+    first (and ``ahead``: not when the first was set aside); or, with ``listed`` 2-5, the first ``listed`` rows.
+    None when the values lack what it needs."""
+    rows, key = values.get("rows") or [], values.get("rank_by")
+    if values.get("scope") != "ranking" or (key != "population" and key not in _RANKED) or len(rows) < max(
+            position, listed):
+        return None
+    counted = key == "population" or key == _RANKED[key][1]
+    most = order != "asc"
+    word = ("largest" if most else "smallest") if counted else ("highest" if most else "lowest")
+    what = "population" if key == "population" else _RANKED[key][0]
+    survey = f" ({values['vintage']})" if values.get("vintage") else ""
+    if 2 <= listed <= 5:
+        items = [f"{r['name']} ({r['community_area']}), {_lead(r, key)}" for r in rows[:listed]]
+        return (f"The {_COUNT_WORDS[listed]} community areas with the {word} {what} are " + "; ".join(items[:-1])
+                + f" and {items[-1]}{survey}.")
+    row = rows[position - 1]
+    figure = _figure(row, key)
+    if figure is None:
+        return None
+    place = _ORDINALS.get(position, f"{position}th") + "-" if position > 1 else ""
+    sentence = (f"The community area with the {place}{word} {what} is {row['name']} ({row['community_area']}): "
+                f"{figure}{survey}")
+    if position > 1 and ahead:
+        first = rows[0]
+        sentence += f"; first was {first['name']} ({first['community_area']}), with {_lead(first, key)}"
+    return sentence + "."
