@@ -1129,3 +1129,63 @@ def station_phone_local(district: int) -> str:
 def socio_value(area_number: int, column: str) -> float:
     """One community area's socioeconomic.csv ``column`` (stripped name), 2008-2012."""
     return float(_socio_row(area_number)[column])
+
+
+# ---- blind9_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions)
+
+def homicides_nights(night_weekdays, hour_from: int, hour_to: int, **filters) -> int:
+    """Homicides on the nights that begin on the named days ('Monday' ... 'Sunday'): incident hour >= hour_from on
+    one of those days, or hour < hour_to on the day after one of them (so 1 am Tuesday counts with Monday night).
+    Other filters (see ``_homicides_filtered``) apply to the incident date as recorded. hour_from must be after
+    hour_to (a run that wraps past midnight)."""
+    if not int(hour_from) > int(hour_to):
+        raise ValueError("a night runs past midnight: hour_from must be later than hour_to")
+    wanted = [str(d).strip().title() for d in _as_list(night_weekdays)]
+    unknown = set(wanted) - set(_WEEKDAYS)
+    if unknown:
+        raise ValueError(f"not day names: {sorted(unknown)}")
+    starts = [_WEEKDAYS.index(d) for d in wanted]
+    mornings = [(d + 1) % 7 for d in starts]
+    df = _homicides_filtered(**filters)
+    when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
+    day, hour = when.dt.day_of_week, when.dt.hour
+    keep = (day.isin(starts) & (hour >= int(hour_from))) | (day.isin(mornings) & (hour < int(hour_to)))
+    return int(keep.sum())
+
+
+def _acs_age_share_table(band: str) -> pd.Series:
+    """Residents of one age band (see ``acs_age_band_total``: men and women added) as a percent of the area's
+    total_population, one decimal, per community area number, in number order."""
+    names = _areas().set_index("area_number")["community"]
+    out = {}
+    for n, name in names.items():
+        people = acs_age_band_total(str(name), band)
+        out[int(n)] = round(100.0 * people / acs_population(str(name)), 1)
+    return pd.Series(out).sort_index()
+
+
+def acs_age_share_area_ranked(band: str, rank: int = 1, ascending: bool = False) -> str:
+    """The community area (socioeconomic-file spelling) at 1-based ``rank`` by the share of its residents in an age
+    band ('0_to_17', '18_to_24', '25_to_34', '35_to_49', '50_to_64', '65'), highest first unless ascending; raises
+    on a tie (at one decimal) at that rank."""
+    shares = _acs_age_share_table(band).sort_values(ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(shares.tolist(), i, band)
+    return area_name(int(shares.index[i]))
+
+
+def acs_age_share_ranked_value(band: str, rank: int = 1, ascending: bool = False) -> float:
+    """The age-band share (percent, one decimal) of the area at ``rank`` (see ``acs_age_share_area_ranked``)."""
+    return float(_acs_age_share_table(band).sort_values(ascending=bool(ascending), kind="mergesort").iloc[int(rank) - 1])
+
+
+def acs_age_count_area_ranked(band: str, rank: int = 1, ascending: bool = False) -> str:
+    """Stand-in: the community area at ``rank`` by the NUMBER of residents in an age band (not their share)."""
+    names = _areas().set_index("area_number")["community"]
+    counts = pd.Series({int(n): acs_age_band_total(str(name), band) for n, name in names.items()}).sort_index()
+    counts = counts.sort_values(ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(counts.tolist(), i, band)
+    return area_name(int(counts.index[i]))
