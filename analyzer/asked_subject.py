@@ -14,8 +14,8 @@ _ASKED_RES = (
                r"took|got|in|on|at|during|for|across|per|by|reported|recorded|committed|there|live|lived|living|"
                r"reside|died|die|killed|murdered|shot|call|calls|called)\b"),
     # "what's the life expectancy in englewood", "what is the average commute for logan square"
-    re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|median\s+)?"
-               + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
+    re.compile(r"\b(?:what|how)(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|"
+               r"median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
 )
 # Words that ask for a place's figures in general, not a subject the data lacks ("what's the situation in Austin").
 _GENERAL = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",

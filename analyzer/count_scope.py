@@ -46,11 +46,26 @@ _PEOPLE_IN_RE = re.compile(r"\b(?:people|residents|adults|folks|folk|population|
                            r"youth)\b|s$")
 
 
+# "most people, not highest percent": a share set aside is no share cue.
+_NOT_SHARE_RE = re.compile(r"\b(?:not|rather\s+than|instead\s+of)\s+(?:by\s+)?(?:the\s+)?(?:\w+\s+){0,2}?"
+                           r"(?:shares?|percent(?:age)?s?|proportions?|%)(?:[\s-]*wise)?", re.I)
+
+
+_NOT_COUNT_RE = re.compile(r"\b(?:not|rather\s+than|instead\s+of)\s+(?:by\s+)?(?:the\s+)?(?:most|biggest|largest|"
+                           r"highest|raw)?\s*(?:number|count|people|residents|headcount)\b", re.I)
+
+
+def set_aside_shares(low: str) -> list[tuple[int, int]]:
+    """Spans of "not (the) highest percent", "rather than the share", "not the most people": read, as the measure
+    the question points away from."""
+    return [m.span() for rx in (_NOT_SHARE_RE, _NOT_COUNT_RE) for m in rx.finditer(low)]
+
+
 def census_by_count(low: str, group: str | None) -> bool:
     """Whether areas ranked or compared on a group of residents are set by how many, not by what share: "which area
     has the second biggest black population", "the most seniors", "more Latino residents, Austin or Englewood?". A
     bare adjective ("the most Latino area") or any share word ("highest share of", "percentage-wise") is a share."""
-    if not group or _SHARE_CUE_RE.search(low):
+    if not group or _SHARE_CUE_RE.search(_NOT_SHARE_RE.sub(" ", low)):
         return False
     pattern = dict(CENSUS_GROUP_RES)[group]
     return any(_PEOPLE_IN_RE.search(m.group(0)) or _PEOPLE_AFTER_RE.match(low[m.end():])

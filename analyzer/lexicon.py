@@ -37,8 +37,8 @@ def overlaps(span: tuple, spans: list) -> bool:
 # corrected, and only to these, so place names and everyday words are left alone.
 SPELLING_TARGETS = ("homicide", "homicides", "population", "unemployment", "unemployed", "poverty",
                     "demographics", "neighborhood", "neighborhoods", "killings", "murders", "murdered", "arrests",
-                    "arrested", "domestic", "hardship")
-_WORD_RE = re.compile(r"[a-z]{6,}")
+                    "arrested", "domestic", "hardship", "income")
+_WORD_RE = re.compile(r"[a-z]{5,}")
 _KNOWN = set(SPELLING_TARGETS)
 
 
@@ -55,7 +55,7 @@ def correct_spelling(low: str) -> str:
 
 # Shorthand written in chat ("how many ppl live in avondale", "adults w/o a diploma"): read as the words it stands for.
 _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
-              "hrs": "hours", "approx": "about"}
+              "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -169,6 +169,13 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("rent", r"rents?|rental|renters?|landlords?"),
     ("transit", r"\bcta\b|transit|trains?|buses|commute"),
     ("weather", r"weather|temperature|rain|snow|forecast"),
+    ("air quality", r"air\s+quality|pollution|polluted|smog|emissions"),
+    # "how many restaurants are in chinatown": places counted, not a kind of place where homicides happened.
+    ("places of business", r"how\s+many\s+(?:restaurants|bars|stores|shops|businesses|hotels|parks|churches|"
+                           r"libraries|gas\s+stations|grocery\s+stores)\s+(?:are|is|exist|there)"),
+    # The data marks an arrest, not when it came: "solved within a week" asks for a time the rows do not hold.
+    ("time to an arrest", r"(?:solved|arrest\w*|cleared|charged|caught)\s+(?:\w+\s+){0,3}?(?:within|in\s+(?:under|"
+                          r"less\s+than))\s+(?:a|an|one|two|three|\d+)\s+(?:days?|weeks?|months?|hours?)"),
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("police staffing", r"cops?|police\s+officers?|officers|policemen|patrol\s+(?:officers?|cars?)|"
@@ -225,7 +232,7 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
-RANK_DESC = r"most|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
+RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
             r"most\s+dangerous|most\s+expensive|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent"
 RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|" \
            r"bottom|best|" \

@@ -66,7 +66,7 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.asked_subject import asked_subject
 from analyzer.conditions import read_condition
-from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together
+from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.chain_years import read_follow_year
@@ -149,6 +149,8 @@ def analyze_question(question: str, data) -> Analysis:
     # Topic words are read with common misspellings corrected; places and years were read as written.
     spelled = correct_spelling(low)
     metrics, domains, metric_pos, locations, census_group = _metrics(spelled, places["iucr_codes"])
+    if census_group:
+        consumed += set_aside_shares(low)
     dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low)
     if dated_only:
         # "is 2023 looking better or worse than last year at this point? compare the numbers so far": days of the

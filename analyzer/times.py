@@ -366,7 +366,8 @@ VAGUE_HOURS = [
     ("overnight", r"\bovernight\b", list(range(0, 6))),
     ("at night", r"\b(?:late\s+)?(?:at|by|during\s+the|in\s+the)\s+night(?:s|\s*time)?\b|\bnight\s*time\b|"
                  r"\blate\s+nights?\b|\bafter\s+dark\b|\bat\s+nights\b|\bnights\b|"
-                 r"\b(?:weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+night\b", [21, 22, 23, 0, 1, 2, 3, 4]),
+                 r"\b(?:weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+night\b|\bweek[\s-]?nights?\b|"
+                 r"\bschool\s+nights?\b", [21, 22, 23, 0, 1, 2, 3, 4]),
     ("at dawn", r"\b(?:at\s+)?(?:the\s+)?crack\s+of\s+dawn\b|\b(?:at|around|near)\s+(?:dawn|daybreak|sunrise)\b",
      [5, 6]),
     ("at rush hour", r"\b(?:during\s+|at\s+|in\s+)?(?:the\s+)?rush[\s-]hours?\b", [7, 8, 16, 17, 18]),
@@ -633,9 +634,22 @@ WHICH_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\b(?:which|what
                               r"(?:on\s+)?(?:" + "|".join(_DAY_NAMES) + r")", re.I)
 
 
+_DAY_RUN_RE = re.compile(r"\b(?P<a>" + "|".join(_DAY_NAMES) + r")s?\s*(?:through|thru|to|till|until|-|–)\s*"
+                         r"(?P<b>" + "|".join(_DAY_NAMES) + r")s?\b", re.I)
+_WEEKNIGHTS_RE = re.compile(r"\bweek[\s-]?nights?\b|\bschool\s+nights?\b", re.I)
+
+
 def kept_weekdays(low: str) -> list[int]:
     """The days of the week a question keeps, 1 = Monday: "on weekends" -> [6, 7], "on weekdays" -> [1..5], "on
-    Fridays" -> [5]. Weekends set against weekdays ("weekends or weekdays") keep none: that is a comparison by day."""
+    Fridays" -> [5], "monday thru thursday" -> [1..4] (a run may wrap: "friday to sunday" -> [5, 6, 7]).
+    Weeknights are the nights that are not the weekend's, Sunday to Thursday. Weekends set against weekdays
+    ("weekends or weekdays") keep none: that is a comparison by day."""
+    run = _DAY_RUN_RE.search(low)
+    if run:
+        first, last = (_DAY_NAMES.index(run.group(k).lower()) for k in ("a", "b"))
+        return sorted({(first + i) % 7 + 1 for i in range((last - first) % 7 + 1)})
+    if _WEEKNIGHTS_RE.search(low) and not WEEKDAY_NAME_RE.search(low):
+        return [1, 2, 3, 4, 7]
     weekend, workweek = bool(_WEEKEND_RE.search(low)), bool(_WORKWEEK_RE.search(low))
     if weekend and (workweek or re.search(r"\bweekdays?\b", low)):
         return []

@@ -5,6 +5,7 @@ come from a year the data actually holds.
 """
 from __future__ import annotations
 
+import calendar
 import re
 
 from analyzer.lexicon import NUM, YEAR, add_unique, number, overlaps
@@ -30,6 +31,10 @@ _YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
 _LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+(?:(?:full|complete|whole|calendar)\s+)?year\b|"
                            r"\b(?:latest|most\s+recent)\s+(?:full|complete|whole|calendar)\s+year\b", _FLAGS)
 _THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\byear\s+to\s+date\b", _FLAGS)
+# "the most recent full summer in your data": the latest year whose summer the data holds whole.
+_LAST_SEASON_RE = re.compile(r"\b(?:last|latest|most\s+recent|previous|past)\s+(?:full|complete|whole|entire)\s+"
+                             r"(summer|spring|fall|autumn)\b", _FLAGS)
+_SEASON_LAST_MONTH = {"spring": 5, "summer": 8, "fall": 11, "autumn": 11}
 _LAST_N_RE = re.compile(r"\b(?:last|past|previous|most\s+recent)\s+" + NUM + r"\s+(?:full\s+|complete\s+|whole\s+|"
                         r"calendar\s+)?years\b", _FLAGS)
 # "the two years before 2020": 2018-2019, not everything up to 2019; "the three years after 2015": 2016-2018.
@@ -152,6 +157,14 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
         add_unique(years, cov["last_full"])
         relative_note = (f"'{last_year.group(0).lower()}' means {cov['last_full']}, the last full year in the "
                          f"homicide data (the snapshot ends {cov['end']}), not the calendar year")
+    season = _LAST_SEASON_RE.search(low)
+    if season and not years:
+        end_year, end_month, end_day = (int(x) for x in cov["end"].split("-"))
+        whole = end_month if end_day == calendar.monthrange(end_year, end_month)[1] else end_month - 1
+        year = end_year if _SEASON_LAST_MONTH[season.group(1).lower()] <= whole else end_year - 1
+        add_unique(years, year)
+        relative_note = (f"'{season.group(0).lower()}' means {season.group(1).lower()} {year}, the latest one the "
+                         f"homicide data holds whole (the snapshot ends {cov['end']})")
     if _THIS_YEAR_RE.search(low) and not after_data:
         add_unique(years, cov["last"])
         relative_note = (f"'this year' means {cov['last']}, the latest year in the homicide data; it is partial "
@@ -183,7 +196,9 @@ _MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", 
 _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|october|november|december|"
                r"jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec|"
                r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
-               r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d))")
+               r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d)|"
+               # "may 27 to sept 2": a day of the month after it makes it the month, not the verb
+               r"may(?=\s+[0-3]?\d(?:st|nd|rd|th)?\b(?!\s+(?:people|persons|homicides|murders|killings|of\b))))")
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
 # "from the start of March to the end of May" is March to May.
 _EDGE = r"(?:the\s+(?:start|beginning|end|middle)\s+of\s+|(?:early|late|mid)[\s-])?"
@@ -245,6 +260,7 @@ def extract_months(low: str) -> list:
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.
 VOCABULARY = [*PANDEMIC_VOCABULARY, *_RANGE_RES, _SINCE_RE, _BEFORE_RE, _DECADE_YEARS_RE, _YEAR_RE, _LAST_YEAR_RE, _THIS_YEAR_RE, _LAST_N_RE,
+              _LAST_SEASON_RE,
               _DECADE_RE, _N_YEARS_AROUND_RE,
               _RECENT_RE, _MONTH_RE, _MONTH_RANGE_RE, *(pattern for pattern, _ in _SEASONS), _QUARTER_RE,
               _END_MONTHS_RE]

@@ -140,7 +140,8 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
         if listed and (analysis.left_out_years or analysis.years_together):
             # "2014 thru 2022 but not 2020", "2003, 2009 and 2015 put together": the total asked for, then each year
-            return year_counts_sentence(values, rows, in_all=True, left_out=analysis.left_out_years, together=True)
+            return year_counts_sentence(values, rows, in_all=True, left_out=analysis.left_out_years, together=True,
+                                        arrests="arrests" in analysis.metrics)
         years = year_counts_sentence(values, rows, in_all=listed)
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
         if change and analysis.asks_percent_change:
@@ -514,8 +515,12 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
         if not (name and band and isinstance(households, int) and isinstance(count, int)):
             return None
         city = (values.get("city") or {}).get(f"pct_households_{group}")
-        return (f"{name}: {values[f'pct_households_{group}']:.1f}% of {households:,} households earn {band} "
-                f"({count:,})" + (f"; city {city:.1f}%" if city is not None else "") + f" ({vintage}).")
+        share = values[f'pct_households_{group}']
+        city_part = f"; city {city:.1f}%" if city is not None else ""
+        if analysis.census_by_count:  # "how many households make 125k or more": the count first
+            return (f"{name}: {count:,} of {households:,} households earn {band} ({share:.1f}%){city_part} "
+                    f"({vintage}).")
+        return f"{name}: {share:.1f}% of {households:,} households earn {band} ({count:,}){city_part} ({vintage})."
     band = next((label for _, key, label in AGE_BANDS if key == group), None)
     if band and values.get("metric") in ("age", "all") and isinstance(values.get(group), int) \
             and isinstance(values.get("age_total"), int) and name:

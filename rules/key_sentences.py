@@ -21,8 +21,8 @@ _MEASURE_PLACES = re.compile(r"^(?P<label>[A-Za-z][^:]{0,80}): (?P<items>[A-Z].*
 _ITEM = re.compile(r"^(?P<name>[A-Z][^,]*?) (?P<value>" + _FIGURE + r")$")
 # "Armour Square: 8,402 Asian residents, 63.9% of 13,149 (ACS 2019-2023 5-year)."
 _PLACE_COUNT = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<value>\d[\d,]*) (?P<rest>[A-Za-z].*?)\.?$")
-# "Hyde Park: 56.6% of 3,674 households earn $125,000 and over (2,078); city 35.0% (...)."
-_PLACE_SHARE = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<rest>[\d.]+% of .*?)\.?$")
+# "Hyde Park: 56.6% of 3,674 households earn $125,000 and over (2,078); city 35.0% (...)." (or "2,078 of 3,674")
+_PLACE_SHARE = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<rest>(?:[\d.]+%|\d[\d,]*) of .*?)\.?$")
 # "Lincoln Square: 0-17 16.9%, 18-24 6.7%, ... (ACS 2019-2023 5-year)."
 _PLACE_AGES = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<rest>0-17 .*?)\.?$")
 # "District 7 (Englewood) police station: 1438 W 63rd St, Chicago, IL 60636; phone 312-747-8223."

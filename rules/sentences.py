@@ -341,18 +341,22 @@ def _inline(conditions: str) -> str:
 
 
 def year_counts_sentence(values: dict, rows: list, in_all: bool, left_out: list | None = None,
-                         together: bool = False) -> str:
+                         together: bool = False, arrests: bool = False) -> str:
     """Each year's count in one sentence, one clause a year, so a reader (and the answer check) sees each:
     "There were 786 homicides in Chicago in 2016; 672 in 2017."; separate years also give their sum. A range with
     years ``left_out``, or years asked ``together``, leads with the total: "There were 4,989 homicides in Chicago in
     2014-2022 without 2020 (427 in 2014; ...).", "There were 110 homicides in Austin in 2004, 2008 and 2012 together
-    (32 in 2004; ...)."."""
+    (32 in 2004; ...).". With ``arrests`` (the arrest rate asked of the years together), the rate leads."""
     noun, where, conditions = where_and_conditions(values)
     first, *rest = rows
     if left_out or together:
         years = "; ".join(f"{row['homicides']:,} in {row['year']}" for row in rows)
         when = (f"{first['year']}-{rows[-1]['year']} without {', '.join(map(str, left_out))}" if left_out else
                 "in " + ", ".join(str(row["year"]) for row in rows[:-1]) + f" and {rows[-1]['year']} together")
+        rate, made = values.get("arrest_rate_pct"), values.get("arrests")
+        if arrests and isinstance(rate, (int, float)) and isinstance(made, int):
+            return (f"Of the {values['total']:,} {noun}{_inline(conditions)} {where} {'in ' if left_out else ''}"
+                    f"{when} ({years}), an arrest was made in {made:,}, an arrest rate of {rate:.1f}%.")
         return (f"There were {values['total']:,} {noun}{_inline(conditions)} {where} "
                 f"{'in ' if left_out else ''}{when} ({years}).")
     text = f"There were {first['homicides']:,} {noun}{_inline(conditions)} {where} in {first['year']}"
