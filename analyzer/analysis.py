@@ -132,6 +132,8 @@ class Analysis:
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
     month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD ("12-25")
+    holidays: list[str] = field(default_factory=list)  # holidays on moving dates, each year's own ("thanksgiving")
+    population_growth: str | None = None  # "grew the most since 2010": rank by "change" or "change_pct"
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
@@ -170,6 +172,7 @@ class Analysis:
     excluded_areas: list[PlaceMatch] = field(default_factory=list)
     excluded_wards: list[int] = field(default_factory=list)
     excluded_districts: list[int] = field(default_factory=list)
+    excluded_zips: list[str] = field(default_factory=list)  # left out of a ranking of ZIPs' home values
     rest_of_city: bool = False  # "Austin vs the rest of the city": the city without the places named
     police_headquarters: bool = False  # "where is police headquarters": not a district's station
     share_of_city: bool = False  # "what share of Chicago's homicides happened in Englewood": the place's share
@@ -194,7 +197,7 @@ class Analysis:
         or a subject the data lacks (that one gets its own answer). "What is MCP?" or "hello" names none."""
         return bool(self.domains or self.metrics or self.areas or self.wards or self.districts or self.zips
                     or self.iucr_codes or self.years or self.year_range or self.periods or self.months
-                    or self.date_spans or self.hour_spans or self.month_days or self.weekdays or self.ranking
+                    or self.date_spans or self.hour_spans or self.month_days or self.holidays or self.weekdays or self.ranking
                     or self.group_by or self.locations
                     or self.broad_places or self.unsupported or self.submarkets
                     or self.out_of_range_years or self.census_group or self.relative_year_note

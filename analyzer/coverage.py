@@ -16,7 +16,7 @@ import re
 from analyzer import lexicon as lx
 from analyzer import places as pl
 from analyzer import years as yr
-from analyzer.times import WEEKDAY_NAME_RE
+from analyzer.times import DAY_RUN_RE, WEEKDAY_NAME_RE
 
 # The words any question is made of. Kept general (English function words, question words, generic verbs and
 # nouns of asking), never a question's own wording: a word missing here is reported, which is the safe side.
@@ -78,7 +78,7 @@ _VOCABULARY: list[re.Pattern] = [
     *(pattern for _, pattern in lx.CENSUS_GROUP_RES), *(pattern for _, pattern in lx.GROUP_WORDS),
     *(pattern for pattern, _ in lx.RANK_WORD_METRIC),
     lx.LOCATION_RE, lx.LOCATION_GENERIC_RE, lx.POPULATION_ADJUSTMENT_RE, lx.PER_CAPITA_RE, lx.PER_CAPITA_INCOME_RE,
-    lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
+    lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, DAY_RUN_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
     lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
     lx.TIMES_RE, lx.GAP_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
@@ -89,6 +89,8 @@ _VOCABULARY: list[re.Pattern] = [
                r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
     # "how many died that month": the month (year, day) the question's ranking finds, named again.
     re.compile(r"\b(?:that|this)\s+(?:month|year|day|week)\b"),
+    # "and break down the victims by race": a way of asking for a breakdown
+    re.compile(r"\bbreak\s+(?:it\s+|them\s+|that\s+|those\s+)?down\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).

@@ -29,7 +29,7 @@ from analyzer.analysis import Analysis, CarriedField, FollowUp, PlaceMatch, Year
 # Places left out ("outside Austin") and places outside Chicago are part of where a question asks about: a follow-up
 # naming them carries no earlier place in, and one naming no place carries them as they were (never as included).
 PLACES = ("areas", "wards", "districts", "zips", "excluded_areas", "excluded_wards", "excluded_districts",
-          "outside_places")
+          "excluded_zips", "outside_places")
 TIME = ("years", "year_range", "periods", "months")
 SUBJECT = ("metrics", "domains")
 SUBJECT_EXTRAS = ("per_capita", "census_group", "census_by_count", "domestic_filter", "locations", "trend",

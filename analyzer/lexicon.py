@@ -55,7 +55,8 @@ def correct_spelling(low: str) -> str:
 
 # Shorthand written in chat ("how many ppl live in avondale", "adults w/o a diploma"): read as the words it stands for.
 _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
-              "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's"}
+              "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's",
+              "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -70,11 +71,29 @@ _NOT_PLACE_WORDS = frozenset("distinct distinctly distract distracted distractin
 _PLACE_WORD_RE = re.compile(r"[a-z]{5,}")
 
 
+# Two letters swapped ("nroth", "souht") is the commonest typing slip; a ratio of close matches misses it in a short
+# word.
+_SWAP_TARGETS = PLACE_WORDS + ("north", "south")
+
+
+def _swapped(word: str) -> str | None:
+    """The target ``word`` is with two neighbouring letters swapped back, if it is one."""
+    for target in _SWAP_TARGETS:
+        if len(target) == len(word) and sorted(target) == sorted(word):
+            diff = [i for i, (a, b) in enumerate(zip(word, target)) if a != b]
+            if len(diff) == 2 and diff[1] == diff[0] + 1:
+                return target
+    return None
+
+
 def correct_place_words(low: str) -> str:
     def fix(m: re.Match) -> str:
         word = m.group(0)
-        if word in PLACE_WORDS or word in _NOT_PLACE_WORDS:
+        if word in _SWAP_TARGETS or word in _NOT_PLACE_WORDS:
             return word
+        swapped = _swapped(word)
+        if swapped:
+            return swapped
         close = difflib.get_close_matches(word, PLACE_WORDS, n=1, cutoff=0.85)
         return close[0] if close and close[0][0] == word[0] else word
     return _PLACE_WORD_RE.sub(fix, low)
@@ -167,6 +186,8 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("traffic", r"traffic|crash(?:es)?|accidents?|car\s+accidents?|pedestrians?"),
     ("schools", r"schools?(?!ing)|test\s+scores?|cps\b"),
     ("rent", r"rents?|rental|renters?|landlords?"),
+    # The data records a CTA train or platform as a kind of place, never which line.
+    ("CTA lines", r"(?:red|blue|green|brown|orange|pink|purple|yellow)\s+line"),
     ("transit", r"\bcta\b|transit|trains?|buses|commute"),
     ("weather", r"weather|temperature|rain|snow|forecast"),
     ("air quality", r"air\s+quality|pollution|polluted|smog|emissions"),
@@ -178,10 +199,14 @@ UNSUPPORTED: list[tuple[str, str]] = [
                           r"less\s+than))\s+(?:a|an|one|two|three|\d+)\s+(?:days?|weeks?|months?|hours?)"),
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
+    ("police response times", r"(?:police\s+)?response\s+times?|911\s+calls?|(?:take|takes|took)\s+to\s+(?:show\s+up|"
+                              r"arrive|respond|get\s+there)"),
     ("police staffing", r"cops?|police\s+officers?|officers|policemen|patrol\s+(?:officers?|cars?)|"
                         r"(?:police\s+)?staffing|police\s+budgets?"),
     ("covid", r"covid|coronavirus|pandemic\s+cases|vaccin\w*"),
     ("victim demographics", r"wom[ae]n|females?|gender|victims?'?\s+(?:ages?|race|sex|gender)|"
+                            # "break down the victims by race"
+                            r"victims\s+(?:\w+\s+){0,2}?by\s+(?:ages?|race|sex|gender|ethnicity)|"
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:homicide\s+|murder\s+)?victims|"
                             # "the typical age of people murdered there"
                             r"(?:ages?|race|sex|gender)\s+of\s+(?:the\s+)?(?:people|persons|those|folks|men|women|"
@@ -203,16 +228,22 @@ UNSUPPORTED: list[tuple[str, str]] = [
                        r"(?:victims|people|persons|those|dead|deceased)"),
     ("weapons", r"guns?|firearms?|handguns?|rifles?|knife|knives|stabb(?:ing|ings|ed)|weapons?|blunt\s+objects?"),
     ("gangs, suspects and motives", r"gangs?(?:[\s-]related)?|gang[\s-]?bangers?|motives?|suspects?|offenders?|"
-                                    r"perpetrators?|perps?|convictions?|convicted"),
+                                    r"perpetrators?|perps?"),
+    # The data marks an arrest; what a court did after it is not in the rows.
+    ("court outcomes", r"convictions?|convicted|sentenc(?:e|es|ed|ing)|prosecut\w+|acquitt\w+|guilty\s+verdicts?"),
+    ("Redfin sales figures", r"redfin"),
     ("elected officials", r"alder(?:man|men|person|people|woman|women)|council\s*(?:members?|m[ae]n|wom[ae]n)|"
                           r"city\s+council|mayors?|elected\s+officials?"),
 ]
 
 # Subjects the data lacks that would narrow a homicide count ("how many involved a gun"), not a subject of their own
 # like the weather.
-FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names", "gangs, suspects and motives")
+FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names", "gangs, suspects and motives", "CTA lines",
+                      "court outcomes")
 # A second question joined to the first ("... and how many were domestic?").
-SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|when|who|is|are|was|were|did)\b|\?.+\?",
+SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|when|who|is|are|was|were|did|"
+                                # "..., and break down the victims by race": a second request
+                                r"break|give|show|list|tell|split)\b|\?.+\?",
                                 _FLAGS | re.S)
 
 # Census groups whose share can rank areas (the census tool's ``group`` argument).
@@ -220,6 +251,9 @@ SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|
 _HOUSEHOLD_GETS = (r"(?:earn|earning|make|making|bring(?:ing)?\s+in|take\s+home|taking\s+home|live\s+on|living\s+on|"
                    r"get\s+by\s+on|(?:have|having|with)\s+(?:an?\s+)?incomes?\s+(?:of\s+)?)\s*")
 CENSUS_GROUPS: list[tuple[str, str]] = [
+    # "white non-hispanic" names the Hispanic word but not the Hispanic group: read before it (the later, plain
+    # "whites" stays behind "hispanics" in "hispanic and white residents").
+    ("white_not_hispanic", r"whites?,?\s+(?:non|not)[\s-]?hispanics?(?:\s+or\s+latino)?|non[\s-]?hispanic\s+whites?"),
     ("black", r"blacks?|african[\s-]americans?"),
     ("hispanic_or_latino", r"hispanics?|latin[oax]s?|latinx"),
     ("white_not_hispanic", r"whites?"),
@@ -233,8 +267,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
-            r"most\s+dangerous|most\s+expensive|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent"
-RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|" \
+            r"most\s+dangerous|most\s+expensive|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent|fastest"
+RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|slowest|" \
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
 
@@ -343,7 +377,8 @@ GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|hig
                     r"\bmargin\b", _FLAGS)
 # The latest figure asked beside a year's ("what was it in 2010, and what is it now").
 NOW_RE = re.compile(r"\b(?:now|today|currently|these\s+days|at\s+present|presently|nowadays|right\s+now|"
-                    r"(?:the\s+)?(?:latest|most\s+recent|current)\s+(?:[\w']+\s+)?(?:value|figure|month|data|number|one|price|"
+                    r"(?:the\s+)?(?:latest|newest|most\s+recent|current)\s+(?:[\w']+\s+)?(?:value|figure|month|data|number|one|"
+                    r"price|"
                     r"reading|estimates?|census|survey|count)|in\s+the\s+latest\s+data)\b", _FLAGS)
 # Several places counted as one ("Englewood and West Englewood combined").
 PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altogether|put\s+together|jointly|"

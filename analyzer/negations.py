@@ -57,17 +57,35 @@ class PlaceScope:
     excluded_areas: list[PlaceMatch] = field(default_factory=list)
     excluded_wards: list[int] = field(default_factory=list)
     excluded_districts: list[int] = field(default_factory=list)
+    excluded_zips: list[str] = field(default_factory=list)
     outside_places: list[str] = field(default_factory=list)
     rest_of_city: bool = False
     warnings: list[str] = field(default_factory=list)
     exclusion_spans: list[tuple] = field(default_factory=list)  # used only where the data can leave places out
+    zip_exclusion_spans: list[tuple] = field(default_factory=list)  # used only by a ranking of ZIPs' home values
     outside_spans: list[tuple] = field(default_factory=list)  # always used: the answer names them
     rest_span: tuple | None = None
+
+    def read_as_data(self, spans: list) -> None:
+        """Outside places whose words were read as something the data holds after all ("oak park house prices on
+        the depaul ihs index": the Oak Park/Brookfield submarket) are no longer outside; their note goes."""
+        if not self.outside_places or len(self.outside_places) > len(self.outside_spans):
+            return
+        named = list(zip(self.outside_places, self.outside_spans))
+        kept = [(n, sp) for n, sp in named if not overlaps(sp, spans)]
+        if len(kept) == len(named):
+            return
+        self.warnings.remove(outside_note(self.outside_places))
+        self.outside_places = [n for n, _ in kept]
+        self.outside_spans = [sp for _, sp in kept] + self.outside_spans[len(named):]
+        if self.outside_places:
+            self.warnings.append(outside_note(self.outside_places))
 
     def fields(self) -> dict:
         """The Analysis fields this reading sets."""
         return {"excluded_areas": self.excluded_areas, "excluded_wards": self.excluded_wards,
-                "excluded_districts": self.excluded_districts, "outside_places": self.outside_places,
+                "excluded_districts": self.excluded_districts, "excluded_zips": self.excluded_zips,
+                "outside_places": self.outside_places,
                 "rest_of_city": self.rest_of_city}
 
 
@@ -94,7 +112,7 @@ def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tupl
     for kind, numbers, span, phrase in excluded:
         _drop(places, [(kind, numbers, span)])
         _record(scope, kind, numbers, text[span[0]:span[1]], geo)
-        scope.exclusion_spans.append(phrase)
+        (scope.zip_exclusion_spans if kind == "zip" else scope.exclusion_spans).append(phrase)
     for span, (written, numbers, listed) in shared.items():
         left_out = any(span == e[2] for e in excluded)
         scope.warnings.append(shared_note(written, listed, left_out))
@@ -128,7 +146,7 @@ def _excluded(low: str, mentions: list) -> list[tuple]:
     with it ("excluding Austin and Englewood")."""
     out, previous = [], None
     for kind, numbers, span in mentions:
-        if kind not in ("area", "ward", "district", "shared"):
+        if kind not in ("area", "ward", "district", "shared", "zip"):
             previous = None
             continue
         cue = _CUE_BEFORE_RE.search(low[max(0, span[0] - 40):span[0]]) or \
@@ -190,7 +208,7 @@ def _record(scope: PlaceScope, kind: str, numbers: list, written: str, geo) -> N
             if geo is not None and 1 <= n <= 77 and all(a.number != n for a in scope.excluded_areas):
                 scope.excluded_areas.append(_area(n, written, geo, typed=True))
     else:
-        target = scope.excluded_wards if kind == "ward" else scope.excluded_districts
+        target = {"ward": scope.excluded_wards, "zip": scope.excluded_zips}.get(kind, scope.excluded_districts)
         target += [n for n in numbers if n not in target]
 
 
@@ -385,14 +403,19 @@ def _locations(low: str, metrics: list, locations: list, found: HomicideFilters)
 # ---------------------------------------------------------------- what the reading used
 
 def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list, unfilterable: bool,
-               subtracts_areas: bool = False) -> list[tuple]:
+               subtracts_areas: bool = False, ranks_zips: bool = False) -> list[tuple]:
     """The spans the coverage check counts as used: places outside Chicago always (the answer names them); places
     left out, the filters and "the rest of the city" where the homicide count tool can apply them. Elsewhere (other
     data, or ``unfilterable``: rates per 100,000 residents and rankings by change, whose tools take no filters)
     they are dropped from the reading, and their words listed as not used. ``subtracts_areas``: a city-wide census
     count, which leaves community areas out by taking theirs away ("Chicago's population if you leave out the
-    Loop"); only areas left out, nothing else."""
+    Loop"); only areas left out, nothing else. ``ranks_zips``: a ranking of ZIPs by home value, which can leave
+    ZIPs out (and only ZIPs)."""
     spans = list(scope.outside_spans)
+    if ranks_zips and scope.excluded_zips:
+        spans += scope.zip_exclusion_spans
+    else:
+        scope.excluded_zips = []
     if "homicides" in domains and not unfilterable:
         spans += scope.exclusion_spans + filters.spans
         if scope.rest_span:  # with no place named (yet: a follow-up's come later), the rest is the whole city

@@ -168,7 +168,8 @@ def extract_places(text: str, low: str, geo, skip: list | tuple = ()) -> dict:
             add_area(number, span, "fuzzy")
     areas.sort(key=lambda a: a.pop("_pos"))
     for m in _BROAD_RE.finditer(low):
-        add_unique(broad, m.group(0))
+        if not overlaps(m.span(), taken):  # "near south side" is an area, not the South Side
+            add_unique(broad, m.group(0))
     mentions.sort(key=lambda m: m[2])
     return {"areas": areas, "wards": wards, "districts": districts, "zips": zips, "iucr_codes": iucr_codes,
             "broad": broad, "invalid_areas": invalid_areas, "taken": taken, "mentions": mentions}

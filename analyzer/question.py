@@ -61,6 +61,7 @@ from analyzer.lexicon import (
     rank_position,
 )
 from analyzer import negations
+from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
@@ -126,10 +127,18 @@ def analyze_question(question: str, data) -> Analysis:
     places["taken"] += named_spans
     ihs = read_submarkets(text, low, data, named_submarkets, areas, places["taken"]) if geo is not None else \
         {"submarkets": [], "quarter": None, "figure": None, "consumed": [], "triggered": False}
+    if ihs["submarkets"] and scope.outside_places:
+        scope.read_as_data(ihs["consumed"])
+        scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
     times = read_times(low, cov, periods)
+    # "black friday", "memorial day weekend": no race, day of the week or weekend of their own; the days of a run or
+    # a holiday weekend left unread are no month or weekend either (they are reported as not used, from seen_low).
+    seen_low = low
+    if times.holiday_text or times.unread_days:
+        low, scoped_low = (negations.blanked(s, times.holiday_text + times.unread_days) for s in (low, scoped_low))
     # Years and months left out ("2014 thru 2022 but don't count 2020", "not counting June"): the ones kept.
     left = read_left_out(low)
     kept = kept_years(left, low, periods, cov)
@@ -140,7 +149,7 @@ def analyze_question(question: str, data) -> Analysis:
     if not times.year_list and not periods and len(years) == 2 and years_together and _TWO_YEARS_RE.search(low):
         # "2017 and 2020 combined": two separate years counted as one, not a comparison of the two.
         times.year_list = sorted(years)
-    months = extract_months(negations.blanked(low, left.month_spans))
+    months = extract_months(negations.blanked(low, left.month_spans + times.season_text))
     if left.months:
         months = kept_months(left, months)
         consumed += left.month_spans
@@ -151,6 +160,8 @@ def analyze_question(question: str, data) -> Analysis:
     metrics, domains, metric_pos, locations, census_group = _metrics(spelled, places["iucr_codes"])
     if census_group:
         consumed += set_aside_shares(low)
+        # "white non-hispanic": the group's words, negation and all, are read
+        consumed += [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
     dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low)
     if dated_only:
         # "is 2023 looking better or worse than last year at this point? compare the numbers so far": days of the
@@ -195,8 +206,10 @@ def analyze_question(question: str, data) -> Analysis:
     if not metrics and (areas or wards or districts) and re.search(r"\bcrime\b", low):
         add_unique(metrics, "homicides")
         add_unique(domains, "homicides")
-    # "Has Logan Square grown?": a place grows in people, so with no other topic it is the population.
-    if not domains and (areas or zips) and re.search(r"\b(?:grow|grows|grown|grew|growing|bigger|smaller)\b", low):
+    # "Has Logan Square grown?", "which community area grew the most since 2010": a place grows in people, so with
+    # no other topic it is the population (the years would otherwise make it a count of homicides).
+    if not domains and (areas or zips or _AREAS_WORD_RE.search(low)) and (
+            _GROWTH_RE.search(low) or re.search(r"\b(?:bigger|smaller)\b", low)):
         add_unique(metrics, "population")
         add_unique(domains, "census")
     if not domains and not UNSUPPORTED_ANY_RE.search(low) and (wards or districts or (years and (areas or periods))):
@@ -280,7 +293,8 @@ def analyze_question(question: str, data) -> Analysis:
     # "Riverdale aside, which area has the lowest income": a ranking of areas sets the area aside in the answer
     # (rules/answer.py), whichever tool ranks them.
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
-    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside)
+    consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
+                                     ranks_zips=group_by == "zip" and bool(ranking))
     warnings += _area_only_warnings(domains, places)
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
@@ -302,6 +316,9 @@ def analyze_question(question: str, data) -> Analysis:
     if len(domains) >= 3:
         complexity = "complex"
 
+    growth = _population_growth(low, metrics)
+    if growth:  # "which grew faster": how the places are ranked or compared
+        consumed += [m.span() for pattern in (_GROWTH_RE, _IN_PERCENT_RE) for m in pattern.finditer(low)]
     result = {
         "complexity": complexity,
         "areas": areas,
@@ -319,8 +336,9 @@ def analyze_question(question: str, data) -> Analysis:
         "year_list": times.year_list,
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,
-        "weekdays": kept_weekdays(low),
+        "weekdays": weekdays_beyond(kept_weekdays(low), times.holidays),
         "month_days": times.month_days,
+        "holidays": times.holidays,
         "asks_average": times.asks_average,
         "asks_percent_change": times.asks_percent_change,
         "relative_year_note": times.note or when["relative_note"],
@@ -338,6 +356,7 @@ def analyze_question(question: str, data) -> Analysis:
         "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|fell|falls?|fallen|"
                                                 r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
+        "population_growth": growth,
         "census_by_count": census_by_count(spelled, census_group),
         # "domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split.
         "domestic_filter": _domestic_only(low),
@@ -355,9 +374,11 @@ def analyze_question(question: str, data) -> Analysis:
         "submarkets": ihs["submarkets"],
         "quarter": quarter,
         "price_figure": ihs["figure"],
-        "not_used": _not_used(low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
-            metrics, comparison or bool(ranking) or trend,
-            len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita, trend or bool(periods))),
+        "not_used": _with_unread(seen_low, times.unread_days, _not_used(
+            seen_low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
+                metrics, comparison or bool(ranking) or trend,
+                len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita,
+                trend or bool(periods)))),
     }
     result["area_condition"] = condition
     named_places = len(areas) + len(wards) + len(districts)
@@ -365,6 +386,10 @@ def analyze_question(question: str, data) -> Analysis:
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     result["years_together"] = bool(times.year_list and years_together)
+    if result["population_growth"] and result["ranking"] and _LOSS_RE.search(low):
+        # "which neighborhoods lost the most people": the most lost is the lowest change
+        order = result["ranking"]["order"]
+        result["ranking"] = {**result["ranking"], "order": "asc" if order == "desc" else "desc"}
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
     # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
@@ -405,7 +430,36 @@ def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: lis
         consumed = consumed + [m.span() for pattern in (_EDUCATED_RE, _UNEDUCATED_RE) for m in pattern.finditer(low)]
     if group_by == "location_type" or locations:
         allowed = allowed | {"home", "homes"}  # "streets, homes, or what?": a kind of place
+    if domains == ["property"]:  # "in the newest month you have": home values are the latest month's unless asked
+        consumed = consumed + [m.span() for m in _LATEST_FIGURES_RE.finditer(low)]
     return unused_phrases(low, taken, consumed, allowed)
+
+
+_LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s+(?:month|data|figures?|numbers?|"
+                                r"period|one)(?:\s+(?:you|they)\s+(?:have|got))?\b")
+
+
+_GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
+                        r"added|lose|gain)\s+(?:the\s+most\s+|more\s+|the\s+fewest\s+|fewer\s+)?(?:people|residents|"
+                        r"population))\b")
+_LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
+_AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
+_IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|rate)\b|%")
+
+
+def _population_growth(low: str, metrics: list) -> str | None:
+    """How a question about the population's growth ranks or compares places: "change_pct" for "grew faster", "in
+    percent"; "change" (residents gained or lost) otherwise; None when it asks no growth."""
+    if "population" not in metrics or not _GROWTH_RE.search(low):
+        return None
+    return "change_pct" if _IN_PERCENT_RE.search(low) else "change"
+
+
+def _with_unread(low: str, unread: list, not_used: list[str]) -> list[str]:
+    """The not-used words with each time expression known but not counted said whole ("the 4th of july weekend",
+    not "4th")."""
+    whole = [low[s:e].strip() for s, e in unread]
+    return whole + [w for w in not_used if not any(w in phrase for phrase in whole)]
 
 
 def failed_analysis(data, error: str) -> Analysis:
@@ -509,6 +563,8 @@ def _unsupported(low: str, metrics: list) -> list[str]:
                 continue
             if label == "taxes" and not re.search(r"\btax", low):
                 continue
+            if label == "police staffing" and "police response times" in unsupported:
+                continue  # "how long do cops take to show up": the time asked for, not how many officers
             unsupported.append(label)
     if re.search(r"\bcrimes?\b", low) and not re.search(r"\bcrime\s+codes?\b", low) and \
             "homicides" in metrics and not re.search(r"murder|homicide|killing|killed|slain|shot\s+dead", low):

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from analyzer.analysis import Analysis
 from analyzer.lexicon import ORDINAL_WORDS
+from tools.homicide.holidays import holidays_phrase
 from tools.homicide.query import month_days_phrase, weekdays_phrase
 
 MEASURES = {
@@ -102,7 +103,8 @@ def _places(a: Analysis) -> list[str]:
         out += [f"ward {w}" for w in a.wards] + [f"police district {d}" for d in a.districts]
     out += [f"ZIP {z}" for z in a.zips] + list(a.broad_places)
     left_out = [f"{p.name} ({p.number})" for p in a.excluded_areas] + \
-        [_numbered("ward", a.excluded_wards), _numbered("police district", a.excluded_districts)]
+        [_numbered("ward", a.excluded_wards), _numbered("police district", a.excluded_districts)] + \
+        [f"ZIP {z}" for z in a.excluded_zips]
     left_out = [x for x in left_out if x]
     if a.rest_of_city and out:
         out.append("the rest of the city")
@@ -146,7 +148,8 @@ def _numbered(kind: str, numbers: list[int]) -> str:
 def _periods(a: Analysis) -> list[str]:
     hours = [" vs ".join(h.label for h in a.hour_spans)] if a.hour_spans else []
     return _dates(a) + hours + ([weekdays_phrase(a.weekdays)] if a.weekdays else []) + \
-        ([month_days_phrase(a.month_days) + " each year"] if a.month_days else [])
+        ([month_days_phrase(a.month_days) + " each year"] if a.month_days else []) + \
+        ([holidays_phrase(a.holidays)] if a.holidays else [])
 
 
 def _dates(a: Analysis) -> list[str]:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.analysis import DateSpan, HourSpan
+from analyzer.moving_holidays import read_moving_holidays
 from analyzer.years import _MONTH_WORD, _month_number
 
 _Y = r"(?:19|20)\d{2}"
@@ -115,6 +116,19 @@ _WEEK_OF_RE = re.compile(r"\b(?:the\s+)?(?P<w>first|1st|second|2nd|third|3rd|fou
 _WEEK_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 
 
+# One winter named by the two years it spans ("the winter of 2021-2022", "winter 2021-22", "the 2021/22 winter"):
+# December of the first year to February of the next, not the winter months of both years.
+_WINTER_RE = re.compile(r"\b(?:the\s+)?winter\s+(?:of\s+)?(?P<y1>" + _Y + r")\s*(?:-|–|/|to|into|and)\s*(?P<y2>" + _Y
+                        + r"|\d{2})\b|\b(?:the\s+)?(?P<y3>" + _Y + r")\s*(?:-|–|/)\s*(?P<y4>" + _Y + r"|\d{2})\s+winter\b",
+                        re.I)
+
+
+def _winter_span(m: re.Match) -> "DateSpan | None":
+    first, second = m.group("y1") or m.group("y3"), m.group("y2") or m.group("y4")
+    start, end = int(first), int(second) if len(second) == 4 else int(first[:2] + second)
+    return DateSpan(f"{start}-12", f"{end}-02") if end == start + 1 else None
+
+
 def _week_span(m: re.Match) -> "DateSpan":
     year, month = int(m.group("y")), _month_number(m.group("m"))
     days = calendar.monthrange(year, month)[1]
@@ -125,7 +139,7 @@ def _week_span(m: re.Match) -> "DateSpan":
 
 # A calendar day in every year: a holiday on a fixed date, or a month and day with no year after them ("on July 4th
 # over the years"); with a year, the day is a date span instead (above). Holidays on moving dates (Thanksgiving,
-# Labor Day) are left unread rather than guessed.
+# Labor Day) are analyzer/moving_holidays.py's.
 _HOLIDAYS = ((r"christmas\s+eve", "12-24"), (r"christmas(?:\s+day)?|xmas", "12-25"),
              (r"new\s+year'?s\s+eve|nye", "12-31"), (r"new\s+year'?s(?:\s+day)?", "01-01"),
              (r"(?:the\s+)?(?:4th|fourth)\s+of\s+july|independence\s+day", "07-04"), (r"hallowe'?en", "10-31"),
@@ -254,6 +268,11 @@ def _month_spans(low: str, cov: dict, periods: list) -> tuple[list[DateSpan], li
     single months with their year ("in June 2021"); each is one inclusive span of whole months."""
     found: list[tuple[int, DateSpan]] = []
     spans: list = []
+    for m in _WINTER_RE.finditer(low):
+        winter = _winter_span(m)
+        if winter:
+            spans.append(m.span())
+            found.append((m.start(), winter))
     for m in _WEEK_OF_RE.finditer(low):
         spans.append(m.span())
         found.append((m.start(), _week_span(m)))
@@ -525,17 +544,21 @@ class Times:
     date_spans: list[DateSpan] = field(default_factory=list)
     hour_spans: list[HourSpan] = field(default_factory=list)
     month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD
+    holidays: list[str] = field(default_factory=list)  # holidays on moving dates, each year's own ("thanksgiving")
     asks_average: bool = False
     asks_percent_change: bool = False
     note: str | None = None  # replaces the relative-year note ("so far this year" against last year)
     consumed: list = field(default_factory=list)  # separate years, and the spans' text (below)
     span_text: list = field(default_factory=list)  # text of the date spans and hours read
+    holiday_text: list = field(default_factory=list)  # text of the moving holidays read ("black friday")
+    unread_days: list = field(default_factory=list)  # runs of days, or a holiday weekend, no filter can count
+    season_text: list = field(default_factory=list)  # "each summer from memorial day to labor day": no months
 
     def without_spans(self) -> None:
         """Drop the date spans and hours (a tool that cannot take them answers): their words are then reported
         as not used instead of being claimed."""
         self.consumed = [span for span in self.consumed if span not in self.span_text]
-        self.date_spans, self.hour_spans, self.month_days, self.note = [], [], [], None
+        self.date_spans, self.hour_spans, self.month_days, self.holidays, self.note = [], [], [], [], None
 
 
 # Years picked by a rule within the range asked (or the whole data): "even-numbered years", "every other year",
@@ -569,9 +592,19 @@ def read_times(low: str, cov: dict, periods: list) -> Times:
         out.span_text += spans
     out.hour_spans, spans = _hour_spans(low)
     out.span_text += spans
-    out.month_days, spans = _calendar_days(low, list(out.span_text))
+    named = [int(y) for y in re.findall(r"\b" + _Y + r"\b", low)] if not periods else []
+    out.holidays, runs, spans, unread = read_moving_holidays(low, _DAY_WORD, _day_of, named,
+                                                             [(d.start, d.end) for d in out.date_spans])
+    out.date_spans += [DateSpan(*run) for run in runs if DateSpan(*run) not in out.date_spans]
     out.span_text += spans
-    if out.month_days or any(len(span.start) == 10 for span in out.date_spans):
+    out.holiday_text, out.unread_days = list(spans), unread
+    if "memorial_day_to_labor_day" in out.holidays:  # "each summer from memorial day to labor day": those days
+        out.season_text = [m.span() for m in re.finditer(r"\bsummers?\b", low)]
+        out.span_text += out.season_text
+    # The days at the ends of a run left unread are not read alone (Christmas Day would answer another question).
+    out.month_days, spans = _calendar_days(low, list(out.span_text) + unread)
+    out.span_text += spans
+    if out.month_days or out.holidays or any(len(span.start) == 10 for span in out.date_spans):
         # "the 2020 holidays, christmas eve thru new years eve": the days named say which holidays
         out.span_text += [m.span() for m in _HOLIDAYS_WORD_RE.finditer(low)]
     out.consumed = list(out.span_text)
@@ -634,8 +667,11 @@ WHICH_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\b(?:which|what
                               r"(?:on\s+)?(?:" + "|".join(_DAY_NAMES) + r")", re.I)
 
 
-_DAY_RUN_RE = re.compile(r"\b(?P<a>" + "|".join(_DAY_NAMES) + r")s?\s*(?:through|thru|to|till|until|-|–)\s*"
-                         r"(?P<b>" + "|".join(_DAY_NAMES) + r")s?\b", re.I)
+# A run of days, the names whole or cut short ("sat-mon", "fri thru the sunday"): a short name alone ("sat", "sun",
+# "wed") is too often another word to read as a day.
+_DAY_OR_SHORT = r"(?:" + "|".join(_DAY_NAMES) + r"|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+DAY_RUN_RE = re.compile(r"\b(?P<a>" + _DAY_OR_SHORT + r")s?\.?\s*(?:through|thru|to|till|until|-|–)\s*(?:the\s+)?"
+                        r"(?P<b>" + _DAY_OR_SHORT + r")s?\b", re.I)
 _WEEKNIGHTS_RE = re.compile(r"\bweek[\s-]?nights?\b|\bschool\s+nights?\b", re.I)
 
 
@@ -644,9 +680,9 @@ def kept_weekdays(low: str) -> list[int]:
     Fridays" -> [5], "monday thru thursday" -> [1..4] (a run may wrap: "friday to sunday" -> [5, 6, 7]).
     Weeknights are the nights that are not the weekend's, Sunday to Thursday. Weekends set against weekdays
     ("weekends or weekdays") keep none: that is a comparison by day."""
-    run = _DAY_RUN_RE.search(low)
+    run = DAY_RUN_RE.search(low)
     if run:
-        first, last = (_DAY_NAMES.index(run.group(k).lower()) for k in ("a", "b"))
+        first, last = ([d[:3] for d in _DAY_NAMES].index(run.group(k).lower()[:3]) for k in ("a", "b"))
         return sorted({(first + i) % 7 + 1 for i in range((last - first) % 7 + 1)})
     if _WEEKNIGHTS_RE.search(low) and not WEEKDAY_NAME_RE.search(low):
         return [1, 2, 3, 4, 7]

@@ -1189,3 +1189,98 @@ def acs_age_count_area_ranked(band: str, rank: int = 1, ascending: bool = False)
     i = int(rank) - 1
     _tie_check(counts.tolist(), i, band)
     return area_name(int(counts.index[i]))
+
+
+# ---- blind10_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions)
+
+def b10_homicides_on_dates(dates, **filters) -> int:
+    """Homicides matching the filters (see ``_homicides_filtered``) whose incident date is one of the listed days
+    ('YYYY-MM-DD'); for holidays whose date moves each year (Thanksgiving, Memorial Day, Mother's Day, Labor Day),
+    the question's comment lists the exact days."""
+    df = _homicides_filtered(**filters)
+    days = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME).dt.strftime("%Y-%m-%d")
+    wanted = [str(pd.Timestamp(d).date()) for d in _as_list(dates)]
+    return int(days.isin(wanted).sum())
+
+
+def b10_homicides_average_over_years(years, **filters) -> float:
+    """Homicides per year over a LIST of years (not a range): the listed years' total / how many years, one
+    decimal."""
+    listed = sorted({int(y) for y in _as_list(years)})
+    return round(homicides_where(years=listed, **filters) / len(listed), 1)
+
+
+def _b10_zhvi_month_excluding(year: int, month: int, exclude, ascending: bool) -> pd.DataFrame:
+    df = _zhvi()
+    rows = df[df["period"] == int(year) * 100 + int(month)].dropna(subset=["value"])
+    rows = rows[~rows["zip"].isin([str(z).zfill(5) for z in _as_list(exclude)])]
+    return rows.sort_values("value", ascending=bool(ascending), kind="mergesort")
+
+
+def b10_zhvi_zip_ranked_excluding(year: int, month: int, exclude, rank: int = 1, ascending: bool = False) -> str:
+    """The ZIP at 1-based ``rank`` by Zillow value in one month once the listed ZIPs are left out."""
+    return str(_b10_zhvi_month_excluding(year, month, exclude, ascending)["zip"].iloc[int(rank) - 1])
+
+
+def b10_zhvi_zip_ranked_excluding_value(year: int, month: int, exclude, rank: int = 1, ascending: bool = False) -> int:
+    """The Zillow value (whole dollars) of that ZIP (see ``b10_zhvi_zip_ranked_excluding``)."""
+    return int(round(float(_b10_zhvi_month_excluding(year, month, exclude, ascending)["value"].iloc[int(rank) - 1])))
+
+
+def _b10_pop2010_ranked(ascending: bool = False) -> pd.DataFrame:
+    df = _pop2010().sort_values("NID")
+    return df.sort_values("POP2010", ascending=bool(ascending), kind="mergesort")
+
+
+def b10_pop2010_area_ranked(rank: int = 1, ascending: bool = False) -> str:
+    """The community area (socioeconomic-file spelling) at 1-based ``rank`` by 2010 Census population; raises on a
+    tie at that rank."""
+    df = _b10_pop2010_ranked(ascending)
+    i = int(rank) - 1
+    _tie_check(df["POP2010"].tolist(), i, "POP2010")
+    return area_name(int(df["NID"].iloc[i]))
+
+
+def b10_pop2010_ranked_value(rank: int = 1, ascending: bool = False) -> int:
+    return int(_b10_pop2010_ranked(ascending)["POP2010"].iloc[int(rank) - 1])
+
+
+@functools.lru_cache(maxsize=2)
+def _b10_redfin_at(folder: str) -> pd.DataFrame:
+    return pd.read_csv(Path(folder) / "property_redfin_neighborhoods.csv", encoding="utf-8-sig")
+
+
+def _b10_redfin() -> pd.DataFrame:
+    """The Redfin file of the configured data folder (cached per folder, so ``set_data_dir`` needs no change)."""
+    return _b10_redfin_at(str(data_dir()))
+
+
+def b10_redfin_value(neighborhood: str, period_end: str, column: str):
+    """One Redfin neighborhood row ('Chicago, IL - <neighborhood>', the window ending period_end 'M/D/YYYY' as in the
+    file). 'Median Sale Price' is a display string such as '$427K': returned as its digits ('427'), so '$427K' and
+    '$427,000' both count; other columns as whole numbers when whole, else one decimal."""
+    df = _b10_redfin()
+    row = df[(df["Region"] == f"Chicago, IL - {neighborhood}") & (df["Period End"] == period_end)].iloc[0]
+    value = row[column]
+    if column == "Median Sale Price":
+        return str(value).strip().lstrip("$").rstrip("Kk").strip()
+    number = float(value)
+    return int(number) if number.is_integer() else round(number, 1)
+
+
+def _b10_ward_office(ward: int):
+    offices = pd.read_csv(data_dir() / "ward_offices.csv", encoding="utf-8-sig", dtype=str)
+    return offices[offices["WARD"].str.strip() == str(int(ward))].iloc[0]
+
+
+def b10_ward_alderman_surname(ward: int) -> str:
+    """The alderperson's surname as written in ward_offices.csv ('Vasquez' for 'Vasquez, Jr., Andres'; 2019-2023
+    council)."""
+    return str(_b10_ward_office(ward)["ALDERMAN"]).split(",")[0].strip()
+
+
+def b10_ward_office_street_number(ward: int) -> int:
+    """The house number of a ward office's address (5620 for '5620 North Western Avenue')."""
+    return int(str(_b10_ward_office(ward)["ADDRESS"]).split()[0])

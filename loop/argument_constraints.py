@@ -125,6 +125,7 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
     excluded_areas = [v for area in analysis.excluded_areas for v in (area.number, area.name)]
     out = {"years": list(analysis.year_list) if analysis.year_list else [],
            "exclude_wards": list(analysis.excluded_wards), "exclude_districts": list(analysis.excluded_districts),
+           "exclude_zips": list(analysis.excluded_zips),
            "exclude_community_areas": excluded_areas, "exclude_location_types": list(analysis.excluded_locations),
            "arrest_status": ["any"] + ([analysis.arrest_filter] if analysis.arrest_filter else [])}
     if not analysis.hour_spans:
@@ -132,6 +133,7 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
     if not analysis.weekdays:
         out["weekdays"] = []
     out["month_days"] = list(analysis.month_days)
+    out["holidays"] = list(analysis.holidays)
     out["location_types"] = list(analysis.locations) if analysis.locations_together else []
     out["min_homicides"] = [analysis.min_homicides] if analysis.min_homicides else []
     # Places counted as one, and a place's share of the city: only when the question asks for them (a small model
@@ -153,8 +155,8 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
 # numbers the question writes. Places to filter on stay the question's own: an unread word is no licence to invent
 # a place. (Without this widening the grammar kept the model's own calls exactly as narrow as the failed reading.)
 _TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "month_days",
-                   "start_date", "end_date", "since_year", "period1_start", "period1_end", "period2_start",
-                   "period2_end")
+                   "holidays", "start_date", "end_date", "since_year", "period1_start", "period1_end",
+                   "period2_start", "period2_end")
 _FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
 _WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
 # A filter the model may add for unread words only where the question has a word of its kind: asked "how many were

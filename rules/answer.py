@@ -614,6 +614,15 @@ def refinements_first(ok: list[ToolCallStep], analysis: Analysis) -> list[ToolCa
     return sorted(ok, key=lambda r: r not in better)
 
 
+def _called_place(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """The place a failed call was for, as the reading names it ("ZIP 60617", "Austin"), or None."""
+    args = entry.arguments or {}
+    if args.get("zip"):
+        return f"ZIP {args['zip']}"
+    area = args.get("community_area")
+    return next((a.name for a in analysis.areas if area in (a.number, a.name)), None) if area is not None else None
+
+
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
                  geo=None) -> str:
     ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)
@@ -649,6 +658,12 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         message = ((result.error or {}).get("message") or result.summary or "").strip()
         label = TOOL_LABELS.get(entry.name, entry.name)
         notes.append(f"I could not get {label}: {message}")
+        place = _called_place(entry, analysis)
+        if place and lead and message and not analysis.out_of_range_years:  # a year outside is declined above
+            # "values for 60617 and 60619": the place the data lacks is said in the answer, not only in a note
+            reason = message.split(" (")[0].rstrip(".")
+            reason = reason[0].lower() + reason[1:] if reason[1:2].islower() else reason  # "ZIP ..." stays
+            lead = [f"I could not get {label} for {place}, because {reason}."] + lead
     if not strict:
         notes += user_notes(analysis)
         if analysis.injection_suspected:

@@ -93,6 +93,9 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
         metric = metric if metric in CENSUS_METRICS else _census_metric(metrics)
         metric = CENSUS_TOOL_METRIC.get(metric, metric)
         group = _census_group_args(analysis)
+        if analysis.population_growth and metric in ("population", "all"):
+            # "which area grew the most since 2010": the change from the 2010 Census, not the 2010 count
+            return (names.CENSUS, {"metric": "population", "rank_by": analysis.population_growth, **rank})
         # "the fewest people in 2010": the 2010 Census count ranks the areas, not the latest estimate.
         year = {"year": analysis.years[0]} if len(analysis.years) == 1 and not analysis.out_of_range_years else {}
         if group and metric in ("race", "age", "income", "all", "population"):
@@ -112,6 +115,8 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
                                          "metric": _socio_metric(metrics)})]
     if domain == "census":
         group = _census_group_args(analysis) if rest else {}  # "more Black residents, Austin or Englewood?"
+        if rest and analysis.population_growth and _census_metric(metrics) == "population":
+            group = {"rank_by": analysis.population_growth}  # "which grew faster, the Loop or the Near South Side"
         calls = [(names.CENSUS, {"community_area": first, "compare_areas": rest or None,
                                  "metric": _census_metric(metrics), **group})]
         left = [a.number for a in analysis.excluded_areas]
@@ -218,8 +223,10 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
     if analysis.months:
         base["months"] = analysis.months
     group = analysis.group_by
-    if base.get("months") and group == "month" and len(years) >= 2 and not ranking:
-        group = "year"  # "summer 2019 vs summer 2020": the season in each year, not its months pooled
+    if (base.get("months") or analysis.holidays) and group == "month" and len(years) >= 2 and not ranking:
+        # "summer 2019 vs summer 2020", "each summer from memorial day to labor day": the season in each year, not
+        # its months pooled
+        group = "year"
     if "arrests" in metrics and not group and not ranking and analysis.trend and len(years) >= 2 and \
             not analysis.arrest_filter:
         group = "year"  # "how did the arrest rate change from 2019 to 2021": each year's rate, not one pooled rate
@@ -415,7 +422,10 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
 
 def _by_zip(analysis: Analysis) -> dict:
     """"The cheapest ZIP code": ZIPs ranked by their own value (the Zillow value alone: no price index by ZIP)."""
-    return {"group_by": "zip", "metric": "home_value"} if analysis.group_by == "zip" else {}
+    if analysis.group_by != "zip":
+        return {}
+    return {"group_by": "zip", "metric": "home_value",
+            **({"exclude_zips": list(analysis.excluded_zips)} if analysis.excluded_zips else {})}
 
 
 def _two_years(analysis: Analysis) -> list[int]:

@@ -9,30 +9,25 @@ share beside it and the whole it is a part of, then the survey it is from.
 from __future__ import annotations
 
 from analyzer.lexicon import ORDINAL_WORDS
-from tools.census.data import AGE_BANDS, GROUP_COUNTS, INCOME_BANDS, RACE_GROUPS, residents_phrase
+from tools.census.data import AGE_BANDS, GROUP_COUNTS, GROUPS
 
 _ORDINALS = {n: word for word, n in ORDINAL_WORDS.items()}
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
+_WHOLE = {"race": "population", "income": "households", "age": "age_total"}
+
+
 def _parts() -> dict[str, tuple[str, str, str, str]]:
     """ranked key -> (what is ranked, the count key, the share key, the whole's key) for each group's count and
-    share; the whole is residents or households."""
+    share; the whole is residents, households, or the residents whose age was asked."""
     out = {}
-    for _, key, label in RACE_GROUPS:
-        words = residents_phrase(label).split(" (")[0]
-        out[f"pct_{key}"] = (f"share of {words}", key, f"pct_{key}", "population")
-        out[key] = (f"number of {words}", key, f"pct_{key}", "population")
-    for _, key, label in INCOME_BANDS:
-        out[f"pct_households_{key}"] = (f"share of households earning {label}", f"households_{key}",
-                                        f"pct_households_{key}", "households")
-    for _, key, label in AGE_BANDS:
-        out[f"pct_{key}"] = (f"share of residents aged {label}", key, f"pct_{key}", "age_total")
-    for group, (column, label) in GROUP_COUNTS.items():
-        if column not in out:
-            whole = "households" if column.startswith("households_") else "age_total"
-            share = f"pct_{column}"
-            out[column] = (label, column, share, whole)
+    for group, (metric, share_key, _) in GROUPS.items():
+        count_key, count_label = GROUP_COUNTS[group]
+        # "number of Hispanic or Latino residents (any race)": the bracket would split the sentence.
+        what = count_label.split(" (")[0].removeprefix("number of ")
+        out[share_key] = (f"share of {what}", count_key, share_key, _WHOLE[metric])
+        out[count_key] = (f"number of {what}", count_key, share_key, _WHOLE[metric])
     return out
 
 
@@ -64,11 +59,33 @@ def _lead(row: dict, key: str) -> str:
         f"{row[key]:,}" if isinstance(row[key], int) else f"{row[key]:.1f}%")
 
 
+_GROWTH_VERBS = {("population_change", "desc"): "grew the most", ("population_change", "asc"): "lost the most residents",
+                 ("population_change_pct", "desc"): "grew fastest", ("population_change_pct", "asc"): "shrank fastest"}
+
+
+def _growth_sentence(rows: list, key: str, position: int, order: str) -> str | None:
+    """"The community area whose population grew the most since the 2010 Census is Near North Side (8): +11,151
+    residents (+13.9%), from 80,484 to 91,635 in the ACS 2019-2023 5-year estimate."""
+    if len(rows) < position:
+        return None
+    row = rows[position - 1]
+    change, pct, before, now = (row.get(k) for k in ("population_change", "population_change_pct", "population_2010",
+                                                      "population_acs_2023"))
+    if not all(isinstance(v, (int, float)) for v in (change, pct, before, now)):
+        return None
+    ordinal = f" ({_ORDINALS.get(position, f'{position}th')})" if position > 1 else ""
+    return (f"The community area whose population {_GROWTH_VERBS[key, order]}{ordinal} since the 2010 Census is "
+            f"{row['name']} ({row['community_area']}): {change:+,} residents ({pct:+.1f}%), from {before:,} to "
+            f"{now:,} in the ACS 2019-2023 5-year estimate.")
+
+
 def census_ranking_sentence(values: dict, position: int, order: str, listed: int = 1, ahead: bool = True) -> str | None:
     """The ``position``-th row of a census ranking as a sentence, with the first row after it when it is not the
     first (and ``ahead``: not when the first was set aside); or, with ``listed`` 2-5, the first ``listed`` rows.
     None when the values lack what it needs."""
     rows, key = values.get("rows") or [], values.get("rank_by")
+    if values.get("scope") == "ranking" and key in ("population_change", "population_change_pct") and listed <= 1:
+        return _growth_sentence(rows, key, position, "asc" if values.get("sort_order") == "asc" else "desc")
     if values.get("scope") != "ranking" or (key != "population" and key not in _RANKED) or len(rows) < max(
             position, listed):
         return None

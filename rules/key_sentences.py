@@ -26,7 +26,8 @@ _PLACE_SHARE = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<rest>(?:[\d.]+%|\d[
 # "Lincoln Square: 0-17 16.9%, 18-24 6.7%, ... (ACS 2019-2023 5-year)."
 _PLACE_AGES = re.compile(r"^(?P<place>[A-Z][^:]{0,60}): (?P<rest>0-17 .*?)\.?$")
 # "District 7 (Englewood) police station: 1438 W 63rd St, Chicago, IL 60636; phone 312-747-8223."
-_STATION = re.compile(r"^(?P<station>District .+? police station): (?P<address>[^;]+); phone (?P<phone>[\d-]+)\.?$")
+_STATION = re.compile(r"^(?P<station>District .+? police station): (?P<address>[^;]+); phone (?P<phone>[\d-]+)"
+                      r"(?: \(in (?P<area>[^)]+)\))?\.?$")
 # "Homicide rate vs poverty: Pearson 0.79, Spearman 0.84 (77 areas, 2008-2012)."
 _CORRELATION = re.compile(r"^Homicide rate vs (?P<measure>[^:]+): Pearson (?P<r>[-\d.]+), Spearman (?P<rho>[-\d.]+) "
                           r"\((?P<n>\d+) areas, (?P<period>[^)]+)\)\.?$")
@@ -79,7 +80,8 @@ def _measure_places(m: re.Match) -> str | None:
 
 # Each key line's shape and the sentence it becomes, tried in order; a writer returning None passes the line on.
 _WRITERS = [
-    (_STATION, lambda m: f"The {m['station']} is at {m['address']}; its phone number is {m['phone']}."),
+    (_STATION, lambda m: f"The {m['station']}{', in ' + m['area'] + ',' if m['area'] else ''} is at {m['address']}; "
+                         f"its phone number is {m['phone']}."),
     (_CORRELATION, lambda m: f"Across the {m['n']} community areas ({m['period']}), the homicide rate and "
                              f"{m['measure'].replace('_', ' ')} have a Pearson correlation of {m['r']} "
                              f"(Spearman {m['rho']})."),

@@ -11,7 +11,7 @@ MAX_VARIANTS = 4
 
 def has_time_filters(analysis: Analysis) -> bool:
     return bool(analysis.year_list or analysis.date_spans or analysis.hour_spans or analysis.weekdays
-                or analysis.month_days)
+                or analysis.month_days or analysis.holidays)
 
 
 def with_times(analysis: Analysis, base: dict) -> dict:
@@ -35,6 +35,8 @@ def with_times(analysis: Analysis, base: dict) -> dict:
         out["weekdays"] = list(analysis.weekdays)
     if analysis.month_days:
         out["month_days"] = list(analysis.month_days)
+    if analysis.holidays:
+        out["holidays"] = list(analysis.holidays)
     return out
 
 

@@ -17,6 +17,7 @@ import pytest
 from bench.postgres_server import PostgresUnavailable, postgres_server
 from settings.loader import FALLBACK_DATA_DIR, DataNotFoundError, load_settings, resolve_data_dir
 from tests.fixtures import make_small_data as small_data
+from tests.planner_helpers import raw_homicides, rules_run
 from tests.tiny_gguf import make_tiny_gguf
 from tools.catalog import build_registry
 from tools.data.loader import load_data
@@ -182,6 +183,19 @@ def data(settings):
 @pytest.fixture(scope="session")
 def registry(data):
     return build_registry(data)
+
+
+@pytest.fixture(scope="session")
+def raw(data_dir):
+    """The raw homicide rows read with plain pandas, never through the app's loaders, so that the planner tests'
+    expected figures are independent of the code they check. Tests only read it."""
+    return raw_homicides(data_dir)
+
+
+@pytest.fixture(scope="module")
+def ask(settings, data):
+    """The rules backend's run, end to end: the planner's own answer. A module may define its own ``ask``."""
+    return rules_run(settings, data)
 
 
 @pytest.fixture(scope="session")

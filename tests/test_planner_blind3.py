@@ -3,14 +3,9 @@ general way, end to end with the rules backend. Expected figures come from plain
 import pandas as pd
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
+from tests.planner_helpers import lead
 
 PROPERTY = "query_property_values"
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +14,6 @@ def zhvi(data_dir):
     df["zip"] = df["RegionName"].str.zfill(5)
     df["value"] = pd.to_numeric(df["price"], errors="coerce")
     return df.dropna(subset=["value"])
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 @pytest.mark.parametrize("question", ["how many 2022 homicides didnt happen out on the street",

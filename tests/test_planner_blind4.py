@@ -5,17 +5,7 @@ exclusion was read as the place excluded, a ratio was answered with a difference
 import pandas as pd
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
+from tests.planner_helpers import lead
 
 
 # ---------------------------------------------------------------- years outside the data beside years inside it

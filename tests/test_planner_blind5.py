@@ -6,23 +6,13 @@ had been answered with the deadliest."""
 import pandas as pd
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
+from tests.planner_helpers import lead
 
 
 @pytest.fixture(scope="module")
 def acs(data_dir):
     df = pd.read_csv(data_dir / "census_acs.csv")
     return df[df["acs_year"] == df["acs_year"].max()].set_index("community_area")
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 def test_a_kind_of_place_counts_the_types_recorded_as_its_sub_kinds(ask, raw):

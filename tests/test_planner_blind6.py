@@ -7,17 +7,7 @@ census year before any census figure the data has."""
 import pandas as pd
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
+from tests.planner_helpers import lead
 
 
 def test_a_clock_range_written_until_noon_wins_over_mornings(ask, raw):

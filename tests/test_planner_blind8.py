@@ -9,17 +9,7 @@ import pytest
 from evals import expected as E
 from intelligent_mcp import Orchestrator
 from tests.loop_helpers import SuggestibleModel
-from tests.planner_helpers import lead, raw_homicides, rules_run
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
+from tests.planner_helpers import lead
 
 
 def _between(raw, start, end):

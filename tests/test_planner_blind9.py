@@ -8,19 +8,9 @@ import pandas as pd
 import pytest
 
 from evals import expected as E
-from tests.planner_helpers import lead, raw_homicides, rules_run
+from tests.planner_helpers import lead
 
 NIGHT = [21, 22, 23, 0, 1, 2, 3, 4]
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 def _first(run) -> str:

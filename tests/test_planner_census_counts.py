@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analyzer.count_scope import census_by_count
-from tests.planner_helpers import lead, rules_run
+from tests.planner_helpers import lead
 
 
 @pytest.fixture(scope="module")
@@ -17,11 +17,6 @@ def acs(data_dir):
     df = df[df["acs_year"] == df["acs_year"].max()]
     df["name"] = df["community_area"].str.title()
     return df.set_index("name")
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 def _ranked(acs, column, rank, by_share=False):

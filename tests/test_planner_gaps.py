@@ -7,9 +7,6 @@ import re
 import pandas as pd
 import pytest
 
-from assembly.services import build_services
-from backends.rules_only import RulesBackend
-
 HOMICIDES = "query_homicides_advanced"
 
 
@@ -21,12 +18,6 @@ def raw(data_dir):
     df["ward"] = pd.to_numeric(df["Ward"], errors="coerce")
     df["district"] = pd.to_numeric(df["District"], errors="coerce")
     return df
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    orchestrator = build_services(settings, backend=RulesBackend(), data=data).orchestrator
-    return orchestrator.run
 
 
 @pytest.mark.full_data

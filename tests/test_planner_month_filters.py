@@ -5,7 +5,7 @@ that hold those days. Each figure from plain pandas on the raw file."""
 import pandas as pd
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
+from tests.planner_helpers import lead, raw_homicides
 
 
 @pytest.fixture(scope="module")
@@ -13,11 +13,6 @@ def raw(data_dir):
     df = raw_homicides(data_dir)
     df["day"] = pd.to_datetime(df["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.strftime("%m-%d")
     return df
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 def test_a_month_over_a_span_of_years_is_counted_in_that_month_only(ask, raw):

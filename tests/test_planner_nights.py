@@ -3,19 +3,9 @@ evening of that day into the next morning, end to end with the rules backend; ex
 the raw homicide rows. The literal reading had counted Friday 00:00-04:59 (Thursday's night) as Friday night."""
 import pytest
 
-from tests.planner_helpers import lead, raw_homicides, rules_run
+from tests.planner_helpers import lead
 
 NIGHT = [21, 22, 23, 0, 1, 2, 3, 4]
-
-
-@pytest.fixture(scope="module")
-def raw(data_dir):
-    return raw_homicides(data_dir)
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return rules_run(settings, data)
 
 
 def _nights(raw, year, days):

@@ -10,8 +10,6 @@ import pytest
 from analyzer import followup
 from analyzer.analysis import Analysis
 from analyzer.question import analyze_question
-from assembly.services import build_services
-from backends.rules_only import RulesBackend
 from loop.argument_constraints import argument_values, unanswerable_subjects
 from tests.answer_text import lead_count
 
@@ -28,11 +26,6 @@ def raw(data_dir):
         df[name] = pd.to_numeric(df[column], errors="coerce")
     df["place"] = df["Location Description"]
     return df
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    return build_services(settings, backend=RulesBackend(), data=data).orchestrator.run
 
 
 def _count_calls(run) -> list[dict]:

@@ -10,8 +10,6 @@ import pytest
 
 from analyzer.question import analyze_question
 from analyzer.reading import read
-from assembly.services import build_services
-from backends.rules_only import RulesBackend
 from loop.grammar import build_tool_grammar
 from tests.answer_text import count_phrase, lead_count
 
@@ -27,12 +25,6 @@ def raw(data_dir):
     df["day"] = df["when"].dt.normalize()
     df["area"] = pd.to_numeric(df["Community Area"], errors="coerce")
     return df
-
-
-@pytest.fixture(scope="module")
-def ask(settings, data):
-    orchestrator = build_services(settings, backend=RulesBackend(), data=data).orchestrator
-    return orchestrator.run
 
 
 def _between(raw, first: str, last: str):

@@ -94,17 +94,27 @@ for _, _key, _label in INCOME_BANDS:
     GROUP_COUNTS[_key] = (f"households_{_key}", f"number of households earning {_label}")
 for _, _key, _label in AGE_BANDS:
     GROUP_COUNTS[_key] = (_key, f"number of residents aged {_label}")
-RANK_BY = ["share", "count"]
+RANK_BY = ["share", "count", "change", "change_pct"]
+# "which area grew the most since 2010": the population's change from the 2010 Census to ACS 2019-2023, in residents
+# or in percent ("grew faster").
+_CHANGE_KEYS = {"change": "population_change", "change_pct": "population_change_pct"}
 DEFAULT_RANK = {"population": "population", "income": "pct_households_125k_plus", "race": "population",
                 "age": "pct_age_65_plus", "all": "population"}
 RANK_LABEL = {"population": "population", "pct_households_125k_plus": "share of households $125,000 and over",
               "pct_age_65_plus": "share aged 65+"}
 RANK_LABEL.update({col: label for _, (_, col, label) in GROUPS.items()})
 RANK_LABEL.update({col: label for col, label in GROUP_COUNTS.values()})
+RANK_LABEL.update({"population_change": "population change since 2010 (residents)",
+                   "population_change_pct": "population change since 2010 (percent)"})
 
 
 def rank_key(metric: str, group: str | None, rank_by: str) -> str:
     """The column a ranking or comparison orders by: the group's share or count, else the metric's default."""
+    if rank_by in _CHANGE_KEYS:
+        if group or metric not in ("population", "all"):
+            raise ToolArgumentError(f"rank_by '{rank_by}' ranks by the population's change since the 2010 Census: "
+                                    "give metric 'population' and no group", "invalid_choice")
+        return _CHANGE_KEYS[rank_by]
     if group:
         return GROUP_COUNTS[group][0] if rank_by == "count" else GROUPS[group][1]
     if rank_by == "count" and metric not in ("population", "all"):

@@ -158,7 +158,8 @@ def register(registry) -> None:
                           "description": "race group, income band or age band whose share ranks the areas"},
                 "rank_by": {"type": "string", "enum": RANK_BY,
                             "description": "with group: rank or compare by the group's share (default) or by "
-                                           "its number of residents or households"},
+                                           "its number of residents or households; with metric population: "
+                                           "change / change_pct = by growth since the 2010 Census"},
                 "ward": WARD_SCHEMA,
                 "zip": ZIP_SCHEMA,
             },

@@ -35,6 +35,10 @@ class Period:
     def year_count(self) -> int:
         return len(self.years) if self.years else self.end - self.start + 1
 
+    @property
+    def each_year(self) -> list[int]:
+        return list(self.years) if self.years else list(range(self.start, self.end + 1))
+
 
 def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end_year=None, years=None,
                    start_date=None, end_date=None, months=None) -> Period:

@@ -40,6 +40,7 @@ from tools.homicide.common import (
     number_set,
     pct,
 )
+from tools.homicide.holidays import HOLIDAY_NAMES, earliest_day, holiday_dates, holidays_phrase
 from tools.homicide.periods import (Period, hour_runs, hours_phrase, monthly_average, resolve_period,
                                     yearly_average)
 from tools.map_hints import area_counts_map
@@ -100,6 +101,9 @@ PARAMETERS = {
                      "description": "days of the week to keep, 1 = Monday ... 7 = Sunday, e.g. weekends = [6, 7]"},
         "month_days": {"type": "array", "items": {"type": "string"}, "maxItems": 31,
                        "description": "calendar days to keep in every year, MM-DD, e.g. [\"12-25\"] for Christmas Day"},
+        "holidays": {"type": "array", "items": {"type": "string", "enum": HOLIDAY_NAMES}, "maxItems": len(HOLIDAY_NAMES),
+                     "description": "holidays whose date moves, each on its own date in every year counted, e.g. "
+                                    "[\"thanksgiving\"] (fixed days such as Christmas are month_days)"},
         "hours": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 23}, "maxItems": 24,
                   "description": "hours of day 0-23 to keep, e.g. 9pm-5am = [21, 22, 23, 0, 1, 2, 3, 4]; with "
                                  "weekdays, hours after midnight in such a run count with the night before"},
@@ -418,9 +422,11 @@ def _after_midnight(hours: list[int]) -> list[int]:
     return [h for run in hour_runs(hours) if run[0] > run[-1] for h in run if h < run[0]]
 
 
-def _window_start(filters: dict) -> str | None:
-    """The first calendar day (MM-DD) a month or day-of-year filter keeps, or None when every day is kept."""
+def _window_start(filters: dict, years) -> str | None:
+    """The first calendar day (MM-DD) a month, day-of-year or holiday filter keeps, or None when every day is
+    kept."""
     days = list(filters.get("month_days") or [])
+    days += [earliest_day(filters["holidays"], years)] if filters.get("holidays") else []
     days += [f"{m:02d}-01" for m in filters.get("months") or []]
     return min(days) if days else None
 
@@ -477,13 +483,23 @@ def _not_both(sel: _Selection, left_out: list, chosen_keys: tuple, exclude_key: 
 
 def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status, domestic, location_type,
                  hours=None, exclude_location_types=None, weekdays=None, month_days=None,
-                 location_types=None) -> None:
+                 location_types=None, holidays=None, years=()) -> None:
+    """The filters on what kind of homicide, and when in the year, week or day; ``years``: the period's years,
+    which a holiday's dates are taken in."""
     if month_days:
         days = _month_days(month_days)
         keep = np.zeros(arrays.n, dtype=bool)
         for day in days:
             keep |= (arrays.month == int(day[:2])) & (arrays.day_of_month == int(day[3:]))
         sel.narrow(keep, "month_days", days, month_days_phrase(days))
+    if holidays:
+        names = [name for name in HOLIDAY_NAMES if name in holidays]  # in the calendar's order, once each
+        if len(names) < len(set(holidays)):
+            raise ToolArgumentError(f"holidays takes {', '.join(HOLIDAY_NAMES)}; got {', '.join(map(str, holidays))}",
+                                    "invalid_argument")
+        dates = np.array(holiday_dates(names, years), dtype="datetime64[D]")
+        sel.narrow(np.isin(arrays.day, dates), "holidays", names,
+                   holidays_phrase(names, years[0] if len(years) == 1 else None))
     if months:
         months = sorted(set(int(m) for m in months))
         sel.narrow(np.isin(arrays.month, months), "months", months,
@@ -676,20 +692,21 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
                     args["exclude_community_areas"])
     # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
     context_mask, place_described = sel.mask.copy(), len(sel.described)
-    _select_kind(arrays, sel, *_kind_args(args))
+    _select_kind(arrays, sel, *_kind_args(args, period))
     return period, sel, context_mask, len(sel.described) > place_described
 
 
-def _kind_args(args: dict) -> tuple:
+def _kind_args(args: dict, period: Period) -> tuple:
     return (args["months"], args["arrest_status"], args["domestic"], args["location_type"], args["hours"],
-            args["exclude_location_types"], args["weekdays"], args["month_days"], args["location_types"])
+            args["exclude_location_types"], args["weekdays"], args["month_days"], args["location_types"],
+            args["holidays"], period.each_year)
 
 
 def _city_share(arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
     """The place's count as a share of the city's, in the same period and with the same kind filters ("what share
     of Chicago's 2016 homicides happened in Englewood and West Englewood combined")."""
     city = _Selection(period.mask.copy())
-    _select_kind(arrays, city, *_kind_args(args))
+    _select_kind(arrays, city, *_kind_args(args, period))
     city_total = int(city.mask.sum())
     return {"homicides": city_total, "share_pct": pct(total, city_total)}
 
@@ -709,7 +726,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                              wards=None, districts=None, years=None, start_date=None, end_date=None, hours=None,
                              exclude_wards=None, exclude_districts=None, exclude_community_areas=None,
                              exclude_location_types=None, weekdays=None, community_areas=None, city_share=False,
-                             month_days=None, location_types=None, min_homicides=None):
+                             month_days=None, location_types=None, min_homicides=None, holidays=None):
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
     args = dict(locals())
@@ -743,7 +760,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         lines.append(f"That is {fmt_pct(values['city_share']['share_pct'])} of the "
                      f"{fmt_int(values['city_share']['homicides'])} homicides city-wide in the same period"
                      f"{' with the same filters' if narrowed else ''}.")
-    average, average_words, partial = yearly_average(data, period, total, _window_start(sel.filters))
+    average, average_words, partial = yearly_average(data, period, total, _window_start(sel.filters, period.each_year))
     values.update(average)
     if average:
         lines.append(f"That is {average_words} over {average['per_year_years']} years{partial}.")

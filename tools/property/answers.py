@@ -319,14 +319,14 @@ def city_answer(c, metric, period, since, end, base, caveats, method) -> dict:
                 map=zip_value_map(c.home, period))
 
 
-def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method) -> dict:
+def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method, left_out=()) -> dict:
     """ZIPs ranked by their own Zillow value (or its change since a year): "the cheapest ZIP code" asks for a ZIP,
-    and an area's ZIP-weighted value would answer another question."""
+    and an area's ZIP-weighted value would answer another question. ``left_out``: ZIPs the ranking leaves out."""
     direction = "highest" if sort_order == "desc" else "lowest"
     now = period.vector
     score = now if since is None else 100 * (now / since.vector - 1)
     key = "home_value" if since is None else "home_value_change_pct"
-    order = sorted((j for j in range(len(c.home.zips)) if not np.isnan(score[j])),
+    order = sorted((j for j in range(len(c.home.zips)) if not np.isnan(score[j]) and c.home.zips[j] not in left_out),
                    key=lambda j: (score[j] if sort_order == "asc" else -score[j], c.home.zips[j]))
     rows = []
     for position, j in enumerate(order[:top_n], start=1):
@@ -339,6 +339,8 @@ def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method
         rows.append(row)
     label = (f"home value change since {since.year} average" if since is not None
              else f"Zillow home value ({period.label})")
+    if left_out:
+        label += ", excluding " + " and ".join(f"ZIP {z}" for z in left_out)
 
     def row_text(r: dict) -> str:
         change = f"; {signed_pct(r['home_value_change_pct'])} since {since.year}" if since is not None else ""
@@ -347,7 +349,7 @@ def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method
     city = _city_context(c, "home_value", period, None, None)
     text = fit_text([f"Top {len(rows)} ZIP codes by {label} ({direction} first, of {len(order)} with a value):"],
                     [row_text(r) for r in rows], [_city_text(city)])
-    missing = sorted(set(geo.zip_to_areas) - {c.home.zips[j] for j in order})
+    missing = sorted(set(geo.zip_to_areas) - {c.home.zips[j] for j in order} - set(left_out))
     if missing:
         when = period.label + (f" or {since.label}" if since is not None else "")
         caveats.append(f"Chicago ZIPs with no Zillow value for {when}, so not ranked: {', '.join(missing)}.")
@@ -356,6 +358,7 @@ def zip_ranking_answer(c, geo, period, since, top_n, sort_order, caveats, method
                else "no rows")
     values = {"scope": "ranking", "group_by": "zip", "metric": "home_value", "rank_by": key, "sort_order": sort_order,
               "rows": rows, "city": city, "zips_ranked": len(order), "not_ranked": missing, "method": method,
+              "excluded_zips": list(left_out),
               "home_value_period": period.label}
     table = rows_table(rows, list(rows[0]) if rows else ["rank", "zip", key])
     chart = {"type": "bar", "x": "zip", "y": key, "title": f"{label} by ZIP ({direction} first)"}

@@ -148,7 +148,7 @@ def _quarter(c: PropertySources, quarter, metric: str, year, month) -> str | Non
 
 def query_property_values(data, community_area=None, zip=None, compare_areas=None, year=None, since_year=None,
                           month=None, quarter=None, submarket=None, metric="all", top_n=None, sort_order="desc",
-                          group_by="community_area"):
+                          group_by="community_area", exclude_zips=None):
     c = property_sources(data)
     geo = data.geography
     code = _submarket_code(c, submarket, metric, (community_area, zip, compare_areas, top_n))
@@ -169,6 +169,10 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
     if group_by == "zip" and metric == "price_trend":
         raise ToolArgumentError("the IHS price index is not published by ZIP; rank ZIPs with metric home_value",
                                 "invalid_argument")
+    if exclude_zips and group_by != "zip":
+        raise ToolArgumentError("exclude_zips leaves ZIPs out of a ranking of ZIPs: give group_by zip",
+                                "invalid_argument")
+    left_out = sorted({geo.check_zip(z) for z in exclude_zips or []})
     if group_by == "zip":
         metric = "home_value"  # the price index is by submarket: a ZIP ranking is of Zillow values alone
     numbers = resolve_areas(geo, community_area, compare_areas)
@@ -205,7 +209,7 @@ def query_property_values(data, community_area=None, zip=None, compare_areas=Non
             answer = comparison_answer(numbers=numbers, **ctx)
         elif group_by == "zip":
             answer = zip_ranking_answer(c=c, geo=geo, period=period, since=since, top_n=top_n or 5,
-                                        sort_order=sort_order, caveats=caveats, method=method)
+                                        sort_order=sort_order, caveats=caveats, method=method, left_out=left_out)
         elif top_n is not None:
             answer = ranking_answer(top_n=top_n, sort_order=sort_order, **ctx)
         else:
@@ -248,6 +252,8 @@ def register(registry) -> None:
                 "group_by": {"type": "string", "enum": ["community_area", "zip"], "default": "community_area",
                              "description": "what a ranking (top_n) ranks: community areas, or ZIP codes by their "
                                             "own Zillow value"},
+                "exclude_zips": {"type": "array", "items": {"type": "string"}, "maxItems": 60,
+                                 "description": "with group_by zip: ZIP codes left out of the ranking"},
             },
             "required": [],
         },
