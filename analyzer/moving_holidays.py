@@ -39,8 +39,9 @@ def _one(name: str, year: int) -> tuple[datetime.date, datetime.date]:
 def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int],
                          written: list[tuple[str, str]] | None = None) -> tuple[list, list, list, list]:
     """(holiday names, date spans as (first, last) ISO days, the text spans read, the text spans left unread: no
-    other reader may take their words, and they are reported as not used) of ``low``. ``day_word`` is the pattern of a fixed day ("christmas eve", "december 24") and ``day_of`` its
-    (month, day); ``named_years``: the years the question writes; ``written``: the date spans read from its dates."""
+    other reader may take their words, and they are reported as not used) of ``low``. ``day_word`` is the pattern
+    of a fixed day ("christmas eve", "december 24") and ``day_of`` its (month, day); ``named_years``: the years the
+    question writes; ``written``: the date spans read from its dates."""
     names, spans_read, runs, unread = [], [], [], []
     end = r"(?:" + _HOLIDAY_RE.pattern + r"|(?P<fixed_b>" + day_word + r"))"
     start = r"(?:" + _HOLIDAY_RE.pattern.replace("(?P<", "(?P<a_") + r"|(?P<fixed_a>" + day_word + r"))"
@@ -57,15 +58,11 @@ def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int]
         if len(set(named_years)) != 1:
             unread.append(m.span())
             continue
-        year = named_years[0]
-        begin = _one(first, year)[0] if first else datetime.date(year, *day_of(m.group("fixed_a")))
-        if last:
-            finish = _one(last, year + (_one(last, year)[1] < begin))[1]
-        else:
-            finish = datetime.date(year, *day_of(m.group("fixed_b")))
-            finish = finish if finish >= begin else finish.replace(year=year + 1)
-        runs.append((begin.isoformat(), finish.isoformat()))
-        spans_read.append(m.span())
+        try:
+            runs.append(_run(first, last, m, named_years[0], day_of))
+            spans_read.append(m.span())
+        except (TypeError, ValueError):  # a day no calendar of that year has ("february 29 2019")
+            unread.append(m.span())
     # "the 4th of July weekend": which days it holds moves with the weekday July 4 falls on, and people draw it
     # differently; read as July 4 on a weekend it would answer another question.
     unread += [m.span() for m in re.finditer(r"(?:" + day_word + r")\s+weekend\b", low, re.I)]
@@ -78,6 +75,17 @@ def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int]
         # "between memorial day and labor day 2019 (may 27 to sept 2)": the dates written are the same days
         names = [n for n in names if _iso(n, named_years[0]) not in runs + (written or [])]
     return sorted(set(names), key=list(HOLIDAYS).index), runs, spans_read, unread
+
+
+def _run(first: str | None, last: str | None, m: re.Match, year: int, day_of) -> tuple[str, str]:
+    """The run's first and last ISO days in ``year``; one that passes December 31 ends the next year."""
+    begin = _one(first, year)[0] if first else datetime.date(year, *day_of(m.group("fixed_a")))
+    if last:
+        finish = _one(last, year + (_one(last, year)[1] < begin))[1]
+    else:
+        finish = datetime.date(year, *day_of(m.group("fixed_b")))
+        finish = finish if finish >= begin else finish.replace(year=year + 1)
+    return begin.isoformat(), finish.isoformat()
 
 
 def weekdays_beyond(weekdays: list[int], holidays: list[str]) -> list[int]:

@@ -125,6 +125,7 @@ def test_the_dates_written_beside_the_holidays_are_counted_once(ask, raw):
 @pytest.mark.parametrize("question, words", [
     ("murders from thanksgiving to christmas", "from thanksgiving to christmas"),  # no year: which days?
     ("how many homicides on the 4th of july weekend 2020", "the 4th of july weekend"),
+    ("homicides from presidents day to february 29 2019", "from presidents day to february 29"),  # no such day
 ])
 def test_days_no_filter_can_count_are_declined_whole_not_read_in_part(ask, question, words):
     run = ask(question)
