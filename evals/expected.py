@@ -957,7 +957,7 @@ def place_arrest_rate_ranked_value(kind: str, rank: int = 1, ascending: bool = F
 def _time_unit_counts(unit: str, ascending: bool, weekdays=None, month_days=None, **filters) -> pd.Series:
     df = _homicides_b6(weekdays, month_days, **filters)
     when = pd.to_datetime(df["Date"], format=_HOMICIDE_TIME)
-    key = {"hour": when.dt.hour, "month": when.dt.month, "weekday": when.dt.dayofweek, "year": df["year"]}[unit]
+    key = {"hour": when.dt.hour, "month": when.dt.month, "weekday": when.dt.day_of_week, "year": df["year"]}[unit]
     full = {"hour": range(24), "month": range(1, 13), "weekday": range(7)}.get(unit)
     counts = key.value_counts()
     if full is not None:
