@@ -8,6 +8,7 @@ at its ends are not read alone: Christmas Day by itself would answer another que
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 
 from tools.homicide.holidays import HOLIDAYS
@@ -36,6 +37,15 @@ def _one(name: str, year: int) -> tuple[datetime.date, datetime.date]:
     return dates[0], dates[-1]
 
 
+@functools.lru_cache(maxsize=2)
+def _patterns(day_word: str) -> tuple[re.Pattern, re.Pattern]:
+    """A run of days with a moving holiday at one end, and a fixed day's weekend: built once, not per question."""
+    end = r"(?:" + _HOLIDAY_RE.pattern + r"|(?P<fixed_b>" + day_word + r"))"
+    start = r"(?:" + _HOLIDAY_RE.pattern.replace("(?P<", "(?P<a_") + r"|(?P<fixed_a>" + day_word + r"))"
+    run_re = re.compile(r"(?:\b(?P<open>from|between)\s+)?(?:the\s+)?" + start + _SEP + r"(?:the\s+)?" + end, re.I)
+    return run_re, re.compile(r"(?:" + day_word + r")\s+weekend\b", re.I)
+
+
 def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int],
                          written: list[tuple[str, str]] | None = None) -> tuple[list, list, list, list]:
     """(holiday names, date spans as (first, last) ISO days, the text spans read, the text spans left unread: no
@@ -43,9 +53,7 @@ def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int]
     of a fixed day ("christmas eve", "december 24") and ``day_of`` its (month, day); ``named_years``: the years the
     question writes; ``written``: the date spans read from its dates."""
     names, spans_read, runs, unread = [], [], [], []
-    end = r"(?:" + _HOLIDAY_RE.pattern + r"|(?P<fixed_b>" + day_word + r"))"
-    start = r"(?:" + _HOLIDAY_RE.pattern.replace("(?P<", "(?P<a_") + r"|(?P<fixed_a>" + day_word + r"))"
-    run_re = re.compile(r"(?:\b(?P<open>from|between)\s+)?(?:the\s+)?" + start + _SEP + r"(?:the\s+)?" + end, re.I)
+    run_re, weekend_re = _patterns(day_word)
     for m in run_re.finditer(low):
         first = next((n for n, _ in _WORDS if m.group("a_" + n)), None)
         last = next((n for n, _ in _WORDS if m.group(n)), None)
@@ -65,7 +73,7 @@ def read_moving_holidays(low: str, day_word: str, day_of, named_years: list[int]
             unread.append(m.span())
     # "the 4th of July weekend": which days it holds moves with the weekday July 4 falls on, and people draw it
     # differently; read as July 4 on a weekend it would answer another question.
-    unread += [m.span() for m in re.finditer(r"(?:" + day_word + r")\s+weekend\b", low, re.I)]
+    unread += [m.span() for m in weekend_re.finditer(low)]
     for m in _HOLIDAY_RE.finditer(low):
         if any(s <= m.start() < e for s, e in spans_read + unread):
             continue
