@@ -388,6 +388,9 @@ def _compared_entries(line: str) -> list[str]:
     return entries if 2 <= len(entries) <= 3 else []
 
 
+# A race makeup line (_census_line): "Hyde Park had 29,456 residents (ACS ...): 6,143 Black (20.9%); ...".
+_MAKEUP = re.compile(r"^(.+? had [\d,]+ residents) \([^)]*\): (.+)$")
+_MAKEUP_GROUP = re.compile(r"(?:^|; )([\d,]+) ")
 # How a station's line gives its phone: the tool's "; phone ", the answer's "; its phone number is ".
 _PHONE = re.compile(r"; (?:its )?phone (?:number is )?")
 
@@ -405,6 +408,10 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = (),
         # answer (the 0.5B model gave the address alone).
         address, phone = _PHONE.split(line, 1)
         return [(address, True), (phone, True)]
+    makeup = _MAKEUP.match(line)
+    if makeup:
+        # A race makeup: the population and each group's count (its share alone left out how many).
+        return [(makeup.group(1), True)] + [(group, True) for group in _MAKEUP_GROUP.findall(makeup.group(2))]
     if line.startswith(_YEAR_ROWS_PREFIX) and len(years) >= 2:
         named = [m.group(0) for m in re.finditer(r"\b(\d{4}): [\d,]+", line) if int(m.group(1)) in years]
         total = re.search(r"\bTotal [\d,]+", line) if period_total else None
@@ -552,9 +559,11 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
     if group in labels and isinstance(values.get(group), int):
         return (f"{name}: {values[group]:,} {labels[group]} residents, {values['pct_' + group]:.1f}% of "
                 f"{population:,} ({vintage}).")
-    shares = [f"{label} {values['pct_' + key]:.1f}% ({values[key]:,})" for key, label in labels.items()
+    # "racial makeup of hyde park": each group's count first, then its share (the 1.5B model gave the shares alone,
+    # and "how many Black residents" is as much the makeup as "what share"); the answer check asks for each count.
+    groups = [f"{values[key]:,} {label} ({values['pct_' + key]:.1f}%)" for key, label in labels.items()
               if isinstance(values.get(key), int) and values.get("pct_" + key) is not None]
-    return f"{name}: pop. {population:,}; " + ", ".join(shares) + f" ({vintage})." if shares else None
+    return f"{name} had {population:,} residents ({vintage}): " + "; ".join(groups) + "." if groups else None
 
 
 def only_years_outside_the_data(analysis: Analysis) -> bool:

@@ -280,8 +280,13 @@ def test_a_census_group_question_names_the_groups_count(registry, settings, data
     backend = SuggestibleModel([call(CENSUS, community_area=30, metric="race"), "ok"])
     Orchestrator(backend, registry, settings).run("racial makeup of little village")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    assert f"- In South Lawndale, the population was {population:,}; Black {100 * black / population:.1f}% ({black:,}),"\
-        in request
+    assert f"- South Lawndale had {population:,} residents (ACS" in request
+    assert f": {black:,} Black ({100 * black / population:.1f}%); " in request
+    # A makeup answered with the shares alone leaves out how many: each group's count is asked for.
+    shares = SuggestibleModel([call(CENSUS, community_area=30, metric="race"),
+                               f"South Lawndale is {100 * black / population:.1f}% Black.", "still shares", "shares"])
+    result = Orchestrator(shares, registry, settings).run("racial makeup of little village")
+    assert f"{black:,}" in result.answer
     # A household income band: that band's share and count alone (the 1.5B model answered with the first band's).
     hyde = raw[(raw["acs_year"] == raw["acs_year"].max()) & (raw["community_area"] == "HYDE PARK")].iloc[0]
     bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
