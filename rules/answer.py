@@ -285,8 +285,10 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
             if arrests:
                 lead.append(LeadLine(arrests, "answer", entry))
             repeats = entry.name == names.PROPERTY and entry.result.values.get("scope") == "ranking"  # its top row
-            if summary and summary not in first and not entry.result.values.get("change") and not repeats:
-                lead.append(LeadLine(_context_sentence(entry, summary), "context", entry))
+            context = _context_sentence(entry, summary) if summary and summary not in first \
+                and not entry.result.values.get("change") and not repeats else None
+            if context:
+                lead.append(LeadLine(context, "context", entry))
         elif summary:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
             sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
@@ -337,12 +339,21 @@ def _domestic_part(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return f"Of these, {domestic:,} {'was' if domestic == 1 else 'were'} domestic ({100 * domestic / total:.1f}%)."
 
 
-def _context_sentence(entry: ToolCallStep, summary: str) -> str:
-    """A ranking's city-wide figure, after its top entry: "In all, there were 804 homicides in Chicago in 2021"."""
+# A census or socioeconomic ranking's summary: its top row again, and the city's figure when there is one.
+_AREA_RANKING_SUMMARY = re.compile(r"^(?:Highest|Lowest) [^:]+: [^;]+?(?:; city (?P<city>[^;]+?))?\.?$")
+
+
+def _context_sentence(entry: ToolCallStep, summary: str) -> str | None:
+    """A ranking's city-wide figure, after its top entry: "In all, there were 804 homicides in Chicago in 2021"; "For
+    comparison, the figure for Chicago as a whole is $28,202." (the summary's top row is the sentence before it, so
+    it is not said twice). None when the summary adds nothing."""
     if entry.name == names.HOMICIDES:
         sentence = count_sentence(entry.result.values, summary, in_all=True)
         if sentence:
             return sentence
+    ranked = _AREA_RANKING_SUMMARY.match(summary) if entry.name in (names.CENSUS, names.SOCIOECONOMIC) else None
+    if ranked:
+        return f"For comparison, the figure for Chicago as a whole is {ranked['city']}." if ranked["city"] else None
     return f"For comparison ({TOOL_LABELS.get(entry.name, entry.name)}): {summary.rstrip('.')}."
 
 

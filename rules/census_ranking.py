@@ -59,22 +59,42 @@ def _lead(row: dict, key: str) -> str:
         f"{row[key]:,}" if isinstance(row[key], int) else f"{row[key]:.1f}%")
 
 
-_GROWTH_VERBS = {("population_change", "desc"): "grew the most", ("population_change", "asc"): "lost the most residents",
-                 ("population_change_pct", "desc"): "grew fastest", ("population_change_pct", "asc"): "shrank fastest"}
+_GROWTH_CLAUSES = {("population_change", "desc"): "whose population grew the most",
+                   ("population_change", "asc"): "that lost the most residents",
+                   ("population_change_pct", "desc"): "whose population grew fastest",
+                   ("population_change_pct", "asc"): "whose population shrank fastest"}
 
 
-def _growth_sentence(rows: list, key: str, position: int, order: str) -> str | None:
+def _growth(row: dict) -> tuple | None:
+    """(change, percent, 2010 count, 2019-2023 count) of a ranked row, or None when one is missing."""
+    figures = tuple(row.get(k) for k in ("population_change", "population_change_pct", "population_2010",
+                                         "population_acs_2023"))
+    return figures if all(isinstance(v, (int, float)) for v in figures) else None
+
+
+def _growth_sentence(rows: list, key: str, position: int, order: str, listed: int = 1) -> str | None:
     """"The community area whose population grew the most since the 2010 Census is Near North Side (8): +11,151
-    residents (+13.9%), from 80,484 to 91,635 in the ACS 2019-2023 5-year estimate."""
-    if len(rows) < position:
+    residents (+13.9%), from 80,484 to 91,635 in the ACS 2019-2023 5-year estimate." With ``listed`` 2-5, that many
+    areas, each with its change ("which 3 areas lost the most people": a lead naming the first alone left two out)."""
+    if len(rows) < max(position, listed):
         return None
+    clause = _GROWTH_CLAUSES[key, order]
+    if 2 <= listed <= 5:
+        figures = [_growth(row) for row in rows[:listed]]
+        if not all(figures):
+            return None
+        # Each count beside its own year: the answer check reads a figure's year from the words next to it.
+        items = [f"{row['name']} ({row['community_area']}), {change:+,} residents ({pct:+.1f}%, from {before:,} in 2010 "
+                 f"to {now:,} in 2019-2023)" for row, (change, pct, before, now) in zip(rows, figures)]
+        return (f"The {_COUNT_WORDS[listed]} community areas {clause} from the 2010 Census to the ACS "
+                f"2019-2023 5-year estimate are " + "; ".join(items[:-1]) + f" and {items[-1]}.")
     row = rows[position - 1]
-    change, pct, before, now = (row.get(k) for k in ("population_change", "population_change_pct", "population_2010",
-                                                      "population_acs_2023"))
-    if not all(isinstance(v, (int, float)) for v in (change, pct, before, now)):
+    figures = _growth(row)
+    if figures is None:
         return None
+    change, pct, before, now = figures
     ordinal = f" ({_ORDINALS.get(position, f'{position}th')})" if position > 1 else ""
-    return (f"The community area whose population {_GROWTH_VERBS[key, order]}{ordinal} since the 2010 Census is "
+    return (f"The community area {clause}{ordinal} since the 2010 Census is "
             f"{row['name']} ({row['community_area']}): {change:+,} residents ({pct:+.1f}%), from {before:,} to "
             f"{now:,} in the ACS 2019-2023 5-year estimate.")
 
@@ -84,8 +104,8 @@ def census_ranking_sentence(values: dict, position: int, order: str, listed: int
     first (and ``ahead``: not when the first was set aside); or, with ``listed`` 2-5, the first ``listed`` rows.
     None when the values lack what it needs."""
     rows, key = values.get("rows") or [], values.get("rank_by")
-    if values.get("scope") == "ranking" and key in ("population_change", "population_change_pct") and listed <= 1:
-        return _growth_sentence(rows, key, position, "asc" if values.get("sort_order") == "asc" else "desc")
+    if values.get("scope") == "ranking" and key in ("population_change", "population_change_pct"):
+        return _growth_sentence(rows, key, position, "asc" if values.get("sort_order") == "asc" else "desc", listed)
     if values.get("scope") != "ranking" or (key != "population" and key not in _RANKED) or len(rows) < max(
             position, listed):
         return None

@@ -178,6 +178,22 @@ def test_growth_ranks_areas_by_their_change_since_2010_not_by_homicides(ask, gro
     assert f"is {top['name']}" in lead(run) and f"{int(top.change):+,} residents ({top.pct:+.1f}%)" in lead(run)
 
 
+@pytest.mark.parametrize("question, column, ascending, n", [
+    ("which 3 areas lost the most people since 2010 in percent", "pct", True, 3),
+    ("top two community areas for population growth since 2010", "change", False, 2),
+])
+def test_the_top_few_growing_areas_are_each_named_with_their_change(ask, growth, question, column, ascending, n):
+    # "which 3 areas lost the most": the lead had named the first alone, and repeated it as "For comparison".
+    text = lead(ask(question))
+    for _, row in growth.sort_values(column, ascending=ascending, kind="stable").head(n).iterrows():
+        assert (f"{row['name']} (" in text and f"{int(row.change):+,} residents ({row.pct:+.1f}%, from "
+                f"{int(row.before):,} in 2010 to {int(row.now):,} in 2019-2023)") in text
+    city = growth.change.sum() if column == "change" else None
+    assert "For comparison (" not in text and "the figure for Chicago as a whole is " in text
+    if city is not None:
+        assert f"Chicago as a whole is {int(city):+,}".replace("+", "") in text.replace("+", "")
+
+
 def test_which_of_two_areas_grew_faster_compares_their_percent_change(ask, growth):
     run = ask("which grew faster since the 2010 census, the loop or the near south side? percent pls")
     assert [c.arguments.get("rank_by") for c in run.calls] == ["change_pct"]
