@@ -1284,3 +1284,73 @@ def b10_ward_alderman_surname(ward: int) -> str:
 def b10_ward_office_street_number(ward: int) -> int:
     """The house number of a ward office's address (5620 for '5620 North Western Avenue')."""
     return int(str(_b10_ward_office(ward)["ADDRESS"]).split()[0])
+
+
+
+# ---- blind11_heldout (2026-11-26)
+# (written blind: from the CSVs, PROVENANCE.md, the tool schemas and this module only, without reading the analyzer,
+# the rules, the loop, the tools or earlier questions). Appended to the end of expected.py: uses its helpers
+# (_homicides, _years, _as_list, _areas, ihs_index, acs_group, acs_population, area_name, area_name_upper,
+# homicide_rate_per_100k, _tie_check).
+
+def _b11_year_counts_excluding(exclude_years=None, start_year=None, end_year=None) -> pd.Series:
+    """Homicides per calendar year (incident Date) over start_year..end_year (all years by default) with the listed
+    years left out; most first, ties by year."""
+    df = _years(_homicides(), None, start_year, end_year)
+    counts = df.groupby("year").size()
+    counts = counts[~counts.index.isin([int(y) for y in _as_list(exclude_years)])]
+    return counts.sort_index().sort_values(ascending=False, kind="mergesort")
+
+
+def b11_year_ranked_excluding(exclude_years, rank: int = 1, start_year=None, end_year=None) -> int:
+    """The calendar year at 1-based ``rank`` by homicide count (most first) once the listed years are left out
+    ("other than 2021, which year was deadliest"); raises on a tie at that rank."""
+    counts = _b11_year_counts_excluding(exclude_years, start_year, end_year)
+    i = int(rank) - 1
+    _tie_check(counts.tolist(), i, "year")
+    return int(counts.index[i])
+
+
+def b11_year_ranked_excluding_count(exclude_years, rank: int = 1, start_year=None, end_year=None) -> int:
+    """How many homicides the year at ``rank`` had (see ``b11_year_ranked_excluding``)."""
+    return int(_b11_year_counts_excluding(exclude_years, start_year, end_year).iloc[int(rank) - 1])
+
+
+def _b11_rates_min_pop(year: int, min_population: int) -> pd.Series:
+    """Homicide rate per 100,000 in ``year`` (see ``homicide_rate_per_100k``: ACS 2019-2023 population from 2016 on,
+    2010 Census before) for the community areas whose ACS 2019-2023 total_population is strictly above
+    ``min_population``, indexed by area number; highest first, ties by area number."""
+    names = _areas().set_index("area_number")["community"]
+    keep = {int(n): homicide_rate_per_100k(int(n), year) for n, name in names.items()
+            if acs_population(str(name)) > int(min_population)}
+    return pd.Series(keep).sort_index().sort_values(ascending=False, kind="mergesort")
+
+
+def b11_area_rate_ranked_min_pop(year: int, min_population: int, rank: int = 1, ascending: bool = False) -> str:
+    """The community area (socioeconomic-file spelling) at 1-based ``rank`` by homicide rate per 100,000 in ``year``
+    among the areas with more than ``min_population`` residents (ACS 2019-2023), highest first unless ascending;
+    raises on a tie (at one decimal) at that rank."""
+    rates = _b11_rates_min_pop(year, min_population).sort_values(ascending=bool(ascending), kind="mergesort")
+    i = int(rank) - 1
+    _tie_check(rates.tolist(), i, "rate")
+    return area_name(int(rates.index[i]))
+
+
+def b11_area_rate_ranked_min_pop_value(year: int, min_population: int, rank: int = 1, ascending: bool = False) -> float:
+    """The rate (per 100,000, one decimal) of the area at ``rank`` (see ``b11_area_rate_ranked_min_pop``)."""
+    rates = _b11_rates_min_pop(year, min_population).sort_values(ascending=bool(ascending), kind="mergesort")
+    return float(rates.iloc[int(rank) - 1])
+
+
+def b11_ihs_pct_change(submarket_code: str, from_yearq: str, to_yearq: str) -> float:
+    """Size of the percent change (no sign) of the IHS price index of one series (p31xx, CHICAGO, COOK, SUBURBS) from
+    one quarter ('2007Q1') to another, one decimal."""
+    before = ihs_index(submarket_code, from_yearq)
+    after = ihs_index(submarket_code, to_yearq)
+    return round(abs(100.0 * (after - before) / before), 1)
+
+
+def b11_acs_sum(area_name: str, columns) -> int:
+    """Several census_acs.csv columns of one community area added (e.g. the households of the two income bands under
+    $50,000: under_25_000 + _25_000_to_49_999), ACS 2019-2023, whole number."""
+    return int(sum(acs_group(area_name, str(c)) for c in _as_list(columns)))
