@@ -16,14 +16,17 @@ _ASKED_RES = (
     # "what's the life expectancy in englewood", "what is the average commute for logan square"
     re.compile(r"\b(?:what|how)(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|"
                r"median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
+    # "life expectancy in englewood?": the subject opens the question
+    re.compile(r"^(?:the\s+|average\s+|avg\s+|typical\s+|median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|around)\b"),
 )
 # Words that ask for a place's figures in general, not a subject the data lacks ("what's the situation in Austin").
-_GENERAL = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",
+GENERAL_WORDS = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",
             "picture", "scene", "news", "info", "information", "overview", "summary", "breakdown", "profile",
             "latest", "count", "total", "difference", "change", "trend", "rate", "rates", "people", "residents",
             "places", "areas", "neighborhoods", "wards", "districts", "things", "times", "years", "deal", "score",
             "ppl", "persons", "folks", "individuals", "inhabitants", "humans", "victims", "murders", "homicides",
-            "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels"}
+            "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels", "stuff", "anything",
+            "everything", "something", "facts", "details", "more", "all"}
 
 
 def asked_subject(low: str) -> str | None:
@@ -33,6 +36,6 @@ def asked_subject(low: str) -> str | None:
         m = pattern.search(low)
         if m:
             words = m.group("np").split()
-            if words and not all(w in _GENERAL for w in words) and words[-1] not in _GENERAL:
+            if words and not all(w in GENERAL_WORDS for w in words) and words[-1] not in GENERAL_WORDS:
                 return m.group("np")
     return None

@@ -33,7 +33,11 @@ _LEFT_MONTHS_RE = re.compile(_CUE + r"\s+(?:(?:the|in|during)\s+)*(?:months?\s+(
                              re.I)
 # "Every year but 2020", "all years except 2020": the whole record, less those years.
 ALL_YEARS_RE = re.compile(r"\b(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?years?\b|\ball\s+time\b|"
-                          r"\b(?:since\s+records\s+began|in\s+the\s+(?:whole|entire)\s+(?:data|record))\b", re.I)
+                          r"\b(?:since\s+records\s+began|in\s+the\s+(?:whole|entire)\s+(?:data|record))\b|"
+                          # "other than 2021, what's the deadliest year": the years ranked are the record's
+                          r"\b(?:which|what)\s+year\b|\b(?:deadliest|worst|bloodiest|safest|best|quietest|"
+                          r"most\s+violent|least\s+violent)\s+year\b|\byear\s+(?:with|had)\s+the\s+(?:most|fewest|"
+                          r"least|highest|lowest)\b", re.I)
 
 
 @dataclass

@@ -63,16 +63,17 @@ from analyzer.lexicon import (
 from analyzer import negations
 from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
+from analyzer.reading import MEASURES
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
-from analyzer.asked_subject import asked_subject
+from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import read_condition
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
-from analyzer.times import (WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
+from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans, read_times,
                              spell_years)
 from analyzer.years import (
     dataset_years,
@@ -277,12 +278,15 @@ def analyze_question(question: str, data) -> Analysis:
     comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
-            re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low):
-        per_capita = True  # how safe a place is depends on its size: the rate, not the count
+            re.search(r"\b(?:dangerous|safe|safer|safest|safety|violent|deadl(?:y|ier|iest))\b", low) and \
+            not (group_by == "year" and len(areas) == 1):
+        # how safe a place is depends on its size: the rate, not the count; but one place's years ("the deadliest
+        # year in austin") rank the same by count, and its counts are what each year holds
+        per_capita = True
 
     if per_capita and (times.date_spans or times.hour_spans):
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
-    consumed += times.consumed
+    consumed += times.consumed + [m.span() for m in NOT_DAYS_RE.finditer(low)]
     invalid, warnings = place_warnings(places, geo)
     if dated_only:
         warnings.append("The question names no subject; it was read as homicides, the only data kept by date.")
@@ -295,7 +299,7 @@ def analyze_question(question: str, data) -> Analysis:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
-    warnings += _area_only_warnings(domains, places)
+    warnings += _area_only_warnings(domains, places, metrics)
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
@@ -375,7 +379,8 @@ def analyze_question(question: str, data) -> Analysis:
         "quarter": quarter,
         "price_figure": ihs["figure"],
         "not_used": _with_unread(seen_low, times.unread_days, _not_used(
-            seen_low, places["taken"], consumed, metrics, domains, group_by, locations, context_words(
+            seen_low, places["taken"], consumed, metrics, domains, group_by, locations, bool(
+                areas or wards or districts or zips) and not unsupported, context_words(
                 metrics, comparison or bool(ranking) or trend,
                 len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita,
                 trend or bool(periods)))),
@@ -419,12 +424,17 @@ def _long_date(iso: str) -> str:
 
 
 def _not_used(low: str, taken: list, consumed: list, metrics: list, domains: list, group_by, locations: list,
-              allowed) -> list[str]:
+              named_place: bool, allowed) -> list[str]:
     """The question's phrases the reading could not use (analyzer/coverage.py). A question naming no subject the data
-    has is declined whole, so its words are not listed one by one. ``consumed``: spans of text the reading used that
-    its vocabulary tables do not hold (a negation it recorded, an hour range it read)."""
-    if not domains:
+    has is declined whole, so its words are not listed one by one; unless it names a place, which is answered with
+    the place's profile: then what it asked of the place is named ("life expectancy in englewood" had been answered
+    with Englewood's homicides, income and population, and no word that life expectancy is not among them).
+    ``consumed``: spans of text the reading used that its vocabulary tables do not hold (a negation it recorded, an
+    hour range it read)."""
+    if not domains and not named_place:
         return []
+    if not domains:  # a place's profile: "facts about austin", "the latest on englewood" ask for it whole
+        allowed = allowed | GENERAL_WORDS | {"about", "on", "tell", "me", "give", "show", "whats", "what's", "know"}
     # "without a high school diploma" is the education measure's own wording: its "without" negates nothing here.
     if "education" in metrics:
         consumed = consumed + [m.span() for pattern in (_EDUCATED_RE, _UNEDUCATED_RE) for m in pattern.finditer(low)]
@@ -687,8 +697,15 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
     return group_by
 
 
-def _area_only_warnings(domains: list, places: dict) -> list[str]:
-    """Figures published by community area only, asked about for wards, districts or ZIPs."""
+# Metrics of the homicide data (or no figure at all): the others are published by community area (and ZIP).
+_HOMICIDE_METRICS = frozenset({"homicides", "arrests", "domestic", "iucr", "location_type", "trend", "correlation",
+                               "police_station"})
+
+
+def _area_only_warnings(domains: list, places: dict, metrics: list) -> list[str]:
+    """Figures published by community area only, asked about for wards, districts or ZIPs; the measures asked are
+    named ("the median household income in ward 3" beside its homicides: "socioeconomic indicators" did not say
+    which part of the question went unanswered)."""
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     warnings = []
     area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")]
@@ -696,10 +713,13 @@ def _area_only_warnings(domains: list, places: dict) -> list[str]:
         kinds = " and ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
         labels = {"census": "population and other census figures", "socioeconomic": "socioeconomic indicators",
                   "property": "home values"}
+        asked = list(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in metrics
+                                   if m not in _HOMICIDE_METRICS))
+        named = " and ".join(asked) if asked else ", ".join(labels[d] for d in area_domains)
         warnings.append(
-            f"{', '.join(labels[d] for d in area_domains).capitalize()} are not available by {kinds}: they are "
-            f"published by community area (home values also by ZIP); homicide counts are available by ward and "
-            "district. Name a community area to get those figures.")
+            f"The data does not include {named} by {kinds}: those figures are published by community area (home "
+            f"values also by ZIP); homicide counts are available by ward and district. Name a community area to get "
+            "them.")
     if zips and ("census" in domains or "socioeconomic" in domains) and not areas:
         warnings.append("Census and socioeconomic figures are by community area, not ZIP; a ZIP can be mapped "
                         "to the community areas it overlaps.")

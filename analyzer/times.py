@@ -675,11 +675,21 @@ DAY_RUN_RE = re.compile(r"\b(?P<a>" + _DAY_OR_SHORT + r")s?\.?\s*(?:through|thru
 _WEEKNIGHTS_RE = re.compile(r"\bweek[\s-]?nights?\b|\bschool\s+nights?\b", re.I)
 
 
+# Days left out: "not on a weekend", "except sundays", "excluding weekdays", "other than on fridays".
+NOT_DAYS_RE = re.compile(r"\b(?:not|except|excluding|other\s+than|outside(?:\s+of)?|apart\s+from)\s+(?:on\s+|during\s+)?"
+                         r"(?:an?\s+|the\s+)?(?P<days>weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
+
+
 def kept_weekdays(low: str) -> list[int]:
     """The days of the week a question keeps, 1 = Monday: "on weekends" -> [6, 7], "on weekdays" -> [1..5], "on
     Fridays" -> [5], "monday thru thursday" -> [1..4] (a run may wrap: "friday to sunday" -> [5, 6, 7]).
     Weeknights are the nights that are not the weekend's, Sunday to Thursday. Weekends set against weekdays
-    ("weekends or weekdays") keep none: that is a comparison by day."""
+    ("weekends or weekdays") keep none: that is a comparison by day. Days left out keep the others ("not on a
+    weekend" -> [1..5]: it had been read as the weekend)."""
+    left_out = NOT_DAYS_RE.search(low)
+    if left_out:
+        dropped = kept_weekdays("on " + left_out["days"])
+        return [d for d in range(1, 8) if d not in dropped]
     run = DAY_RUN_RE.search(low)
     if run:
         first, last = ([d[:3] for d in _DAY_NAMES].index(run.group(k).lower()[:3]) for k in ("a", "b"))

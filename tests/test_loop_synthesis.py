@@ -110,7 +110,7 @@ def test_the_synthesis_request_carries_the_analyzers_notes(registry, settings):
                                 "NO_TOOL_CALL", "There were 33 homicides in ward 20 in 2021."])
     result = Orchestrator(backend, registry, settings).run("homicides and poverty in ward 20 in 2021")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    assert "Tell the user this too" in request and "not available by ward" in request
+    assert "Tell the user this too" in request and "does not include households below poverty by ward" in request
     out_of_range = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL",
                                      "The data covers 2001 to 2023-07-19, so 1995 is not in it."])
     result = Orchestrator(out_of_range, registry, settings).run("How many homicides were there in 1995?")
