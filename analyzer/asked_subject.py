@@ -17,7 +17,11 @@ _ASKED_RES = (
     re.compile(r"\b(?:what|how)(?:'s|’s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+)?(?:average\s+|typical\s+|"
                r"median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|like|across|around)\b"),
     # "life expectancy in englewood?": the subject opens the question
-    re.compile(r"^(?:the\s+|average\s+|avg\s+|typical\s+|median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|around)\b"),
+    # (not a follow-up's opening word: "and in 2021?", "same for 2020", "now in englewood")
+    re.compile(r"^(?!(?:and|or|but|so|what|whats|how|which|who|where|when|why|same|it|its|that|this|those|these|now|"
+               r"then|also|just|only|even|again|ok|okay|yes|no|please|pls|more|back|up|down|what's|is|are|was|"
+               r"were|do|does|did|can|could|any|all|in|on|at|for|by|from|to|with|about)\b)"
+               r"(?:the\s+|average\s+|avg\s+|typical\s+|median\s+)?" + _NOUNS + r"\s+(?:in|of|for|at|around)\b"),
 )
 # Words that ask for a place's figures in general, not a subject the data lacks ("what's the situation in Austin").
 GENERAL_WORDS = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",

@@ -577,6 +577,14 @@ def _census_line(entry: ToolCallStep, analysis: Analysis) -> str | list[str] | N
     return f"{name} had {population:,} residents ({vintage}): " + "; ".join(groups) + "." if groups else None
 
 
+def _years_after_the_snapshot(analysis: Analysis) -> str | None:
+    """The years a socioeconomic-only question asks about that the 2008-2012 snapshot does not cover, in words."""
+    if analysis.domains != ["socioeconomic"] or analysis.out_of_range_years:
+        return None
+    outside = [y for y in analysis.years if not 2008 <= y <= 2012]
+    return " and ".join(str(y) for y in outside) or None
+
+
 def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
@@ -697,6 +705,14 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
                                       if x]
     # Words the reading could not use qualify the figures: said in the lead, where the figure is read, not only at
     # the foot ("during rush hour" unread: the 589 is every hour of 2018, and the reader must see that beside it).
+    later = _years_after_the_snapshot(analysis)
+    if later and kept_lead:
+        # "uptown's unemployment rate in 2023": the 2008-2012 figure, said as such in the sentence that gives it
+        text = kept_lead[0].rstrip()
+        end = re.search(r"\.\s+(?=[A-Z])", text)  # the first sentence's end, where the form check reads
+        first, rest = (text[:end.start()], text[end.end():]) if end else (text.rstrip("."), "")
+        kept_lead[0] = first + (f"; a {later} figure is not available, as the socioeconomic indicators are one "
+                                "2008-2012 snapshot.") + (" " + rest if rest else "")
     unread = not_used_note(analysis.not_used) if analysis.not_used and not strict else None
     if unread and kept_lead and checker.keep(unread):
         kept_lead.append(unread)

@@ -2,6 +2,7 @@
 pandas on the raw export: days left out ("not on a weekend"), a year left out of a ranking of years ("other than
 2021, the deadliest year"), a subject the data lacks asked of a place ("life expectancy in englewood"), and a
 figure published by community area asked of a ward, named in the note."""
+import pandas as pd
 import pytest
 
 from tests.planner_helpers import lead
@@ -44,3 +45,15 @@ def test_a_subject_the_data_lacks_asked_of_a_place_is_declined_by_name(ask):
 def test_an_area_figure_asked_of_a_ward_is_declined_by_its_name(ask):
     run = ask("ward 3 murders in 2021 plus the median household income in ward 3")
     assert "The data does not include per capita income and median income by ward" in run.answer
+
+
+def test_a_socioeconomic_figure_asked_for_a_later_year_says_it_is_the_2008_2012_one(ask, data_dir):
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    uptown = socio[socio["COMMUNITY AREA NAME"].str.upper() == "UPTOWN"].iloc[0]
+    first = lead(ask("uptown's hardship index and its unemployment rate in 2023")).split(". ")[0]
+    assert f"{uptown['PERCENT AGED 16+ UNEMPLOYED']:.1f}%" in first and "a 2023 figure is not available" in first
+    assert "not available" not in lead(ask("poverty rate in austin in 2010"))  # inside the snapshot's years
+
+
+def test_a_follow_up_opening_with_and_is_not_a_subject_the_data_lacks(ask):
+    assert not ask("and in 2021?").analysis.unsupported
