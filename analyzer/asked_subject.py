@@ -25,12 +25,12 @@ _ASKED_RES = (
 )
 # Words that ask for a place's figures in general, not a subject the data lacks ("what's the situation in Austin").
 GENERAL_WORDS = {"situation", "story", "deal", "status", "stats", "statistics", "data", "numbers", "number", "figures",
-            "picture", "scene", "news", "info", "information", "overview", "summary", "breakdown", "profile",
-            "latest", "count", "total", "difference", "change", "trend", "rate", "rates", "people", "residents",
-            "places", "areas", "neighborhoods", "wards", "districts", "things", "times", "years", "deal", "score",
-            "ppl", "persons", "folks", "individuals", "inhabitants", "humans", "victims", "murders", "homicides",
-            "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels", "stuff", "anything",
-            "everything", "something", "facts", "details", "more", "all"}
+                 "picture", "scene", "news", "info", "information", "overview", "summary", "breakdown", "profile",
+                 "latest", "count", "total", "difference", "change", "trend", "rate", "rates", "people", "residents",
+                 "places", "areas", "neighborhoods", "wards", "districts", "things", "times", "years", "deal", "score",
+                 "ppl", "persons", "folks", "individuals", "inhabitants", "humans", "victims", "murders", "homicides",
+                 "record", "history", "point", "answer", "thing", "one", "ones", "level", "levels", "stuff", "anything",
+                 "everything", "something", "facts", "details", "more", "all"}
 
 
 def asked_subject(low: str) -> str | None:

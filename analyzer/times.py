@@ -676,8 +676,9 @@ _WEEKNIGHTS_RE = re.compile(r"\bweek[\s-]?nights?\b|\bschool\s+nights?\b", re.I)
 
 
 # Days left out: "not on a weekend", "except sundays", "excluding weekdays", "other than on fridays".
-NOT_DAYS_RE = re.compile(r"\b(?:not|except|excluding|other\s+than|outside(?:\s+of)?|apart\s+from)\s+(?:on\s+|during\s+)?"
-                         r"(?:an?\s+|the\s+)?(?P<days>weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
+NOT_DAYS_RE = re.compile(r"\b(?:not|except|excluding|other\s+than|outside(?:\s+of)?|apart\s+from)\s+"
+                         r"(?:on\s+|during\s+)?(?:an?\s+|the\s+)?"
+                         r"(?P<days>weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
 
 
 def kept_weekdays(low: str) -> list[int]:

@@ -84,8 +84,8 @@ def _growth_sentence(rows: list, key: str, position: int, order: str, listed: in
         if not all(figures):
             return None
         # Each count beside its own year: the answer check reads a figure's year from the words next to it.
-        items = [f"{row['name']} ({row['community_area']}), {change:+,} residents ({pct:+.1f}%, from {before:,} in 2010 "
-                 f"to {now:,} in 2019-2023)" for row, (change, pct, before, now) in zip(rows, figures)]
+        items = [f"{row['name']} ({row['community_area']}), {change:+,} residents ({pct:+.1f}%, from {before:,} in "
+                 f"2010 to {now:,} in 2019-2023)" for row, (change, pct, before, now) in zip(rows, figures)]
         return (f"The {_COUNT_WORDS[listed]} community areas {clause} from the 2010 Census to the ACS "
                 f"2019-2023 5-year estimate are " + "; ".join(items[:-1]) + f" and {items[-1]}.")
     row = rows[position - 1]
