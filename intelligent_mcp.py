@@ -52,7 +52,7 @@ class Orchestrator:
 
     def system_prompt(self) -> str:
         if self._system is None:
-            self._system = prompts.system_prompt(self.registry.schemas(), self.config.max_tool_calls,
+            self._system = prompts.system_prompt(self.registry.prompt_schemas(), self.config.max_tool_calls,
                                                  self.model_drafts)
         return self._system
 

@@ -56,7 +56,8 @@ class ToolGrammars:
         if key not in self._grammars:
             if len(self._grammars) >= GRAMMAR_CACHE_SIZE:  # per-question grammars: keep the cache bounded
                 self._grammars.pop(next(iter(self._grammars)))
-            schemas = [s for s in self.registry.schemas() if not tools or s["name"] in tools]
+            schemas = [s for s in self.registry.schemas() if s["name"] in tools] if tools else \
+                self.registry.prompt_schemas()
             self._grammars[key] = build_tool_grammar(schemas, remaining, allow_suggested=suggested,
                                                      allowed=allowed, allow_no_call=no_call,
                                                      only_lines=list(only_lines))

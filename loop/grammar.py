@@ -76,6 +76,11 @@ class _Builder:
             return self.add(prefix, " | ".join(alts))
         if "enum" in spec and spec["enum"]:
             return self.add(prefix, self._enum_body(spec["enum"]))
+        if kinds is None and spec.get("anyOf"):  # a name or an object (the semantic query's measures)
+            alts = [self.value_rule(f"{prefix}-a{i}", option) for i, option in enumerate(spec["anyOf"])]
+            return self.add(prefix, " | ".join(alts))
+        if kinds == "object" and spec.get("properties"):  # nested: the same rule as a call's arguments
+            return self.arguments_rule(prefix, spec, constrained=False)
         if kinds == "integer":
             return self.add(prefix, self._integer_body(spec))
         if kinds == "number":
@@ -133,17 +138,19 @@ class _Builder:
         return self.add(prefix, self._enum_body(typed)) if typed else None
 
     # ------------------------------------------------------------ per-tool arguments
-    def arguments_rule(self, prefix: str, parameters: dict) -> str:
+    def arguments_rule(self, prefix: str, parameters: dict, constrained: bool = True) -> str:
+        """``constrained``: the question's allowed values apply (a call's own arguments, not a nested object's)."""
         parameters = parameters if isinstance(parameters, dict) else {}
         props = parameters.get("properties") or {}
         required = set(parameters.get("required") or [])
+        allowed = self.allowed if constrained else {}
         # An argument the question rules out is left out of the grammar (unless the schema requires it).
-        names = [n for n in props if n in required or self.allowed.get(n, True) != []]
+        names = [n for n in props if n in required or allowed.get(n, True) != []]
         if not names:
             return self.add(f"{prefix}-args", '"{}"')
         pair = []
         for i, prop in enumerate(names):
-            value = self._allowed_rule(f"{prefix}-v{i}", props[prop], self.allowed.get(prop))
+            value = self._allowed_rule(f"{prefix}-v{i}", props[prop], allowed.get(prop))
             value = value or self.value_rule(f"{prefix}-v{i}", props[prop])
             pair.append(self.add(f"{prefix}-p{i}", f"{_lit(json.dumps(prop, ensure_ascii=False) + ': ')} {value}"))
         n = len(names)

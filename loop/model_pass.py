@@ -80,7 +80,7 @@ def generate(state: RunState, ctx: RunContext, phase: str, extra: list, grammar:
         return None
     request = GenerationRequest(
         messages=prompt, phase=phase, max_tokens=min(ctx.config.max_tokens, ctx.backend.n_ctx - tokens),
-        grammar=grammar, tools=ctx.registry.schemas() if phase == "gather" and state.use_grammar else [],
+        grammar=grammar, tools=ctx.registry.prompt_schemas() if phase == "gather" and state.use_grammar else [],
         deadline=state.deadline, remaining_calls=max(0, state.calls_left()))
     if phase == "synthesis" and state.sink:
         request.on_token = _token_relay(state, strict, append)

@@ -19,11 +19,13 @@ import threading
 from assembly.answering import AskError, answer, check_question
 from assembly.services import build_services
 from protocols.trace import compact_trace
+from semantic.catalog import describe
 from settings.schema import Settings
 from store.run_store import open_store
 from tools.registry import ToolRegistry
 
 ASK = "ask"
+LIST_MEASURES = "list_measures"  # the semantic layer's catalogue, so an agent can write query_data calls
 
 
 def _jsonable(value):
@@ -65,6 +67,10 @@ class McpTools:
     def list_tools(self) -> list[dict]:
         tools = [{"name": s["name"], "description": s.get("description") or "", "input_schema": s["parameters"]}
                  for s in self.registry.schemas()]
+        tools.append({"name": LIST_MEASURES, "input_schema": {"type": "object", "properties": {},
+                                                              "additionalProperties": False},
+                      "description": "List the measures (with unit, grains and period) and the dimensions that "
+                                     "query_data can use, and the join paths between place grains."})
         tools.append({"name": ASK, "input_schema": self.ask_schema(),
                       "description": "Answer a question with ChiQA's own loop (it picks and calls the data tools, "
                                      "then writes a grounded answer). Returns the answer, then the trace as JSON: "
@@ -77,6 +83,14 @@ class McpTools:
             return _outcome("arguments must be a JSON object", is_error=True)
         if name == ASK:
             return self.ask(arguments or {})
+        if name == LIST_MEASURES:
+            if arguments:
+                return _outcome("list_measures takes no arguments", is_error=True)
+            catalog = describe()
+            lines = [f"- {m['name']}: {m['label']} ({m['unit']}); by {', '.join(m['grains'] + m['derived_grains'])};"
+                     f" {m['period']}" for m in catalog["measures"]]
+            lines.append("Dimensions: " + ", ".join(d["name"] for d in catalog["dimensions"]))
+            return _outcome("\n".join(lines), catalog)
         result = self.registry.run(name, arguments or {})
         if not result.ok:
             error = result.error or {}

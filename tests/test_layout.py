@@ -137,7 +137,8 @@ def test_runtime_requirements_hold_no_test_only_packages():
 # below checks at package level).
 LAYERS = (
     "settings",  # typed settings and their loading
-    "tools",  # data loading and the eight data tools
+    "semantic",  # the semantic layer: declared measures and dimensions, one typed query, its executor on pandas
+    "tools",  # data loading and the data tools (query_data is the semantic layer's)
     ("maps", "models", "analyzer"),  # map boundaries; the model catalogue and pulls; the question analyzer
     "prompt_registry",  # prompt texts and their version
     "toolcall",  # the TOOL_CALL text protocol

@@ -22,7 +22,11 @@ from store.run_store import RunStore
 ROOT = Path(__file__).resolve().parent.parent
 DATA_TOOLS = ["query_homicides_advanced", "get_iucr_info", "query_census_demographics", "query_socioeconomic",
               "query_property_values", "analyze_homicide_rates_by_community_area",
-              "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends", "get_police_stations"]
+              "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends", "get_police_stations", "query_data"]
+# The design's headline question as one typed query: the highest homicide rate in 2021, its income and home value.
+HEADLINE = {"measures": [{"measure": "homicide_rate", "period": {"year": 2021}}, "per_capita_income",
+                         {"measure": "home_value", "period": {"month": "2024-09"}}],
+            "group_by": ["community_area"], "order_by": [{"field": "homicide_rate"}], "limit": 1}
 GOOD = ("query_homicides_advanced", {"year": 2022, "group_by": "district"})
 BAD = ("query_homicides_advanced", {"district": 13})
 ASK = {"question": "How many homicides were there in 2022?"}
@@ -48,6 +52,10 @@ async def session_run(server: dict, env: dict, cwd: Path) -> dict:
                 out["good"] = await session.call_tool(*GOOD)
                 out["bad"] = await session.call_tool(*BAD)
                 out["unknown_argument"] = await session.call_tool("get_iucr_info", {"colour": "red"})
+                out["measures"] = await session.call_tool("list_measures", {})
+                out["query"] = await session.call_tool("query_data", HEADLINE)
+                out["bad_query"] = await session.call_tool("query_data", {"measures": ["per_capita_income"],
+                                                                          "group_by": ["ward"]})
                 out["ask"] = await session.call_tool("ask", ASK)
                 out["ask_empty"] = await session.call_tool("ask", {"question": "  "})
     return out
@@ -81,7 +89,7 @@ def test_readme_args_are_the_mcp_command():
 def test_lists_the_data_tools_and_ask(mcp, registry):
     assert mcp["init"].server_info.name == "chiqa"
     tools = {t.name: t for t in mcp["tools"]}
-    assert list(tools) == DATA_TOOLS + ["ask"]
+    assert list(tools) == DATA_TOOLS + ["list_measures", "ask"]
     for schema in registry.schemas():
         assert tools[schema["name"]].input_schema == schema["parameters"]
         assert tools[schema["name"]].description == schema["description"]
@@ -124,3 +132,31 @@ def test_ask_returns_the_answer_and_the_trace(mcp, raw):
     assert mcp["ask_empty"].is_error is True and "question" in mcp["ask_empty"].content[0].text
     stored = RunStore(mcp["var"] / "runs.sqlite3").get(trace["run_id"])
     assert stored["result"]["answer"] == answer
+
+
+def test_lists_the_measures_and_runs_a_cross_domain_query(mcp, data_dir):
+    """An MCP client learns the measures, then answers the headline question with one query, no model between."""
+    listed = mcp["measures"]
+    assert listed.is_error is False
+    names = {m["name"] for m in listed.structured_content["measures"]}
+    assert {"homicide_rate", "per_capita_income", "home_value", "alderperson"} <= names
+    result = mcp["query"]
+    assert result.is_error is False, result.content[0].text
+    [row] = result.structured_content["rows"]
+    # pandas straight from the CSVs: 2021 homicides per ACS resident (the 2016+ population), highest first
+    h = pd.read_csv(data_dir / "homicides.csv", dtype=str)
+    h = h[h["Year"] == "2021"]
+    counts = pd.to_numeric(h["Community Area"], errors="coerce").dropna().astype(int).value_counts()
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    areas = pd.read_csv(data_dir / "community_areas.csv")
+    pop = acs.assign(n=acs["community_area"].map(dict(zip(areas["community"], areas["area_number"])))) \
+        .set_index("n")["total_population"]
+    rates = (counts.reindex(range(1, 78), fill_value=0) / pop * 1e5).sort_values(ascending=False)
+    assert row["community_area"] == int(rates.index[0])
+    assert abs(row["homicide_rate"] - rates.iloc[0]) < 1e-9
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    income = socio.set_index("Community Area Number")["PER CAPITA INCOME "]
+    assert row["per_capita_income"] == income[float(rates.index[0])]
+    assert row["home_value"] > 0
+    bad = mcp["bad_query"]
+    assert bad.is_error is True and "not published by ward" in bad.content[0].text

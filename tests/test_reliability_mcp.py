@@ -129,7 +129,7 @@ def test_after_every_bad_line_the_server_still_serves(server):
     server.send(b"\xff\xfe not utf-8")
     assert server.reply()["error"]["code"] == PARSE_ERROR
     server.request(31, "tools/list")
-    assert len(server.reply()["result"]["tools"]) == len(names.ALL) + 1  # the data tools and ask
+    assert len(server.reply()["result"]["tools"]) == len(names.ALL) + 2  # the data tools, list_measures and ask
     answers_a_question(server, 32)
     assert "Traceback" not in server.stderr_log.read_text(errors="replace")
 

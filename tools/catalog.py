@@ -8,9 +8,10 @@ from tools.census import tool as census
 from tools.homicide import context, iucr, query, rates, trends
 from tools.property import tool as property_values
 from tools.registry import ToolRegistry
+from tools.query_data import tool as query_data
 from tools.stations import tool as stations
 
-TOOL_MODULES = (query, iucr, census, socioeconomic, property_values, rates, context, trends, stations)
+TOOL_MODULES = (query, iucr, census, socioeconomic, property_values, rates, context, trends, stations, query_data)
 
 
 def build_registry(data=None) -> ToolRegistry:

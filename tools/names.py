@@ -9,6 +9,7 @@ AREA_RATES = "analyze_homicide_rates_by_community_area"
 SOCIOECONOMIC_CONTEXT = "analyze_homicide_socioeconomic_context"
 DISTRICT_TRENDS = "compare_homicide_district_trends"
 POLICE_STATIONS = "get_police_stations"
+QUERY = "query_data"  # the semantic layer's typed query (semantic/)
 
 ALL = (HOMICIDES, IUCR, CENSUS, SOCIOECONOMIC, PROPERTY, AREA_RATES, SOCIOECONOMIC_CONTEXT, DISTRICT_TRENDS,
-       POLICE_STATIONS)
+       POLICE_STATIONS, QUERY)

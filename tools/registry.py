@@ -61,6 +61,7 @@ class Tool:
     fn: Callable[..., ToolResult]
     domain: str = ""  # the data it answers from, named as the question analyzer names domains
     label: str = ""  # how an answer's sources name its results when no dataset label applies ("Homicide data")
+    prompted: bool = True  # listed in the model's gathering prompt and grammar (False: callable, not offered)
 
     def schema(self) -> dict:
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
@@ -129,6 +130,12 @@ def _coerce_string(name: str, value: Any, spec: dict) -> str:
 
 def _coerce_value(name: str, value: Any, spec: dict) -> Any:
     types = spec.get("type")
+    if types is None and "anyOf" in spec:
+        return value  # a choice of shapes (a name or an object): the tool's own parser checks it
+    if types == "object":
+        if not isinstance(value, dict):
+            raise ToolArgumentError(f"'{name}' must be a JSON object, got {_shown(value)}")
+        return value  # nested: checked by the tool itself (the semantic query's parser names each field)
     if isinstance(types, list):  # e.g. ["string", "integer"] for "name or number"
         for kind in types:
             try:
@@ -215,6 +222,10 @@ class ToolRegistry:
 
     def schemas(self) -> list[dict]:
         return [tool.schema() for tool in self._tools.values()]
+
+    def prompt_schemas(self) -> list[dict]:
+        """The tools a model is offered in its gathering prompt and grammar."""
+        return [tool.schema() for tool in self._tools.values() if tool.prompted]
 
     def domains(self) -> dict[str, str]:
         """tool name -> its data domain"""

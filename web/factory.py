@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask.json.provider import DefaultJSONProvider
 
-from web import access, api, geo, openai_compat, pages
+from web import access, api, geo, openai_compat, pages, query_api
 from web.errors import register_error_handlers
 from store.run_store import open_store, scrub_text
 from web.runtime import get_runtime
@@ -36,6 +36,7 @@ def register_web(app) -> None:
     app.before_request(access.identify)
     app.after_request(access.set_cookie)
     app.register_blueprint(api.bp)
+    app.register_blueprint(query_api.bp)
     app.register_blueprint(geo.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(openai_compat.bp)

@@ -1,0 +1,1 @@
+"""One module per source dataset, each declaring its frame, its dimensions and its measures."""

@@ -1,0 +1,78 @@
+"""ACS 2019-2023 5-year estimates by community area: residents by race and by age, households by income.
+
+Each group is one row of GROUPS below: a count measure (summed over areas) and a share measure (the count
+over its base, recomputed from the sums for a set of areas). A new group is a new row.
+"""
+from __future__ import annotations
+
+from semantic.datasets.common import cached
+from semantic.model import Dataset, Measure
+
+AGES = ("0_to_17", "18_to_24", "25_to_34", "35_to_49", "50_to_64", "65")
+INCOME_BANDS = ("under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000")
+
+# name, label, base ("residents" or "households"), source columns summed, words
+GROUPS = (
+    ("black", "Black residents", "residents", ("black_or_african_american",), ("black", "african american")),
+    ("white", "White residents", "residents", ("white",), ("white",)),
+    ("white_non_hispanic", "White non-Hispanic residents", "residents", ("white_not_hispanic_or_latino",),
+     ("white non-hispanic",)),
+    ("hispanic", "Hispanic or Latino residents", "residents", ("hispanic_or_latino",), ("hispanic", "latino")),
+    ("asian", "Asian residents", "residents", ("asian",), ("asian",)),
+    ("native_american", "American Indian or Alaska Native residents", "residents", ("american_indian_or_alaska",),
+     ("native american",)),
+    ("pacific_islander", "Native Hawaiian or Pacific Islander residents", "residents", ("native_hawaiin_or_pacific",),
+     ("pacific islander",)),
+    ("other_race", "Residents of some other race", "residents", ("other_race",), ("other race",)),
+    ("multiracial", "Multiracial residents", "residents", ("multiracial",), ("multiracial", "two or more races")),
+    ("children", "Residents aged 0-17", "residents", ("male_0_to_17", "female_0_to_17"), ("children", "kids")),
+    ("seniors", "Residents aged 65 and over", "residents", ("male_65", "female_65"), ("seniors", "elderly")),
+    ("young_adults", "Residents aged 18-24", "residents", ("male_18_to_24", "female_18_to_24"), ("young adults",)),
+    ("men", "Male residents", "residents", tuple(f"male_{a}" for a in AGES), ("men", "male")),
+    ("women", "Female residents", "residents", tuple(f"female_{a}" for a in AGES), ("women", "female")),
+    ("households_under_25k", "Households earning under $25,000", "households", ("under_25_000",),
+     ("under $25,000", "low income households")),
+    ("households_under_50k", "Households earning under $50,000", "households",
+     ("under_25_000", "_25_000_to_49_999"), ("under $50,000",)),
+    ("households_25k_50k", "Households earning $25,000-$49,999", "households", ("_25_000_to_49_999",), ()),
+    ("households_50k_75k", "Households earning $50,000-$74,999", "households", ("_50_000_to_74_999",), ()),
+    ("households_75k_125k", "Households earning $75,000-$124,999", "households", ("_75_000_to_125_000",), ()),
+    ("households_125k_plus", "Households earning $125,000 and over", "households", ("_125_000",),
+     ("$125,000 and over", "top income band", "high income households", "wealthy households")),
+)
+
+CAVEAT = "ACS 2019-2023 5-year figures are survey estimates with margins of error, not counts."
+
+
+def _frame(data):
+    acs = data.census_acs
+    out = acs[["area_number", "total_population"]].rename(columns={"area_number": "community_area"}).copy()
+    out["households"] = acs[list(INCOME_BANDS)].sum(axis=1)
+    for name, _label, _base, columns, _words in GROUPS:
+        out[name] = acs[list(columns)].sum(axis=1)
+    return out.reset_index(drop=True)
+
+
+def frame(data):
+    return cached(data, "census", _frame)
+
+
+_COMMON = dict(dataset="census", grains=("city", "community_area"), caveats=(CAVEAT,))
+
+
+def _measures():
+    out = [Measure("households", "Households", "households", column="households", agg="sum",
+                   words=("households",), **_COMMON)]
+    for name, label, base, _columns, words in GROUPS:
+        unit = "households" if base == "households" else "people"
+        out.append(Measure(name, label, unit, column=name, agg="sum", words=words, **_COMMON))
+        out.append(Measure(f"share_{name}", f"Share: {label.lower()}", "percent", agg="ratio", numerator=name,
+                           denominator="households" if base == "households" else "population", scale=100.0,
+                           decimals=1, words=tuple(f"share {w}" for w in words) + tuple(f"percent {w}" for w in words),
+                           **_COMMON))
+    return tuple(out)
+
+
+DATASET = Dataset("census", source="census_acs", title="ACS 2019-2023 5-year, by community area",
+                  time="snapshot", frame=frame, dimensions=("community_area",), vintage="2019-2023",
+                  coverage=lambda d: ("2019", "2023"), measures=_measures())

@@ -1,0 +1,62 @@
+"""Homicides (CPD crimes extract, HOMICIDE rows): one row per victim, 2001-01-01 to 2023-07-19."""
+from __future__ import annotations
+
+import pandas as pd
+
+from semantic.datasets.common import cached
+from semantic.model import Dataset, Measure
+
+GRAINS = ("city", "community_area", "ward", "district")
+PARTIAL = "The homicide data ends on {end}: its last year is partial."
+
+
+def _frame(data) -> pd.DataFrame:
+    h = data.homicides
+    return pd.DataFrame({
+        "community_area": h["community_area"], "ward": h["ward"], "district": h["district"],
+        "date": h["date"].dt.strftime("%Y-%m-%d"), "timestamp": h["date"],
+        "year": h["year"].astype(int), "month": h["date"].dt.strftime("%Y-%m"),
+        "quarter": h["date"].dt.year.astype(str) + "Q" + h["date"].dt.quarter.astype(str),
+        "calendar_month": h["month"].astype(int), "weekday": h["date"].dt.day_name(),
+        "hour": h["date"].dt.hour, "location_type": h["location_description"].astype(str),
+        "arrest": h["arrest"], "domestic": h["domestic"],
+    })
+
+
+def frame(data):
+    return cached(data, "homicides", _frame)
+
+
+def coverage(data):
+    cov = data.coverage["homicides"]
+    return cov["start"], cov["end"]
+
+
+_COMMON = dict(dataset="homicides", grains=GRAINS, caveats=(
+    "Only first-degree murder (IUCR 0110) is in the extract; one row per victim.",))
+
+MEASURES = (
+    Measure("homicides", "Homicides", "homicides", agg="count", words=(
+        "homicides", "homicide", "murders", "murder", "killings", "killed", "victims", "deaths"),
+        description="homicide victims (rows of the extract)", **_COMMON),
+    Measure("arrests", "Homicides with an arrest", "homicides", agg="count", where=(("arrest", True),),
+            words=("arrests", "arrested", "solved", "cleared"), **_COMMON),
+    Measure("domestic_homicides", "Domestic homicides", "homicides", agg="count", where=(("domestic", True),),
+            words=("domestic",), **_COMMON),
+    Measure("arrest_rate", "Arrest rate", "percent", agg="ratio", numerator="arrests", denominator="homicides",
+            scale=100.0, decimals=1, words=("arrest rate", "clearance rate", "solve rate"),
+            description="the share of homicides with an arrest recorded", **_COMMON),
+    Measure("homicide_rate", "Homicides per 100,000 residents a year", "per 100,000 residents a year",
+            agg="ratio", numerator="homicides", denominator="person_years", scale=100000.0, decimals=1,
+            dataset="homicides", grains=("city", "community_area"), words=(
+                "homicide rate", "murder rate", "per capita", "per 100,000", "per 100k"),
+            description="homicides / (population x years) x 100,000; the population is chosen by the query's "
+                        "'population' (auto: the 2010 census to 2015, ACS 2019-2023 from 2016)",
+            caveats=("Population: the 2010 census for years to 2015 and the ACS 2019-2023 estimate from 2016, "
+                     "unless the query names one.",)),
+)
+
+DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-2023", time="event",
+                  frame=frame, coverage=coverage, measures=MEASURES,
+                  dimensions=("community_area", "ward", "district", "year", "quarter", "month", "date",
+                              "calendar_month", "weekday", "hour", "location_type", "arrest", "domestic"))

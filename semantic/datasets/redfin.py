@@ -1,0 +1,73 @@
+"""Redfin neighborhood market data (All Residential), 2012-01 to 2019-10: rolling 90-day windows for
+neighborhoods, monthly for the city. Read here straight from the file: no tool reads it otherwise."""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from semantic.datasets.common import cached, read_source
+from semantic.model import Dataset, Measure
+
+FILE = "property_redfin_neighborhoods.csv"
+PREFIX = "Chicago, IL - "
+
+
+def _money(text) -> float:
+    """Redfin's display strings: "$275K" -> 275000, "$1.2M" -> 1200000."""
+    found = re.fullmatch(r"\$?([\d.,]+)\s*([KM]?)", str(text).strip(), re.I)
+    if not found:
+        return float("nan")
+    scale = {"K": 1e3, "M": 1e6}.get(found.group(2).upper(), 1.0)
+    return float(found.group(1).replace(",", "")) * scale
+
+
+def _frame(data):
+    raw = read_source(data, FILE, encoding="utf-8-sig")
+    raw = raw[raw["Region"].astype(str).str.startswith(PREFIX)]
+    end = pd.to_datetime(raw["Period End"], format="%m/%d/%Y", errors="coerce")
+    return pd.DataFrame({
+        "redfin_neighborhood": raw["Region"].str.removeprefix(PREFIX).str.strip(),
+        "date": end.dt.strftime("%Y-%m-%d"), "month": end.dt.strftime("%Y-%m"), "year": end.dt.year,
+        "median_sale_price": raw["Median Sale Price"].map(_money),
+        "median_sale_price_text": raw["Median Sale Price"].astype(str).str.strip(),
+        "homes_sold": pd.to_numeric(raw["Homes Sold"], errors="coerce"),
+        "median_list_price": pd.to_numeric(raw["Median List Price"], errors="coerce"),
+        "median_days_on_market": pd.to_numeric(raw["Median Dom"], errors="coerce"),
+        "inventory": pd.to_numeric(raw["Inventory"], errors="coerce"),
+    }).dropna(subset=["date"]).reset_index(drop=True)
+
+
+def frame(data):
+    return cached(data, "redfin", _frame)
+
+
+def neighborhoods(data) -> list[str]:
+    return sorted(frame(data)["redfin_neighborhood"].unique())
+
+
+def coverage(data):
+    f = frame(data)
+    return f["date"].min(), f["date"].max()
+
+
+_COMMON = dict(dataset="redfin", grains=("redfin_neighborhood",), city="none", caveats=(
+    "Redfin neighborhood figures are rolling 90-day windows ending on each period's date, to October 2019.",))
+
+MEASURES = (
+    Measure("redfin_median_sale_price", "Median sale price (Redfin)", "dollars", agg="mean",
+            column="median_sale_price", words=("median sale price", "sale price", "redfin"),
+            description="Redfin's median sale price (published rounded, e.g. $275K); over several windows, their "
+                        "mean", **_COMMON),
+    Measure("redfin_homes_sold", "Homes sold (Redfin)", "homes", agg="sum", column="homes_sold",
+            words=("homes sold", "sales"), description="homes sold in each window, added up over the windows "
+            "picked (windows overlap: ask for one period end)", **_COMMON),
+    Measure("redfin_median_list_price", "Median list price (Redfin)", "dollars", agg="mean",
+            column="median_list_price", words=("list price", "asking price"), **_COMMON),
+    Measure("redfin_median_days_on_market", "Median days on market (Redfin)", "days", agg="mean",
+            column="median_days_on_market", words=("days on market",), **_COMMON),
+)
+
+DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
+                  time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year"),
+                  coverage=coverage, measures=MEASURES)

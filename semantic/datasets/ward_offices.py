@@ -1,0 +1,46 @@
+"""Ward offices (2019-2023 council): each ward's alderperson, office address and phone.
+
+Read here straight from the file (the loader keeps only two columns): this module is the whole of what
+adding the dataset took.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from semantic.datasets.common import cached, read_source
+from semantic.model import Dataset, Measure
+
+FILE = "ward_offices.csv"
+COUNCIL = "The ward office file lists the 2019-2023 City Council; aldermen changed in May 2023."
+
+
+def _frame(data):
+    raw = read_source(data, FILE, dtype=str, encoding="utf-8-sig").fillna("")
+
+    def text(column):
+        return raw[column].str.strip() if column in raw else pd.Series([""] * len(raw))
+
+    out = pd.DataFrame({"ward": pd.to_numeric(raw["WARD"], errors="coerce"), "alderperson": text("ALDERMAN"),
+                        "office_address": text("ADDRESS"), "office_zip": text("ZIPCODE"),
+                        "office_phone": text("WARD PHONE"), "email": text("EMAIL"),
+                        "city_hall_address": text("CITY HALL ADDRESS"), "city_hall_phone": text("CITY HALL PHONE")})
+    return out.dropna(subset=["ward"]).astype({"ward": int}).sort_values("ward").reset_index(drop=True)
+
+
+def _attribute(name, label, column, words):
+    return Measure(name, label, "text", "ward_offices", agg="attribute", column=column, grains=("ward",),
+                   city="none", words=words, caveats=(COUNCIL,))
+
+
+DATASET = Dataset(
+    "ward_offices", source="ward_offices", title="Ward offices", time="snapshot",
+    frame=lambda d: cached(d, "ward_offices", _frame), dimensions=("ward",), vintage="2019-2023 council",
+    coverage=lambda d: ("2019", "2023"), measures=(
+        _attribute("alderperson", "Alderperson", "alderperson", ("alderman", "alderperson", "alderwoman",
+                                                                 "council member", "who represents")),
+        _attribute("ward_office_address", "Ward office address", "office_address", ("ward office",)),
+        _attribute("ward_office_phone", "Ward office phone", "office_phone", ("ward phone", "ward office phone")),
+        _attribute("ward_email", "Ward email", "email", ("ward email",)),
+        _attribute("city_hall_office", "City Hall office", "city_hall_address", ("city hall office",)),
+        _attribute("city_hall_phone", "City Hall phone", "city_hall_phone", ("city hall phone",)),
+    ))

@@ -1,0 +1,209 @@
+"""Dimensions: the places, units of time and row attributes a query groups and filters by.
+
+Each place grain names its members and how a member is written (a number, a name in any spelling, an
+alias); an unknown member is a QueryError carrying the nearest ones. The community-area names come from
+the gazetteer (tools/data/geography.py), which the rest of ChiQA reads too.
+"""
+from __future__ import annotations
+
+import calendar
+import difflib
+import re
+
+from semantic.errors import QueryError
+from semantic.model import Dimension
+from semantic.datasets.redfin import neighborhoods
+
+WEEKDAYS = list(calendar.day_name)  # Monday first, as pandas' dt.day_name()
+MONTH_NAMES = list(calendar.month_name)[1:]
+
+
+def _closest(text: str, names: list[str], n: int = 3) -> list[str]:
+    lowered = {name.lower(): name for name in names}
+    return [lowered[m] for m in difflib.get_close_matches(str(text).lower(), list(lowered), n=n, cutoff=0.5)]
+
+
+# ------------------------------------------------------------------ places
+
+def _area(data, value) -> int:
+    try:
+        return data.geography.resolve_area(value)
+    except ValueError as exc:  # the gazetteer's own error names the area and the valid ones
+        raise QueryError(str(exc), "unknown_member", suggestions=data.geography.suggest(str(value))) from None
+
+
+def _whole(value, what: str, valid: list[int]) -> int:
+    text = str(value).strip().lower()
+    found = re.fullmatch(r"(?:ward|district|#)?\s*(\d{1,3})(?:st|nd|rd|th)?(?:\.0)?", text)
+    number = int(found.group(1)) if found and not isinstance(value, bool) else None
+    if number is None or number not in valid:
+        raise QueryError(f"{what} {value!r} does not exist; valid: {valid[0]}-{valid[-1]}"
+                         + (" (13, 21 and 23 were merged away in 2012)" if what == "police district" else ""),
+                         "unknown_member")
+    return number
+
+
+def _districts(data) -> list[int]:
+    return sorted(int(d) for d in data.police_stations["district"])
+
+
+def _zips(data) -> list[str]:
+    return sorted(set(data.zhvi["zip"]) | set(data.zip_crosswalk["zip"]))
+
+
+def _zip(data, value) -> str:
+    text = f"{value:05d}" if isinstance(value, int) and not isinstance(value, bool) else str(value).strip()
+    text = text[:5] if re.fullmatch(r"\d{5}(-\d{4})?", text) else text
+    known = _zips(data)
+    if text not in known:
+        raise QueryError(f"ZIP {value!r} is not a Chicago ZIP in the data", "unknown_member",
+                         suggestions=difflib.get_close_matches(text, known, n=3, cutoff=0.6))
+    return text
+
+
+def _submarkets(data) -> dict:
+    """code -> name for every IHS series (the city, Cook County and suburbs too)."""
+    index = data.ihs_index
+    pairs = index[["submarket_code", "submarket_name"]].drop_duplicates()
+    return dict(zip(pairs["submarket_code"], pairs["submarket_name"]))
+
+
+def _submarket(data, value) -> str:
+    names = _submarkets(data)
+    text = str(value).strip()
+    if text in names:
+        return text
+    for code, name in names.items():
+        short = name.removeprefix("Chicago--").lower()
+        if text.lower() in (name.lower(), short, code.lower()) or text.lower() in short.split("/"):
+            return code
+    raise QueryError(f"unknown IHS submarket {value!r}", "unknown_member",
+                     suggestions=_closest(text, [n.removeprefix("Chicago--") for n in names.values()]))
+
+
+def _redfin_neighborhood(data, value) -> str:
+    known = neighborhoods(data)
+    text = str(value).strip().removeprefix("Chicago, IL - ")
+    by_lower = {n.lower(): n for n in known}
+    if text.lower() in by_lower:
+        return by_lower[text.lower()]
+    raise QueryError(f"unknown Redfin neighborhood {value!r}", "unknown_member", suggestions=_closest(text, known))
+
+
+# ------------------------------------------------------------------ time
+
+def _year(data, value) -> int:
+    try:
+        year = int(str(value).strip())
+    except ValueError:
+        raise QueryError(f"year must be a whole number such as 2021, got {value!r}", "invalid_period") from None
+    if not 1900 <= year <= 2100:
+        raise QueryError(f"year {year} is not a year the data could hold", "invalid_period")
+    return year
+
+
+def _month(data, value) -> str:
+    found = re.fullmatch(r"(\d{4})-(\d{1,2})", str(value).strip())
+    if not found or not 1 <= int(found.group(2)) <= 12:
+        raise QueryError(f"month must be written YYYY-MM such as 2021-07, got {value!r}", "invalid_period")
+    return f"{found.group(1)}-{int(found.group(2)):02d}"
+
+
+def _quarter(data, value) -> str:
+    found = re.fullmatch(r"(\d{4})\s*-?\s*Q([1-4])", str(value).strip(), re.I)
+    if not found:
+        raise QueryError(f"quarter must be written YYYYQn such as 2020Q2, got {value!r}", "invalid_period")
+    return f"{found.group(1)}Q{found.group(2)}"
+
+
+def _weekday(data, value) -> str:
+    text = str(value).strip().lower()
+    for day in WEEKDAYS:
+        if day.lower().startswith(text[:3]) and len(text) >= 3 and day.lower().startswith(text):
+            return day
+    raise QueryError(f"weekday must be a day name such as Saturday, got {value!r}", "unknown_member",
+                     suggestions=_closest(text, WEEKDAYS))
+
+
+def _calendar_month(data, value) -> int:
+    text = str(value).strip().lower()
+    if text.isdigit() and 1 <= int(text) <= 12:
+        return int(text)
+    for number, name in enumerate(MONTH_NAMES, start=1):
+        if len(text) >= 3 and name.lower().startswith(text):
+            return number
+    raise QueryError(f"calendar_month must be 1-12 or a month name, got {value!r}", "unknown_member")
+
+
+def _hour(data, value) -> int:
+    try:
+        hour = int(str(value).strip())
+    except ValueError:
+        hour = -1
+    if not 0 <= hour <= 23:
+        raise QueryError(f"hour must be 0-23, got {value!r}", "unknown_member")
+    return hour
+
+
+def _flag(data, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise QueryError(f"a flag is true or false, got {value!r}", "invalid_filter")
+
+
+def _location_type(data, value) -> str:
+    known = sorted(str(c) for c in data.homicides["location_description"].cat.categories)
+    text = str(value).strip().upper()
+    if text in known:
+        return text
+    raise QueryError(f"unknown location type {value!r}", "unknown_member", suggestions=_closest(text, known))
+
+
+def _date(data, value) -> str:
+    found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", str(value).strip())
+    if not found:
+        raise QueryError(f"a date is written YYYY-MM-DD, got {value!r}", "invalid_period")
+    return found.group(0)
+
+
+DIMENSIONS = [
+    Dimension("community_area", "Community area", "place", ("community area", "neighborhood", "area"),
+              members=lambda d: list(range(1, 78)), resolve=_area, display=lambda d, m: d.geography.area_name(m),
+              value_type="integer", description="Chicago's 77 community areas, by number (1-77) or name"),
+    Dimension("ward", "Ward", "place", ("ward",), members=lambda d: list(range(1, 51)),
+              resolve=lambda d, v: _whole(v, "ward", list(range(1, 51))), display=lambda d, m: f"Ward {m}",
+              value_type="integer", description="City council wards 1-50 (as each record was geocoded)"),
+    Dimension("district", "Police district", "place", ("police district", "district"), members=_districts,
+              resolve=lambda d, v: _whole(v, "police district", _districts(d)),
+              display=lambda d, m: f"District {m}", value_type="integer",
+              description="Police districts (post-2012 numbering)"),
+    Dimension("zip", "ZIP code", "place", ("zip", "zip code"), members=_zips, resolve=_zip,
+              display=lambda d, m: m, description="Chicago ZIP codes, five digits"),
+    Dimension("submarket", "IHS submarket", "place", ("submarket",), members=lambda d: list(_submarkets(d)),
+              resolve=_submarket, display=lambda d, m: _submarkets(d).get(m, m),
+              description="DePaul IHS price-index submarkets (code p31xx, or CHICAGO, COOK, SUBURBS)"),
+    Dimension("redfin_neighborhood", "Redfin neighborhood", "place", ("neighborhood",),
+              members=neighborhoods,
+              resolve=_redfin_neighborhood, display=lambda d, m: m, description="Redfin's Chicago neighborhoods"),
+    Dimension("year", "Year", "time", ("year",), resolve=_year, value_type="integer"),
+    Dimension("quarter", "Quarter", "time", ("quarter",), resolve=_quarter, description="YYYYQn"),
+    Dimension("month", "Month", "time", ("month",), resolve=_month, description="YYYY-MM"),
+    Dimension("date", "Date", "time", ("day", "date"), resolve=_date, description="YYYY-MM-DD"),
+    Dimension("calendar_month", "Month of the year", "time", ("month of the year",), resolve=_calendar_month,
+              display=lambda d, m: MONTH_NAMES[int(m) - 1], value_type="integer", description="1-12, any year"),
+    Dimension("weekday", "Day of the week", "time", ("weekday", "day of the week"), resolve=_weekday,
+              members=lambda d: WEEKDAYS),
+    Dimension("hour", "Hour of the day", "time", ("hour", "time of day"), resolve=_hour,
+              members=lambda d: list(range(24)), value_type="integer"),
+    Dimension("location_type", "Kind of place", "attribute", ("location", "kind of place"),
+              resolve=_location_type, description="the homicide record's location description (STREET, ...)"),
+    Dimension("arrest", "Arrest made", "attribute", ("arrest",), resolve=_flag, value_type="boolean"),
+    Dimension("domestic", "Domestic", "attribute", ("domestic",), resolve=_flag, value_type="boolean"),
+]
+
+PLACE_GRAINS = tuple(d.name for d in DIMENSIONS if d.kind == "place")

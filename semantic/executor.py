@@ -1,0 +1,429 @@
+"""The one executor: a checked Query in, a QueryResult out, computed on pandas from the declarations.
+
+Each measure becomes a Series over the query's group keys: rows of its dataset picked by period and filters,
+aggregated as declared (count, sum, mean, weighted mean, ratio of two measures, or a member's attribute),
+carried along a declared join path where it is published at another grain, and given every member so an
+empty one counts as 0. The table of those Series then gets derived columns, the threshold, the order and
+limit, totals over the selection (recomputed, so a rate's total is a ratio of sums) and a correlation.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from semantic import periods
+from semantic.catalog import catalog
+from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
+from semantic.datasets.socioeconomic import city_row
+from semantic.errors import QueryError
+from semantic.query import Filter, Query, parse_query
+from semantic.result import ALL, QueryResult, build_result
+HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
+
+
+def run_query(data, raw) -> QueryResult:
+    """Check and run one query (a dict); a bad query raises QueryError."""
+    query = parse_query(raw, data)
+    return Executor(data, query).run()
+
+
+class Executor:
+    def __init__(self, data, query: Query):
+        self.data, self.q = data, query
+        self.cat = catalog()
+        self.caveats: list[str] = []
+        self.used: list[str] = []  # datasets read, for the sources
+        self.steps: list[dict] = []  # the members_from results, for the trace
+
+    # ------------------------------------------------------------------ the whole query
+
+    def run(self) -> QueryResult:
+        table, filters = self.table()
+        table = self._derive(table)
+        table = self._having(table)
+        correlation = self._correlate(table) if self.q.correlate else None
+        table, ties = self._order(table)
+        totals = self._totals(table, filters) if self.q.totals else None
+        return build_result(self, table, totals, correlation, ties)
+
+    def table(self) -> tuple[pd.DataFrame, list]:
+        q = self.q
+        filters = list(q.filters)
+        if q.members_from is not None:
+            inner = Executor(self.data, q.members_from)
+            result = inner.run()
+            members = [row[q.place] for row in result.rows]
+            self.caveats.extend(c for c in inner.caveats if c not in self.caveats)
+            self.used.extend(inner.used)
+            self.steps.append({"query": q.members_from.to_dict(), "members": members})
+            filters.append(Filter(q.place, "in", members))
+        keys = list(q.group_by) or [ALL]
+        columns = {}
+        for spec in q.measures:
+            series = self.measure(spec.measure, q.group_by, spec.period or q.period, filters + spec.filters)
+            if spec.per_year:
+                series = series / self._years_in(spec.measure, spec.period or q.period)
+            columns[spec.name] = series
+        table = pd.concat(columns, axis=1) if columns else pd.DataFrame()
+        table.index.names = keys
+        table = self._restrict(table, filters)
+        if q.members_from is not None and not q.order_by:
+            order = self.steps[-1]["members"]  # the set's own order (a ranking's) carries over
+            table = table.reindex([m for m in order if m in table.index])
+        return table, filters
+
+    # ------------------------------------------------------------------ one measure
+
+    def measure(self, name: str, group_by: list, period, filters: list) -> pd.Series:
+        m = self.cat.measures[name]
+        dims = self.cat.dimensions
+        place = next((g for g in group_by if dims[g].kind == "place"), None)
+        self._check_grain(m, place, group_by)
+        if m.agg == "ratio":
+            num = self.measure(m.numerator, group_by, period, filters)
+            den = self.measure(m.denominator, group_by, period, filters)
+            den = den.reindex(num.index)
+            return (num / den.where(den != 0) * m.scale).rename(name)
+        if m.agg == "weighted_mean" and place != "community_area":
+            return self._weighted(m, group_by, period, filters)
+        if place in m.derived_grains:
+            return self._carried(m, place, group_by, period, filters)
+        set_filter = next((f for f in filters if dims[f.dimension].kind == "place" and f.dimension not in group_by
+                           and f.dimension in m.derived_grains), None)
+        if set_filter is not None:  # a value asked of a few areas, published by ZIP: carry, then average
+            per_member = self._carried(m, set_filter.dimension, [set_filter.dimension, *group_by], period, filters)
+            return self._collapse(per_member, set_filter.dimension, group_by, "mean")
+        return self._direct(m, group_by, period, filters)
+
+    def _check_grain(self, m, place, group_by) -> None:
+        dims = self.cat.dimensions
+        if place is not None and place not in m.grains and place not in m.derived_grains:
+            grains = ", ".join(dims[g].label.lower() if g in dims else "the city" for g in m.grains)
+            raise QueryError(f"{m.label} is not published by {dims[place].label.lower()}: it exists by {grains}",
+                             "grain_not_available")
+        dataset = self.cat.datasets[m.dataset]
+        for g in group_by:
+            if dims[g].kind != "place" and g not in dataset.dimensions:
+                raise QueryError(f"{m.label} has no {dims[g].label.lower()}: it is the {dataset.vintage or ''} "
+                                 f"{dataset.title.lower()}".replace("  ", " "), "grain_not_available")
+
+    def _rows(self, m, period, filters, post: list) -> pd.DataFrame:
+        """The dataset's rows for this measure: period, row filters and the measure's own condition."""
+        dataset = self.cat.datasets[m.dataset]
+        if dataset.name not in self.used:
+            self.used.append(dataset.name)
+        frame = dataset.frame(self.data)
+        frame = self._period(dataset, m, frame, period)
+        for f in filters:
+            if f.dimension in frame.columns:
+                frame = frame[_mask(frame[f.dimension], f)]
+            elif self.cat.dimensions[f.dimension].kind == "place":
+                post.append(f)  # restricts the grouped result instead (the table's rows)
+            else:
+                raise QueryError(f"{m.label} cannot be filtered by {self.cat.dimensions[f.dimension].label.lower()}",
+                                 "invalid_filter")
+        for column, value in m.where:
+            frame = frame[frame[column] == value]
+        return frame
+
+    def _direct(self, m, group_by: list, period, filters: list) -> pd.Series:
+        post: list = []
+        rows = self._rows(m, period, filters, post)
+        place = next((g for g in group_by if self.cat.dimensions[g].kind == "place"), None)
+        place_filtered = any(self.cat.dimensions[f.dimension].kind == "place" for f in filters)
+        if place is None and not place_filtered:
+            if m.city == "none":
+                grains = ", ".join(m.grains + m.derived_grains)
+                raise QueryError(f"{m.label} has no city-wide figure: group by {grains} or name members",
+                                 "grain_not_available")
+            if m.city == "published":
+                return self._published(m, group_by)
+        keys = list(group_by) or [ALL]
+        if not group_by:
+            rows = rows.assign(**{ALL: "all"})
+        column = m.column
+        if m.name == "person_years":
+            rows = self._person_years(rows, period)
+            column = "person_years"
+        grouped = rows.groupby(keys, observed=True, sort=True)
+        if m.agg == "count":
+            series = grouped.size().astype(float)
+        elif m.agg == "sum":
+            series = grouped[column].sum(min_count=1)
+        elif m.agg in ("mean", "weighted_mean"):
+            series = grouped[column].mean()
+        else:  # attribute: one value per member
+            series = grouped[column].first()
+        series = self._complete(series.rename(m.name), m, keys, period)
+        for f in post:
+            series = series[_mask(pd.Series(series.index.get_level_values(f.dimension), index=series.index), f)]
+        return series
+
+    def _published(self, m, group_by) -> pd.Series:
+        if group_by:
+            raise QueryError(f"{m.label} is one snapshot: it has no time to group by", "grain_not_available")
+        value = city_row(self.data).get(m.column)
+        self._note(f"{m.label}: the source's own city-wide figure.")
+        return pd.Series([value], index=pd.Index(["all"], name=ALL), name=m.name, dtype=float)
+
+    def _person_years(self, rows: pd.DataFrame, period) -> pd.DataFrame:
+        column = POPULATIONS[self.q.population]
+        fractions = periods.year_fractions(period, sorted(rows["year"].unique()))
+        self._note(f"Rates per 100,000 use {POPULATION_LABELS[self.q.population]} as the population.")
+        return rows.assign(person_years=rows[column] * rows["year"].map(fractions).fillna(0.0))
+
+    def _weighted(self, m, group_by, period, filters) -> pd.Series:
+        """A mean over a set of areas (or the city), each area weighted by the declared weight."""
+        place_filtered = any(self.cat.dimensions[f.dimension].kind == "place" for f in filters)
+        if not group_by and not place_filtered and m.city == "published":
+            self._rows(m, period, [], [])
+            return self._published(m, group_by)
+        values = self.measure(m.name, ["community_area"], period, filters)
+        weights = self.measure(m.weight, ["community_area"], None, filters).reindex(values.index)
+        both = pd.DataFrame({"v": values, "w": weights}).dropna()
+        self._note(f"{m.label} over several areas is their mean weighted by {self.cat.measures[m.weight].label}.")
+        value = float((both["v"] * both["w"]).sum() / both["w"].sum()) if both["w"].sum() else math.nan
+        return pd.Series([value], index=pd.Index(["all"], name=ALL), name=m.name)
+
+    def _carried(self, m, target, group_by, period, filters) -> pd.Series:
+        """A measure published at another grain, carried to ``target`` along a declared join path."""
+        join = next(j for j in self.cat.joins if j.target == target and j.source in m.grains)
+        inner_group = [join.source if g == target else g for g in group_by]
+        inner_filters = [f for f in filters if f.dimension != target]
+        source = self._direct(m, inner_group, period, inner_filters).dropna()
+        table = join.table(self.data)
+        frame = source.reset_index().merge(table, on=join.source)
+        keys = [g for g in group_by]
+        frame["vw"] = frame[m.name] * frame["weight"]
+        grouped = frame.groupby(keys, observed=True)
+        series = (grouped["vw"].sum() / grouped["weight"].sum()).rename(m.name)
+        self._note(f"{m.label} by {self.cat.dimensions[target].label.lower()} is derived: {join.method}.")
+        series = self._complete(series, m, keys, period)
+        for f in filters:
+            if f.dimension == target:
+                series = series[_mask(pd.Series(series.index.get_level_values(target), index=series.index), f)]
+        return series
+
+    def _collapse(self, series: pd.Series, dimension: str, group_by: list, how: str) -> pd.Series:
+        if series.dropna().index.get_level_values(dimension).nunique() > 1:
+            self._note(f"Over several {self.cat.dimensions[dimension].label.lower()}s the figure is their plain mean.")
+        if not group_by:
+            return pd.Series([series.mean()], index=pd.Index(["all"], name=ALL), name=series.name)
+        return series.groupby(level=list(group_by)).mean()
+
+    # ------------------------------------------------------------------ periods and members
+
+    def _period(self, dataset, m, frame, period):
+        if dataset.time == "snapshot":
+            if period is not None:
+                self._note(f"{m.label} is a single snapshot ({dataset.vintage}): the period "
+                           f"{period.label()} does not apply to it.")
+            return frame
+        coverage = dataset.coverage(self.data)
+        if period is None:
+            if dataset.time == "series":  # a value with no period asked: the latest the data has
+                latest = _latest(frame)
+                self._note(f"{m.label} is the latest the data has: {latest[1]}.")
+                return frame[frame[latest[0]] == latest[1]]
+            self._partial(dataset, None)
+            return frame
+        periods.check_coverage(period, dataset.title.split(" (")[0].split(",")[0], coverage, self.caveats)
+        self._partial(dataset, period)
+        picked = periods.apply(frame, period, m.label)
+        if dataset.time == "event" and dataset.name == "homicides":
+            self._empty_years(frame, period)
+        return picked
+
+    def _partial(self, dataset, period) -> None:
+        if dataset.name != "homicides":
+            return
+        cov = self.data.coverage["homicides"]
+        last = int(cov["last_year"])
+        end = periods.period_bounds(period)[1] if period is not None else "9999"
+        if end >= f"{last}-01-01":
+            self._note(HOMICIDE_END.format(end=cov["end"], year=last))
+
+    def _empty_years(self, frame, period) -> None:
+        """A year inside the data's span with no rows at all is said, never shown as a quiet 0."""
+        lo, hi = periods.period_bounds(period)
+        present = set(frame["year"].unique())
+        cov = self.data.coverage["homicides"]
+        for year in range(max(int(lo[:4]), int(cov["first_year"])), min(int(hi[:4]), int(cov["last_year"])) + 1):
+            if year not in present:
+                self._note(f"The homicide file has no rows at all for {year}, inside its span: the file may be "
+                           "incomplete, so a 0 there is not a count.")
+
+    def _complete(self, series: pd.Series, m, keys: list, period) -> pd.Series:
+        """Every member of each key, so that an area or a month with no homicides is a 0, not missing."""
+        dims = self.cat.dimensions
+        domains = []
+        dataset = self.cat.datasets[m.dataset]
+        for key in keys:
+            if key == ALL:
+                domains.append(["all"])
+            elif dims[key].kind == "place" and dims[key].members is not None:
+                domains.append(list(dims[key].members(self.data)))
+            elif dims[key].kind == "time" and dataset.time != "snapshot":
+                span = periods.domain(key, period, dataset.coverage(self.data))
+                span = span if span is not None and dataset.time == "event" else None
+                if span is None and dims[key].members is not None and dataset.time == "event":
+                    span = list(dims[key].members(self.data))
+                domains.append(span if span is not None else sorted(series.index.get_level_values(key).unique()))
+            else:
+                domains.append(sorted(series.index.get_level_values(key).unique()))
+        index = pd.MultiIndex.from_product(domains, names=keys) if len(keys) > 1 else pd.Index(domains[0], name=keys[0])
+        series = series.reindex(index)
+        return series.fillna(0.0) if m.agg == "count" else series
+
+    def _restrict(self, table: pd.DataFrame, filters: list) -> pd.DataFrame:
+        for f in filters:
+            if f.dimension in table.index.names:
+                table = table[_mask(pd.Series(table.index.get_level_values(f.dimension), index=table.index), f)]
+        return table
+
+    def _years_in(self, name, period) -> float:
+        dataset = self.cat.datasets[self.cat.measures[name].dataset]
+        first, last = (periods.bounds_of(c, e) for c, e in zip(dataset.coverage(self.data), (False, True)))
+        lo, hi = periods.period_bounds(period) if period is not None else (first, last)
+        years = [y for y in range(int(max(lo, first)[:4]), int(min(hi, last)[:4]) + 1)]
+        if period is not None and period.kind == "years":
+            years = [y for y in period.values if int(first[:4]) <= y <= int(last[:4])]
+        self._note(f"Per year: over {len(years)} year(s), {years[0]}-{years[-1]}" if years else "Per year: no years")
+        return float(len(years)) if years else math.nan
+
+    def _note(self, text: str) -> None:
+        if text not in self.caveats:
+            self.caveats.append(text)
+
+    # ------------------------------------------------------------------ the table's own steps
+
+    def _derive(self, table: pd.DataFrame) -> pd.DataFrame:
+        for item in self.q.derived:
+            table[item["name"]] = derive(item, table)
+        return table
+
+    def _having(self, table: pd.DataFrame) -> pd.DataFrame:
+        for h in self.q.having:
+            values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
+            table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
+        return table
+
+    def _order(self, table: pd.DataFrame) -> tuple[pd.DataFrame, list]:
+        ties: list = []
+        if self.q.order_by:
+            frame = table.reset_index()
+            fields = [o["field"] for o in self.q.order_by]
+            ascending = [o["direction"] == "asc" for o in self.q.order_by]
+            frame = frame.sort_values(fields + list(table.index.names), ascending=ascending + [True] * table.index.nlevels,
+                                      na_position="last", kind="mergesort")
+            table = frame.set_index(list(table.index.names))
+        if self.q.limit is not None and len(table) > self.q.limit:
+            if self.q.order_by:
+                field = self.q.order_by[0]["field"]
+                values = table[field] if field in table else _index_values(table, field)
+                cut = values.iloc[self.q.limit - 1]
+                rest = table.iloc[self.q.limit:]
+                rest_values = values.iloc[self.q.limit:]
+                ties = [idx for idx, v in zip(rest.index, rest_values) if _same(v, cut)]
+            table = table.iloc[: self.q.limit]
+        return table, ties
+
+    def _totals(self, table: pd.DataFrame, filters: list) -> dict:
+        dims = [d for d in self.q.group_by]
+        if len(dims) > 1:
+            raise QueryError("totals are over one grouping dimension", "invalid_query", "totals")
+        selection = [Filter(dims[0], "in", list(table.index))] if dims else []
+        base = [f for f in filters if not (dims and f.dimension == dims[0])]
+        totals: dict = {}
+        for spec in self.q.measures:
+            m = self.cat.measures[spec.measure]
+            if m.agg == "attribute":
+                continue
+            period = spec.period or self.q.period
+            if not dims or not selection[0].values:
+                value = float(table[spec.name].sum()) if m.additive and len(table) else math.nan
+            else:
+                value = _scalar(self.measure(spec.measure, [], period, base + spec.filters + selection))
+            if spec.per_year:
+                value = value / self._years_in(spec.measure, period)
+            totals[spec.name] = value
+            if m.additive and dims and self.cat.dimensions[dims[0]].kind == "place":
+                city = _scalar(self.measure(spec.measure, [], period,
+                                            [f for f in base + spec.filters
+                                             if self.cat.dimensions[f.dimension].kind != "place"]))
+                totals[f"{spec.name}_share_of_city"] = value / city * 100 if city else math.nan
+                totals[f"{spec.name}_city"] = city
+        for item in self.q.derived:
+            if item["op"] in ("change", "pct_change", "difference", "ratio") and all(f in totals for f in item["of"]):
+                totals[item["name"]] = derive(item, pd.DataFrame([totals]))[0]
+        return totals
+
+    def _correlate(self, table: pd.DataFrame) -> dict:
+        a, b = self.q.correlate
+        pair = pd.DataFrame({"a": table[a], "b": table[b]}).astype(float).dropna()
+        if len(pair) < 3 or pair["a"].std() == 0 or pair["b"].std() == 0:
+            raise QueryError("a correlation needs at least 3 rows with varying values in both columns",
+                             "invalid_query", "correlate")
+        r = float(np.corrcoef(pair["a"], pair["b"])[0, 1])
+        rho = float(pair["a"].rank().corr(pair["b"].rank()))
+        return {"of": [a, b], "pearson_r": r, "spearman_rho": rho, "n": int(len(pair)),
+                "left_out": int(len(table) - len(pair))}
+
+
+# ------------------------------------------------------------------ helpers
+
+def derive(item: dict, table: pd.DataFrame) -> pd.Series:
+    op, of = item["op"], item["of"]
+    a = table[of[0]].astype(float)
+    if op == "rank":
+        return a.rank(ascending=False, method="min")
+    if op == "share_of_total":
+        total = a.sum()
+        return a / total * 100 if total else a * math.nan
+    b = table[of[1]].astype(float)
+    if op == "change":
+        return b - a
+    if op == "pct_change":
+        return (b - a) / a.where(a != 0) * 100
+    if op == "difference":
+        return a - b
+    return a / b.where(b != 0)
+
+
+def _mask(values: pd.Series, f: Filter) -> pd.Series:
+    if f.op == "in" or f.op == "equals":
+        return values.isin(f.values)
+    if f.op == "not_in":
+        return ~values.isin(f.values)
+    low, high = f.values
+    return (values >= low) & (values <= high)
+
+
+def _compare(values: pd.Series, op: str, value) -> pd.Series:
+    values = pd.to_numeric(values, errors="coerce")
+    return {">": values > value, ">=": values >= value, "<": values < value, "<=": values <= value,
+            "==": values == value, "!=": values != value}[op]
+
+
+def _index_values(table, name):
+    return pd.Series(table.index.get_level_values(name), index=table.index)
+
+
+def _scalar(series: pd.Series) -> float:
+    return float(series.iloc[0]) if len(series) else math.nan
+
+
+def _same(a, b) -> bool:
+    try:
+        return math.isclose(float(a), float(b), rel_tol=1e-12)
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _latest(frame: pd.DataFrame) -> tuple[str, str]:
+    for column in ("date", "month", "quarter"):
+        if column in frame.columns:
+            return column, frame[column].max()
+    return "year", frame["year"].max()

@@ -1,0 +1,115 @@
+"""The semantic layer's vocabulary: what a dataset, a measure, a dimension and a join path are.
+
+Everything here is data. A dataset module in semantic/datasets/ declares its measures once (name, label,
+unit, how it aggregates, the grains and periods it exists at, its caveats and the words people use for
+it); the query executor (semantic/executor.py) is the only code that turns a declaration into figures.
+The shape follows dbt MetricFlow's semantic models and BSL's ``with_dimensions(...).with_measures(...)``:
+a table, the dimensions it can be grouped and filtered by, and the measures that aggregate it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+# How a measure aggregates over rows, and so over a set of members:
+#   count         rows (optionally only those matching ``where``)
+#   sum           a column added up
+#   weighted_mean a column averaged with another measure as the weight (per capita income by population)
+#   mean          a column averaged plainly (an index over months)
+#   ratio         numerator / denominator * scale, each itself a measure, recomputed from the sums for a set
+#   attribute     a member's text value (an alderperson's name); never aggregated
+AGGREGATIONS = ("count", "sum", "weighted_mean", "mean", "ratio", "attribute")
+
+# How a measure relates to time:
+#   event     rows have dates: a period filters them (homicides)
+#   series    rows are observations at dates: a period picks them and they are averaged (home values)
+#   snapshot  one vintage: a period does not apply and is said as a caveat (the 2008-2012 indicators)
+TIME_KINDS = ("event", "series", "snapshot")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One figure the data can give: a declaration, not code."""
+
+    name: str
+    label: str
+    unit: str
+    dataset: str
+    agg: str
+    column: str | None = None
+    where: tuple = ()  # (column, value) pairs a counted row must match: arrests are rows with arrest == True
+    weight: str | None = None  # weighted_mean: the measure whose values weigh each member
+    numerator: str | None = None  # ratio
+    denominator: str | None = None  # ratio
+    scale: float = 1.0  # ratio: 100 for a percent, 100000 for a rate per 100,000
+    grains: tuple = ()  # the place grains it exists at ("community_area", "ward", ...); "city" for one figure
+    derived_grains: tuple = ()  # grains reached along a declared join path, labelled as derived
+    words: tuple = ()  # what people call it, for the reader and for suggestions
+    caveats: tuple = ()
+    city: str = "aggregate"  # at city grain: "aggregate" the members, "published" (the source's city row), "none"
+    description: str = ""
+    decimals: int = 0  # how many decimals its figures are shown with
+
+    def __post_init__(self):
+        if self.agg not in AGGREGATIONS:
+            raise ValueError(f"measure {self.name}: unknown aggregation {self.agg}")
+
+    @property
+    def additive(self) -> bool:
+        """A figure whose value over a set is the sum of its members' values."""
+        return self.agg in ("count", "sum")
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A source table as the layer sees it: one frame per bundle, its grain columns and its time."""
+
+    name: str
+    source: str  # the key in tools/data/datasets.py DATASETS, for sources and coverage
+    title: str
+    time: str  # one of TIME_KINDS
+    frame: Callable  # frame(data) -> DataFrame with a column per dimension it carries
+    dimensions: tuple  # the dimension names its frame carries (place and time and attributes)
+    coverage: Callable  # coverage(data) -> (first, last) as ISO text ("2001-01-01", "2023-07-19"), or vintage text
+    vintage: str = ""  # a snapshot's period in words ("2008-2012")
+    caveats: tuple = ()
+    measures: tuple = ()
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """Something to group or filter by: a place grain, a unit of time, or an attribute of a row."""
+
+    name: str
+    label: str
+    kind: str  # "place", "time" or "attribute"
+    words: tuple = ()
+    members: Callable | None = None  # members(data) -> list of values, in display order
+    resolve: Callable | None = None  # resolve(data, value) -> canonical member, raising QueryError
+    display: Callable | None = None  # display(data, member) -> a name for people
+    value_type: str = "string"  # for the JSON schema: "integer", "string", "boolean"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class JoinPath:
+    """How a measure published at one place grain reaches another: weights from a crosswalk table."""
+
+    source: str  # the grain the measure exists at ("zip")
+    target: str  # the grain it is carried to ("community_area")
+    table: Callable  # table(data) -> DataFrame with columns source, target, weight
+    method: str  # how it is carried, said in the result's caveats
+    note: str = ""
+
+
+@dataclass
+class Catalog:
+    """Every declaration, by name."""
+
+    datasets: dict = field(default_factory=dict)
+    measures: dict = field(default_factory=dict)
+    dimensions: dict = field(default_factory=dict)
+    joins: list = field(default_factory=list)
+
+    def join_for(self, source: str, target: str) -> JoinPath | None:
+        return next((j for j in self.joins if j.source == source and j.target == target), None)

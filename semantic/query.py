@@ -1,0 +1,382 @@
+"""The typed query: parsed from JSON, checked against the declarations, and echoed in canonical form.
+
+A query is MetricFlow's metrics x group_by x where x order x limit, plus what ChiQA's questions compose:
+a period per measure ("2020" beside "2021"), derived columns (change, percent change, rank, share),
+a threshold on the grouped rows (``having``), totals over the selection with its share of the city, a
+correlation of two columns, and ``members_from``: this query's members are another query's result rows.
+Every problem is a QueryError naming the field (``at``) and, for unknown names, the nearest ones.
+"""
+from __future__ import annotations
+
+import calendar
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+
+from semantic.catalog import catalog, public_measures
+from semantic.datasets.population import POPULATIONS
+from semantic.errors import QueryError
+
+MAX_DEPTH = 3  # members_from nesting
+MAX_MEASURES = 12
+MAX_FILTERS = 20
+MAX_VALUES = 200
+MAX_LIMIT = 1000
+DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "share_of_total", "rank")
+HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
+FILTER_OPS = ("in", "not_in", "between", "equals")
+TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
+            "totals", "correlate", "population")
+
+
+@dataclass
+class Period:
+    """A canonical period: whole years, a span of days, or a list of months or quarters."""
+
+    kind: str  # "years" | "span" | "months" | "quarters"
+    values: list = field(default_factory=list)  # years (int), months ("YYYY-MM") or quarters ("YYYYQn")
+    start: str = ""  # span: YYYY-MM-DD
+    end: str = ""
+
+    def to_dict(self) -> dict:
+        if self.kind == "span":
+            return {"start": self.start, "end": self.end}
+        return {self.kind: list(self.values)}
+
+    def label(self) -> str:
+        if self.kind == "span":
+            return f"{self.start} to {self.end}"
+        if self.kind == "years" and len(self.values) > 2 and self.values == list(
+                range(self.values[0], self.values[-1] + 1)):
+            return f"{self.values[0]}-{self.values[-1]}"
+        return ", ".join(str(v) for v in self.values)
+
+
+@dataclass
+class MeasureSpec:
+    measure: str
+    name: str  # the column it fills
+    period: Period | None = None
+    filters: list = field(default_factory=list)
+    per_year: bool = False
+
+    def to_dict(self) -> dict:
+        out = {"measure": self.measure, "as": self.name}
+        if self.period:
+            out["period"] = self.period.to_dict()
+        if self.filters:
+            out["filters"] = [f.to_dict() for f in self.filters]
+        if self.per_year:
+            out["per_year"] = True
+        return out
+
+
+@dataclass
+class Filter:
+    dimension: str
+    op: str
+    values: list
+
+    def to_dict(self) -> dict:
+        if self.op == "equals":
+            return {"dimension": self.dimension, "equals": self.values[0]}
+        return {"dimension": self.dimension, self.op: list(self.values)}
+
+
+@dataclass
+class Query:
+    measures: list
+    group_by: list = field(default_factory=list)
+    period: Period | None = None
+    filters: list = field(default_factory=list)
+    members_from: "Query | None" = None
+    derived: list = field(default_factory=list)  # [{"name", "op", "of": [a, b]}]
+    having: list = field(default_factory=list)  # [{"field", "op", "value"}]
+    order_by: list = field(default_factory=list)  # [{"field", "direction"}]
+    limit: int | None = None
+    totals: bool = False
+    correlate: list = field(default_factory=list)
+    population: str = "auto"
+
+    @property
+    def place(self) -> str | None:
+        dims = catalog().dimensions
+        return next((g for g in self.group_by if dims[g].kind == "place"), None)
+
+    def fields(self) -> list[str]:
+        return list(self.group_by) + [m.name for m in self.measures] + [d["name"] for d in self.derived]
+
+    def to_dict(self) -> dict:
+        out: dict = {"measures": [m.to_dict() for m in self.measures], "group_by": list(self.group_by)}
+        if self.period:
+            out["period"] = self.period.to_dict()
+        if self.filters:
+            out["filters"] = [f.to_dict() for f in self.filters]
+        if self.members_from:
+            out["members_from"] = self.members_from.to_dict()
+        for key in ("derived", "having", "order_by", "correlate"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.limit is not None:
+            out["limit"] = self.limit
+        if self.totals:
+            out["totals"] = True
+        if self.population != "auto":
+            out["population"] = self.population
+        return out
+
+
+# ------------------------------------------------------------------ parsing
+
+def _nearest(name, choices) -> list[str]:
+    return difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
+
+
+def _object(value, at: str) -> dict:
+    if not isinstance(value, dict):
+        raise QueryError(f"{at or 'the query'} must be a JSON object", "invalid_query", at)
+    return value
+
+
+def _list(value, at: str, limit: int) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        value = [value]
+    if len(value) > limit:
+        raise QueryError(f"{at} takes at most {limit} items", "too_large", at)
+    return value
+
+
+def _name(value, at: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 80:
+        raise QueryError(f"{at} must be a name (text up to 80 characters)", "invalid_query", at)
+    return value.strip()
+
+
+def _int(value, at: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise QueryError(f"{at} must be a whole number", "invalid_query", at)
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        raise QueryError(f"{at} must be a whole number", "invalid_query", at) from None
+    if not math.isfinite(number) or not number.is_integer() or not low <= number <= high:
+        raise QueryError(f"{at} must be a whole number from {low} to {high}", "out_of_range", at)
+    return int(number)
+
+
+def _day(text, at: str, end: bool) -> str:
+    """A period bound as a day: "2020" -> 2020-01-01 (or -12-31 at the end), "2020-07" likewise."""
+    text = str(text).strip()
+    found = re.fullmatch(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?", text)
+    if not found:
+        raise QueryError(f"{at} must be a date written YYYY, YYYY-MM or YYYY-MM-DD, got {text[:40]!r}",
+                         "invalid_period", at)
+    year, month, day = int(found.group(1)), found.group(2), found.group(3)
+    month = int(month) if month else (12 if end else 1)
+    if not 1 <= month <= 12:
+        raise QueryError(f"{at}: month {month} does not exist", "invalid_period", at)
+    last = calendar.monthrange(year, month)[1]
+    day = int(day) if day else (last if end else 1)
+    if not 1 <= day <= last:
+        raise QueryError(f"{at}: {year}-{month:02d} has no day {day}", "invalid_period", at)
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def parse_period(raw, at: str) -> Period | None:
+    if raw is None:
+        return None
+    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
+        raw = {"year": raw}
+    raw = _object(raw, at)
+    keys = set(raw)
+    dims = catalog().dimensions
+    if keys in ({"year"}, {"years"}):
+        years = [dims["year"].resolve(None, y) for y in _list(raw.get("year", raw.get("years")), at, 100)]
+        if not years:
+            raise QueryError(f"{at}: name at least one year", "invalid_period", at)
+        return Period("years", sorted(set(years)))
+    if keys in ({"month"}, {"months"}):
+        months = [dims["month"].resolve(None, m) for m in _list(raw.get("month", raw.get("months")), at, 400)]
+        return Period("months", sorted(set(months)))
+    if keys in ({"quarter"}, {"quarters"}):
+        quarters = [dims["quarter"].resolve(None, q) for q in _list(raw.get("quarter", raw.get("quarters")), at, 200)]
+        return Period("quarters", sorted(set(quarters)))
+    if keys and keys <= {"start", "end"}:
+        start = _day(raw.get("start", "1900"), f"{at}.start", end=False)
+        end = _day(raw.get("end", "2100"), f"{at}.end", end=True)
+        if start > end:
+            raise QueryError(f"{at}: start {start} is after end {end}", "invalid_period", at)
+        return Period("span", start=start, end=end)
+    raise QueryError(f"{at} must be one of {{year}}, {{years}}, {{month}}, {{months}}, {{quarter}}, {{quarters}} "
+                     f"or {{start, end}}; got keys {sorted(keys)[:6]}", "invalid_period", at)
+
+
+def _filter(raw, at: str, data) -> Filter:
+    raw = _object(raw, at)
+    dims = catalog().dimensions
+    name = _name(raw.get("dimension"), f"{at}.dimension")
+    if name not in dims:
+        raise QueryError(f"unknown dimension {name!r}", "unknown_dimension", f"{at}.dimension",
+                         _nearest(name, dims))
+    ops = [op for op in FILTER_OPS if op in raw]
+    extra = set(raw) - {"dimension", *FILTER_OPS}
+    if len(ops) != 1 or extra:
+        raise QueryError(f"{at} needs 'dimension' and exactly one of {', '.join(FILTER_OPS)}", "invalid_filter", at)
+    op = ops[0]
+    values = [raw[op]] if op == "equals" else _list(raw[op], f"{at}.{op}", MAX_VALUES)
+    if op == "between" and len(values) != 2:
+        raise QueryError(f"{at}.between takes [low, high]", "invalid_filter", at)
+    if not values:
+        raise QueryError(f"{at}.{op} names no members", "invalid_filter", at)
+    resolve = dims[name].resolve
+    try:
+        values = [resolve(data, v) if resolve else v for v in values]
+    except QueryError as exc:
+        exc.at = exc.at or f"{at}.{op}"
+        raise
+    return Filter(name, op, values)
+
+
+def _measure_spec(raw, at: str, data) -> MeasureSpec:
+    if isinstance(raw, str):
+        raw = {"measure": raw}
+    raw = _object(raw, at)
+    extra = set(raw) - {"measure", "as", "period", "filters", "per_year"}
+    if extra:
+        raise QueryError(f"{at} has unknown key(s) {sorted(extra)[:5]}", "invalid_query", at)
+    name = _name(raw.get("measure"), f"{at}.measure")
+    known = public_measures()
+    if name not in known:
+        raise QueryError(f"unknown measure {name!r}", "unknown_measure", f"{at}.measure", _nearest(name, known))
+    alias = raw.get("as")
+    if alias is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}", str(alias)):
+        raise QueryError(f"{at}.as must be a name of letters, digits and _", "invalid_query", f"{at}.as")
+    period = parse_period(raw.get("period"), f"{at}.period")
+    filters = [_filter(f, f"{at}.filters[{i}]", data) for i, f in enumerate(_list(raw.get("filters"), at, MAX_FILTERS))]
+    per_year = raw.get("per_year", False)
+    if not isinstance(per_year, bool):
+        raise QueryError(f"{at}.per_year must be true or false", "invalid_query", f"{at}.per_year")
+    return MeasureSpec(name, alias or "", period, filters, per_year)
+
+
+def _column_names(measures: list) -> None:
+    """A measure asked once fills a column of its own name; asked for several periods, each is suffixed."""
+    counts: dict = {}
+    for spec in measures:
+        counts[spec.measure] = counts.get(spec.measure, 0) + 1
+    for spec in measures:
+        if not spec.name:
+            suffix = re.sub(r"[^0-9A-Za-z]+", "_", spec.period.label()) if spec.period else "all"
+            spec.name = spec.measure if counts[spec.measure] == 1 else f"{spec.measure}_{suffix}"
+
+
+def parse_query(raw, data, depth: int = 0, at: str = "") -> Query:
+    """A checked Query from a JSON object, or a QueryError naming the first problem."""
+    raw = _object(raw, at)
+    unknown = set(raw) - set(TOP_KEYS)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise QueryError(f"unknown query key {name!r}; valid keys: {', '.join(TOP_KEYS)}", "invalid_query",
+                         f"{at}{name}", _nearest(name, TOP_KEYS))
+    specs = _list(raw.get("measures"), f"{at}measures", MAX_MEASURES)
+    if not specs:
+        raise QueryError("a query needs at least one measure", "missing_measure", f"{at}measures")
+    measures = [_measure_spec(s, f"{at}measures[{i}]", data) for i, s in enumerate(specs)]
+    _column_names(measures)
+    seen = set()
+    for spec in measures:
+        if spec.name in seen:
+            raise QueryError(f"two measures fill the column {spec.name!r}: give one an 'as'", "duplicate_field",
+                             f"{at}measures")
+        seen.add(spec.name)
+    dims = catalog().dimensions
+    group_by = [_name(g, f"{at}group_by") for g in _list(raw.get("group_by"), f"{at}group_by", 3)]
+    for g in group_by:
+        if g not in dims:
+            raise QueryError(f"unknown dimension {g!r}", "unknown_dimension", f"{at}group_by", _nearest(g, dims))
+    if sum(dims[g].kind == "place" for g in group_by) > 1:
+        raise QueryError("group by one place grain at a time", "invalid_query", f"{at}group_by")
+    if len(set(group_by)) != len(group_by):
+        raise QueryError("a dimension is named twice in group_by", "invalid_query", f"{at}group_by")
+    query = Query(measures=measures, group_by=group_by)
+    query.period = parse_period(raw.get("period"), f"{at}period")
+    query.filters = [_filter(f, f"{at}filters[{i}]", data)
+                     for i, f in enumerate(_list(raw.get("filters"), f"{at}filters", MAX_FILTERS))]
+    if raw.get("members_from") is not None:
+        if depth + 1 > MAX_DEPTH:
+            raise QueryError(f"members_from nests at most {MAX_DEPTH} deep", "too_deep", f"{at}members_from")
+        query.members_from = parse_query(raw["members_from"], data, depth + 1, f"{at}members_from.")
+        if query.place is None or query.members_from.place != query.place:
+            raise QueryError("members_from must group by the same place grain as the query that uses its rows",
+                             "invalid_composition", f"{at}members_from")
+    query.population = raw.get("population", "auto")
+    if query.population not in POPULATIONS:
+        raise QueryError(f"population must be one of {', '.join(POPULATIONS)}", "invalid_query", f"{at}population")
+    _derived(query, raw, at)
+    _ordering(query, raw, at)
+    return query
+
+
+def _known_field(query: Query, name, at: str) -> str:
+    name = _name(name, at)
+    if name not in query.fields():
+        raise QueryError(f"{at} names {name!r}, which is no column of this query (columns: "
+                         f"{', '.join(query.fields())})", "unknown_field", at, _nearest(name, query.fields()))
+    return name
+
+
+def _derived(query: Query, raw: dict, at: str) -> None:
+    for i, item in enumerate(_list(raw.get("derived"), f"{at}derived", MAX_MEASURES)):
+        where = f"{at}derived[{i}]"
+        item = _object(item, where)
+        op = item.get("op")
+        if op not in DERIVED_OPS:
+            raise QueryError(f"{where}.op must be one of {', '.join(DERIVED_OPS)}", "invalid_query", f"{where}.op")
+        of = _list(item.get("of"), f"{where}.of", 2)
+        need = 2 if op in ("change", "pct_change", "difference", "ratio") else 1
+        if len(of) != need:
+            raise QueryError(f"{where}.of takes {need} column name(s) for {op}", "invalid_query", f"{where}.of")
+        of = [_known_field(query, f, f"{where}.of") for f in of]
+        name = item.get("name") or f"{op}_{'_'.join(of)}"[:60]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}", str(name)) or name in query.fields():
+            raise QueryError(f"{where}.name must be a new column name", "invalid_query", f"{where}.name")
+        query.derived.append({"name": name, "op": op, "of": of})
+
+
+def _ordering(query: Query, raw: dict, at: str) -> None:
+    for i, item in enumerate(_list(raw.get("having"), f"{at}having", MAX_FILTERS)):
+        where = f"{at}having[{i}]"
+        item = _object(item, where)
+        op = item.get("op")
+        if op not in HAVING_OPS:
+            raise QueryError(f"{where}.op must be one of {' '.join(HAVING_OPS)}", "invalid_query", f"{where}.op")
+        value = item.get("value")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise QueryError(f"{where}.value must be a finite number", "invalid_query", f"{where}.value")
+        query.having.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "op": op,
+                             "value": value})
+    for i, item in enumerate(_list(raw.get("order_by"), f"{at}order_by", 4)):
+        where = f"{at}order_by[{i}]"
+        item = {"field": item} if isinstance(item, str) else _object(item, where)
+        direction = item.get("direction", "desc")
+        if direction not in ("asc", "desc"):
+            raise QueryError(f"{where}.direction is asc or desc", "invalid_query", f"{where}.direction")
+        query.order_by.append({"field": _known_field(query, item.get("field"), f"{where}.field"),
+                               "direction": direction})
+    if raw.get("limit") is not None:
+        query.limit = _int(raw["limit"], f"{at}limit", 1, MAX_LIMIT)
+    totals = raw.get("totals", False)
+    if not isinstance(totals, bool):
+        raise QueryError(f"{at}totals must be true or false", "invalid_query", f"{at}totals")
+    query.totals = totals
+    if raw.get("correlate") is not None:
+        pair = _list(raw["correlate"], f"{at}correlate", 2)
+        if len(pair) != 2:
+            raise QueryError("correlate takes two column names", "invalid_query", f"{at}correlate")
+        query.correlate = [_known_field(query, f, f"{at}correlate") for f in pair]
+        if not query.group_by:
+            raise QueryError("a correlation needs rows: group by a place or a time", "invalid_query",
+                             f"{at}correlate")

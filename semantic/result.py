@@ -1,0 +1,174 @@
+"""What a query returns: typed rows, each column's label and unit, totals, sources, caveats and the query
+itself in canonical form; rendered once as data and once as text for a model or a terminal."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+
+TEXT_ROWS = 25  # rows shown in the text form; the data form has them all
+ALL = "_all"  # the one group key of a query with no group_by
+
+
+@dataclass
+class QueryResult:
+    query: dict
+    columns: list  # [{"name", "label", "unit", "kind"}]
+    rows: list  # [{column: value}]
+    totals: dict | None = None
+    correlation: dict | None = None
+    ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
+    steps: list = field(default_factory=list)  # the members_from results
+    sources: list = field(default_factory=list)
+    caveats: list = field(default_factory=list)
+    text: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _clean(value):
+    """JSON-safe: numpy scalars to Python, NaN to None."""
+    if value is None:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is pd.NA:
+        return None
+    return value
+
+
+def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> QueryResult:
+    q, cat, data = executor.q, executor.cat, executor.data
+    dims = cat.dimensions
+    columns, rows = [], []
+    keys = [k for k in table.index.names if k != ALL]
+    for key in keys:
+        columns.append({"name": key, "label": dims[key].label, "unit": "", "kind": "dimension"})
+        if dims[key].display is not None and dims[key].kind == "place":
+            columns.append({"name": f"{key}_name", "label": f"{dims[key].label} name", "unit": "", "kind": "name"})
+    specs = {s.name: s for s in q.measures}
+    for name in table.columns:
+        if name in specs:
+            m = cat.measures[specs[name].measure]
+            period = specs[name].period or q.period
+            label = m.label + (f", {period.label()}" if period and specs[name].period else "")
+            unit = m.unit + (" a year" if specs[name].per_year else "")
+            columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
+                            "decimals": m.decimals})
+        else:
+            item = next(d for d in q.derived if d["name"] == name)
+            columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": _derived_unit(item),
+                            "kind": "derived", "decimals": 1})
+    frame = table.reset_index()
+    for record in frame.to_dict("records"):
+        row = {}
+        for key in keys:
+            row[key] = _clean(record[key])
+            if dims[key].display is not None and dims[key].kind == "place" and row[key] is not None:
+                row[f"{key}_name"] = dims[key].display(data, row[key])
+        for name in table.columns:
+            row[name] = _clean(record[name])
+        rows.append(row)
+    result = QueryResult(query=q.to_dict(), columns=columns, rows=rows, steps=executor.steps,
+                         totals={k: _clean(v) for k, v in totals.items()} if totals is not None else None,
+                         correlation=correlation, caveats=list(executor.caveats),
+                         ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
+    result.sources = _sources(executor)
+    result.text = render_text(result, data)
+    return result
+
+
+def _derived_label(item, specs, cat) -> str:
+    names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
+    op = item["op"]
+    if op in ("change", "pct_change"):
+        return f"{'Change' if op == 'change' else 'Percent change'} from {_short(item['of'][0], specs, cat)} to " \
+               f"{_short(item['of'][1], specs, cat)}"
+    if op == "rank":
+        return f"Rank by {names[0]}"
+    if op == "share_of_total":
+        return f"Share of the rows' total {names[0]}"
+    return f"{op.title()} of {item['of'][0]} and {item['of'][1]}"
+
+
+def _short(name, specs, cat) -> str:
+    """A column named for a reader: its measure's label with the period that tells it apart."""
+    spec = specs.get(name)
+    if spec is None:
+        return name
+    label = cat.measures[spec.measure].label
+    return f"{label}, {spec.period.label()}" if spec.period else label
+
+
+def _derived_unit(item) -> str:
+    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "ratio": "times"}.get(item["op"], "")
+
+
+def _sources(executor) -> list:
+    """The datasets read, by their key in the data catalogue (tools/data/datasets.py, which the tool and the API
+    use to add the publisher and portal id) and their coverage in this bundle."""
+    out = []
+    for name in dict.fromkeys(executor.used):
+        dataset = executor.cat.datasets[name]
+        entry = {"dataset": dataset.title, "key": dataset.source}
+        coverage = executor.data.coverage.get(dataset.source)
+        if coverage:
+            entry["coverage"] = coverage
+        if entry not in out:
+            out.append(entry)
+    return out
+
+
+def fmt(value, decimals: int = 0, unit: str = "") -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, str):
+        return value or "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = f"{value:,.{decimals}f}" if isinstance(value, (int, float)) else str(value)
+    if unit == "dollars":
+        text = "$" + text
+    elif unit == "percent":
+        text += "%"
+    return text
+
+
+def render_text(result: QueryResult, data) -> str:
+    """The result as lines a model or a terminal reads: the table, the totals, the correlation, caveats."""
+    cols = [c for c in result.columns if c["kind"] != "dimension" or not any(
+        x["name"] == f"{c['name']}_name" for x in result.columns)]
+    lines = [" | ".join(f"{c['label']}" + (f" ({c['unit']})" if c["unit"] and c["unit"] != "text" else "")
+                        for c in cols)]
+    for row in result.rows[:TEXT_ROWS]:
+        lines.append(" | ".join(str(row.get(c["name"])) if c["kind"] in ("dimension", "name")
+                                else fmt(row.get(c["name"]), c.get("decimals", 0)) for c in cols))
+    if len(result.rows) > TEXT_ROWS:
+        lines.append(f"... {len(result.rows) - TEXT_ROWS} more rows")
+    if not result.rows:
+        lines.append("(no rows)")
+    if result.ties:
+        lines.append(f"Tied with the last row kept: {', '.join(str(t) for t in result.ties)}")
+    if result.totals:
+        labels = {c["name"]: c for c in result.columns}
+        parts = []
+        for name, value in result.totals.items():
+            base = labels.get(name.removesuffix("_share_of_city").removesuffix("_city"))
+            if name.endswith("_share_of_city"):
+                parts.append(f"share of the city's {base['label'].lower()}: {fmt(value, 1, 'percent')}")
+            elif name.endswith("_city"):
+                parts.append(f"city-wide {base['label'].lower()}: {fmt(value, base.get('decimals', 0))}")
+            elif base:
+                parts.append(f"{base['label']}: {fmt(value, base.get('decimals', 0), base['unit'])}")
+        lines.append("Total over these rows: " + "; ".join(parts))
+    if result.correlation:
+        c = result.correlation
+        lines.append(f"Correlation of {c['of'][0]} and {c['of'][1]} over {c['n']} rows: Pearson r = "
+                     f"{c['pearson_r']:.3f} (Spearman rho = {c['spearman_rho']:.3f})")
+    for caveat in result.caveats:
+        lines.append(f"Note: {caveat}")
+    return "\n".join(lines)

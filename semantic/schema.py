@@ -1,0 +1,76 @@
+"""The query's JSON schema, generated from the declarations: measures, dimensions and options are enums,
+so a grammar built from it (loop/grammar.py) lets a model write only names that exist."""
+from __future__ import annotations
+
+import functools
+
+from semantic.catalog import catalog, public_measures
+from semantic.datasets.population import POPULATIONS
+from semantic.query import DERIVED_OPS, HAVING_OPS, MAX_LIMIT, MAX_MEASURES
+
+DESCRIPTION = ("Answer with one typed query over every dataset: measures (homicides, homicide_rate, "
+               "per_capita_income, home_value, population, alderperson, ...) by a place grain (community_area, "
+               "ward, district, zip, ...) or time, with a period, filters, derived change/rank, a threshold, "
+               "order, limit, totals and correlation; members_from takes the set from another query.")
+
+
+def _period() -> dict:
+    years = {"type": "array", "items": {"type": "integer", "minimum": 1997, "maximum": 2025}, "maxItems": 30}
+    text = {"type": "string"}
+    return {"type": "object", "description": "one of: year, years, month (YYYY-MM), months, quarter (YYYYQn), "
+                                             "quarters, or start/end (YYYY[-MM[-DD]])",
+            "properties": {"year": {"type": "integer", "minimum": 1997, "maximum": 2025}, "years": years,
+                           "month": text, "months": {"type": "array", "items": text, "maxItems": 24},
+                           "quarter": text, "start": text, "end": text}}
+
+
+def _filters(dimensions: list) -> dict:
+    member = {"type": ["integer", "string"]}
+    item = {"type": "object", "required": ["dimension"], "properties": {
+        "dimension": {"type": "string", "enum": dimensions},
+        "in": {"type": "array", "items": member, "maxItems": 20},
+        "not_in": {"type": "array", "items": member, "maxItems": 20},
+        "between": {"type": "array", "items": member, "maxItems": 2},
+        "equals": {"type": ["boolean", "integer", "string"]}}}
+    return {"type": "array", "items": item, "maxItems": 6}
+
+
+def _core(measures: list, dimensions: list) -> dict:
+    spec = {"type": "object", "required": ["measure"], "properties": {
+        "measure": {"type": "string", "enum": measures}, "as": {"type": "string"}, "period": _period(),
+        "per_year": {"type": "boolean"}, "filters": _filters(dimensions)}}
+    return {
+        "measures": {"type": "array", "items": {"anyOf": [{"type": "string", "enum": measures}, spec]},
+                     "maxItems": MAX_MEASURES, "description": "what to compute"},
+        "group_by": {"type": "array", "items": {"type": "string", "enum": dimensions}, "maxItems": 3},
+        "period": _period(),
+        "filters": _filters(dimensions),
+        "order_by": {"type": "array", "maxItems": 4, "items": {"type": "object", "required": ["field"], "properties": {
+            "field": {"type": "string"}, "direction": {"type": "string", "enum": ["desc", "asc"]}}}},
+        "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def query_schema() -> dict:
+    """The JSON schema of a query (the TOOL_CALL tool's parameters, /api/query's body, the MCP tool's input)."""
+    measures, dimensions = public_measures(), list(catalog().dimensions)
+    props = _core(measures, dimensions)
+    inner = {"type": "object", "required": ["measures"], "properties": dict(_core(measures, dimensions)),
+             "description": "a query whose result rows are this query's members (same place grain)"}
+    props.update({
+        "members_from": inner,
+        "derived": {"type": "array", "maxItems": MAX_MEASURES, "items": {
+            "type": "object", "required": ["op", "of"], "properties": {
+                "name": {"type": "string"}, "op": {"type": "string", "enum": list(DERIVED_OPS)},
+                "of": {"type": "array", "items": {"type": "string"}, "maxItems": 2}}}},
+        "having": {"type": "array", "maxItems": 6, "items": {
+            "type": "object", "required": ["field", "op", "value"], "properties": {
+                "field": {"type": "string"}, "op": {"type": "string", "enum": list(HAVING_OPS)},
+                "value": {"type": "number"}}}},
+        "totals": {"type": "boolean", "description": "add the total over the rows and its share of the city"},
+        "correlate": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+        "population": {"type": "string", "enum": list(POPULATIONS),
+                       "description": "the population a rate divides by"},
+    })
+    return {"type": "object", "required": ["measures"], "properties": props}
