@@ -168,6 +168,9 @@ class Analysis:
     compare_city: bool = False  # a follow-up compares its places with the whole city
     followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
     not_used: list[str] = field(default_factory=list)  # phrases of the question the reading could not use
+    # A query of the semantic layer for a question in its declarations' words that no other reading covers
+    # ("who is the alderman of the 42nd ward"): the planner runs it as a query_data call (semantic/reading.py).
+    declared_query: dict | None = None
     # What the question leaves out (analyzer/negations.py): places, homicide kinds, places outside Chicago.
     excluded_areas: list[PlaceMatch] = field(default_factory=list)
     excluded_wards: list[int] = field(default_factory=list)

@@ -40,11 +40,7 @@ def unsupported_named(analysis: Analysis, only=None) -> str:
 # What a subject's name covers, where the name alone does not say ("most victims black or hispanic" is declined as
 # victim demographics: the reader should see that race is among them).
 _DESCRIBED = {"victim demographics": "the victims' age, sex, race or ethnicity",
-              # Files in the data folder that no tool reads: said so, not that the data lacks them. (No figures
-              # here: a number no tool result holds would fail the answer check.)
-              "elected officials": "no ChiQA tool reads the data folder's ward offices file, with each ward's "
-                                   "alderperson and office, yet",
-              "Redfin sales figures": "no ChiQA tool reads the data folder's Redfin neighborhood sales file yet"}
+              "elected officials": "the data folder has each ward's alderperson, but no mayor"}
 
 
 def not_used_note(phrases: list[str]) -> str:

@@ -75,6 +75,7 @@ from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
+from semantic.reading import declared_query, words_named
 from analyzer.years import (
     dataset_years,
     extract_months,
@@ -213,11 +214,15 @@ def analyze_question(question: str, data) -> Analysis:
             _GROWTH_RE.search(low) or re.search(r"\b(?:bigger|smaller)\b", low)):
         add_unique(metrics, "population")
         add_unique(domains, "census")
-    if not domains and not UNSUPPORTED_ANY_RE.search(low) and (wards or districts or (years and (areas or periods))):
+    # A subject only the semantic layer's declarations name ("the alderman of the 42nd ward"): read there, before a
+    # ward alone is taken for homicides or the subject for one the data lacks.
+    declared = _read_declared(text, data, areas, wards, districts, zips, years) if not metrics else None
+    if not domains and not declared and not UNSUPPORTED_ANY_RE.search(low) and (
+            wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
     unsupported = _unsupported(without_pandemic_times(low), metrics)  # "before covid hit" dates it
-    if not metrics and not unsupported:
+    if not metrics and not unsupported and not declared:
         # "what's the life expectancy in englewood": no measure the data holds, but a subject named, declined by name
         subject = asked_subject(low)
         if subject:
@@ -411,7 +416,20 @@ def analyze_question(question: str, data) -> Analysis:
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
+    if declared and not domains and not unsupported and not injection:
+        result["declared_query"] = declared
+        words = [w.lower() for w in words_named(text)]
+        result["not_used"] = [p for p in result["not_used"] if not any(w in p.lower() or p.lower() in w
+                                                                        for w in words)]
     return _typed(result)
+
+
+def _read_declared(text: str, data, areas, wards, districts, zips, years) -> dict | None:
+    """The semantic layer's query for a question in its declarations' words (semantic/reading.py), or None."""
+    if data is None:
+        return None
+    places = {"community_area": [a["number"] if isinstance(a, dict) else a.number for a in areas], "ward": wards, "district": districts, "zip": zips}
+    return declared_query(text, {k: v for k, v in places.items() if v}, years, data)
 
 
 def _long_date(iso: str) -> str:

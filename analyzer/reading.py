@@ -9,6 +9,7 @@ from __future__ import annotations
 import calendar
 from dataclasses import asdict, dataclass, field
 
+from semantic.catalog import catalog
 from analyzer.analysis import Analysis
 from analyzer.lexicon import ORDINAL_WORDS
 from tools.homicide.holidays import holidays_phrase
@@ -41,6 +42,7 @@ class Reading:
     not_used: list[str] = field(default_factory=list)
     # Years asked about beside others the data holds ("2022, and so far in 2024"): named, not silently dropped.
     outside_data: list[str] = field(default_factory=list)
+    text_answer: bool = False  # the figures asked are names or addresses (an alderperson), not numbers
 
     @property
     def line(self) -> str:
@@ -75,6 +77,8 @@ def read(analysis: Analysis | None) -> Reading | None:
     if analysis is None or analysis.error:
         return None
     a = analysis
+    if a.declared_query:
+        return _declared(a)
     measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")
                 and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
@@ -82,6 +86,16 @@ def read(analysis: Analysis | None) -> Reading | None:
                    ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together),
                    not_used=list(a.not_used),
                    outside_data=[str(y) for y in a.out_of_range_years if y not in a.years] if a.years else [])
+
+
+def _declared(a: Analysis) -> Reading:
+    """The reading of a semantic-layer query (analysis.declared_query): its measures' labels, members and period."""
+    query = a.declared_query
+    measures = [catalog().measures[name] for name in query["measures"]]
+    places = [str(v) if f["dimension"] != "ward" else f"ward {v}" for f in query.get("filters", []) for v in f["in"]]
+    periods = [", ".join(map(str, query["period"]["years"]))] if query.get("period") else []
+    return Reading(measures=[m.label for m in measures], places=places, periods=periods, not_used=list(a.not_used),
+                   text_answer=all(m.agg == "attribute" for m in measures))
 
 
 def _measure(metric: str, a: Analysis) -> str:

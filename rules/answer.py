@@ -48,6 +48,7 @@ TOOL_LABELS = {
     names.SOCIOECONOMIC_CONTEXT: "the homicide / socioeconomic comparison",
     names.DISTRICT_TRENDS: "the period comparison",
     names.POLICE_STATIONS: "police station addresses",
+    names.QUERY: "the semantic query",
 }
 CAPABILITIES = ("ChiQA answers questions about Chicago public data: homicides (counts by year, month, community "
                 "area, ward or police district, arrests, domestic cases, location types, rates per 100,000 "

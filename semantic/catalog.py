@@ -47,7 +47,7 @@ def describe() -> dict:
     return {
         "measures": [{"name": m.name, "label": m.label, "unit": m.unit, "dataset": m.dataset,
                       "aggregation": m.agg, "grains": list(m.grains), "derived_grains": list(m.derived_grains),
-                      "period": _period_text(cat.datasets[m.dataset]), "description": m.description,
+                      "period": cat.datasets[m.dataset].vintage, "description": m.description,
                       "words": list(m.words), "caveats": list(m.caveats)}
                      for m in cat.measures.values() if m.name in public_measures()],
         "dimensions": [{"name": d.name, "label": d.label, "kind": d.kind, "description": d.description,
@@ -55,12 +55,3 @@ def describe() -> dict:
         "joins": [{"from": j.source, "to": j.target, "method": j.method} for j in cat.joins],
     }
 
-
-PERIODS = {"homicides": "2001-01-01 to 2023-07-19", "person_years": "2001-2023", "population": "2010; 2019-2023",
-           "socioeconomic": "2008-2012", "census": "2019-2023 (ACS 5-year)", "zhvi": "2000-01 to 2024-09",
-           "ihs_index": "1997Q1 to 2025Q4", "ihs_summary": "2025Q4 release", "police_stations": "2019",
-           "ward_offices": "2019-2023 council", "redfin": "2012-01 to 2019-10"}
-
-
-def _period_text(dataset) -> str:
-    return PERIODS.get(dataset.name, dataset.vintage)

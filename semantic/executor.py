@@ -232,6 +232,10 @@ class Executor:
         periods.check_coverage(period, dataset.title.split(" (")[0].split(",")[0], coverage, self.caveats)
         self._partial(dataset, period)
         picked = periods.apply(frame, period, m.label)
+        if dataset.period_pick == "last" and len(picked):
+            latest = _latest(picked)
+            self._note(f"{m.label} is the window ending {latest[1]}, the last in {period.label()}.")
+            picked = picked[picked[latest[0]] == latest[1]]
         if dataset.time == "event" and dataset.name == "homicides":
             self._empty_years(frame, period)
         return picked

@@ -71,7 +71,10 @@ class Dataset:
     frame: Callable  # frame(data) -> DataFrame with a column per dimension it carries
     dimensions: tuple  # the dimension names its frame carries (place and time and attributes)
     coverage: Callable  # coverage(data) -> (first, last) as ISO text ("2001-01-01", "2023-07-19"), or vintage text
-    vintage: str = ""  # a snapshot's period in words ("2008-2012")
+    vintage: str = ""  # the period it covers, in words ("2008-2012", "2001-01-01 to 2023-07-19")
+    # How a series answers a period of several observations: "mean" them, or take the "last" (Redfin's windows
+    # overlap, so a year's sum or mean would count sales twice: the window ending last in the period is the figure).
+    period_pick: str = "mean"
     caveats: tuple = ()
     measures: tuple = ()
 

@@ -23,6 +23,7 @@ class QueryResult:
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
     text: str = ""
+    lead: str = ""  # the answer in sentences: each row's figures by name, then the totals and the correlation
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -79,6 +80,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> Qu
                          ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
     result.sources = _sources(executor)
     result.text = render_text(result, data)
+    result.lead = render_lead(result)
     return result
 
 
@@ -172,3 +174,54 @@ def render_text(result: QueryResult, data) -> str:
     for caveat in result.caveats:
         lines.append(f"Note: {caveat}")
     return "\n".join(lines)
+
+
+LEAD_ROWS = 10  # rows said in sentences; the table holds them all
+
+
+def _who(row: dict, result: QueryResult) -> str:
+    keys = [c for c in result.columns if c["kind"] == "dimension"]
+    parts = []
+    for c in keys:
+        name = row.get(f"{c['name']}_name")
+        value = row.get(c["name"])
+        if name is not None:
+            parts.append(f"{name} ({value})" if c["name"] == "community_area" else str(name))
+        else:
+            parts.append(f"{c['label'].lower()} {value}" if c["name"] != "year" else f"in {value}")
+    return ", ".join(parts)
+
+
+def render_lead(result: QueryResult) -> str:
+    """Sentences a person reads first: every figure with its label and unit, its member named."""
+    figures = [c for c in result.columns if c["kind"] in ("measure", "derived")]
+    sentences = []
+    for row in result.rows[:LEAD_ROWS]:
+        said = "; ".join(f"the {c['label'][0].lower() + c['label'][1:]} is "
+                         f"{fmt(row.get(c['name']), c.get('decimals', 0), c['unit'])}"
+                         + (f" {c['unit']}" if c["unit"] not in ("dollars", "percent", "text", "") else "")
+                         for c in figures).rstrip(".")
+        who = _who(row, result)
+        sentences.append(f"For {who}, {said}." if who else f"{said[0].upper() + said[1:]}.")
+    if len(result.rows) > LEAD_ROWS:
+        sentences.append(f"({len(result.rows) - LEAD_ROWS} more rows in the table.)")
+    if not result.rows:
+        sentences.append("No rows match the query.")
+    if result.ties:
+        sentences.append(f"Tied with the last row kept: {', '.join(str(t) for t in result.ties)}.")
+    if result.totals:
+        labels = {c["name"]: c for c in result.columns}
+        parts = []
+        for name, value in result.totals.items():
+            base = labels.get(name)
+            if base:
+                share = result.totals.get(f"{name}_share_of_city")
+                of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
+                    if share is not None else ""
+                parts.append(f"{base['label']} {fmt(value, base.get('decimals', 0), base['unit'])}{of_city}")
+        sentences.append(f"Together, these {len(result.rows)} rows: " + "; ".join(parts) + ".")
+    if result.correlation:
+        c = result.correlation
+        sentences.append(f"Across {c['n']} rows the correlation of {c['of'][0]} and {c['of'][1]} is r = "
+                         f"{c['pearson_r']:.2f} (Pearson; Spearman's rho {c['spearman_rho']:.2f}).")
+    return " ".join(sentences)

@@ -136,13 +136,22 @@ def test_a_zip_left_out_of_a_count_the_tool_cannot_narrow_is_declined_not_claime
     assert run.reading.not_used == ["excluding 60614"] and "I could not use 'excluding 60614'" in lead(run)
 
 
-@pytest.mark.parametrize("question, file_words", [
-    ("who's the alderman for the 40th ward and where's their office", "ward offices file"),
-    ("on redfin whats the median sale price in pilsen for the latest period u have", "Redfin neighborhood sales file"),
-])
-def test_a_file_no_tool_reads_is_declined_as_unread_not_as_missing(ask, question, file_words):
-    run = ask(question)
-    assert not run.calls and f"no ChiQA tool reads the data folder's {file_words}" in lead(run)
+@pytest.mark.full_data
+def test_the_ward_office_file_is_answered_from_the_semantic_layer(ask, data_dir):
+    """Declined as unread until the semantic layer declared the file: now its query answers, from the file."""
+    run = ask("who's the alderman for the 40th ward and where's their office")
+    assert [c.name for c in run.calls] == ["query_data"] and not run.reading.not_used
+    office = pd.read_csv(data_dir / "ward_offices.csv", dtype=str, encoding="utf-8-sig").set_index("WARD").loc["40"]
+    assert office["ALDERMAN"].strip() in lead(run) and office["ADDRESS"].strip() in lead(run)
+
+
+def test_the_redfin_file_is_answered_from_the_semantic_layer(ask, data_dir):
+    run = ask("on redfin whats the median sale price in pilsen for the latest period u have")
+    assert [c.name for c in run.calls] == ["query_data"] and not run.reading.not_used
+    redfin = pd.read_csv(data_dir / "property_redfin_neighborhoods.csv", encoding="utf-8-sig")
+    pilsen = redfin[redfin["Region"] == "Chicago, IL - Pilsen"]
+    shown = pilsen.loc[pd.to_datetime(pilsen["Period End"]).idxmax(), "Median Sale Price"]  # "$427K"
+    assert f"${int(float(shown.strip('$K')) * 1000):,}" in lead(run)
 
 
 def test_an_area_named_with_a_side_is_that_area_not_the_side(ask):

@@ -74,5 +74,5 @@ def _measures():
 
 
 DATASET = Dataset("census", source="census_acs", title="ACS 2019-2023 5-year, by community area",
-                  time="snapshot", frame=frame, dimensions=("community_area",), vintage="2019-2023",
+                  time="snapshot", frame=frame, dimensions=("community_area",), vintage="2019-2023 (ACS 5-year)",
                   coverage=lambda d: ("2019", "2023"), measures=_measures())

@@ -57,6 +57,7 @@ MEASURES = (
 )
 
 DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-2023", time="event",
+                  vintage="2001-01-01 to 2023-07-19",
                   frame=frame, coverage=coverage, measures=MEASURES,
                   dimensions=("community_area", "ward", "district", "year", "quarter", "month", "date",
                               "calendar_month", "weekday", "hour", "location_type", "arrest", "domestic"))

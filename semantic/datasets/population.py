@@ -39,7 +39,7 @@ def area_frame(data):
 
 
 PERSON_YEARS = Dataset(
-    "person_years", source="census_acs", title="Population by year (2010 census / ACS 2019-2023)", time="event",
+    "person_years", source="census_acs", title="Population by year (2010 census / ACS 2019-2023)", time="event", vintage="2001-2023",
     frame=person_years_frame, dimensions=("community_area", "year"),
     coverage=lambda d: (f"{d.coverage['homicides']['first_year']}-01-01", d.coverage["homicides"]["end"]),
     measures=(Measure("person_years", "Person-years", "person-years", "person_years", agg="sum",

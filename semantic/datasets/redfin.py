@@ -57,11 +57,11 @@ _COMMON = dict(dataset="redfin", grains=("redfin_neighborhood",), city="none", c
 MEASURES = (
     Measure("redfin_median_sale_price", "Median sale price (Redfin)", "dollars", agg="mean",
             column="median_sale_price", words=("median sale price", "sale price", "redfin"),
-            description="Redfin's median sale price (published rounded, e.g. $275K); over several windows, their "
-                        "mean", **_COMMON),
+            description="Redfin's median sale price (published rounded, e.g. $275K) in the 90-day window (a "
+                        "period's last window)", **_COMMON),
     Measure("redfin_homes_sold", "Homes sold (Redfin)", "homes", agg="sum", column="homes_sold",
-            words=("homes sold", "sales"), description="homes sold in each window, added up over the windows "
-            "picked (windows overlap: ask for one period end)", **_COMMON),
+            words=("homes sold", "sales"), description="homes sold in the 90-day window (a period's last window)",
+            **_COMMON),
     Measure("redfin_median_list_price", "Median list price (Redfin)", "dollars", agg="mean",
             column="median_list_price", words=("list price", "asking price"), **_COMMON),
     Measure("redfin_median_days_on_market", "Median days on market (Redfin)", "days", agg="mean",
@@ -70,4 +70,4 @@ MEASURES = (
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
                   time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year"),
-                  coverage=coverage, measures=MEASURES)
+                  coverage=coverage, measures=MEASURES, vintage="2012-01 to 2019-10", period_pick="last")

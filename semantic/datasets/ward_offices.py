@@ -38,7 +38,8 @@ DATASET = Dataset(
     coverage=lambda d: ("2019", "2023"), measures=(
         _attribute("alderperson", "Alderperson", "alderperson", ("alderman", "alderperson", "alderwoman",
                                                                  "council member", "who represents")),
-        _attribute("ward_office_address", "Ward office address", "office_address", ("ward office",)),
+        _attribute("ward_office_address", "Ward office address", "office_address",
+                   ("ward office", "their office", "his office", "her office", "office address")),
         _attribute("ward_office_phone", "Ward office phone", "office_phone", ("ward phone", "ward office phone")),
         _attribute("ward_email", "Ward email", "email", ("ward email",)),
         _attribute("city_hall_office", "City Hall office", "city_hall_address", ("city hall office",)),

@@ -26,8 +26,8 @@ def query_data(data, **arguments) -> ToolResult:
     result.sources = full_sources(result.sources)
     table = {"columns": [c["name"] for c in result.columns],
              "rows": [[row.get(c["name"]) for c in result.columns] for row in result.rows]}
-    first = result.text.splitlines()[1] if len(result.text.splitlines()) > 1 else result.text
-    return ToolResult(ok=True, tool=TOOL_NAME, values=result.to_dict(), text=result.text, summary=first[:200],
+    return ToolResult(ok=True, tool=TOOL_NAME, values=result.to_dict(), text=result.lead + "\n\n" + result.text,
+                      summary=result.lead[:400],
                       table=table, sources=result.sources, caveats=result.caveats)
 
 

@@ -1,0 +1,96 @@
+"""Reading a question into a query from the declarations' own words: the measures' words, the places the
+question analyzer found, and its years. No word list lives here; a new measure's words are its declaration's.
+
+This first reader answers what no other reading covers (a ward's alderperson, Redfin's sales figures): the
+question analyzer calls it only when it found no subject of its own and none the data lacks.
+"""
+from __future__ import annotations
+
+import re
+
+from semantic.catalog import catalog, public_measures
+from semantic.dimensions import PLACE_GRAINS
+
+
+def _normal(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9$]+", " ", str(text).lower()).strip() + " "
+
+
+def measures_named(text: str) -> list[tuple[str, str]]:
+    """(measure, word) for each declared measure whose word the question uses; a longer word wins its span."""
+    low = _normal(text)
+    found: list[tuple[int, int, str, str]] = []
+    for name in public_measures():
+        for word in catalog().measures[name].words:
+            key = _normal(word)
+            start = low.find(key)
+            if start >= 0:
+                found.append((start, start + len(key), name, word))
+    found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
+    taken: list[tuple[int, int]] = []
+    out: list[tuple[str, str]] = []
+    for start, end, name, word in found:
+        if any(start < b and a < end for a, b in taken) and not any(n == name for n, _ in out):
+            # the same words can name several measures ("median sale price": Redfin's and the IHS summary's)
+            if not any(w == word for _, w in out):
+                continue
+        taken.append((start, end))
+        if all(n != name for n, _ in out):
+            out.append((name, word))
+    return out
+
+
+def words_named(text: str) -> list[str]:
+    """Every declared measure word the question uses (for the words a reading has used)."""
+    low = _normal(text)
+    return sorted({w for name in public_measures() for w in catalog().measures[name].words if _normal(w) in low},
+                  key=len, reverse=True)
+
+
+def _members_in_text(text: str, data, grain: str) -> list:
+    """Members of a grain the analyzer does not know (Redfin's neighborhoods), found by name."""
+    dimension = catalog().dimensions[grain]
+    low = _normal(text)
+    names = sorted((str(m) for m in dimension.members(data)), key=len, reverse=True)
+    found = []
+    for name in names:
+        key = _normal(name)
+        if key in low:
+            found.append(name)
+            low = low.replace(key, " ")
+    return found
+
+
+def declared_query(text: str, places: dict, years: list, data) -> dict | None:
+    """The query a question asks for in the declarations' words, or None where it names no declared measure.
+
+    ``places``: grain -> members the question analyzer found ({"ward": [42], "community_area": [31]}).
+    The grain chosen is the one the most named measures exist at, preferring one the question names members of.
+    """
+    named = measures_named(text)
+    if not named or data is None:
+        return None
+    cat = catalog()
+    measures = [cat.measures[name] for name, _ in named]
+    best, best_key = None, None
+    for grain in PLACE_GRAINS:
+        fits = [m for m in measures if grain in m.grains]
+        if not fits:
+            continue
+        members = list(places.get(grain) or [])
+        if not members and grain not in places and cat.dimensions[grain].resolve is not None \
+                and grain == "redfin_neighborhood":
+            members = _members_in_text(text, data, grain)
+        key = (len(fits), bool(members))
+        if best_key is None or key > best_key:
+            best, best_key = (grain, fits, members), key
+    if best is None:
+        return None
+    grain, fits, members = best
+    query: dict = {"measures": [m.name for m in fits], "group_by": [grain]}
+    if members:
+        query["filters"] = [{"dimension": grain, "in": members}]
+    timed = [m for m in fits if cat.datasets[m.dataset].time != "snapshot"]
+    if years and timed:
+        query["period"] = {"years": sorted(set(int(y) for y in years))}
+    return query
