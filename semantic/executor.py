@@ -16,7 +16,6 @@ import pandas as pd
 from semantic import periods
 from semantic.catalog import catalog
 from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
-from semantic.datasets.socioeconomic import city_row
 from semantic.errors import QueryError
 from semantic.query import Filter, Query, parse_query
 from semantic.result import ALL, QueryResult, build_result
@@ -139,7 +138,7 @@ class Executor:
                 raise QueryError(f"{m.label} has no city-wide figure: group by {grains} or name members",
                                  "grain_not_available")
             if m.city == "published":
-                return self._published(m, group_by)
+                return self._published(m, group_by, period, filters)
         keys = list(group_by) or [ALL]
         if not group_by:
             rows = rows.assign(**{ALL: "all"})
@@ -161,12 +160,21 @@ class Executor:
             series = series[_mask(pd.Series(series.index.get_level_values(f.dimension), index=series.index), f)]
         return series
 
-    def _published(self, m, group_by) -> pd.Series:
-        if group_by:
-            raise QueryError(f"{m.label} is one snapshot: it has no time to group by", "grain_not_available")
-        value = city_row(self.data).get(m.column)
-        self._note(f"{m.label}: the source's own city-wide figure.")
-        return pd.Series([value], index=pd.Index(["all"], name=ALL), name=m.name, dtype=float)
+    def _published(self, m, group_by, period, filters) -> pd.Series:
+        """The source's own city-wide figure (its city rows, through the same period and filters)."""
+        dataset = self.cat.datasets[m.dataset]
+        frame = self._period(dataset, m, dataset.city_frame(self.data), period)
+        for f in filters:
+            if f.dimension in frame.columns:
+                frame = frame[_mask(frame[f.dimension], f)]
+        self._note(f"{m.label} for the city is the source's own city-wide figure.")
+        keys = list(group_by) or [ALL]
+        if not group_by:
+            frame = frame.assign(**{ALL: "all"})
+        grouped = frame.groupby(keys, observed=True, sort=True)[m.column]
+        series = grouped.sum(min_count=1) if m.agg == "sum" else grouped.first() if m.agg == "attribute" \
+            else grouped.mean()
+        return self._complete(series.rename(m.name), m, keys, period)
 
     def _person_years(self, rows: pd.DataFrame, period) -> pd.DataFrame:
         column = POPULATIONS[self.q.population]
@@ -179,7 +187,7 @@ class Executor:
         place_filtered = any(self.cat.dimensions[f.dimension].kind == "place" for f in filters)
         if not group_by and not place_filtered and m.city == "published":
             self._rows(m, period, [], [])
-            return self._published(m, group_by)
+            return self._published(m, group_by, period, filters)
         values = self.measure(m.name, ["community_area"], period, filters)
         weights = self.measure(m.weight, ["community_area"], None, filters).reindex(values.index)
         both = pd.DataFrame({"v": values, "w": weights}).dropna()

@@ -45,8 +45,10 @@ def _core(measures: list, dimensions: list) -> dict:
         "group_by": {"type": "array", "items": {"type": "string", "enum": dimensions}, "maxItems": 3},
         "period": _period(),
         "filters": _filters(dimensions),
-        "order_by": {"type": "array", "maxItems": 4, "items": {"type": "object", "required": ["field"], "properties": {
-            "field": {"type": "string"}, "direction": {"type": "string", "enum": ["desc", "asc"]}}}},
+        "order_by": {"type": "array", "maxItems": 4, "items": {"anyOf": [
+            {"type": "string"},  # a column, highest first
+            {"type": "object", "required": ["field"], "properties": {
+                "field": {"type": "string"}, "direction": {"type": "string", "enum": ["desc", "asc"]}}}]}},
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
     }
 

@@ -11,6 +11,10 @@ from semantic.model import Dataset, Measure
 
 FILE = "property_redfin_neighborhoods.csv"
 PREFIX = "Chicago, IL - "
+CITY = "Chicago, IL"  # the city's own monthly (30-day) rows
+# Redfin's regions that are sides of the city, not neighborhoods: aggregates, kept out of neighborhood rankings.
+SIDES = ("Far North Side", "North Side", "Northwest Side", "West Side", "Central Chicago", "South Side",
+         "Southwest Side", "Far Southwest Side", "Far Southeast Side")
 
 
 def _money(text) -> float:
@@ -22,9 +26,8 @@ def _money(text) -> float:
     return float(found.group(1).replace(",", "")) * scale
 
 
-def _frame(data):
+def _rows(data):
     raw = read_source(data, FILE, encoding="utf-8-sig")
-    raw = raw[raw["Region"].astype(str).str.startswith(PREFIX)]
     end = pd.to_datetime(raw["Period End"], format="%m/%d/%Y", errors="coerce")
     return pd.DataFrame({
         "redfin_neighborhood": raw["Region"].str.removeprefix(PREFIX).str.strip(),
@@ -35,11 +38,23 @@ def _frame(data):
         "median_list_price": pd.to_numeric(raw["Median List Price"], errors="coerce"),
         "median_days_on_market": pd.to_numeric(raw["Median Dom"], errors="coerce"),
         "inventory": pd.to_numeric(raw["Inventory"], errors="coerce"),
+        "region": raw["Region"].astype(str).str.strip(),
     }).dropna(subset=["date"]).reset_index(drop=True)
 
 
+def _neighborhood_frame(data):
+    rows = cached(data, "redfin_rows", _rows)
+    rows = rows[rows["region"].str.startswith(PREFIX) & ~rows["redfin_neighborhood"].isin(SIDES)]
+    return rows.drop(columns="region").reset_index(drop=True)
+
+
+def _city_frame(data):
+    rows = cached(data, "redfin_rows", _rows)
+    return rows[rows["region"] == CITY].drop(columns=["region", "redfin_neighborhood"]).reset_index(drop=True)
+
+
 def frame(data):
-    return cached(data, "redfin", _frame)
+    return cached(data, "redfin", _neighborhood_frame)
 
 
 def neighborhoods(data) -> list[str]:
@@ -51,8 +66,10 @@ def coverage(data):
     return f["date"].min(), f["date"].max()
 
 
-_COMMON = dict(dataset="redfin", grains=("redfin_neighborhood",), city="none", caveats=(
-    "Redfin neighborhood figures are rolling 90-day windows ending on each period's date, to October 2019.",))
+_COMMON = dict(dataset="redfin", grains=("city", "redfin_neighborhood"), city="published", caveats=(
+    "Redfin neighborhood figures are rolling 90-day windows ending on each period's date, to October 2019; the "
+    "city's own figures are monthly.",
+    "Redfin names a few neighborhoods twice (Rosehill, Wrightwood): their figures are averaged.",))
 
 MEASURES = (
     Measure("redfin_median_sale_price", "Median sale price (Redfin)", "dollars", agg="mean",
@@ -70,4 +87,5 @@ MEASURES = (
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
                   time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year"),
-                  coverage=coverage, measures=MEASURES, vintage="2012-01 to 2019-10", period_pick="last")
+                  coverage=coverage, measures=MEASURES, vintage="2012-01 to 2019-10", period_pick="last",
+                  city_frame=lambda d: cached(d, "redfin_city", _city_frame))

@@ -16,11 +16,10 @@ def frame(data):
     return cached(data, "socioeconomic", _frame)
 
 
-def city_row(data) -> dict:
+def _city(data):
     """The published city-wide figures (the file's CHICAGO row)."""
     s = data.socioeconomic
-    row = s[s["area_number"] == 0]
-    return row.iloc[0].to_dict() if len(row) else {}
+    return s[s["area_number"] == 0].drop(columns="area_number").reset_index(drop=True)
 
 
 _COMMON = dict(dataset="socioeconomic", grains=("city", "community_area"), city="published",
@@ -51,4 +50,5 @@ MEASURES = (
 
 DATASET = Dataset("socioeconomic", source="socioeconomic", title="Socioeconomic indicators, 2008-2012",
                   time="snapshot", frame=frame, dimensions=("community_area",), vintage=VINTAGE,
-                  coverage=lambda d: ("2008", "2012"), measures=MEASURES)
+                  coverage=lambda d: ("2008", "2012"), measures=MEASURES,
+                  city_frame=lambda d: cached(d, "socioeconomic_city", _city))
