@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-MODULES = ["bench_tools", "bench_orchestrator", "bench_rules", "bench_model", "bench_web", "bench_store", "bench_raw_model"]
+MODULES = ["bench_tools", "bench_semantic", "bench_orchestrator", "bench_rules", "bench_model", "bench_web", "bench_store", "bench_raw_model"]
 
 
 def main(argv=None) -> int:
