@@ -11,6 +11,7 @@ from backends.scripted import ScriptedBackend
 from loop.grammar import build_tool_grammar
 from semantic.catalog import catalog, public_measures
 from semantic.schema import query_schema
+from tests.readme_snippets import code_blocks
 from tests.test_api import build_app
 
 HEADLINE = {"measures": [{"measure": "homicide_rate", "period": {"year": 2021}}, "per_capita_income",
@@ -162,3 +163,13 @@ def test_the_grammar_holds_the_declared_measures():
     LlamaGrammar.from_string(grammar, verbose=False)
     for name in public_measures():
         assert f'"\\"{name}\\""' in grammar
+
+
+def test_the_documented_queries_run(client):
+    """docs/api.md's five query examples, as written, through /api/query."""
+    blocks = [json.loads(block) for block in code_blocks("json", '"measures"')]
+    assert len(blocks) >= 5
+    for query in blocks:
+        resp = post(client, query)
+        assert resp.status_code == 200, (query, resp.get_data(as_text=True))
+        assert resp.get_json()["result"]["rows"]
