@@ -275,7 +275,7 @@ class Executor:
         for key in keys:
             if key == ALL:
                 domains.append(["all"])
-            elif dims[key].kind == "place" and dims[key].members is not None:
+            elif dims[key].kind in ("place", "attribute") and dims[key].members is not None:
                 domains.append(list(dims[key].members(self.data)))
             elif dims[key].kind == "time" and dataset.time != "snapshot":
                 span = periods.domain(key, period, dataset.coverage(self.data))

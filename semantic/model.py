@@ -94,6 +94,8 @@ class Dimension:
     resolve: Callable | None = None  # resolve(data, value) -> canonical member, raising QueryError
     display: Callable | None = None  # display(data, member) -> a name for people
     value_type: str = "string"  # for the JSON schema: "integer", "string", "boolean"
+    # The members a filter on one member means ("GAS STATION" is also "GAS STATION DRIVE/PROP."), or None.
+    expand: Callable | None = None
     description: str = ""
 
 

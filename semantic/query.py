@@ -237,6 +237,9 @@ def _filter(raw, at: str, data) -> Filter:
     except QueryError as exc:
         exc.at = exc.at or f"{at}.{op}"
         raise
+    if dims[name].expand is not None and op in ("in", "not_in", "equals"):
+        values = list(dict.fromkeys(m for v in values for m in dims[name].expand(data, v)))
+        op = "in" if op == "equals" else op
     return Filter(name, op, values)
 
 

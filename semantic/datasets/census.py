@@ -11,7 +11,7 @@ from semantic.model import Dataset, Measure
 AGES = ("0_to_17", "18_to_24", "25_to_34", "35_to_49", "50_to_64", "65")
 INCOME_BANDS = ("under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000")
 
-# name, label, base ("residents" or "households"), source columns summed, words
+# name, label, base ("residents", "ages" for the age table's own total, or "households"), columns summed, words
 GROUPS = (
     ("black", "Black residents", "residents", ("black_or_african_american",), ("black", "african american")),
     ("white", "White residents", "residents", ("white",), ("white",)),
@@ -25,9 +25,12 @@ GROUPS = (
      ("pacific islander",)),
     ("other_race", "Residents of some other race", "residents", ("other_race",), ("other race",)),
     ("multiracial", "Multiracial residents", "residents", ("multiracial",), ("multiracial", "two or more races")),
-    ("children", "Residents aged 0-17", "residents", ("male_0_to_17", "female_0_to_17"), ("children", "kids")),
-    ("seniors", "Residents aged 65 and over", "residents", ("male_65", "female_65"), ("seniors", "elderly")),
-    ("young_adults", "Residents aged 18-24", "residents", ("male_18_to_24", "female_18_to_24"), ("young adults",)),
+    ("children", "Residents aged 0-17", "ages", ("male_0_to_17", "female_0_to_17"), ("children", "kids")),
+    ("seniors", "Residents aged 65 and over", "ages", ("male_65", "female_65"), ("seniors", "elderly")),
+    ("young_adults", "Residents aged 18-24", "ages", ("male_18_to_24", "female_18_to_24"), ("young adults",)),
+    ("age_25_34", "Residents aged 25-34", "ages", ("male_25_to_34", "female_25_to_34"), ()),
+    ("age_35_49", "Residents aged 35-49", "ages", ("male_35_to_49", "female_35_to_49"), ()),
+    ("age_50_64", "Residents aged 50-64", "ages", ("male_50_to_64", "female_50_to_64"), ()),
     ("men", "Male residents", "residents", tuple(f"male_{a}" for a in AGES), ("men", "male")),
     ("women", "Female residents", "residents", tuple(f"female_{a}" for a in AGES), ("women", "female")),
     ("households_under_25k", "Households earning under $25,000", "households", ("under_25_000",),
@@ -48,6 +51,9 @@ def _frame(data):
     acs = data.census_acs
     out = acs[["area_number", "total_population"]].rename(columns={"area_number": "community_area"}).copy()
     out["households"] = acs[list(INCOME_BANDS)].sum(axis=1)
+    # The age table's own total: its bands differ from total_population by up to 2 in 11 areas (source rounding),
+    # so an age group's share is of this total, as its bands add up to 100%.
+    out["residents_by_age"] = acs[[f"{sex}_{a}" for sex in ("male", "female") for a in AGES]].sum(axis=1)
     for name, _label, _base, columns, _words in GROUPS:
         out[name] = acs[list(columns)].sum(axis=1)
     return out.reset_index(drop=True)
@@ -62,12 +68,15 @@ _COMMON = dict(dataset="census", grains=("city", "community_area"), caveats=(CAV
 
 def _measures():
     out = [Measure("households", "Households", "households", column="households", agg="sum",
-                   words=("households",), **_COMMON)]
+                   words=("households",), **_COMMON),
+           Measure("residents_by_age", "Residents (age table)", "people", column="residents_by_age", agg="sum",
+                   description="the age table's own total (sums of its bands)", **_COMMON)]
     for name, label, base, _columns, words in GROUPS:
-        unit = "households" if base == "households" else "people"
+        unit = "households" if base == "households" else "people"  # "ages" are people too
         out.append(Measure(name, label, unit, column=name, agg="sum", words=words, **_COMMON))
         out.append(Measure(f"share_{name}", f"Share: {label.lower()}", "percent", agg="ratio", numerator=name,
-                           denominator="households" if base == "households" else "population", scale=100.0,
+                           denominator={"households": "households", "ages": "residents_by_age"}.get(base, "population"),
+                           scale=100.0,
                            decimals=1, words=tuple(f"share {w}" for w in words) + tuple(f"percent {w}" for w in words),
                            **_COMMON))
     return tuple(out)

@@ -17,7 +17,8 @@ def _frame(data) -> pd.DataFrame:
         "date": h["date"].dt.strftime("%Y-%m-%d"), "timestamp": h["date"],
         "year": h["year"].astype(int), "month": h["date"].dt.strftime("%Y-%m"),
         "quarter": h["date"].dt.year.astype(str) + "Q" + h["date"].dt.quarter.astype(str),
-        "calendar_month": h["month"].astype(int), "weekday": h["date"].dt.day_name(),
+        "calendar_month": h["month"].astype(int), "month_day": h["date"].dt.strftime("%m-%d"),
+        "weekday": h["date"].dt.day_name(),
         "hour": h["date"].dt.hour, "location_type": h["location_description"].astype(str),
         "arrest": h["arrest"], "domestic": h["domestic"],
     })
@@ -60,4 +61,5 @@ DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-
                   vintage="2001-01-01 to 2023-07-19",
                   frame=frame, coverage=coverage, measures=MEASURES,
                   dimensions=("community_area", "ward", "district", "year", "quarter", "month", "date",
-                              "calendar_month", "weekday", "hour", "location_type", "arrest", "domestic"))
+                              "calendar_month", "month_day", "weekday", "hour", "location_type", "arrest",
+                              "domestic"))
