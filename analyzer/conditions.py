@@ -2,9 +2,9 @@
 poverty line", "areas with per capita income above $50,000", "how many neighborhoods have unemployment over 25
 percent". The reading names the measure, the side and the value; the areas themselves come from the data.
 
-Only "over/above/more than/greater than/higher than" (strictly above) and "under/below/less than/lower than"
-(strictly below) are read; "at least" and "or more" are left unread, so the reading says so rather than guess where
-the boundary falls.
+"over/above/more than/greater than/higher than" are strictly above and "under/below/less than/lower than" strictly
+below; "at least", "no less than", "N or more" include the value (at_least), as "at most", "no more than", "N or
+less" do (at_most): the semantic query's threshold keeps the boundary the words say.
 """
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ _ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than"
 _BELOW = r"under|below|less\s+than|lower\s+than"
 _VALUE = r"\$?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k\b|thousand\b|%|\s?percent\b|\s?per\s?cent\b)?"
 # The side and the value: "more than 30%", "above $50,000", "over 25 percent".
-_BOUND_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+{_VALUE}", re.I)
+_AT_LEAST = r"at\s+least|no\s+less\s+than|a\s+minimum\s+of"
+_AT_MOST = r"at\s+most|no\s+more\s+than|a\s+maximum\s+of"
+_BOUND_RE = re.compile(rf"\b({_AT_LEAST}|{_AT_MOST}|{_ABOVE}|{_BELOW})\s+{_VALUE}", re.I)
+# "30% or more", "$20,000 or less": the side after the value.
+_TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|lower|fewer|below)\b", re.I)
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
 # The measures an area can be picked by, as the socioeconomic tool names them.
 MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
@@ -29,7 +33,8 @@ def read_condition(low: str, metric_pos: dict) -> AreaCondition | None:
     poverty, not homicides). A value that is a year ("over 2015") or bounds no socioeconomic measure is none."""
     if not _AREAS_RE.search(low):
         return None
-    for match in _BOUND_RE.finditer(low):
+    found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)), key=lambda m: m.start())
+    for match in found:
         number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
         if not unit and 1900 <= number <= 2100:
             continue
@@ -38,6 +43,19 @@ def read_condition(low: str, metric_pos: dict) -> AreaCondition | None:
             return None
         metric = min(measures)[1]
         value = number * 1000 if unit in ("k", "thousand") else number
-        side = "above" if re.match(_ABOVE, match.group(1), re.I) else "below"
-        return AreaCondition(metric, side, value, match.span())
+        return AreaCondition(metric, _side(match), value, match.span())
     return None
+
+
+def _side(match: re.Match) -> str:
+    word = match.group(1)
+    if not word:  # "30% or more"
+        return "at_least" if match.group(4).lower() in ("more", "higher", "greater", "above") else "at_most"
+    if re.match(_AT_LEAST, word, re.I):
+        return "at_least"
+    if re.match(_AT_MOST, word, re.I):
+        return "at_most"
+    return "above" if re.match(_ABOVE, word, re.I) else "below"
+
+
+

@@ -266,6 +266,11 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
     per_period = len(analysis.periods) >= 2 and len({e.result.values.get("group_by") for e in ok}) == 1
     chained = len(ok) >= 2 and bool(analysis.ranking) and not analysis.areas and not per_period
     for i, entry in enumerate(ok):
+        if entry.name == names.QUERY and entry.result.values.get("lead"):
+            # The semantic query's own sentences: a total, a count or a correlation before the rows it is over
+            # (semantic/result.py), never re-read as key lines.
+            lead.append(LeadLine(entry.result.values["lead"], "answer", entry))
+            continue
         summary = entry.result.summary.strip()
         special = submarket_lead(entry, analysis) or average_lead(entry, analysis)  # the figure asked for first
         if special:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from loop.refinement import one_year_as_span
+from rules.compositions import composed_query
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -255,7 +256,8 @@ def _condition_calls(analysis: Analysis, results: list[ToolCallStep], domains: l
     """"Homicides in 2021 in the community areas where more than 30% of households are below poverty": the areas
     the measure picks first; once they are known, the homicides in them counted together."""
     c = analysis.area_condition
-    first = (names.SOCIOECONOMIC, {"metric": c.metric, c.side: c.value})
+    side = {"at_least": "above", "at_most": "below"}.get(c.side, c.side)  # the tool's bounds are strict
+    first = (names.SOCIOECONOMIC, {"metric": c.metric, side: c.value})
     if "homicides" not in domains:
         return [first]
     for entry in results:
@@ -310,6 +312,9 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
             metrics = ["homicides", "population"]
         else:
             return []
+    composed = composed_query(analysis)
+    if composed is not None:  # a cross-domain composition: one query says it whole (rules/compositions.py)
+        return [(names.QUERY, composed)]
     planned: list = []
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None

@@ -46,6 +46,9 @@ class Period:
 
     def label(self) -> str:
         if self.kind == "span":
+            if self.start.endswith("-01-01") and self.end.endswith("-12-31"):  # whole years: "2019-2022"
+                first, last = self.start[:4], self.end[:4]
+                return first if first == last else f"{first}-{last}"
             return f"{self.start} to {self.end}"
         if self.kind == "years" and len(self.values) > 2 and self.values == list(
                 range(self.values[0], self.values[-1] + 1)):

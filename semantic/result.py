@@ -19,6 +19,7 @@ class QueryResult:
     totals: dict | None = None
     correlation: dict | None = None
     ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
+    names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
@@ -59,11 +60,15 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> Qu
             label = m.label + (f", {period.label()}" if period and specs[name].period else "")
             unit = m.unit + (" a year" if specs[name].per_year else "")
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
-                            "decimals": m.decimals})
+                            "decimals": m.decimals, "additive": m.additive, "measure_label": m.label,
+                            "period": period.label() if period and m.agg != "attribute" and
+                            cat.datasets[m.dataset].time != "snapshot" else ""})
         else:
             item = next(d for d in q.derived if d["name"] == name)
+            inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
+            decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else 1
             columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": _derived_unit(item),
-                            "kind": "derived", "decimals": 1})
+                            "kind": "derived", "decimals": decimals})
     frame = table.reset_index()
     for record in frame.to_dict("records"):
         row = {}
@@ -78,6 +83,9 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> Qu
                          totals={k: _clean(v) for k, v in totals.items()} if totals is not None else None,
                          correlation=correlation, caveats=list(executor.caveats),
                          ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
+    if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
+        result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
+                            else dims[keys[0]].display(data, t)) for t in result.ties}
     result.sources = _sources(executor)
     result.text = render_text(result, data)
     result.lead = render_lead(result)
@@ -129,7 +137,7 @@ def fmt(value, decimals: int = 0, unit: str = "") -> str:
     if value is None:
         return "n/a"
     if isinstance(value, str):
-        return value or "(none)"
+        return value or "not listed in the file"
     if isinstance(value, bool):
         return "yes" if value else "no"
     text = f"{value:,.{decimals}f}" if isinstance(value, (int, float)) else str(value)
@@ -177,6 +185,7 @@ def render_text(result: QueryResult, data) -> str:
 
 
 LEAD_ROWS = 10  # rows said in sentences; the table holds them all
+OP_WORDS = {">": "over", ">=": "of at least", "<": "under", "<=": "of at most", "==": "of exactly", "!=": "other than"}
 
 
 def _who(row: dict, result: QueryResult) -> str:
@@ -192,36 +201,103 @@ def _who(row: dict, result: QueryResult) -> str:
     return ", ".join(parts)
 
 
+COUNT_UNITS = ("homicides", "people", "households", "homes")
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _phrase(column: dict, value) -> str:
+    """One figure in words: "5 homicides in 2021", "7,740 residents (ACS 2019-2023)", "hardship index 98"."""
+    shown = fmt(value, column.get("decimals", 0), column["unit"])
+    if column["unit"] in COUNT_UNITS and column.get("measure_label"):
+        period = f" in {column['period']}" if column.get("period") else ""
+        return f"{shown} {_lower(column['measure_label'])}{period}"
+    return f"{_lower(column['label'])} {shown}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _grain_words(result: QueryResult, n: int) -> str:
+    keys = [c for c in result.columns if c["kind"] == "dimension"]
+    word = keys[0]["label"].lower() if keys else "row"
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _selection(result: QueryResult) -> str:
+    """How the rows were picked, in words: "with the highest hardship index (2008-2012)", "with households below
+    poverty of at least 30%"."""
+    query, labels = result.query, {c["name"]: c for c in result.columns}
+    parts = []
+    for h in query.get("having", []):
+        column = labels.get(h["field"], {"label": h["field"], "unit": "", "decimals": 0})
+        value = fmt(h["value"], 1 if h["value"] % 1 else 0, column.get("unit", ""))
+        parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
+    order = query.get("order_by") or []
+    if order and query.get("limit") and not query.get("derived"):
+        field = order[0]["field"]
+        label = labels[field]["label"] if field in labels else field
+        parts.append(f"with the {'highest' if order[0]['direction'] == 'desc' else 'lowest'} {_lower(label)}")
+    return " and ".join(parts)
+
+
+def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
+    who = _who(row, result)
+    if all(c["unit"] == "text" for c in figures):  # names and addresses: "For Ward 42, the alderperson is ..."
+        said = "; ".join(f"the {_lower(c['label'])} is {fmt(row.get(c['name']))}" for c in figures).rstrip(".")
+        return f"For {who}, {said}." if who else f"{said[:1].upper() + said[1:]}."
+    said = _and([_phrase(c, row.get(c["name"])) for c in figures])
+    return f"{who} had {said}." if who else f"The figures: {said}."
+
+
 def render_lead(result: QueryResult) -> str:
-    """Sentences a person reads first: every figure with its label and unit, its member named."""
+    """Sentences a person reads first: what was asked as a whole (a count of the areas a threshold picks, a total
+    over a set, a correlation) before the rows, each figure with its label, unit and period, its member named."""
     figures = [c for c in result.columns if c["kind"] in ("measure", "derived")]
     sentences = []
-    for row in result.rows[:LEAD_ROWS]:
-        said = "; ".join(f"the {c['label'][0].lower() + c['label'][1:]} is "
-                         f"{fmt(row.get(c['name']), c.get('decimals', 0), c['unit'])}"
-                         + (f" {c['unit']}" if c["unit"] not in ("dollars", "percent", "text", "") else "")
-                         for c in figures).rstrip(".")
-        who = _who(row, result)
-        sentences.append(f"For {who}, {said}." if who else f"{said[0].upper() + said[1:]}.")
-    if len(result.rows) > LEAD_ROWS:
-        sentences.append(f"({len(result.rows) - LEAD_ROWS} more rows in the table.)")
-    if not result.rows:
-        sentences.append("No rows match the query.")
-    if result.ties:
-        sentences.append(f"Tied with the last row kept: {', '.join(str(t) for t in result.ties)}.")
+    how = _selection(result)
+    n = len(result.rows)
+    if result.query.get("having"):
+        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}.")
+    elif how and n > 1:
+        names = [_who(row, result) for row in result.rows[:LEAD_ROWS]]
+        sentences.append(f"The {_grain_words(result, n)} {how} are {_and(names)}.")
     if result.totals:
         labels = {c["name"]: c for c in result.columns}
         parts = []
         for name, value in result.totals.items():
             base = labels.get(name)
-            if base:
+            # The set's counts and sums, not the mean of the measure that picked it (said per row below).
+            if base and base.get("kind") == "measure" and base.get("additive"):
                 share = result.totals.get(f"{name}_share_of_city")
                 of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
                     if share is not None else ""
-                parts.append(f"{base['label']} {fmt(value, base.get('decimals', 0), base['unit'])}{of_city}")
-        sentences.append(f"Together, these {len(result.rows)} rows: " + "; ".join(parts) + ".")
+                parts.append(_phrase(base, value) + of_city)
+        if parts:
+            sentences.append(f"Together they had {_and(parts)}.")
     if result.correlation:
         c = result.correlation
         sentences.append(f"Across {c['n']} rows the correlation of {c['of'][0]} and {c['of'][1]} is r = "
                          f"{c['pearson_r']:.2f} (Pearson; Spearman's rho {c['spearman_rho']:.2f}).")
+    sentences += [_row_sentence(row, result, figures) for row in result.rows[:LEAD_ROWS]]
+    if n > LEAD_ROWS:
+        sentences.append(f"({n - LEAD_ROWS} more rows in the table.)")
+    if not result.rows:
+        sentences.append("No rows match the query.")
+    if result.ties:
+        sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _tied(result: QueryResult) -> str:
+    keys = [c for c in result.columns if c["kind"] == "dimension"]
+    names = []
+    for member in result.ties:
+        shown = member
+        if len(keys) == 1 and result.rows and f"{keys[0]['name']}_name" in result.rows[0]:
+            shown = result.names.get(member, member)
+        names.append(str(shown))
+    return ", ".join(names)

@@ -1,0 +1,127 @@
+"""Cross-domain compositions answered by one semantic query (query_data) instead of a chain of tool calls.
+
+The chain could only follow shapes it was written for, and lost the rest: "the 10 areas with the highest hardship
+index, and their homicides in 2021 combined" got the first three areas' counts and no total (the loop's four calls
+ran out), "the share of 2021's homicides in areas where at least 30% of households are poor" got the area with the
+least poverty, "the biggest drop from 2021 to 2022, and its income" got the area with the most homicides. The query
+says each whole: a set from a ranking with a second measure over it and its total, a set from a threshold with its
+share of the city, a change ranked with another measure beside it.
+"""
+from __future__ import annotations
+
+from analyzer.analysis import Analysis
+
+# The analyzer's measure names -> the semantic layer's (semantic/datasets/).
+MEASURE_OF = {
+    "homicides": "homicides", "arrests": "arrests", "income": "per_capita_income",
+    "poverty": "pct_households_below_poverty", "unemployment": "pct_unemployed", "education": "pct_without_diploma",
+    "hardship": "hardship_index", "crowding": "pct_housing_crowded", "dependency": "pct_under_18_or_over_64",
+    "population": "population", "home_value": "home_value",
+}
+TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
+OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
+
+
+def _period(analysis: Analysis) -> dict | None:
+    if analysis.year_list:
+        return {"years": sorted(analysis.year_list)}
+    span = analysis.year_range
+    if span is None:
+        return None
+    return {"year": span.start} if span.start == span.end else {"start": str(span.start), "end": str(span.end)}
+
+
+def _spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
+    name = MEASURE_OF.get(metric)
+    if metric == "homicides" and analysis.per_capita:
+        name = "homicide_rate"
+    if metric == "population" and analysis.years == [2010]:  # "according to the 2010 census"
+        name = "population_2010"
+    if name is None:
+        return None
+    if name in TIMED and period:
+        return {"measure": name, "period": period}
+    if name == "home_value":
+        return {"measure": name}  # the latest month: the question's years are the homicides'
+    return {"measure": name}
+
+
+def _others(analysis: Analysis, first: str) -> list[str]:
+    """The question's other measures, in its order, that the layer has."""
+    skip = {first, "trend", "correlation"}
+    return [m for m in analysis.metrics if m not in skip and m in MEASURE_OF]
+
+
+def _name(spec: dict) -> str:
+    return spec.get("as") or spec["measure"]
+
+
+def _plain(analysis: Analysis) -> bool:
+    """No named place, filter or grouping the query would have to carry: the compositions here are over all areas."""
+    return not (analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.correlation
+                or analysis.submarkets or analysis.group_by not in (None, "community_area"))
+
+
+def ranked_set(analysis: Analysis) -> dict | None:
+    """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
+    figures and the total over it (with its share of the city)."""
+    ranking = analysis.ranking
+    if not ranking or ranking.singular or not ranking.top_n or ranking.top_n < 2 or analysis.trend or \
+            not _plain(analysis):
+        return None
+    period = _period(analysis)
+    first = _spec(ranking.metric, analysis, period) if ranking.metric else None
+    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s]
+    if first is None or not others:
+        return None
+    return {"measures": [first, *others], "group_by": ["community_area"],
+            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": ranking.top_n,
+            "totals": True}
+
+
+def threshold_set(analysis: Analysis) -> dict | None:
+    """"The share of 2021's homicides in areas where at least 30% of households are below poverty": the areas the
+    condition picks, their figures and the total with its share of the city."""
+    condition = analysis.area_condition
+    if condition is None or condition.metric not in MEASURE_OF or not _plain(analysis):
+        return None
+    period = _period(analysis)
+    first = {"measure": MEASURE_OF[condition.metric]}
+    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, condition.metric)) if s]
+    return {"measures": [first, *others], "group_by": ["community_area"],
+            "having": [{"field": first["measure"], "op": OPS[condition.side], "value": condition.value}],
+            "order_by": [{"field": first["measure"], "direction": "desc" if condition.side in ("above", "at_least")
+                          else "asc"}], "totals": bool(others)}
+
+
+def ranked_change(analysis: Analysis) -> dict | None:
+    """"The area with the biggest drop in homicides from 2021 to 2022, and its per capita income": the change
+    ranked, with the other measure beside it."""
+    ranking = analysis.ranking
+    moved = analysis.trend or analysis.change_direction == "down"  # "the largest decline" names no trend word
+    if not ranking or not moved or ranking.metric not in ("homicides", None) or not _plain(analysis):
+        return None
+    years = sorted(analysis.years)
+    if analysis.periods and len(analysis.periods) == 1 and analysis.periods[0].start != analysis.periods[0].end:
+        years = [analysis.periods[0].start, analysis.periods[0].end]
+    if len(years) != 2 or analysis.per_capita:
+        return None
+    others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s]
+    if not others:
+        return None  # homicides alone: the trend tool's own ranking of places answers it
+    before, after = ({"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years)
+    return {"measures": [before, after, *others], "group_by": ["community_area"],
+            "derived": [{"name": "change", "op": "change", "of": [before["as"], after["as"]]}],
+            "order_by": [{"field": "change", "direction": "asc" if analysis.change_direction == "down" else "desc"}],
+            "limit": ranking.top_n or 1}
+
+
+def composed_query(analysis: Analysis) -> dict | None:
+    """The one query a cross-domain composition asks for, or None where the question is not one."""
+    if analysis.injection_suspected or analysis.unsupported or analysis.out_of_range_years:
+        return None
+    for reader in (threshold_set, ranked_change, ranked_set):
+        query = reader(analysis)
+        if query is not None:
+            return query
+    return None
