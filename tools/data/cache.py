@@ -19,6 +19,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -31,6 +32,9 @@ MARKER = "CHIQA_CACHE"
 MARKER_TEXT = b"ChiQA's parquet cache: ChiQA writes and replaces the files in this folder; deleting it is safe.\n"
 MAX_MANIFEST_BYTES = 1 << 20  # a manifest is about 3 KB
 MAX_TABLE_BYTES = 1 << 30  # the largest table's parquet file is a few MB
+# What ChiQA itself writes into the cache folder: the manifest, tables (of this or an earlier cache version), the
+# temp files of both, and the llama backend's saved prompt prefixes (backends/prefix_cache.py).
+CHIQA_NAMES = re.compile(r"manifest\.json|[a-z0-9_]+\.parquet|\..+\.tmp|kv-prefix-[0-9a-f]+\.(bin|tmp\d+)")
 
 
 def _columns(df: pd.DataFrame) -> list:
@@ -87,16 +91,14 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def _ours(cache_dir: Path, tables: dict) -> str:
-    """"" when ChiQA may replace files in ``cache_dir`` (marking a new, empty or older ChiQA cache folder as its
-    own), else why not."""
+def _ours(cache_dir: Path) -> str:
+    """"" when ChiQA may replace files in ``cache_dir`` (marking a new, empty or older ChiQA cache folder, one
+    holding only names ChiQA writes, as its own), else why not."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     marker = cache_dir / MARKER
     if os.path.lexists(marker):
         return "" if marker.is_file() and not marker.is_symlink() else f"{marker} is not ChiQA's marker file"
-    names = {MANIFEST} | {f"{name}.parquet" for name in tables}
-    foreign = [p.name for p in cache_dir.iterdir() if p.name not in names and not
-               (p.name.startswith(".") and p.name.endswith(".tmp"))]
+    foreign = [p.name for p in cache_dir.iterdir() if not CHIQA_NAMES.fullmatch(p.name)]
     if foreign:
         return (f"{cache_dir} holds files ChiQA did not make ({', '.join(sorted(foreign)[:3])}); "
                 "not writing the cache there")
@@ -107,7 +109,7 @@ def _ours(cache_dir: Path, tables: dict) -> str:
 def write_cache(cache_dir: Path, key: dict, tables: dict) -> str:
     """Store every table; returns "" or why the cache could not be written (it only costs speed)."""
     try:
-        refused = _ours(cache_dir, tables)
+        refused = _ours(cache_dir)
         if refused:
             return f"the cache was not written: {refused}"
         metas = {}
