@@ -155,9 +155,26 @@ def test_gunicorn_moves_aside_a_damaged_chiqa_store_and_answers(tmp_path):
     path.parent.mkdir()
     make_damaged_store(path)
     damaged = path.read_bytes()
-    with gunicorn_server(tmp_path / "var", env={"CHIQA_BACKEND": "rules", "CHIQA_STORE_URL": f"sqlite:///{path}"}) as base:
+    env = {"CHIQA_BACKEND": "rules", "CHIQA_STORE_URL": f"sqlite:///{path}"}
+    with gunicorn_server(tmp_path / "var", env=env) as base:
         body = requests.post(base + "/api/ask", json={"question": QUESTION}, timeout=60).json()
         assert body["saved"] is True and body["answer"]
         moved = requests.get(base + "/api/health", timeout=10).json()["store"]["moved_aside"]
     assert len(moved) == 1 and Path(moved[0]["path"]).read_bytes() == damaged
     assert os.path.basename(moved[0]["path"]).startswith("runs.db.corrupt-")
+
+
+@pytest.mark.parametrize("command", [["mcp"], ["store", "status"], ["store", "migrate", "--from", "src.db"]])
+def test_the_mcp_process_and_the_store_commands_refuse_it_too(tmp_path, data_dir, command):
+    work = tmp_path / "work"
+    work.mkdir()
+    make_text(work / "notes.txt")
+    RunStore(work / "src.db").save({"question": "q"})  # a real history to migrate into the refused file
+    before = listing(work)
+    env = cli_env(tmp_path, data_dir, f"sqlite:///{work / 'notes.txt'}")
+    proc = subprocess.run([sys.executable, str(ROOT / "app.py"), *command], cwd=work, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "Traceback" not in err, err
+    assert str(work / "notes.txt") in err and "is not a SQLite database" in err, err
+    assert listing(work) == before
