@@ -6,9 +6,9 @@ typo naming notes.txt, another program's database). So a file at the store's pat
 a SQLite header carrying ChiQA's ``application_id`` (set on every store it creates or upgrades), or, for stores made
 before that mark existed, a SQLite database holding nothing but ChiQA's tables. An empty file or an empty database
 holds nothing to lose and becomes a store. Anything else is refused with ForeignStoreFile naming the path and why,
-and is never touched. A corrupt file is renamed ``<name>.corrupt-<UTC time>`` with its -wal and -shm (never deleted) so a fresh store can
-be created in its place. A file that can no longer be written (read-only file or folder) can still be read in
-SQLite's immutable mode, so the history stays readable while writes fail.
+and is never touched. A corrupt file of ChiQA's is renamed ``<name>.corrupt-<UTC time>`` with its -wal and -shm
+(never deleted) so a fresh store can be created in its place. A file that can no longer be written (read-only file or
+folder) can still be read in SQLite's immutable mode, so the history stays readable while writes fail.
 """
 from __future__ import annotations
 
@@ -86,8 +86,8 @@ def claim_store_file(path: Path) -> None:
     """Raise ForeignStoreFile unless ``path`` may be used as the run store."""
     problem = store_file_problem(path)
     if problem:
-        raise ForeignStoreFile(f"the run store {os.path.abspath(path)} {problem}; ChiQA leaves it untouched. Point store.url "
-                               "(CHIQA_STORE_URL) at a new path or at a ChiQA run store")
+        raise ForeignStoreFile(f"the run store {os.path.abspath(path)} {problem}; ChiQA leaves it untouched. "
+                               "Point store.url (CHIQA_STORE_URL) at a new path or at a ChiQA run store")
 
 
 def mark_as_ours(conn) -> None:
