@@ -70,9 +70,12 @@ def store_file_problem(path: Path) -> str | None:
         return "is not a regular file (a folder, pipe or device)"
     if st.st_size == 0:
         return None
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(100)
+    try:  # without waiting: a FIFO swapped in since the stat must not block start-up
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            head = os.read(fd, 100) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        finally:
+            os.close(fd)
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
     if not head.startswith(SQLITE_MAGIC) or len(head) < 100:
