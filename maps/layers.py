@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from maps.geometry import bounds, path_data, project, simplify_rings, viewbox
+from settings.files import UnsafeFile, read_json
 from tools.data.integrity import DataIntegrityError
 from tools.data.loader import canonical_area_name
+
+MAX_BOUNDARY_BYTES = 64 << 20  # the boundary files are 2 MB and 0.1 MB
 
 HEIGHT = 1000  # viewBox height; one unit is about 42 m on the ground
 PAD = 4  # viewBox margin, so outlines along the frame's edge are not cut in half
@@ -61,8 +64,8 @@ def _features(level: str, path: Path) -> dict:
     """id -> (name, rings), or DataIntegrityError naming a file that is not a readable boundary file."""
     try:
         out = _read_features(level, path)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # truncated or not geojson
-        out, why = {}, f"{type(exc).__name__}: {str(exc)[:120]}"
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # truncated, not geojson
+        out, why = {}, exc.reason if isinstance(exc, UnsafeFile) else f"{type(exc).__name__}: {str(exc)[:120]}"
     else:
         why = "it holds no boundaries"
     if not out:
@@ -73,7 +76,8 @@ def _features(level: str, path: Path) -> dict:
 def _read_features(level: str, path: Path) -> dict:
     """id -> (name, rings); ZIPs split over several features (60643, 60707) are merged."""
     out: dict = {}
-    for feature in json.loads(path.read_text(encoding="utf-8"))["features"]:
+    # Bounded like every data file (settings/files.py): a 10 GB or deeply nested file is named, never read whole.
+    for feature in read_json(path, MAX_BOUNDARY_BYTES)["features"]:
         props = feature.get("properties") or {}
         if level == "community_areas":
             fid = str(int(float(props["area_numbe"])))

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import yaml
 
+from settings.files import UnsafeFile, read_bounded
+from settings.loader import MAX_CONFIG_BYTES
+
 SOURCES = ("wheels", "huggingface")
 
 
@@ -72,8 +75,11 @@ def _entry(name: str, raw: dict) -> ModelEntry:
 
 def load_catalog(config_path: str | Path) -> dict[str, ModelEntry]:
     """The ``models:`` block of config.yaml as typed entries, in file order."""
-    with open(config_path, encoding="utf-8") as fh:
-        tree = yaml.safe_load(fh) or {}
+    # Bounded like load_settings' read (a FIFO or a device named as the config is refused, never waited on).
+    try:
+        tree = yaml.safe_load(read_bounded(config_path, MAX_CONFIG_BYTES).decode("utf-8")) or {}
+    except UnsafeFile as exc:
+        raise CatalogError(f"the config file {exc}") from None
     block = tree.get("models") or {}
     if not isinstance(block, dict):
         raise CatalogError("config.yaml 'models' must map names to entries")

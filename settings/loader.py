@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from settings.files import UnsafeFile, read_bounded
 from settings.schema import Settings, default_of, env_overrides, leaf_settings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +23,10 @@ DEFAULT_CONFIG = PROJECT_ROOT / "config.yaml"
 FALLBACK_DATA_DIR = PROJECT_ROOT.parent / "shared" / "data"
 # Top-level blocks of config.yaml that are not settings: the model catalogue is read by models/.
 NON_SETTING_BLOCKS = ("models",)
+# A config file is a few kilobytes; the limits keep a wrong path (a log, a disk image, a pipe) from being read whole,
+# and a YAML file of aliases to aliases (a "billion laughs") from being walked into billions of keys.
+MAX_CONFIG_BYTES = 1 << 20
+MAX_CONFIG_KEYS = 10_000
 
 
 class SettingsError(ValueError):
@@ -35,14 +40,17 @@ class DataNotFoundError(RuntimeError):
 _FIELDS = dict(leaf_settings())
 
 
-def _flatten(tree: dict, prefix: str = "") -> dict:
-    out = {}
+def _flatten(tree: dict, prefix: str = "", out: dict | None = None, where: str = "") -> dict:
+    out = {} if out is None else out
     for key, value in (tree or {}).items():
         dotted = f"{prefix}{key}"
         if isinstance(value, dict) and not (prefix == "" and key in NON_SETTING_BLOCKS):
-            out.update(_flatten(value, dotted + "."))
+            _flatten(value, dotted + ".", out, where)
         elif not (prefix == "" and key in NON_SETTING_BLOCKS):
             out[dotted] = value
+        if len(out) > MAX_CONFIG_KEYS:
+            raise SettingsError(f"{where or 'the settings'} hold more than {MAX_CONFIG_KEYS:,} keys "
+                                "(aliases repeating one block?)")
     return out
 
 
@@ -119,8 +127,10 @@ def _check_range(key: str, value: Any, where: str) -> Any:
 def _read_config(config_path: Path) -> dict:
     """The config file as a mapping; a missing, unreadable or malformed file is a SettingsError naming it."""
     try:
-        with open(config_path, encoding="utf-8") as fh:
-            tree = yaml.safe_load(fh) or {}
+        raw = read_bounded(config_path, MAX_CONFIG_BYTES)
+        tree = yaml.safe_load(raw.decode("utf-8")) or {}
+    except UnsafeFile as exc:  # a FIFO, a device, a huge file: named, never waited on or read whole
+        raise SettingsError(f"the config file {exc}") from None
     except IsADirectoryError:
         raise SettingsError(f"the config file {config_path} is a folder, not a YAML file") from None
     except FileNotFoundError:
@@ -146,7 +156,7 @@ def load_settings(path: str | os.PathLike | None = None, overrides: dict | None 
     config_path = Path(path or os.environ.get("CHIQA_CONFIG") or DEFAULT_CONFIG)
     tree = _read_config(config_path)
     values = {key: default_of(f) for key, f in _FIELDS.items()}
-    layers = [(_flatten(tree), str(config_path)),
+    layers = [(_flatten(tree, where=f"the config file {config_path}"), str(config_path)),
               ({key: os.environ[env] for env, key in env_overrides().items() if os.environ.get(env)}, "the environment"),
               ({k: v for k, v in (overrides or {}).items() if v is not None}, "overrides")]
     for layer, where in layers:

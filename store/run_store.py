@@ -49,7 +49,16 @@ from store import run_stats
 from store.database import WRITE, PoolLimits, open_engine, parse_url, store_url
 from store.migrations import SchemaTooNew, upgrade
 from store.run_stats import answer_pattern, backend_name, latency_ms, tool_call_records
-from store.sqlite_file import check_intact, enable_wal, immutable_engine, is_corrupt, move_aside
+from store.sqlite_file import (
+    ForeignStoreFile,
+    check_intact,
+    claim_store_file,
+    enable_wal,
+    immutable_engine,
+    is_corrupt,
+    mark_as_ours,
+    move_aside,
+)
 from store.tables import SUMMARY_COLUMNS, conversations, runs
 
 log = logging.getLogger("chiqa.store")
@@ -147,6 +156,8 @@ class RunStore:
         self.unsaved = 0  # answers that could not be stored
         self.moved_aside: list[dict] = []  # corrupt files renamed by this process
         self.migrated: list[int] = []  # the schema versions this process applied
+        if self.path is not None:
+            claim_store_file(self.path)  # a file that is not ChiQA's is refused here, before anything opens it
 
     def close(self) -> None:
         """Close pooled connections (a process about to fork must not hand its sockets to the children)."""
@@ -169,10 +180,13 @@ class RunStore:
             if self._ready:
                 return
             if self.path is not None:
+                claim_store_file(self.path)  # again: the file may have been replaced since the last check
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 enable_wal(self.engine)
             with self._writer.begin() as conn:
                 self.migrated = upgrade(conn, check_intact if self.path is not None else None)
+                if self.path is not None:
+                    mark_as_ours(conn)
             if self.migrated:
                 log.info("the run store %s was migrated to schema version %s", self.where, self.migrated[-1])
             self._ready = True
@@ -186,6 +200,11 @@ class RunStore:
                 self._ensure_schema()
                 with (self._writer.begin() if write else self.engine.connect()) as conn:
                     value = op(conn)
+            except ForeignStoreFile as exc:  # swapped in while serving: never written, moved or read as ours
+                self._ready = False
+                self.error, self.error_at = str(exc), time.time()
+                log.error("%s", self.error)
+                raise StoreUnavailable(self.error) from None
             except (*FAULTS, SchemaTooNew) as exc:
                 self._ready = False  # the next call checks the schema again
                 if attempt == 1 and self._recovered_from_corruption(exc):

@@ -55,26 +55,48 @@ def test_read_only_store_still_answers_and_says_not_saved(app, client):
     assert health["store"]["state"] == "ok" and health["status"] == "ok"
 
 
+def damage_past_the_header(path):
+    """Scribble over the schema page but keep the 100-byte header, which carries ChiQA's mark: a damaged ChiQA store."""
+    raw = bytearray(path.read_bytes())
+    assert raw[68:72] == b"ChQA"
+    raw[100:4096] = b"\xa5" * (4096 - 100)
+    path.write_bytes(bytes(raw))
+    return bytes(raw)
+
+
 def test_corrupt_store_is_moved_aside_and_recreated(app, client):
     old = client.post("/api/ask", json={"question": QUESTION}).get_json()["run_id"]
     path = store_path(app)
-    garbage = b"this is not a database " * 200
-    path.write_bytes(garbage)
+    damaged = damage_past_the_header(path)
     body = client.post("/api/ask", json={"question": QUESTION}).get_json()
     assert body["saved"] is True and body["answer"]
     moved = client.get("/api/health").get_json()["store"]["moved_aside"]
-    assert len(moved) == 1 and ".corrupt-" in moved[0]["path"] and "not a database" in moved[0]["reason"]
+    assert len(moved) == 1 and ".corrupt-" in moved[0]["path"] and "malformed" in moved[0]["reason"]
     aside = [p for p in path.parent.iterdir() if ".corrupt-" in p.name and not p.name.endswith(("-wal", "-shm"))]
-    assert len(aside) == 1 and aside[0].read_bytes() == garbage  # kept byte for byte, never deleted
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged  # kept byte for byte, never deleted
     assert client.get(f"/api/runs/{body['run_id']}").status_code == 200
     missing = client.get(f"/api/runs/{old}").get_json()
     assert missing["error"]["code"] == "run_not_found" and "moved aside" in missing["error"]["message"]
 
 
+def test_a_file_that_is_not_chiqas_put_in_the_stores_place_is_never_moved(app, client):
+    """Replaced while serving by bytes that carry no ChiQA mark: answers go on unsaved, the file stays as it is."""
+    client.post("/api/ask", json={"question": QUESTION})
+    path = store_path(app)
+    garbage = b"this is not a database " * 200
+    path.write_bytes(garbage)
+    body = client.post("/api/ask", json={"question": QUESTION}).get_json()
+    assert body["answer"] and body["saved"] is False and "cannot write" in body["save_error"]
+    body = client.post("/api/ask", json={"question": QUESTION}).get_json()  # checked again before the next write
+    assert body["answer"] and body["saved"] is False and "is not a SQLite database" in body["save_error"]
+    assert client.get("/api/health").get_json()["store"]["moved_aside"] == []
+    assert path.read_bytes() == garbage and not [p for p in path.parent.iterdir() if ".corrupt-" in p.name]
+
+
 @pytest.mark.parametrize("path,method", [("/api/runs", "GET"), ("/api/stats", "GET")])
 def test_corrupt_store_found_by_a_read_is_recovered_too(app, client, path, method):
-    store_path(app).parent.mkdir(parents=True, exist_ok=True)
-    store_path(app).write_bytes(b"\x00garbage" * 500)
+    client.post("/api/ask", json={"question": QUESTION})
+    damage_past_the_header(store_path(app))
     resp = client.open(path, method=method)
     assert resp.status_code == 200
     assert len(client.get("/api/health").get_json()["store"]["moved_aside"]) == 1
@@ -100,8 +122,8 @@ def test_store_replaces_lone_surrogates_instead_of_failing(tmp_path):
 
 
 def test_unavailable_store_raises_its_own_error(tmp_path):
-    (tmp_path / "runs.sqlite3").mkdir()
-    store = RunStore(tmp_path / "runs.sqlite3")
+    (tmp_path / "blocker").write_text("")  # a file where the store's folder should be made
+    store = RunStore(tmp_path / "blocker" / "runs.sqlite3")
     with pytest.raises(StoreUnavailable, match="cannot write"):
         store.save({"question": "q"})
     assert store.health()["state"] == "degraded" and store.health()["unsaved_runs"] == 1

@@ -83,10 +83,17 @@ def check_year_range(data, start_year, end_year) -> tuple[int, int]:
 
 
 def partial_year_caveat(data, start: int, end: int) -> list[str]:
+    """The notes on the years asked: the last one is partial; a year with no rows at all is a gap in the file."""
     cov = data.coverage["homicides"]
+    out = [empty_year_caveat(year, cov) for year in cov.get("empty_years") or () if start <= year <= end]
     if end >= cov["last_year"]:
-        return [f"{cov['last_year']} is a partial year: the snapshot ends on {cov['end']}."]
-    return []
+        out.append(f"{cov['last_year']} is a partial year: the snapshot ends on {cov['end']}.")
+    return out
+
+
+def empty_year_caveat(year: int, cov: dict) -> str:
+    return (f"The data has no homicide rows for {year}, inside its {cov['first_year']}-{cov['last_year']} span: "
+            f"the file may be incomplete, so a count of 0 for {year} is not a finding.")
 
 
 # Caveats that hold for every result of a dataset, whatever was asked. The page and the API list them; the

@@ -8,21 +8,33 @@ export can never produce a quietly wrong count.
 
 Cost: hashing every file on every load (about 4 MB, 8 ms on this machine) rather than trusting
 size and mtime, because a copy with preserved mtime, a restore from backup or bit rot keeps both.
+
+Bounds: a data file must be a regular file of at most MAX_DATA_FILE_BYTES, checked before it is opened (a
+10 GB sparse file would cost minutes of hashing, a FIFO would wait for ever, /dev/zero would never end), and
+the refresh manifest is read like any other JSON file ChiQA is pointed at (settings/files.py). A file that
+failed is remembered by its identity (device, inode, size, mtime and ctime) with what it was checked against,
+so the next question does not read it again until it changes; a file that passed is always checked again.
 """
 from __future__ import annotations
 
 import csv
 import hashlib
 import json
-from dataclasses import dataclass
+import os
+import threading
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from settings.files import read_json, regular_file_problem
 from settings.loader import DataNotFoundError
 from tools.data.datasets import DATASETS
 
 CHECKSUMS_FILE = Path(__file__).with_name("checksums.json")
 CHECKSUMS_LABEL = "the shipped snapshot's checksum list (tools/data/checksums.json)"
 MANIFEST_NAME = "refresh_manifest.json"  # written by tools/refresh/command.py
+# The largest file of the export is about 3 MB; a refresh may grow them, never by a hundred times.
+MAX_DATA_FILE_BYTES = 512 << 20
+MAX_MANIFEST_BYTES = 4 << 20
 FIX_HINT = ("Restore the file(s) from the ChiQA data export, or run 'python app.py data refresh' (needs network); "
             "'python app.py data verify' lists every file's state.")
 
@@ -106,8 +118,14 @@ def _records(path: Path):
 
 
 def count_rows(key: str, path: Path) -> int:
-    """Data rows: CSV records after the header row(s)."""
-    return max(0, sum(1 for _ in _records(path)) - LAYOUTS[key].header_rows)
+    """Data rows: CSV records after the header row(s). Raises ValueError naming what is wrong (csv.Error alone,
+    e.g. "field larger than field limit", would not say which file)."""
+    try:
+        return max(0, sum(1 for _ in _records(path)) - LAYOUTS[key].header_rows)
+    except UnicodeDecodeError:
+        raise ValueError("is not UTF-8 text (damaged or not a CSV file)") from None
+    except csv.Error as exc:
+        raise ValueError(f"is not a readable CSV file ({exc})") from None
 
 
 def _layout_problem(key: str, path: Path) -> str | None:
@@ -139,7 +157,7 @@ def _layout_problem(key: str, path: Path) -> str | None:
 # ------------------------------------------------------------------ where the expected values come from
 
 def _load_json(path: Path) -> dict:
-    value = json.loads(path.read_text(encoding="utf-8"))
+    value = read_json(path, MAX_MANIFEST_BYTES)
     if not isinstance(value, dict):
         raise ValueError("not a JSON object")
     return value
@@ -153,12 +171,12 @@ def shipped_checksums() -> dict:
 def manifest_entries(data_dir: Path) -> dict:
     """dataset key -> refresh manifest entry; {} without a manifest. An unreadable manifest raises."""
     path = data_dir / MANIFEST_NAME
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
     try:
         entries = _load_json(path).get("datasets") or {}
-    except (OSError, ValueError) as exc:
-        raise DataIntegrityError(data_dir, {"manifest": f"{MANIFEST_NAME} is unreadable ({exc}); its records "
+    except (OSError, ValueError) as exc:  # also a FIFO, a device, too big, nested too deep: named, never a crash
+        raise DataIntegrityError(data_dir, {"manifest": f"{path} is unreadable ({exc}); its records "
                                                         "cannot be checked"}) from None
     return entries if isinstance(entries, dict) else {}
 
@@ -174,32 +192,67 @@ def _expected(key: str, file: str, manifest: dict, shipped: dict) -> tuple[dict,
 
 # ------------------------------------------------------------------ the check
 
+_FAILED: dict = {}  # (path, identity, expected record) -> the FileCheck that failed
+_FAILED_LOCK = threading.Lock()
+
+
+def _identity(st: os.stat_result) -> tuple:
+    # ctime too: a restore that keeps the size and sets the mtime back still changes it
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
 def check_file(key: str, data_dir: Path, manifest: dict, shipped: dict) -> FileCheck:
     file = DATASETS[key].file
     path = data_dir / file
     check = FileCheck(key, file, ok=False)
-    if not path.is_file():
+    try:
+        st = os.stat(path)
+    except OSError:
         check.problem = f"{file} is missing"
         return check
-    check.bytes = path.stat().st_size
+    check.bytes = st.st_size
+    problem = regular_file_problem(path, MAX_DATA_FILE_BYTES)
+    if problem:
+        check.problem = f"{file} {problem}"
+        return check
     if check.bytes == 0:
         check.problem = f"{file} is empty (0 bytes)"
         return check
     expected, source = _expected(key, file, manifest, shipped)
+    memo = (str(path), _identity(st), json.dumps(expected, sort_keys=True, default=str))
+    with _FAILED_LOCK:
+        failed = _FAILED.get(memo)
+    if failed is not None:  # unchanged since it failed: not read again
+        return replace(failed)
+    _check_contents(check, key, path, expected, source)
+    if not check.ok:
+        with _FAILED_LOCK:
+            if len(_FAILED) > 1000:  # bounded: folders tried one after another
+                _FAILED.clear()
+            _FAILED[memo] = replace(check)
+    return check
+
+
+def _check_contents(check: FileCheck, key: str, path: Path, expected: dict, source: str) -> None:
+    file = check.file
     check.checked_against = source
     problem = _layout_problem(key, path)
     if problem:
         check.problem = f"{file} {problem}"
-        return check
+        return
     check.sha256 = sha256_of(path)
     want_sha, want_rows = expected.get("sha256"), expected.get("rows")
     if want_sha and check.sha256 == want_sha:
         check.rows, check.ok = want_rows, True
-        return check
+        return
     if not want_sha and not isinstance(want_rows, int):
         check.problem = f"{file} has no recorded checksum or row count in {source}"
-        return check
-    check.rows = count_rows(key, path)
+        return
+    try:
+        check.rows = count_rows(key, path)
+    except ValueError as exc:
+        check.problem = f"{file} {exc}"
+        return
     if isinstance(want_rows, int) and check.rows != want_rows:
         hint = "truncated?" if check.rows < want_rows else "rows added or a different export?"
         check.problem = f"{file} has {check.rows:,} data rows where {source} records {want_rows:,} ({hint})"
@@ -208,7 +261,6 @@ def check_file(key: str, data_dir: Path, manifest: dict, shipped: dict) -> FileC
                          f"from {want_sha[:12]}… in {source} (values changed or damaged)")
     else:
         check.ok = True  # an older manifest entry with a row count only
-    return check
 
 
 def check_files(data_dir: Path) -> dict[str, FileCheck]:

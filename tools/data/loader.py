@@ -8,6 +8,7 @@ automatically and a damaged one is refused rather than read.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import time
@@ -285,9 +286,13 @@ def _coverage(tables: dict) -> dict:
     z = tables["zhvi"].dropna(subset=["value"])
     ihs = tables["ihs_index"].dropna(subset=["index"])
     acs_year = int(tables["census_acs"]["acs_year"].max())
+    first, last = int(h["year"].min()), int(h["year"].max())
+    # A year inside the span with no row at all is a gap in the file (a cut export, or a forged one whose records
+    # were rewritten to match), never a year without a homicide: the tools name it instead of answering 0.
+    empty = sorted(set(range(first, last + 1)) - {int(y) for y in h["year"].unique()})
     return {
         "homicides": {"start": h["date"].min().date().isoformat(), "end": h["date"].max().date().isoformat(),
-                      "rows": int(len(h)), "first_year": int(h["year"].min()), "last_year": int(h["year"].max())},
+                      "rows": int(len(h)), "first_year": first, "last_year": last, "empty_years": empty},
         "iucr": {"rows": int(len(tables["iucr"]))},
         "socioeconomic": {"start": "2008", "end": "2012", "rows": int((tables["socioeconomic"]["area_number"] > 0).sum())},
         "census_acs": {"start": str(acs_year - 4), "end": str(acs_year), "vintage": acs_year,
@@ -344,7 +349,9 @@ def _read_all(data_dir: Path) -> dict:
 
 
 def missing_files(data_dir: Path) -> list[str]:
-    return [ds.file for ds in DATASETS.values() if not (data_dir / ds.file).is_file()]
+    """Files not there at all; one that is there but is no regular file (a FIFO, a link to a device) is named
+    with what it is by the integrity check."""
+    return [ds.file for ds in DATASETS.values() if not os.path.lexists(data_dir / ds.file)]
 
 
 def load_data(settings: Settings | None = None, data_dir: Path | None = None, use_cache: bool = True) -> DataBundle:

@@ -13,7 +13,6 @@ coverage) and the folder keeps a ``refresh_manifest.json`` with the last run per
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from settings.files import read_json
 from settings.loader import (
     PROJECT_ROOT,
     DataNotFoundError,
@@ -31,6 +31,7 @@ from settings.loader import (
 )
 from settings.schema import Settings
 from tools.data.datasets import DATASETS
+from tools.data.integrity import MAX_MANIFEST_BYTES
 from tools.errors import RefreshError
 from tools.refresh.boundaries import community_area_table
 from tools.refresh.files import (
@@ -148,8 +149,8 @@ def _seed_missing(dest: Path, source: Path | None) -> list[str]:
 
 def _update_manifest(dest: Path, outcomes: list[Outcome]) -> Path:
     path = dest / MANIFEST_NAME
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+    try:  # bounded like every JSON file ChiQA reads: a FIFO, a device or deep nesting is not a crash
+        manifest = read_json(path, MAX_MANIFEST_BYTES)
         if not isinstance(manifest, dict):
             raise ValueError
     except (OSError, ValueError):
