@@ -108,7 +108,8 @@ def test_json_that_is_not_a_jsonrpc_message_is_an_invalid_request(server, line, 
 @pytest.mark.parametrize("method", ["tools/list", "tools/call"])
 def test_a_request_with_a_null_id_gets_an_error_not_silence(server, method):
     """The SDK took {"id": null, "method": ...} for a notification and never replied: the client waited for ever."""
-    params = ', "params": {"name": "ask", "arguments": {"question": "homicides in 2022"}}' if method == "tools/call" else ""
+    ask = ', "params": {"name": "ask", "arguments": {"question": "homicides in 2022"}}'
+    params = ask if method == "tools/call" else ""
     line = '{"jsonrpc": "2.0", "id": null, "method": "%s"%s}' % (method, params)
     assert "not null" in assert_error(_send(server, line), INVALID_REQUEST, None)
     server.request(41, "tools/list")  # and the server serves on
