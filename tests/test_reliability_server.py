@@ -19,6 +19,8 @@ import requests
 from bench.bench_web import gunicorn_server
 from settings.loader import load_settings
 from tests.fault_server import FaultServer, copies_the_draft, endless_stream, hang, reply
+from tests.faults import app_for
+from web import RECEIVED_KEY
 from web.worker import default_threads, request_complete
 
 QUESTION = "How many homicides were there in 2022?"
@@ -316,3 +318,19 @@ def test_questions_that_cannot_start_within_the_limit_get_busy(tmp_path):
             assert body["error"]["code"] == "busy" and int(retry_after) > 0
     assert sum(1 for r in busy if r[3] < 1.5) >= n - (queue + 1)  # past the queue: told at once
     assert any(r[3] >= limit - 0.5 for r in busy)  # waited in the queue, told when its time was up
+
+
+@pytest.mark.parametrize("endpoint,body", [
+    ("/api/ask", {"question": QUESTION}), ("/api/ask/stream", {"question": QUESTION}),
+    ("/v1/chat/completions", {"model": "chiqa", "messages": [{"role": "user", "content": QUESTION}]})])
+def test_a_question_that_waited_its_whole_limit_for_a_thread_is_told_busy(tmp_path, endpoint, body):
+    """gunicorn's worker stamps when a request was read whole (web/worker.py); the time limit counts from then."""
+    client = app_for(tmp_path).test_client()
+    limit = load_settings().orchestrator.timeout_seconds
+    waited = {RECEIVED_KEY: time.monotonic() - limit - 1}
+    resp = client.post(endpoint, json=body, environ_base=waited)
+    assert resp.status_code == 503 and int(resp.headers["Retry-After"]) > 0
+    error = resp.get_json()["error"]
+    assert error["code"] == "busy" and "whole time limit" in error["message"]
+    fresh = client.post(endpoint, json=body, environ_base={RECEIVED_KEY: time.monotonic()})
+    assert fresh.status_code == 200

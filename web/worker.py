@@ -17,15 +17,18 @@ from __future__ import annotations
 import errno
 import os
 import selectors
+import threading
 import time
 from functools import partial
 
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from settings.loader import load_settings
+from web import RECEIVED_KEY
 
 READ_TIMEOUT_SECONDS = float(os.environ.get("CHIQA_READ_TIMEOUT") or 30)
 HEADER_ROOM = 64 * 1024  # beyond the body limit: room for the request line and headers
+_THREAD = threading.local()  # the request this thread is serving: when it was read whole
 _TIMEOUT_BODY = (b'{"ok": false, "error": {"code": "request_timeout", "message": "the request (headers and body) '
                  b'was not received within the time allowed"}}')
 _TIMEOUT_REPLY = (b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
@@ -90,6 +93,23 @@ def _expects_continue(buffer: bytearray) -> bool:
 
 class BufferedThreadWorker(ThreadWorker):
     """gthread with whole requests read by the main loop (see the module docstring)."""
+
+    def load_wsgi(self):
+        """The app sees when its request was read whole (``RECEIVED_KEY``), so a question's time limit counts
+        from then: time spent waiting for a thread is part of it, never added to it."""
+        super().load_wsgi()
+        inner = getattr(self.wsgi, "wsgi_app", None)  # a Flask app: the middleware goes inside, the app stays
+        if inner is None:
+            return
+
+        def stamped(environ, start_response):
+            environ[RECEIVED_KEY] = getattr(_THREAD, "received", None)
+            return inner(environ, start_response)
+        self.wsgi.wsgi_app = stamped
+
+    def enqueue_req(self, conn):
+        conn.received_at = time.monotonic()
+        super().enqueue_req(conn)
 
     def init_process(self):
         self.most_bytes = load_settings().server.max_body_bytes + HEADER_ROOM + 1
@@ -156,6 +176,7 @@ class BufferedThreadWorker(ThreadWorker):
         self.enqueue_req(conn)
 
     def handle(self, conn):
+        _THREAD.received = getattr(conn, "received_at", None)
         buffered = getattr(conn, "buffered", b"")
         if buffered:
             conn.buffered = b""
