@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
+from backends.base import BackendBusy, ModelGate
 from bench.bench_web import gunicorn_server
 from settings.loader import load_settings
 from tests.fault_server import FaultServer, copies_the_draft, endless_stream, hang, reply
@@ -285,6 +286,18 @@ def test_a_model_ignoring_max_tokens_is_cut_to_the_budget(model_server, endpoint
 
 
 # ---------------------------------------------------------------- more questions than the model takes
+
+def test_the_model_gate_waits_no_longer_than_the_deadline():
+    gate = ModelGate(8)
+    gate.acquire()  # another question's pass holds the model
+    started = time.monotonic()
+    with pytest.raises(BackendBusy, match="whole time limit"):
+        gate.acquire(time.monotonic() + 0.3)
+    assert 0.25 < time.monotonic() - started < 2 and gate.waiting == 0
+    gate.release()
+    gate.acquire(time.monotonic() + 0.3)  # free: taken at once
+    gate.release()
+
 
 def test_questions_that_cannot_start_within_the_limit_get_busy(tmp_path):
     limit = 3
