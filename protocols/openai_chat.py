@@ -101,6 +101,13 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _shown(value) -> str:
+    """A short rendering of a bad value: a scalar as JSON, a list or object by its kind (it may nest deeply)."""
+    if isinstance(value, (list, dict)):
+        return "an array" if isinstance(value, list) else "an object"
+    return json.dumps(value)[:40]
+
+
 def _non_finite(body):
     """The path of the first NaN or infinity anywhere in the body (Python's JSON reader takes NaN and Infinity),
     or None. A walk with a stack: the body may nest hundreds of levels."""
@@ -122,7 +129,7 @@ def check_values(body: dict) -> None:
         value = body.get(name)
         if value is not None and (not _is_number(value) or (isinstance(value, float) and not math.isfinite(value))):
             raise ChatRequestError(400, f"invalid_{name}", f'"{name}" must be a finite number, not '
-                                   f"{json.dumps(value)[:40]}", name)
+                                   f"{_shown(value)}", name)
     path = _non_finite(body)
     if path is not None:
         raise ChatRequestError(400, "invalid_number", f"{path} is NaN or infinite; send a finite number",
@@ -169,7 +176,7 @@ def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
         include_usage = stream_options.get("include_usage")
         if include_usage is not None and not isinstance(include_usage, bool):
             raise ChatRequestError(400, "invalid_stream_options", '"stream_options.include_usage" must be true '
-                                   f"or false, not {json.dumps(include_usage)[:40]}", "stream_options")
+                                   f"or false, not {_shown(include_usage)}", "stream_options")
     options = body.get("chiqa")
     if options is not None and not isinstance(options, dict):
         raise ChatRequestError(400, "invalid_options", '"chiqa" must be an object of options', "chiqa")

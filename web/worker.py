@@ -193,14 +193,15 @@ class BufferedThreadWorker(ThreadWorker):
         super().murder_pending()
         now = time.monotonic()
         for conn in [c for c, (_, deadline) in self.reading.items() if deadline <= now]:
-            del self.reading[conn]
+            buffer, _ = self.reading.pop(conn)
             self.continued.discard(conn)
             try:
                 self.poller.unregister(conn.sock)
             except (OSError, KeyError, ValueError):
                 pass
             try:
-                conn.sock.send(_TIMEOUT_REPLY)  # non-blocking, best effort: the client may read it or not
+                if buffer:  # a connection that never asked anything (a browser's preconnect) is just closed
+                    conn.sock.send(_TIMEOUT_REPLY)  # non-blocking, best effort: the client may read it or not
             except OSError:
                 pass
             self.nr_conns -= 1
