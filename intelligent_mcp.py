@@ -60,17 +60,20 @@ class Orchestrator:
         """Validated per-question limits; options may only lower the configured ones."""
         return validate_limits(options, self.config.max_tool_calls, self.config.timeout_seconds, self.config.grammar)
 
-    def run(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None) -> RunResult:
-        state = self._start(question, self.limits(options), history)
+    def run(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None,
+            received: float | None = None) -> RunResult:
+        """``received``: when the server had the request (time.monotonic()); the time limit counts from then."""
+        state = self._start(question, self.limits(options), history, received)
         self._execute(state)
         return build_result(state)
 
-    def stream(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None):
+    def stream(self, question: str, options: dict | None = None, history: list[EarlierTurn] | None = None,
+               received: float | None = None):
         """Yield the start event, one event per finished Step (and answer tokens as they are written), then the
         RunResult. The run goes on in a worker thread; a reader that stops reading ends it before its next pass.
         ``history``: the earlier turns of a conversation, oldest first."""
         limits = self.limits(options)
-        state = self._start(question, limits, history)
+        state = self._start(question, limits, history, received)
         yield {"event": "start", "backend": state.backend_info,
                "limits": {"max_tool_calls": limits["max_tool_calls"], "timeout_seconds": limits["timeout_seconds"]}}
         events: queue.Queue = queue.Queue()
@@ -101,9 +104,10 @@ class Orchestrator:
         except BaseException as exc:  # handed to the reader's thread (BackendBusy among them)
             events.put(exc)
 
-    def _start(self, question: str, limits: dict, history: list[EarlierTurn] | None) -> RunState:
+    def _start(self, question: str, limits: dict, history: list[EarlierTurn] | None,
+               received: float | None = None) -> RunState:
         earlier = list(history or [])
-        return RunState.start(question, limits, history=earlier, backend_info=self.backend.info(),
+        return RunState.start(question, limits, received, history=earlier, backend_info=self.backend.info(),
                               earlier=followup.history_lines(earlier, self.backend.n_ctx))
 
     def _context(self) -> RunContext:

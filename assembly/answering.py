@@ -83,14 +83,16 @@ def _turn(store, conversation_id, max_turns: int, owner) -> Turn | None:
 
 
 def answer(get_orchestrator: Callable, store, question: str, options: dict | None = None,
-           conversation_id=LONE, max_turns: int = 0, owner: str | None = None) -> dict:
+           conversation_id=LONE, max_turns: int = 0, owner: str | None = None, received: float | None = None) -> dict:
     """Answer and store one question. ``conversation_id``: None starts a conversation, an id continues one
-    (``owner``'s only, when given: the hash of the asking client's token, stored with the run)."""
+    (``owner``'s only, when given: the hash of the asking client's token, stored with the run). ``received``:
+    when the server had the request (time.monotonic()), where the question's time limit starts."""
     with ask_errors():
         turn = _turn(store, conversation_id, max_turns, owner)  # a bad conversation fails before the model loads
         orchestrator = get_orchestrator()
+        check_waited(orchestrator, options, received)
         started = time.perf_counter()
-        result = orchestrator.run(question, options, turn.history if turn else None).to_dict()
+        result = orchestrator.run(question, options, turn.history if turn else None, received).to_dict()
     return {**result, **save(store, result, (time.perf_counter() - started) * 1000, turn, max_turns, owner)}
 
 
@@ -102,15 +104,17 @@ class Streaming:
 
 
 def stream_answer(get_orchestrator: Callable, store, question: str, options: dict | None = None,
-                  conversation_id=LONE, max_turns: int = 0, owner: str | None = None) -> Streaming:
+                  conversation_id=LONE, max_turns: int = 0, owner: str | None = None,
+                  received: float | None = None) -> Streaming:
     """The same as ``answer``, as events. Option errors and a full model queue raise here, before any event."""
     with ask_errors():
         turn = _turn(store, conversation_id, max_turns, owner)
         orchestrator = get_orchestrator()
         if queue_full(orchestrator.backend):
             raise BackendBusy("the model is busy: the wait queue is full; retry shortly")
+        check_waited(orchestrator, options, received)
         started = time.perf_counter()
-        events = orchestrator.stream(question, options, turn.history if turn else None)
+        events = orchestrator.stream(question, options, turn.history if turn else None, received)
         first = next(events)
     if turn is not None:
         first = {**first, "conversation_id": turn.conversation_id, "turn": turn.number}
@@ -141,6 +145,16 @@ def event_dict(event: dict) -> dict:
     if event.get("event") == "result":
         return {**event, "result": event["result"].to_dict()}
     return event
+
+
+def check_waited(orchestrator, options: dict | None, received: float | None) -> None:
+    """Busy when the request already waited its whole time limit for a server thread: told now, not run late."""
+    if received is None:
+        return
+    waited, limit = time.monotonic() - received, orchestrator.limits(options)["timeout_seconds"]
+    if waited >= limit:
+        raise BackendBusy(f"the server was busy: the question waited {waited:.1f} s, its whole time limit, "
+                          "before it could start; retry shortly")
 
 
 def queue_full(backend) -> bool:

@@ -19,7 +19,21 @@ class BackendError(RuntimeError):
 
 
 class BackendBusy(BackendError):
-    """The model's wait queue is full; try again shortly."""
+    """The model's wait queue is full, or it stayed busy for the question's whole time limit; try again shortly."""
+
+
+class GenerationCancelled(Exception):
+    """The reader of a streamed answer went away: the pass stops at the next token (not a model failure)."""
+
+
+# A reply is cut at this many characters per token asked for (``max_tokens``), whatever the server sends: a
+# server that ignores max_tokens must not get megabytes into an answer, the run history and every page showing
+# it. Tokens average about 4 characters; 8 leaves room for long ones, so a reply within its budget is never cut.
+CHARS_PER_TOKEN = 8
+
+
+def reply_chars(max_tokens: int) -> int:
+    return max(1, int(max_tokens)) * CHARS_PER_TOKEN
 
 
 @dataclass
@@ -58,22 +72,34 @@ class ModelGate:
         self.waiting = 0
         self.busy = False
 
-    def __enter__(self):
+    def acquire(self, deadline: float | None = None) -> None:
+        """Wait for the model until ``deadline`` (time.monotonic()) at most: a question that cannot start within
+        its time limit is told "busy" then, never kept waiting past it."""
         with self._state:
             if self.busy and self.waiting >= self.queue_size:
                 raise BackendBusy(f"the model is busy: {self.waiting} requests already waiting; retry shortly")
             self.waiting += 1
         try:
-            self._lock.acquire()
+            timeout = -1 if deadline is None else max(0.0, deadline - time.monotonic())
+            got = self._lock.acquire(timeout=timeout)
         finally:
             with self._state:
                 self.waiting -= 1
+        if not got:
+            raise BackendBusy("the model stayed busy with other questions for this question's whole time limit; "
+                              "retry shortly")
         self.busy = True
+
+    def release(self) -> None:
+        self.busy = False
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
         return self
 
     def __exit__(self, *exc):
-        self.busy = False
-        self._lock.release()
+        self.release()
         return False
 
 
@@ -122,10 +148,13 @@ class Backend:
         return sum(self.count_tokens(m["content"]) + 4 for m in messages)
 
     def generate(self, request: GenerationRequest) -> Generation:
-        with self.gate:
+        self.gate.acquire(request.deadline)
+        try:
             started = time.perf_counter()
             try:
                 generation = self._generate(request)
+            except GenerationCancelled:
+                raise
             except Exception as exc:
                 self.failures += 1
                 self.last_error, self.last_error_at = f"{type(exc).__name__}: {exc}", time.time()
@@ -133,7 +162,12 @@ class Backend:
             self.last_ok_at = time.time()
             if not generation.duration_ms:
                 generation.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            most = reply_chars(request.max_tokens)
+            if len(generation.text) > most:  # the server ignored max_tokens: cut as if it had kept to it
+                generation.text, generation.finish_reason = generation.text[:most], "length"
             return generation
+        finally:
+            self.gate.release()
 
     def _generate(self, request: GenerationRequest) -> Generation:
         raise NotImplementedError

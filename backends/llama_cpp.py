@@ -16,6 +16,7 @@ from backends.base import (
     Backend,
     BackendError,
     Generation,
+    GenerationCancelled,
     GenerationRequest,
     register_backend,
 )
@@ -357,7 +358,7 @@ class LlamaCppBackend(Backend):
                 if deadline is not None and time.monotonic() > deadline:
                     finish = "deadline"
                     break
-        except BackendError:
+        except (BackendError, GenerationCancelled):  # a reader gone mid-answer is no llama.cpp failure
             raise
         except Exception as exc:  # noqa: BLE001 - llama.cpp decode failures
             raise BackendError(f"llama.cpp generation failed: {type(exc).__name__}: {exc}") from exc

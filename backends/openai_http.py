@@ -19,6 +19,7 @@ from backends.base import (
     Generation,
     GenerationRequest,
     register_backend,
+    reply_chars,
 )
 from backends.http_watchdog import WatchedAdapter, Watchdog
 from backends.server_kinds import check_server_kind, constraint_fields, uses_json_schema
@@ -207,10 +208,14 @@ class OpenAIBackend(Backend):
         parts: list[str] = []
         generation = Generation(text="")
         finish, got_any, received = "stop", False, 0
+        room = reply_chars(request.max_tokens)  # a server ignoring max_tokens is cut here, before the reader sees it
         lines = response.iter_lines(decode_unicode=False)
         while True:
             if request.deadline is not None and time.monotonic() > request.deadline:
                 finish = "deadline"
+                break
+            if room <= 0:
+                finish = "length"
                 break
             try:
                 raw = next(lines, None)
@@ -245,8 +250,9 @@ class OpenAIBackend(Backend):
             for choice in chunk.get("choices") or []:
                 delta = choice.get("delta") if isinstance(choice, dict) else None
                 piece = delta.get("content") if isinstance(delta, dict) else None
-                if isinstance(piece, str) and piece:
-                    piece = LONE_SURROGATE.sub("\ufffd", piece)
+                if isinstance(piece, str) and piece and room > 0:
+                    piece = LONE_SURROGATE.sub("\ufffd", piece)[:room]
+                    room -= len(piece)
                     parts.append(piece)
                     request.on_token(piece)
                 if isinstance(choice, dict) and choice.get("finish_reason") == "length":

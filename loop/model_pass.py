@@ -8,14 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import prompt_registry as prompts
-from backends.base import BackendBusy, Generation, GenerationRequest
+from backends.base import BackendBusy, Generation, GenerationCancelled, GenerationRequest
 from loop.context import RunContext
 from loop.state import AnswerTokens, RunState
 from loop.steps import ErrorStep, TrimStep
 
 
-class RunCancelled(Exception):
-    """The stream's reader went away: no further model pass is started."""
+class RunCancelled(GenerationCancelled):
+    """The stream's reader went away: no further model pass is started, and a pass writing the answer stops at
+    its next token (the backend then lets the model go: the next question need not wait for it)."""
 
 
 @dataclass
@@ -86,8 +87,14 @@ def generate(state: RunState, ctx: RunContext, phase: str, extra: list, grammar:
         request.on_token = _token_relay(state, strict, append)
     try:
         generation = ctx.backend.generate(request)
-    except BackendBusy:  # the caller answers "busy, retry"; this is not a failure of the question
-        raise
+    except GenerationCancelled:
+        raise RunCancelled() from None
+    except BackendBusy as exc:
+        if not state.passes:  # never started: the caller answers "busy, retry" (503 with Retry-After)
+            raise
+        # A question the model already worked on keeps what it gathered, as when its time runs out.
+        state.emit(ErrorStep(phase=phase, error_type="BackendBusy", message=str(exc)), started)
+        return None
     except Exception as exc:  # a failing model pass ends the loop; the answer uses what we have
         state.emit(ErrorStep(phase=phase, error_type=type(exc).__name__, message=str(exc)), started)
         return None
@@ -98,6 +105,8 @@ def _token_relay(state: RunState, strict: bool, append: bool):
     first = [True]
 
     def relay(piece: str) -> None:
+        if state.cancelled:  # checked per token: a reader gone mid-answer frees the model at once
+            raise RunCancelled()
         if piece:
             state.sink(AnswerTokens((" " + piece) if append and first[0] else piece, strict=strict,
                                     restart=strict and first[0] and not append))

@@ -86,8 +86,10 @@ class RunState:
     cancelled: bool = False  # the stream's reader went away: no further model pass is started
 
     @classmethod
-    def start(cls, question: str, limits: dict, **fields) -> "RunState":
-        t0 = time.monotonic()
+    def start(cls, question: str, limits: dict, received: float | None = None, **fields) -> "RunState":
+        # The time limit counts from when the server had the request (``received``, time.monotonic()), so time
+        # spent waiting for a thread is part of it rather than added to it.
+        t0 = time.monotonic() if received is None else received
         return cls(question=question, max_calls=limits["max_tool_calls"], use_grammar=limits["grammar"],
                    deadline=t0 + limits["timeout_seconds"], t0=t0, **fields)
 

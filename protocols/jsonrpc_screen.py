@@ -7,7 +7,7 @@ surrogate ("\\ud800" in JSON) gets into the answer, which then cannot be encoded
 
 - -32700 parse error: not JSON (the id cannot be known, so it is null);
 - -32600 invalid request: JSON, but not one JSON-RPC message (nested too deep, a batch, no "jsonrpc": "2.0",
-  no method, a malformed id); the request's id is found when the envelope shows it;
+  no method, a malformed or null id); the request's id is found when the envelope shows it;
 - -32602 invalid params: a request whose parameters hold a string that is not valid Unicode text.
 
 Nothing here needs the MCP SDK, so it is tested on its own.
@@ -136,6 +136,11 @@ def screen(line: str) -> dict | str | None:
     has_id = "id" in message and request_id is not None
     if has_id and not _valid_id(request_id):
         return error(INVALID_REQUEST, "Invalid Request: the id must be a string or an integer")
+    if "id" in message and request_id is None and "method" in message:
+        # The SDK reads {"id": null, "method": ...} as a notification and never answers, so the client waits for
+        # ever. JSON-RPC wants a string or a number there; the error goes back with id null, as for a parse error.
+        return error(INVALID_REQUEST, 'Invalid Request: the id must be a string or an integer, not null (a '
+                     'notification leaves "id" out)')
     reply_id = request_id if has_id else None
     if message.get("jsonrpc") != "2.0":
         return error(INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be "2.0"', reply_id)

@@ -9,8 +9,9 @@ What a request may carry:
 - ``messages``: the question is the last ``user`` message (text, or text parts). Earlier messages are
   accepted and ignored: every question is answered on its own, so a follow-up must restate what it
   refers to. System prompts are ignored too (ChiQA's prompt is its own).
-- ``stream``, ``stream_options.include_usage``; ``n`` must be 1. Sampling fields (temperature, ...),
-  ``tools`` and ``response_format`` are accepted and ignored.
+- ``stream``, ``stream_options.include_usage`` (booleans); ``n`` must be 1. Sampling fields (temperature, ...),
+  ``tools`` and ``response_format`` are accepted and ignored, the numeric ones only when they are finite numbers
+  (no NaN or infinity anywhere in the body).
 - ``chiqa``: ChiQA's per-question options, e.g. {"max_tool_calls": 2} (the same as /api/ask's options).
 
 Visible text: the model's answer is HTML-escaped (never markup from a model) and its Markdown link and image
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -89,6 +91,51 @@ def _message_text(message: dict, index: int) -> str:
                            f"messages[{index}].content")
 
 
+# Sampling fields are ignored, but only when they are what OpenAI documents (numbers): "temperature": NaN or "0.2"
+# answered with 200 would tell the client its value was taken.
+NUMBER_FIELDS = ("temperature", "top_p", "presence_penalty", "frequency_penalty", "max_tokens",
+                 "max_completion_tokens", "seed", "top_logprobs")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _shown(value) -> str:
+    """A short rendering of a bad value: a scalar as JSON, a list or object by its kind (it may nest deeply)."""
+    if isinstance(value, (list, dict)):
+        return "an array" if isinstance(value, list) else "an object"
+    return json.dumps(value)[:40]
+
+
+def _non_finite(body):
+    """The path of the first NaN or infinity anywhere in the body (Python's JSON reader takes NaN and Infinity),
+    or None. A walk with a stack: the body may nest hundreds of levels."""
+    stack = [(body, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            return path or "body"
+        if isinstance(node, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(node))
+    return None
+
+
+def check_values(body: dict) -> None:
+    """400 for a documented number field that is not a finite number, and for NaN or infinity anywhere."""
+    for name in NUMBER_FIELDS:
+        value = body.get(name)
+        if value is not None and (not _is_number(value) or (isinstance(value, float) and not math.isfinite(value))):
+            raise ChatRequestError(400, f"invalid_{name}", f'"{name}" must be a finite number, not '
+                                   f"{_shown(value)}", name)
+    path = _non_finite(body)
+    if path is not None:
+        raise ChatRequestError(400, "invalid_number", f"{path} is NaN or infinite; send a finite number",
+                               path.split(".")[0].split("[")[0])
+
+
 def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
     model = check_model(body.get("model"))
     messages = body.get("messages")
@@ -119,12 +166,22 @@ def parse_chat_request(body: dict, max_question_chars: int) -> ChatRequest:
                                f"({json.dumps(n)})", "n")
     if n is not None and (not isinstance(n, int) or n != 1):
         raise ChatRequestError(400, "unsupported_n", "ChiQA writes one answer per question: n must be 1", "n")
-    stream_options = body.get("stream_options") or {}
+    check_values(body)
+    stream_options = body.get("stream_options")
+    include_usage = None
+    if stream_options is not None:
+        if not isinstance(stream_options, dict):
+            raise ChatRequestError(400, "invalid_stream_options", '"stream_options" must be an object',
+                                   "stream_options")
+        include_usage = stream_options.get("include_usage")
+        if include_usage is not None and not isinstance(include_usage, bool):
+            raise ChatRequestError(400, "invalid_stream_options", '"stream_options.include_usage" must be true '
+                                   f"or false, not {_shown(include_usage)}", "stream_options")
     options = body.get("chiqa")
     if options is not None and not isinstance(options, dict):
         raise ChatRequestError(400, "invalid_options", '"chiqa" must be an object of options', "chiqa")
     return ChatRequest(model=model, question=question, stream=bool(stream),
-                       include_usage=bool(isinstance(stream_options, dict) and stream_options.get("include_usage")),
+                       include_usage=bool(include_usage),
                        options=dict(options or {}), ignored_messages=len(messages) - 1)
 
 

@@ -4,9 +4,10 @@
 is for several web nodes sharing one history, through psycopg 3. Anything else is refused with a StoreConfigError
 naming the problem, before any connection is tried.
 
-SQLite keeps what the store always did: a fresh connection per call (NullPool; cheap for a file), WAL, a 30 s busy
-timeout, and a write transaction that takes the write lock at BEGIN (BEGIN IMMEDIATE). pysqlite's own transaction
-handling is switched off so the BEGIN we send is the one that runs (SQLAlchemy's documented recipe).
+SQLite keeps what the store always did: a fresh connection per call (NullPool; cheap for a file), WAL, a short
+busy timeout (SQLITE_BUSY_SECONDS), and a write transaction that takes the write lock at BEGIN (BEGIN IMMEDIATE).
+pysqlite's own transaction handling is switched off so the BEGIN we send is the one that runs (SQLAlchemy's
+documented recipe).
 
 PostgreSQL gets a pool per process, bounded by ``store.pool_size`` + ``store.max_overflow`` connections, each
 checked before use (so a restarted server costs no failed request), and three timeouts so a slow or unreachable
@@ -27,7 +28,10 @@ from sqlalchemy.pool import NullPool
 from settings.loader import SettingsError, var_dir
 from settings.schema import Settings
 
-SQLITE_BUSY_SECONDS = 30
+# How long a statement waits for a lock another connection holds. Our own writes take milliseconds, so this is
+# only reached when something else holds the file (a backup, a sqlite3 shell left in a transaction): the answer
+# is already computed then, and is returned with saved: false after this wait rather than held for 30 s.
+SQLITE_BUSY_SECONDS = 2
 WRITE = {"chiqa_write": True}  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 EXAMPLES = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 
@@ -90,7 +94,10 @@ def _sqlite_connect(dbapi_connection, _record) -> None:
 
 
 def _sqlite_begin(conn) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("chiqa_write") else "BEGIN")
+    options = conn.get_execution_options()
+    if options.get("chiqa_busy_ms"):  # what is left of the write's whole wait (RunStore._do)
+        conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(options['chiqa_busy_ms'])}")
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get("chiqa_write") else "BEGIN")
 
 
 def sqlite_engine(url: str | URL, creator=None) -> Engine:

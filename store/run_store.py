@@ -46,7 +46,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from settings.schema import Settings
 from store import run_stats
-from store.database import WRITE, PoolLimits, open_engine, parse_url, store_url
+from store.database import SQLITE_BUSY_SECONDS, WRITE, PoolLimits, open_engine, parse_url, store_url
 from store.migrations import SchemaTooNew, upgrade
 from store.run_stats import answer_pattern, backend_name, latency_ms, tool_call_records
 from store.sqlite_file import (
@@ -150,6 +150,7 @@ class RunStore:
         self.path = Path(url.database) if self.database == "sqlite" else None  # the file, for SQLite
         self.where = str(self.path) if self.path else url.render_as_string(hide_password=True)
         self._init_lock = threading.Lock()
+        self._write_lock = threading.Lock()  # SQLite: this process's writers take turns (see _do)
         self._ready = False
         self.error: str | None = None  # the last failure, until a write succeeds again
         self.error_at: float | None = None
@@ -194,11 +195,29 @@ class RunStore:
     # ------------------------------------------------------------ fault handling
     def _do(self, op, write: bool):
         """op(conn) in one transaction, with recovery: a corrupt SQLite file is moved aside and the op retried once;
-        a store that cannot be written or read raises StoreUnavailable (SQLite reads first try immutable mode)."""
+        a store that cannot be written or read raises StoreUnavailable (SQLite reads first try immutable mode).
+
+        SQLite writes of this process take turns on a lock, and the whole wait (for that lock, then for a lock
+        another program holds on the file) fits in SQLITE_BUSY_SECONDS: a computed answer is delayed by that at
+        most, then returned unsaved. (SQLite's own busy wait sleeps and retries, so a dozen threads left to it
+        alone could starve one of them past the limit under load.)"""
+        if not write or self.path is None:
+            return self._attempts(op, write, self._writer)
+        deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+        if not self._write_lock.acquire(timeout=SQLITE_BUSY_SECONDS):
+            self._failed(TimeoutError(f"other writes kept it locked for {SQLITE_BUSY_SECONDS} s"), write)
+            raise StoreUnavailable(self.error)
+        try:
+            left_ms = max(1, round((deadline - time.monotonic()) * 1000))
+            return self._attempts(op, write, self._writer.execution_options(chiqa_busy_ms=left_ms))
+        finally:
+            self._write_lock.release()
+
+    def _attempts(self, op, write: bool, writer):
         for attempt in (1, 2):
             try:
                 self._ensure_schema()
-                with (self._writer.begin() if write else self.engine.connect()) as conn:
+                with (writer.begin() if write else self.engine.connect()) as conn:
                     value = op(conn)
             except ForeignStoreFile as exc:  # swapped in while serving: never written, moved or read as ours
                 self._ready = False

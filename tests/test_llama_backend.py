@@ -9,6 +9,7 @@ from backends.base import (
     Backend,
     BackendBusy,
     BackendError,
+    GenerationCancelled,
     GenerationRequest,
     ModelGate,
 )
@@ -40,6 +41,22 @@ def backend(tiny_gguf_path):
     backend = LlamaCppBackend.from_settings(_settings(tiny_gguf_path, **{"model.n_ctx": 1024}))
     yield backend
     backend.close()
+
+
+def test_a_stream_cancelled_from_its_token_callback_stops_without_counting_a_failure(backend):
+    """A reader gone mid-answer (loop/model_pass.py raises from the relay) frees the model: no BackendError, no
+    degraded health, and the gate is open for the next pass."""
+    pieces = []
+
+    def reader_gone(piece):
+        pieces.append(piece)
+        raise GenerationCancelled()
+
+    failures = backend.failures
+    with pytest.raises(GenerationCancelled):
+        backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=64, on_token=reader_gone))
+    assert len(pieces) == 1 and backend.failures == failures and not backend.gate.busy
+    assert backend.generate(GenerationRequest(messages=MESSAGES, max_tokens=4)).completion_tokens > 0
 
 
 def test_info_describes_the_model(backend, tiny_gguf_path):

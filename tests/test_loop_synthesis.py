@@ -44,6 +44,17 @@ def test_backend_busy_propagates(registry, settings):
         orch.run("anything")
 
 
+def test_busy_after_the_model_has_worked_on_the_question_keeps_what_was_gathered(registry, settings):
+    """A later pass that cannot get the model in time (another question held it past this one's limit) ends the
+    question like a deadline: its results are answered from, not thrown away with a 503."""
+    def busy(request):
+        raise BackendBusy("the model stayed busy with other questions for this question's whole time limit")
+
+    orch, _ = orchestrate(registry, settings, [call(HOMICIDES, year=2022), busy])
+    result = orch.run("2022?")
+    assert result.partial and statuses(result) == ["ok"] and "homicides" in result.answer
+
+
 def test_invalid_options(registry, settings):
     orch, _ = orchestrate(registry, settings, [])
     with pytest.raises(InvalidOptions, match="unknown option"):

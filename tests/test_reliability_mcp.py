@@ -105,6 +105,17 @@ def test_json_that_is_not_a_jsonrpc_message_is_an_invalid_request(server, line, 
     assert_error(_send(server, line), INVALID_REQUEST, request_id)
 
 
+@pytest.mark.parametrize("method", ["tools/list", "tools/call"])
+def test_a_request_with_a_null_id_gets_an_error_not_silence(server, method):
+    """The SDK took {"id": null, "method": ...} for a notification and never replied: the client waited for ever."""
+    ask = ', "params": {"name": "ask", "arguments": {"question": "homicides in 2022"}}'
+    params = ask if method == "tools/call" else ""
+    line = '{"jsonrpc": "2.0", "id": null, "method": "%s"%s}' % (method, params)
+    assert "not null" in assert_error(_send(server, line), INVALID_REQUEST, None)
+    server.request(41, "tools/list")  # and the server serves on
+    assert server.reply()["id"] == 41
+
+
 def test_a_request_nested_50000_levels_deep_is_refused_with_its_id(server):
     deep = "[" * 50_000 + "]" * 50_000
     line = ('{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "ask", "arguments": '
@@ -141,6 +152,7 @@ def test_screen_passes_good_messages_and_drops_bad_notifications():
     assert screen('{"jsonrpc": "2.0", "method": "notifications/initialized"}') is None
     assert screen('{"jsonrpc": "2.0", "method": "notifications/x", "params": {"a": "\\ud800"}}') == "drop"
     assert screen("   ") == "drop"
+    assert screen('{"jsonrpc": "2.0", "id": null, "method": "ping"}')["error"]["code"] == INVALID_REQUEST
 
 
 def test_top_level_id_reads_only_the_envelope():

@@ -36,7 +36,7 @@ from assembly.version import VERSION
 from backends.base import BackendBusy
 from store.conversations import ConversationError, check_id
 from store.run_store import LONE_SURROGATE, scrub_text
-from web import access
+from web import RECEIVED_KEY, access
 from web.errors import ApiError
 from web.runtime import get_runtime
 
@@ -155,6 +155,13 @@ def parse_ask() -> tuple[str, dict, str | None]:
     return question, options, body.get("conversation_id")
 
 
+def received_at() -> float | None:
+    """When the server had this request whole (time.monotonic()), where a question's time limit starts; None
+    under a server that does not say (web/worker.py does)."""
+    value = request.environ.get(RECEIVED_KEY)
+    return value if isinstance(value, float) else None
+
+
 def get_orchestrator():
     """The per-worker orchestrator (loading failures are mapped by assembly.answering)."""
     return get_runtime(current_app).orchestrator()
@@ -167,7 +174,8 @@ def ask():
     question, options, conversation_id = parse_ask()
     try:
         return jsonify(answer(get_orchestrator, _store(), question, options, conversation_id,
-                              _settings().orchestrator.max_conversation_turns, owner=access.current_owner()))
+                              _settings().orchestrator.max_conversation_turns, owner=access.current_owner(),
+                              received=received_at()))
     except AskError as exc:
         raise from_ask_error(exc) from None
 
@@ -181,7 +189,8 @@ def ask_stream():
     question, options, conversation_id = parse_ask()
     try:
         streaming = stream_answer(get_orchestrator, _store(), question, options, conversation_id,
-                                  _settings().orchestrator.max_conversation_turns, owner=access.current_owner())
+                                  _settings().orchestrator.max_conversation_turns, owner=access.current_owner(),
+                                  received=received_at())
     except AskError as exc:
         raise from_ask_error(exc) from None
 

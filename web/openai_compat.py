@@ -22,7 +22,7 @@ from backends.base import BackendBusy
 from protocols import openai_chat as oc
 from protocols.trace import compact_trace, usage
 from web.api import _check_text as check_text
-from web.api import get_orchestrator, read_json_body
+from web.api import get_orchestrator, read_json_body, received_at
 from web import access
 from web.errors import ApiError, openai_error_body
 
@@ -82,7 +82,7 @@ def chat_completions():
         return _stream(chat)
     try:
         result = answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question, chat.options,
-                        owner=access.current_owner())
+                        owner=access.current_owner(), received=received_at())
     except AskError as exc:
         raise _ask_error(exc) from None
     run_id = result["run_id"]  # None when not saved
@@ -96,7 +96,7 @@ def chat_completions():
 def _stream(chat: oc.ChatRequest):
     try:  # option errors and a busy model surface here, before any byte is sent
         streaming = stream_answer(get_orchestrator, current_app.extensions["chiqa_store"], chat.question,
-                                  chat.options, owner=access.current_owner())
+                                  chat.options, owner=access.current_owner(), received=received_at())
     except AskError as exc:
         raise _ask_error(exc) from None
     # The id is known before the run is stored; the stored run id travels in the last chunk's `chiqa`.
