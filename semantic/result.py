@@ -239,8 +239,13 @@ def _selection(result: QueryResult) -> str:
     order = query.get("order_by") or []
     if order and query.get("limit") and not query.get("derived"):
         field = order[0]["field"]
-        label = labels[field]["label"] if field in labels else field
-        parts.append(f"with the {'highest' if order[0]['direction'] == 'desc' else 'lowest'} {_lower(label)}")
+        column = labels.get(field, {"label": field, "unit": ""})
+        high = order[0]["direction"] == "desc"
+        if column["unit"] in COUNT_UNITS and column.get("measure_label"):  # "with the most homicides in 2022"
+            period = f" in {column['period']}" if column.get("period") else ""
+            parts.append(f"with the {'most' if high else 'fewest'} {_lower(column['measure_label'])}{period}")
+        else:
+            parts.append(f"with the {'highest' if high else 'lowest'} {_lower(column['label'])}")
     return " and ".join(parts)
 
 
