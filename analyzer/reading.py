@@ -129,7 +129,7 @@ def _places(a: Analysis) -> list[str]:
     if a.area_condition:
         c = a.area_condition
         value = f"${c.value:,.0f}" if c.metric == "income" else f"{c.value:g}" + ("" if c.metric == "hardship" else "%")
-        out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side} {value}")
+        out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side.replace('_', ' ')} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
 
 

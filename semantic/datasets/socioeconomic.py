@@ -40,7 +40,7 @@ MEASURES = (
             caveats=("The hardship index is published per community area only (no city figure).",)),
     _percent("pct_households_below_poverty", "pct_households_below_poverty", "Households below poverty",
              ("poverty", "poor households", "below poverty")),
-    _percent("pct_unemployed", "pct_aged_16_plus_unemployed", "Aged 16+ unemployed", ("unemployment", "unemployed")),
+    _percent("pct_unemployed", "pct_aged_16_plus_unemployed", "Unemployment (aged 16+)", ("unemployment", "unemployed")),
     _percent("pct_without_diploma", "pct_aged_25_plus_without_hs_diploma", "Aged 25+ without a high school diploma",
              ("no diploma", "without a high school diploma", "dropouts")),
     _percent("pct_housing_crowded", "pct_housing_crowded", "Housing crowded", ("crowded", "crowding")),
