@@ -171,6 +171,9 @@ class Analysis:
     # A query of the semantic layer for a question in its declarations' words that no other reading covers
     # ("who is the alderman of the 42nd ward"): the planner runs it as a query_data call (semantic/reading.py).
     declared_query: dict | None = None
+    # "the number of homicides", "how many murders": a count where a per-area comparison would otherwise take the
+    # rate per 100,000 (a correlation across areas of different sizes).
+    asks_count: bool = False
     # What the question leaves out (analyzer/negations.py): places, homicide kinds, places outside Chicago.
     excluded_areas: list[PlaceMatch] = field(default_factory=list)
     excluded_wards: list[int] = field(default_factory=list)

@@ -415,6 +415,7 @@ def analyze_question(question: str, data) -> Analysis:
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
+    result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
         result["declared_query"] = declared
@@ -422,6 +423,10 @@ def analyze_question(question: str, data) -> Analysis:
         result["not_used"] = [p for p in result["not_used"] if not any(w in p.lower() or p.lower() in w
                                                                         for w in words)]
     return _typed(result)
+
+
+_COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
+                          r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
 def _read_declared(text: str, data, areas, wards, districts, zips, years) -> dict | None:

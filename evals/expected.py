@@ -1354,3 +1354,364 @@ def b11_acs_sum(area_name: str, columns) -> int:
     """Several census_acs.csv columns of one community area added (e.g. the households of the two income bands under
     $50,000: under_25_000 + _25_000_to_49_999), ACS 2019-2023, whole number."""
     return int(sum(acs_group(area_name, str(c)) for c in _as_list(columns)))
+
+
+
+# ---- blind12_heldout (2026-11-27)
+# (written blind: from the CSVs, PROVENANCE.md, the runner and this module only, without reading the analyzer, the
+# rules, the loop, the tools or earlier questions). Appended to the end of expected.py: uses its helpers (_homicides,
+# _homicides_filtered, _socio_areas, _acs, _areas, _pop2010, _zhvi, _zip_crosswalk, acs_share_pct,
+# acs_age_band_total, acs_population, area_name, area_name_upper, population_2010, homicides_total,
+# homicide_rate_per_100k, _rate_population, _tie_check, _as_list, _b10_ward_office).
+#
+# Most functions below take a MEASURE: a per-community-area figure named by a string, with its own arguments in a
+# dict ``params`` (``rank_params`` / ``value_params`` / ... when a function takes two measures):
+#   "socio:<COLUMN>"       socioeconomic.csv column, stripped name (2008-2012), e.g. "socio:PER CAPITA INCOME"
+#   "acs:<column>"         census_acs.csv column as a count (ACS 2019-2023), e.g. "acs:total_population"
+#   "acs_share:<column>"   that column as a percent (households for the income bands, residents otherwise; one
+#                          decimal, as ``acs_share_pct``), e.g. "acs_share:_125_000", "acs_share:hispanic_or_latino"
+#   "acs_age:<band>"       residents of an age band, men + women ('0_to_17', ..., '65')
+#   "acs_age_share:<band>" the same as a percent of total_population, one decimal
+#   "pop2010"              2010 Census population (census_population_2010.csv)
+#   "homicides"            homicide rows in the area matching ``params`` (filters of ``_homicides_filtered``; areas
+#                          with none count 0)
+#   "rate"                 homicides per 100,000 residents PER YEAR over params start_year..end_year (or one
+#                          ``year``): ACS 2019-2023 population from 2016 on, 2010 Census before (as
+#                          ``homicide_rate_avg_per_100k``); unrounded inside, one decimal when returned
+#   "zhvi"                 the Zillow value of the latest month (2024-09) as ``zhvi_area_value`` (crosswalk-weighted
+#                          mean over the area's ZIPs that have a value); NaN for an area none of whose ZIPs has one
+#   "sq_mi"                community_areas.csv area_sq_mi
+# Rankings sort by value (highest first unless ascending), ties by area number, and raise when the cut-off (or the
+# ranked place) ties with its neighbour, rates and percents compared at one decimal.
+
+import math as _b12_math
+
+
+def _b12_all_numbers() -> list:
+    return sorted(int(n) for n in _areas()["area_number"])
+
+
+def _b12_zhvi_area_or_nan(area_number: int) -> float:
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an area with no valued ZIP divides 0 by 0
+        try:
+            return float(zhvi_area_value(int(area_number)))
+        except (ZeroDivisionError, IndexError, ValueError):
+            return float("nan")
+
+
+def _b12_series(measure: str, params=None) -> pd.Series:
+    """One value per community area number (1..77, in number order) for a MEASURE (see above), unrounded."""
+    params = dict(params or {})
+    numbers = _b12_all_numbers()
+    names = _areas().set_index("area_number")["community"]
+    kind, _, column = str(measure).partition(":")
+    if kind == "socio":
+        df = _socio_areas()
+        values = pd.Series(df[column].astype(float).values,
+                           index=pd.to_numeric(df["Community Area Number"]).astype(int).values)
+    elif kind == "acs":
+        values = pd.Series({n: float(acs_group(str(names[n]), column)) for n in numbers})
+    elif kind == "acs_share":
+        values = pd.Series({n: float(acs_share_pct(str(names[n]), column)) for n in numbers})
+    elif kind == "acs_age":
+        values = pd.Series({n: float(acs_age_band_total(str(names[n]), column)) for n in numbers})
+    elif kind == "acs_age_share":
+        values = pd.Series({n: round(100.0 * acs_age_band_total(str(names[n]), column)
+                                     / acs_population(str(names[n])), 1) for n in numbers})
+    elif kind == "pop2010":
+        df = _pop2010()
+        values = pd.Series(df["POP2010"].astype(float).values, index=df["NID"].astype(int).values)
+    elif kind == "homicides":
+        df = _homicides_filtered(**params).dropna(subset=["area"])
+        counts = df.groupby("area").size()
+        counts.index = counts.index.astype(int)
+        values = counts.reindex(numbers, fill_value=0).astype(float)
+    elif kind == "rate":
+        start = int(params.get("start_year", params.get("year")))
+        end = int(params.get("end_year", params.get("year")))
+        counts = _b12_series("homicides", {"start_year": start, "end_year": end})
+        values = pd.Series({n: counts[n] / (end - start + 1) / _rate_population(n, start, end) * 100000
+                            for n in numbers})
+    elif kind == "zhvi":
+        values = pd.Series({n: _b12_zhvi_area_or_nan(n) for n in numbers})
+    elif kind == "sq_mi":
+        values = pd.Series(_areas()["area_sq_mi"].astype(float).values,
+                           index=_areas()["area_number"].astype(int).values)
+    else:
+        raise ValueError(f"unknown measure {measure!r}")
+    return values.reindex(numbers)
+
+
+def _b12_out(measure: str, value: float):
+    """A measure's value as an answer writes it: counts and money whole, percents and rates one decimal."""
+    kind = str(measure).partition(":")[0]
+    if value is None or (isinstance(value, float) and _b12_math.isnan(value)):
+        raise ValueError(f"no value for {measure}")
+    if kind in ("rate", "acs_share", "acs_age_share") or (kind == "socio" and "PERCENT" in measure):
+        return round(float(value), 1)
+    if kind == "sq_mi":
+        return round(float(value), 1)
+    return int(round(float(value)))
+
+
+def _b12_key(measure: str, values: pd.Series) -> pd.Series:
+    """The values a ranking compares for ties: one decimal for rates and percents, whole numbers otherwise."""
+    kind = str(measure).partition(":")[0]
+    if kind in ("rate", "acs_share", "acs_age_share", "sq_mi") or (kind == "socio" and "PERCENT" in measure):
+        return values.round(1)
+    return values.round(0)
+
+
+def _b12_ordered(measure: str, params=None, ascending: bool = False) -> pd.Series:
+    values = _b12_series(measure, params).dropna()
+    return values.sort_index().sort_values(ascending=bool(ascending), kind="mergesort")
+
+
+def b12_top_set(measure: str, n: int, ascending: bool = False, params=None) -> list:
+    """The area numbers of the ``n`` highest (lowest when ascending) areas on a MEASURE; raises when the n-th and the
+    (n+1)-th tie (the set would not be well defined)."""
+    ordered = _b12_ordered(measure, params, ascending)
+    keys = _b12_key(measure, ordered).tolist()
+    if int(n) < len(keys) and keys[int(n) - 1] == keys[int(n)]:
+        raise ValueError(f"the cut-off at {n} on {measure} is tied at {keys[int(n) - 1]}")
+    return [int(i) for i in ordered.index[: int(n)]]
+
+
+def b12_ranked_area(measure: str, rank: int = 1, ascending: bool = False, params=None) -> str:
+    """The community area (socioeconomic-file spelling) at 1-based ``rank`` on a MEASURE; raises on a tie there."""
+    ordered = _b12_ordered(measure, params, ascending)
+    i = int(rank) - 1
+    _tie_check(_b12_key(measure, ordered).tolist(), i, measure)
+    return area_name(int(ordered.index[i]))
+
+
+def b12_ranked_value(measure: str, rank: int = 1, ascending: bool = False, params=None):
+    """The MEASURE value of the area at ``rank`` (see ``b12_ranked_area``)."""
+    ordered = _b12_ordered(measure, params, ascending)
+    return _b12_out(measure, float(ordered.iloc[int(rank) - 1]))
+
+
+def b12_area_value(measure: str, area_number: int, params=None):
+    """One area's MEASURE value (rounded as an answer writes it)."""
+    return _b12_out(measure, float(_b12_series(measure, params)[int(area_number)]))
+
+
+def b12_value_of_ranked(rank_measure: str, value_measure: str, rank: int = 1, ascending: bool = False,
+                        rank_params=None, value_params=None):
+    """Composition: the area at ``rank`` on rank_measure (tie-checked), then its value_measure."""
+    ordered = _b12_ordered(rank_measure, rank_params, ascending)
+    i = int(rank) - 1
+    _tie_check(_b12_key(rank_measure, ordered).tolist(), i, rank_measure)
+    return b12_area_value(value_measure, int(ordered.index[i]), value_params)
+
+
+def b12_set_sum(rank_measure: str, n: int, sum_measure: str, ascending: bool = False, rank_params=None,
+                sum_params=None):
+    """Composition: the ``n`` top (bottom when ascending) areas on rank_measure, then sum_measure added over them
+    (counts: homicides, residents, households)."""
+    members = b12_top_set(rank_measure, n, ascending, rank_params)
+    return _b12_out(sum_measure, float(_b12_series(sum_measure, sum_params)[members].sum()))
+
+
+def b12_set_sum_share_pct(rank_measure: str, n: int, ascending: bool = False, rank_params=None, **filters) -> float:
+    """Composition: the homicides (filters of ``_homicides_filtered``) in the ``n`` top areas on rank_measure as a
+    percent of ALL the city's homicides matching the filters (rows without an area in the denominator), 1 decimal."""
+    members = b12_top_set(rank_measure, n, ascending, rank_params)
+    return round(100.0 * homicides_where(area=members, **filters) / homicides_where(**filters), 1)
+
+
+def _b12_threshold_numbers(measure: str, params=None, at_least=None, above=None, at_most=None, below=None) -> list:
+    values = _b12_series(measure, params).dropna()
+    keep = pd.Series(True, index=values.index)
+    if at_least is not None:
+        keep &= values >= float(at_least)
+    if above is not None:
+        keep &= values > float(above)
+    if at_most is not None:
+        keep &= values <= float(at_most)
+    if below is not None:
+        keep &= values < float(below)
+    return [int(n) for n in values[keep].index]
+
+
+def b12_threshold_count(measure: str, params=None, at_least=None, above=None, at_most=None, below=None) -> int:
+    """How many community areas pass a threshold on a MEASURE (at_least / at_most inclusive, above / below strict)."""
+    return len(_b12_threshold_numbers(measure, params, at_least, above, at_most, below))
+
+
+def b12_threshold_sum(measure: str, sum_measure: str, params=None, sum_params=None, at_least=None, above=None,
+                      at_most=None, below=None):
+    """Composition: sum_measure added over the community areas that pass a threshold on ``measure``."""
+    members = _b12_threshold_numbers(measure, params, at_least, above, at_most, below)
+    return _b12_out(sum_measure, float(_b12_series(sum_measure, sum_params)[members].sum()))
+
+
+def b12_threshold_share_pct(measure: str, params=None, at_least=None, above=None, at_most=None, below=None,
+                            **filters) -> float:
+    """Composition: the homicides (filters) in the areas passing the threshold as a percent of all the city's
+    homicides matching the filters (rows without an area in the denominator), one decimal."""
+    members = _b12_threshold_numbers(measure, params, at_least, above, at_most, below)
+    return round(100.0 * homicides_where(area=members, **filters) / homicides_where(**filters), 1)
+
+
+def b12_threshold_pop_share_pct(measure: str, params=None, at_least=None, above=None, at_most=None,
+                                below=None) -> float:
+    """The ACS 2019-2023 residents of the areas passing the threshold as a percent of the city's (77 areas)."""
+    members = _b12_threshold_numbers(measure, params, at_least, above, at_most, below)
+    pop = _b12_series("acs:total_population")
+    return round(100.0 * float(pop[members].sum()) / float(pop.sum()), 1)
+
+
+def _b12_changes(year1: int, year2: int) -> pd.Series:
+    """year2 minus year1 homicides per community area (areas with none count 0), in area-number order."""
+    first = _b12_series("homicides", {"years": [int(year1)]})
+    second = _b12_series("homicides", {"years": [int(year2)]})
+    return second - first
+
+
+def _b12_change_ordered(year1: int, year2: int, direction: str) -> pd.Series:
+    changes = _b12_changes(year1, year2)
+    if direction == "rise":
+        return changes.sort_index().sort_values(ascending=False, kind="mergesort")
+    if direction == "drop":
+        return changes.sort_index().sort_values(ascending=True, kind="mergesort")
+    raise ValueError("direction is 'rise' or 'drop'")
+
+
+def b12_change_area(year1: int, year2: int, direction: str = "rise", rank: int = 1) -> str:
+    """The community area with the ``rank``-th biggest rise (or drop) in homicides from year1 to year2 (counts, not
+    percents); raises on a tie there."""
+    ordered = _b12_change_ordered(year1, year2, direction)
+    i = int(rank) - 1
+    _tie_check(ordered.tolist(), i, "change")
+    return area_name(int(ordered.index[i]))
+
+
+def b12_change_size(year1: int, year2: int, direction: str = "rise", rank: int = 1) -> int:
+    """The size (no sign) of that rise / drop (see ``b12_change_area``)."""
+    return int(abs(_b12_change_ordered(year1, year2, direction).iloc[int(rank) - 1]))
+
+
+def b12_value_of_change_area(year1: int, year2: int, value_measure: str, direction: str = "rise", rank: int = 1,
+                             value_params=None):
+    """Composition: the area with the rank-th biggest rise / drop, then its value_measure."""
+    ordered = _b12_change_ordered(year1, year2, direction)
+    i = int(rank) - 1
+    _tie_check(ordered.tolist(), i, "change")
+    return b12_area_value(value_measure, int(ordered.index[i]), value_params)
+
+
+def b12_change_set_sum(year1: int, year2: int, n: int, sum_measure: str, direction: str = "rise",
+                       sum_params=None):
+    """Composition: the ``n`` areas with the biggest rises / drops, then sum_measure added over them; raises when the
+    cut-off ties."""
+    ordered = _b12_change_ordered(year1, year2, direction)
+    values = ordered.tolist()
+    if values[int(n) - 1] == values[int(n)]:
+        raise ValueError(f"the cut-off at {n} is tied at {values[int(n) - 1]}")
+    members = [int(i) for i in ordered.index[: int(n)]]
+    return _b12_out(sum_measure, float(_b12_series(sum_measure, sum_params)[members].sum()))
+
+
+def b12_corr(x_measure: str, y_measure: str, x_params=None, y_params=None, method: str = "pearson") -> float:
+    """The correlation (Pearson r unless method='spearman') across community areas of two MEASURES, areas missing
+    either left out, two decimals (signed: an answer writes '-0.46')."""
+    x = _b12_series(x_measure, x_params)
+    y = _b12_series(y_measure, y_params)
+    both = pd.DataFrame({"x": x, "y": y}).dropna()
+    if method == "spearman":  # ranks (ties averaged), then Pearson: no scipy needed
+        both = both.rank(method="average")
+    elif method != "pearson":
+        raise ValueError("method is 'pearson' or 'spearman'")
+    return round(float(both["x"].corr(both["y"])), 2)
+
+
+def b12_corr_n(x_measure: str, y_measure: str, x_params=None, y_params=None) -> int:
+    """How many community areas enter that correlation."""
+    return int(len(pd.DataFrame({"x": _b12_series(x_measure, x_params),
+                                 "y": _b12_series(y_measure, y_params)}).dropna()))
+
+
+def b12_rate_year_area_value(year: int, value_measure: str, rank: int = 1, value_params=None):
+    """Composition (the headline): the community area with the rank-th highest homicide rate per 100,000 in ``year``
+    (see ``area_rate_ranked``), then its value_measure."""
+    ordered = _b12_ordered("rate", {"year": int(year)})
+    i = int(rank) - 1
+    _tie_check(_b12_key("rate", ordered).tolist(), i, "rate")
+    return b12_area_value(value_measure, int(ordered.index[i]), value_params)
+
+
+def b12_city_rate(start_year: int, end_year: int) -> float:
+    """The city's homicides per 100,000 per year over start_year..end_year (all rows; ACS 2019-2023 total from 2016
+    on, the 2010 Census total before), one decimal."""
+    if int(start_year) >= 2016:
+        population = float(_acs()["total_population"].sum())
+    elif int(end_year) <= 2015:
+        population = float(_pop2010()["POP2010"].sum())
+    else:
+        raise ValueError("the span mixes the 2010 Census and ACS populations")
+    years = int(end_year) - int(start_year) + 1
+    return round(homicides_total(start_year=start_year, end_year=end_year) / years / population * 100000, 1)
+
+
+def b12_ward_alderman(ward: int) -> str:
+    """The alderperson's surname as in ward_offices.csv (2019-2023 council), as ``b10_ward_alderman_surname``."""
+    return b10_ward_alderman_surname(ward)
+
+
+def b12_district_name(district: int) -> str:
+    """A police district's name as written in police_stations.csv ('Harrison' for 11)."""
+    stations = pd.read_csv(data_dir() / "police_stations.csv", dtype=str)
+    return str(stations[stations["DISTRICT"].str.strip() == str(int(district))].iloc[0]["DISTRICT NAME"]).strip()
+
+
+def _b12_zhvi_zips(year: int, month: int, ascending: bool = False) -> pd.DataFrame:
+    df = _zhvi()
+    rows = df[df["period"] == int(year) * 100 + int(month)].dropna(subset=["value"]).sort_values("zip")
+    return rows.sort_values("value", ascending=bool(ascending), kind="mergesort")
+
+
+def b12_zhvi_zip_ranked(year: int, month: int, rank: int = 1, ascending: bool = False) -> str:
+    """The ZIP at rank by Zillow value in one month (ties at whole dollars raise)."""
+    rows = _b12_zhvi_zips(year, month, ascending)
+    i = int(rank) - 1
+    _tie_check(rows["value"].round(0).tolist(), i, "zhvi")
+    return str(rows["zip"].iloc[i])
+
+
+def b12_zhvi_zip_year_mean(zip_code: str, year: int) -> int:
+    """Stand-in: a ZIP's Zillow value averaged over a year's 12 months, whole dollars."""
+    return int(round(_zhvi_zip_year(zip_code, year)))
+
+
+def b12_acs_city_share_pct(column: str) -> float:
+    """A census_acs.csv column summed over the 77 areas as a percent of the city's residents (households for the
+    income bands), one decimal."""
+    df = _acs()
+    bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+    base = df[bands].astype(float).sum().sum() if column in bands else float(df["total_population"].sum())
+    return round(100.0 * float(df[column].astype(float).sum()) / base, 1)
+
+
+def b12_homicides_pct_of(part_filters: dict, whole_filters: dict) -> float:
+    """The homicides matching part_filters as a percent of those matching whole_filters, one decimal."""
+    return round(100.0 * homicides_where(**part_filters) / homicides_where(**whole_filters), 1)
+
+
+def b12_city_rate_pop2010(year: int) -> float:
+    """Stand-in: the city's homicides in a year per 100,000 of the 2010 Census total, whatever the year."""
+    return round(homicides_total(year) / float(_pop2010()["POP2010"].sum()) * 100000, 1)
+
+
+def b12_rate_acs_any_year(area_number: int, year: int) -> float:
+    """Stand-in: an area's homicides in a year per 100,000 of its ACS 2019-2023 population, whatever the year."""
+    return round(homicides_in_area(area_number, year=year) / acs_population(area_name_upper(area_number)) * 100000, 1)
+
+
+def b12_add(terms) -> int:
+    """Several figures added (each a number or [function_name, {kwargs}], see ``_figure``), e.g. two income bands'
+    set sums; whole numbers stay whole, otherwise one decimal."""
+    value = sum(_figure(t) for t in _as_list(terms))
+    return int(value) if float(value).is_integer() else round(float(value), 1)

@@ -18,6 +18,12 @@ MEASURE_OF = {
     "hardship": "hardship_index", "crowding": "pct_housing_crowded", "dependency": "pct_under_18_or_over_64",
     "population": "population", "home_value": "home_value",
 }
+# A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
+CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
+                "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children",
+                "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
+CENSUS_METRICS = ("race", "age", "household_income")
+SOCIO = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
@@ -31,9 +37,12 @@ def _period(analysis: Analysis) -> dict | None:
     return {"year": span.start} if span.start == span.end else {"start": str(span.start), "end": str(span.end)}
 
 
-def _spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
+def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = False) -> dict | None:
     name = MEASURE_OF.get(metric)
-    if metric == "homicides" and analysis.per_capita:
+    if metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP:  # "the largest share of seniors"
+        group = CENSUS_GROUP[analysis.census_group]
+        name = group if analysis.census_by_count else f"share_{group}"
+    if metric == "homicides" and (analysis.per_capita or rate):
         name = "homicide_rate"
     if metric == "population" and analysis.years == [2010]:  # "according to the 2010 census"
         name = "population_2010"
@@ -49,7 +58,8 @@ def _spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
 def _others(analysis: Analysis, first: str) -> list[str]:
     """The question's other measures, in its order, that the layer has."""
     skip = {first, "trend", "correlation"}
-    return [m for m in analysis.metrics if m not in skip and m in MEASURE_OF]
+    return [m for m in analysis.metrics if m not in skip and (m in MEASURE_OF or (
+        m in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP))]
 
 
 def _name(spec: dict) -> str:
@@ -58,8 +68,8 @@ def _name(spec: dict) -> str:
 
 def _plain(analysis: Analysis) -> bool:
     """No named place, filter or grouping the query would have to carry: the compositions here are over all areas."""
-    return not (analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.correlation
-                or analysis.submarkets or analysis.group_by not in (None, "community_area"))
+    return not (analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets
+                or analysis.group_by not in (None, "community_area"))
 
 
 def ranked_set(analysis: Analysis) -> dict | None:
@@ -67,7 +77,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
     if not ranking or ranking.singular or not ranking.top_n or ranking.top_n < 2 or analysis.trend or \
-            not _plain(analysis):
+            analysis.correlation or not _plain(analysis):
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
@@ -83,7 +93,7 @@ def threshold_set(analysis: Analysis) -> dict | None:
     """"The share of 2021's homicides in areas where at least 30% of households are below poverty": the areas the
     condition picks, their figures and the total with its share of the city."""
     condition = analysis.area_condition
-    if condition is None or condition.metric not in MEASURE_OF or not _plain(analysis):
+    if condition is None or condition.metric not in MEASURE_OF or analysis.correlation or not _plain(analysis):
         return None
     period = _period(analysis)
     first = {"measure": MEASURE_OF[condition.metric]}
@@ -107,20 +117,39 @@ def ranked_change(analysis: Analysis) -> dict | None:
     if len(years) != 2 or analysis.per_capita:
         return None
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s]
-    if not others:
-        return None  # homicides alone: the trend tool's own ranking of places answers it
+    n = ranking.top_n or 1
+    if not others and n == 1:
+        return None  # the one biggest change alone: the trend tool's own ranking of places answers it
     before, after = ({"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years)
     return {"measures": [before, after, *others], "group_by": ["community_area"],
             "derived": [{"name": "change", "op": "change", "of": [before["as"], after["as"]]}],
             "order_by": [{"field": "change", "direction": "asc" if analysis.change_direction == "down" else "desc"}],
-            "limit": ranking.top_n or 1}
+            "limit": n, "totals": n > 1}
+
+
+def correlation(analysis: Analysis) -> dict | None:
+    """"The correlation between the hardship index and the number of homicides in 2022": the two measures asked
+    over the 77 areas (a count where a count is asked, a rate per 100,000 where a rate is), Pearson and Spearman."""
+    if not analysis.correlation or not _plain(analysis):
+        return None
+    period = _period(analysis)
+    metrics = [m for m in analysis.metrics if m not in ("trend", "correlation")]
+    if period is None and any(m in SOCIO for m in metrics):
+        period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
+    # Across areas of 2,000 to 100,000 residents a count mostly measures size: the rate unless a count is asked.
+    rate = not analysis.asks_count
+    specs = [s for s in (_spec(m, analysis, period, rate=rate) for m in metrics) if s]
+    if len(specs) != 2 or len(metrics) != 2:
+        return None
+    names = [_name(s) for s in specs]
+    return {"measures": specs, "group_by": ["community_area"], "correlate": names}
 
 
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     if analysis.injection_suspected or analysis.unsupported or analysis.out_of_range_years:
         return None
-    for reader in (threshold_set, ranked_change, ranked_set):
+    for reader in (correlation, threshold_set, ranked_change, ranked_set):
         query = reader(analysis)
         if query is not None:
             return query

@@ -68,7 +68,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> Qu
             inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
             decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else 1
             columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": _derived_unit(item),
-                            "kind": "derived", "decimals": decimals})
+                            "kind": "derived", "decimals": decimals, "op": item["op"]})
     frame = table.reset_index()
     for record in frame.to_dict("records"):
         row = {}
@@ -211,6 +211,9 @@ def _lower(text: str) -> str:
 def _phrase(column: dict, value) -> str:
     """One figure in words: "5 homicides in 2021", "7,740 residents (ACS 2019-2023)", "hardship index 98"."""
     shown = fmt(value, column.get("decimals", 0), column["unit"])
+    if column.get("op") == "change" and isinstance(value, (int, float)):  # "a rise of 38"
+        size = fmt(abs(value), column.get("decimals", 0))
+        return "no change" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}"
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
         period = f" in {column['period']}" if column.get("period") else ""
         return f"{shown} {_lower(column['measure_label'])}{period}"
@@ -237,7 +240,14 @@ def _selection(result: QueryResult) -> str:
         value = fmt(h["value"], 1 if h["value"] % 1 else 0, column.get("unit", ""))
         parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
     order = query.get("order_by") or []
-    if order and query.get("limit") and not query.get("derived"):
+    change = next((d for d in query.get("derived", []) if order and d["name"] == order[0]["field"]
+                   and d["op"] == "change"), None)
+    if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
+        first, second = (labels.get(f, {}) for f in change["of"])
+        what = _lower(first.get("measure_label") or change["of"][0])
+        span = f" from {first.get('period')} to {second.get('period')}" if first.get("period") else ""
+        parts.append(f"with the biggest {'drop' if order[0]['direction'] == 'asc' else 'rise'} in {what}{span}")
+    elif order and query.get("limit") and not query.get("derived"):
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})
         high = order[0]["direction"] == "desc"
@@ -285,8 +295,12 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"Together they had {_and(parts)}.")
     if result.correlation:
         c = result.correlation
-        sentences.append(f"Across {c['n']} rows the correlation of {c['of'][0]} and {c['of'][1]} is r = "
-                         f"{c['pearson_r']:.2f} (Pearson; Spearman's rho {c['spearman_rho']:.2f}).")
+        labels = {col["name"]: col for col in result.columns}
+        a, b = (_lower(labels[f]["label"]) if f in labels else f for f in c["of"])
+        sentences.append(f"Across the {_grain_words(result, c['n'])}, the correlation of {a} and {b} is "
+                         f"r = {c['pearson_r']:.2f} (Pearson; Spearman's rho {c['spearman_rho']:.2f}); "
+                         f"{_strength(c['pearson_r'])}.")
+        return " ".join(sentences)  # each area's pair of figures is in the table, not the lead
     sentences += [_row_sentence(row, result, figures) for row in result.rows[:LEAD_ROWS]]
     if n > LEAD_ROWS:
         sentences.append(f"({n - LEAD_ROWS} more rows in the table.)")
@@ -295,6 +309,14 @@ def render_lead(result: QueryResult) -> str:
     if result.ties:
         sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _strength(r: float) -> str:
+    """The usual words for |r|, said so a reader does not take a weak r for a pattern."""
+    size = abs(r)
+    word = "very weak" if size < 0.2 else "weak" if size < 0.4 else "moderate" if size < 0.6 else "strong" \
+        if size < 0.8 else "very strong"
+    return f"a {word} {'positive' if r > 0 else 'negative'} relation (a correlation, not a cause)"
 
 
 def _tied(result: QueryResult) -> str:

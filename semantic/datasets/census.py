@@ -74,7 +74,8 @@ def _measures():
     for name, label, base, _columns, words in GROUPS:
         unit = "households" if base == "households" else "people"  # "ages" are people too
         out.append(Measure(name, label, unit, column=name, agg="sum", words=words, **_COMMON))
-        out.append(Measure(f"share_{name}", f"Share: {label.lower()}", "percent", agg="ratio", numerator=name,
+        share_of = label[0].lower() + label[1:] if label.split()[0] in ("Residents", "Households") else label
+        out.append(Measure(f"share_{name}", f"Share of {share_of}", "percent", agg="ratio", numerator=name,
                            denominator={"households": "households", "ages": "residents_by_age"}.get(base, "population"),
                            scale=100.0,
                            decimals=1, words=tuple(f"share {w}" for w in words) + tuple(f"percent {w}" for w in words),
