@@ -201,7 +201,13 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
             if top:
                 break
     for domain in other_domains if top else []:
-        calls += area_calls(domain, top, analysis, metrics)
+        found = area_calls(domain, top, analysis, metrics)
+        if domain == "property" and rank_domain != "property":
+            # "the highest homicide rate in 2021, and the home value there": the year was the ranking's; the home
+            # value asked of the place found is today's (both blind writers read it so), and the answer says which
+            # month it is.
+            found = [(n, {k: v for k, v in a.items() if k not in ("year", "month", "since_year")}) for n, a in found]
+        calls += found
     return calls
 
 
