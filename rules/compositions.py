@@ -127,6 +127,21 @@ def ranked_change(analysis: Analysis) -> dict | None:
             "limit": n, "totals": n > 1}
 
 
+def zip_months(analysis: Analysis) -> dict | None:
+    """"60621 home value jan 2020 and jan 2024": one ZIP's value in each named month, and the change between."""
+    spans = analysis.date_spans
+    if "home_value" not in analysis.metrics or len(analysis.zips) != 1 or len(spans) != 2 or analysis.areas:
+        return None
+    months = [span.start[:7] for span in spans]
+    if any(span.start[:7] != span.end[:7] for span in spans) or months[0] == months[1]:
+        return None  # whole months only: a span of several is another question
+    specs = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+             for m in sorted(months)]
+    return {"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": list(analysis.zips)}],
+            "derived": [{"name": "change", "op": "change", "of": [s["as"] for s in specs]},
+                        {"name": "change_pct", "op": "pct_change", "of": [s["as"] for s in specs]}]}
+
+
 def correlation(analysis: Analysis) -> dict | None:
     """"The correlation between the hardship index and the number of homicides in 2022": the two measures asked
     over the 77 areas (a count where a count is asked, a rate per 100,000 where a rate is), Pearson and Spearman."""
@@ -141,6 +156,8 @@ def correlation(analysis: Analysis) -> dict | None:
     specs = [s for s in (_spec(m, analysis, period, rate=rate) for m in metrics) if s]
     if len(specs) != 2 or len(metrics) != 2:
         return None
+    if rate and "homicides" in metrics and any(m in SOCIO for m in metrics):
+        return None  # a rate against an indicator: the context tool gives the same r with its quartiles
     names = [_name(s) for s in specs]
     return {"measures": specs, "group_by": ["community_area"], "correlate": names}
 
@@ -149,7 +166,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     if analysis.injection_suspected or analysis.unsupported or analysis.out_of_range_years:
         return None
-    for reader in (correlation, threshold_set, ranked_change, ranked_set):
+    for reader in (zip_months, correlation, threshold_set, ranked_change, ranked_set):
         query = reader(analysis)
         if query is not None:
             return query

@@ -205,7 +205,7 @@ DIMENSIONS = [
               display=lambda d, m: f"District {m}", value_type="integer",
               description="Police districts (post-2012 numbering)"),
     Dimension("zip", "ZIP code", "place", ("zip", "zip code"), members=_zips, resolve=_zip,
-              display=lambda d, m: m, description="Chicago ZIP codes, five digits"),
+              display=lambda d, m: f"ZIP {m}", description="Chicago ZIP codes, five digits"),
     Dimension("submarket", "IHS submarket", "place", ("submarket",), members=lambda d: list(_submarkets(d)),
               resolve=_submarket, display=lambda d, m: _submarkets(d).get(m, m),
               description="DePaul IHS price-index submarkets (code p31xx, or CHICAGO, COOK, SUBURBS)"),

@@ -28,6 +28,8 @@ UNEXPRESSED = {
     "the median income estimate": 5,
     "a census figure for a year before 2016": 1,
     "population change ranking": 1,
+    "a ranking by the change in home value since a year": 2,
+    "the city's spread of ZIP values": 2,
 }
 
 SOCIO = {"income": "per_capita_income", "poverty": "pct_households_below_poverty", "unemployment": "pct_unemployed",
@@ -284,6 +286,10 @@ def properties(args, values):
         period = {"month": values.get("home_value_period") or values["city"]["home_value_period"]}
     measure = [{"measure": "home_value", "period": period}]
     out = []
+    if values.get("home_value") is None and not values.get("rows"):
+        raise Unexpressed("the city's spread of ZIP values")
+    if values.get("scope") == "ranking" and args.get("since_year"):
+        raise Unexpressed("a ranking by the change in home value since a year")
     if values.get("scope") == "ranking":
         grain = values.get("group_by") or args.get("group_by", "community_area")
         for row in values["rows"]:
