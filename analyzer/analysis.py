@@ -171,6 +171,7 @@ class Analysis:
     # A query of the semantic layer for a question in its declarations' words that no other reading covers
     # ("who is the alderman of the 42nd ward"): the planner runs it as a query_data call (semantic/reading.py).
     declared_query: dict | None = None
+    declared_extra: dict | None = None  # the layer's names and addresses asked beside another subject
     # "the number of homicides", "how many murders": a count where a per-area comparison would otherwise take the
     # rate per 100,000 (a correlation across areas of different sizes).
     asks_count: bool = False

@@ -75,7 +75,7 @@ from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
-from semantic.reading import declared_query, words_named
+from semantic.reading import attributes_query, declared_query, words_named
 from analyzer.years import (
     dataset_years,
     extract_months,
@@ -419,10 +419,21 @@ def analyze_question(question: str, data) -> Analysis:
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
         result["declared_query"] = declared
-        words = [w.lower() for w in words_named(text)]
-        result["not_used"] = [p for p in result["not_used"] if not any(w in p.lower() or p.lower() in w
-                                                                        for w in words)]
+        _words_used(result, text)
+    elif domains and not unsupported and not injection and result["not_used"] and data is not None:
+        # "homicides in ward 28 in 2022 and who's the alderman": the alderperson beside the count, from the layer
+        places = {"ward": wards, "district": districts}
+        extra = attributes_query(text, {k: v for k, v in places.items() if v}, data)
+        if extra is not None:
+            result["declared_extra"] = extra
+            _words_used(result, text)
     return _typed(result)
+
+
+def _words_used(result: dict, text: str) -> None:
+    """The declarations' words the layer's query answers are no longer reported as unused."""
+    words = [w.lower() for w in words_named(text)]
+    result["not_used"] = [p for p in result["not_used"] if not any(w in p.lower() or p.lower() in w for w in words)]
 
 
 _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"

@@ -45,6 +45,8 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
     if remaining <= 0:
         return []
     plan = plan_calls(analysis, results, geo)
+    if analysis.declared_extra:  # the alderperson of the ward counted: the layer's query beside the count
+        plan.append((names.QUERY, analysis.declared_extra))
     if analysis.compare_city:  # a follow-up "how does that compare with the city?" (analyzer/followup.py)
         plan += city_versions(plan)
     out = []

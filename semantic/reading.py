@@ -61,6 +61,20 @@ def _members_in_text(text: str, data, grain: str) -> list:
     return found
 
 
+def attributes_query(text: str, places: dict, data) -> dict | None:
+    """The names and addresses a question asks of the places it names, beside its other subjects ("homicides in ward
+    28 in 2022 and who's the alderman"): the attribute measures it names at a grain it names members of."""
+    if data is None:
+        return None
+    cat = catalog()
+    named = [cat.measures[name] for name, _ in measures_named(text) if cat.measures[name].agg == "attribute"]
+    for grain, members in places.items():
+        fits = [m.name for m in named if grain in m.grains]
+        if fits and members:
+            return {"measures": fits, "group_by": [grain], "filters": [{"dimension": grain, "in": list(members)}]}
+    return None
+
+
 def declared_query(text: str, places: dict, years: list, data) -> dict | None:
     """The query a question asks for in the declarations' words, or None where it names no declared measure.
 

@@ -2,6 +2,7 @@
 answer's lead carries the figures computed blind from the CSVs (tests/semantic_reference.py)."""
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from tests import semantic_reference as ref
@@ -62,3 +63,14 @@ def test_a_correlation_is_the_one_asked(ask, case_id, words):
     (the context tool, which gives the same r with its quartiles)."""
     run, want = _ask(ask, case_id)
     assert f"{want['r']:.2f}" in lead(run) and words in lead(run)
+
+
+def test_a_name_asked_beside_a_count_comes_from_the_layer(ask, raw, data_dir):
+    """"Homicides in ward 28 in 2022 and who's the alderman": the count, and the alderperson from the ward office
+    file (it had been named as a word the reading could not use)."""
+    run = ask("homicides in ward 28 in 2022 and who's the alderman")
+    count = int(((raw.year == 2022) & (raw.ward == 28)).sum())
+    offices = pd.read_csv(data_dir / "ward_offices.csv", dtype=str, encoding="utf-8-sig").set_index("WARD")
+    assert [c.name for c in run.calls] == ["query_homicides_advanced", "query_data"] and not run.reading.not_used
+    assert f"There were {count} homicides in ward 28 in 2022" in lead(run)
+    assert f"the alderperson is {offices.loc['28', 'ALDERMAN'].strip()}" in lead(run)
