@@ -10,6 +10,7 @@ share of the city, a change ranked with another measure beside it.
 from __future__ import annotations
 
 from analyzer.analysis import Analysis
+from rules.calls import SOCIO_METRICS
 
 # The analyzer's measure names -> the semantic layer's (semantic/datasets/).
 MEASURE_OF = {
@@ -23,7 +24,6 @@ CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_h
                 "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children",
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
 CENSUS_METRICS = ("race", "age", "household_income")
-SOCIO = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
@@ -149,14 +149,14 @@ def correlation(analysis: Analysis) -> dict | None:
         return None
     period = _period(analysis)
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation")]
-    if period is None and any(m in SOCIO for m in metrics):
+    if period is None and any(m in SOCIO_METRICS for m in metrics):
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
     # Across areas of 2,000 to 100,000 residents a count mostly measures size: the rate unless a count is asked.
     rate = not analysis.asks_count
     specs = [s for s in (_spec(m, analysis, period, rate=rate) for m in metrics) if s]
     if len(specs) != 2 or len(metrics) != 2:
         return None
-    if rate and "homicides" in metrics and any(m in SOCIO for m in metrics):
+    if rate and "homicides" in metrics and any(m in SOCIO_METRICS for m in metrics):
         return None  # a rate against an indicator: the context tool gives the same r with its quartiles
     names = [_name(s) for s in specs]
     return {"measures": specs, "group_by": ["community_area"], "correlate": names}

@@ -93,7 +93,7 @@ class Executor:
                            and f.dimension in m.derived_grains), None)
         if set_filter is not None:  # a value asked of a few areas, published by ZIP: carry, then average
             per_member = self._carried(m, set_filter.dimension, [set_filter.dimension, *group_by], period, filters)
-            return self._collapse(per_member, set_filter.dimension, group_by, "mean")
+            return self._collapse(per_member, set_filter.dimension, group_by)
         return self._direct(m, group_by, period, filters)
 
     def _check_grain(self, m, place, group_by) -> None:
@@ -214,7 +214,7 @@ class Executor:
                 series = series[_mask(pd.Series(series.index.get_level_values(target), index=series.index), f)]
         return series
 
-    def _collapse(self, series: pd.Series, dimension: str, group_by: list, how: str) -> pd.Series:
+    def _collapse(self, series: pd.Series, dimension: str, group_by: list) -> pd.Series:
         if series.dropna().index.get_level_values(dimension).nunique() > 1:
             self._note(f"Over several {self.cat.dimensions[dimension].label.lower()}s the figure is their plain mean.")
         if not group_by:

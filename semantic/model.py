@@ -118,6 +118,3 @@ class Catalog:
     measures: dict = field(default_factory=dict)
     dimensions: dict = field(default_factory=dict)
     joins: list = field(default_factory=list)
-
-    def join_for(self, source: str, target: str) -> JoinPath | None:
-        return next((j for j in self.joins if j.source == source and j.target == target), None)
