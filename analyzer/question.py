@@ -12,6 +12,8 @@ is built once per gazetteer.
 """
 from __future__ import annotations
 
+import calendar
+
 import datetime
 import re
 import unicodedata
@@ -306,6 +308,11 @@ def analyze_question(question: str, data) -> Analysis:
                                      ranks_zips=group_by == "zip" and bool(ranking))
     warnings += _area_only_warnings(domains, places, metrics)
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
+    if _months_after_the_end(asked_years, months, domains, cov):
+        # "December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides".
+        out_years.append(cov["last"])
+        year_warnings = [w for w in year_warnings if not w.startswith(f"{cov['last']} is partial")] + [
+            f"{_month_names(months)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."]
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
     if injection:
@@ -395,7 +402,8 @@ def analyze_question(question: str, data) -> Analysis:
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
-    result["years_together"] = bool(times.year_list and years_together)
+    # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
+    result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together)
     if result["population_growth"] and result["ranking"] and _LOSS_RE.search(low):
         # "which neighborhoods lost the most people": the most lost is the lowest change
         order = result["ranking"]["order"]
@@ -765,6 +773,16 @@ def _area_only_warnings(domains: list, places: dict, metrics: list) -> list[str]
 # The earliest year the census tool answers for (with the 2010 Census); earlier years are declined, not answered
 # with a later vintage.
 CENSUS_FIRST_YEAR = 2000
+
+
+def _months_after_the_end(years: list, months: list, domains: list, cov: dict) -> bool:
+    """Only the data's last, partial year is asked, and only months after its end."""
+    return "homicides" in domains and bool(months) and list(years) == [cov["last"]] and \
+        cov["last"] > cov["last_full"] and min(months) > int(str(cov["end"])[5:7])
+
+
+def _month_names(months: list) -> str:
+    return " and ".join(calendar.month_name[m] for m in sorted(months))
 
 
 def _year_warnings(years: list, domains: list, cov: dict, data, price_index: bool = False) -> tuple[list[int], list[str]]:

@@ -83,7 +83,7 @@ def read(analysis: Analysis | None) -> Reading | None:
                 and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
                    filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
-                   ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together),
+                   ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together or (a.years_together and len(a.date_spans) >= 2)),
                    not_used=list(a.not_used),
                    outside_data=[str(y) for y in a.out_of_range_years if y not in a.years] if a.years else [])
 

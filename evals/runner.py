@@ -10,7 +10,7 @@ rate, accuracies, grounded share, stop reasons and latency.
 
 The held-out reading questions (``category: reading_heldout``, each with a ``kind``) are judged on the answer
 alone, no tool checks. Two keys of theirs: ``stand_in`` (figures a wrong reading would give: one in the answer
-without all the expected figures makes the row ``silently_wrong``) and ``declines`` (phrases naming what the
+without all the expected figures sets the row's ``stand_in_given``) and ``declines`` (phrases naming what the
 data cannot answer: the answer must say it cannot, name one of them, and give no stand-in figure).
 """
 from __future__ import annotations
@@ -195,7 +195,7 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
     # reader sees which question its figures answer (the reading's not-used list, told in the answer).
     unused = ((result.get("reading") or {}).get("not_used") or []) if isinstance(result.get("reading"), dict) else []
     told = bool(unused) and all(f"'{phrase}'" in answer for phrase in unused)
-    silently_wrong = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False) \
+    stand_in_given = bool(given_stand_ins) and (not all(n["found"] for n in numbers) or declined is False) \
         and not told
     reading = result.get("reading") if isinstance(result.get("reading"), dict) else None
     reading_line = (reading or {}).get("line")
@@ -210,15 +210,22 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
     # The model did not write the answer: the planner's templated one, or a summary built without the model.
     synthesis = [s for s in result.get("trace") or [] if s.get("type") == "synthesis"]
     planner_answer = bool(synthesis) and bool(synthesis[-1].get("planner_answer") or synthesis[-1].get("fallback"))
+    passed = not failures
+    # Strictly counted (the reading issue's rule): a wrong or incomplete answer is silently wrong unless its lead
+    # says what it could not compute. Counting only the stand-in figures someone foresaw missed every misreading
+    # nobody foresaw.
+    flagged = not passed and names_a_gap(lead)
+    verdict = "right" if passed else "flagged" if flagged else "silently_wrong"
     return {
         "id": item.get("id"), "question": item.get("q"), "category": item.get("category"),
-        "passed": not failures, "failures": failures, "tools_ok": tools_ok, "called": called_any,
+        "passed": passed, "failures": failures, "tools_ok": tools_ok, "called": called_any,
         "args_matched": matched, "args_total": total, "numbers": numbers, "numbers_checked": checked,
         "ungrounded": ungrounded, "stopped_because": result.get("stopped_because"), "latency_ms": round(latency_ms, 1),
         "planner_answer": planner_answer, "answer": answer[:1000], "error": result.get("error"),
         "first_word_ms": first_word_ms(result.get("trace") or []),
         "passes": _pass_digest(result),
-        "kind": item.get("kind"), "stand_ins": stand_ins, "declined": declined, "silently_wrong": silently_wrong,
+        "kind": item.get("kind"), "stand_ins": stand_ins, "declined": declined, "stand_in_given": stand_in_given,
+        "verdict": verdict, "silently_wrong": verdict == "silently_wrong",
         "reading": reading_line, "form_problems": form_problems(answer, reading, answered=bool(called_ok_any)),
         "buried_figures": buried,
     }
@@ -237,6 +244,13 @@ REFUSAL_MARKERS = ("can't", "cannot", "can not", "could not", "couldn't", "not a
                    "doesn't include", "does not include", "not included", "no information", "isn't in the data",
                    "has nothing on", "have nothing on", "holds nothing on",  # "It has nothing on carjackings" (1.5B)
                    "outside the homicide data", "outside the data")  # "Year(s) 2024 are outside the homicide data"
+
+
+def names_a_gap(lead: str) -> bool:
+    """The answer's lead (its first paragraph) says there is a part it could not compute or use: a refusal marker
+    ("I could not use 'gun'", "2024 is not in the data", "does not include")."""
+    first = (lead or "").strip().split("\n\n", 1)[0].lower().replace("\u2019", "'").replace("\u2018", "'")
+    return any(m in first for m in REFUSAL_MARKERS) or "not in the data" in first
 
 
 def says_it_cannot(answer: str, phrases) -> bool:
@@ -314,16 +328,19 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         stops[r["stopped_because"]] = stops.get(r["stopped_because"], 0) + 1
     by_category: dict = {}
     for r in rows:
-        cat = by_category.setdefault(r["category"] or "other", {"questions": 0, "passed": 0, "silently_wrong": 0})
+        cat = by_category.setdefault(r["category"] or "other", {"questions": 0, "passed": 0, "flagged": 0,
+                                                                "silently_wrong": 0})
         cat["questions"] += 1
         cat["passed"] += int(r["passed"])
+        cat["flagged"] += int(r["verdict"] == "flagged")
         cat["silently_wrong"] += int(r["silently_wrong"])
     by_kind: dict = {}
     for r in rows:
         if r["kind"]:
-            kind = by_kind.setdefault(r["kind"], {"questions": 0, "passed": 0, "silently_wrong": 0})
+            kind = by_kind.setdefault(r["kind"], {"questions": 0, "passed": 0, "flagged": 0, "silently_wrong": 0})
             kind["questions"] += 1
             kind["passed"] += int(r["passed"])
+            kind["flagged"] += int(r["verdict"] == "flagged")
             kind["silently_wrong"] += int(r["silently_wrong"])
     judged = [r for r in rows if r["tools_ok"] is not None]  # the held-out reading questions do not judge calls
     n = max(1, len(rows))
@@ -333,7 +350,10 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
         "passed": sum(r["passed"] for r in rows),
         "pass_rate": round(sum(r["passed"] for r in rows) / n, 4),
         "tool_selection_accuracy": round(sum(r["tools_ok"] for r in judged) / len(judged), 4) if judged else 1.0,
+        # right (passed) / flagged (failed, and the lead says what it could not compute) / silently wrong (the rest)
+        "flagged": sum(r["verdict"] == "flagged" for r in rows),
         "silently_wrong": sum(r["silently_wrong"] for r in rows),
+        "stand_ins_given": sum(r["stand_in_given"] for r in rows),
         # Answers whose form fails loop/answer_form.py: a chain, a bare key line, a first sentence without the
         # reading's place, period or a figure.
         "form_problems": sum(bool(r["form_problems"]) for r in rows),
@@ -357,7 +377,7 @@ def run_eval(services: Services, questions=None, limit=None, categories=None, pr
 
 def _print_progress(done: int, total: int, row: dict) -> None:
     """One line per question on stderr, so a long real-model run shows where it is."""
-    verdict = "pass" if row["passed"] else "FAIL"
+    verdict = "pass" if row["passed"] else "FAIL (flagged)" if row["verdict"] == "flagged" else "FAIL (silent)"
     print(f"[{done}/{total}] {verdict} {row['id']} {row['latency_ms'] / 1000:.1f} s ({row['stopped_because']})",
           file=sys.stderr, flush=True)
 
@@ -409,7 +429,8 @@ def run_eval_command(args, settings) -> int:
                       f"{rows_path})")
     summary = {k: report[k] for k in ("backend", "questions", "passed", "pass_rate", "tool_selection_accuracy",
                                       "argument_accuracy", "grounded_share", "stop_reasons", "planner_answer_share",
-                                      "latency_ms", "first_word_ms", "silently_wrong", "form_problems", "buried_figures",
+                                      "latency_ms", "first_word_ms", "flagged", "silently_wrong", "stand_ins_given",
+                                      "form_problems", "buried_figures",
                                       "by_category", "by_kind")}
     print(json.dumps(summary, indent=2, default=str))
     for failure in report["failures"]:

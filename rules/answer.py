@@ -10,6 +10,8 @@ its own fields, which the page and the CLI show once, after the answer.
 """
 from __future__ import annotations
 
+import calendar
+
 import re
 from typing import NamedTuple
 
@@ -624,6 +626,10 @@ def _outside_years_lead(analysis: Analysis) -> str:
     if _census_years_outside(analysis):
         return (f"The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the 2010 Census and "
                 f"the 2019-2023 ACS estimates, so I cannot give a figure for {where}{years}.")
+    if analysis.months and analysis.out_of_range_years == [cov.last_year]:  # "December 2023", after the data's end
+        months = " and ".join(calendar.month_name[m] for m in sorted(analysis.months))
+        return (f"The homicide data ends on {cov.end}, so I cannot give a figure for {where}{months} "
+                f"{cov.last_year}.")
     return (f"The data ChiQA has covers {cov.first_year} to {cov.last_year} for homicides (to {cov.end}), so I cannot "
             f"give a figure for {where}{years}.")
 

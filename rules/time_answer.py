@@ -76,7 +76,12 @@ def span_comparison_lines(analysis: Analysis, ok: list[ToolCallStep]) -> list[st
                   for i, (label, e) in enumerate(named)]
         # One clause a span, each figure before its own span (as year_counts_sentence), so each is read as its span's.
         line = f"{where}there {'was' if first_word == ' homicide ' else 'were'} {'; '.join(counts)}."
-        if len(analysis.date_spans) >= 2 and len(entries) == 2:
+        if analysis.years_together and len(analysis.date_spans) >= 2:  # asked as one count: the sum leads
+            total = sum(e.result.values["total"] for e in entries)
+            spans = " and ".join(_when(label).removeprefix("in ") for label, _ in named)
+            parts = [f"{e.result.values['total']:,} {_when(label)}" for label, e in named]
+            line = f"{where}there were {total:,} homicides in {spans} together ({'; '.join(parts)})."
+        elif len(analysis.date_spans) >= 2 and len(entries) == 2:
             line += " " + _change(named)
         lines.append(line)
     return lines

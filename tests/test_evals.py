@@ -65,7 +65,9 @@ def test_rules_backend_passes_the_eval_set_and_every_answer_reads_as_an_answer(r
     # docs/measurements.md, and its misses are the reading issue's list.
     settled = [r for r in report["results"] if r["category"] not in UNSETTLED]
     assert {r["id"]: r["buried_figures"] for r in settled if r["buried_figures"]} == {}
-    # No answer anywhere gives a wrong reading's figure without the right one, held-out sets included.
+    # No answer gives a wrong reading's figure without the right one, held-out sets included; and, counted strictly,
+    # every settled answer that fails says in its lead what it could not compute (flagged, not silently wrong).
+    assert [r["id"] for r in settled if r["stand_in_given"]] == []
     assert [r["id"] for r in settled if r["silently_wrong"]] == []
     # The four newest blind sets' misses, once fixed, stay fixed.
     missed = {r["id"] for r in report["results"] if r["category"] in (
@@ -178,9 +180,17 @@ def test_a_stand_in_figure_without_the_expected_one_is_silently_wrong(monkeypatc
     # Both figures side by side: right, and not silently wrong.
     both = evaluate(item, _result("Of 717 homicides, 58 were domestic and 659 were not."), None, 1.0)
     assert both["passed"] and not both["silently_wrong"]
-    # Wrong but without a stand-in figure: a failure, not a silent one.
+    # Wrong without a foreseen stand-in figure is still silently wrong (the strict count): its lead names no gap.
     other = evaluate(item, _result("About 600."), None, 1.0)
-    assert not other["passed"] and not other["silently_wrong"]
+    assert not other["passed"] and other["silently_wrong"] and not other["stand_in_given"]
+    # Wrong, but the lead says what it could not compute: flagged, not silent.
+    flagged = evaluate(item, _result("I could not use 'not' from the question, so the figures do not take it into "
+                                     "account. There were 717 homicides in 2022."), None, 1.0)
+    assert not flagged["passed"] and flagged["verdict"] == "flagged" and not flagged["silently_wrong"]
+    # A refusal only in a later paragraph is no flag: the lead is the first paragraph.
+    late = evaluate(item, _result("There were 717 homicides in 2022.\n\nNote: the data does not include motives."),
+                    None, 1.0)
+    assert late["silently_wrong"]
 
 
 def test_a_decline_needs_a_refusal_the_declined_phrase_and_no_stand_in(monkeypatch):
@@ -223,10 +233,11 @@ def test_the_report_counts_silently_wrong_overall_and_per_category_and_kind(monk
     services = SimpleNamespace(orchestrator=Orchestrator(), backend=SimpleNamespace(info=lambda: {"name": "fake"}),
                                data=SimpleNamespace(geography=None))
     report = run_eval(services, questions=items)
-    assert report["passed"] == 2 and report["silently_wrong"] == 2
-    assert report["by_category"]["reading_heldout"] == {"questions": 3, "passed": 1, "silently_wrong": 2}
-    assert report["by_category"]["paraphrase"] == {"questions": 1, "passed": 1, "silently_wrong": 0}
-    assert report["by_kind"] == {"negation": {"questions": 3, "passed": 1, "silently_wrong": 2}}
+    assert report["passed"] == 2 and report["silently_wrong"] == 2 and report["flagged"] == 0
+    assert report["by_category"]["reading_heldout"] == {"questions": 3, "passed": 1, "flagged": 0,
+                                                        "silently_wrong": 2}
+    assert report["by_category"]["paraphrase"] == {"questions": 1, "passed": 1, "flagged": 0, "silently_wrong": 0}
+    assert report["by_kind"] == {"negation": {"questions": 3, "passed": 1, "flagged": 0, "silently_wrong": 2}}
     assert report["tool_selection_accuracy"] == 1.0  # over the one item whose calls are judged
 
 

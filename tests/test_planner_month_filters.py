@@ -59,3 +59,23 @@ def test_a_yearly_average_leaves_out_a_last_year_that_ends_before_the_days_asked
     assert lead(run).startswith(f"There was an average of {round(len(july) / 4, 1)} homicides a year in Chicago, "
                                 "in July")
     assert "2023 is partial" in lead(run)
+
+
+def test_months_after_the_data_ends_are_declined_not_counted_as_zero(ask, raw):
+    # blind12: "December 2023" had been answered "There were 0 homicides", a figure for months the data never saw.
+    last = raw.date.max() if "date" in raw else pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").max()
+    assert (last.year, last.month) == (2023, 7)
+    run = ask("how many homicides in december 2023")
+    assert lead(run).startswith("The homicide data ends on 2023-07-19, so I cannot give a figure for December 2023")
+    assert "0 homicides" not in run.answer
+    march = raw[(raw.year == 2023) & (raw.month == 3)]
+    assert lead(ask("homicides in march 2023")).startswith(f"There were {len(march):,} homicides in Chicago in March")
+
+
+def test_two_named_months_combined_are_one_count(ask, raw):
+    # blind11: "july 2017 and july 2021 combined" had been given each month and the change, not the sum asked for.
+    july = raw[raw.month == 7].groupby("year").size()
+    run = ask("how many homicides in july 2017 and july 2021 combined")
+    assert lead(run).startswith(f"In Chicago, there were {july[2017] + july[2021]:,} homicides in July 2017 and "
+                                f"July 2021 together ({july[2017]:,} in July 2017; {july[2021]:,} in July 2021)")
+    assert "counted together" in run.reading.line
