@@ -60,13 +60,15 @@ def render_step(step: dict) -> str:
                   f"{step.get('completion_tokens', 0)} out")
         if kind == "model_pass":
             calls = ", ".join(c.get("name", "?") for c in step.get("parsed_calls") or []) or "no call"
+            if step.get("phase") == "reader":
+                return head + f"reading's calls {step.get('pass')}: {calls}; no model pass (the reading used every word)"
             errors = f"; {len(step['parse_errors'])} unreadable" if step.get("parse_errors") else ""
             return head + f"pass {step.get('pass')}: {calls}{errors}; {tokens}; {step.get('finish_reason')}"
         if step.get("fallback"):
             return head + "fallback answer from the result summaries"
         return head + ("strict " if step.get("strict") else "") + f"answer; {tokens}; {step.get('finish_reason')}"
     if kind == "tool_call":
-        origin = {"draft": " [planner's draft]", "model": " [model's own]"}.get(step.get("origin"), "")
+        origin = {"draft": " [planner's draft]", "model": " [model's own]", "reader": " [the reading's]"}.get(step.get("origin"), "")
         line = head + f"#{step.get('call')} {step.get('name')}({_fmt_args(step.get('arguments'))}) {step.get('status')}{origin}"
         detail = step.get("result_summary") if step.get("status") == "ok" else step.get("error")
         return line + (f": {detail}" if detail else "")

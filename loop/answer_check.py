@@ -43,6 +43,10 @@ def check_answer(state: RunState, ctx: RunContext) -> None:
                                         state.time_left() < decisions.MIN_PASS_SECONDS, bool(badly_formed))
         if action == CheckAction.ACCEPT:
             break
+        if state.reader_ran and action in (CheckAction.REWRITE, CheckAction.ADD_SENTENCE):
+            # After the reading's own calls the planner's answer states every figure asked for, at once; a
+            # rewrite pass took 3-10 s and could still fail.
+            action = CheckAction.PLANNER_ANSWER
         if action == CheckAction.PLANNER_ANSWER:
             if not planner_answer(state, ctx):
                 break

@@ -25,6 +25,7 @@ class LoopConfig:
     max_tokens: int
     suggest_calls: bool
     unread_calls: str  # draft | none | replace | add (settings/schema.py)
+    model_calls: str  # gaps | always (settings/schema.py)
     question_grammar: bool
     stop_when_drafted: bool
     key_figures: bool
@@ -36,7 +37,7 @@ class LoopConfig:
         return cls(max_tool_calls=o.max_tool_calls, timeout_seconds=o.timeout_seconds,
                    reply_reserve=o.reply_reserve_tokens, grounding_check=o.grounding_check, grammar=m.grammar,
                    max_tokens=m.max_tokens, suggest_calls=o.suggest_calls,
-                   unread_calls=o.unread_calls, question_grammar=o.question_grammar,
+                   unread_calls=o.unread_calls, model_calls=o.model_calls, question_grammar=o.question_grammar,
                    stop_when_drafted=o.stop_when_plan_done, key_figures=o.key_figures,
                    number_grammar=o.number_grammar)
 

@@ -20,6 +20,8 @@ from tools.registry import ToolResult, call_key
 
 
 def gather(state: RunState, ctx: RunContext) -> StopReason:
+    if reading_covers(state, ctx):
+        return reader_gathers(state, ctx)
     while True:
         stop = decisions.stop_before_pass(state.calls_used(), state.max_calls, len(state.passes), state.time_left())
         if stop is None:
@@ -28,6 +30,44 @@ def gather(state: RunState, ctx: RunContext) -> StopReason:
             note_own_calls(state)
             _run_left_drafts(state, ctx, stop)
             return _no_call_is_a_failure(state, stop)
+
+
+def reading_covers(state: RunState, ctx: RunContext) -> bool:
+    """Under model_calls "gaps": the reading used every word of the question and the planner drafts its calls.
+    Shown such a draft, the 0.5B and 1.5B models approved it (USE_SUGGESTED) or made it worse, at 2-10 s a pass
+    (docs/measurements.md): the model's gathering is kept for the questions the reading falls short on."""
+    analysis = state.analysis
+    if not ctx.model_drafts or ctx.config.model_calls != "gaps" or analysis is None or analysis.error \
+            or analysis.not_used or state.no_calls_reason:
+        return False
+    state.draft.calls = drafts(state, ctx)
+    return bool(state.draft.calls)
+
+
+def reader_gathers(state: RunState, ctx: RunContext) -> StopReason:
+    """The reading's calls run as a model's would (canonicalised, never twice, within the cap and the deadline), a
+    round per link of a chain ("the area with the most homicides, then its income"), each round a trace step of
+    phase "reader" that took no model time."""
+    state.reader_ran = True
+    for _ in range(state.max_calls):
+        calls = state.draft.calls[:max(0, state.calls_left())]
+        if not calls or state.time_left() < decisions.MIN_PASS_SECONDS:
+            break
+        started = state.now_ms()
+        listed = [{"name": n, "arguments": a} for n, a in calls]
+        step = ModelPassStep(pass_number=len(state.passes) + 1, phase="reader", finish_reason="reading_complete",
+                             raw_output="\n".join(format_tool_call(n, a) for n, a in calls), parsed_calls=listed,
+                             suggested_calls=listed, used_suggestion=True)
+        state.emit(step, started)
+        state.passes.append(step)
+        for name, arguments in calls:
+            step.add_call(run_call(state, ctx, name, arguments))
+        if step.asked_only_duplicates:  # a planner that drafts what has run would otherwise loop to the cap
+            break
+        state.draft.calls = drafts(state, ctx) if state.calls_left() > 0 else []
+    if state.time_left() <= 0:
+        return StopReason.TIMEOUT
+    return StopReason.MAX_TOOL_CALLS if state.draft.calls and state.calls_left() <= 0 else StopReason.PLAN_COMPLETE
 
 
 def _run_left_drafts(state: RunState, ctx: RunContext, stop: StopReason) -> None:
@@ -236,7 +276,8 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
         canonical, failure = ctx.registry.canonicalize(step.name, arguments), None
     except ToolArgumentError as exc:
         canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
-    step.origin = "planner" if ctx.planner_decides else "draft" if _drafted(state, ctx, step.name, canonical) else "model"
+    step.origin = ("planner" if ctx.planner_decides else "reader" if state.reader_ran
+                   else "draft" if _drafted(state, ctx, step.name, canonical) else "model")
     refused = None if step.origin != "model" or failure else _outside_question(state, canonical)
     if refused:  # the model is told why in the next prompt; the run reports a model failure
         failure = ToolResult.failure(step.name, refused, "outside_question", canonical)

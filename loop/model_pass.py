@@ -45,6 +45,9 @@ def fit(state: RunState, ctx: RunContext, extra: list) -> tuple:
     """Messages within n_ctx minus the reply reserve, trimming the earliest results if needed."""
     count = ctx.backend.count_message_tokens
     budget = int(ctx.backend.n_ctx) - ctx.config.reply_reserve
+    if state.reader_ran and extra and extra[0].get("role") == "system":  # a small synthesis is its whole prompt
+        tokens = count(extra)
+        return extra, tokens, None, tokens <= budget
     prompt = messages(state, ctx) + extra
     tokens = before = count(prompt)
     trim = None
@@ -90,7 +93,9 @@ def generate(state: RunState, ctx: RunContext, phase: str, extra: list, grammar:
     except GenerationCancelled:
         raise RunCancelled() from None
     except BackendBusy as exc:
-        if not state.passes:  # never started: the caller answers "busy, retry" (503 with Retry-After)
+        if all(p.phase == "reader" for p in state.passes):
+            # No model pass has run (the reading's calls took milliseconds): the caller answers "busy, retry" (503
+            # with Retry-After), as for any question the model could not start.
             raise
         # A question the model already worked on keeps what it gathered, as when its time runs out.
         state.emit(ErrorStep(phase=phase, error_type="BackendBusy", message=str(exc)), started)

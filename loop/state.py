@@ -78,6 +78,7 @@ class RunState:
     allowed_tools: list = field(default_factory=list)  # the tools of the question's data domains ([] = all)
     no_calls_reason: str = ""  # the question asks only about what no tool has: no call is admitted
     own_calls: bool = False  # the reading fell short and the model writes its own calls (no USE_SUGGESTED)
+    reader_ran: bool = False  # model_calls "gaps": the reading covered the question; its calls ran, no model pass
     unread_pass: str = ""  # unread_calls "add": "offered" (the coming pass is for the unread words) or "done"
     draft: DraftState = field(default_factory=DraftState)
     notes: list = field(default_factory=list)  # what the answer must tell the user (analyzer/notes.py)

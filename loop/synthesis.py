@@ -23,7 +23,9 @@ MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace
 
 def synthesize(state: RunState, ctx: RunContext) -> None:
     if state.stop == StopReason.ERROR:
-        return fallback(state)
+        # With data gathered the planner answers from it; with none, "the data can't answer this" would be an
+        # answer to another question: the fallback says the model failed.
+        return None if state.ran_calls() and planner_answer(state, ctx) else fallback(state)
     if state.analysis is not None and ctx.planner.declines_the_years(state.analysis) and planner_answer(state, ctx):
         # Asked only about years the data does not hold (1995, 2024): the answer is that it cannot say, in the
         # planner's words. A 0.5B model given the other years' figures wrote "the homicide total for 2024 was 12,657".
@@ -31,6 +33,8 @@ def synthesize(state: RunState, ctx: RunContext) -> None:
     if state.time_left() < decisions.MIN_PASS_SECONDS:
         state.stop = StopReason.TIMEOUT
         return fallback(state)
+    if state.reader_ran:
+        return small_synthesis(state, ctx)
     sourced = state.sourced_calls()
     lines = [f"[Source {s.source}: {s.label}] {prompts.format_call(s.name, s.arguments)} - {s.result_summary}"
              for s in sourced]
@@ -51,6 +55,19 @@ def synthesize(state: RunState, ctx: RunContext) -> None:
     answer_pass(state, ctx, state.synthesis_request, strict=False)
 
 
+def small_synthesis(state: RunState, ctx: RunContext) -> None:
+    """The answer pass after the reading's own calls: the system prompt (the KV cache holds it from the last
+    question), the question and the key figures with their labels (else the results' one-line summaries), about
+    150-300 new tokens where the whole results were up to 900. The tables stay in the result and on the page."""
+    state.key_lines = key_figures(state, ctx)
+    lines = [f"[Source {s.source}: {s.label}] {s.result_summary}" for s in state.sourced_calls()]
+    user = prompts.question_message(state.question, state.analysis.hint_text, state.earlier) + "\n\n" + \
+        prompts.synthesis_message(state.question, lines, ctx.planner.capabilities, state.no_calls_reason,
+                                  state.notes, state.key_lines)
+    state.synthesis_request = [{"role": "system", "content": ctx.system_prompt}, {"role": "user", "content": user}]
+    answer_pass(state, ctx, state.synthesis_request, strict=False)
+
+
 def key_figures(state: RunState, ctx: RunContext) -> list[str]:
     """The planner's lead lines for the results gathered, shown to a model writing the answer."""
     if not (ctx.config.key_figures and ctx.model_drafts) or state.analysis is None:
@@ -66,10 +83,13 @@ def answer_pass(state: RunState, ctx: RunContext, extra: list, strict: bool, app
     """One pass that writes (or, with ``append_to``, adds to) the answer."""
     outcome = (_planner_writes(state, ctx, strict, bool(append_to)) if ctx.planner_decides
                else generate(state, ctx, "synthesis", extra, _number_grammar(state, ctx), strict, bool(append_to)))
-    if outcome is None:  # an error step was recorded; keep an earlier answer if there is one
+    if outcome is None:  # an error step was recorded; keep an earlier answer, else the planner's, else summaries
         if not state.answer:
             state.stop = StopReason.ERROR
-            fallback(state)
+            # A synthesis that overflowed the context had lost the third row of a top-3 ranking this way
+            # ("The model could not finish"); the planner answers from the same results in milliseconds.
+            if not (state.ran_calls() and planner_answer(state, ctx)):
+                fallback(state)
         return
     answer = reply = prompts.clean_answer(outcome.text)
     failed = None if ctx.planner_decides else _failed_reply(reply, ctx, strict)

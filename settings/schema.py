@@ -89,6 +89,12 @@ class OrchestratorSettings:
                                          "the model may add one call for the unread words (none, replace and add "
                                          "show a guide to the arguments for times and exclusions, and the grammar "
                                          "admits them)", choices=("draft", "none", "replace", "add"))
+    model_calls: str = setting("gaps", "with a model: gaps = where the reading used every word of the question, its "
+                                       "calls run with no model gathering pass, the model writes the answer from the "
+                                       "key figures, and an answer that fails the check is replaced by the planner's "
+                                       "(no rewrite pass); the model writes calls only where the reading falls short; "
+                                       "always = every question gets model gathering passes shown the planner's draft",
+                               choices=("gaps", "always"))
     stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
                                               "all run without error (stop reason plan_complete)")
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "

@@ -110,7 +110,7 @@
 
   // Who wrote a tool call (trace field "origin").
   var ORIGINS = {planner: "run by the rule planner", draft: "the planner's draft, taken by the model",
-                 model: "the model's own call"};
+                 model: "the model's own call", reader: "the reading's own call (no model pass)"};
 
   function stepTitle(step) {
     var type = step.type || "step", label = LABELS[type] || type, bits = [];
@@ -123,6 +123,7 @@
       else if (step.error) bits.push(String(step.error));
       else if (step.result_summary || (r && r.summary)) bits.push(step.result_summary || r.summary);
     } else if (type === "model_pass") {
+      if (step.phase === "reader") label = "Reading's calls";
       if (step.pass !== undefined) label += " " + step.pass;
       if (step.phase) bits.push(step.phase);
       var calls = step.calls || step.parsed_calls || step.tool_calls;

@@ -193,18 +193,24 @@ def pytest_report_header(config):
 
 
 @pytest.fixture(scope="session")
-def settings():
+def base_settings():
     return load_settings()
 
 
 @pytest.fixture(scope="session")
-def data_dir(settings):
-    return resolve_data_dir(settings)
+def settings(base_settings):
+    """The served defaults; a module may override it (the session's data does not depend on it)."""
+    return base_settings
 
 
 @pytest.fixture(scope="session")
-def data(settings):
-    return load_data(settings)
+def data_dir(base_settings):
+    return resolve_data_dir(base_settings)
+
+
+@pytest.fixture(scope="session")
+def data(base_settings):
+    return load_data(base_settings)
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,15 @@ from tests.loop_helpers import (
     tool_values,
     yearly_counts,
 )
+import pytest
+from tests.loop_helpers import DRAFT_PASSES
+from settings.loader import with_overrides
+
+
+@pytest.fixture(scope="module")
+def settings(settings):
+    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
+    return with_overrides(settings, DRAFT_PASSES)
 
 
 def test_grounding_triggers_one_strict_resynthesis(registry, settings):

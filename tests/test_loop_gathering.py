@@ -30,6 +30,14 @@ from tests.loop_helpers import (
 )
 from tools.registry import Tool, ToolRegistry, ToolResult
 from tools.names import SOCIOECONOMIC_CONTEXT
+from tests.loop_helpers import DRAFT_PASSES
+from settings.loader import with_overrides
+
+
+@pytest.fixture(scope="module")
+def settings(settings):
+    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
+    return with_overrides(settings, DRAFT_PASSES)
 
 
 def test_one_domain_one_call(registry, settings):
@@ -163,7 +171,7 @@ def test_a_crashing_tool_is_an_error_result():
     registry.register(Tool("boom", "always fails", {"type": "object", "properties": {}}, boom))
     registry.register(Tool("echo", "echoes n", {"type": "object", "properties": {"n": {"type": "integer"}}}, echo))
     backend = ScriptedBackend([call("boom"), call("echo", n=42), "NO_TOOL_CALL", "n is 42."])
-    result = Orchestrator(backend, registry, load_settings()).run("test")
+    result = Orchestrator(backend, registry, load_settings(overrides=DRAFT_PASSES)).run("test")
     assert statuses(result) == ["error", "ok"]
     assert "disk on fire" in result.calls[0].error
     assert result.ungrounded_numbers == [] and result.answer == "n is 42."
@@ -317,7 +325,7 @@ def test_the_gathering_grammar_is_conditioned_on_the_question(registry, settings
     passes = [s for s in result.steps if s.type == "model_pass"]
     assert passes[0].allowed_values["community_area"] == [25, "Austin"]
     assert passes[0].to_dict()["allowed_values"]["year"] == [2019] and not result.steps[0].no_calls_reason
-    plain = load_settings(overrides={"orchestrator.question_grammar": False})
+    plain = load_settings(overrides={**DRAFT_PASSES, "orchestrator.question_grammar": False})
     orch, backend = orchestrate(registry, plain, ["NO_TOOL_CALL", "No."])
     orch.run("How many homicides were there in Austin in 2019?")
     assert '"25" | "\\"Austin\\""' not in backend.requests[0].grammar
@@ -416,7 +424,7 @@ def test_the_draft_only_pass_may_decline_and_comes_once(registry, settings):
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     assert result.stopped_because == "model_done" and len([s for s in result.steps if s.type == "model_pass"]) == 3
     backend = SuggestibleModel([own, own, own, "answer"])  # without the grammar the repeat comes through
-    result = Orchestrator(backend, registry, load_settings(overrides={"model.grammar": False})).run(
+    result = Orchestrator(backend, registry, load_settings(overrides={**DRAFT_PASSES, "model.grammar": False})).run(
         "How many homicides were there in 2022?")
     assert result.stopped_because == "duplicate_call"
 
@@ -437,7 +445,7 @@ def test_repeats_across_passes_still_get_the_draft_only_pass(registry, settings)
     own, other = call(SOCIO, community_area=25), call(SOCIO, community_area=26)
     draft = call(HOMICIDES, start_year=2022, end_year=2022)
     backend = SuggestibleModel([own, other + "\n" + own, other, draft, "There were 717 homicides in 2022."])
-    six_calls = load_settings(overrides={"orchestrator.max_tool_calls": 6})  # refused repeats count as calls
+    six_calls = load_settings(overrides={**DRAFT_PASSES, "orchestrator.max_tool_calls": 6})  # refused repeats count as calls
     result = Orchestrator(backend, registry, six_calls).run("How many homicides were there in 2022?")
     assert [p.draft_only for p in result.steps if p.type == "model_pass"] == [False, False, False, True]
     assert result.stopped_because == "plan_complete"
@@ -577,7 +585,7 @@ def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_
     calls are its own ("model" in the trace), still held to the question's years by the grammar. A question read
     whole keeps its draft."""
     question = "how many homicides in the blorp of 2018"  # 'blorp' is read by nothing
-    own = load_settings(overrides={"orchestrator.unread_calls": "none"})
+    own = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "none"})
     backend = SuggestibleModel([call(HOMICIDES, year=2018), "NO_TOOL_CALL", "There were 589 homicides in 2018."])
     result = Orchestrator(backend, registry, own).run(question)
     first = [s for s in result.steps if s.type == "model_pass"][0]
@@ -603,7 +611,7 @@ def test_own_calls_where_the_reading_falls_short_replace_the_partial_draft(regis
     its grammar admits months although the question names none. Its own call (October to December) runs as
     "model" in place of the whole-year draft; the answer says the reading was the model's."""
     question = "killings in the tail end of 2018"
-    own = load_settings(overrides={"orchestrator.unread_calls": "replace"})
+    own = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "replace"})
     rows = raw_homicides(data_dir)
     expected = int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
     backend = SuggestibleModel([call(HOMICIDES, year=2018, months=[10, 11, 12]),
@@ -635,7 +643,7 @@ def test_with_unread_calls_add_the_draft_runs_then_the_model_adds_a_call_for_the
     months. Its call (October to December) runs as "model" and, refining the draft's call, leads the planner's key
     lines; gathering ends after that pass."""
     question = "killings in the tail end of 2018"
-    add = load_settings(overrides={"orchestrator.unread_calls": "add"})
+    add = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "add"})
     rows = raw_homicides(data_dir)
     whole, tail = int((rows["year"] == 2018).sum()), int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
     backend = SuggestibleModel(["USE_SUGGESTED", call(HOMICIDES, year=2018, months=[10, 11, 12]),

@@ -21,6 +21,14 @@ from tests.loop_helpers import (
     tool_values,
     yearly_counts,
 )
+from tests.loop_helpers import DRAFT_PASSES
+from settings.loader import with_overrides
+
+
+@pytest.fixture(scope="module")
+def settings(settings):
+    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
+    return with_overrides(settings, DRAFT_PASSES)
 
 
 def test_model_error_keeps_gathered_results(registry, settings):
@@ -157,7 +165,7 @@ def test_a_trend_request_lists_each_year_and_the_setting_turns_it_off(registry, 
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     assert "- By year: " + "; ".join(f"{y}: {n:,}" for y, n in counts.items()) + "." in request
     off = SuggestibleModel(list(replies))
-    Orchestrator(off, registry, load_settings(overrides={"orchestrator.key_figures": False})).run(question)
+    Orchestrator(off, registry, load_settings(overrides={**DRAFT_PASSES, "orchestrator.key_figures": False})).run(question)
     request = [r.messages[-1]["content"] for r in off.requests if r.phase == "synthesis"][0]
     assert "The figures that answer it" not in request
 

@@ -26,9 +26,12 @@ pytestmark = [pytest.mark.slow,
 
 
 def model_settings(**extra):
+    """The tests of gathering passes (the cap, repeats, the deadline) need the model to gather: model_calls
+    "always"; the whole-loop test runs the served default, "gaps"."""
     return load_settings(overrides={"model.backend": "llama", "model.path": str(MODEL), "model.n_ctx": 4096,
                                     "model.n_threads": 2, "model.max_tokens": 160, "model.temperature": 0.2,
-                                    "orchestrator.timeout_seconds": 900, **extra})
+                                    "orchestrator.timeout_seconds": 900, "orchestrator.model_calls": "always",
+                                    **extra})
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,7 @@ def assert_valid_calls(result: dict, registry):
 
 
 def test_a_question_through_the_whole_loop(llama, registry, data):
-    services = build_services(model_settings(), backend=llama, data=data)
+    services = build_services(model_settings(**{"orchestrator.model_calls": "gaps"}), backend=llama, data=data)
     result = services.orchestrator.run("How many homicides were there in Chicago in 2020?").to_dict()
     types = [s["type"] for s in result["trace"]]
     assert types[0] == "analysis" and "model_pass" in types and "synthesis" in types
@@ -64,10 +67,13 @@ def test_a_question_through_the_whole_loop(llama, registry, data):
     # Each match names its rule and source; "meaning" says what the sentence called the figure when it said.
     assert all({"number", "rule", "source"} <= set(m) <= {"number", "rule", "source", "meaning"}
                for s in grounding for m in s["matches"])
-    # The saved system prefix: the first pass evaluated only the question's own tokens.
-    first = next(s for s in result["trace"] if s["type"] == "model_pass")
+    # The reading covered the question: its call ran with no model pass, and the answer pass evaluated only what
+    # follows the saved system prefix.
+    reader = [s for s in result["trace"] if s["type"] == "model_pass"]
+    assert [s["phase"] for s in reader] == ["reader"] and reader[0]["evaluated_tokens"] == 0
+    answer = next(s for s in result["trace"] if s["type"] == "synthesis")
     assert result["backend"]["prefix_cache"]["event"] in ("built", "hit", "rebuilt")
-    assert first["evaluated_tokens"] <= first["prompt_tokens"] - result["backend"]["prefix_cache"]["tokens"] + 1
+    assert answer["evaluated_tokens"] <= answer["prompt_tokens"] - result["backend"]["prefix_cache"]["tokens"] + 1
 
 
 def test_the_cap_of_four_holds_on_a_model_that_would_keep_calling(llama, registry):

@@ -89,6 +89,19 @@ def test_the_loop_reports_the_cause_and_still_answers(fault, tmp_path, registry)
         backend = OpenAIBackend(server.base_url, timeout=0.6)
         result = Orchestrator(backend, registry, settings).run(QUESTION)
     assert result.error["type"] == "BackendError" and expected in result.error["message"]
+    # The reading covers the question: no gathering pass; the answer pass fails and the planner answers from the
+    # data gathered, with the failure reported.
+    assert result.error["phase"] == "synthesis" and result.stopped_because == "error" and result.partial
+    assert "717" in result.answer and any("model failed" in c for c in result.caveats)
+
+
+@pytest.mark.parametrize("fault", ["http_500", "hang"])
+def test_a_failing_gathering_pass_reports_the_cause_and_still_answers(fault, tmp_path, registry):
+    behaviour, expected = FAULTS[fault]
+    settings = settings_for(tmp_path, **{"orchestrator.timeout_seconds": 5, "orchestrator.model_calls": "always"})
+    with serve(behaviour) as server:
+        result = Orchestrator(OpenAIBackend(server.base_url, timeout=0.6), registry, settings).run(QUESTION)
+    assert result.error["type"] == "BackendError" and expected in result.error["message"]
     assert result.error["phase"] == "gather" and result.stopped_because == "error" and result.partial
     assert result.answer and any("model failed" in c for c in result.caveats)
 
@@ -136,8 +149,11 @@ def test_api_stream_carries_the_error_in_the_result(tmp_path):
 
 def _config(tmp_path, base_url):
     path = tmp_path / "config.yaml"
+    # The faults of a gathering pass (no call, a call outside the question) need the model to gather: model_calls
+    # "always" (under "gaps" only a question the reading falls short on gets a gathering pass).
     path.write_text(f"model:\n  backend: openai\n  openai:\n    base_url: {base_url}\n"
-                    f"    request_timeout_seconds: 1\nserver:\n  var_dir: {tmp_path / 'var'}\n")
+                    f"    request_timeout_seconds: 1\nserver:\n  var_dir: {tmp_path / 'var'}\n"
+                    f"orchestrator:\n  model_calls: always\n")
     return str(path)
 
 

@@ -250,8 +250,10 @@ def probe_model_faults(base: str) -> list[Outcome]:
 
 def test_gunicorn_in_front_of_a_misbehaving_model_holds_every_case(tmp_path):
     with FaultServer(model_by_question, max_seconds=240) as model:
+        # The cases are faults of a gathering pass: model_calls "always" (under "gaps" a question the reading
+        # covers gets none, and the model's bad answer gives way to the planner's: tests/test_loop_reader_first.py).
         overrides = {"model.backend": "openai", "model.openai.base_url": model.base_url,
-                     "model.openai.request_timeout_seconds": 5}
+                     "model.openai.request_timeout_seconds": 5, "orchestrator.model_calls": "always"}
         with gunicorn_server(tmp_path, overrides=overrides, env={"CHIQA_BACKEND": "openai"}) as base:
             outcomes = probe_model_faults(base)
     outcomes.append(no_traceback("gunicorn log (model server)", tmp_path / "gunicorn.log"))

@@ -1,0 +1,98 @@
+"""model_calls "gaps" (the served default): where the reading used every word of the question, its calls run with
+no model gathering pass, the model writes the answer from the key figures alone, and an answer that fails the check
+gives way to the planner's at once. Where the reading falls short the model still writes its own calls. Figures
+are computed here from the raw files with pandas."""
+import pandas as pd
+import pytest
+
+from backends.base import BackendError
+from intelligent_mcp import Orchestrator
+from settings.loader import with_overrides
+from tests.loop_helpers import HOMICIDES, SuggestibleModel, call, yearly_counts
+
+
+@pytest.fixture(scope="module")
+def counts(data_dir):
+    return yearly_counts(data_dir, [2015, 2016, 2021, 2022])
+
+
+def _passes(backend):
+    return [r.phase for r in backend.requests]
+
+
+def test_a_complete_reading_runs_its_calls_with_no_model_pass(registry, settings, counts):
+    sentence = f"There were {counts[2022]:,} homicides in Chicago in 2022."
+    backend = SuggestibleModel([sentence])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert _passes(backend) == ["synthesis"]  # the only model work is the answer
+    assert result.stopped_because == "plan_complete"
+    assert [c.origin for c in result.calls] == ["reader"]
+    reader = [s for s in result.steps if s.type == "model_pass"]
+    assert [s.phase for s in reader] == ["reader"] and reader[0].prompt_tokens == 0
+    assert result.answer.startswith(sentence)
+    assert not any(getattr(s, "planner_answer", False) for s in result.steps)
+
+
+def test_the_answer_pass_sees_the_key_figures_not_the_whole_results(registry, settings, counts):
+    backend = SuggestibleModel([f"Chicago had {counts[2022]:,} homicides in 2022."])
+    Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    request = backend.requests[0].messages
+    assert [m["role"] for m in request] == ["system", "user"]
+    user = request[1]["content"]
+    assert f"{counts[2022]:,}" in user
+    # No tool result's text (its table rows, "- January: ...") is repeated: the tables stay in the result.
+    assert "TOOL_RESULT" not in user and "\n- January" not in user
+
+
+def test_an_answer_that_leaves_out_a_figure_gives_way_to_the_planners_with_no_rewrite(registry, settings, counts):
+    backend = SuggestibleModel(["Homicides rose a lot in those years.", "should never be asked for"])
+    result = Orchestrator(backend, registry, settings).run(
+        "How many homicides were there in 2015 and in 2016?")
+    assert _passes(backend) == ["synthesis"]  # no strict rewrite, no added sentence
+    assert any(getattr(s, "planner_answer", False) for s in result.steps)
+    assert f"{counts[2015]:,}" in result.answer and f"{counts[2016]:,}" in result.answer
+
+
+def test_a_failed_answer_pass_gives_the_planners_answer_not_the_summaries(registry, settings, counts):
+    class Failing(SuggestibleModel):
+        def _generate(self, request):
+            self.requests.append(request)
+            raise BackendError("the model crashed")
+
+    backend = Failing([])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
+    assert any(getattr(s, "planner_answer", False) for s in result.steps)
+    assert "could not finish" not in result.answer and f"{counts[2022]:,}" in result.answer
+
+
+def test_a_chained_question_runs_each_link_of_the_reading(registry, settings, data_dir):
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
+    by_area = pd.to_numeric(raw.loc[year == 2021, "Community Area"]).value_counts()
+    top = int(by_area.index[0])
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    poverty = float(socio.loc[socio["Community Area Number"] == top, "PERCENT HOUSEHOLDS BELOW POVERTY"].iloc[0])
+    backend = SuggestibleModel(["(no sentence)"])
+    result = Orchestrator(backend, registry, settings).run(
+        "What is the poverty rate in the community area with the most homicides in 2021?")
+    assert _passes(backend) == ["synthesis"]
+    assert len([s for s in result.steps if s.type == "model_pass" and s.phase == "reader"]) == 2
+    assert all(c.origin == "reader" and c.status == "ok" for c in result.calls)
+    assert f"{int(by_area.iloc[0])}" in result.answer and f"{poverty}" in result.answer
+
+
+def test_where_the_reading_falls_short_the_model_writes_calls(registry, settings):
+    # "during the full moon" is no word the reading can use: the model gathers, as before model_calls "gaps".
+    backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were many."])
+    result = Orchestrator(backend, registry, settings).run(
+        "How many homicides were there in 2022 during the full moon?")
+    assert result.analysis.not_used
+    assert "gather" in _passes(backend)
+    assert not any(c.origin == "reader" for c in result.calls)
+
+
+def test_always_keeps_the_model_gathering_passes(registry, base_settings):
+    always = with_overrides(base_settings, {"orchestrator.model_calls": "always"})
+    backend = SuggestibleModel(["USE_SUGGESTED", "Chicago had many homicides in 2022."])
+    Orchestrator(backend, registry, always).run("How many homicides were there in 2022?")
+    assert _passes(backend)[0] == "gather"
