@@ -10,8 +10,9 @@ between areas and districts, and the caveat says so). With no argument, every st
 """
 from __future__ import annotations
 
+from semantic.datasets.stations import area_station
+from semantic.names import normalize_name
 from tools.common import AREA_SCHEMA, fit_text, make_result, rows_table
-from tools.data.geography import normalize_name
 from tools.errors import ToolArgumentError
 from tools.registry import Tool
 from tools import names
@@ -51,38 +52,25 @@ def station_line(station: dict) -> str:
     return f"District {station['district']} ({station['name']}) police station: {full_address(station)}{phone}"
 
 
-def _serving_district(data, number: int) -> tuple[int, float] | None:
-    """The district most of the area's homicide records name, and that share of the records."""
-    h = data.homicides
-    districts = h.loc[h["community_area"] == number, "district"].dropna()
-    if districts.empty:
-        return None
-    counts = districts.astype(int).value_counts()
-    return int(counts.index[0]), float(counts.iloc[0] / counts.sum())
-
-
 def stations_for_area(data, number: int) -> tuple[list[dict], str, list[str]]:
-    """(stations, how they were matched, notes) for a community area."""
+    """(stations, how they were matched, notes) for a community area, by the semantic layer's rule
+    (semantic/datasets/stations.py), which its station measures by community area follow too."""
     records = _records(data)
     area_name = data.geography.area_name(number)
-    inside = [s for s in records if s["community_area"] == number]
-    if inside:
-        return inside, "located_in_area", []
-    named = [s for s in records if normalize_name(s["name"]) == normalize_name(area_name)]
-    if named:
-        s = named[0]
+    districts, match, share = area_station(data, number)
+    chosen = [s for s in records if s["district"] in districts]
+    if match == "district_name":
+        s = chosen[0]
         where = f"in {s['area_name']}" if s["area_name"] else "outside it"
-        return named, "district_name", [f"No police station stands in {area_name} itself; the {s['name']} "
-                                        f"district (district {s['district']}) station, {where}, is shown."]
-    serving = _serving_district(data, number)
-    if serving is None:
-        return [], "none", []
-    district, share = serving
-    station = [s for s in records if s["district"] == district]
-    return station, "serving_district", [
-        f"No police station stands in {area_name}; district {district}'s station is shown because "
-        f"{share:.0%} of {area_name}'s homicide records fall in district {district} (the data has no "
-        "district boundaries)."]
+        return chosen, match, [f"No police station stands in {area_name} itself; the {s['name']} "
+                               f"district (district {s['district']}) station, {where}, is shown."]
+    if match == "serving_district":
+        district = districts[0]
+        return chosen, match, [
+            f"No police station stands in {area_name}; district {district}'s station is shown because "
+            f"{share:.0%} of {area_name}'s homicide records fall in district {district} (the data has no "
+            "district boundaries)."]
+    return chosen, match, []
 
 
 def resolve_district(data, value) -> int:
