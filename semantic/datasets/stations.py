@@ -92,6 +92,10 @@ DATASET = Dataset(
         _attribute("station_zip", "Station ZIP", "zip", ("station zip",)),
         _attribute("station_phone", "Station phone", "phone", ("station phone",)),
         _attribute("station_district", "Station's police district", "station_district", ()),
+        _attribute("station_city", "Station city", "city", ()),
+        _attribute("station_state", "Station state", "state", ()),
+        _attribute("station_website", "Station website", "website", ()),
+        _attribute("station_area", "Community area the station stands in", "community_area", ()),
     ))
 
 HEADQUARTERS = Dataset(
@@ -101,4 +105,8 @@ HEADQUARTERS = Dataset(
         _headquarters_attribute("headquarters_zip", "Police headquarters ZIP", "zip"),
         _headquarters_attribute("headquarters_phone", "Police headquarters phone", "phone"),
         _headquarters_attribute("headquarters_area", "Community area of police headquarters", "community_area"),
+        _headquarters_attribute("headquarters_name", "Police headquarters name", "name"),
+        _headquarters_attribute("headquarters_city", "Police headquarters city", "city"),
+        _headquarters_attribute("headquarters_state", "Police headquarters state", "state"),
+        _headquarters_attribute("headquarters_website", "Police headquarters website", "website"),
     ))
