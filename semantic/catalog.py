@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import functools
 
-from semantic.datasets import (census, home_values, homicides, population, price_index, redfin, socioeconomic,
-                               stations, ward_offices)
+from semantic.datasets import (census, home_values, homicides, iucr, population, price_index, redfin,
+                               socioeconomic, stations, ward_offices)
 from semantic.dimensions import DIMENSIONS
 from semantic.model import Catalog
 
 DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, socioeconomic.DATASET,
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
-            ward_offices.DATASET, redfin.DATASET)
-JOINS = (home_values.JOIN,)
+            stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET)
+JOINS = (home_values.JOIN, stations.JOIN)
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +30,7 @@ def catalog() -> Catalog:
     for measure in cat.measures.values():
         if measure.dataset not in cat.datasets:
             raise ValueError(f"measure {measure.name}: unknown dataset {measure.dataset}")
-        for part in (measure.numerator, measure.denominator, measure.weight):
+        for part in (measure.numerator, measure.denominator, measure.weight, measure.of, *measure.parts):
             if part is not None and part not in cat.measures:
                 raise ValueError(f"measure {measure.name}: unknown part {part}")
     return cat

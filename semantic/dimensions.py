@@ -11,7 +11,9 @@ import difflib
 import re
 
 from semantic.errors import QueryError
+from semantic.holidays import HOLIDAY_NAMES, holiday_day_strings
 from semantic.model import Dimension
+from semantic.datasets import iucr
 from semantic.datasets.redfin import neighborhoods
 
 WEEKDAYS = list(calendar.day_name)  # Monday first, as pandas' dt.day_name()
@@ -186,6 +188,20 @@ def _location_family(data, member: str) -> list[str]:
     return [member] + [other for other in _location_types(data) if other.startswith(member + " ")]
 
 
+def _holiday(data, value) -> str:
+    text = str(value).strip().lower().replace("'", "").replace(" ", "_").replace("-", "_")
+    if text in HOLIDAY_NAMES:
+        return text
+    raise QueryError(f"unknown holiday {value!r}; moving holidays: {', '.join(HOLIDAY_NAMES)} (a fixed day such as "
+                     "Christmas is a month_day)", "unknown_member", suggestions=_closest(text, HOLIDAY_NAMES))
+
+
+def _on_holidays(data, frame, members) -> "pd.Series":
+    """Rows dated on one of the holidays in their own year (each year's Thanksgiving is its own date)."""
+    years = [int(y) for y in frame["year"].unique()]
+    return frame["date"].isin(holiday_day_strings(list(members), years))
+
+
 def _date(data, value) -> str:
     found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", str(value).strip())
     if not found:
@@ -222,6 +238,13 @@ DIMENSIONS = [
               description="MM-DD, the same calendar day in every year"),
     Dimension("weekday", "Day of the week", "time", ("weekday", "day of the week"), resolve=_weekday,
               members=lambda d: WEEKDAYS),
+    Dimension("night_weekday", "Night of (day of the week)", "time", (), resolve=_weekday, members=lambda d: WEEKDAYS,
+              description="the day whose night an hour belongs to: an hour before noon counts with the day before, "
+                          "so 'Friday nights from 22 to 02' is night_weekday Friday with hours 22-23 and 0-2"),
+    Dimension("holiday", "Moving holiday", "time", (), resolve=_holiday, members=lambda d: HOLIDAY_NAMES,
+              mask=_on_holidays, needs=("date", "year"),
+              description="holidays whose date moves (thanksgiving, memorial_day_weekend, ...), each year on its own "
+                          "dates"),
     Dimension("hour", "Hour of the day", "time", ("hour", "time of day"), resolve=_hour,
               members=lambda d: list(range(24)), value_type="integer"),
     Dimension("location_type", "Kind of place", "attribute", ("location", "kind of place"),
@@ -231,6 +254,11 @@ DIMENSIONS = [
               members=lambda d: [True, False]),
     Dimension("domestic", "Domestic", "attribute", ("domestic",), resolve=_flag, value_type="boolean",
               members=lambda d: [True, False]),
+    Dimension("iucr", "IUCR code", "attribute", (), resolve=iucr.resolve_code, members=iucr.codes,
+              description="the CPD crime code (0110 is first-degree murder), four characters"),
+    Dimension("crime_type", "Kind of crime", "attribute", (), resolve=iucr.resolve_kind, members=iucr.kinds,
+              parent="iucr", lookup=iucr.codes_of_kind,
+              description="an IUCR code's primary description (HOMICIDE, ...); a filter on it is one on its codes"),
 ]
 
 PLACE_GRAINS = tuple(d.name for d in DIMENSIONS if d.kind == "place")

@@ -17,7 +17,8 @@ from semantic import periods
 from semantic.catalog import catalog
 from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
 from semantic.errors import QueryError
-from semantic.query import Filter, Query, parse_query
+from semantic.estimates import band_median_value
+from semantic.query import PAIR_OPS, Filter, Query, parse_query
 from semantic.result import ALL, QueryResult, build_result
 HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
 
@@ -45,7 +46,8 @@ class Executor:
         correlation = self._correlate(table) if self.q.correlate else None
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
-        return build_result(self, table, totals, correlation, ties)
+        spread = {name: _spread(_column(table, name)) for name in self.q.spread} if self.q.spread else None
+        return build_result(self, table, totals, correlation, ties, spread)
 
     def table(self) -> tuple[pd.DataFrame, list]:
         q = self.q
@@ -60,10 +62,12 @@ class Executor:
             filters.append(Filter(q.place, "in", members))
         keys = list(q.group_by) or [ALL]
         columns = {}
+        by_name = {spec.name: spec for spec in q.measures}
         for spec in q.measures:
-            series = self.measure(spec.measure, q.group_by, spec.period or q.period, filters + spec.filters)
+            matched = self._matched(spec, by_name[spec.matched_with], filters) if spec.matched_with else []
+            series = self.measure(spec.measure, q.group_by, spec.period or q.period, filters + spec.filters + matched)
             if spec.per_year:
-                series = series / self._years_in(spec.measure, spec.period or q.period)
+                series = series / self._years_in(spec.measure, spec.period or q.period, filters + spec.filters)
             columns[spec.name] = series
         table = pd.concat(columns, axis=1) if columns else pd.DataFrame()
         table.index.names = keys
@@ -85,6 +89,12 @@ class Executor:
             den = self.measure(m.denominator, group_by, period, filters)
             den = den.reindex(num.index)
             return (num / den.where(den != 0) * m.scale).rename(name)
+        if m.agg == "band_median":  # from the bands' sums, so a set of areas is its summed bands' median
+            bands = pd.concat([self.measure(part, group_by, period, filters) for part in m.parts], axis=1)
+            values = [band_median_value(row, m.edges) for row in bands.to_numpy(dtype=float)]
+            return pd.Series(values, index=bands.index, name=name, dtype=float)
+        if m.agg == "coverage":
+            return self._coverage(m, place, group_by, period, filters)
         if m.agg == "weighted_mean" and place != "community_area":
             return self._weighted(m, group_by, period, filters)
         if place in m.derived_grains:
@@ -116,9 +126,13 @@ class Executor:
         frame = dataset.frame(self.data)
         frame = self._period(dataset, m, frame, period)
         for f in filters:
+            dim = self.cat.dimensions[f.dimension]
             if f.dimension in frame.columns:
                 frame = frame[_mask(frame[f.dimension], f)]
-            elif self.cat.dimensions[f.dimension].kind == "place":
+            elif dim.mask is not None and set(dim.needs) <= set(frame.columns):
+                keep = dim.mask(self.data, frame, f.values)
+                frame = frame[keep if f.op == "in" else ~keep]
+            elif dim.kind == "place":
                 post.append(f)  # restricts the grouped result instead (the table's rows)
             else:
                 raise QueryError(f"{m.label} cannot be filtered by {self.cat.dimensions[f.dimension].label.lower()}",
@@ -195,24 +209,63 @@ class Executor:
         value = float((both["v"] * both["w"]).sum() / both["w"].sum()) if both["w"].sum() else math.nan
         return pd.Series([value], index=pd.Index(["all"], name=ALL), name=m.name)
 
-    def _carried(self, m, target, group_by, period, filters) -> pd.Series:
-        """A measure published at another grain, carried to ``target`` along a declared join path."""
+    def _carry_frame(self, m, target, group_by, period, filters) -> pd.DataFrame:
+        """The measure's values at its own grain, each beside the ``target`` members it reaches and the weight."""
         join = next(j for j in self.cat.joins if j.target == target and j.source in m.grains)
         inner_group = [join.source if g == target else g for g in group_by]
         inner_filters = [f for f in filters if f.dimension != target]
         source = self._direct(m, inner_group, period, inner_filters).dropna()
-        table = join.table(self.data)
-        frame = source.reset_index().merge(table, on=join.source)
-        keys = [g for g in group_by]
-        frame["vw"] = frame[m.name] * frame["weight"]
-        grouped = frame.groupby(keys, observed=True)
-        series = (grouped["vw"].sum() / grouped["weight"].sum()).rename(m.name)
         self._note(f"{m.label} by {self.cat.dimensions[target].label.lower()} is derived: {join.method}.")
-        series = self._complete(series, m, keys, period)
+        return source.reset_index().merge(join.table(self.data), on=join.source)
+
+    def _carried(self, m, target, group_by, period, filters) -> pd.Series:
+        """A measure published at another grain, carried to ``target`` along a declared join path: a weighted mean,
+        or for a text attribute the value of the member with the most weight."""
+        frame = self._carry_frame(m, target, group_by, period, filters)
+        keys = [g for g in group_by]
+        if m.agg == "attribute":
+            frame = frame.sort_values("weight", ascending=False, kind="mergesort")
+            series = frame.groupby(keys, observed=True)[m.name].first()
+        else:
+            frame["vw"] = frame[m.name] * frame["weight"]
+            grouped = frame.groupby(keys, observed=True)
+            series = (grouped["vw"].sum() / grouped["weight"].sum()).rename(m.name)
+        series = self._complete(series.rename(m.name), m, keys, period)
         for f in filters:
             if f.dimension == target:
                 series = series[_mask(pd.Series(series.index.get_level_values(target), index=series.index), f)]
         return series
+
+    def _coverage(self, m, place, group_by, period, filters) -> pd.Series:
+        """The summed join weight of the source members where the measure ``m.of`` has a value."""
+        if place not in m.derived_grains:
+            raise QueryError(f"{m.label} is by {', '.join(m.derived_grains)}: group by it", "grain_not_available")
+        of = self.cat.measures[m.of]
+        frame = self._carry_frame(of, place, group_by, period, filters)
+        series = frame.groupby(list(group_by), observed=True)["weight"].sum().rename(m.name)
+        series = self._complete(series, m, list(group_by), period).fillna(0.0)
+        for f in filters:
+            if f.dimension == place:
+                series = series[_mask(pd.Series(series.index.get_level_values(place), index=series.index), f)]
+        return series
+
+    def _matched(self, spec, other, filters) -> list:
+        """A filter to the source members (an area's ZIPs) valued in both paired columns' periods, so that a change
+        between them is not a member entering or leaving the data."""
+        m, place = self.cat.measures[spec.measure], self.q.place
+        join = next((j for j in self.cat.joins if j.target == place and j.source in m.grains), None)
+        if join is None:
+            raise QueryError(f"matched_with compares a carried measure over the same members: {m.label} is not "
+                             f"carried to {place or 'the city'}", "invalid_query", "matched_with")
+        inner = [f for f in filters if self.cat.dimensions[f.dimension].kind != "place" or f.dimension == join.source]
+        valued = None
+        for s in (spec, other):
+            series = self._direct(m, [join.source], s.period or self.q.period, inner + s.filters).dropna()
+            members = set(series.index)
+            valued = members if valued is None else valued & members
+        self._note(f"{spec.name} and {other.name} are over the {self.cat.dimensions[join.source].label}s valued in "
+                   "both.")
+        return [Filter(join.source, "in", sorted(valued))]
 
     def _collapse(self, series: pd.Series, dimension: str, group_by: list) -> pd.Series:
         if series.dropna().index.get_level_values(dimension).nunique() > 1:
@@ -295,15 +348,34 @@ class Executor:
                 table = table[_mask(pd.Series(table.index.get_level_values(f.dimension), index=table.index), f)]
         return table
 
-    def _years_in(self, name, period) -> float:
+    def _years_in(self, name, period, filters=()) -> float:
         dataset = self.cat.datasets[self.cat.measures[name].dataset]
         first, last = (periods.bounds_of(c, e) for c, e in zip(dataset.coverage(self.data), (False, True)))
         lo, hi = periods.period_bounds(period) if period is not None else (first, last)
         years = [y for y in range(int(max(lo, first)[:4]), int(min(hi, last)[:4]) + 1)]
         if period is not None and period.kind == "years":
             years = [y for y in period.values if int(first[:4]) <= y <= int(last[:4])]
+        if years and years[-1] == int(last[:4]) and not last.endswith("-12-31") and \
+                not self._days_kept(last, filters):
+            self._note(f"Per year: {years[-1]} is left out: its data end {last}, before any of the days asked.")
+            years = years[:-1]
         self._note(f"Per year: over {len(years)} year(s), {years[0]}-{years[-1]}" if years else "Per year: no years")
         return float(len(years)) if years else math.nan
+
+    def _days_kept(self, last: str, filters) -> bool:
+        """Whether a partial last year, up to the data's end, holds any day the calendar filters keep (Christmas in
+        a year whose data end in July holds none)."""
+        days = pd.date_range(f"{last[:4]}-01-01", last, freq="D")
+        frame = pd.DataFrame({"date": days.strftime("%Y-%m-%d"), "year": days.year, "calendar_month": days.month,
+                              "month_day": days.strftime("%m-%d")})
+        for f in filters:
+            dim = self.cat.dimensions[f.dimension]
+            if f.dimension in frame.columns and f.dimension != "year":
+                frame = frame[_mask(frame[f.dimension], f)]
+            elif dim.mask is not None and set(dim.needs) <= set(frame.columns):
+                keep = dim.mask(self.data, frame, f.values)
+                frame = frame[keep if f.op == "in" else ~keep]
+        return len(frame) > 0
 
     def _note(self, text: str) -> None:
         if text not in self.caveats:
@@ -368,7 +440,7 @@ class Executor:
                 totals[f"{spec.name}_share_of_city"] = value / city * 100 if city else math.nan
                 totals[f"{spec.name}_city"] = city
         for item in self.q.derived:
-            if item["op"] in ("change", "pct_change", "difference", "ratio") and all(f in totals for f in item["of"]):
+            if item["op"] in PAIR_OPS and all(f in totals for f in item["of"]):
                 totals[item["name"]] = derive(item, pd.DataFrame([totals]))[0]
         return totals
 
@@ -401,6 +473,8 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
         return (b - a) / a.where(a != 0) * 100
     if op == "difference":
         return a - b
+    if op == "sum":
+        return a + b
     return a / b.where(b != 0)
 
 
@@ -432,6 +506,19 @@ def _same(a, b) -> bool:
         return math.isclose(float(a), float(b), rel_tol=1e-12)
     except (TypeError, ValueError):
         return a == b
+
+
+def _column(table: pd.DataFrame, name: str) -> pd.Series:
+    return table[name] if name in table else _index_values(table, name)
+
+
+def _spread(values: pd.Series) -> dict:
+    """The spread of a column over the rows: how many have a value, the lowest, the median and the highest."""
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    if values.empty:
+        return {"n": 0, "min": None, "median": None, "max": None}
+    return {"n": int(len(values)), "min": float(values.min()), "median": float(values.median()),
+            "max": float(values.max())}
 
 
 def _latest(frame: pd.DataFrame) -> tuple[str, str]:

@@ -18,7 +18,11 @@ from typing import Callable
 #   mean          a column averaged plainly (an index over months)
 #   ratio         numerator / denominator * scale, each itself a measure, recomputed from the sums for a set
 #   attribute     a member's text value (an alderperson's name); never aggregated
-AGGREGATIONS = ("count", "sum", "weighted_mean", "mean", "ratio", "attribute")
+#   band_median   the median estimated from counts in bands (``parts``, with dollar ``edges``), recomputed from the
+#                 bands' sums for a set: the bands add up, a median does not
+#   coverage      the share of a member's join weight (an area's land) held by source members where the measure
+#                 ``of`` has a value: how much of an area a carried figure rests on
+AGGREGATIONS = ("count", "sum", "weighted_mean", "mean", "ratio", "attribute", "band_median", "coverage")
 
 # How a measure relates to time:
 #   event     rows have dates: a period filters them (homicides)
@@ -49,6 +53,9 @@ class Measure:
     city: str = "aggregate"  # at city grain: "aggregate" the members, "published" (the source's city row), "none"
     description: str = ""
     decimals: int = 0  # how many decimals its figures are shown with
+    parts: tuple = ()  # band_median: the count measures of the bands, lowest first
+    edges: tuple = ()  # band_median: each band's lower edge; the last band is open above
+    of: str | None = None  # coverage: the carried measure whose support it measures
 
     def __post_init__(self):
         if self.agg not in AGGREGATIONS:
@@ -96,6 +103,14 @@ class Dimension:
     value_type: str = "string"  # for the JSON schema: "integer", "string", "boolean"
     # The members a filter on one member means ("GAS STATION" is also "GAS STATION DRIVE/PROP."), or None.
     expand: Callable | None = None
+    # A rule on a row rather than a column: mask(data, frame, members) -> which rows are any of the members (a
+    # moving holiday is each year's own dates); it applies to frames holding the columns ``needs`` names.
+    mask: Callable | None = None
+    needs: tuple = ()
+    # An attribute of another dimension's members: a filter on it is a filter on ``parent``'s members that have
+    # it, found by lookup(data, value) -> parent members (a kind of crime is the IUCR codes of that kind).
+    parent: str | None = None
+    lookup: Callable | None = None
     description: str = ""
 
 

@@ -23,11 +23,12 @@ MAX_MEASURES = 12
 MAX_FILTERS = 20
 MAX_VALUES = 200
 MAX_LIMIT = 1000
-DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "share_of_total", "rank")
+DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "sum", "share_of_total", "rank")
+PAIR_OPS = ("change", "pct_change", "difference", "ratio", "sum")  # the ops of two columns
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "totals", "correlate", "population")
+            "totals", "correlate", "population", "spread")
 
 
 @dataclass
@@ -63,9 +64,12 @@ class MeasureSpec:
     period: Period | None = None
     filters: list = field(default_factory=list)
     per_year: bool = False
+    matched_with: str = ""  # another column of the same carried measure: both over the source members valued in both
 
     def to_dict(self) -> dict:
         out = {"measure": self.measure, "as": self.name}
+        if self.matched_with:
+            out["matched_with"] = self.matched_with
         if self.period:
             out["period"] = self.period.to_dict()
         if self.filters:
@@ -101,6 +105,7 @@ class Query:
     totals: bool = False
     correlate: list = field(default_factory=list)
     population: str = "auto"
+    spread: list = field(default_factory=list)  # columns whose min, median and max over the rows are given
 
     @property
     def place(self) -> str | None:
@@ -118,7 +123,7 @@ class Query:
             out["filters"] = [f.to_dict() for f in self.filters]
         if self.members_from:
             out["members_from"] = self.members_from.to_dict()
-        for key in ("derived", "having", "order_by", "correlate"):
+        for key in ("derived", "having", "order_by", "correlate", "spread"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.limit is not None:
@@ -243,6 +248,11 @@ def _filter(raw, at: str, data) -> Filter:
     if dims[name].expand is not None and op in ("in", "not_in", "equals"):
         values = list(dict.fromkeys(m for v in values for m in dims[name].expand(data, v)))
         op = "in" if op == "equals" else op
+    if dims[name].parent is not None:  # an attribute of another dimension's members: a filter on those members
+        if op == "between":
+            raise QueryError(f"{at}: {name} is filtered by naming its members", "invalid_filter", at)
+        values = list(dict.fromkeys(m for v in values for m in dims[name].lookup(data, v)))
+        return Filter(dims[name].parent, "in" if op == "equals" else op, values)
     return Filter(name, op, values)
 
 
@@ -250,7 +260,7 @@ def _measure_spec(raw, at: str, data) -> MeasureSpec:
     if isinstance(raw, str):
         raw = {"measure": raw}
     raw = _object(raw, at)
-    extra = set(raw) - {"measure", "as", "period", "filters", "per_year"}
+    extra = set(raw) - {"measure", "as", "period", "filters", "per_year", "matched_with"}
     if extra:
         raise QueryError(f"{at} has unknown key(s) {sorted(extra)[:5]}", "invalid_query", at)
     name = _name(raw.get("measure"), f"{at}.measure")
@@ -265,7 +275,26 @@ def _measure_spec(raw, at: str, data) -> MeasureSpec:
     per_year = raw.get("per_year", False)
     if not isinstance(per_year, bool):
         raise QueryError(f"{at}.per_year must be true or false", "invalid_query", f"{at}.per_year")
-    return MeasureSpec(name, alias or "", period, filters, per_year)
+    matched = raw.get("matched_with") or ""
+    if matched and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}", str(matched)):
+        raise QueryError(f"{at}.matched_with must name another column", "invalid_query", f"{at}.matched_with")
+    return MeasureSpec(name, alias or "", period, filters, per_year, matched)
+
+
+def _matched(measures: list, at: str) -> None:
+    """matched_with names another column of the same measure; the pairing holds both ways."""
+    by_name = {spec.name: spec for spec in measures}
+    for i, spec in enumerate(measures):
+        if not spec.matched_with:
+            continue
+        other = by_name.get(spec.matched_with)
+        if other is None or other is spec or other.measure != spec.measure:
+            raise QueryError(f"{at}measures[{i}].matched_with must name another column of the measure {spec.measure}",
+                             "invalid_query", f"{at}measures[{i}].matched_with")
+        if other.matched_with and other.matched_with != spec.name:
+            raise QueryError(f"{at}measures[{i}]: a column is matched with one other column", "invalid_query",
+                             f"{at}measures[{i}].matched_with")
+        other.matched_with = spec.name
 
 
 def _column_names(measures: list) -> None:
@@ -298,6 +327,7 @@ def parse_query(raw, data, depth: int = 0, at: str = "") -> Query:
             raise QueryError(f"two measures fill the column {spec.name!r}: give one an 'as'", "duplicate_field",
                              f"{at}measures")
         seen.add(spec.name)
+    _matched(measures, at)
     dims = catalog().dimensions
     group_by = [_name(g, f"{at}group_by") for g in _list(raw.get("group_by"), f"{at}group_by", 3)]
     for g in group_by:
@@ -342,7 +372,7 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         if op not in DERIVED_OPS:
             raise QueryError(f"{where}.op must be one of {', '.join(DERIVED_OPS)}", "invalid_query", f"{where}.op")
         of = _list(item.get("of"), f"{where}.of", 2)
-        need = 2 if op in ("change", "pct_change", "difference", "ratio") else 1
+        need = 2 if op in PAIR_OPS else 1
         if len(of) != need:
             raise QueryError(f"{where}.of takes {need} column name(s) for {op}", "invalid_query", f"{where}.of")
         of = [_known_field(query, f, f"{where}.of") for f in of]
@@ -378,6 +408,7 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
     if not isinstance(totals, bool):
         raise QueryError(f"{at}totals must be true or false", "invalid_query", f"{at}totals")
     query.totals = totals
+    query.spread = [_known_field(query, f, f"{at}spread") for f in _list(raw.get("spread"), f"{at}spread", 20)]
     if raw.get("correlate") is not None:
         pair = _list(raw["correlate"], f"{at}correlate", 2)
         if len(pair) != 2:

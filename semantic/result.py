@@ -18,6 +18,7 @@ class QueryResult:
     rows: list  # [{column: value}]
     totals: dict | None = None
     correlation: dict | None = None
+    spread: dict | None = None  # column -> {n, min, median, max} over the rows, where the query asks for it
     ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
     names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
@@ -43,7 +44,7 @@ def _clean(value):
     return value
 
 
-def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> QueryResult:
+def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None) -> QueryResult:
     q, cat, data = executor.q, executor.cat, executor.data
     dims = cat.dimensions
     columns, rows = [], []
@@ -81,7 +82,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties) -> Qu
         rows.append(row)
     result = QueryResult(query=q.to_dict(), columns=columns, rows=rows, steps=executor.steps,
                          totals={k: _clean(v) for k, v in totals.items()} if totals is not None else None,
-                         correlation=correlation, caveats=list(executor.caveats),
+                         correlation=correlation, spread=spread, caveats=list(executor.caveats),
                          ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
     if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
         result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
@@ -175,6 +176,11 @@ def render_text(result: QueryResult, data) -> str:
             elif base:
                 parts.append(f"{base['label']}: {fmt(value, base.get('decimals', 0), base['unit'])}")
         lines.append("Total over these rows: " + "; ".join(parts))
+    for name, spread in (result.spread or {}).items():
+        column = next((c for c in result.columns if c["name"] == name), {"label": name, "unit": "", "decimals": 0})
+        shown = [fmt(spread[k], column.get("decimals", 0), column["unit"]) for k in ("min", "median", "max")]
+        lines.append(f"Spread of {column['label'].lower()} over {spread['n']} rows: lowest {shown[0]}, median "
+                     f"{shown[1]}, highest {shown[2]}")
     if result.correlation:
         c = result.correlation
         lines.append(f"Correlation of {c['of'][0]} and {c['of'][1]} over {c['n']} rows: Pearson r = "

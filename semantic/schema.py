@@ -38,7 +38,9 @@ def _filters(dimensions: list) -> dict:
 def _core(measures: list, dimensions: list) -> dict:
     spec = {"type": "object", "required": ["measure"], "properties": {
         "measure": {"type": "string", "enum": measures}, "as": {"type": "string"}, "period": _period(),
-        "per_year": {"type": "boolean"}, "filters": _filters(dimensions)}}
+        "per_year": {"type": "boolean"}, "filters": _filters(dimensions),
+        "matched_with": {"type": "string", "description": "another column of the same measure carried from ZIPs: "
+                                                          "both over the ZIPs valued in both periods"}}}
     return {
         "measures": {"type": "array", "items": {"anyOf": [{"type": "string", "enum": measures}, spec]},
                      "maxItems": MAX_MEASURES, "description": "what to compute"},
@@ -72,6 +74,8 @@ def query_schema() -> dict:
                 "value": {"type": "number"}}}},
         "totals": {"type": "boolean", "description": "add the total over the rows and its share of the city"},
         "correlate": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+        "spread": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
+                   "description": "columns whose count, lowest, median and highest over the rows are given"},
         "population": {"type": "string", "enum": list(POPULATIONS),
                        "description": "the population a rate divides by"},
     })

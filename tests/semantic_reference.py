@@ -1061,6 +1061,201 @@ CASES = [
 ]
 
 
+
+# --------------------------------------------------------------------------
+# Added for issue #40 (one semantic layer): the shapes the nine tools answer that the query learned to say.
+# Each is computed straight from the raw CSVs, with its own reading of the rule (no project code used).
+# --------------------------------------------------------------------------
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> pd.Timestamp:
+    """The n-th ``weekday`` (Monday = 0) of a month; n = -1 is the last."""
+    days = pd.date_range(f"{year}-{month:02d}-01", periods=pd.Timestamp(year, month, 1).days_in_month, freq="D")
+    return list(days[days.day_of_week == weekday])[n if n < 0 else n - 1]
+
+
+def _on_days(days: set) -> pd.DataFrame:
+    h = _hom()
+    return h[h["date"].dt.normalize().isin(days)]
+
+
+def hol_thanksgiving_by_year():
+    """Thanksgiving = the fourth Thursday of November, each year 2001-2023."""
+    days = {_nth_weekday(y, 11, 3, 4) for y in range(2001, 2024)}
+    counts = _on_days(days).groupby("year").size().reindex(range(2001, 2024), fill_value=0)
+    # 2023's data end on July 19, before its Thanksgiving: a yearly average is over the 22 Thanksgivings held.
+    return {"by_year": {int(y): int(n) for y, n in counts.items()}, "per_year": float(counts.sum() / 22)}
+
+
+def hol_memorial_day_weekend_2016_2020():
+    """Memorial Day weekend = the Saturday to the Monday of the last Monday of May; years 2016, 2018, 2020."""
+    days = set()
+    for y in (2016, 2018, 2020):
+        monday = _nth_weekday(y, 5, 0, -1)
+        days |= {monday - pd.Timedelta(days=k) for k in range(3)}
+    return {"total": int(len(_on_days(days)))}
+
+
+def night_friday_saturday_2022():
+    """Friday and Saturday nights of 2022 from 22:00 to 02:59: the hours after midnight belong to the night before
+    (Saturday 01:30 is Friday night)."""
+    h = _hom()
+    h = h[h["year"] == 2022]
+    hour = h["date"].dt.hour
+    night_of = (h["date"].dt.day_of_week - (hour < 12).astype(int)) % 7
+    keep = hour.isin([22, 23, 0, 1, 2]) & night_of.isin([4, 5])
+    return {"total": int(keep.sum())}
+
+
+def iucr_homicide_codes():
+    """iucr_codes.csv rows whose PRIMARY DESCRIPTION is HOMICIDE, in file order, each with its homicides.csv rows."""
+    i = pd.read_csv(DATA / "iucr_codes.csv", dtype=str)
+    i = i[i["PRIMARY DESCRIPTION"] == "HOMICIDE"]
+    rows = pd.read_csv(DATA / "homicides.csv", dtype=str)["IUCR"].value_counts()
+    return {"codes": list(i["IUCR"]), "descriptions": dict(zip(i["IUCR"], i["SECONDARY DESCRIPTION"])),
+            "index_codes": dict(zip(i["IUCR"], i["INDEX CODE"])),
+            "homicides": {c: int(rows.get(c, 0)) for c in i["IUCR"]}}
+
+
+def _norm(text) -> str:
+    return " ".join("".join(ch if ch.isalnum() or ch == "'" else " " for ch in str(text).lower()).split())
+
+
+def station_of_every_area():
+    """An area's station: the police_stations.csv row whose COMMUNITY AREA is the area; else the row whose DISTRICT
+    NAME is the area's name (case and punctuation aside); else the station of the DISTRICT that most of the area's
+    homicides.csv rows name. Returns area -> the station's ADDRESS."""
+    st = _stations()
+    st = st[pd.to_numeric(st["DISTRICT"], errors="coerce").notna()].copy()
+    st["d"] = st["DISTRICT"].astype(float).astype(int)
+    h = _hom()
+    out = {}
+    for area, name in _names().items():
+        inside = st[pd.to_numeric(st["COMMUNITY AREA"], errors="coerce") == area]
+        named = st[st["DISTRICT NAME"].map(_norm) == _norm(name)]
+        if len(inside):
+            row = inside.iloc[0]
+        elif len(named):
+            row = named.iloc[0]
+        else:
+            d = h.loc[h["area"] == area, "district"].dropna().astype(int).value_counts()
+            row = st[st["d"] == int(d.index[0])].iloc[0]
+        out[area] = row["ADDRESS"].strip()
+    return {"addresses": out}
+
+
+def police_headquarters():
+    """The police_stations.csv row whose DISTRICT is not a number: the department's headquarters."""
+    st = _stations()
+    hq = st[pd.to_numeric(st["DISTRICT"], errors="coerce").isna()].iloc[0]
+    return {"address": hq["ADDRESS"].strip(), "zip": str(hq["ZIP"]).strip()[:5]}
+
+
+def trend_biggest_increase_2019_2021():
+    """Community areas by the change in homicides from 2019 to 2021 (one year each, so the yearly average is the
+    count); areas with none in either year are not ranked; the top 5 increases, ties by the lower number."""
+    a, b = _counts((2019,)), _counts((2021,))
+    change = (b - a)[(a + b) > 0]
+    top = _rank(change, 5, True)
+    return {"areas": top, "changes": {k: int(change[k]) for k in top}, "ranked": int(len(change))}
+
+
+def _median_from_bands(counts: list) -> float:
+    """Interpolated median household income from the five ACS bands; the open top band gives its floor."""
+    edges = [0, 25000, 50000, 75000, 125000, None]
+    half, below = sum(counts) / 2, 0.0
+    for k, count in enumerate(counts):
+        if count > 0 and below + count >= half:
+            if edges[k + 1] is None:
+                return 125000.0
+            return edges[k] + (half - below) / count * (edges[k + 1] - edges[k])
+        below += count
+    return float("nan")
+
+
+BANDS = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+
+
+def median_income_estimates():
+    """The estimate for Hyde Park (41), Englewood (68), Lincoln Park (7, in the open band) and the city (the 77
+    areas' bands summed)."""
+    a = _acs()
+    areas = {k: _median_from_bands([float(a.loc[k, c]) for c in BANDS]) for k in (7, 41, 68)}
+    return {"areas": areas, "city": _median_from_bands([float(a[c].sum()) for c in BANDS])}
+
+
+def population_growth_top5_pct():
+    """The 5 areas whose population grew most in percent from the 2010 census to ACS 2019-2023."""
+    pct = (_acs_pop().reindex(AREAS) / _pop2010().reindex(AREAS) - 1) * 100
+    top = _rank(pct, 5, True)
+    return {"areas": top, "pct": {k: float(pct[k]) for k in top}}
+
+
+def _zhvi_year_mean(year: int) -> pd.Series:
+    z = _zhvi_long()
+    z = z[(z["Year"] == year) & z["price"].notna()]
+    return z.groupby("zip")["price"].mean()
+
+
+def home_value_change_since_2017():
+    """Areas by the percent change of their home value from the 2017 average to 2024-09, both over the area's ZIPs
+    valued in both periods (weights = share_of_community_area); only areas whose ZIPs valued in 2024-09 cover at least
+    a fifth of their land; the top 5 rises."""
+    x = _xwalk().copy()
+    now, then = _zhvi(2024, 9), _zhvi_year_mean(2017)
+    x["now"], x["then"] = x["zip"].map(now), x["zip"].map(then)
+    cover = x[x["now"].notna()].groupby("area_number")["share_of_community_area"].sum().reindex(AREAS, fill_value=0)
+    both = x[x["now"].notna() & x["then"].notna()]
+    w = both["share_of_community_area"]
+    pct = ((w * both["now"]).groupby(both["area_number"]).sum()
+           / (w * both["then"]).groupby(both["area_number"]).sum() - 1) * 100
+    pct = pct.reindex(AREAS)[cover >= 0.2]
+    top = _rank(pct, 5, True)
+    return {"areas": top, "pct": {k: float(pct[k]) for k in top}}
+
+
+def zip_value_spread_2024_09():
+    """The ZIPs' own ZHVI values in 2024-09: how many, the lowest, the median and the highest."""
+    v = _zhvi(2024, 9).dropna()
+    return {"n": int(len(v)), "min": float(v.min()), "median": float(v.median()), "max": float(v.max())}
+
+
+CASES += [
+    {"id": "hol_thanksgiving_by_year", "kind": "holiday", "expected": hol_thanksgiving_by_year,
+     "question": "How many homicides happened on Thanksgiving each year, and how many a year on average?",
+     "definition": "Thanksgiving = fourth Thursday of November; homicides.csv rows dated that day, by Year; the "
+                   "average over the years whose data hold the day (2023 ends in July)."},
+    {"id": "hol_memorial_day_weekend_2016_2020", "kind": "holiday", "expected": hol_memorial_day_weekend_2016_2020,
+     "question": "How many homicides on Memorial Day weekend in 2016, 2018 and 2020 together?",
+     "definition": "Saturday to Monday of the last Monday of May, in each of the three years."},
+    {"id": "night_friday_saturday_2022", "kind": "night", "expected": night_friday_saturday_2022,
+     "question": "How many homicides on Friday and Saturday nights between 10 pm and 3 am in 2022?",
+     "definition": "hours 22, 23, 0, 1, 2; an hour before noon is the night of the day before."},
+    {"id": "iucr_homicide_codes", "kind": "iucr", "expected": iucr_homicide_codes,
+     "question": "Which IUCR codes are homicide codes, and how many homicide rows use each?",
+     "definition": "iucr_codes.csv PRIMARY DESCRIPTION == HOMICIDE; homicides.csv IUCR value counts."},
+    {"id": "station_of_every_area", "kind": "station", "expected": station_of_every_area,
+     "question": "What is the police station of each community area?",
+     "definition": "the station in the area, else the district named like it, else the district most of its "
+                   "homicide rows name."},
+    {"id": "police_headquarters", "kind": "station", "expected": police_headquarters,
+     "question": "Where is police headquarters?", "definition": "the police_stations.csv row with no district number."},
+    {"id": "trend_biggest_increase_2019_2021", "kind": "trend_ranking", "expected": trend_biggest_increase_2019_2021,
+     "question": "Which community areas saw the biggest increase in homicides from 2019 to 2021?",
+     "definition": "2021 count minus 2019 count per area; areas with none in both left out; top 5."},
+    {"id": "median_income_estimates", "kind": "median_estimate", "expected": median_income_estimates,
+     "question": "What is the median household income in Hyde Park, Englewood, Lincoln Park and the city?",
+     "definition": "interpolated from census_acs.csv's five household income bands."},
+    {"id": "population_growth_top5_pct", "kind": "population_change", "expected": population_growth_top5_pct,
+     "question": "Which areas grew fastest since the 2010 census?",
+     "definition": "census_acs.csv total_population / census_population_2010.csv POP2010 - 1, in percent; top 5."},
+    {"id": "home_value_change_since_2017", "kind": "home_value_change", "expected": home_value_change_since_2017,
+     "question": "Which areas' home values rose the most since 2017?",
+     "definition": "2024-09 against the 2017 average over the ZIPs valued in both; areas a fifth covered or more."},
+    {"id": "zip_value_spread_2024_09", "kind": "zip_spread", "expected": zip_value_spread_2024_09,
+     "question": "What is the range of Chicago ZIPs' home values in September 2024?",
+     "definition": "property_zhvi_zip_monthly.csv 2024-09 values: count, min, median, max."},
+]
+
 if __name__ == "__main__":
     from collections import Counter
 

@@ -214,6 +214,96 @@ def headline(result, expected):
     assert row["home_value"] == approx(expected["zhvi_2024_09"])
 
 
+# ------------------------------------------------------------------ issue #40: what the nine tools answer
+
+def holiday_years(result, expected):
+    assert {r["year"]: r["homicides"] for r in result["rows"]} == expected["by_year"]
+
+
+def one_total(result, expected):
+    [row] = result["rows"]
+    assert row["homicides"] == expected["total"]
+
+
+def iucr_codes(result, expected):
+    assert [r["iucr"] for r in result["rows"]] == expected["codes"]
+    for r in result["rows"]:
+        assert r["iucr_description"] == expected["descriptions"][r["iucr"]]
+        assert r["iucr_index_code"] == expected["index_codes"][r["iucr"]]
+        assert r["homicides"] == expected["homicides"][r["iucr"]]
+
+
+def area_stations(result, expected):
+    assert {r["community_area"]: r["station_address"] for r in result["rows"]} == expected["addresses"]
+
+
+def headquarters(result, expected):
+    [row] = result["rows"]
+    assert (row["headquarters_address"], row["headquarters_zip"]) == (expected["address"], expected["zip"])
+
+
+def trend_ranking(result, expected):
+    assert areas(result) == expected["areas"]
+    assert {r["community_area"]: r["chg"] for r in result["rows"]} == expected["changes"]
+
+
+def median_incomes(result, expected):
+    got = {r["community_area"]: r["median_household_income"] for r in result["rows"]}
+    assert {k: got[k] for k in expected["areas"]} == {k: approx(v) for k, v in expected["areas"].items()}
+    assert result["totals"]["median_household_income"] == approx(expected["city"])  # the 77 areas' summed bands
+
+
+def growth(result, expected):
+    assert areas(result) == expected["areas"]
+    assert {r["community_area"]: r["pct"] for r in result["rows"]} == {k: approx(v) for k, v in expected["pct"].items()}
+
+
+def zip_spread(result, expected):
+    spread = result["spread"]["home_value"]
+    assert spread == {k: approx(v) if k != "n" else v for k, v in expected.items()}
+
+
+HOME_NOW = {"measure": "home_value", "period": {"month": "2024-09"}}
+ISSUE_40 = {
+    "hol_thanksgiving_by_year": ({"measures": ["homicides"], "group_by": ["year"],
+                                  "filters": [{"dimension": "holiday", "in": ["thanksgiving"]}]}, holiday_years),
+    "hol_memorial_day_weekend_2016_2020": ({"measures": ["homicides"], "period": {"years": [2016, 2018, 2020]},
+                                            "filters": [{"dimension": "holiday", "in": ["memorial_day_weekend"]}]},
+                                           one_total),
+    "night_friday_saturday_2022": ({"measures": ["homicides"], "period": {"year": 2022}, "filters": [
+        {"dimension": "night_weekday", "in": ["Friday", "Saturday"]}, {"dimension": "hour", "in": [22, 23, 0, 1, 2]}]},
+        one_total),
+    "iucr_homicide_codes": ({"measures": ["iucr_description", "iucr_index_code", "homicides"], "group_by": ["iucr"],
+                             "filters": [{"dimension": "crime_type", "equals": "homicide"}]}, iucr_codes),
+    "station_of_every_area": ({"measures": ["station_address"], "group_by": AREA}, area_stations),
+    "police_headquarters": ({"measures": ["headquarters_address", "headquarters_zip"]}, headquarters),
+    "trend_biggest_increase_2019_2021": ({"measures": [h(2019, "a"), h(2021, "b")], "group_by": AREA, "derived": [
+        {"name": "chg", "op": "change", "of": ["a", "b"]}, {"name": "both", "op": "sum", "of": ["a", "b"]}],
+        "having": [{"field": "both", "op": ">", "value": 0}], "order_by": ["chg"], "limit": 5}, trend_ranking),
+    "median_income_estimates": ({"measures": ["median_household_income"], "group_by": AREA, "totals": True},
+                                median_incomes),
+    "population_growth_top5_pct": ({"measures": ["population_2010", "population"], "group_by": AREA, "derived": [
+        {"name": "pct", "op": "pct_change", "of": ["population_2010", "population"]}], "order_by": ["pct"],
+        "limit": 5}, growth),
+    "home_value_change_since_2017": ({"measures": [
+        {**HOME_NOW, "as": "now", "matched_with": "then"}, {"measure": "home_value", "period": {"year": 2017},
+                                                             "as": "then"},
+        {"measure": "home_value_coverage", "period": {"month": "2024-09"}}], "group_by": AREA,
+        "derived": [{"name": "pct", "op": "pct_change", "of": ["then", "now"]}],
+        "having": [{"field": "home_value_coverage", "op": ">=", "value": 0.2}], "order_by": ["pct"], "limit": 5},
+        growth),
+    "zip_value_spread_2024_09": ({"measures": [HOME_NOW], "group_by": ["zip"], "spread": ["home_value"]}, zip_spread),
+}
+
+
+def test_a_per_year_average_leaves_out_a_last_year_without_the_days_asked(registry, expected):
+    """Thanksgiving 2001-2023: 2023's data end in July, so the average is over 22 Thanksgivings, not 23."""
+    result = registry.run("query_data", {"measures": [{"measure": "homicides", "per_year": True}],
+                                         "filters": [{"dimension": "holiday", "in": ["thanksgiving"]}]})
+    assert result.ok, result.error
+    assert result.values["rows"][0]["homicides"] == approx(expected["hol_thanksgiving_by_year"]["per_year"])
+
+
 # ------------------------------------------------------------------ one query per case
 
 def _with(query, **extra):
@@ -368,6 +458,7 @@ QUERIES = {
     "hl_rate_2021": (_headline({"year": 2021}), headline),
     "hl_rate_2022": (_headline({"year": 2022}), headline),
     "hl_rate_2020": (_headline({"year": 2020}), headline),
+    **ISSUE_40,
 }
 CASES = {case["id"]: case for case in ref.CASES}
 

@@ -45,6 +45,10 @@ GROUPS = (
 )
 
 CAVEAT = "ACS 2019-2023 5-year figures are survey estimates with margins of error, not counts."
+INCOME_EDGES = (0, 25_000, 50_000, 75_000, 125_000)  # each income band's lower edge; the top band is open
+MEDIAN_CAVEAT = ("The median household income is an ESTIMATE interpolated from the five ACS income bands (the "
+                 "middle household's band, its households assumed spread evenly); where the middle household is in "
+                 "the open $125,000+ band the figure is that band's floor, $125,000: read it as 'above $125,000'.")
 
 
 def _frame(data):
@@ -80,6 +84,12 @@ def _measures():
                            scale=100.0,
                            decimals=1, words=tuple(f"share {w}" for w in words) + tuple(f"percent {w}" for w in words),
                            **_COMMON))
+    out.append(Measure("median_household_income", "Median household income (estimated from income bands)", "dollars",
+                       agg="band_median", parts=("households_under_25k", "households_25k_50k", "households_50k_75k",
+                                                 "households_75k_125k", "households_125k_plus"),
+                       edges=INCOME_EDGES, dataset="census", grains=("city", "community_area"),
+                       caveats=(CAVEAT, MEDIAN_CAVEAT), description="an estimate: the data publishes no median, only "
+                       "households by income band (semantic/estimates.py); over a set of areas, from their summed bands"))
     return tuple(out)
 
 

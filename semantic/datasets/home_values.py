@@ -39,6 +39,10 @@ MEASURES = (
             description="Zillow's typical home value (all homes, mid tier, smoothed, seasonally adjusted); "
                         "over a span of months, their mean",
             caveats=("Zillow publishes no value for ZIPs 60617, 60707, 60827 or 60666.",)),
+    Measure("home_value_coverage", "Share of the area's land in ZIPs with a home value", "share of land", "zhvi",
+            agg="coverage", of="home_value", grains=(), derived_grains=("community_area",), city="none", decimals=4,
+            description="the summed land shares of an area's ZIPs that have a Zillow value in the period: how much "
+                        "of the area its carried home value rests on"),
 )
 
 DATASET = Dataset("zhvi", source="zhvi", title="Zillow Home Value Index by ZIP", time="series", frame=frame,

@@ -7,6 +7,7 @@ from semantic.datasets.common import cached
 from semantic.model import Dataset, Measure
 
 GRAINS = ("city", "community_area", "ward", "district")
+NIGHT_HOURS = 12  # an hour before noon belongs to the night of the day before: Friday night runs into Saturday
 PARTIAL = "The homicide data ends on {end}: its last year is partial."
 
 
@@ -19,8 +20,9 @@ def _frame(data) -> pd.DataFrame:
         "quarter": h["date"].dt.year.astype(str) + "Q" + h["date"].dt.quarter.astype(str),
         "calendar_month": h["month"].astype(int), "month_day": h["date"].dt.strftime("%m-%d"),
         "weekday": h["date"].dt.day_name(),
+        "night_weekday": (h["date"] - pd.Timedelta(hours=NIGHT_HOURS)).dt.day_name(),
         "hour": h["date"].dt.hour, "location_type": h["location_description"].astype(str),
-        "arrest": h["arrest"], "domestic": h["domestic"],
+        "arrest": h["arrest"], "domestic": h["domestic"], "iucr": h["iucr"].astype(str),
     })
 
 
@@ -61,5 +63,5 @@ DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-
                   vintage="2001-01-01 to 2023-07-19",
                   frame=frame, coverage=coverage, measures=MEASURES,
                   dimensions=("community_area", "ward", "district", "year", "quarter", "month", "date",
-                              "calendar_month", "month_day", "weekday", "hour", "location_type", "arrest",
-                              "domestic"))
+                              "calendar_month", "month_day", "weekday", "night_weekday", "hour", "location_type",
+                              "arrest", "domestic", "iucr"))

@@ -1,4 +1,5 @@
-"""An ESTIMATED median household income, interpolated from the ACS household income bands.
+"""An ESTIMATED median household income, interpolated from the ACS household income bands (the formula is
+semantic/estimates.py's; this module shapes the tool's answer).
 
 The extract publishes households by five income bands, not a median. The estimate places the middle
 household (the 50th percentile, half the households) in the band that holds it and assumes that band's
@@ -12,6 +13,7 @@ ACS median, and every text, summary and value says so.
 """
 from __future__ import annotations
 
+from semantic.estimates import median_from_bands as estimate_median
 from tools.census.data import ACS_LABEL, INCOME_BANDS, TOOL_NAME, bundle_cache
 from tools.common import fit_text, fmt_money, fmt_pct, make_result, rows_table
 from tools.map_hints import area_map
@@ -32,19 +34,11 @@ LEAD = (f"A median household income is not in the data; estimated by interpolati
 
 def median_from_bands(counts: list[float]) -> dict:
     """The estimate from the five band counts: {"median_income_estimate": dollars or None, "median_band": label,
-    "median_above": 125000 when it falls in the open band}."""
-    total = sum(counts)
-    if total <= 0:
-        return {METRIC: None, "median_band": None, "median_above": None}
-    half, below = total / 2, 0.0
-    for (low, high), count, (_, _, label) in zip(EDGES, counts, INCOME_BANDS):
-        if count > 0 and below + count >= half:
-            if high is None:
-                return {METRIC: None, "median_band": label, "median_above": low}
-            return {METRIC: round(low + (half - below) / count * (high - low)), "median_band": label,
-                    "median_above": None}
-        below += count
-    return {METRIC: None, "median_band": None, "median_above": None}
+    "median_above": 125000 when it falls in the open band}. The formula is the semantic layer's
+    (semantic/estimates.py), which its median_household_income measure uses too."""
+    estimate, band, floor = estimate_median([float(c) for c in counts], [low for low, _ in EDGES])
+    return {METRIC: None if estimate is None else round(estimate),
+            "median_band": None if band is None else INCOME_BANDS[band][2], "median_above": floor}
 
 
 def median_fields(record: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from semantic.names import normalize_name
 from tools.errors import ToolArgumentError
 
 # One ZIP argument: five digits, optionally with the ZIP+4 suffix.
@@ -39,13 +40,7 @@ ALIASES = {
     "west side": None,
 }
 
-_PUNCT = re.compile(r"[^a-z0-9' ]+")
-
-
-def normalize_name(text: str) -> str:
-    text = str(text).lower().replace("’", "'").replace("-", " ")
-    text = _PUNCT.sub(" ", text)
-    return re.sub(r"\s+", " ", text).strip()
+__all__ = ["ALIASES", "ZIP_ARGUMENT", "Gazetteer", "normalize_name"]  # normalize_name: semantic/names.py's, used here
 
 
 class Gazetteer:

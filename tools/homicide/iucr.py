@@ -1,4 +1,8 @@
-"""IUCR code lookup: what a crime code means and how many homicide rows use it."""
+"""IUCR code lookup: what a crime code means and how many homicide rows use it.
+
+A thin view of the semantic layer: the code list with each code's homicide rows is one query of the layer's IUCR
+measures by code (semantic/datasets/iucr.py), made once per bundle; this module keeps the tool's schema, finds a
+code by its description and shapes the answer."""
 from __future__ import annotations
 
 import difflib
@@ -6,9 +10,9 @@ import re
 
 import pandas as pd
 
+from semantic.executor import run_query
 from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, make_result
 from tools.errors import ToolArgumentError
-from tools.homicide.common import homicide_arrays
 from tools.registry import Tool
 from tools import names
 
@@ -36,10 +40,11 @@ def _normalise_code(text: str) -> str:
     return code
 
 
-def _code_record(row, count: int) -> dict:
-    return {"code": row.iucr, "primary": row.primary, "secondary": row.secondary, "index_code": row.index_code,
-            "index_crime": row.index_code == "I", "active": bool(row.active), "homicide_rows": int(count),
-            "in_homicide_snapshot": count > 0}
+def _code_record(row: dict) -> dict:
+    count = int(row["homicides"])
+    return {"code": row["iucr"], "primary": row["iucr_kind"], "secondary": row["iucr_description"],
+            "index_code": row["iucr_index_code"], "index_crime": row["iucr_index_code"] == "I",
+            "active": bool(row["iucr_active"]), "homicide_rows": count, "in_homicide_snapshot": count > 0}
 
 
 def _closest(codes: list[str], code: str, n: int = 5) -> list[str]:
@@ -66,13 +71,20 @@ def _by_description(iucr: pd.DataFrame, text: str) -> pd.DataFrame:
     return iucr[mask]
 
 
-def _catalogue(data) -> dict:
-    """Per bundle: IUCR code -> row (primary, secondary, index_code, active), in file order."""
+CODE_QUERY = {"measures": ["iucr_kind", "iucr_description", "iucr_index_code", "iucr_active", "homicides"],
+              "group_by": ["iucr"]}
+
+
+def _catalogue(data) -> tuple[dict, int]:
+    """Per bundle: IUCR code -> its record (kind, description, index code, active, homicide rows), in file order,
+    and the homicide rows in all: two queries of the layer."""
     cached = data.__dict__.get("_iucr_catalogue")
     if cached is None or cached[0] is not data.iucr:
-        cached = (data.iucr, {row.iucr: row for row in data.iucr.itertuples(index=False)})
+        records = {row["iucr"]: _code_record(row) for row in run_query(data, CODE_QUERY).rows}
+        total = int(run_query(data, {"measures": ["homicides"]}).rows[0]["homicides"])
+        cached = (data.iucr, records, total)
         data.__dict__["_iucr_catalogue"] = cached
-    return cached[1]
+    return cached[1], cached[2]
 
 
 def _table(records: list[dict], columns: list[str]) -> dict:
@@ -81,9 +93,7 @@ def _table(records: list[dict], columns: list[str]) -> dict:
 
 def get_iucr_info(data, code=None):
     iucr = data.iucr
-    catalogue = _catalogue(data)
-    counts = homicide_arrays(data).iucr_counts
-    total_rows = int(data.coverage["homicides"]["rows"])
+    catalogue, total_rows = _catalogue(data)
     if code is not None:
         key = _normalise_code(code)
         row = catalogue.get(key)
@@ -99,7 +109,7 @@ def get_iucr_info(data, code=None):
                     "ambiguous_code")
             if len(found) == 1:
                 row = catalogue[found["iucr"].iloc[0]]
-                key = row.iucr
+                key = row["code"]
         if row is None and not re.fullmatch(r"[0-9A-Z]{1,4}", key):
             raise ToolArgumentError(
                 f"no IUCR code matches {str(code)[:80]!r}: give a code such as 0110 (4 digits or letters) or words "
@@ -107,11 +117,11 @@ def get_iucr_info(data, code=None):
                 "unknown_code")
         if row is None:
             close = _closest(list(catalogue), key)
-            described = [f"{c} ({catalogue[c].secondary})" for c in close]
+            described = [f"{c} ({catalogue[c]['secondary']})" for c in close]
             raise ToolArgumentError(
                 f"unknown IUCR code '{code}'. The catalogue has {len(iucr)} codes; closest: "
                 f"{', '.join(described)}. Homicide codes are {', '.join(HOMICIDE_CODES)}.", "unknown_code")
-        record = _code_record(row, counts.get(key, 0))
+        record = dict(row)
         share = 100.0 * record["homicide_rows"] / total_rows if total_rows else 0.0
         record["share_of_homicide_rows_pct"] = round(share, 1)
         text = (f"IUCR {record['code']}: {record['primary']} - {record['secondary']}. "
@@ -126,10 +136,10 @@ def get_iucr_info(data, code=None):
         return make_result(TOOL_NAME, values=record, text=text, summary=summary, datasets=["iucr", "homicides"],
                            data=data, caveats=caveats, table=table, chart=None)
 
-    records = [_code_record(row, counts.get(c, 0)) for c, row in catalogue.items() if row.primary == "HOMICIDE"]
+    records = [dict(row) for row in catalogue.values() if row["primary"] == "HOMICIDE"]
     present = [r["code"] for r in records if r["in_homicide_snapshot"]]
     absent = [r["code"] for r in records if not r["in_homicide_snapshot"]]
-    other = sorted(set(counts) - {r["code"] for r in records})
+    other = sorted(c for c, r in catalogue.items() if r["homicide_rows"] and r["primary"] != "HOMICIDE")
     values = {"codes": records, "present_codes": present, "absent_codes": absent,
               "homicide_rows": total_rows, "other_codes_in_snapshot": other}
     lines = ["IUCR homicide codes:"]

@@ -40,7 +40,7 @@ from tools.homicide.common import (
     number_set,
     pct,
 )
-from tools.homicide.holidays import HOLIDAY_NAMES, earliest_day, holiday_dates, holidays_phrase
+from semantic.holidays import HOLIDAY_NAMES, earliest_day, holiday_dates, holidays_phrase
 from tools.homicide.periods import (Period, hour_runs, hours_phrase, monthly_average, resolve_period,
                                     yearly_average)
 from tools.map_hints import area_counts_map

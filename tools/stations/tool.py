@@ -1,5 +1,9 @@
 """Police district stations: where a district's station is, with its ZIP, phone and website.
 
+A thin view of the semantic layer: the stations, an area's station and the headquarters are queries of the
+layer's police-station measures (semantic/datasets/stations.py); this module keeps the tool's schema and shapes
+its answer.
+
 One tool, ``get_police_stations``, over ``police_stations.csv`` (CPD, portal z8bn-74gv, 2019 vintage):
 one station per police district, and the department's headquarters (``headquarters``). By ``district`` it answers that district's station; by
 ``community_area`` the station(s) standing in that area. People name a station after its district
@@ -10,8 +14,10 @@ between areas and districts, and the caveat says so). With no argument, every st
 """
 from __future__ import annotations
 
+from semantic.datasets.stations import area_station
+from semantic.executor import run_query
+from semantic.names import normalize_name
 from tools.common import AREA_SCHEMA, fit_text, make_result, rows_table
-from tools.data.geography import normalize_name
 from tools.errors import ToolArgumentError
 from tools.registry import Tool
 from tools import names
@@ -21,23 +27,27 @@ COLUMNS = ["district", "name", "address", "zip", "phone", "website", "community_
 VINTAGE_CAVEAT = "Station addresses and phone numbers are from the 2019 copy of the CPD Police Stations dataset."
 
 
+# The fields of a station record and the layer's measures that give them (semantic/datasets/stations.py).
+FIELDS = ("name", "address", "city", "state", "zip", "phone", "website", "area")
+
+
 def _records(data) -> list[dict]:
-    """The stations as plain dicts, built once per bundle."""
+    """The stations as plain dicts, from one query of the layer by district, built once per bundle."""
     cached = data.__dict__.get("_station_records")
     if cached is not None and cached[0] is data.police_stations:
         return cached[1]
-    geo = data.geography
-    records = [{"district": int(row.district), **_place_record(row, geo)}
-               for row in data.police_stations.itertuples(index=False)]
+    result = run_query(data, {"measures": [f"station_{f}" for f in FIELDS], "group_by": ["district"]})
+    records = [{"district": int(row["district"]), **_place_record(row, "station", data.geography)}
+               for row in result.rows]
     data.__dict__["_station_records"] = (data.police_stations, records)
     return records
 
 
-def _place_record(row, geo) -> dict:
-    """A station row's name, address, contacts and the community area it stands in."""
-    area = None if row.community_area is None or str(row.community_area) == "<NA>" else int(row.community_area)
-    return {"name": row.name, "address": row.address, "city": row.city, "state": row.state, "zip": row.zip,
-            "phone": row.phone, "website": row.website, "community_area": area,
+def _place_record(row: dict, prefix: str, geo) -> dict:
+    """A query row's name, address, contacts and the community area the place stands in."""
+    value = {f: row.get(f"{prefix}_{f}") for f in FIELDS}
+    area = None if value["area"] is None or str(value["area"]) == "<NA>" else int(value["area"])
+    return {**{f: value[f] for f in FIELDS if f != "area"}, "community_area": area,
             "area_name": geo.area_name(area) if area and 1 <= area <= 77 else None}
 
 
@@ -51,38 +61,28 @@ def station_line(station: dict) -> str:
     return f"District {station['district']} ({station['name']}) police station: {full_address(station)}{phone}"
 
 
-def _serving_district(data, number: int) -> tuple[int, float] | None:
-    """The district most of the area's homicide records name, and that share of the records."""
-    h = data.homicides
-    districts = h.loc[h["community_area"] == number, "district"].dropna()
-    if districts.empty:
-        return None
-    counts = districts.astype(int).value_counts()
-    return int(counts.index[0]), float(counts.iloc[0] / counts.sum())
-
-
 def stations_for_area(data, number: int) -> tuple[list[dict], str, list[str]]:
-    """(stations, how they were matched, notes) for a community area."""
+    """(stations, how they were matched, notes) for a community area: the station the layer's join from districts
+    to areas gives it (a query by community area), and the reason from the same rule
+    (semantic/datasets/stations.py)."""
     records = _records(data)
     area_name = data.geography.area_name(number)
-    inside = [s for s in records if s["community_area"] == number]
-    if inside:
-        return inside, "located_in_area", []
-    named = [s for s in records if normalize_name(s["name"]) == normalize_name(area_name)]
-    if named:
-        s = named[0]
+    row = run_query(data, {"measures": ["station_district"], "group_by": ["community_area"],
+                           "filters": [{"dimension": "community_area", "in": [number]}]}).rows[0]
+    districts, match, share = area_station(data, number)
+    chosen = [s for s in records if s["district"] == row["station_district"]]
+    if match == "district_name":
+        s = chosen[0]
         where = f"in {s['area_name']}" if s["area_name"] else "outside it"
-        return named, "district_name", [f"No police station stands in {area_name} itself; the {s['name']} "
-                                        f"district (district {s['district']}) station, {where}, is shown."]
-    serving = _serving_district(data, number)
-    if serving is None:
-        return [], "none", []
-    district, share = serving
-    station = [s for s in records if s["district"] == district]
-    return station, "serving_district", [
-        f"No police station stands in {area_name}; district {district}'s station is shown because "
-        f"{share:.0%} of {area_name}'s homicide records fall in district {district} (the data has no "
-        "district boundaries)."]
+        return chosen, match, [f"No police station stands in {area_name} itself; the {s['name']} "
+                               f"district (district {s['district']}) station, {where}, is shown."]
+    if match == "serving_district":
+        district = districts[0]
+        return chosen, match, [
+            f"No police station stands in {area_name}; district {district}'s station is shown because "
+            f"{share:.0%} of {area_name}'s homicide records fall in district {district} (the data has no "
+            "district boundaries)."]
+    return chosen, match, []
 
 
 def resolve_district(data, value) -> int:
@@ -98,11 +98,12 @@ def resolve_district(data, value) -> int:
 
 
 def _headquarters(data) -> list[dict]:
-    """The department's headquarters (the stations file's rows that are no district's station)."""
+    """The department's headquarters (the stations file's row that is no district's station), from the layer."""
     frame = data.__dict__.get("tables", {}).get("police_headquarters")
     if frame is None or frame.empty:
         return []
-    return [_place_record(row, data.geography) for row in frame.itertuples(index=False)]
+    row = run_query(data, {"measures": [f"headquarters_{f}" for f in FIELDS]}).rows[0]
+    return [_place_record(row, "headquarters", data.geography)]
 
 
 def _headquarters_answer(data) -> dict:
