@@ -106,6 +106,7 @@ class AreaCondition:
     side: str  # "above" | "below"
     value: float
     span: tuple  # the side and value's characters in the question
+    percent: bool = False  # the value was written as a percent ("30%+ of households"): a share, not a count
 
 
 @dataclass

@@ -21,34 +21,50 @@ _AT_LEAST = r"at\s+least|no\s+less\s+than|a\s+minimum\s+of"
 _AT_MOST = r"at\s+most|no\s+more\s+than|a\s+maximum\s+of"
 _BOUND_RE = re.compile(rf"\b({_AT_LEAST}|{_AT_MOST}|{_ABOVE}|{_BELOW})\s+{_VALUE}", re.I)
 # "30% or more", "$20,000 or less": the side after the value.
+# "30%+ of households": the plus says at least.
+_PLUS_RE = re.compile(rf"(){_VALUE}\+", re.I)
 _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|lower|fewer|below)\b", re.I)
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
-# The measures an area can be picked by, as the socioeconomic tool names them.
-MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency")
+# The measures an area can be picked by: the socioeconomic tool's, and the semantic layer's (a census group's share
+# or count, the population, the home value, the homicide rate), which rules/compositions.py turns into a query.
+MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency",
+            "household_income", "age", "race", "home_value")
+# A bound's own unit names its measure: "more than 75,000 residents", "over 100 per 100k".
+_UNIT_MEASURES = ((re.compile(r"\s*(?:residents|people|inhabitants|persons|population)\b", re.I), "population"),
+                  (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|/|for\s+every)\s*(?:100\s*k|100,?000|"
+                              r"hundred\s+thousand)\b", re.I), "homicide_rate"))
 
 
-def read_condition(low: str, metric_pos: dict) -> AreaCondition | None:
+def read_condition(low: str, metric_pos: dict, skip: list | None = None) -> AreaCondition | None:
     """The condition on community areas in ``low``, or None. ``metric_pos``: where each measure's words start; the
     measure nearest the value is the one it bounds (so "homicides in areas where poverty is over 30%" bounds
-    poverty, not homicides). A value that is a year ("over 2015") or bounds no socioeconomic measure is none."""
+    poverty, not homicides), unless the value's own unit names it ("75,000 residents", "100 per 100k"). A value that
+    is a year ("over 2015"), lies in ``skip`` (a group's own words: "households making less than $25k") or bounds
+    no measure listed here is none."""
     if not _AREAS_RE.search(low):
         return None
-    found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)), key=lambda m: m.start())
+    found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low)),
+                   key=lambda m: m.start())
     for match in found:
         number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
-        if not unit and 1900 <= number <= 2100:
+        if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
             continue
+        value = number * 1000 if unit in ("k", "thousand") else number
+        named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
+        if named:
+            return AreaCondition(named, _side(match), value, match.span())
         measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
         if not measures:
             return None
         metric = min(measures)[1]
-        value = number * 1000 if unit in ("k", "thousand") else number
-        return AreaCondition(metric, _side(match), value, match.span())
+        return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit)
     return None
 
 
 def _side(match: re.Match) -> str:
     word = match.group(1)
+    if match.re is _PLUS_RE:  # "30%+"
+        return "at_least"
     if not word:  # "30% or more"
         return "at_least" if match.group(4).lower() in ("more", "higher", "greater", "above") else "at_most"
     if re.match(_AT_LEAST, word, re.I):

@@ -56,11 +56,22 @@ def correct_spelling(low: str) -> str:
 # Shorthand written in chat ("how many ppl live in avondale", "adults w/o a diploma"): read as the words it stands for.
 _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
               "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's",
-              "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you"}
+              "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you",
+              "w/": "with"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
+# "#2 for homicides": a rank written with a number sign is the ordinal ("2nd"); after a kind of place ("community
+# area #27", "ward #3") it is the place's number.
+_NUMBER_SIGN_RE = re.compile(r"(?<!area\s)(?<!ward\s)(?<!district\s)(?<!beat\s)(?<!zip\s)(?<![\w#])#\s?(\d{1,2})\b")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def expand_shorthand(low: str) -> str:
+    low = _NUMBER_SIGN_RE.sub(lambda m: _ordinal(int(m.group(1))), low)
     return _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(0)], low)
 
 
@@ -103,8 +114,8 @@ def correct_place_words(low: str) -> str:
 
 # (metric, domain, pattern). Every pattern is tried; this order is the order of the analysis' metrics list.
 # Residents 65 and older, as people say it: "seniors", "old folks", "65 and up", "over 65".
-_OLDER = (r"seniors?|senior\s+citizens|elderly|elders|retirees|(?:old|older)\s+(?:residents|people|adults|folks|"
-          r"folk|population)|65\s*(?:\+|and\s+(?:over|up|older|above)|or\s+(?:older|over|more|above)|plus)|"
+_OLDER = (r"senior\s+citizens|seniors?|elderly|elders|retirees|(?:old|older)\s+(?:residents|people|adults|folks|"
+          r"folk|population)|65(?=\s*\+)|65\s*(?:and\s+(?:over|up|older|above)|or\s+(?:older|over|more|above)|plus)|"
           r"(?:over|above)\s+(?:the\s+age\s+of\s+)?65")
 METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("homicides", "homicides",
@@ -260,8 +271,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
-                  r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?\s*(?:\+|or\s+"
-                  r"(?:more|above|over)|and\s+(?:over|up|above)))"),
+                  r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?(?=\s*\+)|"
+                  r"\$?125(?:k|,000)?\s*(?:or\s+(?:more|above|over)|and\s+(?:over|up|above)))"),
     ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
@@ -332,7 +343,7 @@ BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhi
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
-CORRELATION_RE = re.compile(r"\bcorrelat\w*|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+CORRELATION_RE = re.compile(r"\bcorrelat\w*|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(
@@ -410,7 +421,7 @@ WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
 _SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
-_KIND_WITH = (r"\bthe\s+(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+"
+_KIND_WITH = (r"(?:\bthe\s+|^\W*)(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+"
               r"(?:the\s+)?(?:[\w-]+\s+)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
@@ -424,7 +435,7 @@ GROUP_WORDS = [
                                   r"where\s+in\s+(?:the\s+)?(?:city|chicago|town))\b", _FLAGS)),
     # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
     ("ward", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
-                        r"\b" + _SUPERLATIVE + r"\s+wards?\b", _FLAGS)),
+                        r"\b" + _SUPERLATIVE + r"\s+wards?\b|" + _KIND_WITH.format("wards?"), _FLAGS)),
     ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\b(?:police\s+)?districts\b|"
                             r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
@@ -434,8 +445,8 @@ GROUP_WORDS = [
     # "the month with the second most homicides": the kind, then what ranks it
     ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
                          _FLAGS)),
-    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent)\s+"
-                        r"years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
+    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
+                        r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)

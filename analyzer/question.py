@@ -189,7 +189,8 @@ def analyze_question(question: str, data) -> Analysis:
         when["year_range"] = dict(periods[0])
     consumed += ihs["consumed"] if "property" in domains else []
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
-    per_capita = bool(PER_CAPITA_RE.search(low)) and "homicides" in metrics
+    # "the 5 lowest income community areas (per capita)": the words qualify the income, not the homicides.
+    per_capita = bool(PER_CAPITA_RE.search(_INCOME_PER_CAPITA_RE.sub(" ", low))) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
             not re.search(r"\b(?:homicide|murder|killing)\s+rates?\b", low) and \
             not re.search(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100|1,?000|person|resident)", low):
@@ -277,10 +278,16 @@ def analyze_question(question: str, data) -> Analysis:
     if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
         group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
-    condition = read_condition(low, metric_pos) if not (areas or wards or districts or zips) else None
+    group_words = [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
+    condition = read_condition(low, metric_pos, group_words) if not (areas or wards or districts or zips) else None
     if condition:
         consumed.append(condition.span)
-        ranking, group_by = None, None  # the areas are picked, not ranked or listed by their homicides
+        # The areas are picked, not ranked or listed by their homicides; a ranking by another measure ranks within
+        # them ("the highest homicide rate in 2022 among areas with more than 50,000 residents").
+        within = ranking and ranking["metric"] not in (None, condition.metric) and \
+            condition.metric not in ("income", "poverty", "unemployment", "education", "hardship", "crowding",
+                                     "dependency")
+        ranking, group_by = (ranking if within else None), None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
@@ -431,7 +438,8 @@ def analyze_question(question: str, data) -> Analysis:
     elif domains and not unsupported and not injection and result["not_used"] and data is not None:
         # "homicides in ward 28 in 2022 and who's the alderman": the alderperson beside the count, from the layer
         places = {"ward": wards, "district": districts}
-        extra = attributes_query(text, {k: v for k, v in places.items() if v}, data)
+        ranked = group_by if ranking and group_by in ("ward", "district") else None
+        extra = attributes_query(text, {k: v for k, v in places.items() if v}, data, ranked)
         if extra is not None:
             result["declared_extra"] = extra
             _words_used(result, text)
@@ -581,9 +589,10 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         metrics.remove("age")
         if not any(m_ in metrics for m_ in ("population", "race")):
             domains.remove("census")
-    census_group = next((g for g, rx in CENSUS_GROUP_RES if rx.search(low)), None)
+    census_group, group_at = next(((g, m.start()) for g, rx in CENSUS_GROUP_RES for m in [rx.search(low)] if m),
+                                  (None, None))
     if census_group in ("125k_plus", "under_25k") and "household_income" not in metrics and \
-            ("income" in metrics or not domains):
+            ("income" in metrics or not domains or _RANKED_OR_BOUND_RE.search(low)):
         # Household income bands live in the ACS table, not the per-capita socioeconomic one.
         if "income" in metrics:
             metrics.remove("income")
@@ -600,7 +609,21 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         # "How many Chatham residents are 65 or older?": an age band is asked about, so the ages are the measure.
         add_unique(metrics, "age")
         add_unique(domains, "census")
+    group_metric = _GROUP_METRIC.get((census_group or "")[:4], "race")
+    if census_group and group_metric in metrics:
+        # The group's words are where its measure is named: a ranking word or a bound before them ranks or bounds
+        # the group ("the 5 areas with the highest share of households making $125k or more. How many murdered").
+        metric_pos[group_metric] = min(group_at, metric_pos.get(group_metric, group_at))
     return metrics, domains, metric_pos, locations, census_group
+
+
+_CHANGED_RE = re.compile(r"\b(?:dropped|fell|declined|decreased|rose|increased|grew|climbed|jumped|went\s+(?:up|down)|"
+                         r"changed|improved|worsened)\s+(?:the\s+)?$", re.I)
+_INCOME_PER_CAPITA_RE = re.compile(r"\bincome\b[\w\s-]{0,40}?\(\s*per[\s-]capita\s*\)", re.I)
+_GROUP_METRIC = {"125k": "household_income", "unde": "household_income", "age_": "age"}
+# A ranking word or a bound in the question: a household band named beside it is a measure, not a description.
+_RANKED_OR_BOUND_RE = re.compile(r"\b(?:most|highest|largest|biggest|greatest|lowest|least|fewest|smallest)\b|%|"
+                                 r"\bpercent|\bshare\b|\bhow\s+many\s+households\b", re.I)
 
 
 CENSUS_METRICS_OF_ANALYZER = ("population", "race", "age", "median_income")
@@ -846,6 +869,11 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     candidates = [(pos, metric) for metric, pos in metric_pos.items() if metric in metrics]
     if not candidates:
         return metrics[0] if metrics else None
+    before = [c for c in candidates if c[0] < first.start()]
+    if before and _CHANGED_RE.search(low[:first.start()]):
+        # "whose homicides dropped the most ... and what are homes worth there": the change verb before the ranking
+        # word ranks the measure named before it.
+        return max(before)[1]
     after = [c for c in candidates if c[0] >= first.start()]
     if after:
         return min(after)[1]

@@ -128,7 +128,10 @@ def _places(a: Analysis) -> list[str]:
         out.append("outside Chicago (no data): " + ", ".join(a.outside_places))
     if a.area_condition:
         c = a.area_condition
-        value = f"${c.value:,.0f}" if c.metric == "income" else f"{c.value:g}" + ("" if c.metric == "hardship" else "%")
+        value = (f"${c.value:,.0f}" if c.metric in ("income", "home_value") else f"{c.value:,.0f}"
+                 if c.metric == "population" or (c.metric in ("household_income", "age", "race") and not c.percent)
+                 else f"{c.value:g} per 100,000" if c.metric == "homicide_rate"
+                 else f"{c.value:g}" + ("" if c.metric == "hardship" else "%"))
         out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side.replace('_', ' ')} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
 

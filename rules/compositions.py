@@ -76,8 +76,14 @@ def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
-    if not ranking or ranking.singular or not ranking.top_n or ranking.top_n < 2 or analysis.trend or \
-            analysis.correlation or not _plain(analysis):
+    if not ranking or analysis.trend or analysis.correlation or not _plain(analysis) or ranking.position > 1:
+        return None
+    n = ranking.top_n or 1
+    # One area ranked by a census group ("the largest share of households earning $125,000+, and its homicides")
+    # has no chain of tool calls that ranks the group: the query ranks it.
+    by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
+        any(m not in (*CENSUS_METRICS, "population") for m in _others(analysis, ranking.metric))  # another domain
+    if n < 2 and not by_group:
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
@@ -85,23 +91,48 @@ def ranked_set(analysis: Analysis) -> dict | None:
     if first is None or not others:
         return None
     return {"measures": [first, *others], "group_by": ["community_area"],
-            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": ranking.top_n,
-            "totals": True}
+            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
+
+
+def _bounded(analysis: Analysis, period: dict | None) -> dict | None:
+    """The measure a condition bounds: a census group's share where the value is a percent ("30%+ of households make
+    less than $25k"), else its count; a homicide rate over the question's years."""
+    condition = analysis.area_condition
+    if condition.metric == "homicide_rate":
+        return {"measure": "homicide_rate", **({"period": period} if period else {})}
+    if condition.metric in CENSUS_METRICS:
+        group = CENSUS_GROUP.get(analysis.census_group)
+        if group is None:
+            return None
+        return {"measure": f"share_{group}" if condition.percent else group}
+    return {"measure": MEASURE_OF[condition.metric]} if condition.metric in MEASURE_OF else None
 
 
 def threshold_set(analysis: Analysis) -> dict | None:
     """"The share of 2021's homicides in areas where at least 30% of households are below poverty": the areas the
     condition picks, their figures and the total with its share of the city."""
     condition = analysis.area_condition
-    if condition is None or condition.metric not in MEASURE_OF or analysis.correlation or not _plain(analysis):
+    if condition is None or analysis.correlation or not _plain(analysis):
         return None
     period = _period(analysis)
-    first = {"measure": MEASURE_OF[condition.metric]}
-    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, condition.metric)) if s]
-    return {"measures": [first, *others], "group_by": ["community_area"],
-            "having": [{"field": first["measure"], "op": OPS[condition.side], "value": condition.value}],
-            "order_by": [{"field": first["measure"], "direction": "desc" if condition.side in ("above", "at_least")
-                          else "asc"}], "totals": bool(others)}
+    first = _bounded(analysis, period)
+    if first is None:
+        return None
+    skip = "homicides" if first["measure"] == "homicide_rate" else condition.metric
+    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
+    if first["measure"] == "population":
+        others = [s for s in others if s["measure"] != "population"]
+    query = {"measures": [first, *others], "group_by": ["community_area"],
+             "having": [{"field": first["measure"], "op": OPS[condition.side], "value": condition.value}],
+             "order_by": [{"field": first["measure"], "direction": "desc" if condition.side in ("above", "at_least")
+                           else "asc"}], "totals": bool(others)}
+    ranked = analysis.ranking
+    if ranked and others:  # ranked within the set: "the highest homicide rate among areas over 50,000 residents"
+        target = _spec(ranked.metric, analysis, period)
+        if target is not None and any(_name(s) == _name(target) for s in others):
+            n = ranked.top_n or 1
+            query.update(order_by=[{"field": _name(target), "direction": ranked.order}], limit=n, totals=n > 1)
+    return query
 
 
 def ranked_change(analysis: Analysis) -> dict | None:
@@ -162,11 +193,25 @@ def correlation(analysis: Analysis) -> dict | None:
     return {"measures": specs, "group_by": ["community_area"], "correlate": names}
 
 
+def ranked_names(analysis: Analysis) -> dict | None:
+    """"The top 3 wards for homicides in 2020, how many each, and who were the alderpersons": the ranking and each
+    member's names and addresses, one query at the ranked grain."""
+    extra, ranking = analysis.declared_extra, analysis.ranking
+    if not extra or extra.get("filters") or not ranking or ranking.metric != "homicides" or analysis.per_capita:
+        return None
+    grain = extra["group_by"][0]
+    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
+    position = ranking.position or 1
+    return {"measures": [counted, *extra["measures"]], "group_by": [grain],
+            "order_by": [{"field": "homicides", "direction": ranking.order}],
+            "limit": max(ranking.top_n or 1, position)}
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     if analysis.injection_suspected or analysis.unsupported or analysis.out_of_range_years:
         return None
-    for reader in (zip_months, correlation, threshold_set, ranked_change, ranked_set):
+    for reader in (ranked_names, zip_months, correlation, threshold_set, ranked_change, ranked_set):
         query = reader(analysis)
         if query is not None:
             return query

@@ -45,7 +45,9 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
     if remaining <= 0:
         return []
     plan = plan_calls(analysis, results, geo)
-    if analysis.declared_extra:  # the alderperson of the ward counted: the layer's query beside the count
+    if analysis.declared_extra and analysis.declared_extra.get("filters"):
+        # the alderperson of the ward counted: the layer's query beside the count (a ranked grain's names are part of
+        # the ranking's own query: rules/compositions.py)
         plan.append((names.QUERY, analysis.declared_extra))
     if analysis.compare_city:  # a follow-up "how does that compare with the city?" (analyzer/followup.py)
         plan += city_versions(plan)
@@ -327,7 +329,7 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
-    if analysis.area_condition:
+    if analysis.area_condition and analysis.area_condition.metric in SOCIO_METRICS:
         planned = _condition_calls(analysis, results, domains)
     elif domains == ["property"] and analysis.ranking and analysis.group_by == "zip" and not places.zips \
             and span_months(analysis):

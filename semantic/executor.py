@@ -44,10 +44,11 @@ class Executor:
         table = self._derive(table)
         table = self._having(table)
         correlation = self._correlate(table) if self.q.correlate else None
+        selected = len(table)  # before the limit: "of the 16 areas over 50,000 residents, the highest rate is ..."
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
         spread = {name: _spread(_column(table, name)) for name in self.q.spread} if self.q.spread else None
-        return build_result(self, table, totals, correlation, ties, spread)
+        return build_result(self, table, totals, correlation, ties, spread, selected)
 
     def table(self) -> tuple[pd.DataFrame, list]:
         q = self.q

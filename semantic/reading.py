@@ -23,7 +23,9 @@ def measures_named(text: str) -> list[tuple[str, str]]:
     for name in public_measures():
         for word in catalog().measures[name].words:
             key = _normal(word)
-            start = low.find(key)
+            start, plural = low.find(key), low.find(key[:-1] + "s ")  # "alderpersons" is the word's plural
+            if start < 0 and plural >= 0:
+                start, key = plural, key[:-1] + "s "
             if start >= 0:
                 found.append((start, start + len(key), name, word))
     found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
@@ -43,8 +45,8 @@ def measures_named(text: str) -> list[tuple[str, str]]:
 def words_named(text: str) -> list[str]:
     """Every declared measure word the question uses (for the words a reading has used)."""
     low = _normal(text)
-    return sorted({w for name in public_measures() for w in catalog().measures[name].words if _normal(w) in low},
-                  key=len, reverse=True)
+    return sorted({w for name in public_measures() for w in catalog().measures[name].words
+                   if _normal(w) in low or _normal(w)[:-1] + "s " in low}, key=len, reverse=True)
 
 
 def _members_in_text(text: str, data, grain: str) -> list:
@@ -61,9 +63,11 @@ def _members_in_text(text: str, data, grain: str) -> list:
     return found
 
 
-def attributes_query(text: str, places: dict, data) -> dict | None:
+def attributes_query(text: str, places: dict, data, ranked: str | None = None) -> dict | None:
     """The names and addresses a question asks of the places it names, beside its other subjects ("homicides in ward
-    28 in 2022 and who's the alderman"): the attribute measures it names at a grain it names members of."""
+    28 in 2022 and who's the alderman"): the attribute measures it names at a grain it names members of. ``ranked``:
+    a grain the question ranks instead ("the top 3 wards for homicides, and their alderpersons"): the measures at that
+    grain, with no members (the ranking picks them)."""
     if data is None:
         return None
     cat = catalog()
@@ -72,7 +76,8 @@ def attributes_query(text: str, places: dict, data) -> dict | None:
         fits = [m.name for m in named if grain in m.grains]
         if fits and members:
             return {"measures": fits, "group_by": [grain], "filters": [{"dimension": grain, "in": list(members)}]}
-    return None
+    fits = [m.name for m in named if ranked in m.grains] if ranked else []
+    return {"measures": fits, "group_by": [ranked]} if fits else None
 
 
 def declared_query(text: str, places: dict, years: list, data) -> dict | None:

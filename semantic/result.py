@@ -20,6 +20,7 @@ class QueryResult:
     correlation: dict | None = None
     spread: dict | None = None  # column -> {n, min, median, max} over the rows, where the query asks for it
     ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
+    selected: int | None = None  # rows before the limit (those the filters and the threshold kept)
     names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
     sources: list = field(default_factory=list)
@@ -44,7 +45,8 @@ def _clean(value):
     return value
 
 
-def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None) -> QueryResult:
+def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None,
+                 selected: int | None = None) -> QueryResult:
     q, cat, data = executor.q, executor.cat, executor.data
     dims = cat.dimensions
     columns, rows = [], []
@@ -89,6 +91,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             else dims[keys[0]].display(data, t)) for t in result.ties}
     result.sources = _sources(executor)
     result.text = render_text(result, data)
+    result.selected = selected
     result.lead = render_lead(result)
     return result
 
@@ -223,6 +226,12 @@ def _phrase(column: dict, value) -> str:
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
         period = f" in {column['period']}" if column.get("period") else ""
         return f"{shown} {_lower(column['measure_label'])}{period}"
+    if column["unit"] == "percent" and column["label"].lower().startswith(("share", "percent")):
+        # "a share of households earning under $25,000 of 51.7%" (a label that names a group keeps its form)
+        return f"a {_lower(column['label'])} of {shown}"
+    if column["unit"].startswith("per "):  # "48.9 homicides per 100,000 residents a year in 2022"
+        period = f" in {column['period']}" if column.get("period") else ""
+        return f"{shown} {_lower(column.get('measure_label') or column['label'])}{period}"
     return f"{_lower(column['label'])} {shown}"
 
 
@@ -241,11 +250,13 @@ def _selection(result: QueryResult) -> str:
     poverty of at least 30%"."""
     query, labels = result.query, {c["name"]: c for c in result.columns}
     parts = []
+    order = query.get("order_by") or []
     for h in query.get("having", []):
         column = labels.get(h["field"], {"label": h["field"], "unit": "", "decimals": 0})
         value = fmt(h["value"], 1 if h["value"] % 1 else 0, column.get("unit", ""))
         parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
-    order = query.get("order_by") or []
+    if parts and order and query.get("limit") and order[0]["field"] in {h["field"] for h in query["having"]}:
+        return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
     change = next((d for d in query.get("derived", []) if order and d["name"] == order[0]["field"]
                    and d["op"] == "change"), None)
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
@@ -270,7 +281,7 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
     if all(c["unit"] == "text" for c in figures):  # names and addresses: "For Ward 42, the alderperson is ..."
         said = "; ".join(f"the {_lower(c['label'])} is {fmt(row.get(c['name']))}" for c in figures).rstrip(".")
         return f"For {who}, {said}." if who else f"{said[:1].upper() + said[1:]}."
-    said = _and([_phrase(c, row.get(c["name"])) for c in figures])
+    said = _and([_phrase(c, row.get(c["name"])) for c in figures]).rstrip(".")  # a name may end "Jason C."
     return f"{who} had {said}." if who else f"The figures: {said}."
 
 
@@ -281,22 +292,39 @@ def render_lead(result: QueryResult) -> str:
     sentences = []
     how = _selection(result)
     n = len(result.rows)
-    if result.query.get("having"):
+    rows = result.rows[:LEAD_ROWS]
+    having = result.query.get("having")
+    if having and result.query.get("limit") and result.selected is not None:
+        # Ranked within a threshold's set: the set first, then its leader ("Of the 16 community areas with residents
+        # over 50,000, the one with the highest ... is Austin (25), with ...").
+        picked = _selection(QueryResult(query={k: v for k, v in result.query.items() if k not in ("order_by", "limit")},
+                                        columns=result.columns, rows=[]))
+        ranked = _selection(QueryResult(query={k: v for k, v in result.query.items() if k != "having"},
+                                        columns=result.columns, rows=[]))
+        said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]) if result.rows else ""
+        head = f"Of the {_grain_words(result, result.selected)} {picked}"
+        if n == 1 and said:
+            sentences.append(f"{head}, the one {ranked} is {_who(result.rows[0], result)}, with {said}.")
+            rows = []
+        else:
+            sentences.append(f"{head}, the {n} {ranked} are {_and([_who(r, result) for r in rows])}.")
+        how = ""
+    elif having and result.totals:  # the set and what it holds, one sentence: the period asked is in the first
+        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}; together they had "
+                         f"{_and(_total_parts(result))}." if _total_parts(result) else
+                         f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}.")
+    elif having:
         sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}.")
     elif how and n > 1:
         names = [_who(row, result) for row in result.rows[:LEAD_ROWS]]
         sentences.append(f"The {_grain_words(result, n)} {how} are {_and(names)}.")
-    if result.totals:
-        labels = {c["name"]: c for c in result.columns}
-        parts = []
-        for name, value in result.totals.items():
-            base = labels.get(name)
-            # The set's counts and sums, not the mean of the measure that picked it (said per row below).
-            if base and base.get("kind") == "measure" and base.get("additive"):
-                share = result.totals.get(f"{name}_share_of_city")
-                of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
-                    if share is not None else ""
-                parts.append(_phrase(base, value) + of_city)
+    elif how and n == 1:  # "The community area with the most residents aged 65 and over is Austin (25), with ..."
+        word = _grain_words(result, 1).split(" ", 1)[1]
+        said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
+        sentences.append(f"The {word} {how} is {_who(result.rows[0], result)}, with {said}.")
+        rows = []
+    if result.totals and not (having and not result.query.get("limit")):
+        parts = _total_parts(result)
         if parts:
             sentences.append(f"Together they had {_and(parts)}.")
     if result.correlation:
@@ -307,7 +335,7 @@ def render_lead(result: QueryResult) -> str:
                          f"r = {c['pearson_r']:.2f} (Pearson; Spearman's rho {c['spearman_rho']:.2f}); "
                          f"{_strength(c['pearson_r'])}.")
         return " ".join(sentences)  # each area's pair of figures is in the table, not the lead
-    sentences += [_row_sentence(row, result, figures) for row in result.rows[:LEAD_ROWS]]
+    sentences += [_row_sentence(row, result, figures) for row in rows]
     if n > LEAD_ROWS:
         sentences.append(f"({n - LEAD_ROWS} more rows in the table.)")
     if not result.rows:
@@ -315,6 +343,21 @@ def render_lead(result: QueryResult) -> str:
     if result.ties:
         sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _total_parts(result: QueryResult) -> list[str]:
+    """The set's counts and sums, each with its share of the city: not the mean of the measure that picked it (said
+    per row)."""
+    labels = {c["name"]: c for c in result.columns}
+    parts = []
+    for name, value in (result.totals or {}).items():
+        base = labels.get(name)
+        if base and base.get("kind") == "measure" and base.get("additive"):
+            share = result.totals.get(f"{name}_share_of_city")
+            of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
+                if share is not None else ""
+            parts.append(_phrase(base, value) + of_city)
+    return parts
 
 
 def _strength(r: float) -> str:

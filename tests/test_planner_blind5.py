@@ -144,7 +144,7 @@ def test_homicides_in_the_areas_a_measure_picks_are_counted_together(ask, raw, s
     run = ask(question)  # one semantic query: the areas, then their homicides together, with the city's share
     assert lead(run).startswith(f"There are {len(areas)} community areas with ")
     city = int((raw.year.isin(years)).sum()) if years else len(raw)
-    assert f"Together they had {want:,} homicides" in lead(run)
+    assert f"together they had {want:,} homicides" in lead(run)  # the set and what it holds, in one sentence
     assert f"{want / city * 100:.1f}% of the city's {city:,}" in lead(run)  # the city-wide count had been the answer
     assert not run.reading.not_used and not run.ungrounded_numbers
 

@@ -41,13 +41,15 @@ def test_each_member_of_a_set_is_named_with_its_figure(ask):
 def test_a_threshold_keeps_its_boundary_and_gives_the_share_of_the_city(ask, case_id):
     run, want = _ask(ask, case_id)
     assert lead(run).startswith(f"There are {want['n_areas']} community areas with ")
-    assert f"Together they had {want['homicides']:,} homicides" in lead(run)
+    assert f"together they had {want['homicides']:,} homicides" in lead(run)
     assert f"{want['share'] * 100:.1f}% of the city's {want['city_total']:,}" in lead(run)
 
 
 def test_the_biggest_change_then_another_measure(ask):
     run, want = _ask(ask, "cr_biggest_drop_2021_2022_income")
-    assert lead(run).startswith(f"Austin ({want['area']}) had ") and f"a drop of {-want['change']}" in lead(run)
+    assert lead(run).startswith(f"The community area with the biggest drop in homicides from 2021 to 2022 is "
+                                f"Austin ({want['area']}), with ")
+    assert f"a drop of {-want['change']}" in lead(run)
     assert f"${want['value']:,}" in lead(run)
 
 
