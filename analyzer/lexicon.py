@@ -126,7 +126,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"income|incomes|wealth(?:y|iest|ier)?|earnings?|earn|salar(?:y|ies)|rich(?:est|er)?|"
      r"poor(?:est|er)|affluent|money|well[\s-]off|well[\s-]to[\s-]do|prosperous|better[\s-]off|"
      r"worse[\s-]off|(?:make|makes|making)\s+(?:per\s+(?:person|head|capita)|a\s+year|annually)|"
-     r"(?:folks|people|residents|families|locals|workers)\s+(?:there\s+)?(?:make|makes|made|making)\b|"
+     r"(?:folks|people|residents|families|locals|workers)\s+(?:there\s+)?(?:make|makes|made|making)\b(?!\s+up\b)|"
      r"how\s+much\s+(?:do|does|did)\s+[a-z' ]{2,40}?\s+make\b|"
      r"per[\s-]head\s+income|income\s+per\s+(?:person|head)"),
     ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households|hard[\s-]up|"
@@ -200,6 +200,10 @@ UNSUPPORTED: list[tuple[str, str]] = [
     # The data records a CTA train or platform as a kind of place, never which line.
     ("CTA lines", r"(?:red|blue|green|brown|orange|pink|purple|yellow)\s+line"),
     ("transit", r"\bcta\b|transit|trains?|buses|commute"),
+    # A figure for the future is no figure in the data ("predict how many murders chicago will have in 2025");
+    # "does poverty predict homicides" asks for a correlation, and stays one.
+    ("predictions", r"(?:predict|forecast|project)\w*\s+(?:[\w']+\s+){0,6}?(?:will|20[3-9]\d|202[4-9])|"
+                    r"how\s+many\s+(?:\w+\s+){1,3}will\s+(?:there\s+)?(?:be|have)"),
     ("weather", r"weather|temperature|rain|snow|forecast"),
     ("air quality", r"air\s+quality|pollution|polluted|smog|emissions"),
     # "how many restaurants are in chinatown": places counted, not a kind of place where homicides happened.
@@ -249,7 +253,7 @@ UNSUPPORTED: list[tuple[str, str]] = [
 # Subjects the data lacks that would narrow a homicide count ("how many involved a gun"), not a subject of their own
 # like the weather.
 FILTERING_SUBJECTS = ("weapons", "victim demographics", "victims' names", "gangs, suspects and motives", "CTA lines",
-                      "court outcomes")
+                      "court outcomes", "predictions")
 # A second question joined to the first ("... and how many were domestic?").
 SECOND_QUESTION_RE = re.compile(r"\b(?:and|also|plus)\s+(?:how|what|which|where|when|who|is|are|was|were|did|"
                                 # "..., and break down the victims by race": a second request
@@ -270,6 +274,7 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("asian", r"asians?(?:[\s-]americans?)?"),
     ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
+    ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|young\s+adults"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?(?=\s*\+)|"
                   r"\$?125(?:k|,000)?\s*(?:or\s+(?:more|above|over)|and\s+(?:over|up|above)))"),
@@ -343,7 +348,7 @@ BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhi
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
-CORRELATION_RE = re.compile(r"\bcorrelat\w*|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+CORRELATION_RE = re.compile(r"\bcorrelat\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(

@@ -18,7 +18,7 @@ import datetime
 import re
 import unicodedata
 
-from analyzer.analysis import Analysis, HomicideCoverage, PlaceMatch, Ranking, YearSpan
+from analyzer.analysis import Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
     correct_place_words,
     expand_shorthand,
@@ -280,6 +280,12 @@ def analyze_question(question: str, data) -> Analysis:
     # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
     group_words = [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
     condition = read_condition(low, metric_pos, group_words) if not (areas or wards or districts or zips) else None
+    majority = _MAJORITY_RE.search(low) if census_group and not condition else None
+    if majority and not (areas or wards or districts or zips):
+        # "majority-Black community areas": the group's share of residents over half
+        condition = AreaCondition(_GROUP_METRIC.get(census_group[:4], "race"), "above", 50.0, majority.span(),
+                                  percent=True)
+        consumed.append(majority.span())
     if condition:
         consumed.append(condition.span)
         # The areas are picked, not ranked or listed by their homicides; a ranking by another measure ranks within
@@ -314,6 +320,10 @@ def analyze_question(question: str, data) -> Analysis:
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
     warnings += _area_only_warnings(domains, places, metrics)
+    if per_capita and (wards or districts) and not areas:
+        kinds = " or ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
+        warnings.append(f"A rate per 100,000 residents cannot be computed by {kinds}: the data has no population "
+                        f"by {kinds} (population is published by community area); the count is given instead.")
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     if _months_after_the_end(asked_years, months, domains, cov):
         # "December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides".
@@ -600,7 +610,10 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         add_unique(domains, "census")
         if not any(m_ in metrics for m_ in _SOCIOECONOMIC_METRICS) and "socioeconomic" in domains:
             domains.remove("socioeconomic")
-    if census_group and census_group in RACE_GROUPS and not domains and not UNSUPPORTED_ANY_RE.search(low):
+    if census_group and census_group in RACE_GROUPS and not UNSUPPORTED_ANY_RE.search(low) and \
+            (not domains or _RANKED_OR_BOUND_RE.search(low) or CORRELATION_RE.search(low)):
+        # ... and beside another subject where it is ranked, bounded or correlated ("majority-Black areas", "the
+        # percent Black population and the murder rate"): the group's figure is a measure of the question.
         # "how many latinos live in little village": a group of residents named and no other measure: the group's
         # count in the census race table (read as no measure, the area's homicides had been given instead).
         add_unique(metrics, "race")
@@ -619,11 +632,12 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
 
 _CHANGED_RE = re.compile(r"\b(?:dropped|fell|declined|decreased|rose|increased|grew|climbed|jumped|went\s+(?:up|down)|"
                          r"changed|improved|worsened)\s+(?:the\s+)?$", re.I)
+_MAJORITY_RE = re.compile(r"\bmajority[\s-]+(?:of\s+)?\w+", re.I)
 _INCOME_PER_CAPITA_RE = re.compile(r"\bincome\b[\w\s-]{0,40}?\(\s*per[\s-]capita\s*\)", re.I)
 _GROUP_METRIC = {"125k": "household_income", "unde": "household_income", "age_": "age"}
 # A ranking word or a bound in the question: a household band named beside it is a measure, not a description.
-_RANKED_OR_BOUND_RE = re.compile(r"\b(?:most|highest|largest|biggest|greatest|lowest|least|fewest|smallest)\b|%|"
-                                 r"\bpercent|\bshare\b|\bhow\s+many\s+households\b", re.I)
+_RANKED_OR_BOUND_RE = re.compile(r"\b(?:most|highest|largest|biggest|greatest|lowest|least|fewest|smallest|"
+                                 r"majority)\b|%|\bpercent|\bshare\b|\bhow\s+many\s+households\b|\w+est\b", re.I)
 
 
 CENSUS_METRICS_OF_ANALYZER = ("population", "race", "age", "median_income")
@@ -840,7 +854,8 @@ def _year_warnings(years: list, domains: list, cov: dict, data, price_index: boo
     if "homicides" in domains and cov["last"] in years and cov["last"] > cov["last_full"]:
         # "All of 2023" cannot be answered whole: say where the data stops, in words a reader checks at a glance.
         warnings.append(f"{cov['last']} is partial in the homicide data: it ends on {_long_date(cov['end'])}, so "
-                        f"figures for {cov['last']} cover only part of the year.")
+                        f"a figure for all of {cov['last']} is not available; figures for {cov['last']} cover only "
+                        "part of the year.")
     if "socioeconomic" in domains and years and not out_years and any(y > 2012 or y < 2008 for y in years) and \
             "homicides" not in domains:
         warnings.append("The socioeconomic indicators are a single 2008-2012 ACS snapshot, not a yearly series.")

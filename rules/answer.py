@@ -614,6 +614,13 @@ def _census_years_outside(analysis: Analysis) -> bool:
         "property" not in analysis.domains and bool({"census", "socioeconomic"} & set(analysis.domains))
 
 
+def _qualifies(warning: str, lead: str) -> bool:
+    """A note that changes how the lead's figure reads, not already said there."""
+    if warning.startswith("A rate per 100,000 residents cannot be computed"):
+        return True
+    return " is partial in the homicide data:" in warning and "partial" not in lead
+
+
 def _outside_years_lead(analysis: Analysis) -> str:
     years = " and ".join(str(y) for y in analysis.out_of_range_years)
     cov = analysis.coverage
@@ -626,6 +633,9 @@ def _outside_years_lead(analysis: Analysis) -> str:
     if _census_years_outside(analysis):
         return (f"The census and socioeconomic figures ChiQA has are the 2008-2012 ACS indicators, the 2010 Census and "
                 f"the 2019-2023 ACS estimates, so I cannot give a figure for {where}{years}.")
+    if "predictions" in analysis.unsupported:  # "predict how many murders there will be in 2025"
+        return (f"ChiQA does not predict or forecast: the homicide data covers {cov.first_year} to {cov.end}, so I "
+                f"cannot give a figure for {where}{years}.")
     if analysis.months and analysis.out_of_range_years == [cov.last_year]:  # "December 2023", after the data's end
         months = " and ".join(calendar.month_name[m] for m in sorted(analysis.months))
         return (f"The homicide data ends on {cov.end}, so I cannot give a figure for {where}{months} "
@@ -725,6 +735,13 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         first, rest = (text[:end.start()], text[end.end():]) if end else (text.rstrip("."), "")
         kept_lead[0] = first + (f"; a {later} figure is not available, as the socioeconomic indicators are one "
                                 "2008-2012 snapshot.") + (" " + rest if rest else "")
+    # Caveats that change how the figure reads (a partial year, a rate that cannot be had at the grain asked) go
+    # beside it in the lead, not only among the notes at the foot.
+    qualifying = [w for w in analysis.warnings if _qualifies(w, " ".join(kept_lead))] if kept_lead and not \
+        outside else []
+    for warning in qualifying:
+        kept_lead.append(warning)
+        notes = [n for n in notes if n != warning]
     unread = not_used_note(analysis.not_used) if analysis.not_used and not strict else None
     if unread and kept_lead and checker.keep(unread):
         kept_lead.append(unread)

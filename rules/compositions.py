@@ -21,7 +21,7 @@ MEASURE_OF = {
 }
 # A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
-                "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children",
+                "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children", "age_18_24": "young_adults",
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
 CENSUS_METRICS = ("race", "age", "household_income")
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
@@ -62,6 +62,16 @@ def _others(analysis: Analysis, first: str) -> list[str]:
         m in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP))]
 
 
+def _with_count(specs: list, analysis: Analysis) -> list:
+    """"its homicide count and yearly rate": a rate asked beside a count gets the count too."""
+    out = []
+    for spec in specs:
+        if spec["measure"] == "homicide_rate" and analysis.asks_count:
+            out.append({**spec, "measure": "homicides"})
+        out.append(spec)
+    return out
+
+
 def _name(spec: dict) -> str:
     return spec.get("as") or spec["measure"]
 
@@ -87,7 +97,8 @@ def ranked_set(analysis: Analysis) -> dict | None:
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
-    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s]
+    others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s],
+                         analysis)
     if first is None or not others:
         return None
     return {"measures": [first, *others], "group_by": ["community_area"],
@@ -148,14 +159,14 @@ def ranked_change(analysis: Analysis) -> dict | None:
     if len(years) != 2 or analysis.per_capita:
         return None
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s]
-    n = ranking.top_n or 1
-    if not others and n == 1:
+    n, position = ranking.top_n or 1, ranking.position or 1
+    if not others and n == 1 and position == 1:
         return None  # the one biggest change alone: the trend tool's own ranking of places answers it
     before, after = ({"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years)
     return {"measures": [before, after, *others], "group_by": ["community_area"],
             "derived": [{"name": "change", "op": "change", "of": [before["as"], after["as"]]}],
             "order_by": [{"field": "change", "direction": "asc" if analysis.change_direction == "down" else "desc"}],
-            "limit": n, "totals": n > 1}
+            "limit": n, "totals": n > 1, **({"offset": position - 1} if position > 1 else {})}
 
 
 def zip_months(analysis: Analysis) -> dict | None:
@@ -180,6 +191,8 @@ def correlation(analysis: Analysis) -> dict | None:
         return None
     period = _period(analysis)
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation")]
+    if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics):
+        metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
     if period is None and any(m in SOCIO_METRICS for m in metrics):
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
     # Across areas of 2,000 to 100,000 residents a count mostly measures size: the rate unless a count is asked.

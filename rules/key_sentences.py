@@ -73,9 +73,13 @@ def _measure_places(m: re.Match) -> str | None:
     items = [_ITEM.match(item) for item in m["items"].split(", ")]
     if not all(items):
         return None
-    label = _subject(m["label"][0].lower() + m["label"][1:])
+    month = re.search(r"\s*\((\d{4})-(\d{2})\)", m["label"])  # "Home value (2024-09)": the month in words
+    raw = m["label"].replace(month.group(0), "") if month else m["label"]
+    label = _subject(raw[0].lower() + raw[1:])
+    when = f" in {calendar.month_name[int(month.group(2))]} {month.group(1)}" if month and \
+        1 <= int(month.group(2)) <= 12 else ""
     parts = _and([f"{i['value']} in {i['name']}" for i in items])
-    return f"{label[0].upper() + label[1:]} was {parts}{m['city'] or ''}."
+    return f"{label[0].upper() + label[1:]}{when} was {parts}{m['city'] or ''}."
 
 
 # Each key line's shape and the sentence it becomes, tried in order; a writer returning None passes the line on.

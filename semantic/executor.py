@@ -404,15 +404,18 @@ class Executor:
             frame = frame.sort_values(fields + list(table.index.names), ascending=ascending + [True] * table.index.nlevels,
                                       na_position="last", kind="mergesort")
             table = frame.set_index(list(table.index.names))
-        if self.q.limit is not None and len(table) > self.q.limit:
-            if self.q.order_by:
+        start = self.q.offset
+        if start or (self.q.limit is not None and len(table) > self.q.limit):
+            end = start + self.q.limit if self.q.limit is not None else len(table)
+            if self.q.order_by and end < len(table) + 1:
                 field = self.q.order_by[0]["field"]
                 values = table[field] if field in table else _index_values(table, field)
-                cut = values.iloc[self.q.limit - 1]
-                rest = table.iloc[self.q.limit:]
-                rest_values = values.iloc[self.q.limit:]
-                ties = [idx for idx, v in zip(rest.index, rest_values) if _same(v, cut)]
-            table = table.iloc[: self.q.limit]
+                # Members tied with the first or the last row kept, left out by the offset or the limit
+                kept = values.iloc[start:end]
+                edges = [kept.iloc[0], kept.iloc[-1]] if len(kept) else []
+                outside = [(idx, v) for i, (idx, v) in enumerate(zip(table.index, values)) if not start <= i < end]
+                ties = [idx for idx, v in outside if any(_same(v, e) for e in edges)]
+            table = table.iloc[start:end]
         return table, ties
 
     def _totals(self, table: pd.DataFrame, filters: list) -> dict:
@@ -434,6 +437,10 @@ class Executor:
             if spec.per_year:
                 value = value / self._years_in(spec.measure, period)
             totals[spec.name] = value
+            if m.agg == "ratio" and dims and self.cat.dimensions[dims[0]].kind == "place":
+                # a rate over the set beside the city's own: "their combined rate, against the city's"
+                totals[f"{spec.name}_city"] = _scalar(self.measure(spec.measure, [], period, [
+                    f for f in base + spec.filters if self.cat.dimensions[f.dimension].kind != "place"]))
             if m.additive and dims and self.cat.dimensions[dims[0]].kind == "place":
                 city = _scalar(self.measure(spec.measure, [], period,
                                             [f for f in base + spec.filters

@@ -28,7 +28,7 @@ PAIR_OPS = ("change", "pct_change", "difference", "ratio", "sum")  # the ops of 
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "totals", "correlate", "population", "spread")
+            "offset", "totals", "correlate", "population", "spread")
 
 
 @dataclass
@@ -102,6 +102,7 @@ class Query:
     having: list = field(default_factory=list)  # [{"field", "op", "value"}]
     order_by: list = field(default_factory=list)  # [{"field", "direction"}]
     limit: int | None = None
+    offset: int = 0  # rows of the order skipped before the limit: "the 2nd-biggest rise" is offset 1, limit 1
     totals: bool = False
     correlate: list = field(default_factory=list)
     population: str = "auto"
@@ -128,6 +129,8 @@ class Query:
                 out[key] = getattr(self, key)
         if self.limit is not None:
             out["limit"] = self.limit
+        if self.offset:
+            out["offset"] = self.offset
         if self.totals:
             out["totals"] = True
         if self.population != "auto":
@@ -404,6 +407,10 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
                                "direction": direction})
     if raw.get("limit") is not None:
         query.limit = _int(raw["limit"], f"{at}limit", 1, MAX_LIMIT)
+    if raw.get("offset") is not None:
+        query.offset = _int(raw["offset"], f"{at}offset", 0, MAX_LIMIT)
+        if query.offset and not query.order_by:
+            raise QueryError(f"{at}offset needs an order_by (which rows come first?)", "invalid_query", f"{at}offset")
     totals = raw.get("totals", False)
     if not isinstance(totals, bool):
         raise QueryError(f"{at}totals must be true or false", "invalid_query", f"{at}totals")

@@ -63,7 +63,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
             label = m.label + (f", {period.label()}" if period and specs[name].period else "")
             unit = m.unit + (" a year" if specs[name].per_year else "")
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
-                            "decimals": m.decimals, "additive": m.additive, "measure_label": m.label,
+                            "decimals": m.decimals, "additive": m.additive, "measure_label": m.label, "agg": m.agg,
+                            "weight_label": cat.measures[m.weight].label if m.weight else "",
                             "period": period.label() if period and m.agg != "attribute" and
                             cat.datasets[m.dataset].time != "snapshot" else ""})
         else:
@@ -259,21 +260,26 @@ def _selection(result: QueryResult) -> str:
         return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
     change = next((d for d in query.get("derived", []) if order and d["name"] == order[0]["field"]
                    and d["op"] == "change"), None)
+    nth = _ordinal_word(query.get("offset", 0) + 1) if query.get("offset") else ""  # "the second-biggest rise"
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
         first, second = (labels.get(f, {}) for f in change["of"])
         what = _lower(first.get("measure_label") or change["of"][0])
         span = f" from {first.get('period')} to {second.get('period')}" if first.get("period") else ""
-        parts.append(f"with the biggest {'drop' if order[0]['direction'] == 'asc' else 'rise'} in {what}{span}")
+        parts.append(f"with the {nth}biggest {'drop' if order[0]['direction'] == 'asc' else 'rise'} in {what}{span}")
     elif order and query.get("limit") and not query.get("derived"):
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})
         high = order[0]["direction"] == "desc"
         if column["unit"] in COUNT_UNITS and column.get("measure_label"):  # "with the most homicides in 2022"
             period = f" in {column['period']}" if column.get("period") else ""
-            parts.append(f"with the {'most' if high else 'fewest'} {_lower(column['measure_label'])}{period}")
+            parts.append(f"with the {nth}{'most' if high else 'fewest'} {_lower(column['measure_label'])}{period}")
         else:
-            parts.append(f"with the {'highest' if high else 'lowest'} {_lower(column['label'])}")
+            parts.append(f"with the {nth}{'highest' if high else 'lowest'} {_lower(column['label'])}")
     return " and ".join(parts)
+
+
+def _ordinal_word(n: int) -> str:
+    return {2: "second-", 3: "third-", 4: "fourth-", 5: "fifth-"}.get(n, f"{n}th-")
 
 
 def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
@@ -349,6 +355,8 @@ def _total_parts(result: QueryResult) -> list[str]:
     """The set's counts and sums, each with its share of the city: not the mean of the measure that picked it (said
     per row)."""
     labels = {c["name"]: c for c in result.columns}
+    ordered = {o["field"] for o in result.query.get("order_by") or []} | {h["field"] for h in
+                                                                         result.query.get("having") or []}
     parts = []
     for name, value in (result.totals or {}).items():
         base = labels.get(name)
@@ -357,6 +365,19 @@ def _total_parts(result: QueryResult) -> list[str]:
             of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
                 if share is not None else ""
             parts.append(_phrase(base, value) + of_city)
+        elif base and base.get("agg") in ("mean", "weighted_mean") and name not in ordered and result.rows:
+            # "the average poverty rate across the 8 areas": the areas' plain mean, and the weighted one beside it
+            values = [r[name] for r in result.rows if isinstance(r.get(name), (int, float))]
+            if values:
+                plain = fmt(sum(values) / len(values), base.get("decimals", 1), base["unit"])
+                weighted = f" ({fmt(value, base.get('decimals', 1), base['unit'])} weighted by " \
+                           f"{_lower(base['weight_label'])})" if base.get("weight_label") and value is not None else ""
+                parts.append(f"an average {_lower(base['measure_label'])} of {plain} across them{weighted}")
+        elif base and base.get("kind") == "measure" and base["unit"].startswith("per ") and value is not None:
+            # A rate over the set is its own ratio of sums ("their combined homicide rate"), with the city's beside it
+            city = result.totals.get(f"{name}_city")
+            parts.append(f"a combined {_phrase(base, value)}" +
+                         (f" (the city's: {fmt(city, base.get('decimals', 1))})" if city is not None else ""))
     return parts
 
 

@@ -52,6 +52,7 @@ def _core(measures: list, dimensions: list) -> dict:
             {"type": "object", "required": ["field"], "properties": {
                 "field": {"type": "string"}, "direction": {"type": "string", "enum": ["desc", "asc"]}}}]}},
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        "offset": {"type": "integer", "minimum": 0, "maximum": MAX_LIMIT},
     }
 
 
