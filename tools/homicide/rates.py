@@ -6,6 +6,12 @@ census; a year from 2016 on uses the ACS 2019-2023 5-year estimate. 2015/2016 is
 the two vintages' reference years (2010 and 2021). A range's rate is the annual average
 rate = homicides / person-years * 100,000, where person-years sums each year's population, which is
 homicides / years / population * 100,000 whenever the whole range uses one vintage.
+
+A thin view of the semantic layer: the rule is the layer's (semantic/datasets/population.py, person-years by the
+query's population "auto"), and every count and rate here is a query of its ``homicides`` and ``homicide_rate``
+measures (``area_rates``: by community area and city-wide, kept per bundle for the last periods asked); the
+populations shown beside a rate are its ``population_2010`` and ``population`` measures. The tool keeps its schema,
+ranks the areas by the queried rates (ties by area number) and shapes the answer.
 """
 from __future__ import annotations
 
