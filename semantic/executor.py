@@ -36,6 +36,7 @@ class Executor:
         self.caveats: list[str] = []
         self.used: list[str] = []  # datasets read, for the sources
         self.steps: list[dict] = []  # the members_from results, for the trace
+        self._picked: dict = {}  # an event dataset's rows for a period and filters, shared by the query's measures
 
     # ------------------------------------------------------------------ the whole query
 
@@ -119,12 +120,24 @@ class Executor:
                                  f"{dataset.title.lower()}".replace("  ", " "), "grain_not_available")
 
     def _rows(self, m, period, filters, post: list) -> pd.DataFrame:
-        """The dataset's rows for this measure: period, row filters and the measure's own condition."""
+        """The dataset's rows for this measure: period, row filters and the measure's own condition. An event
+        dataset's rows for a period and filters are picked once per query (homicides, arrests and domestic
+        homicides read the same rows); its notes do not name the measure, and are said again as when picked."""
         dataset = self.cat.datasets[m.dataset]
         if dataset.name not in self.used:
             self.used.append(dataset.name)
+        key = None
+        if dataset.time == "event":
+            key = (dataset.name, repr(period.to_dict()) if period is not None else None,
+                   repr([f.to_dict() for f in filters]))
+            if key in self._picked:
+                frame, posted = self._picked[key]
+                self._event_notes(dataset, period)
+                post.extend(posted)
+                return self._where(m, frame)
         frame = dataset.frame(self.data)
         frame = self._period(dataset, m, frame, period)
+        posted_before = len(post)
         for f in filters:
             dim = self.cat.dimensions[f.dimension]
             if f.dimension in frame.columns:
@@ -137,9 +150,26 @@ class Executor:
             else:
                 raise QueryError(f"{m.label} cannot be filtered by {self.cat.dimensions[f.dimension].label.lower()}",
                                  "invalid_filter")
+        if key is not None:
+            self._picked[key] = (frame, post[posted_before:])
+        return self._where(m, frame)
+
+    @staticmethod
+    def _where(m, frame: pd.DataFrame) -> pd.DataFrame:
         for column, value in m.where:
             frame = frame[frame[column] == value]
         return frame
+
+    def _event_notes(self, dataset, period) -> None:
+        """What ``_period`` says of an event dataset's period, said again for rows picked before."""
+        if period is None:
+            self._partial(dataset, None)
+            return
+        periods.check_coverage(period, dataset.title.split(" (")[0].split(",")[0], dataset.coverage(self.data),
+                               self.caveats)
+        self._partial(dataset, period)
+        if dataset.name == "homicides":
+            self._empty_years(dataset.frame(self.data), period)
 
     def _direct(self, m, group_by: list, period, filters: list) -> pd.Series:
         post: list = []

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import difflib
+import json
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
 
+from semantic.executor import run_query
 from tools.common import check_year_range, fmt_int, standing_caveat
 from tools.errors import ToolArgumentError
 
@@ -59,6 +62,27 @@ def homicide_arrays(data) -> HomicideArrays:
         cached = HomicideArrays(table)
         data.__dict__["_homicide_arrays"] = cached
     return cached
+
+
+QUERY_CACHE_SIZE = 512  # homicide queries a bundle keeps
+
+
+def homicide_query(data, query: dict):
+    """A query of the semantic layer, its result kept per bundle (the last QUERY_CACHE_SIZE asked): the homicide
+    views ask the same counts again and again (the city's in each period, the rows with no place)."""
+    cached = data.__dict__.get("_homicide_queries")
+    if cached is None or cached[0] is not data.homicides:
+        cached = data.__dict__["_homicide_queries"] = (data.homicides, OrderedDict())
+    store = cached[1]
+    key = json.dumps(query, sort_keys=True, default=str)
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    result = run_query(data, query)
+    store[key] = result
+    if len(store) > QUERY_CACHE_SIZE:
+        store.popitem(last=False)
+    return result
 
 
 # ------------------------------------------------------------------ shared small helpers

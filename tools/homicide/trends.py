@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from semantic.executor import run_query
 
 from tools.common import (
     AREA_SCHEMA,
@@ -23,6 +22,7 @@ from tools.common import (
 )
 from tools.errors import ToolArgumentError
 from tools.homicide.common import (
+    homicide_query,
     SMALL_NUMBER_LIMIT,
     WARD_MAP_CAVEAT,
     district_name,
@@ -74,7 +74,7 @@ def _both_periods(data, place: list, p1: tuple, p2: tuple) -> tuple[dict, dict]:
     """A place's (or, with no filter, the city's) homicides and arrests in each period: one query."""
     measures = [{"measure": m, "period": _span(*p), "as": f"{m}_{n}"}
                 for n, p in ((1, p1), (2, p2)) for m in ("homicides", "arrests")]
-    row = run_query(data, {"measures": measures, **({"filters": place} if place else {})}).rows[0]
+    row = homicide_query(data, {"measures": measures, **({"filters": place} if place else {})}).rows[0]
     return tuple(_period_stats(row[f"homicides_{n}"], row[f"arrests_{n}"], *p) for n, p in ((1, p1), (2, p2)))
 
 
@@ -113,7 +113,7 @@ def _one_place(data, district, ward, community_area) -> tuple[dict, list, str]:
 def _yearly(data, place: list, p1: tuple, p2: tuple) -> list:
     """Homicides in each year of either period, tagged with the period it belongs to: one query by year."""
     years = sorted(set(range(p1[0], p1[1] + 1)) | set(range(p2[0], p2[1] + 1)))
-    rows = run_query(data, {"measures": ["homicides"], "group_by": ["year"], "period": {"years": years},
+    rows = homicide_query(data, {"measures": ["homicides"], "group_by": ["year"], "period": {"years": years},
                             "filters": place}).rows
     counts = {int(r["year"]): int(r["homicides"]) for r in rows}
     return [{"year": y, "period": "period1" if p1[0] <= y <= p1[1] else "period2", "homicides": counts.get(y, 0)}
@@ -122,7 +122,7 @@ def _yearly(data, place: list, p1: tuple, p2: tuple) -> list:
 
 def _without_place(data, kind: str, lo: int, hi: int) -> int:
     """Homicide rows in the years that record no ``kind``: the city's count less the places' (the query's totals)."""
-    totals = run_query(data, {"measures": [{"measure": "homicides", "period": _span(lo, hi)}], "group_by": [kind],
+    totals = homicide_query(data, {"measures": [{"measure": "homicides", "period": _span(lo, hi)}], "group_by": [kind],
                               "totals": True}).totals
     return int(totals["homicides_city"] - totals["homicides"])
 
@@ -254,7 +254,7 @@ def rank_changes(data, p1: tuple, p2: tuple, kind: str, top_n: int, sort_order: 
              # a place with none in either period is not ranked; ties keep the place number's order
              "having": [{"field": "both", "op": ">", "value": 0}],
              "order_by": [{"field": "change", "direction": sort_order}]}
-    places = run_query(data, query).rows
+    places = homicide_query(data, query).rows
     label1, label2 = years_label(*p1), years_label(*p2)
     rows = []
     for rank, r in enumerate(places[:top_n], start=1):
