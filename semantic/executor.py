@@ -136,6 +136,8 @@ class Executor:
                 post.extend(posted)
                 return self._where(m, frame)
         frame = dataset.frame(self.data)
+        if key is not None:
+            frame = frame[self._event_columns(dataset, frame)]
         frame = self._period(dataset, m, frame, period)
         posted_before = len(post)
         for f in filters:
@@ -153,6 +155,21 @@ class Executor:
         if key is not None:
             self._picked[key] = (frame, post[posted_before:])
         return self._where(m, frame)
+
+    def _event_columns(self, dataset, frame: pd.DataFrame) -> list:
+        """The columns of an event dataset this query reads (its periods, group keys, filters and measures), so that
+        picking rows copies only those."""
+        q, dims = self.q, self.cat.dimensions
+        named = set(q.group_by) | {f.dimension for f in q.filters} | \
+            {f.dimension for spec in q.measures for f in spec.filters} | ({q.place} if q.place else set())
+        wanted = {"date", "month", "quarter", "year"} | named
+        for name in named:
+            wanted |= set(dims[name].needs) if name in dims else set()
+        for m in self.cat.measures.values():
+            if m.dataset == dataset.name:
+                wanted |= {m.column} | {column for column, _ in m.where}
+        wanted |= set(POPULATIONS.values())
+        return [c for c in frame.columns if c in wanted]
 
     @staticmethod
     def _where(m, frame: pd.DataFrame) -> pd.DataFrame:
