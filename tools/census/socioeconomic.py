@@ -24,7 +24,6 @@ from tools.common import (
     fmt_money,
     fmt_pct,
     make_result,
-    plain,
     resolve_areas,
     rows_table,
     unsupported_geography,
