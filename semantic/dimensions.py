@@ -14,6 +14,7 @@ from semantic.errors import QueryError
 from semantic.holidays import HOLIDAY_NAMES, holiday_day_strings
 from semantic.model import Dimension
 from semantic.datasets import iucr
+from semantic.datasets.common import cached
 from semantic.datasets.redfin import neighborhoods
 
 WEEKDAYS = list(calendar.day_name)  # Monday first, as pandas' dt.day_name()
@@ -69,10 +70,12 @@ def _zip(data, value) -> str:
 
 
 def _submarkets(data) -> dict:
-    """code -> name for every IHS series (the city, Cook County and suburbs too)."""
-    index = data.ihs_index
-    pairs = index[["submarket_code", "submarket_name"]].drop_duplicates()
-    return dict(zip(pairs["submarket_code"], pairs["submarket_name"]))
+    """code -> name for every IHS series (the city, Cook County and suburbs too), made once per bundle (each row's
+    name is looked up here)."""
+    def build(data):
+        pairs = data.ihs_index[["submarket_code", "submarket_name"]].drop_duplicates()
+        return dict(zip(pairs["submarket_code"], pairs["submarket_name"]))
+    return cached(data, "submarket_names", build)
 
 
 def _submarket(data, value) -> str:

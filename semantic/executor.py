@@ -36,6 +36,7 @@ class Executor:
         self.caveats: list[str] = []
         self.used: list[str] = []  # datasets read, for the sources
         self.steps: list[dict] = []  # the members_from results, for the trace
+        self._picked: dict = {}  # an event dataset's rows for a period and filters, shared by the query's measures
 
     # ------------------------------------------------------------------ the whole query
 
@@ -120,12 +121,26 @@ class Executor:
                                  f"{dataset.title.lower()}".replace("  ", " "), "grain_not_available")
 
     def _rows(self, m, period, filters, post: list) -> pd.DataFrame:
-        """The dataset's rows for this measure: period, row filters and the measure's own condition."""
+        """The dataset's rows for this measure: period, row filters and the measure's own condition. An event
+        dataset's rows for a period and filters are picked once per query (homicides, arrests and domestic
+        homicides read the same rows); its notes do not name the measure, and are said again as when picked."""
         dataset = self.cat.datasets[m.dataset]
         if dataset.name not in self.used:
             self.used.append(dataset.name)
+        key = None
+        if dataset.time == "event":
+            key = (dataset.name, repr(period.to_dict()) if period is not None else None,
+                   repr([f.to_dict() for f in filters]))
+            if key in self._picked:
+                frame, posted = self._picked[key]
+                self._event_notes(dataset, period)
+                post.extend(posted)
+                return self._where(m, frame)
         frame = dataset.frame(self.data)
+        if key is not None:
+            frame = frame[self._event_columns(dataset, frame)]
         frame = self._period(dataset, m, frame, period)
+        posted_before = len(post)
         for f in filters:
             dim = self.cat.dimensions[f.dimension]
             if f.dimension in frame.columns:
@@ -138,9 +153,41 @@ class Executor:
             else:
                 raise QueryError(f"{m.label} cannot be filtered by {self.cat.dimensions[f.dimension].label.lower()}",
                                  "invalid_filter")
+        if key is not None:
+            self._picked[key] = (frame, post[posted_before:])
+        return self._where(m, frame)
+
+    def _event_columns(self, dataset, frame: pd.DataFrame) -> list:
+        """The columns of an event dataset this query reads (its periods, group keys, filters and measures), so that
+        picking rows copies only those."""
+        q, dims = self.q, self.cat.dimensions
+        named = set(q.group_by) | {f.dimension for f in q.filters} | \
+            {f.dimension for spec in q.measures for f in spec.filters} | ({q.place} if q.place else set())
+        wanted = {"date", "month", "quarter", "year"} | named
+        for name in named:
+            wanted |= set(dims[name].needs) if name in dims else set()
+        for m in self.cat.measures.values():
+            if m.dataset == dataset.name:
+                wanted |= {m.column} | {column for column, _ in m.where}
+        wanted |= set(POPULATIONS.values())
+        return [c for c in frame.columns if c in wanted]
+
+    @staticmethod
+    def _where(m, frame: pd.DataFrame) -> pd.DataFrame:
         for column, value in m.where:
             frame = frame[frame[column] == value]
         return frame
+
+    def _event_notes(self, dataset, period) -> None:
+        """What ``_period`` says of an event dataset's period, said again for rows picked before."""
+        if period is None:
+            self._partial(dataset, None)
+            return
+        periods.check_coverage(period, dataset.title.split(" (")[0].split(",")[0], dataset.coverage(self.data),
+                               self.caveats)
+        self._partial(dataset, period)
+        if dataset.name == "homicides":
+            self._empty_years(dataset.frame(self.data), period)
 
     def _direct(self, m, group_by: list, period, filters: list) -> pd.Series:
         post: list = []

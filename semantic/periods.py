@@ -67,6 +67,9 @@ def apply(frame: pd.DataFrame, period: Period, what: str) -> pd.DataFrame:
     if period.kind == "years":
         return frame[frame["year"].isin(period.values)]
     if period.kind == "span":
+        if "date" in cols and "year" in cols and period.start.endswith("-01-01") and period.end.endswith("-12-31"):
+            # whole years: the rows' year (the same rows as their dates, compared as numbers, not text)
+            return frame[frame["year"].between(int(period.start[:4]), int(period.end[:4]))]
         if "date" in cols:
             return frame[(frame["date"] >= period.start) & (frame["date"] <= period.end)]
         if "month" in cols:

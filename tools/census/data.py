@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-import pandas as pd
-
-from tools.common import plain
+from semantic.executor import run_query
 from tools.errors import ToolArgumentError
 from tools import names
 
@@ -124,63 +122,73 @@ def rank_key(metric: str, group: str | None, rank_by: str) -> str:
     return DEFAULT_RANK[metric]
 
 
-# ------------------------------------------------------------------ per-bundle cache
+# ------------------------------------------------------------------ per-bundle cache (queries of the layer)
 
-def _build_table(acs: pd.DataFrame, pop2010: pd.DataFrame) -> pd.DataFrame:
-    acs = acs.set_index("area_number").sort_index()
-    out = pd.DataFrame(index=acs.index)
-    out["name"] = acs["name"]
-    out["population_acs_2023"] = acs["total_population"]
-    out["population_2010"] = pop2010.set_index("area_number")["population"].reindex(out.index).astype(float)
-    for src, key, _ in INCOME_BANDS:
-        out[f"households_{key}"] = acs[src]
-    out["households"] = out[[f"households_{k}" for _, k, _ in INCOME_BANDS]].sum(axis=1)
-    for src, key, _ in RACE_GROUPS:
-        out[key] = acs[src]
-    for band, key, _ in AGE_BANDS:
-        out[key] = acs[f"male_{band}"] + acs[f"female_{band}"]
-    out["age_total"] = out[[k for _, k, _ in AGE_BANDS]].sum(axis=1)
+# A record's key -> the layer's measure (semantic/datasets/census.py and population.py); a share key is its
+# count's share measure.
+LAYER_RACE = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
+              "white": "white", "asian": "asian", "american_indian": "native_american",
+              "pacific_islander": "pacific_islander", "other_race": "other_race", "multiracial": "multiracial"}
+LAYER_INCOME = {"under_25k": "households_under_25k", "25k_to_50k": "households_25k_50k",
+                "50k_to_75k": "households_50k_75k", "75k_to_125k": "households_75k_125k",
+                "125k_plus": "households_125k_plus"}
+LAYER_AGE = {"age_0_17": "children", "age_18_24": "young_adults", "age_25_34": "age_25_34",
+             "age_35_49": "age_35_49", "age_50_64": "age_50_64", "age_65_plus": "seniors"}
+
+
+def _layer_measures() -> list[tuple[str, str]]:
+    """(record key, measure) for every figure a record holds but the population change (a derived column)."""
+    out = [("population_acs_2023", "population"), ("population_2010", "population_2010"),
+           ("households", "households"), ("age_total", "residents_by_age")]
+    out += [(f"households_{k}", m) for k, m in LAYER_INCOME.items()]
+    out += [(f"pct_households_{k}", f"share_{m}") for k, m in LAYER_INCOME.items()]
+    for mapping in (LAYER_RACE, LAYER_AGE):
+        out += [(k, m) for k, m in mapping.items()] + [(f"pct_{k}", f"share_{m}") for k, m in mapping.items()]
     return out
 
 
-def _add_shares(frame: pd.DataFrame) -> pd.DataFrame:
-    """Shares (percent, one decimal) and the 2010->2023 change; works on the area table and the city row."""
-    frame = frame.copy()
-    for _, key, _ in INCOME_BANDS:
-        frame[f"pct_households_{key}"] = (100 * frame[f"households_{key}"] / frame["households"]).round(1)
-    for _, key, _ in RACE_GROUPS:
-        frame[f"pct_{key}"] = (100 * frame[key] / frame["population_acs_2023"]).round(1)
-    for _, key, _ in AGE_BANDS:
-        frame[f"pct_{key}"] = (100 * frame[key] / frame["age_total"]).round(1)
-    frame["population_change"] = frame["population_acs_2023"] - frame["population_2010"]
-    frame["population_change_pct"] = (100 * (frame["population_acs_2023"] / frame["population_2010"] - 1)).round(1)
-    return frame
+CHANGE = [{"name": "population_change", "op": "change", "of": ["population_2010", "population_acs_2023"]},
+          {"name": "population_change_pct", "op": "pct_change", "of": ["population_2010", "population_acs_2023"]}]
 
 
-def _record(row: pd.Series) -> dict:
-    record = {}
-    for key in METRIC_KEYS["all"]:
-        if key == "population":
-            continue
-        value = plain(row[key])
-        if value is not None and not key.startswith("pct_") and key != "population_change_pct":
-            value = int(round(value))
-        record[key] = value
-    return record
+def _typed(key: str, value):
+    """Counts as whole numbers; shares and the percent change to one decimal, as the tool shows them."""
+    if value is None:
+        return None
+    if key.startswith("pct_") or key == "population_change_pct":
+        return round(value, 1)
+    return int(round(value))
+
+
+def _query_records(data) -> tuple[dict, dict]:
+    """The 77 areas' records and the city's (the areas' sums, shares recomputed from them): the layer's counts and
+    shares by community area and with no grouping, twelve measures a query."""
+    pairs = _layer_measures()
+    by_area: dict = {}
+    city: dict = {}
+    for i in range(0, len(pairs), 12):
+        chunk = pairs[i:i + 12]
+        query = {"measures": [{"measure": m, "as": k} for k, m in chunk]}
+        if i == 0:
+            query["derived"] = CHANGE
+        keys = [k for k, _ in chunk] + [d["name"] for d in query.get("derived", [])]
+        for row in run_query(data, {**query, "group_by": ["community_area"]}).rows:
+            record = by_area.setdefault(int(row["community_area"]), {"name": row["community_area_name"]})
+            record.update({k: _typed(k, row[k]) for k in keys})
+        row = run_query(data, query).rows[0]
+        city.update({k: _typed(k, row[k]) for k in keys})
+    return by_area, city
 
 
 def bundle_cache(data) -> dict:
     cached = data.__dict__.get(CACHE_KEY)
     if cached is not None and cached["source"] is data.census_acs:
         return cached
-    table = _build_table(data.census_acs, data.population_2010)
-    numeric = [c for c in table.columns if c != "name"]
-    city_row = table[numeric].sum().to_frame().T
-    table = _add_shares(table)
-    city = _record(_add_shares(city_row).iloc[0])
-    records = {}
-    for number, row in table.iterrows():
-        records[int(number)] = {"community_area": int(number), "name": str(row["name"]), **_record(row)}
+    by_area, city_values = _query_records(data)
+    order = [k for k in METRIC_KEYS["all"] if k != "population"]
+    city = {k: city_values[k] for k in order}
+    records = {n: {"community_area": n, "name": r["name"], **{k: r[k] for k in order}}
+               for n, r in sorted(by_area.items())}
     cached = {"source": data.census_acs, "records": records, "city": city}
     data.__dict__[CACHE_KEY] = cached
     return cached

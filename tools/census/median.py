@@ -32,6 +32,10 @@ LEAD = (f"A median household income is not in the data; estimated by interpolati
         "income bands")
 
 
+# The band counts are the layer's (tools.census.data queries them). The layer's median_household_income measure gives
+# one number per area (the open band's floor where the middle household is in it); this answer also names the band
+# that holds the middle household and whether it is the open one, which the query's figure does not say, so it calls
+# the layer's own formula (semantic/estimates.py) on the queried band counts rather than a second formula.
 def median_from_bands(counts: list[float]) -> dict:
     """The estimate from the five band counts: {"median_income_estimate": dollars or None, "median_band": label,
     "median_above": 125000 when it falls in the open band}. The formula is the semantic layer's

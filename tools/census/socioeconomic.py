@@ -4,13 +4,14 @@ One tool, ``query_socioeconomic``: per capita income, poverty, unemployment, edu
 crowding, dependency and the hardship index for one area, a comparison of several, a ranking
 across the 77 areas, or the city-wide row. Every answer quotes the city-wide value for context.
 
-The table is tiny, so the per-bundle cache only holds the 77 area rows, the city row and each
-indicator's rank; a call is a few dictionary look-ups.
+A thin view of the semantic layer (semantic/datasets/socioeconomic.py): the 77 areas' indicators with each one's
+rank (highest first) are one query by community area, the city's published figures one query with no grouping,
+both made once per bundle; the areas above or below a value are a query with ``having``. The tool keeps its
+schema, orders and words the rows, and shapes the answer; a call is a few dictionary look-ups.
 """
 from __future__ import annotations
 
-import pandas as pd
-
+from semantic.executor import run_query
 from tools.common import (
     AREA_SCHEMA,
     COMPARE_SCHEMA,
@@ -23,7 +24,6 @@ from tools.common import (
     fmt_money,
     fmt_pct,
     make_result,
-    plain,
     resolve_areas,
     rows_table,
     unsupported_geography,
@@ -62,7 +62,19 @@ HARDSHIP_CAVEAT = ("The hardship index (1-100) combines crowding, poverty, unemp
                    "income relative to the other community areas; it is not published for the city as a whole.")
 
 
-# ------------------------------------------------------------------ per-bundle cache
+# ------------------------------------------------------------------ per-bundle cache (queries of the layer)
+
+# the file's column -> the layer's measure
+MEASURES = {"per_capita_income": "per_capita_income", "pct_households_below_poverty": "pct_households_below_poverty",
+            "pct_aged_16_plus_unemployed": "pct_unemployed", "pct_aged_25_plus_without_hs_diploma": "pct_without_diploma",
+            "hardship_index": "hardship_index", "pct_housing_crowded": "pct_housing_crowded",
+            "pct_aged_under_18_or_over_64": "pct_under_18_or_over_64"}
+CITY_NONE = ("hardship_index",)  # published per community area only: the layer has no city figure for it
+
+
+def _typed(column: str, value):
+    return int(value) if value is not None and COLUMN_SPEC[column][1] != "pct" else value
+
 
 def _cache(data) -> dict:
     cached = data.__dict__.get(CACHE_KEY)
@@ -70,29 +82,24 @@ def _cache(data) -> dict:
     if cached is not None and cached["source"] is table:
         return cached
     columns = [col for col, _, _ in ALL_COLUMNS]
-    areas = table[table["area_number"] > 0].set_index("area_number").sort_index()
-    city_rows = table[table["area_number"] == 0]
-    city = {col: plain(city_rows[col].iloc[0]) if len(city_rows) else None for col in columns}
-    city = {col: (int(v) if v is not None and COLUMN_SPEC[col][1] != "pct" else v) for col, v in city.items()}
-    ranks = areas[columns].rank(ascending=False, method="min")  # 1 = highest value
-    ranks_low = areas[columns].rank(ascending=True, method="min")  # 1 = lowest value
-    records = {}
-    for number, row in areas.iterrows():
-        record = {"community_area": int(number), "name": str(row["name"])}
-        for col in columns:
-            value = plain(row[col])
-            record[col] = int(value) if value is not None and COLUMN_SPEC[col][1] != "pct" else value
-        records[int(number)] = record
-    cached = {
-        "source": table,
-        "records": records,
-        "city": city,
-        "ranks": {int(n): {col: (None if pd.isna(r[col]) else int(r[col])) for col in columns}
-                  for n, r in ranks.iterrows()},
-        "ranks_low": {int(n): {col: (None if pd.isna(r[col]) else int(r[col])) for col in columns}
-                      for n, r in ranks_low.iterrows()},
-        "counts": {col: int(areas[col].notna().sum()) for col in columns},
-    }
+    by_area = run_query(data, {
+        "measures": [{"measure": MEASURES[c], "as": c} for c in columns], "group_by": ["community_area"],
+        "derived": [{"name": f"rank_{c}", "op": "rank", "of": [c]} for c in columns]}).rows  # 1 = highest value
+    published = [c for c in columns if c not in CITY_NONE]
+    city_row = run_query(data, {"measures": [{"measure": MEASURES[c], "as": c} for c in published]}).rows[0]
+    city = {col: _typed(col, city_row.get(col)) for col in columns}
+    records, ranks = {}, {}
+    for row in by_area:
+        number = int(row["community_area"])
+        records[number] = {"community_area": number, "name": row["community_area_name"],
+                           **{col: _typed(col, row[col]) for col in columns}}
+        ranks[number] = {col: None if row[col] is None else int(row[f"rank_{col}"]) for col in columns}
+    # The rank from the lowest ("3rd lowest of 77") is the wording's: 1 + the areas with a lower value.
+    valued = {col: [r[col] for r in records.values() if r[col] is not None] for col in columns}
+    ranks_low = {n: {col: None if r[col] is None else 1 + sum(v < r[col] for v in valued[col]) for col in columns}
+                 for n, r in records.items()}
+    cached = {"source": table, "records": records, "city": city, "ranks": ranks, "ranks_low": ranks_low,
+              "counts": {col: len(valued[col]) for col in columns}}
     data.__dict__[CACHE_KEY] = cached
     return cached
 
@@ -274,10 +281,12 @@ def _condition(data, cache, metric, above, below, numbers):
                                 "compare_areas with them", "conflicting_arguments")
     key = _rank_column(metric)
     bounds = [(op, float(v)) for op, v in (("above", above), ("below", below)) if v is not None]
-    kept = [r for r in cache["records"].values() if r[key] is not None
-            and all(r[key] > v if op == "above" else r[key] < v for op, v in bounds)]
-    kept.sort(key=lambda r: (-r[key], r["community_area"]))
-    rows = [{"community_area": r["community_area"], "name": r["name"], key: r[key]} for r in kept]
+    found = run_query(data, {"measures": [{"measure": MEASURES[key], "as": key}], "group_by": ["community_area"],
+                             "having": [{"field": key, "op": ">" if op == "above" else "<", "value": v}
+                                        for op, v in bounds],
+                             "order_by": [{"field": key, "direction": "desc"}]}).rows
+    rows = [{"community_area": r["community_area"], "name": r["community_area_name"], key: _typed(key, r[key])}
+            for r in found]
     rated = sum(r[key] is not None for r in cache["records"].values())
     head = f"Of the {rated} community areas, {len(rows)} had {condition_words(key, dict(bounds))} (ACS 2008-2012)"
     listed = [f"- {r['name']} ({r['community_area']}): {fmt_value(key, r[key])}" for r in rows]

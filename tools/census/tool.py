@@ -19,9 +19,14 @@ income. Only metric ``median_income_estimate`` gives one, interpolated from the 
 estimate wherever it appears (tools/census/median.py). Shares of race groups use total_population; age shares use
 the sum of the age bands (both sexes), which can differ from the total by up to 2 people.
 
-City-wide figures are sums of the 77 community areas. Everything is precomputed once per DataBundle.
+City-wide figures are sums of the 77 community areas.
 
-The column vocabulary, the per-bundle table and the vintage rule live in tools.census.data; the four
+A thin view of the semantic layer (semantic/datasets/census.py and population.py): every count and share, the
+2010 population and its change are the layer's measures, queried by community area and with no grouping (the
+city: the areas' sums, shares recomputed from them) once per DataBundle (tools.census.data ``bundle_cache``).
+The tool keeps its schema, the vintage rule for ``year``, and orders and words the records.
+
+The column vocabulary, the per-bundle records and the vintage rule live in tools.census.data; the four
 answer shapes (one area, comparison, ranking, city-wide) in tools.census.answers.
 """
 from __future__ import annotations

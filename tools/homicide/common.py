@@ -1,11 +1,15 @@
-"""Helpers every homicide tool shares: the per-bundle numpy arrays, year handling, wording and caveats."""
+"""Helpers every homicide tool shares: the per-bundle location vocabulary and query cache, year handling, wording and
+caveats."""
 from __future__ import annotations
 
 import difflib
+import json
+from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
 
+from semantic.executor import run_query
 from tools.common import check_year_range, fmt_int, standing_caveat
 from tools.errors import ToolArgumentError
 
@@ -14,51 +18,54 @@ WARD_MAP_CAVEAT = ("Ward numbers follow the ward map that was current when each 
 SMALL_NUMBER_LIMIT = 10
 
 
-# ------------------------------------------------------------------ per-bundle arrays
+# ------------------------------------------------------------------ per-bundle location vocabulary
 
 class HomicideArrays:
-    """The homicide table as typed numpy arrays; missing geography codes become 0."""
+    """The homicide table's kinds of place (its location descriptions), for reading and checking a location_type
+    argument; every count is a query of the semantic layer."""
 
     def __init__(self, df: pd.DataFrame):
         self.source = df
-        self.n = len(df)
-        self.year = df["year"].to_numpy(dtype=np.int16)
-        self.month = df["month"].to_numpy(dtype=np.int8)
-        # Day of week (0 = Monday) and hour of day, from the recorded date and time of the incident.
-        self.weekday = df["date"].dt.day_of_week.to_numpy(dtype=np.int8)
-        self.hour = df["date"].dt.hour.to_numpy(dtype=np.int8)
-        self.day_of_month = df["date"].dt.day.to_numpy(dtype=np.int8)  # "on December 25 each year"
-        self.day = df["date"].to_numpy(dtype="datetime64[ns]").astype("datetime64[D]")  # for date spans
-        self.arrest = df["arrest"].to_numpy(dtype=bool)
-        self.domestic = df["domestic"].to_numpy(dtype=bool)
-        self.ward = df["ward"].fillna(0).to_numpy(dtype=np.int16)
-        self.district = df["district"].fillna(0).to_numpy(dtype=np.int16)
-        self.community_area = df["community_area"].fillna(0).to_numpy(dtype=np.int16)
         loc = df["location_description"]
         if not isinstance(loc.dtype, pd.CategoricalDtype):
             loc = loc.astype("category")
         self.location_types: list[str] = [str(c) for c in loc.cat.categories]
-        self.location_code = loc.cat.codes.to_numpy(dtype=np.int32)  # -1 = missing
         self.location_index = {name.upper(): i for i, name in enumerate(self.location_types)}
-        counts = np.bincount(self.location_code[self.location_code >= 0], minlength=len(self.location_types))
-        order = np.argsort(-counts, kind="stable")
+        codes = loc.cat.codes.to_numpy(dtype=np.int32)  # -1 = missing
+        counts = np.bincount(codes[codes >= 0], minlength=len(self.location_types))
+        order = np.argsort(-counts, kind="stable")  # the most common first, for the suggestions of an error
         self.location_by_frequency = [self.location_types[i] for i in order if counts[i] > 0]
-        self.year_min = int(self.year.min()) if self.n else 0
-        self.year_max = int(self.year.max()) if self.n else 0
-        self.iucr_counts = df["iucr"].value_counts().to_dict() if "iucr" in df else {}
-
-    def year_mask(self, start: int, end: int) -> np.ndarray:
-        return (self.year >= start) & (self.year <= end)
 
 
 def homicide_arrays(data) -> HomicideArrays:
-    """The bundle's HomicideArrays, built on first use and rebuilt if the table object changes."""
+    """The bundle's location vocabulary, built on first use and rebuilt if the table object changes."""
     cached = data.__dict__.get("_homicide_arrays")
     table = data.homicides
     if cached is None or cached.source is not table:
         cached = HomicideArrays(table)
         data.__dict__["_homicide_arrays"] = cached
     return cached
+
+
+QUERY_CACHE_SIZE = 512  # homicide queries a bundle keeps
+
+
+def homicide_query(data, query: dict):
+    """A query of the semantic layer, its result kept per bundle (the last QUERY_CACHE_SIZE asked): the homicide
+    views ask the same counts again and again (the city's in each period, the rows with no place)."""
+    cached = data.__dict__.get("_homicide_queries")
+    if cached is None or cached[0] is not data.homicides:
+        cached = data.__dict__["_homicide_queries"] = (data.homicides, OrderedDict())
+    store = cached[1]
+    key = json.dumps(query, sort_keys=True, default=str)
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    result = run_query(data, query)
+    store[key] = result
+    if len(store) > QUERY_CACHE_SIZE:
+        store.popitem(last=False)
+    return result
 
 
 # ------------------------------------------------------------------ shared small helpers

@@ -1,10 +1,17 @@
 """analyze_homicide_socioeconomic_context: how community-area homicide rates line up with a 2008-2012
-socioeconomic indicator across the 77 areas (correlations and a quartile table)."""
+socioeconomic indicator across the 77 areas (correlations and a quartile table).
+
+A thin view of the semantic layer: the indicator by community area, each area's homicide rate and count over the
+years asked, and their Pearson and Spearman correlations are one query (``correlate``); the citywide rate and the
+rows with no area are the rates view's (tools/homicide/rates.py ``area_rates``). The tool keeps its schema, cuts
+the areas into the indicator's quartiles and shapes the answer."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from semantic.errors import QueryError
+from semantic.executor import run_query
 from tools.common import HOMICIDE_CODE_CAVEAT, fmt_int, fmt_num, make_result
 from tools.errors import ToolArgumentError
 from tools.homicide.common import SMALL_NUMBER_LIMIT, geo_missing_caveat, resolve_years, years_label
@@ -14,6 +21,7 @@ from tools.homicide.rates import (
     datasets_for,
     partial_rate_caveats,
     populations,
+    rate_measures,
     vintage_values,
 )
 from tools.registry import Tool
@@ -24,15 +32,18 @@ CORRELATION_CAVEAT = ("Correlation is not causation: these are area-level associ
 SOCIO_DATED_CAVEAT = ("The socioeconomic indicators are 2008-2012 ACS figures and are not current; "
                       "neighbourhoods have changed since.")
 
+# indicator -> (its column in the socioeconomic file, its label, the layer's measure)
 INDICATORS = {
-    "per_capita_income": ("per_capita_income", "per-capita income ($)"),
-    "poverty": ("pct_households_below_poverty", "% of households below poverty"),
-    "unemployment": ("pct_aged_16_plus_unemployed", "% aged 16+ unemployed"),
-    "no_hs_diploma": ("pct_aged_25_plus_without_hs_diploma", "% aged 25+ without a high-school diploma"),
-    "crowding": ("pct_housing_crowded", "% of housing crowded"),
-    "dependency": ("pct_aged_under_18_or_over_64", "% aged under 18 or over 64"),
-    "hardship_index": ("hardship_index", "hardship index (1-100, higher = more hardship)"),
+    "per_capita_income": ("per_capita_income", "per-capita income ($)", "per_capita_income"),
+    "poverty": ("pct_households_below_poverty", "% of households below poverty", "pct_households_below_poverty"),
+    "unemployment": ("pct_aged_16_plus_unemployed", "% aged 16+ unemployed", "pct_unemployed"),
+    "no_hs_diploma": ("pct_aged_25_plus_without_hs_diploma", "% aged 25+ without a high-school diploma",
+                      "pct_without_diploma"),
+    "crowding": ("pct_housing_crowded", "% of housing crowded", "pct_housing_crowded"),
+    "dependency": ("pct_aged_under_18_or_over_64", "% aged under 18 or over 64", "pct_under_18_or_over_64"),
+    "hardship_index": ("hardship_index", "hardship index (1-100, higher = more hardship)", "hardship_index"),
 }
+CORRELATION_CACHE_SIZE = 64
 
 
 SOCIO_NAME = names.SOCIOECONOMIC_CONTEXT
@@ -53,23 +64,34 @@ SOCIO_DESCRIPTION = ("Correlate community-area homicide rates per 100,000 with a
                      "across the 77 areas, with a quartile table.")
 
 
-def _ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n with ties given their average rank (as Spearman's rho needs)."""
-    return pd.Series(values).rank(method="average").to_numpy()
-
-
-def _indicator(data, indicator: str) -> dict:
-    """Per bundle and indicator: the areas with a value, the values, their ranks and quartile (1 = lowest)."""
-    cache = data.__dict__.setdefault("_homicide_indicators", {})
-    if indicator not in cache:
-        column = INDICATORS[indicator][0]
-        socio = data.socioeconomic
-        socio = socio[(socio["area_number"] > 0) & socio[column].notna()]
-        values = socio[column].to_numpy(dtype=float)
-        quartile = pd.qcut(pd.Series(values), 4, labels=[1, 2, 3, 4]).astype(int).to_numpy()
-        cache[indicator] = {"areas": socio["area_number"].to_numpy(dtype=int), "values": values,
-                            "ranks": _ranks(values), "quartile": quartile}
-    return cache[indicator]
+def _correlation(data, indicator: str, start: int, end: int) -> dict:
+    """The query of the indicator beside each area's homicide rate and count, with their correlation: the areas
+    with both figures (in area order), their values, and the layer's Pearson r and Spearman rho; kept per bundle
+    for the last calls."""
+    cache = data.__dict__.get("_homicide_context")
+    if cache is None or cache[0] is not data.homicides:
+        cache = data.__dict__["_homicide_context"] = (data.homicides, {})
+    key = (indicator, start, end)
+    if key not in cache[1]:
+        measure = INDICATORS[indicator][2]
+        query = {"measures": [measure, *rate_measures(start, end)], "group_by": ["community_area"],
+                 "correlate": [measure, "homicide_rate"]}
+        try:
+            result = run_query(data, query)
+        except QueryError as exc:
+            raise ToolArgumentError(f"cannot correlate: {exc}", "no_data") from None
+        valued = [r for r in result.rows if r[measure] is not None]
+        rows = [r for r in valued if r["homicide_rate"] is not None]
+        if len(cache[1]) >= CORRELATION_CACHE_SIZE:
+            cache[1].pop(next(iter(cache[1])))
+        cache[1][key] = {
+            "areas": np.array([r["community_area"] for r in rows], dtype=int),
+            "values": np.array([r[measure] for r in rows], dtype=float),
+            "rates": np.array([r["homicide_rate"] for r in rows], dtype=float),
+            "counts": np.array([r["homicides"] for r in rows], dtype=float),
+            "pearson": result.correlation["pearson_r"], "spearman": result.correlation["spearman_rho"],
+            "without_rate": len(valued) - len(rows)}
+    return cache[1][key]
 
 
 def strength_word(r: float) -> str:
@@ -80,17 +102,17 @@ def strength_word(r: float) -> str:
 
 def analyze_homicide_socioeconomic_context(data, indicator="hardship_index", start_year=2008, end_year=2012):
     start, end = resolve_years(data, None, start_year, end_year)
-    column, label = INDICATORS[indicator]
-    prepared = _indicator(data, indicator)
-    areas, ind, quart, ind_ranks = prepared["areas"], prepared["values"], prepared["quartile"], prepared["ranks"]
-    r = area_rates(data, start, end)
-    rates = r["rates"][areas]
-    counts = r["counts"][areas]
-    n = int(len(areas))
-    if n < 4 or np.isnan(rates).any():
+    column, label, _ = INDICATORS[indicator]
+    found = _correlation(data, indicator, start, end)
+    ind, rates, counts = found["values"], found["rates"], found["counts"]
+    pearson, spearman = found["pearson"], found["spearman"]
+    r = area_rates(data, start, end)  # the citywide rate and the rows with no area
+    n = int(len(found["areas"]) + found["without_rate"])
+    if n < 4 or found["without_rate"]:
         raise ToolArgumentError(f"only {n} community areas have both figures; cannot correlate", "no_data")
-    pearson = float(np.corrcoef(ind, rates)[0, 1])
-    spearman = float(np.corrcoef(ind_ranks, _ranks(rates))[0, 1])
+    # The quartile table cuts the query's areas by the indicator's quartiles (Q1 = lowest) and summarises each
+    # quartile's rows: shaping of the query's figures, not a measure of its own.
+    quart = pd.qcut(pd.Series(ind), 4, labels=[1, 2, 3, 4]).astype(int).to_numpy()
     quartiles = []
     for q in range(1, 5):
         in_q = quart == q

@@ -1,7 +1,8 @@
 """The period a homicide count covers: a year range, a list of separate years, or a date span; plus hours of day.
 
-A period is resolved once per call into a row mask and the words the answer uses for it, so the rest of the
-tool (grouping, caveats, the per-year average) reads one object instead of re-deriving years from arguments.
+A period is resolved once per call into the semantic layer's period (the query's ``period``) and the words the
+answer uses for it, so the rest of the tool (grouping, caveats, the per-year average) reads one object instead of
+re-deriving years from arguments.
 """
 from __future__ import annotations
 
@@ -9,11 +10,9 @@ import calendar
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
 from tools.common import check_year_range, fmt_num
 from tools.errors import ToolArgumentError
-from tools.homicide.common import HomicideArrays, number_set, resolve_years, years_label, years_phrase
+from tools.homicide.common import number_set, resolve_years, years_label, years_phrase
 
 _DATE = re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
 
@@ -24,7 +23,7 @@ class Period:
 
     start: int
     end: int
-    mask: np.ndarray
+    query: dict  # the layer's period: {"years": [...]} or {"start": ..., "end": ...}
     phrase: str  # how the answer names it: "years 2019-2022", "2019-12-01 to 2020-01-31"
     filters: dict
     years: list | None = None  # separate years, when the call listed them
@@ -40,7 +39,7 @@ class Period:
         return list(self.years) if self.years else list(range(self.start, self.end + 1))
 
 
-def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end_year=None, years=None,
+def resolve_period(data, year=None, start_year=None, end_year=None, years=None,
                    start_date=None, end_date=None, months=None) -> Period:
     """One of: year / start_year-end_year, years (a list), or start_date-end_date; mixing them is an error."""
     year_fields = [name for name, value in (("year", year), ("start_year", start_year), ("end_year", end_year))
@@ -50,7 +49,7 @@ def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end
         if mixed:
             raise ToolArgumentError(f"give start_date/end_date or {', '.join(mixed)}, not both: a date span "
                                     "already fixes the years and months", "conflicting_arguments")
-        return _date_period(data, arrays, start_date, end_date)
+        return _date_period(data, start_date, end_date)
     if years:
         if year_fields:
             # A list inside the range it is given with means the list ("start_year 2011, end_year 2019, years 2011,
@@ -61,14 +60,14 @@ def resolve_period(data, arrays: HomicideArrays, year=None, start_year=None, end
                                         "not both", "conflicting_arguments")
         chosen = sorted({check_year_range(data, y, y)[0] for y in years})
         label = number_set(chosen)
-        return Period(chosen[0], chosen[-1], np.isin(arrays.year, chosen), f"years {label}",
+        return Period(chosen[0], chosen[-1], {"years": chosen}, f"years {label}",
                       {"years": label, "year_list": chosen}, years=chosen)
     start, end = resolve_years(data, year, start_year, end_year)
-    return Period(start, end, arrays.year_mask(start, end), years_phrase(start, end),
+    return Period(start, end, {"start": str(start), "end": str(end)}, years_phrase(start, end),
                   {"years": years_label(start, end)})
 
 
-def _date_period(data, arrays: HomicideArrays, start_date, end_date) -> Period:
+def _date_period(data, start_date, end_date) -> Period:
     cov = data.coverage["homicides"]
     first = _parse_date(start_date, "start_date", first=True) if start_date is not None else cov["start"]
     last = _parse_date(end_date, "end_date", first=False) if end_date is not None else cov["end"]
@@ -81,8 +80,7 @@ def _date_period(data, arrays: HomicideArrays, start_date, end_date) -> Period:
                                     f"{cov['end']}", "out_of_range")
     if first > last:
         raise ToolArgumentError(f"start_date {first} is after end_date {last}", "out_of_range")
-    mask = (arrays.day >= np.datetime64(first)) & (arrays.day <= np.datetime64(last))
-    return Period(int(first[:4]), int(last[:4]), mask, f"{first} to {last}",
+    return Period(int(first[:4]), int(last[:4]), {"start": first, "end": last}, f"{first} to {last}",
                   {"years": years_label(int(first[:4]), int(last[:4])), "start_date": first, "end_date": last},
                   first_day=first, last_day=last)
 

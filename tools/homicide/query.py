@@ -1,8 +1,13 @@
 """Homicide counts with filters and one grouping: the workhorse homicide tool.
 
-Everything is computed on plain numpy arrays prepared once per DataBundle (see ``homicide_arrays``),
-so one call is a handful of vectorised comparisons plus ``np.bincount`` — fast at 12,657 rows and
-still well under 100 ms when the table is replicated to ~1.3 M rows.
+A thin view of the semantic layer: the call's arguments become a query's period and filters (the homicides
+dataset's dimensions: places, calendar month, day of the year, moving holiday, weekday, hour, arrest, domestic,
+kind of place), and every count is a query of its ``homicides`` and ``arrests`` measures: the total, each group of
+a breakdown, the count before the kind filters, the city's, and the rows with no place recorded. "Friday nights"
+(hours running past midnight with days of the week) is two disjoint queries added: the hours before midnight on
+the days asked, the hours after it on the days after. The tool keeps its schema, the words for its filters, the
+order of a ranking (ties, the places with none, a floor) and the per-year and per-month averages of the queried
+total, and shapes the answer.
 """
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ from tools.common import (
 )
 from tools.errors import ToolArgumentError
 from tools.homicide.common import (
+    homicide_query,
     ARREST_CAVEAT,
     SMALL_NUMBER_LIMIT,
     WARD_MAP_CAVEAT,
@@ -40,10 +46,10 @@ from tools.homicide.common import (
     number_set,
     pct,
 )
-from semantic.holidays import HOLIDAY_NAMES, earliest_day, holiday_dates, holidays_phrase
+from semantic.holidays import HOLIDAY_NAMES, earliest_day, holidays_phrase
 from tools.homicide.periods import (Period, hour_runs, hours_phrase, monthly_average, resolve_period,
                                     yearly_average)
-from tools.map_hints import area_counts_map
+from tools.map_hints import area_map
 from tools.registry import Tool
 from tools import names
 
@@ -131,19 +137,34 @@ DESCRIPTION = ("Count Chicago homicides 2001-2023 with filters (years, ward(s), 
 
 
 
-def _counts(arrays: HomicideArrays, mask: np.ndarray, codes: np.ndarray, size: int):
-    """Homicides and arrests per code (codes already restricted to ``mask``)."""
-    n = np.bincount(codes, minlength=size)
-    a = np.bincount(codes, weights=arrays.arrest[mask], minlength=size)
-    return n, a
+# ------------------------------------------------------------------ counts: queries of the layer
+
+def _count(data, scopes: list, period: "Period", group_by: str | None = None,
+           measures=("homicides", "arrests")) -> dict:
+    """Homicides and arrests (by default) of the selected rows, per member of ``group_by`` ({member: {measure:
+    count}}) or in all ({None: {...}}): a query per scope, added (the scopes are disjoint)."""
+    out: dict = {}
+    for filters in scopes:
+        query = {"measures": list(measures), "period": period.query, **({"filters": filters} if filters else {}),
+                 **({"group_by": [group_by]} if group_by else {})}
+        for row in homicide_query(data, query).rows:
+            key = row[group_by] if group_by else None
+            counts = out.setdefault(key, {m: 0 for m in measures})
+            for m in measures:
+                counts[m] += int(row[m] or 0)
+    return out
 
 
-def _month_rows(data, arrays: HomicideArrays, mask: np.ndarray, period: Period, extra: dict) -> list[dict]:
+def _pair(counts: dict, key) -> tuple[int, int]:
+    found = counts.get(key) or {}
+    return found.get("homicides", 0), found.get("arrests", 0)
+
+
+def _month_rows(data, scopes: list, period: Period, extra: dict) -> list[dict]:
     """Months of one year or of a date span in date order; over several whole years, calendar months summed."""
     if period.start == period.end or period.first_day:
         extra["month_mode"] = "year_month"
-        codes = ((arrays.year[mask] - period.start) * 12 + arrays.month[mask] - 1).astype(np.intp)
-        n, a = _counts(arrays, mask, codes, (period.end - period.start + 1) * 12)
+        counts = _count(data, scopes, period, "month")
         if period.first_day:
             first, last = period.first_day, period.last_day
         else:  # a whole year: every month up to the data's last one
@@ -154,12 +175,13 @@ def _month_rows(data, arrays: HomicideArrays, mask: np.ndarray, period: Period, 
         for i in range((int(first[:4]) - period.start) * 12 + int(first[5:7]) - 1,
                        (int(last[:4]) - period.start) * 12 + int(last[5:7])):
             year, m = period.start + i // 12, i % 12 + 1
+            n, a = _pair(counts, f"{year}-{m:02d}")
             rows.append({"year_month": f"{year}-{m:02d}", "year": year, "month": m,
-                         "month_name": calendar.month_name[m], "homicides": int(n[i]), "arrests": int(a[i])})
+                         "month_name": calendar.month_name[m], "homicides": n, "arrests": a})
         return rows
     extra["month_mode"] = "calendar_month"
-    n, a = _counts(arrays, mask, arrays.month[mask].astype(np.intp), 13)
-    return [{"month": m, "month_name": calendar.month_name[m], "homicides": int(n[m]), "arrests": int(a[m])}
+    counts = _count(data, scopes, period, "calendar_month")
+    return [{"month": m, "month_name": calendar.month_name[m], **dict(zip(("homicides", "arrests"), _pair(counts, m)))}
             for m in range(1, 13)]
 
 
@@ -176,51 +198,50 @@ def _mark_partial(data, rows: list[dict], key: str) -> list[dict]:
     return rows
 
 
-def _time_rows(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period,
-               extra: dict) -> list[dict]:
+def _time_rows(data, scopes: list, group_by: str, period: Period, extra: dict) -> list[dict]:
     """One row per year, month, weekday or hour, or per arrest / domestic flag."""
     if group_by == "year":
-        size = period.end - period.start + 1
-        n, a = _counts(arrays, mask, (arrays.year[mask] - period.start).astype(np.intp), size)
-        return _mark_partial(data, [{"year": period.start + i, "homicides": int(n[i]), "arrests": int(a[i])}
-                                    for i in range(size)], "year")
+        counts = _count(data, scopes, period, "year")
+        return _mark_partial(data, [dict(zip(("year", "homicides", "arrests"), (y, *_pair(counts, y))))
+                                    for y in range(period.start, period.end + 1)], "year")
     if group_by == "month":
-        return _mark_partial(data, _month_rows(data, arrays, mask, period, extra), "year_month")
+        return _mark_partial(data, _month_rows(data, scopes, period, extra), "year_month")
     if group_by == "weekday":
-        n, a = _counts(arrays, mask, arrays.weekday[mask].astype(np.intp), 7)
-        return [{"weekday": d + 1, "weekday_name": calendar.day_name[d], "homicides": int(n[d]),
-                 "arrests": int(a[d])} for d in range(7)]
+        counts = _count(data, scopes, period, "weekday")
+        return [{"weekday": d + 1, "weekday_name": calendar.day_name[d],
+                 **dict(zip(("homicides", "arrests"), _pair(counts, calendar.day_name[d])))} for d in range(7)]
     if group_by == "hour":
-        n, a = _counts(arrays, mask, arrays.hour[mask].astype(np.intp), 24)
-        return [{"hour": h, "hour_label": f"{h:02d}:00-{h:02d}:59", "homicides": int(n[h]), "arrests": int(a[h])}
-                for h in range(24)]
-    flags = arrays.arrest[mask] if group_by == "arrest" else arrays.domestic[mask]
-    n, a = _counts(arrays, mask, flags.astype(np.intp), 2)
-    return [{group_by: value, "homicides": int(n[int(value)]), "arrests": int(a[int(value)])}
-            for value in (True, False)]
+        counts = _count(data, scopes, period, "hour")
+        return [{"hour": h, "hour_label": f"{h:02d}:00-{h:02d}:59",
+                 **dict(zip(("homicides", "arrests"), _pair(counts, h)))} for h in range(24)]
+    counts = _count(data, scopes, period, group_by)
+    return [{group_by: value, **dict(zip(("homicides", "arrests"), _pair(counts, value)))} for value in (True, False)]
 
 
-def _place_counts(arrays: HomicideArrays, mask: np.ndarray, group_by: str, extra: dict):
-    """(homicides, arrests, labels) per place code; rows without the place are counted apart, not ranked."""
+def _place_counts(data, arrays: HomicideArrays, scopes: list, period: Period, group_by: str, total: int,
+                  extra: dict):
+    """(homicides, arrests, labels) per place code from a query by place; the rows without the place (the selection's
+    total less the places') are counted apart, not ranked."""
+    counts = _count(data, scopes, period, group_by)
     if group_by == "location_type":
-        codes = arrays.location_code[mask]
-        keep = codes >= 0
-        size = len(arrays.location_types)
-        n = np.bincount(codes[keep], minlength=size)
-        a = np.bincount(codes[keep], weights=arrays.arrest[mask][keep], minlength=size)
-        return n, a, arrays.location_types
-    codes = getattr(arrays, GEO_COLUMNS[group_by])[mask].astype(np.intp)
-    size = {"ward": 51, "district": 26, "community_area": 78}[group_by]
-    n, a = _counts(arrays, mask, codes, size)
-    extra["missing_geography"] = int(n[0])
-    n = n.copy()
-    n[0] = 0
-    return n, a, list(range(size))
+        labels = arrays.location_types
+        index = {name: i for i, name in enumerate(labels)}
+        keys = [(index[k], k) for k in counts if k in index]
+    else:
+        labels = list(range({"ward": 51, "district": 26, "community_area": 78}[group_by]))
+        keys = [(int(k), k) for k in counts if k is not None and 0 < int(k) < len(labels)]
+    n, a = np.zeros(len(labels), dtype=np.int64), np.zeros(len(labels), dtype=np.int64)
+    for i, k in keys:
+        n[i], a[i] = _pair(counts, k)
+    if group_by != "location_type":
+        extra["missing_geography"] = int(total - n.sum())
+    return n, a, labels
 
 
-def _rank_places(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, top_n: int, sort_order: str,
-                 rank_by: str, universe: list | None, extra: dict, min_homicides: int | None = None) -> list[dict]:
-    n, a, labels = _place_counts(arrays, mask, group_by, extra)
+def _rank_places(data, arrays: HomicideArrays, scopes: list, period: Period, total: int, group_by: str, top_n: int,
+                 sort_order: str, rank_by: str, universe: list | None, extra: dict,
+                 min_homicides: int | None = None) -> list[dict]:
+    n, a, labels = _place_counts(data, arrays, scopes, period, group_by, total, extra)
     present = np.flatnonzero(n > 0).tolist()
     if universe is not None and sort_order == "asc" and rank_by == "homicides":
         present = sorted(set(present) | set(universe))  # "fewest" must list the places with none at all
@@ -278,16 +299,16 @@ def _place_word(data, group_by: str, i: int, labels: list) -> str:
     return str(labels[i])
 
 
-def _group(data, arrays: HomicideArrays, mask: np.ndarray, group_by: str, period: Period, top_n: int,
+def _group(data, arrays: HomicideArrays, scopes: list, total: int, group_by: str, period: Period, top_n: int,
            sort_order: str, rank_by: str = "homicides", universe: list | None = None,
            min_homicides: int | None = None) -> tuple[list[dict], dict]:
     """Breakdown rows (dicts) and extra values for one grouping of the selected rows."""
     extra: dict = {}
     if group_by in RANKING_GROUPS:
-        rows = _rank_places(data, arrays, mask, group_by, top_n, sort_order, rank_by, universe, extra, min_homicides)
+        rows = _rank_places(data, arrays, scopes, period, total, group_by, top_n, sort_order, rank_by, universe,
+                            extra, min_homicides)
     else:
-        rows = _time_rows(data, arrays, mask, group_by, period, extra)
-    total = int(mask.sum())
+        rows = _time_rows(data, scopes, group_by, period, extra)
     for row in rows:
         row["share_pct"] = pct(row["homicides"], total)
         row["arrest_rate_pct"] = pct(row["arrests"], row["homicides"])
@@ -338,67 +359,80 @@ def _label(group_by: str, row: dict) -> str:
 
 @dataclass
 class _Selection:
-    """The rows a call selects, and how the filters read in the answer."""
+    """The rows a call selects, as the layer's filters (``scopes``: disjoint sets of filters whose rows are added;
+    one, but for a night run with days of the week), and how the filters read in the answer."""
 
-    mask: np.ndarray
+    scopes: list = field(default_factory=lambda: [[]])
     filters: dict = field(default_factory=dict)
     described: list = field(default_factory=list)
 
-    def narrow(self, keep: np.ndarray, key: str, value, words: str) -> None:
-        self.mask &= keep
+    def narrow(self, keep: dict | None, key: str, value, words: str) -> None:
+        if keep is not None:
+            self.scopes = [scope + [keep] for scope in self.scopes]
         self.filters[key] = value
         self.described.append(words)
 
+    def copy_scopes(self) -> list:
+        return [list(scope) for scope in self.scopes]
 
-def _select_place(data, arrays: HomicideArrays, sel: _Selection, ward, district, community_area, wards=None,
+
+def _within(dimension: str, values) -> dict:
+    return {"dimension": dimension, "in": list(values)}
+
+
+def _outside(dimension: str, values) -> dict:
+    return {"dimension": dimension, "not_in": list(values)}
+
+
+def _select_place(data, sel: _Selection, ward, district, community_area, wards=None,
                   districts=None, community_areas=None) -> None:
     geo = data.geography
     if community_areas:
         areas = sorted({geo.resolve_area(a) for a in community_areas})
         named = [f"{geo.area_name(a)} ({a})" for a in areas]
         named_text = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-        sel.narrow(np.isin(arrays.community_area, areas), "community_areas", areas,
+        sel.narrow(_within("community_area", areas), "community_areas", areas,
                    f"community areas {named_text}" if len(areas) > 1 else f"community area {named_text}")
     if wards:
         wards = sorted({geo.check_ward(w) for w in wards})
-        sel.narrow(np.isin(arrays.ward, wards), "wards", wards, f"wards {places_set(wards)}")
+        sel.narrow(_within("ward", wards), "wards", wards, f"wards {places_set(wards)}")
     if districts:
         districts = sorted({geo.check_district(d) for d in districts})
-        sel.narrow(np.isin(arrays.district, districts), "districts", districts,
+        sel.narrow(_within("district", districts), "districts", districts,
                    f"police districts {places_set(districts)}")
     if ward is not None:
         ward = geo.check_ward(ward)
-        sel.narrow(arrays.ward == ward, "ward", ward, f"ward {ward}")
+        sel.narrow(_within("ward", [ward]), "ward", ward, f"ward {ward}")
     if district is not None:
         district = geo.check_district(district)
-        sel.narrow(arrays.district == district, "district", district,
+        sel.narrow(_within("district", [district]), "district", district,
                    f"district {district} ({district_name(data, district)})")
     if community_area is not None:
         area = geo.resolve_area(community_area)
-        sel.narrow(arrays.community_area == area, "community_area", area,
+        sel.narrow(_within("community_area", [area]), "community_area", area,
                    f"community area {geo.area_name(area)} ({area})")
         sel.filters["community_area_name"] = geo.area_name(area)
 
 
-def _exclude_places(data, arrays: HomicideArrays, sel: _Selection, exclude_wards, exclude_districts,
+def _exclude_places(data, sel: _Selection, exclude_wards, exclude_districts,
                     exclude_community_areas) -> None:
     """Leave places out; rows with no place recorded stay in (they are not known to be in the place)."""
     geo = data.geography
     if exclude_wards:
         wards = sorted({geo.check_ward(w) for w in exclude_wards})
         _not_both(sel, wards, ("ward", "wards"), "exclude_wards", "ward")
-        sel.narrow(~np.isin(arrays.ward, wards), "exclude_wards", wards,
+        sel.narrow(_outside("ward", wards), "exclude_wards", wards,
                    f"excluding ward{'s' if len(wards) > 1 else ''} {number_set(wards)}")
     if exclude_districts:
         districts = sorted({geo.check_district(d) for d in exclude_districts})
         _not_both(sel, districts, ("district", "districts"), "exclude_districts", "district")
-        sel.narrow(~np.isin(arrays.district, districts), "exclude_districts", districts,
+        sel.narrow(_outside("district", districts), "exclude_districts", districts,
                    f"excluding district{'s' if len(districts) > 1 else ''} {number_set(districts)}")
     if exclude_community_areas:
         areas = sorted({geo.resolve_area(a) for a in exclude_community_areas})
         _not_both(sel, areas, ("community_area", "community_areas"), "exclude_community_areas", "community area")
         names_ = ", ".join(f"{geo.area_name(a)} ({a})" for a in areas)
-        sel.narrow(~np.isin(arrays.community_area, areas), "exclude_community_areas", areas,
+        sel.narrow(_outside("community_area", areas), "exclude_community_areas", areas,
                    f"excluding community area{'s' if len(areas) > 1 else ''} {names_}")
 
 
@@ -488,49 +522,50 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
     which a holiday's dates are taken in."""
     if month_days:
         days = _month_days(month_days)
-        keep = np.zeros(arrays.n, dtype=bool)
-        for day in days:
-            keep |= (arrays.month == int(day[:2])) & (arrays.day_of_month == int(day[3:]))
-        sel.narrow(keep, "month_days", days, month_days_phrase(days))
+        sel.narrow(_within("month_day", days), "month_days", days, month_days_phrase(days))
     if holidays:
         names = [name for name in HOLIDAY_NAMES if name in holidays]  # in the calendar's order, once each
         if len(names) < len(set(holidays)):
             raise ToolArgumentError(f"holidays takes {', '.join(HOLIDAY_NAMES)}; got {', '.join(map(str, holidays))}",
                                     "invalid_argument")
-        dates = np.array(holiday_dates(names, years), dtype="datetime64[D]")
-        sel.narrow(np.isin(arrays.day, dates), "holidays", names,
+        # each year's own date of the holiday (the layer's rule, semantic/holidays.py)
+        sel.narrow(_within("holiday", names), "holidays", names,
                    holidays_phrase(names, years[0] if len(years) == 1 else None))
     if months:
         months = sorted(set(int(m) for m in months))
-        sel.narrow(np.isin(arrays.month, months), "months", months,
+        sel.narrow(_within("calendar_month", months), "months", months,
                    "months " + ", ".join(calendar.month_abbr[m] for m in months))
     if weekdays:
         weekdays = sorted({int(d) for d in weekdays})
         late = _after_midnight([int(h) for h in hours]) if hours else []
-        # 01:00 on a Saturday is still Friday night: those hours are matched against the day before.
-        day = np.where(np.isin(arrays.hour, late), (arrays.weekday + 6) % 7, arrays.weekday) if late else arrays.weekday
-        sel.narrow(np.isin(day, [d - 1 for d in weekdays]), "weekdays", weekdays,
+        days = [calendar.day_name[d - 1] for d in weekdays]
+        if late:  # 01:00 on a Saturday is still Friday night: those hours are matched against the day after
+            after = [calendar.day_name[d % 7] for d in weekdays]
+            sel.scopes = [scope + [_outside("hour", late), _within("weekday", days)] for scope in sel.scopes] + \
+                         [scope + [_within("hour", late), _within("weekday", after)] for scope in sel.scopes]
+        sel.narrow(None if late else _within("weekday", days), "weekdays", weekdays,
                    weekdays_phrase(weekdays, nights=bool(late)))
     if hours:
         hours = sorted({int(h) for h in hours})
-        sel.narrow(np.isin(arrays.hour, hours), "hours", hours, hours_phrase(hours))
+        sel.narrow(_within("hour", hours), "hours", hours, hours_phrase(hours))
     if arrest_status != "any":
-        sel.narrow(arrays.arrest if arrest_status == "arrested" else ~arrays.arrest, "arrest_status", arrest_status,
+        sel.narrow({"dimension": "arrest", "equals": arrest_status == "arrested"}, "arrest_status", arrest_status,
                    "arrest made" if arrest_status == "arrested" else "no arrest")
     if domestic is not None:
-        sel.narrow(arrays.domestic if domestic else ~arrays.domestic, "domestic", bool(domestic),
+        sel.narrow({"dimension": "domestic", "equals": bool(domestic)}, "domestic", bool(domestic),
                    "domestic" if domestic else "non-domestic")
     if location_type is not None:
         codes = location_family(arrays, check_location_type(arrays, location_type))
         named = " or ".join(arrays.location_types[c] for c in codes)
-        sel.narrow(np.isin(arrays.location_code, codes), "location_type", arrays.location_types[codes[0]],
+        sel.narrow(_within("location_type", [arrays.location_types[c] for c in codes]), "location_type",
+                   arrays.location_types[codes[0]],
                    f"location {named}")
     if location_types:
         if location_type is not None:
             raise ToolArgumentError("give location_type or location_types, not both", "invalid_argument")
         codes = sorted({c for t in location_types for c in location_family(arrays, check_location_type(arrays, t))})
         kept = [arrays.location_types[c] for c in codes]
-        sel.narrow(np.isin(arrays.location_code, codes), "location_types", kept, "location " + " or ".join(kept))
+        sel.narrow(_within("location_type", kept), "location_types", kept, "location " + " or ".join(kept))
     if exclude_location_types:
         codes = sorted({c for t in exclude_location_types for c in location_family(arrays, check_location_type(arrays, t))})
         left_out = [arrays.location_types[c] for c in codes]
@@ -540,7 +575,7 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
         if clash:
             raise ToolArgumentError(f"location {', '.join(clash)} is both asked for (location_type/location_types) "
                                     "and left out (exclude_location_types); name it in one of them", "invalid_argument")
-        sel.narrow(~np.isin(arrays.location_code, codes), "exclude_location_types", left_out,
+        sel.narrow(_outside("location_type", left_out), "exclude_location_types", left_out,
                    "excluding " + ", ".join(left_out))
 
 
@@ -560,7 +595,14 @@ def _ranking_universe(data, sel: _Selection, group_by) -> list | None:
     return [p for p in places if p not in sel.filters.get(f"exclude_{one}s", [])]
 
 
-def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, period: Period, total: int) -> list:
+def _without_place(data, place: str, period: Period) -> int:
+    """Rows of the period that record no ``place``: the city's count less the places' (a query's totals)."""
+    totals = homicide_query(data, {"measures": ["homicides"], "group_by": [place], "period": period.query,
+                              "totals": True}).totals
+    return int(totals["homicides_city"] - totals["homicides"])
+
+
+def _caveats(data, sel: _Selection, group_by, period: Period, total: int) -> list:
     start, end = period.start, period.end
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, start, end)
     if end >= data.coverage["homicides"]["last_year"] - 2:
@@ -569,7 +611,7 @@ def _caveats(data, arrays: HomicideArrays, sel: _Selection, group_by, period: Pe
         caveats.append(WARD_MAP_CAVEAT)
     geo_used = [g for g in ("ward", "community_area", "district") if g == group_by or sel.filters.get(g) is not None]
     for g in geo_used:
-        missing = int((getattr(arrays, g)[period.mask] == 0).sum())
+        missing = _without_place(data, g, period)
         if missing:
             caveats.append(geo_missing_caveat(missing, g.replace("_", " "), start, end))
     if 0 < total < SMALL_NUMBER_LIMIT:
@@ -652,8 +694,8 @@ def _chosen_rows(group_by: str, rows: list, extra: dict, sel: _Selection, period
     return rows
 
 
-def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Period, top_n, sort_order, rank_by,
-               filter_text: str, min_homicides: int | None = None):
+def _breakdown(data, arrays, sel: _Selection, total: int, values: dict, group_by, period: Period, top_n, sort_order,
+               rank_by, filter_text: str, min_homicides: int | None = None):
     """Rows per group into ``values``; returns (heading, item lines, tail lines, table, chart, tie note)."""
     if rank_by == "arrest_rate" and group_by not in RANKING_GROUPS:
         raise ToolArgumentError(f"rank_by arrest_rate needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
@@ -662,7 +704,7 @@ def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Pe
     if min_homicides and group_by not in RANKING_GROUPS:
         raise ToolArgumentError(f"min_homicides needs group_by one of {', '.join(sorted(RANKING_GROUPS))}",
                                 "invalid_argument")
-    rows, extra = _group(data, arrays, sel.mask, group_by, period, top_n, sort_order, rank_by, universe,
+    rows, extra = _group(data, arrays, sel.scopes, total, group_by, period, top_n, sort_order, rank_by, universe,
                          min_homicides)
     rows = _chosen_rows(group_by, rows, extra, sel, period)
     values["rank_by"] = rank_by
@@ -680,20 +722,20 @@ def _breakdown(data, arrays, sel: _Selection, values: dict, group_by, period: Pe
     return heading, items, tail, table, chart, tie_note
 
 
-def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selection, np.ndarray, bool]:
-    """The period, then place filters and exclusions, then the kind filters; the mask a share is of, and
+def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selection, list, bool]:
+    """The period, then place filters and exclusions, then the kind filters; the filters a share is of, and
     whether a kind filter narrowed the count (then the answer states that share)."""
-    period = resolve_period(data, arrays, args["year"], args["start_year"], args["end_year"], args["years"],
+    period = resolve_period(data, args["year"], args["start_year"], args["end_year"], args["years"],
                             args["start_date"], args["end_date"], args["months"])
-    sel = _Selection(period.mask.copy(), dict(period.filters), [period.phrase])
-    _select_place(data, arrays, sel, args["ward"], args["district"], args["community_area"], args["wards"],
+    sel = _Selection([[]], dict(period.filters), [period.phrase])
+    _select_place(data, sel, args["ward"], args["district"], args["community_area"], args["wards"],
                   args["districts"], args["community_areas"])
-    _exclude_places(data, arrays, sel, args["exclude_wards"], args["exclude_districts"],
+    _exclude_places(data, sel, args["exclude_wards"], args["exclude_districts"],
                     args["exclude_community_areas"])
     # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
-    context_mask, place_described = sel.mask.copy(), len(sel.described)
+    context, place_described = sel.copy_scopes(), len(sel.described)
     _select_kind(arrays, sel, *_kind_args(args, period))
-    return period, sel, context_mask, len(sel.described) > place_described
+    return period, sel, context, len(sel.described) > place_described
 
 
 def _kind_args(args: dict, period: Period) -> tuple:
@@ -702,12 +744,12 @@ def _kind_args(args: dict, period: Period) -> tuple:
             args["holidays"], period.each_year)
 
 
-def _city_share(arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
+def _city_share(data, arrays: HomicideArrays, period: Period, args: dict, total: int) -> dict:
     """The place's count as a share of the city's, in the same period and with the same kind filters ("what share
     of Chicago's 2016 homicides happened in Englewood and West Englewood combined")."""
-    city = _Selection(period.mask.copy())
+    city = _Selection()
     _select_kind(arrays, city, *_kind_args(args, period))
-    city_total = int(city.mask.sum())
+    city_total = _count(data, city.scopes, period, measures=("homicides",)).get(None, {}).get("homicides", 0)
     return {"homicides": city_total, "share_pct": pct(total, city_total)}
 
 
@@ -730,11 +772,11 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     arrays = homicide_arrays(data)
     # Every argument by name, so the selection reads them without a 20-parameter signature of its own.
     args = dict(locals())
-    period, sel, context_mask, narrowed = _select(data, arrays, args)
-    mask = sel.mask
-    total = int(mask.sum())
-    arrests = int(arrays.arrest[mask].sum()) if total else 0
-    domestic_n = int(arrays.domestic[mask].sum()) if total else 0
+    period, sel, context, narrowed = _select(data, arrays, args)
+    counts = _count(data, sel.scopes, period, measures=("homicides", "arrests", "domestic_homicides")).get(None, {})
+    total = counts.get("homicides", 0)
+    arrests = counts.get("arrests", 0) if total else 0
+    domestic_n = counts.get("domestic_homicides", 0) if total else 0
     rate = pct(arrests, total)
     filter_text = ", ".join(sel.described)
     values: dict = {"total": total, "arrests": arrests, "arrest_rate_pct": rate, "domestic": domestic_n,
@@ -742,10 +784,10 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                     "rank_by": rank_by, "described": list(sel.described)}  # the filters in words, for answers
     share_text = ""
     if narrowed:
-        context_total = int(context_mask.sum())
+        context_total = _count(data, context, period, measures=("homicides",)).get(None, {}).get("homicides", 0)
         values["share_of"] = {"homicides": context_total, "share_pct": pct(total, context_total)}
         share_text = f", {fmt_pct(pct(total, context_total))} of {fmt_int(context_total)}"
-    caveats = _caveats(data, arrays, sel, group_by, period, total)
+    caveats = _caveats(data, sel, group_by, period, total)
     if total == 0:
         return _empty_result(data, values, filter_text, caveats, group_by)
     lines = [f"Homicides, {filter_text}: {fmt_int(total)} (arrest made in {fmt_int(arrests)}, "
@@ -756,7 +798,7 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     placed = any(sel.filters.get(k) is not None for k in ("ward", "wards", "district", "districts",
                                                           "community_area", "community_areas"))
     if city_share and placed:
-        values["city_share"] = _city_share(arrays, period, args, total)
+        values["city_share"] = _city_share(data, arrays, period, args, total)
         lines.append(f"That is {fmt_pct(values['city_share']['share_pct'])} of the "
                      f"{fmt_int(values['city_share']['homicides'])} homicides city-wide in the same period"
                      f"{' with the same filters' if narrowed else ''}.")
@@ -774,12 +816,14 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
         raise ToolArgumentError("min_homicides ranks places: give group_by ward, district, community_area or "
                                 "location_type", "invalid_argument")
     if group_by:
-        heading, items, tail, table, chart, tie_note = _breakdown(data, arrays, sel, values, group_by, period,
+        heading, items, tail, table, chart, tie_note = _breakdown(data, arrays, sel, total, values, group_by, period,
                                                                   top_n, sort_order, rank_by, filter_text,
                                                                   min_homicides)
         lines.append(heading)
         if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
-            map_hint = area_counts_map(arrays.community_area[mask], chart["title"], period.filters["years"])
+            counts = _count(data, sel.scopes, period, "community_area")  # the breakdown's own query
+            map_hint = area_map("homicides", "homicides", chart["title"], period.filters["years"],
+                                {n: (counts.get(n) or {}).get("homicides", 0) for n in range(1, 78)})
     else:
         values["breakdown"] = None
         table = pd.DataFrame({"metric": ["homicides", "arrests", "arrest rate %", "domestic"],

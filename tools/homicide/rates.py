@@ -6,12 +6,21 @@ census; a year from 2016 on uses the ACS 2019-2023 5-year estimate. 2015/2016 is
 the two vintages' reference years (2010 and 2021). A range's rate is the annual average
 rate = homicides / person-years * 100,000, where person-years sums each year's population, which is
 homicides / years / population * 100,000 whenever the whole range uses one vintage.
+
+A thin view of the semantic layer: the rule is the layer's (semantic/datasets/population.py, person-years by the
+query's population "auto"), and every count and rate here is a query of its ``homicides`` and ``homicide_rate``
+measures (``area_rates``: by community area and city-wide, kept per bundle for the last periods asked); the
+populations shown beside a rate are its ``population_2010`` and ``population`` measures. The tool keeps its schema,
+ranks the areas by the queried rates (ties by area number) and shapes the answer.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 
+from semantic.executor import run_query
 from tools.common import (
     AREA_SCHEMA,
     COMPARE_SCHEMA,
@@ -27,7 +36,6 @@ from tools.common import (
 from tools.homicide.common import (
     SMALL_NUMBER_LIMIT,
     geo_missing_caveat,
-    homicide_arrays,
     resolve_years,
     years_label,
 )
@@ -40,18 +48,23 @@ CENSUS_2010 = "2010 census"
 ACS_ESTIMATE_CAVEAT = "ACS populations are survey estimates with margins of error, not counts."
 
 
-# ------------------------------------------------------------------ populations and rates
+# ------------------------------------------------------------------ populations and rates (queries of the layer)
+
+RATE_CACHE_SIZE = 64  # periods whose area rates a bundle keeps
+
 
 class Populations:
-    """Population by community area (index 0..77, 0 unused) for each vintage."""
+    """Population by community area (index 0..77, 0 unused) for each vintage: one query of the layer's
+    ``population_2010`` and ``population`` measures by community area."""
 
     def __init__(self, data):
         self.census_2010 = np.zeros(78, dtype=float)
-        p10 = data.population_2010
-        self.census_2010[p10["area_number"].to_numpy(dtype=int)] = p10["population"].to_numpy(dtype=float)
         self.acs = np.zeros(78, dtype=float)
-        acs = data.census_acs
-        self.acs[acs["area_number"].to_numpy(dtype=int)] = acs["total_population"].to_numpy(dtype=float)
+        rows = run_query(data, {"measures": ["population_2010", "population"], "group_by": ["community_area"]}).rows
+        for row in rows:
+            area = int(row["community_area"])
+            self.census_2010[area] = row["population_2010"] or 0.0
+            self.acs[area] = row["population"] or 0.0
         self.acs_vintage = int(data.coverage.get("census_acs", {}).get("vintage", 2023))
         self.acs_label = f"ACS {self.acs_vintage - 4}-{self.acs_vintage} 5-year estimate"
 
@@ -83,22 +96,49 @@ def vintage_values(pops: Populations, start: int, end: int) -> tuple[str, list[d
     return label, parts
 
 
+def rate_measures(start: int, end: int) -> list[dict]:
+    """The layer's homicides and homicide rate over whole years ``start``-``end`` (its population rule is the
+    tools': the 2010 census to 2015, the ACS estimate from 2016)."""
+    period = {"start": str(start), "end": str(end)}
+    return [{"measure": "homicides", "period": period}, {"measure": "homicide_rate", "period": period}]
+
+
+def _number(value) -> float:
+    return math.nan if value is None else float(value)
+
+
 def area_rates(data, start: int, end: int) -> dict:
-    """Homicides, person-years and annual average rate per 100k for every area (arrays indexed 0..77)."""
-    arrays = homicide_arrays(data)
+    """Homicides, person-years and annual average rate per 100k for every area (arrays indexed 0..77; index 0
+    holds the rows with no area): two queries of the layer, by community area and city-wide, kept per bundle
+    for the last periods asked."""
+    cache = data.__dict__.get("_area_rates")
+    if cache is None or cache[0] is not data.homicides:
+        cache = data.__dict__["_area_rates"] = (data.homicides, {})
+    found = cache[1].get((start, end))
+    if found is not None:
+        return found
+    measures = rate_measures(start, end)
+    counts = np.zeros(78, dtype=float)
+    rates = np.full(78, np.nan)
+    for row in run_query(data, {"measures": measures, "group_by": ["community_area"]}).rows:
+        area = int(row["community_area"])
+        counts[area], rates[area] = _number(row["homicides"]), _number(row["homicide_rate"])
+    city = run_query(data, {"measures": measures}).rows[0]
+    total = int(city["homicides"])
+    counts[0] = total - counts[1:].sum()  # the city's rows that name no community area
+    # The layer keeps person-years inside its rate; the population shown beside a rate (person-years / years) is
+    # each area's 2010 census count and ACS estimate, queried, over the years each vintage covers.
     pops = populations(data)
-    mask = arrays.year_mask(start, end)
-    counts = np.bincount(arrays.community_area[mask].astype(np.intp), minlength=78).astype(float)
     early, late = vintage_split(start, end)
     person_years = early * pops.census_2010 + late * pops.acs
-    years = end - start + 1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rates = np.where(person_years > 0, counts / person_years * 1e5, np.nan)
-    total = int(mask.sum())
-    city_py = float(person_years[1:].sum())
-    return {"counts": counts, "person_years": person_years, "rates": rates, "years": years,
-            "missing": int(counts[0]), "total": total, "city_person_years": city_py,
-            "city_rate": total / city_py * 1e5 if city_py else None, "early": early, "late": late}
+    city_rate = _number(city["homicide_rate"])
+    found = {"counts": counts, "person_years": person_years, "rates": rates, "years": end - start + 1,
+             "missing": int(counts[0]), "total": total, "city_person_years": float(person_years[1:].sum()),
+             "city_rate": None if math.isnan(city_rate) else city_rate, "early": early, "late": late}
+    if len(cache[1]) >= RATE_CACHE_SIZE:
+        cache[1].pop(next(iter(cache[1])))
+    cache[1][(start, end)] = found
+    return found
 
 
 def datasets_for(start: int, end: int) -> list[str]:

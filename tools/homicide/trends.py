@@ -1,9 +1,14 @@
 """compare_homicide_district_trends: homicides in one police district, ward or community area in two
-periods, or (rank_places) every such place ranked by the change in its yearly average."""
+periods, or (rank_places) every such place ranked by the change in its yearly average.
+
+A thin view of the semantic layer: a place's homicides and arrests in each period, the city's, each year's count
+and the rows with no place recorded are queries of the homicides dataset; a ranking is one query by place of each
+period's count and yearly average (per_year), their change and percent change, places with none in either period
+left out and the rest ordered by the change. The tool keeps its schema and shapes the answer."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
+
 
 from tools.common import (
     AREA_SCHEMA,
@@ -17,11 +22,11 @@ from tools.common import (
 )
 from tools.errors import ToolArgumentError
 from tools.homicide.common import (
+    homicide_query,
     SMALL_NUMBER_LIMIT,
     WARD_MAP_CAVEAT,
     district_name,
     geo_missing_caveat,
-    homicide_arrays,
     pct,
     resolve_years,
     years_label,
@@ -54,13 +59,23 @@ TRENDS_DESCRIPTION = ("Compare homicides in ONE police district, ward or communi
                       "the change with rank_places.")
 
 
-def _period_stats(arrays, mask: np.ndarray, start: int, end: int) -> dict:
-    sel = mask & arrays.year_mask(start, end)
-    total = int(sel.sum())
-    arrests = int(arrays.arrest[sel].sum())
+def _span(start: int, end: int) -> dict:
+    return {"start": str(start), "end": str(end)}
+
+
+def _period_stats(total, arrests, start: int, end: int) -> dict:
+    total, arrests = int(total), int(arrests)
     years = end - start + 1
     return {"start": start, "end": end, "label": years_label(start, end), "years": years, "homicides": total,
             "yearly_average": round(total / years, 1), "arrests": arrests, "arrest_rate_pct": pct(arrests, total)}
+
+
+def _both_periods(data, place: list, p1: tuple, p2: tuple) -> tuple[dict, dict]:
+    """A place's (or, with no filter, the city's) homicides and arrests in each period: one query."""
+    measures = [{"measure": m, "period": _span(*p), "as": f"{m}_{n}"}
+                for n, p in ((1, p1), (2, p2)) for m in ("homicides", "arrests")]
+    row = homicide_query(data, {"measures": measures, **({"filters": place} if place else {})}).rows[0]
+    return tuple(_period_stats(row[f"homicides_{n}"], row[f"arrests_{n}"], *p) for n, p in ((1, p1), (2, p2)))
 
 
 def _average_text(stats: dict) -> str:
@@ -78,32 +93,38 @@ def change_pct(before: float, after: float) -> float | None:
     return None if not before else round(100.0 * (after - before) / before, 1)
 
 
-def _one_place(data, arrays, district, ward, community_area) -> tuple[dict, np.ndarray, str]:
-    """(where, row mask, label) for the single place a comparison is about."""
+def _one_place(data, district, ward, community_area) -> tuple[dict, list, str]:
+    """(where, the query filter to it, label) for the single place a comparison is about."""
     geo = data.geography
     if district is not None:
         number = geo.check_district(district)
         where = {"type": "district", "id": number, "name": district_name(data, number)}
-        return where, arrays.district == number, f"police district {number} ({where['name']})"
-    if ward is not None:
+        label = f"police district {number} ({where['name']})"
+    elif ward is not None:
         number = geo.check_ward(ward)
-        return {"type": "ward", "id": number, "name": f"Ward {number}"}, arrays.ward == number, f"ward {number}"
-    number = geo.resolve_area(community_area)
-    where = {"type": "community_area", "id": number, "name": geo.area_name(number)}
-    return where, arrays.community_area == number, f"{where['name']} (community area {number})"
+        where, label = {"type": "ward", "id": number, "name": f"Ward {number}"}, f"ward {number}"
+    else:
+        number = geo.resolve_area(community_area)
+        where = {"type": "community_area", "id": number, "name": geo.area_name(number)}
+        label = f"{where['name']} (community area {number})"
+    return where, [{"dimension": where["type"], "in": [number]}], label
 
 
-def _yearly(arrays, mask: np.ndarray, p1: tuple, p2: tuple) -> list:
-    """Homicides in each year of either period, tagged with the period it belongs to."""
-    lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
-    counts = np.bincount((arrays.year[mask & arrays.year_mask(lo, hi)] - lo).astype(np.intp), minlength=hi - lo + 1)
-    yearly = []
-    for i in range(hi - lo + 1):
-        y = lo + i
-        tag = "period1" if p1[0] <= y <= p1[1] else "period2" if p2[0] <= y <= p2[1] else None
-        if tag:
-            yearly.append({"year": y, "period": tag, "homicides": int(counts[i])})
-    return yearly
+def _yearly(data, place: list, p1: tuple, p2: tuple) -> list:
+    """Homicides in each year of either period, tagged with the period it belongs to: one query by year."""
+    years = sorted(set(range(p1[0], p1[1] + 1)) | set(range(p2[0], p2[1] + 1)))
+    rows = homicide_query(data, {"measures": ["homicides"], "group_by": ["year"], "period": {"years": years},
+                            "filters": place}).rows
+    counts = {int(r["year"]): int(r["homicides"]) for r in rows}
+    return [{"year": y, "period": "period1" if p1[0] <= y <= p1[1] else "period2", "homicides": counts.get(y, 0)}
+            for y in years]
+
+
+def _without_place(data, kind: str, lo: int, hi: int) -> int:
+    """Homicide rows in the years that record no ``kind``: the city's count less the places' (the query's totals)."""
+    totals = homicide_query(data, {"measures": [{"measure": "homicides", "period": _span(lo, hi)}], "group_by": [kind],
+                              "totals": True}).totals
+    return int(totals["homicides_city"] - totals["homicides"])
 
 
 def _partial_year(data, p1: tuple, p2: tuple) -> dict | None:
@@ -115,7 +136,7 @@ def _partial_year(data, p1: tuple, p2: tuple) -> dict | None:
     return {"year": last, "data_end": cov["end"]}
 
 
-def _comparison_caveats(data, arrays, where: dict, p1: tuple, p2: tuple, s1: dict, s2: dict) -> list:
+def _comparison_caveats(data, where: dict, p1: tuple, p2: tuple, s1: dict, s2: dict) -> list:
     lo, hi = min(p1[0], p2[0]), max(p1[1], p2[1])
     caveats = [HOMICIDE_CODE_CAVEAT] + partial_year_caveat(data, lo, hi)
     if hi >= data.coverage["homicides"]["last_year"]:
@@ -124,7 +145,7 @@ def _comparison_caveats(data, arrays, where: dict, p1: tuple, p2: tuple, s1: dic
     if where["type"] == "ward":
         caveats.append(WARD_MAP_CAVEAT)
     if where["type"] in ("ward", "community_area"):
-        missing = int((getattr(arrays, where["type"])[arrays.year_mask(lo, hi)] == 0).sum())
+        missing = _without_place(data, where["type"], lo, hi)
         if missing:
             caveats.append(geo_missing_caveat(missing, where["type"].replace("_", " "), lo, hi))
     if min(s1["homicides"], s2["homicides"]) < SMALL_NUMBER_LIMIT:
@@ -173,11 +194,9 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
             + ("none was given" if not given else f"got {', '.join(given)}"), "missing_argument" if not given
             else "conflicting_arguments")
     p1, p2 = _periods(data, period1_start, period1_end, period2_start, period2_end)
-    arrays = homicide_arrays(data)
-    where, mask, label = _one_place(data, arrays, district, ward, community_area)
-    s1, s2 = _period_stats(arrays, mask, *p1), _period_stats(arrays, mask, *p2)
-    everything = np.ones(arrays.n, dtype=bool)
-    c1, c2 = _period_stats(arrays, everything, *p1), _period_stats(arrays, everything, *p2)
+    where, place, label = _one_place(data, district, ward, community_area)
+    s1, s2 = _both_periods(data, place, p1, p2)
+    c1, c2 = _both_periods(data, [], p1, p2)
     change = change_pct(_average(s1), _average(s2)) if s1["homicides"] else None
     city_change = change_pct(_average(c1), _average(c2))
     arrest_change = (round(s2["arrest_rate_pct"] - s1["arrest_rate_pct"], 1)
@@ -188,7 +207,7 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
               "change_in_yearly_average": round(_average(s2) - _average(s1), 1),
               "arrest_rate_change_points": arrest_change,
               "citywide": {"period1": c1, "period2": c2, "change_in_yearly_average_pct": city_change},
-              "yearly": _yearly(arrays, mask, p1, p2),
+              "yearly": _yearly(data, place, p1, p2),
               "share_of_city_pct": {"period1": share1, "period2": share2}}
     change_text = (f"{'+' if change > 0 else ''}{fmt_pct(change)}" if change is not None
                    else "n/a (no homicides in period 1)")
@@ -208,14 +227,11 @@ def compare_homicide_district_trends(data, period1_start, period2_start, period1
     note = f"; {partial['year']} is partial, data end {partial['data_end']}, counted as a whole year" if partial else ""
     summary = f"{label}: {_per_period(s1)} ({s1['label']}) -> {_per_period(s2)} ({s2['label']}{note}), {change_text}"
     return make_result(TRENDS_NAME, values=values, text="\n".join(lines), summary=summary, datasets=["homicides"],
-                       data=data, caveats=_comparison_caveats(data, arrays, where, p1, p2, s1, s2),
+                       data=data, caveats=_comparison_caveats(data, where, p1, p2, s1, s2),
                        table=_comparison_table(s1, s2, c1, c2), chart=chart)
 
 
 # ------------------------------------------------------------------ rank_places: every place by the change
-
-PLACE_SIZES = {"community_area": 78, "ward": 51, "district": 26}  # codes 1..N; 0 = missing
-
 
 def _place_label(data, kind: str, number: int) -> str:
     if kind == "community_area":
@@ -226,27 +242,28 @@ def _place_label(data, kind: str, number: int) -> str:
 
 
 def rank_changes(data, p1: tuple, p2: tuple, kind: str, top_n: int, sort_order: str):
-    """Places ranked by the change in homicides per year from period 1 to period 2."""
-    arrays = homicide_arrays(data)
-    codes = getattr(arrays, kind)
-    size = PLACE_SIZES[kind]
-    years1, years2 = p1[1] - p1[0] + 1, p2[1] - p2[0] + 1
-    n1 = np.bincount(codes[arrays.year_mask(*p1)].astype(np.intp), minlength=size)
-    n2 = np.bincount(codes[arrays.year_mask(*p2)].astype(np.intp), minlength=size)
-    avg1, avg2 = n1 / years1, n2 / years2
-    places = [i for i in range(1, size) if n1[i] or n2[i]]
-    # Biggest increase first for desc; ties broken by the place number so the order is stable.
-    places.sort(key=lambda i: ((avg1[i] - avg2[i]) if sort_order == "desc" else (avg2[i] - avg1[i]), i))
+    """Places ranked by the change in homicides per year from period 1 to period 2: one query by place."""
+    first, second = _span(*p1), _span(*p2)
+    query = {"measures": [{"measure": "homicides", "period": first, "as": "n1"},
+                          {"measure": "homicides", "period": second, "as": "n2"},
+                          {"measure": "homicides", "period": first, "per_year": True, "as": "a1"},
+                          {"measure": "homicides", "period": second, "per_year": True, "as": "a2"}],
+             "group_by": [kind], "derived": [{"name": "change", "op": "change", "of": ["a1", "a2"]},
+                                             {"name": "change_pct", "op": "pct_change", "of": ["a1", "a2"]},
+                                             {"name": "both", "op": "sum", "of": ["n1", "n2"]}],
+             # a place with none in either period is not ranked; ties keep the place number's order
+             "having": [{"field": "both", "op": ">", "value": 0}],
+             "order_by": [{"field": "change", "direction": sort_order}]}
+    places = homicide_query(data, query).rows
     label1, label2 = years_label(*p1), years_label(*p2)
     rows = []
-    for rank, i in enumerate(places[:top_n], start=1):
-        change = avg2[i] - avg1[i]
-        rows.append({"rank": rank, kind: int(i), "name": _place_label(data, kind, int(i)),
-                     "period1_homicides": int(n1[i]), "period2_homicides": int(n2[i]),
-                     "period1_yearly_average": round(float(avg1[i]), 1),
-                     "period2_yearly_average": round(float(avg2[i]), 1),
-                     "change_in_yearly_average": round(float(change), 1),
-                     "change_pct": round(100.0 * change / avg1[i], 1) if avg1[i] else None})
+    for rank, r in enumerate(places[:top_n], start=1):
+        i = int(r[kind])
+        rows.append({"rank": rank, kind: i, "name": _place_label(data, kind, i),
+                     "period1_homicides": int(r["n1"]), "period2_homicides": int(r["n2"]),
+                     "period1_yearly_average": round(r["a1"], 1), "period2_yearly_average": round(r["a2"], 1),
+                     "change_in_yearly_average": round(r["change"], 1),
+                     "change_pct": None if r["change_pct"] is None else round(r["change_pct"], 1)})
     word = "increase" if sort_order == "desc" else "decrease"
     lines = [f"{kind.replace('_', ' ').capitalize()}s ranked by change in homicides per year, {label1} -> {label2} "
              f"(biggest {word} first, top {len(rows)} of {len(places)}):"]

@@ -5,21 +5,29 @@ A community area's value is the mean of its ZIPs' values weighted by ``share_of_
 some ZIPs out, and dividing by the full weight would pull those areas towards zero. A year is the
 average of its months; the last, partial year uses its latest month, because an average of a few
 months would not be comparable with full years.
+
+A view of the semantic layer (semantic/datasets/home_values.py): a period's ZIP values (with their spread), the
+77 areas' carried values and the share of each area's land they rest on, an area's change since a year over the
+ZIPs valued in both (``matched_with``) and an area's or a ZIP's yearly series are queries of its ``home_value``
+and ``home_value_coverage`` measures, each kept per bundle. This module keeps the data's calendar (which months
+and years it holds) and the rule choosing a period.
 """
 from __future__ import annotations
 
 import calendar
 import re
-import warnings
 
 import numpy as np
+import pandas as pd
 
+from semantic.executor import run_query
 from tools.common import rows_table
 from tools.errors import ToolArgumentError
 from tools.map_hints import area_map, zip_map
 
 ZHVI_SETS = ["zhvi", "zip_crosswalk"]
 MIN_RANK_COVERAGE = 0.2  # areas whose valued ZIPs cover less of their land are left out of rankings
+QUERY_CACHE_SIZE = 256  # query results a bundle keeps (periods, changes, series)
 
 ZHVI_CAVEAT = ("Zillow's ZHVI is a smoothed, seasonally adjusted index of a typical mid-tier home's value "
                "(single-family and condo), not a sale price.")
@@ -28,50 +36,76 @@ CROSSWALK_CAVEAT = ("Community-area home values are approximations: the mean of 
 
 
 class HomeValues:
-    """ZIP x month values, their annual averages and the 77 areas' weighted values, built once per bundle."""
+    """The Zillow data's calendar and ZIPs, and the layer's figures for them, queried and kept per bundle."""
 
     def __init__(self, data):
-        wide = data.zhvi.pivot(index="zip", columns="date", values="value").sort_index(axis=1)
-        wide = wide[wide.notna().any(axis=1)]
-        self.zips: list[str] = list(wide.index)
+        self.data = data
+        zhvi = data.zhvi
+        self.zips: list[str] = sorted(zhvi.loc[zhvi["value"].notna(), "zip"].unique())
         self.zip_row = {zip_code: i for i, zip_code in enumerate(self.zips)}
-        dates = list(wide.columns)
-        self.months = [d.strftime("%Y-%m") for d in dates]
+        self.months = list(pd.DatetimeIndex(sorted(zhvi["date"].unique())).strftime("%Y-%m"))
         self.month_index = {m: i for i, m in enumerate(self.months)}
-        self.monthly = wide.to_numpy(dtype=float)
-        month_years = np.array([d.year for d in dates])
-        self.years = sorted(set(month_years.tolist()))
+        month_years = [int(m[:4]) for m in self.months]
+        self.years = sorted(set(month_years))
         self.year_index = {y: i for i, y in enumerate(self.years)}
-        self.months_in_year = {y: int((month_years == y).sum()) for y in self.years}
-        # A ZIP with no values in a year gives NaN on purpose; numpy's "mean of empty slice" warning is noise.
-        with np.errstate(invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", category=RuntimeWarning)
-            self.annual = np.column_stack([np.nanmean(self.monthly[:, month_years == y], axis=1) for y in self.years])
+        self.months_in_year = {y: month_years.count(y) for y in self.years}
         self.first_year, self.last_year = self.years[0], self.years[-1]
         self.latest_month = self.months[-1]
         self.last_year_partial = self.months_in_year[self.last_year] < 12
-
         geo = data.geography
         self.area_zips: dict[int, list[tuple[str, float]]] = {
             n: sorted(geo.area_to_zips.get(n, []), key=lambda p: -p[1]) for n in range(1, 78)}
-        self.weights = np.zeros((77, len(self.zips)))
-        for number, pairs in self.area_zips.items():
-            for zip_code, share in pairs:
-                if zip_code in self.zip_row:
-                    self.weights[number - 1, self.zip_row[zip_code]] += share
-        self.area_monthly = self._area_matrix(self.monthly)
-        self.area_annual = self._area_matrix(self.annual)
+        self.cache: dict = {}
 
-    def _area_matrix(self, values: np.ndarray) -> np.ndarray:
-        mask = ~np.isnan(values)
-        num = self.weights @ np.where(mask, values, 0.0)
-        den = self.weights @ mask.astype(float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    def query(self, key, query: dict):
+        """A query's result, kept per bundle under ``key``."""
+        if key not in self.cache:
+            if len(self.cache) >= QUERY_CACHE_SIZE:
+                self.cache.pop(next(iter(self.cache)))
+            self.cache[key] = run_query(self.data, query)
+        return self.cache[key]
 
-    def coverage_of(self, values: np.ndarray) -> np.ndarray:
-        """Per area: the share of its land covered by ZIPs that have a value."""
-        return self.weights @ (~np.isnan(values)).astype(float)
+    def figures(self, period: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+        """(each ZIP's value in ``self.zips`` order, the 77 areas' values, their land covered, the ZIPs' spread)
+        for a layer period ({"month": ...} or {"years": [...]}): a query by ZIP and one by community area."""
+        key = ("figures", repr(period))
+        if key not in self.cache:
+            measure = {"measure": "home_value", "period": period}
+            by_zip = self.query(("zip", repr(period)), {"measures": [measure], "group_by": ["zip"],
+                                                        "spread": ["home_value"]})
+            vector = np.full(len(self.zips), np.nan)
+            for row in by_zip.rows:
+                j = self.zip_row.get(row["zip"])
+                if j is not None and row["home_value"] is not None:
+                    vector[j] = row["home_value"]
+            by_area = self.query(("area", repr(period)), {
+                "measures": [measure, {"measure": "home_value_coverage", "period": period}],
+                "group_by": ["community_area"]})
+            area, coverage = np.full(77, np.nan), np.zeros(77)
+            for row in by_area.rows:
+                i = int(row["community_area"]) - 1
+                area[i] = np.nan if row["home_value"] is None else row["home_value"]
+                coverage[i] = row["home_value_coverage"] or 0.0
+            self.cache[key] = (vector, area, coverage, by_zip.spread["home_value"])
+        return self.cache[key]
+
+    def change(self, period: "Period", since: "Period") -> dict:
+        """Per area: (value since, percent change) over the ZIPs valued in both periods (the layer's matched_with),
+        so a ZIP entering the data does not read as a price change."""
+        query = {"measures": [{"measure": "home_value", "period": period.query, "as": "now", "matched_with": "then"},
+                              {"measure": "home_value", "period": since.query, "as": "then"}],
+                 "group_by": ["community_area"], "derived": [{"name": "pct", "op": "pct_change", "of": ["then", "now"]}]}
+        rows = self.query(("change", repr(period.query), repr(since.query)), query).rows
+        return {int(r["community_area"]): (r["then"], r["pct"]) for r in rows}
+
+    def series(self, period: dict, number: int | None = None, zip_code: str | None = None) -> dict:
+        """An area's (or a ZIP's) value in each year of ``period``: one query by year."""
+        place = ({"dimension": "community_area", "in": [number]} if zip_code is None
+                 else {"dimension": "zip", "in": [zip_code]})
+        rows = self.query(("series", repr(period), number, zip_code),
+                          {"measures": [{"measure": "home_value", "period": period}], "group_by": ["year"],
+                           "filters": [place]}).rows
+        return {int(r["year"]): r["home_value"] for r in rows}
 
 
 def coverage_text(home: HomeValues) -> str:
@@ -85,32 +119,34 @@ def whole(value):
 
 
 class Period:
-    """A ZHVI period: one month's column or one year's average."""
+    """A ZHVI period: one month's or one year's average, with the layer's figures for it."""
 
     def __init__(self, home: HomeValues, year: int | None):
         self.year = year
         if year is None or (year == home.last_year and home.last_year_partial):
             self.kind, self.label = "month", home.latest_month
-            self.vector = home.monthly[:, home.month_index[home.latest_month]]
-            self.area = home.area_monthly[:, home.month_index[home.latest_month]]
+            self._figures(home, {"month": home.latest_month})
             self.note = (None if year is None else
                          f"{year} is a partial year in the Zillow data (through {home.latest_month}); "
                          f"the latest month, {home.latest_month}, is used.")
         else:
             self.kind, self.label = "year", f"{year} average"
-            self.vector = home.annual[:, home.year_index[year]]
-            self.area = home.area_annual[:, home.year_index[year]]
+            self._figures(home, {"years": [year]})
             self.note = None
         self.target_year = home.last_year if year is None else year
         self.asked_month = None  # "June 2021" when the caller asked for one month (Period.for_month)
+
+    def _figures(self, home: HomeValues, query: dict) -> None:
+        self.query = query
+        self.vector, self.area, self.coverage, self.spread = home.figures(query)
 
     @classmethod
     def for_month(cls, home: HomeValues, month: str) -> "Period":
         """One month's column, asked for by the ``month`` argument ("2021-06" or "latest")."""
         label = parse_month(home, month)
         period = cls(home, None)  # the latest month; replaced below when another is asked
-        j = home.month_index[label]
-        period.label, period.vector, period.area = label, home.monthly[:, j], home.area_monthly[:, j]
+        period.label = label
+        period._figures(home, {"month": label})
         period.target_year = int(label[:4])
         period.asked_month = f"{calendar.month_name[int(label[5:])]} {label[:4]}"
         period.note = None
@@ -167,43 +203,28 @@ def area_home_value(home: HomeValues, number: int, period: Period, since: Period
     out = {"home_value": whole(period.area[row]), "home_value_period": period.label, "zips": contributors,
            "zips_without_values": missing, "zip_coverage": round(total, 4)}
     if since is not None:
-        out.update(_change(home, row, period, since))
+        then, change = home.change(period, since).get(number, (None, None))
+        out.update({"home_value_since": whole(then), "home_value_since_period": since.label,
+                    "home_value_change_pct": None if change is None else round(change, 1)})
     return out
-
-
-def _change(home: HomeValues, row: int, period: Period, since: Period) -> dict:
-    """Over the ZIPs valued in both periods only, so a ZIP entering the data does not read as a price change."""
-    both = ~np.isnan(period.vector) & ~np.isnan(since.vector)
-    w = home.weights[row] * both
-    if w.sum() <= 0:
-        return {"home_value_since": None, "home_value_since_period": since.label, "home_value_change_pct": None}
-    now = float(w @ np.where(both, period.vector, 0.0)) / w.sum()
-    then = float(w @ np.where(both, since.vector, 0.0)) / w.sum()
-    return {"home_value_since": whole(then), "home_value_since_period": since.label,
-            "home_value_change_pct": round(100 * (now / then - 1), 1)}
 
 
 def rank_scores(home: HomeValues, period: Period, since: Period | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per area: the value (or the change since) to rank by, and whether the area is covered enough to rank."""
-    coverage = home.coverage_of(period.vector)
     score = period.area.copy()
     if since is not None:
-        both = ~np.isnan(period.vector) & ~np.isnan(since.vector)
-        w = home.weights * both
-        total = w.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            now = (w @ np.where(both, period.vector, 0.0)) / total
-            then = (w @ np.where(both, since.vector, 0.0)) / total
-            score = 100 * (now / then - 1)
-    eligible = (coverage >= MIN_RANK_COVERAGE) & ~np.isnan(score) & ~np.isnan(period.area)
+        changes = home.change(period, since)
+        score = np.array([np.nan if changes.get(n, (None, None))[1] is None else changes[n][1]
+                          for n in range(1, 78)])
+    eligible = (period.coverage >= MIN_RANK_COVERAGE) & ~np.isnan(score) & ~np.isnan(period.area)
     return score, eligible
 
 
 def zip_spread(period: Period) -> dict:
-    """Zillow publishes no city figure in this extract, so the city is described by its ZIPs' spread."""
-    valid = period.vector[~np.isnan(period.vector)]
-    return {"home_value_zip_median": whole(np.median(valid)), "home_value_zip_min": whole(valid.min()),
-            "home_value_zip_max": whole(valid.max()), "zips_valued": int(valid.size),
+    """Zillow publishes no city figure in this extract, so the city is described by its ZIPs' spread (the query's)."""
+    spread = period.spread
+    return {"home_value_zip_median": whole(spread["median"]), "home_value_zip_min": whole(spread["min"]),
+            "home_value_zip_max": whole(spread["max"]), "zips_valued": int(spread["n"]),
             "home_value_period": period.label}
 
 
@@ -211,15 +232,15 @@ def home_series(home: HomeValues, number_row, period: Period, since_year, zip_ro
     """Annual values from since_year (or the first year) up to the period, the last row being the period."""
     first = since_year if since_year is not None else home.first_year
     last = period.target_year
+    years = list(range(first, last))
+    yearly = home.series({"years": years}, number=None if number_row is None else number_row + 1,
+                         zip_code=None if zip_row is None else home.zips[zip_row]) if years else {}
     labels, vals = [], []
-    for y in range(first, last + 1):
-        if y == last:
-            labels.append(period.label)
-            vals.append(period.area[number_row] if zip_row is None else period.vector[zip_row])
-        else:
-            j = home.year_index[y]
-            labels.append(str(y))
-            vals.append(home.area_annual[number_row, j] if zip_row is None else home.annual[zip_row, j])
+    for y in years:
+        labels.append(str(y))
+        vals.append(yearly.get(y))
+    labels.append(period.label)
+    vals.append(period.area[number_row] if zip_row is None else period.vector[zip_row])
     return rows_table([(label, whole(v)) for label, v in zip(labels, vals)], ["period", "home_value"])
 
 

@@ -5,11 +5,18 @@ Side, Loop, Near South Side) is not in the index, so those areas fall back to th
 rather than answering nothing. The level for a year is its fourth quarter (or the latest quarter);
 change since a year runs from that year's first quarter, IHS's own "change since 2000" convention,
 so the figures match what IHS publishes.
+
+A view of the semantic layer (semantic/datasets/price_index.py): every submarket's level at a quarter, at the base
+quarter and a year earlier, with the changes, is one query of its ``price_index`` measure by submarket, and a
+series of quarters one query by quarter, each kept per bundle. The release's published summary figures are the
+file's own row for a submarket (two of them, bottom-to-current and pandemic-to-current, have no measure).
 """
 from __future__ import annotations
 
+import math
 import re
 
+from semantic.executor import run_query
 from tools.common import rows_table
 from tools.errors import ToolArgumentError
 
@@ -26,11 +33,12 @@ class PriceIndex:
     """The quarterly series per submarket and which areas each submarket covers, built once per bundle."""
 
     def __init__(self, data):
+        self.data = data
         ihs = data.ihs_index
-        self.table = ihs.pivot(index="yearq", columns="submarket_code", values="index").sort_index()
-        self.quarters = list(self.table.index)
+        self.quarters = sorted(ihs["yearq"].unique())
         self.quarter_index = {q: i for i, q in enumerate(self.quarters)}
-        self.arrays = {code: self.table[code].to_numpy(dtype=float) for code in self.table.columns}
+        self.codes = set(ihs["submarket_code"].unique())  # the submarkets the index has a series for
+        self.cache: dict = {}
         self.names = dict(zip(ihs["submarket_code"], ihs["submarket_name"]))
         # The release's published figures per submarket (median sales price, changes), as of its last quarter.
         self.summary = {row["submarket_code"]: row for row in data.ihs_summary.to_dict("records")}
@@ -43,6 +51,18 @@ class PriceIndex:
         for number, subs in self.area_submarkets.items():
             for sub in subs:
                 self.submarket_areas.setdefault(sub["code"], []).append(number)
+
+
+QUERY_CACHE_SIZE = 256
+
+
+def _query(index: PriceIndex, key, query: dict):
+    """A query's rows, kept per bundle under ``key``."""
+    if key not in index.cache:
+        if len(index.cache) >= QUERY_CACHE_SIZE:
+            index.cache.pop(next(iter(index.cache)))
+        index.cache[key] = run_query(index.data, query).rows
+    return index.cache[key]
 
 
 def coverage_text(index: PriceIndex) -> str:
@@ -94,18 +114,30 @@ def index_method(end: str, base: str) -> str:
             f"{end}, change from {base}, year over year against the same quarter a year earlier.")
 
 
-def index_stats(index: PriceIndex, code: str, end: str, base: str) -> dict:
-    series = index.arrays[code]
+def _window_stats(index: PriceIndex, end: str, base: str) -> dict:
+    """Every submarket's level at ``end`` and ``base`` and a year before ``end``, with the changes: one query."""
     i = index.quarter_index[end]
-    level = float(series[i])
-    base_level = float(series[index.quarter_index[base]])
-    yoy = None
-    if i >= 4:
-        prev = float(series[i - 4])
-        yoy = round(100 * (level / prev - 1), 1)
-    return {"price_index": round(level, 1), "price_index_quarter": end, "price_index_since_quarter": base,
-            "price_index_since": round(base_level, 1),
-            "price_index_change_pct": round(100 * (level / base_level - 1), 1), "price_index_yoy_pct": yoy}
+    prev = index.quarters[i - 4] if i >= 4 else None
+    measures = [{"measure": "price_index", "period": {"quarter": end}, "as": "level"},
+                {"measure": "price_index", "period": {"quarter": base}, "as": "since"}]
+    derived = [{"name": "change", "op": "pct_change", "of": ["since", "level"]}]
+    if prev is not None:
+        measures.append({"measure": "price_index", "period": {"quarter": prev}, "as": "prev"})
+        derived.append({"name": "yoy", "op": "pct_change", "of": ["prev", "level"]})
+    rows = _query(index, ("window", end, base), {"measures": measures, "group_by": ["submarket"],
+                                                 "derived": derived})
+    return {r["submarket"]: r for r in rows}
+
+
+def _one(value) -> float | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else round(value, 1)
+
+
+def index_stats(index: PriceIndex, code: str, end: str, base: str) -> dict:
+    row = _window_stats(index, end, base)[code]
+    return {"price_index": round(row["level"], 1), "price_index_quarter": end, "price_index_since_quarter": base,
+            "price_index_since": round(row["since"], 1), "price_index_change_pct": _one(row["change"]),
+            "price_index_yoy_pct": _one(row.get("yoy"))}
 
 
 def area_price_trend(index: PriceIndex, number: int, end: str, base: str) -> tuple[dict, list[str]]:
@@ -116,7 +148,7 @@ def area_price_trend(index: PriceIndex, number: int, end: str, base: str) -> tup
     for sub in sorted(subs, key=lambda s: -s["share"]):
         entry = {"code": sub["code"], "name": index.names.get(sub["code"], sub["name"]),
                  "share_of_community_area": round(sub["share"], 4), "in_price_index": sub["in_price_index"]}
-        if sub["in_price_index"] and sub["code"] in index.arrays:
+        if sub["in_price_index"] and sub["code"] in index.codes:
             entry.update(index_stats(index, sub["code"], end, base))
         listed.append(entry)
     indexed = [s for s in listed if "price_index" in s]
@@ -144,7 +176,7 @@ def chicago_submarket_changes(index: PriceIndex, area_names: dict, end: str, bas
     """
     candidates = []
     for code in sorted(index.submarket_areas):
-        if code not in index.arrays or not str(index.names.get(code, "")).startswith("Chicago--"):
+        if code not in index.codes or not str(index.names.get(code, "")).startswith("Chicago--"):
             continue
         stats = index_stats(index, code, end, base)
         areas = sorted(index.submarket_areas[code])
@@ -156,13 +188,19 @@ def chicago_submarket_changes(index: PriceIndex, area_names: dict, end: str, bas
 
 
 def index_series(index: PriceIndex, code: str, end: str, base: str) -> dict:
-    """Quarterly levels from base to end, beside the city series for context unless it is the city's own."""
+    """Quarterly levels from base to end, beside the city series for context unless it is the city's own: one query
+    by quarter."""
     lo, hi = index.quarter_index[base], index.quarter_index[end]
     quarters = index.quarters[lo:hi + 1]
-    own = index.arrays[code][lo:hi + 1].round(1).tolist()
+    codes = [code] if code == CITY_SERIES else [code, CITY_SERIES]
+    rows = _query(index, ("series", code, base, end), {
+        "measures": ["price_index"], "group_by": ["quarter", "submarket"], "period": {"quarters": quarters},
+        "filters": [{"dimension": "submarket", "in": codes}]})
+    level = {(r["quarter"], r["submarket"]): r["price_index"] for r in rows}
+    own = [_one(level.get((q, code))) for q in quarters]
     if code == CITY_SERIES:
         return rows_table(list(zip(quarters, own)), ["quarter", "price_index"])
-    city = index.arrays[CITY_SERIES][lo:hi + 1].round(1).tolist()
+    city = [_one(level.get((q, CITY_SERIES))) for q in quarters]
     return rows_table(list(zip(quarters, own, city)), ["quarter", "price_index", "Chicago"])
 
 
@@ -173,13 +211,13 @@ CHICAGO_PREFIX = "Chicago--"
 
 def chicago_submarkets(index: PriceIndex) -> dict[str, str]:
     """code -> short name ("Lake View/Lincoln Park") of the indexed Chicago submarkets, in code order."""
-    return {code: index.names[code].removeprefix(CHICAGO_PREFIX) for code in sorted(index.arrays)
+    return {code: index.names[code].removeprefix(CHICAGO_PREFIX) for code in sorted(index.codes)
             if str(index.names.get(code, "")).startswith(CHICAGO_PREFIX)}
 
 
 def suburban_submarkets(index: PriceIndex) -> dict[str, str]:
     """code -> name of the indexed suburban Cook County submarkets (p31xx codes without the "Chicago--" prefix)."""
-    return {code: index.names[code] for code in sorted(index.arrays)
+    return {code: index.names[code] for code in sorted(index.codes)
             if re.fullmatch(r"p\d+", code) and not str(index.names.get(code, "")).startswith(CHICAGO_PREFIX)}
 
 
@@ -238,7 +276,8 @@ SUMMARY_FIGURES = (
 
 
 def published_figures(index: PriceIndex, code: str) -> dict:
-    """The IHS summary's figures for a submarket (numbers; a blank stays None), with the release they are of."""
+    """The IHS summary's figures for a submarket (numbers; a blank stays None), with the release they are of: the
+    file's own row, read as published (the layer declares four of these six figures, not the other two)."""
     row = index.summary.get(code) or {}
     out = {"release": index.summary_release}
     for key, _label in SUMMARY_FIGURES:

@@ -10,8 +10,9 @@ One tool, ``query_property_values``, over two sources:
   (tools/property/price_index.py).
 
 This module holds the tool: its schema, argument checks and the choice of answer (tools/property/answers.py).
-Everything heavy (ZIP x month matrix, the 77 areas' monthly and annual values, the wide index table)
-is computed once per DataBundle and kept in ``bundle.__dict__["_property_cache"]``.
+A thin view of the semantic layer: every home value, coverage, change, spread and index level is a query of
+the layer's zhvi and ihs_index measures (home_values.py, price_index.py), each kept per DataBundle in
+``bundle.__dict__["_property_cache"]``; a ZIP's own change since a year is its two queried values' ratio.
 """
 from __future__ import annotations
 
