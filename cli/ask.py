@@ -64,6 +64,8 @@ def render_step(step: dict) -> str:
                 return head + f"reading's calls {step.get('pass')}: {calls}; no model pass (the reading used every word)"
             errors = f"; {len(step['parse_errors'])} unreadable" if step.get("parse_errors") else ""
             return head + f"pass {step.get('pass')}: {calls}{errors}; {tokens}; {step.get('finish_reason')}"
+        if step.get("planner_answer"):
+            return head + f"the rule planner's answer ({step.get('finish_reason')})"
         if step.get("fallback"):
             return head + "fallback answer from the result summaries"
         return head + ("strict " if step.get("strict") else "") + f"answer; {tokens}; {step.get('finish_reason')}"

@@ -19,6 +19,7 @@ from loop.state import AnswerTokens, RunState, StopReason
 from loop.steps import ErrorStep, SynthesisStep
 
 MIN_ANSWER_WORDS = 4  # a strict re-synthesis shorter than this does not replace the answer
+LONG_KEY_CHARS = 300  # key figures longer than this are the answer as they stand (no model pass rewrites them)
 
 
 def synthesize(state: RunState, ctx: RunContext) -> None:
@@ -60,6 +61,11 @@ def small_synthesis(state: RunState, ctx: RunContext) -> None:
     question), the question and the key figures with their labels (else the results' one-line summaries), about
     150-300 new tokens where the whole results were up to 900. The tables stay in the result and on the page."""
     state.key_lines = key_figures(state, ctx)
+    if sum(len(line) for line in state.key_lines) > LONG_KEY_CHARS and \
+            planner_answer(state, ctx, reason="key_figures_are_the_answer"):
+        # A lead of several sentences (a ranking's rows, a chain's parts) the model only copied, at 60 tokens a
+        # second (8-25 s on two cores), and sometimes dropped a row of: the planner's sentences are the answer.
+        return
     lines = [f"[Source {s.source}: {s.label}] {s.result_summary}" for s in state.sourced_calls()]
     user = prompts.question_message(state.question, state.analysis.hint_text, state.earlier) + "\n\n" + \
         prompts.synthesis_message(state.question, lines, ctx.planner.capabilities, state.no_calls_reason,
@@ -165,7 +171,7 @@ def fallback(state: RunState) -> None:
                "synthesis_ms")
 
 
-def planner_answer(state: RunState, ctx: RunContext) -> bool:
+def planner_answer(state: RunState, ctx: RunContext, reason: str = "planner") -> bool:
     """Replace a model's answer with the planner's, marked in the trace; False when there is none to give."""
     if not ctx.model_drafts or state.analysis is None:
         return False
@@ -183,6 +189,6 @@ def planner_answer(state: RunState, ctx: RunContext) -> bool:
     if not text:
         return False
     state.answer, state.used_planner_answer = text, True
-    state.emit(SynthesisStep(fallback=True, planner_answer=True, raw_output=text, finish_reason="planner"),
+    state.emit(SynthesisStep(fallback=True, planner_answer=True, raw_output=text, finish_reason=reason),
                started, "synthesis_ms")
     return True

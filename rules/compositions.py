@@ -28,9 +28,31 @@ TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
 
+def _home_month(analysis: Analysis) -> str | None:
+    """The one month named for a home value beside homicides ("worth under 180k in sept 2024 ... 2022 killings"), as
+    YYYY-MM: a month with a year the homicide data lacks is Zillow's (2024-09)."""
+    spans = {span.start[:7] for span in analysis.date_spans if span.start[:7] == span.end[:7] and len(span.start) >= 7}
+    if "home_value" not in analysis.metrics:
+        return None
+    if len(spans) == 1:
+        return next(iter(spans))
+    zillow_years = [y for y in analysis.out_of_range_years if 2000 <= y <= 2024]
+    if "homicides" not in analysis.metrics and len(analysis.years) == 1:
+        zillow_years = list(analysis.years)  # "hardship against home values (Zillow, September 2024)"
+    if len(analysis.months) == 1 and len(zillow_years) == 1:
+        return f"{zillow_years[0]}-{analysis.months[0]:02d}"
+    return None
+
+
 def _period(analysis: Analysis) -> dict | None:
     if analysis.year_list:
         return {"years": sorted(analysis.year_list)}
+    month = _home_month(analysis)
+    if month:  # the month dates the home value; the other years are the homicides'
+        years = sorted(y for y in analysis.years if y != int(month[:4]))
+        if not years:
+            return None
+        return {"year": years[0]} if len(years) == 1 else {"start": str(years[0]), "end": str(years[-1])}
     span = analysis.year_range
     if span is None:
         return None
@@ -50,8 +72,9 @@ def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = Fal
         return None
     if name in TIMED and period:
         return {"measure": name, "period": period}
-    if name == "home_value":
-        return {"measure": name}  # the latest month: the question's years are the homicides'
+    if name == "home_value":  # the month named for it, else the latest: the question's years are the homicides'
+        month = _home_month(analysis)
+        return {"measure": name, **({"period": {"month": month}} if month else {})}
     return {"measure": name}
 
 
@@ -111,6 +134,8 @@ def _bounded(analysis: Analysis, period: dict | None) -> dict | None:
     condition = analysis.area_condition
     if condition.metric == "homicide_rate":
         return {"measure": "homicide_rate", **({"period": period} if period else {})}
+    if condition.metric == "home_value":
+        return _spec("home_value", analysis, period)
     if condition.metric in CENSUS_METRICS:
         group = CENSUS_GROUP.get(analysis.census_group)
         if group is None:
@@ -222,7 +247,9 @@ def ranked_names(analysis: Analysis) -> dict | None:
 
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
-    if analysis.injection_suspected or analysis.unsupported or analysis.out_of_range_years:
+    month = _home_month(analysis)
+    outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
+    if analysis.injection_suspected or analysis.unsupported or outside:
         return None
     for reader in (ranked_names, zip_months, correlation, threshold_set, ranked_change, ranked_set):
         query = reader(analysis)

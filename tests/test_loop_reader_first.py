@@ -96,3 +96,18 @@ def test_always_keeps_the_model_gathering_passes(registry, base_settings):
     backend = SuggestibleModel(["USE_SUGGESTED", "Chicago had many homicides in 2022."])
     Orchestrator(backend, registry, always).run("How many homicides were there in 2022?")
     assert _passes(backend)[0] == "gather"
+
+
+def test_long_key_figures_are_the_answer_with_no_model_pass(registry, settings, raw, data_dir):
+    # A set's members, their figures and its total: the model only copied such leads (8-25 s), so the planner's
+    # sentences stand.
+    socio = pd.read_csv(data_dir / "socioeconomic.csv").dropna(subset=["Community Area Number"])
+    top = socio.sort_values("HARDSHIP INDEX", ascending=False, kind="stable")["Community Area Number"].astype(int)[:5]
+    total = int(raw[(raw.year == 2021) & raw.area.isin(list(top))].shape[0])
+    backend = SuggestibleModel([])
+    result = Orchestrator(backend, registry, settings).run(
+        "the 5 community areas with the highest hardship index: their homicides in 2021 added up")
+    assert _passes(backend) == []
+    answer = [s for s in result.steps if s.type == "synthesis"]
+    assert answer[-1].planner_answer and answer[-1].finish_reason == "key_figures_are_the_answer"
+    assert f"Together they had {total} homicides in 2021" in result.answer
