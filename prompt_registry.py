@@ -111,8 +111,8 @@ TEMPLATES: dict[str, str] = {
         "Now write the final answer to the question: \"{question}\"\n"
         "The figures that answer it, from the results above:\n{lines}\n{notes}"
         "Write a short, direct answer in plain English. Quote numbers exactly as the tools gave them, starting "
-        "with the figure the question asks for. Do not list sources or caveats: they are shown separately. "
-        "Do not write TOOL_CALL."
+        "with the figure the question asks for, and keep every figure of the lines above and anything they say "
+        "is not available. Do not list sources or caveats: they are shown separately. Do not write TOOL_CALL."
     ),
     "synthesis_notes": "Tell the user this too: {notes}\n",
     "synthesis_no_data": (
