@@ -1716,9 +1716,3 @@ def b12_add(terms) -> int:
     value = sum(_figure(t) for t in _as_list(terms))
     return int(value) if float(value).is_integer() else round(float(value), 1)
 
-
-# The thirteenth blind set's functions (b13_*) are their own module, written blind and self-contained: they are
-# looked up here like every other expected function.
-from evals import expected_b13 as _b13  # noqa: E402 - after data_dir, which it imports
-
-globals().update({_name: getattr(_b13, _name) for _name in dir(_b13) if _name.startswith("b13_")})
