@@ -283,7 +283,7 @@ def analyze_question(question: str, data) -> Analysis:
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
         # "majority-Black community areas": the group's share of residents over half
-        condition = AreaCondition(_GROUP_METRIC.get(census_group[:4], "race"), "above", 50.0, majority.span(),
+        condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(),
                                   percent=True)
         consumed.append(majority.span())
     if condition:
@@ -322,7 +322,7 @@ def analyze_question(question: str, data) -> Analysis:
     warnings += _area_only_warnings(domains, places, metrics)
     if per_capita and (wards or districts) and not areas:
         kinds = " or ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
-        warnings.append(f"A rate per 100,000 residents cannot be computed by {kinds}: the data has no population "
+        warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
     out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
     if _months_after_the_end(asked_years, months, domains, cov):
@@ -622,7 +622,7 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         # "How many Chatham residents are 65 or older?": an age band is asked about, so the ages are the measure.
         add_unique(metrics, "age")
         add_unique(domains, "census")
-    group_metric = _GROUP_METRIC.get((census_group or "")[:4], "race")
+    group_metric = _group_metric(census_group)
     if census_group and group_metric in metrics:
         # The group's words are where its measure is named: a ranking word or a bound before them ranks or bounds
         # the group ("the 5 areas with the highest share of households making $125k or more. How many murdered").
@@ -634,7 +634,15 @@ _CHANGED_RE = re.compile(r"\b(?:dropped|fell|declined|decreased|rose|increased|g
                          r"changed|improved|worsened)\s+(?:the\s+)?$", re.I)
 _MAJORITY_RE = re.compile(r"\bmajority[\s-]+(?:of\s+)?\w+", re.I)
 _INCOME_PER_CAPITA_RE = re.compile(r"\bincome\b[\w\s-]{0,40}?\(\s*per[\s-]capita\s*\)", re.I)
-_GROUP_METRIC = {"125k": "household_income", "unde": "household_income", "age_": "age"}
+# Said where a rate is asked of a ward or a district; rules/answer.py puts it beside the count in the lead.
+RATE_WITHOUT_POPULATION = "A rate per 100,000 residents cannot be computed"
+
+
+def _group_metric(group: str | None) -> str:
+    """The analyzer's measure a census group belongs to: an income band, an age band, else a race group."""
+    if group in ("125k_plus", "under_25k"):
+        return "household_income"
+    return "age" if (group or "").startswith("age_") else "race"
 # A ranking word or a bound in the question: a household band named beside it is a measure, not a description.
 _RANKED_OR_BOUND_RE = re.compile(r"\b(?:most|highest|largest|biggest|greatest|lowest|least|fewest|smallest|"
                                  r"majority)\b|%|\bpercent|\bshare\b|\bhow\s+many\s+households\b|\w+est\b", re.I)

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from analyzer.analysis import Analysis
 from analyzer.lexicon import FILTERING_SUBJECTS
 from analyzer.notes import not_used_note, unsupported_named, user_notes
+from analyzer.question import RATE_WITHOUT_POPULATION
 from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
@@ -616,7 +617,7 @@ def _census_years_outside(analysis: Analysis) -> bool:
 
 def _qualifies(warning: str, lead: str) -> bool:
     """A note that changes how the lead's figure reads, not already said there."""
-    if warning.startswith("A rate per 100,000 residents cannot be computed"):
+    if warning.startswith(RATE_WITHOUT_POPULATION):
         return True
     return " is partial in the homicide data:" in warning and "partial" not in lead
 
