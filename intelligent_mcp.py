@@ -112,7 +112,8 @@ class Orchestrator:
 
     def _context(self) -> RunContext:
         return RunContext(backend=self.backend, registry=self.registry, planner=self.planner, config=self.config,
-                          grammars=self.grammars, system_prompt=self.system_prompt(), model_drafts=self.model_drafts,
+                          grammars=self.grammars, system_prompt=self.system_prompt(),
+                          answer_prompt=prompts.answer_system_prompt(), model_drafts=self.model_drafts,
                           planner_decides=self.planner_decides)
 
     def _execute(self, state: RunState) -> None:

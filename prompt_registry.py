@@ -31,6 +31,14 @@ TEMPLATES: dict[str, str] = {
         "Tools (name(argument: type [choices], ...) - what it does):\n{tool_specs}\n"
         "Examples (<YEAR> and <AREA> stand for the question's own values, or values from a result):\n{examples}"
     ),
+    # The answer pass after the reader's own calls starts with this, not the tools' prompt: it needs no tool
+    # list, and its ~150 new tokens evaluated after ~1,850 cost twice what they cost after ~100.
+    "system_answer": (
+        "You are ChiQA, an assistant answering questions about Chicago public data: homicides, census "
+        "demographics, socioeconomic indicators and home values, by community area, ward, police district and "
+        "ZIP code. The data tools have already run; you are given the question and the figures that answer it. "
+        "Write the answer in plain English. Never invent numbers."
+    ),
     "suggestion_rule": (
         "- A question may come with suggested calls, planned from its places and years. If they get the data "
         "the question asks for, reply USE_SUGGESTED; write your own TOOL_CALL lines only if they miss something.\n"
@@ -109,7 +117,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "synthesis_keyed": (
         "Now write the final answer to the question: \"{question}\"\n"
-        "The figures that answer it, from the results above:\n{lines}\n{notes}"
+        "The figures that answer it, from the data tools' results:\n{lines}\n{notes}"
         "Write a short, direct answer in plain English. Quote numbers exactly as the tools gave them, starting "
         "with the figure the question asks for, and keep every figure of the lines above and anything they say "
         "is not available. Do not list sources or caveats: they are shown separately. Do not write TOOL_CALL."
@@ -240,6 +248,10 @@ def system_prompt(schemas: list[dict], max_calls: int, suggestions: bool = False
         suggestion_rule=TEMPLATES["suggestion_rule"] if suggestions else "")
 
 
+def answer_system_prompt() -> str:
+    return TEMPLATES["system_answer"]
+
+
 def question_message(question: str, hint_text: str = "", history_lines: list | None = None) -> str:
     hints = TEMPLATES["hints"].format(hint_text=hint_text.strip()) if hint_text and hint_text.strip() else ""
     history = TEMPLATES["history"].format(lines="\n".join(history_lines)) if history_lines else ""
@@ -364,5 +376,5 @@ def clean_answer(text: str) -> str:
 
 # The key figures' heading, repeated at the start of a line ("The figures that answer the question, from the
 # results above:", also with "include:" and text after it); what follows it is the answer and stays.
-_ECHOED_HEADING = re.compile(r"^\s*(?:here are\s+)?the figures that answer\b[^:]*\b(?:above|include|are)\s*:\s*",
+_ECHOED_HEADING = re.compile(r"^\s*(?:here are\s+)?the figures that answer\b[^:]*\b(?:above|include|are|results)\s*:\s*",
                              re.IGNORECASE)

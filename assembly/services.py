@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import prompt_registry as prompts
+
 from backends.base import Backend
 from intelligent_mcp import Orchestrator
 from llama_client import make_backend
@@ -41,5 +43,6 @@ def build_services(settings: Settings, *, backend: Backend | None = None, data: 
     registry = build_tools(settings, data)
     backend = backend if backend is not None else make_backend(settings, backend_name)
     orchestrator = Orchestrator(backend, registry, settings)
-    backend.warm(orchestrator.system_prompt())  # a saved KV prefix makes the first question start warm
+    # A saved KV prefix makes the first question start warm; the answer pass's short prompt is kept beside it.
+    backend.warm(orchestrator.system_prompt(), prompts.answer_system_prompt())
     return Services(settings, registry.data, registry, backend, orchestrator)

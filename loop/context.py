@@ -84,5 +84,6 @@ class RunContext:
     config: LoopConfig
     grammars: ToolGrammars
     system_prompt: str
+    answer_prompt: str  # the small synthesis's own short system prompt (its KV state is kept beside the tools')
     model_drafts: bool  # a language model decides, and is shown the planner's drafts, key figures and checks
     planner_decides: bool  # no model: the planner gathers and writes the answer itself

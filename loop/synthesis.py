@@ -57,8 +57,8 @@ def synthesize(state: RunState, ctx: RunContext) -> None:
 
 
 def small_synthesis(state: RunState, ctx: RunContext) -> None:
-    """The answer pass after the reading's own calls: the system prompt (the KV cache holds it from the last
-    question), the question and the key figures with their labels (else the results' one-line summaries), about
+    """The answer pass after the reading's own calls: its own short system prompt (the backend keeps its KV state
+    beside the tools' prompt), the question and the key figures with their labels (else the results' one-line summaries), about
     150-300 new tokens where the whole results were up to 900. The tables stay in the result and on the page."""
     state.key_lines = key_figures(state, ctx)
     if sum(len(line) for line in state.key_lines) > LONG_KEY_CHARS and \
@@ -70,7 +70,7 @@ def small_synthesis(state: RunState, ctx: RunContext) -> None:
     user = prompts.question_message(state.question, state.analysis.hint_text, state.earlier) + "\n\n" + \
         prompts.synthesis_message(state.question, lines, ctx.planner.capabilities, state.no_calls_reason,
                                   state.notes, state.key_lines)
-    state.synthesis_request = [{"role": "system", "content": ctx.system_prompt}, {"role": "user", "content": user}]
+    state.synthesis_request = [{"role": "system", "content": ctx.answer_prompt}, {"role": "user", "content": user}]
     answer_pass(state, ctx, state.synthesis_request, strict=False)
 
 

@@ -341,6 +341,37 @@ def test_prefix_cache_miss_then_hit_in_a_new_process_state(tiny_gguf_path, tmp_p
         second.close()
 
 
+ANSWER_SYSTEM = "You are ChiQA. The tools have run; write the answer from the figures given. Never invent numbers."
+
+
+def test_two_warmed_prefixes_are_swapped_in_memory_and_answer_as_a_cold_evaluation_would(tiny_gguf_path, tmp_path):
+    """The answer pass's short system prompt and the tools' prompt are both kept: a pass starting with either
+    evaluates only its own tokens after it, and what it writes is what evaluating the whole prompt writes."""
+    def ask(backend, system, question):
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+        return backend.generate(GenerationRequest(messages=messages, max_tokens=6))
+
+    cold = LlamaCppBackend.from_settings(load_settings(overrides={
+        "model.path": str(tiny_gguf_path), "model.n_ctx": 12288, "model.n_threads": 2, "model.max_tokens": 8}))
+    warm = _prefix_backend(tiny_gguf_path, tmp_path)
+    try:
+        state = warm.warm(SYSTEM, ANSWER_SYSTEM)
+        assert state["also"][0]["event"] == "built" and state["also"][0]["tokens"] > 10
+        turns = [(ANSWER_SYSTEM, "How many in 2020? Figures: 772."), (SYSTEM, "How many in 2019?"),
+                 (ANSWER_SYSTEM, "How many in 2021? Figures: 797."), (ANSWER_SYSTEM, "And 2018? Figures: 561.")]
+        for system, question in turns:
+            cold.llm.reset()  # the cold backend evaluates every prompt from its first token
+            expected = ask(cold, system, question)
+            got = ask(warm, system, question)
+            prefix = state["tokens"] if system == SYSTEM else state["also"][0]["tokens"]
+            assert got.evaluated_tokens == got.prompt_tokens - prefix, (system, question)
+            assert expected.evaluated_tokens == expected.prompt_tokens
+            assert got.text == expected.text, (system, question)
+    finally:
+        warm.close()
+        cold.close()
+
+
 def test_prefix_cache_stale_prompt_gets_its_own_file(tiny_gguf_path, tmp_path):
     backend = _prefix_backend(tiny_gguf_path, tmp_path)
     try:

@@ -149,7 +149,7 @@ def test_the_synthesis_request_names_the_figures_that_answer_the_question(regist
     result = Orchestrator(backend, registry, settings).run("Were there more murders in 2016 or in 2017?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     change = counts[2017] - counts[2016]
-    assert (f"The figures that answer it, from the results above:\n- There were {counts[2016]:,} homicides in Chicago in "
+    assert (f"The figures that answer it, from the data tools' results:\n- There were {counts[2016]:,} homicides in Chicago in "
             f"2016; {counts[2017]:,} in 2017.") in request
     assert f"{change:+,}" in request
     assert request.index("The figures that answer it") < request.index("Write a short")
@@ -179,7 +179,7 @@ def test_key_figures_come_from_the_planned_tools_results(registry, settings, dat
     Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
         "Which community area has the highest homicide rate per capita in 2022?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
-    key = request.split("from the results above:\n")[1].split("\nWrite a short")[0]
+    key = request.split("from the data tools' results:\n")[1].split("\nWrite a short")[0]
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
     year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
     fuller_park = int(((year == 2022) & (pd.to_numeric(raw["Community Area"]) == 37)).sum())

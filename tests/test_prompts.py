@@ -102,3 +102,5 @@ def test_an_echoed_key_figures_heading_is_dropped_but_the_lines_under_it_stay():
     # Echoed in front of the answer on the same line (the 1.5B model): the heading goes, the answer stays.
     assert prompts.clean_answer("The figures that answer it, from the results above, include: 56.6% of households.") \
         == "56.6% of households."
+    assert prompts.clean_answer("The figures that answer it, from the data tools' results:\n717 homicides.") \
+        == "717 homicides."
