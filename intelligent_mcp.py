@@ -49,12 +49,18 @@ class Orchestrator:
         self.model_drafts = self.config.suggest_calls and getattr(backend, "is_language_model", False)
         self.planner_decides = getattr(backend, "is_planner", False)
         self._system: str | None = None
+        self._query: str | None = None
 
     def system_prompt(self) -> str:
         if self._system is None:
             self._system = prompts.system_prompt(self.registry.prompt_schemas(), self.config.max_tool_calls,
                                                  self.model_drafts)
         return self._system
+
+    def query_prompt(self) -> str:
+        if self._query is None:
+            self._query = prompts.query_system_prompt()
+        return self._query
 
     def limits(self, options: dict | None) -> dict:
         """Validated per-question limits; options may only lower the configured ones."""
@@ -113,7 +119,8 @@ class Orchestrator:
     def _context(self) -> RunContext:
         return RunContext(backend=self.backend, registry=self.registry, planner=self.planner, config=self.config,
                           grammars=self.grammars, system_prompt=self.system_prompt(),
-                          answer_prompt=prompts.answer_system_prompt(), model_drafts=self.model_drafts,
+                          answer_prompt=prompts.answer_system_prompt(), query_prompt=self.query_prompt(),
+                          model_drafts=self.model_drafts,
                           planner_decides=self.planner_decides)
 
     def _execute(self, state: RunState) -> None:

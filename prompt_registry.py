@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from semantic.catalog import catalog, public_measures
 from tools import names
 
 SUGGESTED_REPLY = "USE_SUGGESTED"  # the whole reply that accepts the planner's suggested calls
@@ -39,6 +40,36 @@ TEMPLATES: dict[str, str] = {
         "ZIP code. The data tools have already run; you are given the question and the figures that answer it. "
         "Write the answer in plain English. Never invent numbers."
     ),
+    # Where the reading fell short, the model's one job: write a typed query (the semantic layer's, run by the
+    # query_data tool). Its own system prompt, kept as a third saved prefix beside the tools' and the answer's.
+    "system_query": (
+        "You are ChiQA's query writer. Chicago public data is read through one typed query. Reply with one line:\n"
+        'TOOL_CALL: {{"name": "query_data", "arguments": <query>}}\n'
+        "or NO_TOOL_CALL when no query can answer the question.\n"
+        "A query: measures (what to compute; a measure may be an object with its own \"as\" name, period and "
+        "filters), group_by (a place or time grain), period (year, years, months, start/end), filters "
+        "(dimension with in, not_in, between or equals), order_by (a column, highest first; "
+        '{{"field": ..., "direction": "asc"}} for lowest), limit, offset (rows skipped: the 2nd is offset 1), '
+        "members_from (a query whose rows are this query's places), derived (change, pct_change, difference, "
+        "ratio, sum of two columns; share_of_total, rank of one), having (a threshold on a column), totals (the "
+        "sum over the rows and its share of the city), correlate (two columns).\n"
+        "Data: homicides 2001 to 2023-07-19; census ACS 2019-2023 and the 2010 census; socioeconomic "
+        "indicators 2008-2012; Zillow home values by ZIP and community area 2000-2024.\n"
+        "Measures:\n{measures}\n"
+        "Dimensions: {dimensions}\n"
+        "Examples:\n{examples}"
+    ),
+    "query_request": (
+        "{history}Question: {question}\n{reading}Write one query that answers the whole question, using the "
+        "question's own years and places."
+    ),
+    "query_reading": "The question analyzer could not use {words}. Its answer without them: {answer}\n",
+    "query_no_reading": "The question analyzer found no reading for it.\n",
+    "query_repair": "[Error] {error}\nWrite the corrected TOOL_CALL line, or NO_TOOL_CALL.",
+    "another_reading": "Another reading (the model's query, {read_as}): {lead}",
+    "model_reading": "I could not read this question with my own rules; the model read it as one query ({read_as}), "
+                     "which you should check: {lead}",
+    "no_reading": "I could not read this question into a query over the data{words}. {capabilities}",
     "suggestion_rule": (
         "- A question may come with suggested calls, planned from its places and years. If they get the data "
         "the question asks for, reply USE_SUGGESTED; write your own TOOL_CALL lines only if they miss something.\n"
@@ -159,6 +190,33 @@ EXAMPLES: list[dict] = [
                 [(names.SOCIOECONOMIC, {"community_area": "<AREA>", "metric": "income"})]],
      "between": ["(results come back: <AREA> had the most)"]},
 ]
+# The query writer's few-shot examples (question, query), each a valid query over the real data
+# (tests/test_query_pass.py runs them) with its keys in the grammar's order. Made-up years would be copied,
+# so each example's years differ and the loop refuses a query whose years the question does not name.
+QUERY_EXAMPLES: list[tuple[str, dict]] = [
+    ("Which 3 community areas had the most homicides in 2019, and how many together?",
+     {"measures": ["homicides"], "group_by": ["community_area"], "period": {"year": 2019},
+      "order_by": ["homicides"], "limit": 3, "totals": True}),
+    ("How many community areas had fewer than 2 homicides in 2017?",
+     {"measures": ["homicides"], "group_by": ["community_area"], "period": {"year": 2017},
+      "having": [{"field": "homicides", "op": "<", "value": 2}], "totals": True}),
+    ("Which area's homicides rose the most from 2014 to 2016?",
+     {"measures": [{"measure": "homicides", "as": "h2014", "period": {"year": 2014}},
+                   {"measure": "homicides", "as": "h2016", "period": {"year": 2016}}],
+      "group_by": ["community_area"], "order_by": ["rise"], "limit": 1,
+      "derived": [{"name": "rise", "op": "change", "of": ["h2014", "h2016"]}]}),
+    ("Per capita income of the 5 areas with the highest homicide rate in 2012",
+     {"measures": ["per_capita_income"], "group_by": ["community_area"],
+      "members_from": {"measures": [{"measure": "homicide_rate", "period": {"year": 2012}}],
+                       "group_by": ["community_area"], "order_by": ["homicide_rate"], "limit": 5}}),
+    ("Arrest rate of domestic homicides in Austin, 2008-2011",
+     {"measures": ["arrest_rate"], "period": {"start": "2008", "end": "2011"},
+      "filters": [{"dimension": "community_area", "in": ["Austin"]}, {"dimension": "domestic", "equals": True}]}),
+    ("Correlation between unemployment and the homicide rate in 2009",
+     {"measures": ["pct_unemployed", {"measure": "homicide_rate", "period": {"year": 2009}}],
+      "group_by": ["community_area"], "correlate": ["pct_unemployed", "homicide_rate"]}),
+]
+
 PLACEHOLDER = re.compile(r'"(<[A-Z]+>)"')  # a quoted placeholder is shown bare: {"year": <YEAR>}
 
 # "[Source N: <label>]": by the result's first dataset, else by the tool's domain.
@@ -174,7 +232,7 @@ def template(name: str) -> str:
 
 def prompt_version() -> str:
     """Short hash over every template and example: recorded in each result and trace."""
-    blob = json.dumps([TEMPLATES, EXAMPLES], sort_keys=True)
+    blob = json.dumps([TEMPLATES, EXAMPLES, QUERY_EXAMPLES], sort_keys=True)
     return "p-" + hashlib.sha1(blob.encode()).hexdigest()[:10]
 
 
@@ -250,6 +308,30 @@ def system_prompt(schemas: list[dict], max_calls: int, suggestions: bool = False
 
 def answer_system_prompt() -> str:
     return TEMPLATES["system_answer"]
+
+
+def query_system_prompt() -> str:
+    """The query writer's system prompt: the layer's measures (by dataset) and dimensions, from the declarations,
+    so a new measure is offered to the model by its declaration alone."""
+    grouped: dict[str, list[str]] = {}
+    for name in public_measures():
+        measure = catalog().measures[name]
+        grouped.setdefault(catalog().datasets[measure.dataset].title, []).append(name)
+    measures = "\n".join(f"- {title}: {', '.join(names_)}" for title, names_ in grouped.items())
+    examples = "\n".join(f"Question: {q}\nTOOL_CALL: " + json.dumps({"name": names.QUERY, "arguments": query})
+                         for q, query in QUERY_EXAMPLES)
+    return TEMPLATES["system_query"].format(measures=measures, dimensions=", ".join(catalog().dimensions),
+                                            examples=examples)
+
+
+def query_message(question: str, unused: list[str], reader_answer: str, history_lines: list | None = None) -> str:
+    history = TEMPLATES["history"].format(lines="\n".join(history_lines)) if history_lines else ""
+    if reader_answer:
+        words = ", ".join(f"'{w}'" for w in unused[:4]) or "part of the question"
+        reading = TEMPLATES["query_reading"].format(words=words, answer=reader_answer[:400])
+    else:
+        reading = TEMPLATES["query_no_reading"]
+    return TEMPLATES["query_request"].format(history=history, question=question.strip(), reading=reading)
 
 
 def question_message(question: str, hint_text: str = "", history_lines: list | None = None) -> str:

@@ -44,5 +44,5 @@ def build_services(settings: Settings, *, backend: Backend | None = None, data: 
     backend = backend if backend is not None else make_backend(settings, backend_name)
     orchestrator = Orchestrator(backend, registry, settings)
     # A saved KV prefix makes the first question start warm; the answer pass's short prompt is kept beside it.
-    backend.warm(orchestrator.system_prompt(), prompts.answer_system_prompt())
+    backend.warm(orchestrator.system_prompt(), prompts.answer_system_prompt(), orchestrator.query_prompt())
     return Services(settings, registry.data, registry, backend, orchestrator)

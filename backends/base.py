@@ -136,8 +136,9 @@ class Backend:
     def info(self) -> dict:
         return {"backend": self.name, "model": None, "n_ctx": self.n_ctx, "reason": self.selection_reason}
 
-    def warm(self, system_text: str) -> dict:
-        """Prepare for prompts that start with this system message; backends with a KV cache override it."""
+    def warm(self, system_text: str, *others: str) -> dict:
+        """Prepare for prompts that start with this system message (or one of ``others``); backends with a KV cache
+        override it."""
         return {}
 
     def count_tokens(self, text: str) -> int:

@@ -367,8 +367,8 @@ class LlamaCppBackend(Backend):
         first_token_ms = None
         self.llm.set_seed(self.seed)
         # An answer copies names and figures from the results in its prompt, so drafts taken from the prompt
-        # may be accepted several tokens at a time; a gathering reply is short and grammar-bound, so no drafts.
-        self.llm.draft_model = self.prompt_lookup if request.phase != "gather" else None
+        # may be accepted several tokens at a time; a gathering reply or a query is grammar-bound, so no drafts.
+        self.llm.draft_model = self.prompt_lookup if request.phase not in ("gather", "query") else None
         try:
             history = list(tokens)
             # The grammar judges the likely candidates only (backends/lazy_grammar.py), not the whole vocabulary.

@@ -60,6 +60,8 @@ def render_step(step: dict) -> str:
                   f"{step.get('completion_tokens', 0)} out")
         if kind == "model_pass":
             calls = ", ".join(c.get("name", "?") for c in step.get("parsed_calls") or []) or "no call"
+            if step.get("phase") == "query":
+                return head + f"the model's query {step.get('pass')}: {calls}; {tokens}; {step.get('finish_reason')}"
             if step.get("phase") == "reader":
                 return head + f"reading's calls {step.get('pass')}: {calls}; no model pass (the reading used every word)"
             errors = f"; {len(step['parse_errors'])} unreadable" if step.get("parse_errors") else ""
@@ -89,6 +91,10 @@ def render_step(step: dict) -> str:
                        if added else f"{len(step.get('notes') or [])} notes, all stated in the answer")
     if kind == "error":
         return head + f"{step.get('phase')}: {step.get('error_type')}: {step.get('message')}"
+    if kind == "reading":
+        agreed = {True: "the same figures", False: "different figures", None: "nothing to compare"}[step.get("agreed")]
+        query = f"; the model's query: {step.get('read_as')}" if step.get("read_as") else ""
+        return head + f"the reading fell short; answered by: {step.get('ran')}{query}; {agreed}"
     return head
 
 

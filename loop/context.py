@@ -85,5 +85,6 @@ class RunContext:
     grammars: ToolGrammars
     system_prompt: str
     answer_prompt: str  # the small synthesis's own short system prompt (its KV state is kept beside the tools')
+    query_prompt: str  # the query writer's system prompt (loop/query_pass.py), a third saved prefix
     model_drafts: bool  # a language model decides, and is shown the planner's drafts, key figures and checks
     planner_decides: bool  # no model: the planner gathers and writes the answer itself

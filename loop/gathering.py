@@ -11,6 +11,7 @@ from loop import decisions
 from loop.argument_constraints import admitted_tools, outside_question, widened_for_unread
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
+from loop.query_pass import model_queries, queries_where_the_reading_fell_short
 from loop.own_calls import note_own_calls, offers_unread_pass, own_calls_text, writes_own_calls
 from toolcall.protocol import ParseResult, format_tool_call, parse_tool_calls
 from loop.state import RunState, StopReason
@@ -22,6 +23,9 @@ from tools.registry import ToolResult, call_key
 def gather(state: RunState, ctx: RunContext) -> StopReason:
     if reading_covers(state, ctx):
         return reader_gathers(state, ctx)
+    if queries_where_the_reading_fell_short(state, ctx):
+        state.draft.calls = drafts(state, ctx)
+        return model_queries(state, ctx, reader_gathers, run_call)
     while True:
         stop = decisions.stop_before_pass(state.calls_used(), state.max_calls, len(state.passes), state.time_left())
         if stop is None:
@@ -261,8 +265,10 @@ def draft_lines(state: RunState) -> tuple:
     return tuple(format_tool_call(n, a) for n, a in state.draft.calls)
 
 
-def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
-    """Canonicalise, deduplicate and run one requested call."""
+def run_call(state: RunState, ctx: RunContext, name, arguments, origin: str = "",
+             refused: str | None = None) -> ToolCallStep:
+    """Canonicalise, deduplicate and run one requested call. ``origin``: who wrote it, where the caller knows (the
+    model's query after the reading's calls); ``refused``: why the caller refuses it (the call is recorded, not run)."""
     started = state.now_ms()
     arguments = arguments if isinstance(arguments, dict) else {}
     used = state.calls_used()
@@ -276,9 +282,10 @@ def run_call(state: RunState, ctx: RunContext, name, arguments) -> ToolCallStep:
         canonical, failure = ctx.registry.canonicalize(step.name, arguments), None
     except ToolArgumentError as exc:
         canonical, failure = arguments, ToolResult.failure(step.name, str(exc), exc.code, arguments)
-    step.origin = ("planner" if ctx.planner_decides else "reader" if state.reader_ran
-                   else "draft" if _drafted(state, ctx, step.name, canonical) else "model")
-    refused = None if step.origin != "model" or failure else _outside_question(state, canonical)
+    step.origin = origin or ("planner" if ctx.planner_decides else "reader" if state.reader_ran
+                             else "draft" if _drafted(state, ctx, step.name, canonical) else "model")
+    if not refused:
+        refused = None if step.origin != "model" or failure else _outside_question(state, canonical)
     if refused:  # the model is told why in the next prompt; the run reports a model failure
         failure = ToolResult.failure(step.name, refused, "outside_question", canonical)
     step.arguments = canonical

@@ -45,7 +45,7 @@ def fit(state: RunState, ctx: RunContext, extra: list) -> tuple:
     """Messages within n_ctx minus the reply reserve, trimming the earliest results if needed."""
     count = ctx.backend.count_message_tokens
     budget = int(ctx.backend.n_ctx) - ctx.config.reply_reserve
-    if state.reader_ran and extra and extra[0].get("role") == "system":  # a small synthesis is its whole prompt
+    if extra and extra[0].get("role") == "system":  # a small synthesis or a query pass is its whole prompt
         tokens = count(extra)
         return extra, tokens, None, tokens <= budget
     prompt = messages(state, ctx) + extra

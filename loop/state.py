@@ -79,6 +79,9 @@ class RunState:
     no_calls_reason: str = ""  # the question asks only about what no tool has: no call is admitted
     own_calls: bool = False  # the reading fell short and the model writes its own calls (no USE_SUGGESTED)
     reader_ran: bool = False  # model_calls "gaps": the reading covered the question; its calls ran, no model pass
+    query_pass: bool = False  # "gaps", the reading fell short: the model was asked for one query (loop/query_pass.py)
+    reader_answer: str = ""  # the planner's answer from the reading's own calls, shown to the query writer
+    model_reading: object = None  # the ToolCallStep of the model's query that ran (ok), if any
     unread_pass: str = ""  # unread_calls "add": "offered" (the coming pass is for the unread words) or "done"
     draft: DraftState = field(default_factory=DraftState)
     notes: list = field(default_factory=list)  # what the answer must tell the user (analyzer/notes.py)

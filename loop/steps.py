@@ -215,6 +215,20 @@ class NotesStep(Step):
 
 
 @dataclass
+class ReadingStep(Step):
+    """Where the reading fell short: which reading answered ("reader", "model", "reader+model" or "none"), the
+    model's query and how it reads in words, and whether its figures are the reader's too (None: nothing to
+    compare)."""
+
+    type = "reading"
+    ran: str = "reader"
+    agreed: bool | None = None
+    model_query: dict | None = None
+    read_as: str = ""
+    not_used: list = field(default_factory=list)
+
+
+@dataclass
 class ErrorStep(Step):
     type = "error"
     phase: str = ""

@@ -14,6 +14,7 @@ from loop import decisions
 from loop.context import RunContext
 from loop.model_pass import PassOutcome, generate, messages, out_of_time
 from loop.number_grammar import allowed_numerals, build_number_grammar
+from loop.query_pass import reading_answer
 from loop.refinement import refinements
 from loop.state import AnswerTokens, RunState, StopReason
 from loop.steps import ErrorStep, SynthesisStep
@@ -34,6 +35,8 @@ def synthesize(state: RunState, ctx: RunContext) -> None:
     if state.time_left() < decisions.MIN_PASS_SECONDS:
         state.stop = StopReason.TIMEOUT
         return fallback(state)
+    if state.query_pass:
+        return reading_answer(state, ctx)
     if state.reader_ran:
         return small_synthesis(state, ctx)
     sourced = state.sourced_calls()

@@ -141,7 +141,15 @@ class Query:
 # ------------------------------------------------------------------ parsing
 
 def _nearest(name, choices) -> list[str]:
-    return difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
+    """The closest names by spelling, else the measures whose declared words the name uses ("murders_total":
+    homicides), so the error a model repairs from names what it meant."""
+    close = difflib.get_close_matches(str(name), list(choices), n=3, cutoff=0.5)
+    if close:
+        return close
+    words = set(re.split(r"[^a-z0-9]+", str(name).lower())) - {""}
+    by_words = [m for m in choices if m in catalog().measures and words & {
+        w for word in catalog().measures[m].words for w in word.lower().split()}]
+    return by_words[:3]
 
 
 def _object(value, at: str) -> dict:

@@ -103,7 +103,7 @@
 
   var LABELS = {analysis: "Question analysis", model_pass: "Model pass", tool_call: "Tool call", trim: "Context trimmed",
                 synthesis: "Writing the answer", grounding: "Grounding check", notes: "Notes for the user",
-                error: "Error"};
+                reading: "Which reading answered", error: "Error"};
   var HANDLED = ["type", "index", "started_ms", "duration_ms", "result", "raw_output", "output", "text", "raw",
                  "calls", "parsed_calls", "tool_calls", "arguments", "name", "tool", "status", "analysis", "error", "result_summary",
                  "origin"];
@@ -124,6 +124,7 @@
       else if (step.result_summary || (r && r.summary)) bits.push(step.result_summary || r.summary);
     } else if (type === "model_pass") {
       if (step.phase === "reader") label = "Reading's calls";
+      if (step.phase === "query") label = "Model's query";
       if (step.pass !== undefined) label += " " + step.pass;
       if (step.phase) bits.push(step.phase);
       var calls = step.calls || step.parsed_calls || step.tool_calls;
@@ -159,6 +160,11 @@
     } else if (type === "synthesis") {
       if (step.strict) bits.push("stricter retry");
       if (step.fallback) bits.push("built without the model");
+    } else if (type === "reading") {
+      bits.push("answered by " + (step.ran || "?"));
+      if (step.read_as) bits.push("the model's query: " + step.read_as);
+      if (step.agreed === true) bits.push("the same figures as the reader's");
+      if (step.agreed === false) bits.push("different figures: shown as another reading");
     } else if (type === "error" && step.message) {
       bits.push(step.message);
     }

@@ -83,14 +83,17 @@ def test_a_chained_question_runs_each_link_of_the_reading(registry, settings, da
     assert f"{int(by_area.iloc[0])}" in result.answer and f"{poverty}" in result.answer
 
 
-def test_where_the_reading_falls_short_the_model_writes_calls(registry, settings):
-    # "during the full moon" is no word the reading can use: the model gathers, as before model_calls "gaps".
-    backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were many."])
+def test_where_the_reading_falls_short_the_model_writes_one_query_and_the_readers_answer_stands(registry, settings,
+                                                                                               counts):
+    # "during the full moon" is no word the reading can use: its call runs, then the model is asked for one query
+    # (tests/test_query_pass.py); a model that writes a call to another tool writes no query.
+    backend = SuggestibleModel([call(HOMICIDES, year=2022)])
     result = Orchestrator(backend, registry, settings).run(
         "How many homicides were there in 2022 during the full moon?")
     assert result.analysis.not_used
-    assert "gather" in _passes(backend)
-    assert not any(c.origin == "reader" for c in result.calls)
+    assert _passes(backend) == ["query"]
+    assert [c.origin for c in result.calls] == ["reader"]
+    assert f"{counts[2022]:,}" in result.answer and "could not use" in result.answer.split("\n\n")[0]
 
 
 def test_always_keeps_the_model_gathering_passes(registry, base_settings):

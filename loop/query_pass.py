@@ -1,0 +1,190 @@
+"""Where the reading fell short (model_calls "gaps"): the model's one job is to write a typed query.
+
+The reading's own calls run first (milliseconds), and the planner's answer from them is the answer, whatever the
+model does: it names what it could not use, so a model that misreads the question cannot make the answer worse.
+Then one pass asks the model for a single ``query_data`` call (grammar-bound to the layer's schema), shown the
+question, the words the reading left out and the planner's answer. A query that fails validation gets one repair
+pass with the named error. A valid query's figures are added as "Another reading" when they differ from the
+reader's; where the reader had no reading at all, the model's query is the answer, saying how it was read.
+
+This replaces, under "gaps", the gathering passes over the nine tools (2-4 passes and a synthesis over whole
+results: the p95 of 18-21 s on blind13) with one pass of ~1,500 cached prompt tokens and ~60 written.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import re
+
+import prompt_registry as prompts
+from loop import decisions
+from loop.context import RunContext
+from loop.grammar import build_tool_grammar
+from loop.model_pass import generate, out_of_time
+from loop.state import RunState, StopReason
+from loop.steps import ModelPassStep, ReadingStep, SynthesisStep
+from semantic.describe import describe_query
+from semantic.schema import query_schema
+from tools import names
+from toolcall.protocol import parse_tool_calls
+
+_FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
+
+
+def queries_where_the_reading_fell_short(state: RunState, ctx: RunContext) -> bool:
+    """Under "gaps", a language model, a question that names data, and query_data registered."""
+    analysis = state.analysis
+    return (ctx.model_drafts and ctx.config.model_calls == "gaps" and analysis is not None and not analysis.error
+            and not state.no_calls_reason and names.QUERY in ctx.registry.names())
+
+
+def model_queries(state: RunState, ctx: RunContext, reader_gathers, run_call) -> StopReason:
+    """The reading's calls (``reader_gathers``, when it drafted any), then the model's query pass (its call run by
+    ``run_call``, as every call is: canonicalised, never twice, within the cap)."""
+    stop = reader_gathers(state, ctx) if state.draft.calls else StopReason.PLAN_COMPLETE
+    state.query_pass = True
+    reader_calls = [s for s in state.ran_calls() if s.status == "ok"]
+    reader_answer = _reader_answer(state, ctx, reader_calls) if reader_calls else ""
+    state.reader_answer = reader_answer
+    model_step = None
+    if state.calls_left() > 0 and state.time_left() >= decisions.MIN_PASS_SECONDS and stop != StopReason.TIMEOUT:
+        model_step = _write_query(state, ctx, reader_answer, run_call)
+    state.model_reading = model_step
+    state.emit(_reading_step(state, reader_calls, model_step), state.now_ms())
+    if state.time_left() <= 0:
+        return StopReason.TIMEOUT
+    return stop if reader_calls or model_step is not None else StopReason.MODEL_DONE
+
+
+def _reader_answer(state: RunState, ctx: RunContext, calls: list) -> str:
+    try:
+        return ctx.planner.answer(state.question, state.analysis, calls) or ""
+    except Exception:  # noqa: BLE001 - without the planner's answer the model's query is the only reading
+        return ""
+
+
+def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call):
+    """One pass (and one repair) for a query; the ToolCallStep of the query that ran, or None."""
+    request = [{"role": "system", "content": ctx.query_prompt},
+               {"role": "user", "content": prompts.query_message(state.question, state.analysis.not_used,
+                                                                  reader_answer, state.earlier)}]
+    grammar = query_grammar() if state.use_grammar else None
+    for attempt in range(2):
+        outcome = generate(state, ctx, "query", request, grammar)
+        if outcome is None:
+            return None
+        parsed = parse_tool_calls(outcome.text)
+        calls = [c for c in parsed.calls if c.get("name") == names.QUERY][:1]
+        step = ModelPassStep.from_generation(outcome.generation, outcome.prompt_tokens,
+                                             pass_number=len(state.passes) + 1, phase="query", parsed_calls=calls,
+                                             parse_errors=parsed.errors)
+        state.emit(step, outcome.started_ms, "model_ms")
+        state.passes.append(step)
+        if not calls or out_of_time(state, outcome.generation):
+            return None
+        arguments = calls[0].get("arguments") or {}
+        refused = _outside_question(state, arguments)
+        tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
+        step.add_call(tool_step)
+        if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
+            return tool_step
+        if tool_step.status == "ok":  # no row matched ("homicides under 0"): a misreading, not a reading
+            return None
+        if tool_step.status != "error" or attempt or state.calls_left() <= 0 or \
+                state.time_left() < decisions.MIN_PASS_SECONDS:
+            return None
+        request = request + [{"role": "assistant", "content": outcome.text},
+                             {"role": "user", "content": prompts.template("query_repair").format(
+                                 error=tool_step.error)}]
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def query_grammar() -> str:
+    """One query_data line or NO_TOOL_CALL. Its group_by takes one grain: given three, the 0.5B model grouped by
+    community area, ward and district at once on three of six questions, which the layer refuses."""
+    schema = copy.deepcopy(query_schema())
+    for where in (schema, schema["properties"]["members_from"]):
+        where["properties"]["group_by"]["maxItems"] = 1
+    return build_tool_grammar([{"name": names.QUERY, "parameters": schema}], 1)
+
+
+def _outside_question(state: RunState, query: dict) -> str | None:
+    """A year the question did not name (a small model copies the examples' years): refused, with the reason,
+    so the repair pass can use the question's own."""
+    asked = {int(y) for y in (state.allowed_values.get("year") or []) if str(y).isdigit()}
+    asked |= {int(y) for y in (getattr(state.analysis, "years", None) or []) if str(y).isdigit()}
+    span = getattr(state.analysis, "year_range", None)
+    if span is not None:
+        asked |= set(range(span.start, span.end + 1))
+    if not asked:
+        return None
+    found = {int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", _period_text(query))}
+    strange = sorted(found - asked)
+    if strange:
+        return (f"refused: the years {', '.join(map(str, strange))} are not in the question, which names "
+                f"{', '.join(map(str, sorted(asked)))}")
+    return None
+
+
+def _period_text(value) -> str:
+    """The text of every period in a query (its own, its measures', members_from's)."""
+    if isinstance(value, dict):
+        return " ".join(str(v) if k == "period" else _period_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(_period_text(v) for v in value)
+    return ""
+
+
+def _reading_step(state: RunState, reader_calls: list, model_step) -> ReadingStep:
+    query = model_step.arguments if model_step is not None else None
+    agreed = None
+    if model_step is not None and state.reader_answer:
+        agreed = agrees(lead_of(model_step), state.reader_answer)
+    ran = "reader+model" if reader_calls and model_step is not None else "model" if model_step is not None \
+        else "reader" if reader_calls else "none"
+    return ReadingStep(ran=ran, agreed=agreed, model_query=query,
+                       read_as=describe_query(query) if query else "",
+                       not_used=list(state.analysis.not_used))
+
+
+def lead_of(step) -> str:
+    values = step.result.values if step.result is not None else {}
+    return str((values or {}).get("lead") or step.result_summary or "")
+
+
+def agrees(lead: str, reader_answer: str) -> bool:
+    """Every figure of the model's lead is one the reader's answer gives too."""
+    figures = [f.replace(",", "") for f in _FIGURE.findall(lead)]
+    given = {f.replace(",", "") for f in _FIGURE.findall(reader_answer)}
+    return bool(figures) and all(f in given for f in figures)
+
+
+def reading_answer(state: RunState, ctx: RunContext) -> None:
+    """The answer where the reading fell short: the planner's from the reader's calls (it names what it could not
+    use), with the model's query's figures as another reading, right after the lead, when they differ; the model's
+    query, saying how it was read, when the reader had no reading; else that neither could read it."""
+    model = state.model_reading
+    started = state.now_ms()
+    if state.reader_answer:
+        text, reason = state.reader_answer, "reading_fell_short"
+        if model is not None and not agrees(lead_of(model), state.reader_answer):
+            text = _after_lead(text, prompts.template("another_reading").format(
+                read_as=describe_query(model.arguments), lead=lead_of(model)))
+    elif model is not None:
+        text, reason = prompts.template("model_reading").format(read_as=describe_query(model.arguments),
+                                                                lead=lead_of(model)), "model_query"
+    else:
+        unused = state.analysis.not_used
+        words = f" (I could not use {', '.join(repr(w) for w in unused[:4])})" if unused else ""
+        text, reason = prompts.template("no_reading").format(words=words, capabilities=ctx.planner.capabilities), \
+            "no_reading"
+    state.answer, state.used_planner_answer = text, bool(state.reader_answer)
+    state.emit(SynthesisStep(fallback=True, planner_answer=bool(state.reader_answer), raw_output=text,
+                             finish_reason=reason), started, "synthesis_ms")
+
+
+def _after_lead(answer: str, paragraph: str) -> str:
+    """``paragraph`` as the answer's second paragraph: read beside the lead, before the details."""
+    lead, _, rest = answer.partition("\n\n")
+    return lead.rstrip() + "\n\n" + paragraph + (("\n\n" + rest) if rest else "")

@@ -1,0 +1,97 @@
+"""A query in a few words, for the answer that shows how a question was read ("homicides by community area,
+2019, where homicides = 0"). Built from the query's own fields and the declarations' labels; it says what was
+computed, so a reader of the answer can tell whether that is what they asked."""
+from __future__ import annotations
+
+from semantic.catalog import catalog
+
+_OPS = {">": "over", ">=": "at least", "<": "under", "<=": "at most", "==": "equal to", "!=": "not equal to"}
+_DERIVED = {"change": "change", "pct_change": "% change", "difference": "difference", "ratio": "ratio",
+            "sum": "sum", "share_of_total": "share of total", "rank": "rank"}
+
+
+def _label(name: str) -> str:
+    measure = catalog().measures.get(name)
+    return measure.label.lower() if measure is not None else str(name)
+
+
+def _period(period) -> str:
+    if not isinstance(period, dict):
+        return str(period) if period not in (None, "") else ""
+    if "start" in period or "end" in period:
+        return f"{period.get('start', '…')} to {period.get('end', '…')}"
+    for key in ("year", "years", "month", "months", "quarter", "quarters"):
+        if key in period:
+            value = period[key]
+            return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return ""
+
+
+def _measure(item) -> str:
+    if isinstance(item, str):
+        return _label(item)
+    if not isinstance(item, dict):
+        return str(item)
+    text = _label(item.get("measure", "?"))
+    bits = [b for b in (_period(item.get("period")), _filters(item.get("filters"))) if b]
+    return text + (f" ({'; '.join(bits)})" if bits else "")
+
+
+def _filters(filters) -> str:
+    out = []
+    for item in filters or []:
+        if not isinstance(item, dict):
+            continue
+        dim = str(item.get("dimension", "?")).replace("_", " ")
+        if "equals" in item:
+            value = item["equals"]
+            out.append(f"{dim}" if value is True else f"not {dim}" if value is False else f"{dim} {value}")
+        elif "in" in item:
+            out.append(f"{dim} {', '.join(map(str, item['in']))}")
+        elif "not_in" in item:
+            out.append(f"{dim} not {', '.join(map(str, item['not_in']))}")
+        elif "between" in item:
+            low, high = (list(item["between"]) + ["…", "…"])[:2]
+            out.append(f"{dim} {low} to {high}")
+    return "; ".join(out)
+
+
+def _order(query: dict) -> str:
+    order = query.get("order_by") or []
+    if not order:
+        return ""
+    first = order[0]
+    field, direction = (first, "desc") if isinstance(first, str) else (first.get("field"), first.get("direction"))
+    word = "lowest" if direction == "asc" else "highest"
+    limit, offset = query.get("limit"), int(query.get("offset") or 0)
+    count = f"{limit} " if limit and limit != 1 else ""
+    skip = f", after the first {offset}" if offset else ""
+    return f"the {count}{word} by {_label(str(field)).replace('_', ' ')}{skip}"
+
+
+def describe_query(query: dict | None, depth: int = 0) -> str:
+    """One line: measures, grain, period, filters, threshold, derived columns, ordering, the set it came from."""
+    if not isinstance(query, dict) or depth > 3:
+        return ""
+    parts = [", ".join(_measure(m) for m in query.get("measures") or [])]
+    if query.get("group_by"):
+        parts.append("by " + ", ".join(str(g).replace("_", " ") for g in query["group_by"]))
+    for text in (_period(query.get("period")), _filters(query.get("filters"))):
+        if text:
+            parts.append(text)
+    for item in query.get("derived") or []:
+        if isinstance(item, dict):
+            parts.append(f"{_DERIVED.get(item.get('op'), item.get('op'))} of {' and '.join(map(str, item.get('of') or []))}")
+    for item in query.get("having") or []:
+        if isinstance(item, dict):
+            parts.append(f"where {_label(str(item.get('field'))).replace('_', ' ')} is "
+                         f"{_OPS.get(item.get('op'), item.get('op'))} {item.get('value')}")
+    if _order(query):
+        parts.append(_order(query))
+    if query.get("totals"):
+        parts.append("with their total")
+    if query.get("correlate"):
+        parts.append("correlation of " + " and ".join(map(str, query["correlate"])))
+    if query.get("members_from"):
+        parts.append("over: " + describe_query(query["members_from"], depth + 1))
+    return ", ".join(p for p in parts if p)

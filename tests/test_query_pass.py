@@ -1,0 +1,187 @@
+"""Where the reading falls short (model_calls "gaps"), the model writes one typed query; it can add a reading but
+never take the reader's answer away. Expected figures come from the raw CSVs with pandas."""
+import json
+
+import pytest
+
+import prompt_registry as prompts
+from backends.llama_cpp import LlamaCppBackend, validate_grammar
+from intelligent_mcp import Orchestrator
+from loop.query_pass import agrees, query_grammar
+from semantic.catalog import catalog, public_measures
+from semantic.describe import describe_query
+from semantic.executor import run_query
+from semantic.schema import query_schema
+from settings.loader import load_settings
+from tests.loop_helpers import SuggestibleModel
+from tools import names
+
+# A question the reading cannot wholly use ("not a single"), about one year.
+SHORT = "In 2018, how many community areas recorded not a single murder?"
+
+
+def query_call(**query):
+    return "TOOL_CALL: " + json.dumps({"name": names.QUERY, "arguments": query})
+
+
+ZERO_2018 = dict(measures=["homicides"], group_by=["community_area"], period={"year": 2018},
+                 having=[{"field": "homicides", "op": "==", "value": 0}], totals=True)
+
+
+@pytest.fixture(scope="module")
+def zero_areas(raw):
+    with_one = set(raw[raw.year == 2018].area.dropna().astype(int))
+    return sorted(set(range(1, 78)) - with_one)
+
+
+def _phases(backend):
+    return [r.phase for r in backend.requests]
+
+
+def _reading(result):
+    return [s for s in result.steps if s.type == "reading"]
+
+
+def _in_schema_order(value, schema) -> bool:
+    if isinstance(value, list):
+        items = (schema or {}).get("items") or {}
+        options = items.get("anyOf") or [items]
+        return all(any(_in_schema_order(v, o) for o in options) for v in value)
+    if not isinstance(value, dict):
+        return True
+    props = list(((schema or {}).get("properties") or {}))
+    keys = list(value)
+    if any(k not in props for k in keys) or keys != sorted(keys, key=props.index):
+        return False
+    return all(_in_schema_order(value[k], schema["properties"][k]) for k in keys)
+
+
+@pytest.mark.parametrize("question,query", prompts.QUERY_EXAMPLES)
+def test_every_example_query_runs_on_the_real_data_in_the_grammars_order(data, question, query):
+    result = run_query(data, query)
+    assert result.rows and result.lead
+    # The grammar makes the model write properties in the schema's order: an example in another order could not
+    # be copied.
+    assert _in_schema_order(query, query_schema()), question
+
+
+def test_the_query_prompt_offers_every_declared_measure_and_dimension():
+    text = prompts.query_system_prompt()
+    assert all(name in text for name in public_measures())
+    assert all(name in text for name in catalog().dimensions)
+
+
+def test_where_the_reading_falls_short_the_model_adds_its_query_as_another_reading(registry, settings, zero_areas):
+    backend = SuggestibleModel([query_call(**ZERO_2018)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    assert result.analysis.not_used  # the premise: the reading left words out
+    assert _phases(backend) == ["query"]  # one model pass: the query; no gathering, no synthesis
+    request = backend.requests[0].messages
+    assert request[0]["content"] == prompts.query_system_prompt() and SHORT in request[1]["content"]
+    model = [c for c in result.calls if c.origin == "model"]
+    assert [c.name for c in model] == [names.QUERY] and model[0].status == "ok"
+    lead, gap = result.answer.split("\n\nAnother reading", 1)
+    assert "could not use" in lead  # the reader's answer, naming what it could not use, still leads
+    assert f"There are {len(zero_areas)} community areas" in gap and "where homicides is equal to 0" in gap
+    reading = _reading(result)
+    assert len(reading) == 1 and reading[0].ran == "reader+model" and reading[0].agreed is False
+    assert reading[0].model_query == model[0].arguments
+
+
+def test_a_query_that_fails_validation_gets_one_repair_pass_with_the_named_error(registry, settings, zero_areas):
+    bad = dict(ZERO_2018, measures=["murders_total"])
+    backend = SuggestibleModel([query_call(**bad), query_call(**ZERO_2018)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    assert _phases(backend) == ["query", "query"]
+    repair = backend.requests[1].messages[-1]["content"]
+    assert repair.startswith("[Error]") and "murders_total" in repair and "homicides" in repair  # the nearest names
+    assert [c.status for c in result.calls if c.origin == "model"] == ["error", "ok"]
+    assert f"There are {len(zero_areas)} community areas" in result.answer
+
+
+def test_a_query_for_a_year_the_question_did_not_name_is_refused_and_repaired(registry, settings, zero_areas):
+    copied = dict(ZERO_2018, period={"year": 2019})  # a small model copies an example's year
+    backend = SuggestibleModel([query_call(**copied), query_call(**ZERO_2018)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert model[0].status == "error" and "2019" in model[0].error and "2018" in model[0].error
+    assert "2019" in backend.requests[1].messages[-1]["content"]
+    assert model[1].status == "ok" and f"There are {len(zero_areas)} community areas" in result.answer
+
+
+def test_no_query_leaves_the_readers_answer_alone(registry, settings):
+    backend = SuggestibleModel(["NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    assert _phases(backend) == ["query"]
+    assert "could not use" in result.answer and "Another reading" not in result.answer
+    assert _reading(result)[0].ran == "reader" and _reading(result)[0].agreed is None
+    assert all(c.origin == "reader" for c in result.calls)
+
+
+def test_a_query_that_agrees_with_the_reader_adds_nothing(registry, settings, raw):
+    count = int((raw.year == 2018).sum())
+    backend = SuggestibleModel([query_call(measures=["homicides"], period={"year": 2018})])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    assert f"{count:,}" in result.answer and "Another reading" not in result.answer
+    assert _reading(result)[0].agreed is True
+
+
+def test_agreement_is_every_figure_of_the_model_lead_in_the_readers_answer():
+    assert agrees("There were 586 homicides in 2018.", "Chicago had 586 homicides in 2018; arrests 30.2%.")
+    assert not agrees("There are 17 community areas with 0 homicides.", "Chicago had 586 homicides in 2018.")
+    assert not agrees("No figures here.", "Chicago had 586 homicides in 2018.")
+
+
+def test_a_query_reads_back_in_words():
+    assert describe_query(ZERO_2018) == ("homicides, by community area, 2018, where homicides is equal to 0, "
+                                         "with their total")
+    nested = {"measures": ["per_capita_income"], "group_by": ["community_area"],
+              "members_from": {"measures": ["homicides"], "group_by": ["community_area"], "period": {"year": 2020},
+                               "order_by": [{"field": "homicides", "direction": "asc"}], "limit": 3, "offset": 1}}
+    assert describe_query(nested) == ("per capita income (2008-2012), by community area, over: homicides, by community "
+                                      "area, 2020, the 3 lowest by homicides, after the first 1")
+
+
+# A question the reading finds no call for (two halves of years, no measure named).
+NO_READING = "set the first half of 2021 against the first half of 2020"
+
+
+def test_with_no_reading_the_models_query_is_the_answer_and_says_how_it_was_read(registry, settings, raw):
+    halves = dict(measures=[{"measure": "homicides", "as": "h2020", "period": {"start": "2020-01", "end": "2020-06"}},
+                            {"measure": "homicides", "as": "h2021", "period": {"start": "2021-01", "end": "2021-06"}}])
+    first_half = raw[raw.month <= 6]
+    counts = {y: int((first_half.year == y).sum()) for y in (2020, 2021)}
+    backend = SuggestibleModel([query_call(**halves)])
+    result = Orchestrator(backend, registry, settings).run(NO_READING)
+    assert not [c for c in result.calls if c.origin != "model"]  # the premise: the reader drafted nothing
+    assert _phases(backend) == ["query"]
+    assert result.answer.startswith("I could not read this question with my own rules; the model read it as one "
+                                    "query (homicides (2020-01 to 2020-06), homicides (2021-01 to 2021-06))")
+    assert f"{counts[2020]:,}" in result.answer and f"{counts[2021]:,}" in result.answer
+    assert _reading(result)[0].ran == "model"
+
+
+def test_with_no_reading_and_no_query_the_answer_says_neither_could_read_it(registry, settings):
+    backend = SuggestibleModel(["NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run(NO_READING)
+    assert result.answer.startswith("I could not read this question into a query over the data")
+    assert result.calls == [] and _reading(result)[0].ran == "none"
+
+
+def test_a_query_that_matches_no_row_is_no_reading(registry, settings):
+    below_zero = dict(ZERO_2018, having=[{"field": "homicides", "op": "<", "value": 0}])
+    backend = SuggestibleModel([query_call(**below_zero)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    assert "Another reading" not in result.answer and _reading(result)[0].ran == "reader"
+
+
+def test_the_query_grammar_admits_one_grain_and_parses_in_llama_cpp(tiny_gguf_path):
+    grammar = query_grammar()
+    assert 'query_data' in grammar and "NO_TOOL_CALL" in grammar
+    rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
+    assert rules["t-0-p1"] == '"\\"group_by\\": " t-0-v1' and rules["t-0-v1"] == '"[" (t-0-v1-item)? "]"'
+    backend = LlamaCppBackend.from_settings(load_settings(overrides={"model.path": str(tiny_gguf_path)}))
+    try:
+        assert validate_grammar(backend.llm, grammar)
+    finally:
+        backend.close()
