@@ -17,6 +17,7 @@ import calendar
 import datetime
 import re
 import unicodedata
+from types import SimpleNamespace
 
 from analyzer.analysis import Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
@@ -95,6 +96,18 @@ def analyze_question(question: str, data) -> Analysis:
     """Entities, years, metrics and complexity found in a question; ``hint_text`` goes to the model.
 
     ``data``: the data bundle the tools use (its place names and coverage); None reads without them."""
+    # The reading is a sequence of phases over one namespace of what has been read so far: each phase takes the
+    # names it needs and gives back the ones later phases read (a 363-line function before; no function over 80).
+    w = SimpleNamespace(question=question, data=data)
+    for phase in (_read_places, _read_times, _read_subjects, _read_declared_or_unsupported, _read_shape,
+                  _read_warnings, _result):
+        phase(w)
+    return _finish(w)
+
+
+def _read_places(w) -> None:
+    """The question's text normalised, and its places: areas, wards, districts, ZIPs, submarkets, what is left out."""
+    data, question = w.data, w.question
     # Full-width digits and letters ("２０２１") and other compatibility forms read as their plain ones.
     text = unicodedata.normalize("NFKC", str(question or "")[:2000])
     # "twenty twenty-one", "back in '19", "the twenty-eighth ward": read as the years and numbers they are
@@ -134,6 +147,14 @@ def analyze_question(question: str, data) -> Analysis:
     if ihs["submarkets"] and scope.outside_places:
         scope.read_as_data(ihs["consumed"])
         scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
+    w.areas, w.consumed, w.cov, w.districts, w.geo, w.ihs = areas, consumed, cov, districts, geo, ihs
+    w.low, w.named, w.places, w.scope, w.scoped_low, w.text = low, named, places, scope, scoped_low, text
+    w.wards, w.zips = wards, zips
+
+
+def _read_times(w) -> None:
+    """Years, spans, months and hours, and the years and months left out."""
+    consumed, cov, low, places, scoped_low = w.consumed, w.cov, w.low, w.places, w.scoped_low
     when = extract_years(low, places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
@@ -158,7 +179,15 @@ def analyze_question(question: str, data) -> Analysis:
         months = kept_months(left, months)
         consumed += left.month_spans
         scoped_low = negations.blanked(scoped_low, left.month_spans)  # "except the summer" asks for no months
+    w.consumed, w.kept, w.left, w.low, w.months, w.periods = consumed, kept, left, low, months, periods
+    w.scoped_low, w.seen_low, w.times, w.when, w.years = scoped_low, seen_low, times, when, years
+    w.years_together = years_together
 
+
+def _read_subjects(w) -> None:
+    """The measures and domains asked about, with the filters, rates, trends and correlations they take."""
+    areas, consumed, districts, ihs, low, periods = w.areas, w.consumed, w.districts, w.ihs, w.low, w.periods
+    places, times, wards, when, years = w.places, w.times, w.wards, w.when, w.years
     # Topic words are read with common misspellings corrected; places and years were read as written.
     spelled = correct_spelling(low)
     metrics, domains, metric_pos, locations, census_group = _metrics(spelled, places["iucr_codes"])
@@ -211,6 +240,16 @@ def analyze_question(question: str, data) -> Analysis:
     if not metrics and (areas or wards or districts) and re.search(r"\bcrime\b", low):
         add_unique(metrics, "homicides")
         add_unique(domains, "homicides")
+    w.by_year, w.census_group, w.consumed, w.correlation = by_year, census_group, consumed, correlation
+    w.dated_only, w.domains, w.filters, w.locations = dated_only, domains, filters, locations
+    w.metric_pos, w.metrics, w.per_capita, w.periods = metric_pos, metrics, per_capita, periods
+    w.quarter, w.spelled, w.trend, w.years = quarter, spelled, trend, years
+
+
+def _read_declared_or_unsupported(w) -> None:
+    """What only the layer's declarations name, and the subjects the data lacks."""
+    areas, data, districts, domains, low, metrics = w.areas, w.data, w.districts, w.domains, w.low, w.metrics
+    periods, text, wards, years, zips = w.periods, w.text, w.wards, w.years, w.zips
     # "Has Logan Square grown?", "which community area grew the most since 2010": a place grows in people, so with
     # no other topic it is the population (the years would otherwise make it a count of homicides).
     if not domains and (areas or zips or _AREAS_WORD_RE.search(low)) and (
@@ -246,6 +285,16 @@ def analyze_question(question: str, data) -> Analysis:
         # of all homicides would answer another question, so the question is declined whole.
         metrics.clear()
         domains[:] = [d for d in domains if d != "homicides"]
+    w.declared, w.unsupported = declared, unsupported
+
+
+def _read_shape(w) -> None:
+    """The ranking, the grouping, the condition that picks places, and whether places are compared."""
+    areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
+    districts, domains, ihs, low, metric_pos = w.districts, w.domains, w.ihs, w.low, w.metric_pos
+    metrics, per_capita, periods, places = w.metrics, w.per_capita, w.periods, w.places
+    scoped_low, times, trend, wards, when, years = w.scoped_low, w.times, w.trend, w.wards, w.when, w.years
+    zips = w.zips
     floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
     if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
         consumed.append(floor.span())
@@ -303,7 +352,20 @@ def analyze_question(question: str, data) -> Analysis:
         # how safe a place is depends on its size: the rate, not the count; but one place's years ("the deadliest
         # year in austin") rank the same by count, and its counts are what each year holds
         per_capita = True
+    w.asked_years, w.comparison, w.condition, w.consumed = asked_years, comparison, condition, consumed
+    w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
+    w.place_count, w.ranking, w.years = place_count, ranking, years
 
+
+def _read_warnings(w) -> None:
+    """The spans the reading used, the warnings the answer gives, and how complex the question is."""
+    areas, asked_years, comparison, condition = w.areas, w.asked_years, w.comparison, w.condition
+    consumed, correlation, cov, data, dated_only = w.consumed, w.correlation, w.cov, w.data, w.dated_only
+    districts, domains, filters, geo, group_by = w.districts, w.domains, w.filters, w.geo, w.group_by
+    ihs, low, metrics, months, named, per_capita = w.ihs, w.low, w.metrics, w.months, w.named, w.per_capita
+    periods, place_count, places, quarter = w.periods, w.place_count, w.places, w.quarter
+    ranking, scope, text, times, trend = w.ranking, w.scope, w.text, w.times, w.trend
+    unsupported, wards, years = w.unsupported, w.wards, w.years
     if per_capita and (times.date_spans or times.hour_spans):
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
     consumed += times.consumed + [m.span() for m in NOT_DAYS_RE.finditer(low)]
@@ -352,6 +414,21 @@ def analyze_question(question: str, data) -> Analysis:
     growth = _population_growth(low, metrics)
     if growth:  # "which grew faster": how the places are ranked or compared
         consumed += [m.span() for pattern in (_GROWTH_RE, _IN_PERCENT_RE) for m in pattern.finditer(low)]
+    w.chained, w.complexity, w.consumed, w.growth = chained, complexity, consumed, growth
+    w.injection, w.invalid, w.out_years, w.warnings = injection, invalid, out_years, warnings
+
+
+def _result(w) -> None:
+    """The analysis's fields, from what the phases read."""
+    areas, by_year, census_group, chained = w.areas, w.by_year, w.census_group, w.chained
+    comparison, complexity, consumed, correlation = w.comparison, w.complexity, w.consumed, w.correlation
+    cov, districts, domains, follow, group_by = w.cov, w.districts, w.domains, w.follow, w.group_by
+    growth, ihs, injection, invalid, kept, left = w.growth, w.ihs, w.injection, w.invalid, w.kept, w.left
+    locations, low, metrics, months, out_years = w.locations, w.low, w.metrics, w.months, w.out_years
+    per_capita, periods, places, quarter, ranking = w.per_capita, w.periods, w.places, w.quarter, w.ranking
+    scoped_low, seen_low, spelled, times, trend = w.scoped_low, w.seen_low, w.spelled, w.times, w.trend
+    unsupported, wards, warnings, when, years = w.unsupported, w.wards, w.warnings, w.when, w.years
+    zips = w.zips
     result = {
         "complexity": complexity,
         "areas": areas,
@@ -414,6 +491,17 @@ def analyze_question(question: str, data) -> Analysis:
                 len(years) >= 2 or bool(periods) or by_year or group_by == "month", per_capita,
                 trend or bool(periods)))),
     }
+    w.result = result
+
+
+def _finish(w) -> Analysis:
+    """The fields that depend on others, the hint for the model, and the layer's queries where they apply."""
+    areas, condition, data, declared, districts = w.areas, w.condition, w.data, w.declared, w.districts
+    domains, filters, floor, group_by, injection = w.domains, w.filters, w.floor, w.group_by, w.injection
+    locations, low, metrics, periods, places = w.locations, w.low, w.metrics, w.periods, w.places
+    ranking, result, scope, scoped_low, text = w.ranking, w.result, w.scope, w.scoped_low, w.text
+    times, unsupported, wards, years = w.times, w.unsupported, w.wards, w.years
+    years_together, zips = w.years_together, w.zips
     result["area_condition"] = condition
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))

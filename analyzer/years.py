@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from types import SimpleNamespace
 
 from analyzer.lexicon import NUM, YEAR, add_unique, number, overlaps
 from analyzer.pandemic import VOCABULARY as PANDEMIC_VOCABULARY
@@ -75,6 +76,14 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
     ``taken`` holds the spans of places and codes already found, so "ward 2019"-like numbers are not
     read as years.
     """
+    w = SimpleNamespace(low=low, taken=taken, cov=cov)  # what the first phase read, for the second
+    _named_years(w)
+    return _relative_years(w)
+
+
+def _named_years(w) -> None:
+    """Years and spans written out: ranges, decades, 'since', 'before', the pandemic's years, single years."""
+    cov, low, taken = w.cov, w.low, w.taken
     years: list[int] = []
     periods: list[dict] = []
     relative_note = None
@@ -138,6 +147,12 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
         if any(s <= m.start() < e for s, e in year_spans) or any(s <= m.start() < e for s, e in taken):
             continue
         add_unique(years, int(m.group(1)))
+    w.periods, w.relative_note, w.years = periods, relative_note, years
+
+
+def _relative_years(w) -> dict:
+    """Years named relative to the data ('the last 3 years', 'last year', 'this year'), and the first period."""
+    cov, low, periods, relative_note, years = w.cov, w.low, w.periods, w.relative_note, w.years
     _add_period_ends(years, periods)
     m = _LAST_N_RE.search(low)
     if m:

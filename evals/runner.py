@@ -134,9 +134,8 @@ def expected_values(item: dict, key: str = "expect") -> list:
 
 # ---------------------------------------------------------------- one question
 
-def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
-    answer = result.get("answer") or ""
-    calls = result.get("tool_calls") or []
+def _check_tools(item: dict, calls: list) -> tuple:
+    """(tools_ok, failures, the tools called): the calls against the item's expected tools (None: not judged)."""
     ok_statuses = ("ok", "error") if item.get("allow_error") else ("ok",)
     called_ok = [c["name"] for c in calls if c.get("status") in ok_statuses]
     called_any = [c["name"] for c in calls if c.get("status") not in ("skipped", "duplicate")]
@@ -162,6 +161,13 @@ def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
             if order[0] != min(order):
                 tools_ok = False
                 failures.append(f"chain order wrong: {called_ok}")
+    return tools_ok, failures, called_any
+
+
+def evaluate(item: dict, result: dict, geo, latency_ms: float) -> dict:
+    answer = result.get("answer") or ""
+    calls = result.get("tool_calls") or []
+    tools_ok, failures, called_any = _check_tools(item, calls)
     matched, total, misses = score_arguments(item.get("args") or {}, calls, geo)
     if misses:
         failures.append("argument misses: " + ", ".join(misses))

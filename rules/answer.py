@@ -112,12 +112,20 @@ def _lines(text: str, limit: int = 14) -> list:
 
 def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     """For a ranked result: its first row, as the tool wrote it."""
+    values = entry.result.values
+    if values.get("min_homicides") and not analysis.ranking and values.get("rank_by") == "homicides":
+        listed_all = floor_list_sentence(values)  # "which community areas had more than 20 killings in 2021"
+        if listed_all:
+            return listed_all
+    answered, sentence = _series_lead(entry, analysis)
+    return sentence if answered else _place_ranking_lead(entry, analysis)
+
+
+def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | None]:
+    """A series' lead (years, months, days, hours): (True, the sentence or None) where the series answers as it
+    stands; (False, None) where its places are ranked instead."""
     result = entry.result
-    args = entry.arguments
     values = result.values
-    ranked = values.get("scope") == "ranking" or (bool(analysis.ranking) and (
-        values.get("group_by") in ("community_area", "ward", "district", "location_type")
-        or isinstance(values.get("breakdown"), list)))
     group = values.get("group_by")
     breakdown = values.get("breakdown") or []
     named = sorted(set(analysis.years))
@@ -128,37 +136,45 @@ def _ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
-    if values.get("min_homicides") and not analysis.ranking and values.get("rank_by") == "homicides":
-        listed_all = floor_list_sentence(values)  # "which community areas had more than 20 killings in 2021"
-        if listed_all:
-            return listed_all
     if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking \
             and len(named) >= 2:
         # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change
         sentence = arrest_rate_change_sentence(values, named[0], named[-1])
         if sentence:
-            return sentence
+            return True, sentence
     if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them; separate years also
         # give their total.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
         if listed and (analysis.left_out_years or analysis.years_together):
             # "2014 thru 2022 but not 2020", "2003, 2009 and 2015 put together": the total asked for, then each year
-            return year_counts_sentence(values, rows, in_all=True, left_out=analysis.left_out_years, together=True,
-                                        arrests="arrests" in analysis.metrics)
+            return True, year_counts_sentence(values, rows, in_all=True, left_out=analysis.left_out_years,
+                                              together=True, arrests="arrests" in analysis.metrics)
         years = year_counts_sentence(values, rows, in_all=listed)
         change = next((line for line in _lines(result.text, 60) if line.startswith("Change from")), None)
         if change and analysis.asks_percent_change:
             noun, where, conditions = where_and_conditions(values)
-            return f"{change_sentence(change, f'{noun} {where}{conditions}')} {years}"  # the figure asked for first
-        return f"{years} {change_sentence(change)}" if change else None
+            return True, f"{change_sentence(change, f'{noun} {where}{conditions}')} {years}"  # the figure asked first
+        return True, (f"{years} {change_sentence(change)}" if change else None)
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
         order = analysis.ranking.order if analysis.ranking else "desc"
         if analysis.ranking and analysis.ranking.position > 1:
-            return ranked_time_sentence(values, analysis.ranking.position, order)
-        return peak_sentence(peak, values, order).rstrip(".") if peak else None
+            return True, ranked_time_sentence(values, analysis.ranking.position, order)
+        return True, (peak_sentence(peak, values, order).rstrip(".") if peak else None)
+    return False, None
+
+
+def _place_ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
+    """A ranking of places (or kinds of place): the row at the asked position, as the tool wrote it."""
+    result = entry.result
+    args = entry.arguments
+    values = result.values
+    ranked = values.get("scope") == "ranking" or (bool(analysis.ranking) and (
+        values.get("group_by") in ("community_area", "ward", "district", "location_type")
+        or isinstance(values.get("breakdown"), list)))
+    group = values.get("group_by")
     # A ranking of places inside one place means nothing; a ranking of kinds of place inside one place does.
     if not ranked or (group != "location_type" and (args.get("community_area") or args.get("ward")
                                                    or args.get("district"))):
@@ -674,16 +690,8 @@ def _called_place(entry: ToolCallStep, analysis: Analysis) -> str | None:
     return next((a.name for a in analysis.areas if area in (a.number, a.name)), None) if area is not None else None
 
 
-def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
-                 geo=None) -> str:
-    ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)
-    errors = [r for r in results if r.status == "error"]
-    checker = _Checker([r.result for r in ok + errors], question, geo)
-    if not ok and not errors:
-        return _no_data_answer(question, analysis, checker)
-
-    lead = _place_difference(question, ok, analysis) + _lead(analysis, ok)
-    details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
+def _declined_parts(analysis: Analysis, lead: list, details: list) -> tuple[list, list]:
+    """The parts of the question the data cannot answer, said in the lead before (or instead of) the figures."""
     # "How many of them were shot?" narrows the homicides by what the data does not record (a shooting is a weapon).
     filtering = [u for u in analysis.unsupported if u in FILTERING_SUBJECTS or u == "shootings"]
     if filtering and "homicides" in analysis.domains:
@@ -703,6 +711,11 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
         # Asked about 1995 or 2025 only: the figures for other years answer another question, so none leads and
         # none is listed; the answer says which years the data has.
         lead, details = [_outside_years_lead(analysis)], []
+    return lead, details
+
+
+def _error_notes(analysis: Analysis, lead: list, errors: list) -> tuple[list, list]:
+    """A note per failed call; a place the data lacks is said in the lead too."""
     notes: list[str] = []
     for entry in errors:
         result = entry.result
@@ -715,6 +728,21 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
             reason = message.split(" (")[0].rstrip(".")
             reason = reason[0].lower() + reason[1:] if reason[1:2].islower() else reason  # "ZIP ..." stays
             lead = [f"I could not get {label} for {place}, because {reason}."] + lead
+    return lead, notes
+
+
+def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
+                 geo=None) -> str:
+    ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)
+    errors = [r for r in results if r.status == "error"]
+    checker = _Checker([r.result for r in ok + errors], question, geo)
+    if not ok and not errors:
+        return _no_data_answer(question, analysis, checker)
+
+    lead = _place_difference(question, ok, analysis) + _lead(analysis, ok)
+    details = ["\n".join(lines) for lines in (_lines(entry.result.text) for entry in ok) if lines]
+    lead, details = _declined_parts(analysis, lead, details)
+    lead, notes = _error_notes(analysis, lead, errors)
     if not strict:
         notes += user_notes(analysis)
         if analysis.injection_suspected:
