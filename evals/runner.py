@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from assembly.services import Services, build_services
-from evals import expected, expected_b13
+from evals import expected, expected_b13, expected_b14
 from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
@@ -126,8 +126,9 @@ def expected_values(item: dict, key: str = "expect") -> list:
     would give)."""
     out = []
     for name, kwargs in item.get(key) or []:
-        # The thirteenth blind set's functions are their own module (written blind, self-contained).
-        fn = getattr(expected_b13 if name.startswith("b13_") else expected, name)
+        # The thirteenth and fourteenth blind sets' functions are their own modules (written blind, self-contained).
+        module = expected_b13 if name.startswith("b13_") else expected_b14 if name.startswith("b14_") else expected
+        fn = getattr(module, name)
         out.append((f"{name}({', '.join(f'{k}={v}' for k, v in (kwargs or {}).items())})", fn(**(kwargs or {}))))
     return out
 

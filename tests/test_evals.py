@@ -10,7 +10,7 @@ from backends.rules_only import RulesBackend
 from evals.runner import (HELDOUT_CATEGORIES, evaluate, expected_values, first_word_ms, load_questions, number_forms,
                           number_in_answer, run_eval, says_it_cannot)
 
-UNSETTLED = ("blind13_heldout",)  # the newest blind set: measured, its misses not yet worked on
+UNSETTLED = ("blind13_heldout", "blind14_heldout")  # the newest blind sets: measured, their misses not yet worked on
 
 
 @pytest.mark.full_data
