@@ -102,7 +102,7 @@ def _homicides() -> pd.DataFrame:
         "year": when.dt.year,
         "month": when.dt.month,
         "hour": when.dt.hour,
-        "dow": when.dt.dayofweek,  # Monday = 0
+        "dow": when.dt.day_of_week,  # Monday = 0
         "area": pd.to_numeric(h["Community Area"], errors="coerce"),
         "ward": pd.to_numeric(h["Ward"], errors="coerce"),
         "district": pd.to_numeric(h["District"], errors="coerce"),

@@ -36,7 +36,7 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind2_heldout", "blind3_heldout", "blind4_heldout",
                       "blind5_heldout", "blind6_heldout", "blind7_heldout", "blind8_heldout",
                       "blind9_heldout", "blind10_heldout", "blind11_heldout", "blind12_heldout",
-                      "blind13_heldout")
+                      "blind13_heldout", "blind14_heldout")
 
 
 def load_questions(path=QUESTIONS) -> list:

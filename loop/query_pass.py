@@ -87,7 +87,7 @@ def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call)
         if not calls or out_of_time(state, outcome.generation):
             return None
         arguments = calls[0].get("arguments") or {}
-        refused = _outside_question(state, arguments)
+        refused = _outside_question(state, arguments) or _leaves_out_a_place(state, arguments)
         tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
         step.add_call(tool_step)
         if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
@@ -129,6 +129,40 @@ def _outside_question(state: RunState, query: dict) -> str | None:
         return (f"refused: the years {', '.join(map(str, strange))} are not in the question, which names "
                 f"{', '.join(map(str, sorted(asked)))}")
     return None
+
+
+def _leaves_out_a_place(state: RunState, query: dict) -> str | None:
+    """A place the question names that the query neither filters on nor groups by: "how many were killed in Austin
+    in 2020, and how old were they" got the 0.5B model's city-wide count, shown as another reading."""
+    analysis = state.analysis
+    named = [("community_area", [a.name, a.number], a.name) for a in analysis.areas]
+    named += [("ward", [w], f"ward {w}") for w in analysis.wards]
+    named += [("district", [d], f"district {d}") for d in analysis.districts]
+    named += [("zip", [z], f"ZIP {z}") for z in analysis.zips]
+    grouped, members = _places_in(query)
+    for grain, forms, label in named:
+        if grain not in grouped and not any(str(f).lower() in members.get(grain, set()) for f in forms):
+            return f"refused: the query leaves out {label}, which the question names; filter on it"
+    return None
+
+
+def _places_in(value, grouped=None, members=None) -> tuple[set, dict]:
+    """The grains a query (or any query inside it) groups by, and the members its filters name, by dimension."""
+    grouped = set() if grouped is None else grouped
+    members = {} if members is None else members
+    if isinstance(value, dict):
+        grouped.update(g for g in value.get("group_by") or [] if isinstance(g, str))
+        if isinstance(value.get("dimension"), str):
+            for key in ("in", "not_in", "between", "equals"):
+                items = value.get(key)
+                for item in items if isinstance(items, list) else [items] if items is not None else []:
+                    members.setdefault(value["dimension"], set()).add(str(item).lower())
+        for child in value.values():
+            _places_in(child, grouped, members)
+    elif isinstance(value, list):
+        for child in value:
+            _places_in(child, grouped, members)
+    return grouped, members
 
 
 def _period_text(value) -> str:

@@ -63,6 +63,10 @@ def small_synthesis(state: RunState, ctx: RunContext) -> None:
     """The answer pass after the reading's own calls: its own short system prompt (the backend keeps its KV state
     beside the tools' prompt), the question and the key figures with their labels (else the results' one-line summaries), about
     150-300 new tokens where the whole results were up to 900. The tables stay in the result and on the page."""
+    if not state.sourced_calls() and planner_answer(state, ctx, reason="no_results"):
+        # Every call failed (a ZIP with no value that month): no figure to write from, and the 0.5B model's "the
+        # data tool returned no data" lost the ZIP the planner's answer names with the reason.
+        return
     state.key_lines = key_figures(state, ctx)
     if sum(len(line) for line in state.key_lines) > LONG_KEY_CHARS and \
             planner_answer(state, ctx, reason="key_figures_are_the_answer"):

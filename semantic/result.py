@@ -206,6 +206,8 @@ def _who(row: dict, result: QueryResult) -> str:
         value = row.get(c["name"])
         if name is not None:
             parts.append(f"{name} ({value})" if c["name"] == "community_area" else str(name))
+        elif isinstance(value, bool):  # a yes/no attribute: "domestic True" read as a data dump
+            parts.append(f"{c['label']} ({'yes' if value else 'no'})")
         else:
             parts.append(f"{c['label'].lower()} {value}" if c["name"] != "year" else f"in {value}")
     return ", ".join(parts)

@@ -3,7 +3,7 @@
 import pytest
 
 from assembly.services import build_services
-from evals import expected, expected_b13
+from evals import expected, expected_b13, expected_b14
 from types import SimpleNamespace
 
 from backends.rules_only import RulesBackend
@@ -34,7 +34,8 @@ def test_question_set_shape():
                      "analyze_homicide_socioeconomic_context", "compare_homicide_district_trends"}
     for item in items:
         for name, _ in (item.get("expect") or []) + (item.get("stand_in") or []):
-            assert hasattr(expected_b13 if name.startswith("b13_") else expected, name), name
+            module = expected_b13 if name.startswith("b13_") else expected_b14 if name.startswith("b14_") else expected
+            assert hasattr(module, name), name
 
 
 def test_number_formats():

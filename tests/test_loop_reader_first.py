@@ -7,6 +7,7 @@ import pytest
 
 from backends.base import BackendError
 from intelligent_mcp import Orchestrator
+from loop.answer_check import _names, places_named
 from settings.loader import with_overrides
 from tests.loop_helpers import HOMICIDES, SuggestibleModel, call, yearly_counts
 
@@ -140,3 +141,32 @@ def test_an_answer_that_drops_what_could_not_be_given_gives_way(registry, settin
     result = Orchestrator(backend, registry, settings).run("what was the poverty rate in austin in 2022?")
     assert any(getattr(s, "planner_answer", False) for s in result.steps)
     assert "not available" in result.answer.split("\n\n")[0] and f"{poverty}%" in result.answer
+
+
+def test_an_answer_that_drops_a_tied_place_or_the_area_gives_way_to_the_planners(registry, settings, raw):
+    by_ward = raw[raw.year == 2019].ward.dropna().astype(int).value_counts().reindex(range(1, 51), fill_value=0)
+    fewest = sorted(int(w) for w in by_ward[by_ward == by_ward.min()].index)
+    assert len(fewest) >= 2  # the premise: a tie
+    backend = SuggestibleModel([f"The ward with the fewest homicides in 2019 was Ward {fewest[0]}, with "
+                                f"{int(by_ward.min())}."])
+    result = Orchestrator(backend, registry, settings).run("Which ward had the fewest murders in 2019?")
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert f"ward {fewest[1]}" in grounding[0].missing_lead_figures
+    assert any(getattr(s, "planner_answer", False) for s in result.steps)
+    assert all(f"ward {w}" in result.answer.lower() for w in fewest)
+
+
+def test_when_every_call_fails_the_planners_answer_names_why_with_no_model_pass(registry, settings):
+    backend = SuggestibleModel(["The data tool returned no data."])
+    result = Orchestrator(backend, registry, settings).run("what's the zillow home value for 60707 in march 2024?")
+    assert _passes(backend) == []
+    assert "60707" in result.answer and [s.finish_reason for s in result.steps if s.type == "synthesis"] == [
+        "no_results"]
+
+
+def test_the_places_a_key_line_names_are_held_to_the_answer():
+    line = "The community area with the highest share is Gage Park (63), with 92.3%; wards 47 and 48 tie; 60614."
+    assert places_named(line) == ["Gage Park", "ward 47", "60614"]
+    assert places_named("were ward 47 and ward 48") == ["ward 47", "ward 48"]
+    assert _names("Wards 47 and 48 had none.", "ward 48") and not _names("Ward 47 had none; 48 people", "ward 48")
+    assert not _names("The most Hispanic area had 92.3%.", "Gage Park")
