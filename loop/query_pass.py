@@ -140,6 +140,10 @@ def _leaves_out_a_place(state: RunState, query: dict) -> str | None:
     named += [("district", [d], f"district {d}") for d in analysis.districts]
     named += [("zip", [z], f"ZIP {z}") for z in analysis.zips]
     grouped, members = _places_in(query)
+    if not (analysis.ranking or analysis.comparison):
+        # Grouping by every area keeps Austin only where the question ranks or compares it: asked Austin's count,
+        # the 0.5B model ranked all 77 areas, and its "10.5% of the city's 787" came out as another reading.
+        grouped = set()
     for grain, forms, label in named:
         if grain not in grouped and not any(str(f).lower() in members.get(grain, set()) for f in forms):
             return f"refused: the query leaves out {label}, which the question names; filter on it"

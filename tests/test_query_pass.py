@@ -218,3 +218,13 @@ def test_a_query_that_leaves_out_the_questions_place_is_refused_and_repaired(reg
     assert "leaves out Austin" in backend.requests[1].messages[-1]["content"]
     city = int((raw.year == 2018).sum())
     assert f"{city:,}" not in result.answer  # the city's count is no reading of a question about Austin
+
+
+def test_a_ranking_of_every_area_is_no_reading_of_one_areas_count(registry, settings):
+    question = "how many people were killed in austin in 2018, and how old were they on average?"
+    ranking = query_call(measures=["homicides"], group_by=["community_area"], period={"year": 2018},
+                         order_by=["homicides"], limit=1, totals=True)
+    backend = SuggestibleModel([ranking, "NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run(question)
+    assert [c.status for c in result.calls if c.origin == "model"] == ["error"]
+    assert "Another reading" not in result.answer
