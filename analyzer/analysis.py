@@ -209,7 +209,10 @@ class Analysis:
                     or self.group_by or self.locations
                     or self.broad_places or self.unsupported or self.submarkets
                     or self.out_of_range_years or self.census_group or self.relative_year_note
-                    or any((self.invalid or {}).values()) or self.outside_places)
+                    or any((self.invalid or {}).values()) or self.outside_places
+                    # "how many community areas have more than 75,000 people": read by the layer's declarations and a
+                    # threshold, no analyzer subject; a model was told the question named nothing the data has
+                    or self.area_condition or self.declared_query or self.declared_extra)
 
     @property
     def outside_only(self) -> bool:

@@ -221,7 +221,10 @@ def reading_answer(state: RunState, ctx: RunContext) -> None:
         words = f" (I could not use {', '.join(repr(w) for w in unused[:4])})" if unused else ""
         text, reason = prompts.template("no_reading").format(words=words, capabilities=ctx.planner.capabilities), \
             "no_reading"
-    state.answer, state.used_planner_answer = text, bool(state.reader_answer)
+    # Built, not written by the model: the checks of a model's prose do not apply. The model-only answer had been
+    # refused for its form ("I could not read this question ..." names no figure first) and replaced by the
+    # planner's sentences over the model's query, which dropped the warning that the reading was the model's.
+    state.answer, state.used_planner_answer = text, True
     state.emit(SynthesisStep(fallback=True, planner_answer=bool(state.reader_answer), raw_output=text,
                              finish_reason=reason), started, "synthesis_ms")
 

@@ -170,3 +170,14 @@ def test_the_places_a_key_line_names_are_held_to_the_answer():
     assert places_named("were ward 47 and ward 48") == ["ward 47", "ward 48"]
     assert _names("Wards 47 and 48 had none.", "ward 48") and not _names("Ward 47 had none; 48 people", "ward 48")
     assert not _names("The most Hispanic area had 92.3%.", "Gage Park")
+
+
+def test_a_question_read_only_by_the_layers_declarations_is_not_declined_with_a_model(registry, settings, data_dir):
+    # "people" is no analyzer subject, but the layer's population measure reads it (and a threshold is named):
+    # with a model the question was declined as naming nothing the data has, where the planner answered it.
+    backend = SuggestibleModel([])
+    result = Orchestrator(backend, registry, settings).run("how many community areas have more than 90,000 people?")
+    assert result.stopped_because != "no_data_needed" and result.calls
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    near_north = int(acs.loc[acs.community_area == "NEAR NORTH SIDE", "total_population"].iloc[0])
+    assert f"Near North Side (8) had {near_north:,} residents" in result.answer  # the ACS 2019-2023 estimate

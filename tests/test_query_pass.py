@@ -159,6 +159,8 @@ def test_with_no_reading_the_models_query_is_the_answer_and_says_how_it_was_read
                                     "query (homicides (2020-01 to 2020-06), homicides (2021-01 to 2021-06))")
     assert f"{counts[2020]:,}" in result.answer and f"{counts[2021]:,}" in result.answer
     assert _reading(result)[0].ran == "model"
+    # The answer stays as built: no check replaces it with sentences that drop the warning.
+    assert [s.finish_reason for s in result.steps if s.type == "synthesis"] == ["model_query"]
 
 
 def test_with_no_reading_and_no_query_the_answer_says_neither_could_read_it(registry, settings):
