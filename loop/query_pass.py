@@ -87,7 +87,7 @@ def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call)
         if not calls or out_of_time(state, outcome.generation):
             return None
         arguments = calls[0].get("arguments") or {}
-        refused = _outside_question(state, arguments) or _leaves_out_a_place(state, arguments)
+        refused = _years_outside_question(state, arguments) or _leaves_out_a_place(state, arguments)
         tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
         step.add_call(tool_step)
         if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
@@ -113,12 +113,13 @@ def query_grammar() -> str:
     return build_tool_grammar([{"name": names.QUERY, "parameters": schema}], 1)
 
 
-def _outside_question(state: RunState, query: dict) -> str | None:
+def _years_outside_question(state: RunState, query: dict) -> str | None:
     """A year the question did not name (a small model copies the examples' years): refused, with the reason,
     so the repair pass can use the question's own."""
-    asked = {int(y) for y in (state.allowed_values.get("year") or []) if str(y).isdigit()}
-    asked |= {int(y) for y in (getattr(state.analysis, "years", None) or []) if str(y).isdigit()}
-    span = getattr(state.analysis, "year_range", None)
+    # The analysis's years and span, not the gathering grammar's allowed values (derived from them, and empty
+    # when the question grammar is off).
+    asked = {int(y) for y in state.analysis.years}
+    span = state.analysis.year_range
     if span is not None:
         asked |= set(range(span.start, span.end + 1))
     if not asked:
