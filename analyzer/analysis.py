@@ -64,6 +64,7 @@ class Ranking:
     metric: str | None = None
     singular: bool = False
     position: int = 1  # the place asked for: 2 for "the second-deadliest", "the runner-up"
+    both_ends: bool = False  # "the 5 richest vs the 5 poorest": the top and the bottom, side by side
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class AreaCondition:
     value: float
     span: tuple  # the side and value's characters in the question
     percent: bool = False  # the value was written as a percent ("30%+ of households"): a share, not a count
+    grain: str = "community_area"  # what is picked: community areas, or ZIPs by their home values
 
 
 @dataclass
@@ -131,6 +133,8 @@ class Analysis:
     left_out_years: list[int] = field(default_factory=list)  # taken out of a range ("2014-2022 but not 2020")
     left_out_months: list[int] = field(default_factory=list)  # "not counting June": months holds the others
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
+    month_years: list[str] = field(default_factory=list)  # months named with a year ("Jan 2022"), YYYY-MM
+    years_alone: list[int] = field(default_factory=list)  # beside those, the years named without a month
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
     month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD ("12-25")
     holidays: list[str] = field(default_factory=list)  # holidays on moving dates, each year's own ("thanksgiving")
@@ -153,6 +157,8 @@ class Analysis:
     trend: bool = False
     change_direction: str = "up"  # which way a "biggest change" ranking runs
     census_group: str | None = None
+    census_groups: list[str] = field(default_factory=list)  # every group of residents named, in order
+    households_counted: bool = False  # "how many households earning ...": a household band by count
     census_by_count: bool = False  # a group of residents ranked by how many, not by share ("biggest Black population")
     domestic_filter: bool = False
     correlation: bool = False
@@ -187,6 +193,8 @@ class Analysis:
     area_condition: AreaCondition | None = None  # areas picked by a socioeconomic measure
     places_together: bool = False  # "Englewood and West Englewood combined": the places counted as one
     locations_together: bool = False  # "on a street or in an alley": the kinds of place counted as one
+    acs_named: bool = False  # the ACS survey is named as a source ("per the 2019-2023 ACS", "the latest ACS")
+    asks_rank: bool = False  # "where did Englewood rank for homicides": the one named area's position among all
     asks_now: bool = False  # "now", "currently": the latest figure is asked for too
     min_homicides: int | None = None  # "among wards with at least 50 homicides": the ranking's floor
     year_found_citywide: bool = False  # "the city's deadliest year - how many did ward 5 have that year"

@@ -12,9 +12,11 @@ import re
 
 from analyzer.analysis import AreaCondition
 
-_AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town))"
+_AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
+         r"zip\s*codes)"
+_ZIPS_RE = re.compile(r"\bzips\b|\bzip\s*codes\b", re.I)
 _ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than"
-_BELOW = r"under|below|less\s+than|lower\s+than"
+_BELOW = r"under|below|less\s+than|fewer\s+than|lower\s+than"
 _VALUE = r"\$?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k\b|thousand\b|%|\s?percent\b|\s?per\s?cent\b)?"
 # The side and the value: "more than 30%", "above $50,000", "over 25 percent".
 _AT_LEAST = r"at\s+least|no\s+less\s+than|a\s+minimum\s+of"
@@ -25,6 +27,7 @@ _BOUND_RE = re.compile(rf"\b({_AT_LEAST}|{_AT_MOST}|{_ABOVE}|{_BELOW})\s+{_VALUE
 _PLUS_RE = re.compile(rf"(){_VALUE}\+", re.I)
 _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|lower|fewer|below)\b", re.I)
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
+_AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|adults|people|persons|residents|those|individuals)\s*$", re.I)
 # The measures an area can be picked by: the socioeconomic tool's, and the semantic layer's (a census group's share
 # or count, the population, the home value, the homicide rate), which rules/compositions.py turns into a query.
 MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowding", "dependency",
@@ -32,7 +35,29 @@ MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowd
 # A bound's own unit names its measure: "more than 75,000 residents", "over 100 per 100k".
 _UNIT_MEASURES = ((re.compile(r"\s*(?:residents|people|inhabitants|persons|population)\b", re.I), "population"),
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|/|for\s+every)\s*(?:100\s*k|100,?000|"
-                              r"hundred\s+thousand)\b", re.I), "homicide_rate"))
+                              r"hundred\s+thousand)\b", re.I), "homicide_rate"),
+                  (re.compile(r"\s*(?:homicides?|murders?|killings?)\b", re.I), "homicides"))
+# A count of homicides bounds the areas only beside a measure of another domain ("areas with more than 30 homicides
+# in 2021: their average home value"); alone it is the listing's floor (analyzer/count_scope.py).
+_OTHER_DOMAIN = MEASURES + ("population",)
+
+
+# Tens written out ("over forty percent", "thirty or more homicides"), read as digits padded to the word's length so
+# every span still points at the question's own characters.
+_TENS = {"ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_SPELLED_RE = re.compile(rf"\b({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?\b", re.I)
+# "went all of 2019 without a single homicide", "no homicides at all", "zero murders": areas with none
+_NONE_RE = re.compile(r"\b(?:without\s+(?:a\s+(?:single\s+)?|any\s+)|no\s+|zero\s+|not\s+(?:a\s+single|one)\s+)"
+                      r"(?:homicides?|murders?|killings?)\b", re.I)
+
+
+def _digits(low: str) -> str:
+    def spelled(m: re.Match) -> str:
+        value = _TENS[m.group(1).lower()] + (_UNITS[m.group(2).lower()] if m.group(2) else 0)
+        return str(value).ljust(len(m.group(0)))
+    return _SPELLED_RE.sub(spelled, low)
 
 
 def read_condition(low: str, metric_pos: dict, skip: list | None = None) -> AreaCondition | None:
@@ -41,23 +66,39 @@ def read_condition(low: str, metric_pos: dict, skip: list | None = None) -> Area
     poverty, not homicides), unless the value's own unit names it ("75,000 residents", "100 per 100k"). A value that
     is a year ("over 2015"), lies in ``skip`` (a group's own words: "households making less than $25k") or bounds
     no measure listed here is none."""
-    if not _AREAS_RE.search(low):
+    places = _AREAS_RE.search(low)
+    if not places:
         return None
+    none = _NONE_RE.search(low)
+    if none and places.group(0).lower().split()[0] not in ("zips", "zip"):
+        return AreaCondition("homicides", "at_most", 0.0, none.span())
+    low = _digits(low)
+    # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
+    grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low)),
                    key=lambda m: m.start())
     for match in found:
         number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
         if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
             continue
+        if match.re is not _BOUND_RE and _AGE_BEFORE_RE.search(low, 0, match.start()):
+            continue  # "% aged 65+", "ages 18 or over": an age band, not a bound on the areas
         value = number * 1000 if unit in ("k", "thousand") else number
         named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
+        if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
+            return None
+        if named and grain == "zip":
+            return None
         if named:
             return AreaCondition(named, _side(match), value, match.span())
         measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
         if not measures:
             return None
         metric = min(measures)[1]
-        return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit)
+        if grain == "zip" and metric != "home_value":
+            return None  # only home values are published by ZIP
+        return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit,
+                             grain=grain)
     return None
 
 

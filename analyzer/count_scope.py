@@ -42,6 +42,13 @@ _SHARE_CUE_RE = re.compile(r"\b(?:shares?|percent(?:age)?s?|proportions?|fractio
 # as an adjective ("the most Latino area").
 _PEOPLE_AFTER_RE = re.compile(r"^[\s-]*(?:american\s+)?(?:population|residents|people|persons|folks|inhabitants|"
                               r"families|households|individuals)\b", re.I)
+# The homicide rate asked beside a group ("its homicide rate per 100k") says nothing of how the group is ranked.
+_RATE_ASKED_RE = re.compile(r"\b(?:homicide|murder|killing|crime)s?\s+rates?\b|\brates?\s+per\b|\bper\s+100\s*k\b|"
+                            r"\bper\s+100,?000\b|\bper\s+capita\s+(?:homicide|murder)", re.I)
+_HEAD_COUNT_RE = re.compile(r"\bhead[\s-]?counts?\b|\bin\s+raw\s+numbers\b|\bby\s+count\b", re.I)
+# "the most residents aged 65+": the people counted named before the group
+_PEOPLE_BEFORE_RE = re.compile(r"\b(?:residents|people|persons|folks|inhabitants|individuals)\s+(?:aged?\s+|ages\s+)?$",
+                               re.I)
 _PEOPLE_IN_RE = re.compile(r"\b(?:people|residents|adults|folks|folk|population|households|children|kids|minors|"
                            r"youth)\b|s$")
 
@@ -65,8 +72,10 @@ def census_by_count(low: str, group: str | None) -> bool:
     """Whether areas ranked or compared on a group of residents are set by how many, not by what share: "which area
     has the second biggest black population", "the most seniors", "more Latino residents, Austin or Englewood?". A
     bare adjective ("the most Latino area") or any share word ("highest share of", "percentage-wise") is a share."""
-    if not group or _SHARE_CUE_RE.search(_NOT_SHARE_RE.sub(" ", low)):
+    if not group or _SHARE_CUE_RE.search(_RATE_ASKED_RE.sub(" ", _NOT_SHARE_RE.sub(" ", low))):
         return False
+    if _HEAD_COUNT_RE.search(low):
+        return True
     pattern = dict(CENSUS_GROUP_RES)[group]
     return any(_PEOPLE_IN_RE.search(m.group(0)) or _PEOPLE_AFTER_RE.match(low[m.end():])
-               for m in pattern.finditer(low))
+               or _PEOPLE_BEFORE_RE.search(low, 0, m.start()) for m in pattern.finditer(low))

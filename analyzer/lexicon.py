@@ -129,17 +129,19 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"(?:folks|people|residents|families|locals|workers)\s+(?:there\s+)?(?:make|makes|made|making)\b(?!\s+up\b)|"
      r"how\s+much\s+(?:do|does|did)\s+[a-z' ]{2,40}?\s+make\b|"
      r"per[\s-]head\s+income|income\s+per\s+(?:person|head)"),
-    ("poverty", "socioeconomic", r"poverty|below\s+the\s+poverty|poor\s+households|hard[\s-]up|"
+    ("poverty", "socioeconomic", r"poverty|below\s+(?:the\s+)?poverty|poor\s+households|hard[\s-]up|"
                                  r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
     ("unemployment", "socioeconomic", r"unemploy(?:ment|ed)|jobless(?:ness)?|out\s+of\s+work|employment"),
     ("education", "socioeconomic",
-     r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling"),
+     r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling|"
+     r"(?:adults|aged|people|persons)\s+25(?=\s*(?:\+|and\s+(?:over|older|up)|or\s+older))"),
     ("hardship", "socioeconomic", r"hardship"),
     ("crowding", "socioeconomic", r"crowd(?:ed|ing)|overcrowd(?:ed|ing)?"),
     ("dependency", "socioeconomic", r"dependen(?:cy|t)|under\s+18\s+or\s+over\s+64"),
     ("home_value", "property",
      r"home\s+(?:prices?|values?|costs?)|house\s+(?:prices?|values?)|housing\s+(?:prices?|values?|market|costs?)|"
-     r"property\s+values?|propert(?:y|ies)\s+prices?|real\s+estate|zillow|zhvi|expensive|cheap(?:est)?|"
+     r"property\s+values?|propert(?:y|ies)\s+prices?|real\s+estate|zillow|zhvi|expensive|pric(?:ey|ier|iest)|"
+     r"costliest|cheap(?:est)?|"
      r"affordab(?:le|ility)|homes?\s+(?:cost|worth)|price\s+of\s+(?:a\s+)?(?:home|house)s?|"
      r"home\s+appreciation|price\s+index|typical\s+(?:home|house|condo|property)s?|"
      r"(?:home|house|condo|property)s?\b[\w\s']{0,25}\bworth|value\s+of\s+(?:a\s+)?(?:home|house)s?|"
@@ -149,7 +151,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
     ("population", "census",
      r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
-     r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:call|live|reside)|"
+     r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:\([^)]{0,40}\)\s+)?(?:call|live|reside)|"
      r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
      # "which area has the most people?": people with nothing done to them are residents.
      r"(?:most|fewest|more|fewer|least)\s+(?:people|folks|persons)(?=\s*(?:[?.,!]|$|in\s+(?:it|them|chicago|the\s+"
@@ -274,7 +276,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("asian", r"asians?(?:[\s-]americans?)?"),
     ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
-    ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|young\s+adults"),
+    ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
+                  r"18[\s-]+to[\s-]+24[\s-]+years?[\s-]+olds?|young\s+adults"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?(?=\s*\+)|"
                   r"\$?125(?:k|,000)?\s*(?:or\s+(?:more|above|over)|and\s+(?:over|up|above)))"),
@@ -282,7 +285,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
-            r"most\s+dangerous|most\s+expensive|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|bloodiest|most\s+violent|fastest"
+            r"most\s+dangerous|most\s+expensive|priciest|costliest|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|" \
+            r"bloodiest|most\s+violent|fastest"
 RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|slowest|" \
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
@@ -348,7 +352,7 @@ BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhi
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
-CORRELATION_RE = re.compile(r"\bcorrelat\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(
@@ -365,7 +369,7 @@ RANK_ASC_RE = word_re(RANK_ASC)
 RANK_WORD_METRIC = [
     (re.compile(r"safe|deadl|dangerous|violent|blood|quiet|calm", re.I), "homicides"),
     (re.compile(r"rich|wealth|poor", re.I), "income"),
-    (re.compile(r"cheap|expensive", re.I), "home_value"),
+    (re.compile(r"cheap|expensive|pric(?:ey|ier|iest)|costliest", re.I), "home_value"),
 ]
 # "the first six months" is a stretch of time, not a top six.
 TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+(?:months?|weeks?|days?|years?|quarters?))|"
@@ -426,8 +430,8 @@ WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
 _SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
-_KIND_WITH = (r"(?:\bthe\s+|^\W*)(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|that\s+(?:had|has|saw)|having)\s+"
-              r"(?:the\s+)?(?:[\w-]+\s+)?"
+_KIND_WITH = (r"(?:\bthe\s+|^\W*)(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|w/|that\s+(?:had|has|saw)|having)\s+"
+              r"(?:the\s+)?(?:[\w-]+\s+|\w+-)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
@@ -441,12 +445,13 @@ GROUP_WORDS = [
     # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
     ("ward", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
                         r"\b" + _SUPERLATIVE + r"\s+wards?\b|" + _KIND_WITH.format("wards?"), _FLAGS)),
-    ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|\b(?:police\s+)?districts\b|"
-                            r"\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b", _FLAGS)),
+    ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|"
+                            r"\b(?:police\s+)?districts\b|\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b|"
+                            + _KIND_WITH.format(r"(?:police\s+)?districts?"), _FLAGS)),
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
-                       r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|most\s+expensive|least\s+expensive)"
-                       r"\s+zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
+                       r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|costliest|most\s+expensive|least\s+expensive)"
+                       r"\s+(?:chicago\s+)?zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
     # "the month with the second most homicides": the kind, then what ranks it
     ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
                          _FLAGS)),

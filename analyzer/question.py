@@ -80,10 +80,12 @@ from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, 
                              read_times, spell_years)
 from semantic.reading import attributes_query, declared_query, words_named
 from analyzer.years import (
+    ACS_VINTAGE_RE,
     dataset_years,
     extract_months,
     extract_years,
     homicide_coverage,
+    month_years,
     within_the_data,
 )
 
@@ -155,7 +157,10 @@ def _read_places(w) -> None:
 def _read_times(w) -> None:
     """Years, spans, months and hours, and the years and months left out."""
     consumed, cov, low, places, scoped_low = w.consumed, w.cov, w.low, w.places, w.scoped_low
-    when = extract_years(low, places["taken"], cov)
+    vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)": the population's source
+    consumed += vintage
+    w.acs_named = any("acs" in low[a:b] or "american" in low[a:b] for a, b in vintage)
+    when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
     times = read_times(low, cov, periods)
@@ -181,7 +186,7 @@ def _read_times(w) -> None:
         scoped_low = negations.blanked(scoped_low, left.month_spans)  # "except the summer" asks for no months
     w.consumed, w.kept, w.left, w.low, w.months, w.periods = consumed, kept, left, low, months, periods
     w.scoped_low, w.seen_low, w.times, w.when, w.years = scoped_low, seen_low, times, when, years
-    w.years_together = years_together
+    w.years_together, (w.month_years, w.years_alone) = years_together, month_years(low)
 
 
 def _read_subjects(w) -> None:
@@ -327,7 +332,9 @@ def _read_shape(w) -> None:
     if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
         group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
-    group_words = [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
+    # Every group's own words ("earning $125,000 or more" beside "the highest percentage of Black residents") are a
+    # group, not a bound on the areas
+    group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
     condition = read_condition(low, metric_pos, group_words) if not (areas or wards or districts or zips) else None
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
@@ -335,6 +342,8 @@ def _read_shape(w) -> None:
         condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(),
                                   percent=True)
         consumed.append(majority.span())
+    if condition and condition.metric == "homicides":
+        floor = None  # the count picks the areas the other measure is asked of: a condition, not a listing's floor
     if condition:
         consumed.append(condition.span)
         # The areas are picked, not ranked or listed by their homicides; a ranking by another measure ranks within
@@ -344,6 +353,12 @@ def _read_shape(w) -> None:
                                      "dependency")
         ranking, group_by = (ranking if within else None), None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
+    # "where did Englewood rank among community areas for homicides": one named area's position among all of them
+    rank_of = _RANK_OF_RE.search(low) if len(areas) == 1 and place_count == 1 else None
+    if rank_of:
+        consumed += [rank_of.span()] + [m.span() for m in _RANK_SCALE_RE.finditer(low)]
+        ranking = None  # "rank out of the 77 community areas (1 = most)": the position asked, not a top 77
+    w.asks_rank = bool(rank_of)
     comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
@@ -386,7 +401,18 @@ def _read_warnings(w) -> None:
         kinds = " or ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
         warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
-    out_years, year_warnings = _year_warnings(asked_years, domains, cov, data, bool(ihs["submarkets"] or quarter))
+    # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
+    dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
+        if {"homicides", "property"} <= set(domains) and w.years_alone else set()
+    out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
+                                              bool(ihs["submarkets"] or quarter))
+    for m in _OTHER_CENSUS_RE.finditer(low):
+        # "the 2000 census": a census ChiQA does not hold (it has the 2010 census and the ACS estimates)
+        year = int(m.group(1) or m.group(2))
+        if year != 2010 and year not in out_years:
+            out_years.append(year)
+            year_warnings.append(f"The {year} census is not in ChiQA's data: it holds the 2010 census and the "
+                                 "2019-2023 ACS estimates.")
     if _months_after_the_end(asked_years, months, domains, cov):
         # "December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides".
         out_years.append(cov["last"])
@@ -494,6 +520,21 @@ def _result(w) -> None:
     w.result = result
 
 
+def _query_parts(w, result: dict) -> None:
+    """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
+    the years named alone, one area's rank, the survey named as a source, every group of residents named."""
+    result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
+                  years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
+    # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
+    # residents": two groups, in the question's order, the band counted
+    result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
+                                                    for m in [rx.search(w.spelled)] if m)]
+    result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
+
+
+_HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b")
+
+
 def _finish(w) -> Analysis:
     """The fields that depend on others, the hint for the model, and the layer's queries where they apply."""
     areas, condition, data, declared, districts = w.areas, w.condition, w.data, w.declared, w.districts
@@ -503,6 +544,7 @@ def _finish(w) -> Analysis:
     times, unsupported, wards, years = w.times, w.unsupported, w.wards, w.years
     years_together, zips = w.years_together, w.zips
     result["area_condition"] = condition
+    _query_parts(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
@@ -513,6 +555,24 @@ def _finish(w) -> Analysis:
         # "which neighborhoods lost the most people": the most lost is the lowest change
         order = result["ranking"]["order"]
         result["ranking"] = {**result["ranking"], "order": "asc" if order == "desc" else "desc"}
+    if result["population_growth"] and not result["ranking"] and not condition and not (areas or wards or districts
+                                                                                         or zips) \
+            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what)\b", low):
+        # "how many community areas lost population since 2010": the areas picked by the sign of the change
+        lost = bool(_LOSS_RE.search(low))
+        result["area_condition"] = AreaCondition("population_change", "below" if lost else "above", 0.0, (0, 0))
+        result["group_by"] = None
+    if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
+            and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
+            and _HOME_CHANGE_RE.search(low):
+        # "which areas had a lower home value in Jan 2024 than in Jan 2019": picked by the sign of the change
+        change = _HOME_CHANGE_RE.search(low)
+        fell = bool(change.group("down"))
+        if re.match(r"lower|less|cheaper|higher|more|pricier", change.group(0)) and w.month_years[0] < w.month_years[1]:
+            fell = not fell  # "lower in Jan 2019 than in Jan 2024" is a rise from 2019 to 2024
+        result["area_condition"] = AreaCondition("home_value_change", "below" if fell else "above", 0.0,
+                                                 change.span())
+        result["group_by"] = None
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
     # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
@@ -599,10 +659,24 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
                         r"added|lose|gain)\s+(?:the\s+most\s+|more\s+|the\s+fewest\s+|fewer\s+)?(?:people|residents|"
-                        r"population))\b")
+                        r"population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:the\s+)?"
+                        r"(?:population|number\s+of\s+residents))\b")
+# "rank the community areas by homicides", "sort wards by murders": the places in order, most first
+_RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
+                           r"(?:(?:the|all|all\s+the|every|each\s+of\s+the|chicago'?s)\s+)?"
+                           r"(?:\d+\s+|77\s+|50\s+)?(?:community\s+areas|areas|wards|(?:police\s+)?districts|"
+                           r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
+# A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
+_HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
+                             r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
+_RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best)\s*\)|"
+                            r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
+_RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
 _AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
-_IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|rate)\b|%")
+# "grew faster", "in percent", "growth rate": a relative change; a homicide rate asked beside it is no such cue
+_IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|growth\s+rate|rate\s+of\s+"
+                            r"(?:growth|change|decline|loss))\b|%")
 
 
 def _population_growth(low: str, metrics: list) -> str | None:
@@ -718,8 +792,8 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
     return metrics, domains, metric_pos, locations, census_group
 
 
-_CHANGED_RE = re.compile(r"\b(?:dropped|fell|declined|decreased|rose|increased|grew|climbed|jumped|went\s+(?:up|down)|"
-                         r"changed|improved|worsened)\s+(?:the\s+)?$", re.I)
+_CHANGED_RE = re.compile(r"\b(?:(?:drop|declin|decreas|increas|climb|jump|chang|improv|worsen|ris|grow|fall)\w*|fell|"
+                         r"rose|grew|(?:go|goes|went|gone|going)\s+(?:up|down))\s+(?:the\s+)?$", re.I)
 _MAJORITY_RE = re.compile(r"\bmajority[\s-]+(?:of\s+)?\w+", re.I)
 _INCOME_PER_CAPITA_RE = re.compile(r"\bincome\b[\w\s-]{0,40}?\(\s*per[\s-]capita\s*\)", re.I)
 # Said where a rate is asked of a ward or a district; rules/answer.py puts it beside the count in the lead.
@@ -795,7 +869,7 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     asc = RANK_ASC_RE.search(low)
     top = TOP_N_RE.search(low)
     runner_up = RANK_POSITION_RE.search(low) if not (desc or asc or top) else None  # "the runner-up"
-    desc = desc or runner_up
+    desc = desc or runner_up or (None if asc else _RANK_VERB_RE.search(low))
     if not (desc or asc or top):
         return None
     order = "desc"
@@ -828,6 +902,8 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     position = rank_position(low)
     if position > 1 and top_n is None:
         ranking.update(position=position, singular=True)
+    if desc and asc and top_n and COMPARE_RE.search(low) and not re.match(r"(?:most|least)$", asc.group(0), re.I):
+        ranking["both_ends"] = True  # "the 5 richest community areas vs the 5 poorest"
     return ranking
 
 
@@ -847,9 +923,18 @@ def _domestic_only(low: str) -> bool:
     return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic"))
 
 
+_PLACE_KINDS = ("community_area", "ward", "district", "zip")
+
+
 def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str | None:
     """What the answer is broken down by; ``yearly``: the question's years or wording ask for a yearly series."""
     group_by = next((name for name, pattern in GROUP_WORDS if pattern.search(low)), None)
+    if group_by in _PLACE_KINDS:
+        # The kind of place named first is the one broken down: "the police district with the 3rd-most homicides ...
+        # and in what community area is its station" ranks districts
+        found = [(m.start(), name) for name, pattern in GROUP_WORDS if name in _PLACE_KINDS
+                 for m in [pattern.search(low)] if m]
+        group_by = min(found)[1]
     # "ward 5" names a place; only "which ward"/"wards"/"by ward" asks for a breakdown.
     if group_by == "ward" and places["wards"] and \
             not re.search(r"\bwhich\s+ward|\bwards\b|\bby\s+ward|\beach\s+ward", low):
@@ -906,6 +991,8 @@ def _area_only_warnings(domains: list, places: dict, metrics: list) -> list[str]
 # The earliest year the census tool answers for (with the 2010 Census); earlier years are declined, not answered
 # with a later vintage.
 CENSUS_FIRST_YEAR = 2000
+_OTHER_CENSUS_RE = re.compile(r"\b((?:19|20)\d0)\s+(?:us\s+|u\.s\.\s+|decennial\s+)?census\b|"
+                              r"\bcensus\s+(?:of\s+)?((?:19|20)\d0)\b")
 
 
 def _months_after_the_end(years: list, months: list, domains: list, cov: dict) -> bool:
@@ -925,7 +1012,15 @@ def _year_warnings(years: list, domains: list, cov: dict, data, price_index: boo
     zhvi_first, zhvi_last = dataset_years(data, "ihs_index", _IHS_YEARS) if price_index else \
         dataset_years(data, "zhvi", _ZHVI_YEARS)
     out_years = []
+    future = [y for y in years if y > datetime.date.today().year]
+    if future:  # "what will it be in 2030": no figure in any of the data is a forecast
+        warnings.append(f"{', '.join(map(str, future))} {'is' if len(future) == 1 else 'are'} in the future: ChiQA's "
+                        "data holds no forecasts or projections, so it cannot give a figure for "
+                        f"{', '.join(map(str, future))}.")
     for y in years:
+        if y in future:
+            out_years.append(y)
+            continue
         if "homicides" in domains or not domains:
             if not cov["first"] <= y <= cov["last"]:
                 out_years.append(y)
@@ -986,9 +1081,11 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
         # word ranks the measure named before it.
         return max(before)[1]
     after = [c for c in candidates if c[0] >= first.start()]
-    if after:
-        return min(after)[1]
-    return max(candidates)[1]
+    chosen = min(after)[1] if after else max(candidates)[1]
+    group = next((m for m in ("age", "race") if m in metric_pos and "population" in metric_pos), None)
+    if chosen == "population" and group and abs(metric_pos[group] - metric_pos["population"]) < 30:
+        return group  # "the oldest population (highest % aged 65+)": the group describes the population ranked
+    return chosen
 
 
 def _hint_text(a: dict) -> str:

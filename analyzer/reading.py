@@ -10,6 +10,7 @@ import calendar
 from dataclasses import asdict, dataclass, field
 
 from semantic.catalog import catalog
+from semantic.describe import describe_query
 from analyzer.analysis import Analysis
 from analyzer.lexicon import ORDINAL_WORDS
 from tools.homicide.holidays import holidays_phrase
@@ -43,9 +44,15 @@ class Reading:
     # Years asked about beside others the data holds ("2022, and so far in 2024"): named, not silently dropped.
     outside_data: list[str] = field(default_factory=list)
     text_answer: bool = False  # the figures asked are names or addresses (an alderperson), not numbers
+    # The one query the answer computed, in words (semantic/describe.py): what ran, said from the query itself.
+    query: str = ""
 
     @property
     def line(self) -> str:
+        if self.query:
+            outside = ["outside the data: " + ", ".join(self.outside_data)] if self.outside_data else []
+            text = "Read as: " + " · ".join([self.query, *outside])
+            return text + (" · not used: " + ", ".join(f"'{p}'" for p in self.not_used) if self.not_used else "")
         parts = [" and ".join(self.measures) or "no measure the data has"]
         parts += self.places + self.periods
         parts += ["outside the data: " + ", ".join(self.outside_data)] if self.outside_data else []
@@ -73,10 +80,16 @@ PRICE_FIGURES = {
 }
 
 
-def read(analysis: Analysis | None) -> Reading | None:
+def read(analysis: Analysis | None, query: dict | None = None) -> Reading | None:
+    """The reading of ``analysis``; ``query``: the one semantic query the answer was computed from, whose words
+    then say what was read (the measures, periods, members and threshold the figures are of)."""
     if analysis is None or analysis.error:
         return None
     a = analysis
+    if query is not None:
+        reading = _declared(a) if a.declared_query else read(a)
+        reading.query = describe_query(query)
+        return reading
     if a.declared_query:
         return _declared(a)
     measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")

@@ -20,7 +20,8 @@ _RANGE_RES = [
     re.compile(r"\b" + YEAR + r"\s*(?:-|–|—|to|through|thru)\s*" + YEAR + r"\b", _FLAGS),
     re.compile(r"\b" + YEAR + r"\s*[-–]\s*(\d{2})\b(?!\d)", _FLAGS),
 ]
-_SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEAR + r"\b", _FLAGS)
+_SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEAR + r"\b|"
+                       r"\b" + YEAR + r"\s+(?:on(?:wards?)?|and\s+(?:later|after|since|on))\b", _FLAGS)  # "2001 on"
 _BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to)\s+" + YEAR + r"\b", _FLAGS)
 # A decade by its years: "the 2010s", "2000s", "the '90s" is not in the data's years and is left to the coverage check.
 # "2020's killings" is a year's possessive: an apostrophe makes a decade only after "the" ("the 2010's").
@@ -122,7 +123,7 @@ def _named_years(w) -> None:
     for m in _SINCE_RE.finditer(low):
         if overlaps(m.span(), year_spans):
             continue
-        start = int(m.group(1)) + (1 if m.group(0).lower().startswith("after") else 0)
+        start = int(m.group(1) or m.group(2)) + (1 if m.group(0).lower().startswith("after") else 0)
         periods.append({"start": start, "end": max(cov["last"], start)})
         year_spans.append(m.span())
     for m in _BEFORE_RE.finditer(low):
@@ -215,6 +216,30 @@ _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|octobe
                # "may 27 to sept 2": a day of the month after it makes it the month, not the verb
                r"may(?=\s+[0-3]?\d(?:st|nd|rd|th)?\b(?!\s+(?:people|persons|homicides|murders|killings|of\b))))")
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
+# A survey's own span ("2019-2023 ACS", "the ACS 2019-2023 5-year", "the 2008-2012 indicators") names a measure's
+# source, not a period the homicides are counted over; a bare "ACS" or "latest ACS" names the source too.
+_SURVEY = r"(?:acs|american\s+community\s+survey|(?:acs\s+|socioeconomic\s+)?indicators|" \
+          r"socioeconomic\s+(?:data|figures))"
+_SPAN = r"(?:19|20)\d\d\s*[-\u2013]\s*(?:(?:19|20)\d\d|\d\d)\b"
+ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+estimates?)?|"
+                            rf"\b{_SURVEY}(?:\s+5[\s-]year)?(?:\s+estimates?)?[\s,(]+{_SPAN}|"
+                            rf"\b(?:the\s+)?(?:(?:latest|newest|most\s+recent|recent|current)\s+)?{_SURVEY}\b|"
+                            # the indicators' own span, named as their data: "(2008-2012 data)", "the 2008-12 figures"
+                            r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:data|figures|numbers|estimates|snapshot)\b", re.I)
+_MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b", re.I)
+
+
+def month_years(low: str) -> tuple[list[str], list[int]]:
+    """Each month named with its year ("Jan 2022", "september of 2024") as YYYY-MM, in the question's order, and
+    the years named without a month: a home value is dated by the months where the homicides asked beside it have
+    years of their own ("home value in January 2016 vs January 2022, and its homicides in 2016 vs 2022")."""
+    dated = list(_MONTH_YEAR_RE.finditer(low))
+    months = list(dict.fromkeys(f"{m.group(2)}-{_month_number(m.group(1)):02d}" for m in dated))
+    alone = [int(m.group(0)) for m in re.finditer(r"\b(?:19|20)\d\d\b", low)
+             if not any(d.start(2) <= m.start() < d.end(2) for d in dated)]
+    return months, list(dict.fromkeys(alone))
+
+
 # "from the start of March to the end of May" is March to May.
 _EDGE = r"(?:the\s+(?:start|beginning|end|middle)\s+of\s+|(?:early|late|mid)[\s-])?"
 _MONTH_RANGE_RE = re.compile(r"\b(?:between|from)\s+" + _EDGE + _MONTH_WORD + r"\s+(?:and|to|through|thru|until|till|"

@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from assembly.services import Services, build_services
-from evals import expected, expected_b13, expected_b14
+from evals import expected, expected_b13, expected_b14, expected_b15, expected_b16
 from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
@@ -36,7 +36,7 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind2_heldout", "blind3_heldout", "blind4_heldout",
                       "blind5_heldout", "blind6_heldout", "blind7_heldout", "blind8_heldout",
                       "blind9_heldout", "blind10_heldout", "blind11_heldout", "blind12_heldout",
-                      "blind13_heldout", "blind14_heldout")
+                      "blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_heldout")
 
 
 def load_questions(path=QUESTIONS) -> list:
@@ -61,7 +61,13 @@ def number_forms(value) -> list:
         forms |= {f"{number:,.1f}", f"{number:.1f}", f"{number:,.2f}"}
         if round(number, 1).is_integer():
             forms.add(f"{int(round(number))}")
+        if abs(number) >= 1000:  # a dollar figure computed unrounded ($496,121.18) is written in whole dollars
+            forms |= {f"{round(number):,}", str(round(number))}
     return sorted(forms, key=len, reverse=True)
+
+
+_FALL_WORDS = re.compile(r"\b(?:drop|dropped|fell|fewer|lost|loss|decrease|decreased|decline|declined|down|lower)\b"
+                         r"[^.;]{0,25}$", re.I)
 
 
 def number_in_answer(value, answer: str) -> bool:
@@ -70,6 +76,11 @@ def number_in_answer(value, answer: str) -> bool:
     for form in number_forms(value):
         if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
             return True
+    if isinstance(value, (int, float)) and value < 0:  # "-1,822" written as "a drop of 1,822"
+        for form in number_forms(-value):
+            for m in re.finditer(r"(?<![\d.,-])\$?" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
+                if _FALL_WORDS.search(answer[:m.start()]):
+                    return True
     return False
 
 
@@ -121,14 +132,20 @@ def score_arguments(expected: dict, calls: list, geo) -> tuple:
     return matched, total, misses
 
 
+# The newer blind sets' functions are their own modules (written blind, self-contained), found by their prefix.
+BLIND_MODULES = {"b13_": expected_b13, "b14_": expected_b14, "b15_": expected_b15, "b16_": expected_b16}
+
+
+def expected_module(name: str):
+    return next((m for prefix, m in BLIND_MODULES.items() if name.startswith(prefix)), expected)
+
+
 def expected_values(item: dict, key: str = "expect") -> list:
     """(label, value) for each [function, {args}] under ``key`` ("expect", or "stand_in": figures a wrong reading
     would give)."""
     out = []
     for name, kwargs in item.get(key) or []:
-        # The thirteenth and fourteenth blind sets' functions are their own modules (written blind, self-contained).
-        module = expected_b13 if name.startswith("b13_") else expected_b14 if name.startswith("b14_") else expected
-        fn = getattr(module, name)
+        fn = getattr(expected_module(name), name)
         out.append((f"{name}({', '.join(f'{k}={v}' for k, v in (kwargs or {}).items())})", fn(**(kwargs or {}))))
     return out
 

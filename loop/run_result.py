@@ -7,6 +7,7 @@ import prompt_registry as prompts
 from analyzer.reading import read
 from loop.state import RunState, StopReason
 from loop.steps import ErrorStep, RunResult
+from tools import names
 
 PLACE_LABELS = {"community_area": "community areas", "ward": "wards", "district": "police districts"}
 
@@ -36,7 +37,15 @@ def build_result(state: RunState) -> RunResult:
         backend=state.backend_info, model=os.path.basename(model) if isinstance(model, str) else None,
         prompt_version=prompts.prompt_version(), sources=list(sources.values()),
         caveats=list(dict.fromkeys(caveats + state.loop_caveats)), ungrounded_numbers=list(state.ungrounded),
-        analysis=state.analysis, error=model_error(state), reading=read(state.analysis))
+        analysis=state.analysis, error=model_error(state), reading=read(state.analysis, _one_query(state)))
+
+
+def _one_query(state: RunState) -> dict | None:
+    """The query an answer was computed from when one semantic query was all that ran: its reading says it."""
+    ran = state.ran_calls()
+    if len(ran) == 1 and ran[0].name == names.QUERY and ran[0].status == "ok":
+        return ran[0].arguments
+    return None
 
 
 def places_left_out(state: RunState) -> list[str]:

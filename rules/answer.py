@@ -27,7 +27,7 @@ from rules.census_ranking import census_ranking_sentence
 from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, arrest_rate_of, change_sentence,
                              count_sentence, floor_list_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
-                             split_sentences, ranking_sentence, trend_sentence, where_and_conditions,
+                             split_sentences, ranking_sentence, time_label, trend_sentence, where_and_conditions,
                              year_counts_sentence)
 from rules.gaps import (census_group_gap_sentence, city_without_areas_sentence, condition_homicides_sentence,
                         home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
@@ -162,8 +162,21 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
         order = analysis.ranking.order if analysis.ranking else "desc"
         if analysis.ranking and analysis.ranking.position > 1:
             return True, ranked_time_sentence(values, analysis.ranking.position, order)
-        return True, (peak_sentence(peak, values, order).rstrip(".") if peak else None)
+        sentence = peak_sentence(peak, values, order).rstrip(".") if peak else None
+        return True, (_with_arrest_rate(sentence, values, order) if sentence and "arrests" in analysis.metrics
+                      else sentence)
     return False, None
+
+
+def _with_arrest_rate(sentence: str, values: dict, order: str) -> str:
+    """"the deadliest month of 2021, and what share of that month's homicides had an arrest": the ranked row's own
+    arrest rate after its count."""
+    rows = [r for r in values.get("breakdown") or [] if isinstance(r.get("homicides"), int)
+            and r.get("arrest_rate_pct") is not None]
+    if not rows:
+        return sentence
+    row = (min if order == "asc" else max)(rows, key=lambda r: r["homicides"])
+    return f"{sentence}. {time_label(row, values.get('group_by') or '')}'s arrest rate was {row['arrest_rate_pct']:.1f}%"
 
 
 def _place_ranking_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
@@ -612,7 +625,9 @@ def _years_after_the_snapshot(analysis: Analysis) -> str | None:
 
 def only_years_outside_the_data(analysis: Analysis) -> bool:
     outside = set(analysis.out_of_range_years or [])
+    # "the 2000 census compared with the 2019-2023 ACS": the survey named is a period the data holds
     return bool(outside) and all(y in outside for y in analysis.years) and not analysis.periods \
+        and not (analysis.acs_named and "homicides" not in analysis.domains) \
         and ("homicides" in analysis.domains or ((_census_years_outside(analysis) or _property_years_outside(analysis))
                                                  and not analysis.asks_now))
 

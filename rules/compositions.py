@@ -36,6 +36,9 @@ def _home_month(analysis: Analysis) -> str | None:
         return None
     if len(spans) == 1:
         return next(iter(spans))
+    named = analysis.month_years
+    if len(named) == 1 and ("homicides" not in analysis.metrics or analysis.years_alone):
+        return named[0]  # "home value (Jan 2022) ... homicides in 2021": the month is the home value's
     zillow_years = [y for y in analysis.out_of_range_years if 2000 <= y <= 2024]
     if "homicides" not in analysis.metrics and len(analysis.years) == 1:
         zillow_years = list(analysis.years)  # "hardship against home values (Zillow, September 2024)"
@@ -44,22 +47,76 @@ def _home_month(analysis: Analysis) -> str | None:
     return None
 
 
+def _years_period(years: list) -> dict | None:
+    years = sorted(years)
+    if not years:
+        return None
+    return {"year": years[0]} if len(years) == 1 else {"start": str(years[0]), "end": str(years[-1])}
+
+
 def _period(analysis: Analysis) -> dict | None:
+    if analysis.population_growth and 2010 in analysis.years:  # "since the 2010 census": the census's year
+        return _years_period([y for y in analysis.years if y != 2010])
     if analysis.year_list:
         return {"years": sorted(analysis.year_list)}
     month = _home_month(analysis)
-    if month:  # the month dates the home value; the other years are the homicides'
-        years = sorted(y for y in analysis.years if y != int(month[:4]))
-        if not years:
-            return None
-        return {"year": years[0]} if len(years) == 1 else {"start": str(years[0]), "end": str(years[-1])}
+    if month:  # the month dates the home value; the years named alone are the homicides'
+        return _years_period(analysis.years_alone or [y for y in analysis.years if y != int(month[:4])])
     span = analysis.year_range
     if span is None:
         return None
     return {"year": span.start} if span.start == span.end else {"start": str(span.start), "end": str(span.end)}
 
 
+def _side_by_side(analysis: Analysis) -> list[dict]:
+    """The periods a timed measure is asked over side by side: two spans compared ("2011-2015 total compared to
+    2016-2020 total") or separate years ("in 2021 and in 2022"), each its own column; [] where one period is asked.
+    Years listed to be added ("2021 and 2022 combined") are one period; a home value's month is not a period."""
+    spans = analysis.periods
+    if len(spans) == 2 and analysis.comparison and not analysis.years_together:
+        return [{"year": s.start} if s.start == s.end else {"start": str(s.start), "end": str(s.end)} for s in spans]
+    if spans or analysis.years_together or _home_month(analysis) or analysis.out_of_range_years:
+        return []
+    years = sorted(set(analysis.year_list or analysis.years))
+    if not 2 <= len(years) <= 4 or (2010 in years and "population" in analysis.metrics):
+        return []  # "the 2010 census": the population's year, not a homicide year
+    return [{"year": y} for y in years]
+
+
+def _timed(specs: list, analysis: Analysis) -> tuple[list, list]:
+    """Each counted measure once per period asked side by side, with the change between two: (specs, derived)."""
+    periods = _side_by_side(analysis)
+    if not periods:
+        return specs, []
+    out, derived = [], []
+    for spec in specs:
+        if spec["measure"] not in TIMED:
+            out.append(spec)
+            continue
+        columns = [{**spec, "period": p, "as": f"{spec['measure']}_{_period_key(p)}"} for p in periods]
+        out += columns
+        if len(columns) == 2:
+            derived.append({"name": f"{spec['measure']}_change", "op": "change", "of": [c["as"] for c in columns]})
+    return out, derived
+
+
+def _period_key(period: dict) -> str:
+    return str(period["year"]) if "year" in period else f"{period['start']}_{period['end']}"
+
+
+def _band(analysis: Analysis) -> str | None:
+    """A household income band named beside another group ("households earning $125,000 or more ... in the areas
+    with the highest percentage of Black residents"): its measure, by count where households are counted."""
+    band = next((g for g in analysis.census_groups if g in ("125k_plus", "under_25k") and g != analysis.census_group),
+                None)
+    if band is None:
+        return None
+    return CENSUS_GROUP[band] if analysis.households_counted else f"share_{CENSUS_GROUP[band]}"
+
+
 def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = False) -> dict | None:
+    if metric in ("income", "household_income") and _band(analysis):
+        return {"measure": _band(analysis)}
     name = MEASURE_OF.get(metric)
     if metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP:  # "the largest share of seniors"
         group = CENSUS_GROUP[analysis.census_group]
@@ -86,12 +143,15 @@ def _others(analysis: Analysis, first: str) -> list[str]:
 
 
 def _with_count(specs: list, analysis: Analysis) -> list:
-    """"its homicide count and yearly rate": a rate asked beside a count gets the count too."""
+    """"its homicide count and yearly rate": a rate asked beside a count gets the count too; "the population, 2010
+    census and 2019-23 ACS": both counts of residents."""
     out = []
     for spec in specs:
         if spec["measure"] == "homicide_rate" and analysis.asks_count:
             out.append({**spec, "measure": "homicides"})
         out.append(spec)
+        if spec["measure"] == "population_2010" and analysis.acs_named:
+            out.append({"measure": "population"})
     return out
 
 
@@ -124,7 +184,15 @@ def ranked_set(analysis: Analysis) -> dict | None:
                          analysis)
     if first is None or not others:
         return None
-    return {"measures": [first, *others], "group_by": ["community_area"],
+    others, derived = _timed(others, analysis)
+    ranked = [first]
+    if ranking.metric == "population" and analysis.population_growth:
+        # "the 3 areas that lost the most residents since 2010": ranked by the change from the census to the ACS
+        ranked = [{"measure": "population_2010"}, first]
+        derived = [{"name": "residents_change", "op": "pct_change" if analysis.population_growth == "change_pct"
+                    else "change", "of": ["population_2010", "population"]}, *derived]
+        first = {"measure": "residents_change"}
+    return {"measures": [*ranked, *others], "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
 
 
@@ -132,6 +200,8 @@ def _bounded(analysis: Analysis, period: dict | None) -> dict | None:
     """The measure a condition bounds: a census group's share where the value is a percent ("30%+ of households make
     less than $25k"), else its count; a homicide rate over the question's years."""
     condition = analysis.area_condition
+    if condition.metric == "homicides":  # "areas with more than 30 homicides in 2021": counted over the years asked
+        return {"measure": "homicides", **({"period": period} if period else {})}
     if condition.metric == "homicide_rate":
         return {"measure": "homicide_rate", **({"period": period} if period else {})}
     if condition.metric == "home_value":
@@ -148,9 +218,13 @@ def threshold_set(analysis: Analysis) -> dict | None:
     """"The share of 2021's homicides in areas where at least 30% of households are below poverty": the areas the
     condition picks, their figures and the total with its share of the city."""
     condition = analysis.area_condition
-    if condition is None or analysis.correlation or not _plain(analysis):
+    if condition is None or analysis.correlation or not (_plain(analysis) or condition.grain == analysis.group_by):
         return None
     period = _period(analysis)
+    if condition.metric == "population_change":
+        return _population_change_set(analysis, period)
+    if condition.metric == "home_value_change":
+        return _home_change_set(analysis)
     first = _bounded(analysis, period)
     if first is None:
         return None
@@ -158,7 +232,10 @@ def threshold_set(analysis: Analysis) -> dict | None:
     others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
     if first["measure"] == "population":
         others = [s for s in others if s["measure"] != "population"]
-    query = {"measures": [first, *others], "group_by": ["community_area"],
+    derived: list = []
+    if first["measure"] not in TIMED:  # the set is picked once; what is counted over it is asked per period
+        others, derived = _timed(others, analysis)
+    query = {"measures": [first, *others], "group_by": [condition.grain], **({"derived": derived} if derived else {}),
              "having": [{"field": first["measure"], "op": OPS[condition.side], "value": condition.value}],
              "order_by": [{"field": first["measure"], "direction": "desc" if condition.side in ("above", "at_least")
                            else "asc"}], "totals": bool(others)}
@@ -171,6 +248,38 @@ def threshold_set(analysis: Analysis) -> dict | None:
     return query
 
 
+def _population_change_set(analysis: Analysis, period: dict | None) -> dict:
+    """"How many community areas lost population between the 2010 census and the ACS, and their 2022 homicides":
+    both counts of residents, the change, the areas on the side of zero asked, and what they hold together."""
+    side = analysis.area_condition.side
+    others, derived = _timed([s for s in (_spec(m, analysis, period) for m in _others(analysis, "population")) if s],
+                             analysis)
+    return {"measures": [{"measure": "population_2010"}, {"measure": "population"}, *others],
+            "group_by": ["community_area"],
+            "derived": [{"name": "residents_change", "op": "change", "of": ["population_2010", "population"]},
+                        *derived],
+            "having": [{"field": "residents_change", "op": OPS[side], "value": 0}],
+            "order_by": [{"field": "residents_change", "direction": "asc" if side == "below" else "desc"}],
+            "totals": True}
+
+
+def _home_change_set(analysis: Analysis) -> dict | None:
+    """"Which areas had a lower home value in Jan 2024 than in Jan 2019, and their homicides over 2019-2022": the
+    value in both months, the change, the areas on the side of zero asked, and the homicides over the years named
+    alone."""
+    side = analysis.area_condition.side
+    months = sorted(analysis.month_years)
+    homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+             for m in months]
+    counted = _years_period(analysis.years_alone)
+    others = [{"measure": "homicides", "period": counted}] if counted and "homicides" in analysis.metrics else []
+    return {"measures": [*homes, *others], "group_by": ["community_area"],
+            "derived": [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}],
+            "having": [{"field": "home_value_change", "op": OPS[side], "value": 0}],
+            "order_by": [{"field": "home_value_change", "direction": "asc" if side == "below" else "desc"}],
+            "totals": bool(others)}
+
+
 def ranked_change(analysis: Analysis) -> dict | None:
     """"The area with the biggest drop in homicides from 2021 to 2022, and its per capita income": the change
     ranked, with the other measure beside it."""
@@ -181,13 +290,19 @@ def ranked_change(analysis: Analysis) -> dict | None:
     years = sorted(analysis.years)
     if analysis.periods and len(analysis.periods) == 1 and analysis.periods[0].start != analysis.periods[0].end:
         years = [analysis.periods[0].start, analysis.periods[0].end]
-    if len(years) != 2 or analysis.per_capita:
+    if len(years) != 2:
         return None
+    # "whose murder count grew the most ... and its rate per 100k": the counts' change ranked, the rate at both ends;
+    # "whose homicide rate rose the most": the rates' change ranked
+    counted = "homicide_rate" if analysis.per_capita and not analysis.asks_count else "homicides"
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s]
+    if analysis.per_capita and analysis.asks_count:
+        rates = [{"measure": "homicide_rate", "period": {"year": y}, "as": f"homicide_rate_{y}"} for y in years]
+        others = rates + others
     n, position = ranking.top_n or 1, ranking.position or 1
     if not others and n == 1 and position == 1:
         return None  # the one biggest change alone: the trend tool's own ranking of places answers it
-    before, after = ({"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years)
+    before, after = ({"measure": counted, "period": {"year": y}, "as": f"{counted}_{y}"} for y in years)
     return {"measures": [before, after, *others], "group_by": ["community_area"],
             "derived": [{"name": "change", "op": "change", "of": [before["as"], after["as"]]}],
             "order_by": [{"field": "change", "direction": "asc" if analysis.change_direction == "down" else "desc"}],
@@ -235,14 +350,106 @@ def ranked_names(analysis: Analysis) -> dict | None:
     """"The top 3 wards for homicides in 2020, how many each, and who were the alderpersons": the ranking and each
     member's names and addresses, one query at the ranked grain."""
     extra, ranking = analysis.declared_extra, analysis.ranking
-    if not extra or extra.get("filters") or not ranking or ranking.metric != "homicides" or analysis.per_capita:
+    if not extra or extra.get("filters") or not ranking or ranking.metric not in ("homicides", "domestic") \
+            or analysis.per_capita:
         return None
     grain = extra["group_by"][0]
-    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
+    # "the most domestic-related homicides": the homicides counted are the domestic ones (or the ones not domestic)
+    kind = [{"dimension": "domestic", "equals": True}] if analysis.domestic_filter else \
+        [{"dimension": "domestic", "equals": False}] if analysis.domestic_excluded else []
+    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {}),
+               **({"filters": kind} if kind else {})}
     position = ranking.position or 1
     return {"measures": [counted, *extra["measures"]], "group_by": [grain],
             "order_by": [{"field": "homicides", "direction": ranking.order}],
             "limit": max(ranking.top_n or 1, position)}
+
+
+def city_rates(analysis: Analysis) -> dict | None:
+    """"Chicago's homicide rate per 100k: 2014 vs 2016": the city's rate in each period asked side by side, and the
+    change between (the rate tool gives one rate over a span, which is another figure)."""
+    places = analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets
+    if not analysis.per_capita or analysis.ranking or analysis.area_condition or places \
+            or analysis.group_by not in (None, "year"):
+        return None
+    specs, derived = _timed([{"measure": "homicide_rate"}], analysis)
+    if len(specs) < 2:
+        return None
+    return {"measures": specs, **({"derived": derived} if derived else {})}  # no grouping: the city's figures
+
+
+def named_places(analysis: Analysis) -> dict | None:
+    """"Austin: typical home value in January 2016 vs January 2022, and its homicide count in 2016 vs 2022",
+    "Rogers Park vs Edgewater: each one's population change since the 2010 census, and their homicides 2016-2022":
+    the places named, each measure over its own dates (the months the home value, the years named alone or the
+    span the homicides), each place's figures and the changes asked."""
+    places = [p.number for p in analysis.areas]
+    if not places or analysis.wards or analysis.districts or analysis.zips or analysis.ranking \
+            or analysis.area_condition or analysis.correlation or "homicides" not in analysis.metrics:
+        return None
+    specs, derived = [], []
+    if "home_value" in analysis.metrics and 1 <= len(analysis.month_years) <= 2:
+        specs += [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+                  for m in analysis.month_years]
+        years = sorted(set(analysis.years_alone))
+        span = next((p for p in analysis.periods if p.start < p.end and {p.start, p.end} >= set(years)), None)
+        if span is not None:  # "how many homicides in 2001-2005": the span, not its two ends
+            specs.append({"measure": "homicides", "period": {"start": str(span.start), "end": str(span.end)}})
+            years = None
+    elif analysis.population_growth and "population" in analysis.metrics \
+            and not any(p.start == 2010 for p in analysis.periods):  # "since 2010" is the census's span, not a count's
+        specs += [{"measure": "population_2010"}, {"measure": "population"}]
+        derived.append({"name": "residents_change", "op": "pct_change" if analysis.population_growth == "change_pct"
+                        else "change", "of": ["population_2010", "population"]})
+        period = _period(analysis)
+        years = [] if period is None else [period["year"]] if "year" in period else None
+        if years is None:  # a span ("2016-2022"): the homicides over it
+            specs.append({"measure": "homicides", "period": period})
+    elif analysis.per_capita and len(_side_by_side(analysis)) >= 2:
+        # "Englewood in 2005 vs 2021: the number of homicides and the rate per 100,000 in each of those years"
+        counted = ["homicides", "homicide_rate"] if analysis.asks_count else ["homicide_rate"]
+        specs += [{"measure": m, "period": p, "as": f"{m}_{_period_key(p)}"} for m in counted
+                  for p in _side_by_side(analysis)]
+        years = None
+    else:
+        return None
+    if years is not None:
+        if not years or len(years) > 4:
+            return None
+        specs += [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years]
+    for measure in ("home_value", "homicides", "homicide_rate"):
+        pair = [s for s in specs if s["measure"] == measure and "as" in s]
+        if len(pair) == 2:
+            derived.append({"name": f"{measure}_change", "op": "change", "of": [s["as"] for s in pair]})
+    return {"measures": specs, "group_by": ["community_area"],
+            "filters": [{"dimension": "community_area", "in": places}], **({"derived": derived} if derived else {})}
+
+
+def member_rank(analysis: Analysis) -> dict | None:
+    """"Where did Englewood rank among community areas for homicides in 2022": the measure over all the areas, each
+    one's rank, and the named area's row."""
+    if not analysis.asks_rank or analysis.ranking or analysis.trend or analysis.correlation:
+        return None
+    metrics = [m for m in analysis.metrics if m in MEASURE_OF or m in CENSUS_METRICS]
+    spec = _spec(metrics[0], analysis, _period(analysis)) if len(metrics) == 1 else None
+    if spec is None:
+        return None
+    return {"measures": [spec], "group_by": ["community_area"],
+            "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)]}],
+            "having": [{"field": "community_area", "op": "==", "value": analysis.areas[0].number}]}
+
+
+def composed_queries(analysis: Analysis) -> list[dict]:
+    """The queries a composition asks for: one, or the top and the bottom of a ranking side by side ("the 5 richest
+    areas vs the 5 poorest: their 2019 homicides, totals for each group")."""
+    query = composed_query(analysis)
+    if query is None:
+        return []
+    ranking = analysis.ranking
+    if ranking and ranking.both_ends and query.get("limit") and query.get("order_by") and not query.get("having"):
+        lead, rest = query["order_by"][0], query["order_by"][1:]
+        return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]
+    return [query]
 
 
 def composed_query(analysis: Analysis) -> dict | None:
@@ -251,7 +458,8 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (ranked_names, zip_months, correlation, threshold_set, ranked_change, ranked_set):
+    for reader in (ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+                   ranked_change, ranked_set):
         query = reader(analysis)
         if query is not None:
             return query

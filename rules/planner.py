@@ -11,7 +11,7 @@ from __future__ import annotations
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from loop.refinement import one_year_as_span
-from rules.compositions import composed_query
+from rules.compositions import composed_queries
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -322,9 +322,9 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
             metrics = ["homicides", "population"]
         else:
             return []
-    composed = composed_query(analysis)
-    if composed is not None:  # a cross-domain composition: one query says it whole (rules/compositions.py)
-        return [(names.QUERY, composed)]
+    composed = composed_queries(analysis)
+    if composed:  # a cross-domain composition: one query says it whole (rules/compositions.py)
+        return [(names.QUERY, query) for query in composed]
     planned: list = []
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None

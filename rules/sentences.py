@@ -242,7 +242,7 @@ def peak_sentence(line: str, values: dict, order: str = "desc") -> str:
     scope = " " + scope if scope else ""
     cut = values.get("low_partial")
     full = f" among full {_PLURALS.get(group, group + 's')}" if cut else ""
-    aside = (f" ({_time_label(cut, values.get('group_by') or '')} had {cut['homicides']:,}, but the data ends on "
+    aside = (f" ({time_label(cut, values.get('group_by') or '')} had {cut['homicides']:,}, but the data ends on "
              f"{cut['partial_to']})") if cut else ""
     if order == "asc":
         return (f"The {group} with the fewest homicides{scope}{full} was {low}, with {low_n}{aside}; the most were "
@@ -251,7 +251,7 @@ def peak_sentence(line: str, values: dict, order: str = "desc") -> str:
             f"with {low_n}{aside}.")
 
 
-def _time_label(row: dict, group: str) -> str:
+def time_label(row: dict, group: str) -> str:
     if group == "month":
         return f"{row.get('month_name')} {row.get('year')}"
     if group == "weekday":
@@ -280,7 +280,7 @@ def ranked_time_sentence(values: dict, position: int, order: str = "desc") -> st
     most = "most" if order != "asc" else "fewest"
     row, first = ranked[position - 1], ranked[0]
     return (f"The {GROUP_NOUNS[group]} with the {place}-{most} homicides{' ' + scope if scope else ''} was "
-            f"{_time_label(row, group)}, with {row['homicides']:,}; first was {_time_label(first, group)}, with "
+            f"{time_label(row, group)}, with {row['homicides']:,}; first was {time_label(first, group)}, with "
             f"{first['homicides']:,}.")
 
 

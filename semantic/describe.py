@@ -12,14 +12,27 @@ _DERIVED = {"change": "change", "pct_change": "% change", "difference": "differe
 
 def _label(name: str) -> str:
     measure = catalog().measures.get(name)
-    return measure.label.lower() if measure is not None else str(name)
+    if measure is None:
+        return str(name)
+    label = measure.label  # lower the first word only: "typical home value (Zillow ZHVI)" keeps its source's name
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+
+
+def _number(value, unit: str = "") -> str:
+    """30.0 -> "30", 75000 -> "75,000", with the measure's unit: a threshold as the question wrote it ("25%",
+    "$500,000")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}".rstrip("0")
+    return f"${text}" if unit == "dollars" else f"{text}%" if unit == "percent" else text
 
 
 def _period(period) -> str:
     if not isinstance(period, dict):
         return str(period) if period not in (None, "") else ""
     if "start" in period or "end" in period:
-        return f"{period.get('start', '…')} to {period.get('end', '…')}"
+        start, end = str(period.get("start", "…")), str(period.get("end", "…"))
+        return f"{start}-{end}" if len(start) == len(end) == 4 else f"{start} to {end}"  # years: "2011-2015"
     for key in ("year", "years", "month", "months", "quarter", "quarters"):
         if key in period:
             value = period[key]
@@ -64,6 +77,8 @@ def _order(query: dict) -> str:
     field, direction = (first, "desc") if isinstance(first, str) else (first.get("field"), first.get("direction"))
     word = "lowest" if direction == "asc" else "highest"
     limit, offset = query.get("limit"), int(query.get("offset") or 0)
+    if not limit and not offset:
+        return f"ordered by {_label(str(field)).replace('_', ' ')}, {word} first"
     count = f"{limit} " if limit and limit != 1 else ""
     skip = f", after the first {offset}" if offset else ""
     return f"the {count}{word} by {_label(str(field)).replace('_', ' ')}{skip}"
@@ -79,13 +94,25 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     for text in (_period(query.get("period")), _filters(query.get("filters"))):
         if text:
             parts.append(text)
+    named = {m.get("as"): m for m in query.get("measures") or [] if isinstance(m, dict) and m.get("as")}
     for item in query.get("derived") or []:
         if isinstance(item, dict):
-            parts.append(f"{_DERIVED.get(item.get('op'), item.get('op'))} of {' and '.join(map(str, item.get('of') or []))}")
+            pair = [named.get(f) for f in item.get("of") or []]
+            word = _DERIVED.get(item.get("op"), item.get("op"))
+            if len(pair) == 2 and all(pair) and pair[0].get("measure") == pair[1].get("measure") \
+                    and pair[0].get("period") and pair[1].get("period"):  # one measure in two periods
+                parts.append(f"{word} from {_period(pair[0]['period'])} to {_period(pair[1]['period'])}")
+                continue
+            of = [_measure(named[f]) if f in named else _label(str(f)) for f in item.get("of") or []]
+            parts.append(f"{word} of {' and '.join(of)}")
     for item in query.get("having") or []:
-        if isinstance(item, dict):
-            parts.append(f"where {_label(str(item.get('field'))).replace('_', ' ')} is "
-                         f"{_OPS.get(item.get('op'), item.get('op'))} {item.get('value')}")
+        if isinstance(item, dict) and item.get("field") in catalog().dimensions and item.get("op") == "==":
+            parts.append(f"showing {str(item['field']).replace('_', ' ')} {_number(item.get('value'))}")
+        elif isinstance(item, dict):
+            field = str(item.get("field"))
+            measure = catalog().measures.get(named[field].get("measure") if field in named else field)
+            parts.append(f"where {_label(field).replace('_', ' ')} is {_OPS.get(item.get('op'), item.get('op'))} "
+                         f"{_number(item.get('value'), measure.unit if measure is not None else '')}")
     if _order(query):
         parts.append(_order(query))
     if query.get("totals"):

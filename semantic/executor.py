@@ -444,6 +444,11 @@ class Executor:
 
     def _order(self, table: pd.DataFrame) -> tuple[pd.DataFrame, list]:
         ties: list = []
+        named = next((f.values for f in self.q.filters if f.op == "in" and self.q.group_by == [f.dimension]), None)
+        if not self.q.order_by and named and table.index.nlevels == 1:
+            # the members in the order the question named them ("Englewood, West Englewood and Auburn Gresham")
+            place = {member: i for i, member in enumerate(named)}
+            table = table.iloc[sorted(range(len(table)), key=lambda i: place.get(table.index[i], len(place)))]
         if self.q.order_by:
             frame = table.reset_index()
             fields = [o["field"] for o in self.q.order_by]

@@ -219,9 +219,13 @@ def parse_period(raw, at: str) -> Period | None:
         return Period("years", sorted(set(years)))
     if keys in ({"month"}, {"months"}):
         months = [dims["month"].resolve(None, m) for m in _list(raw.get("month", raw.get("months")), at, 400)]
+        if not months:
+            raise QueryError(f"{at}: name at least one month", "invalid_period", at)
         return Period("months", sorted(set(months)))
     if keys in ({"quarter"}, {"quarters"}):
         quarters = [dims["quarter"].resolve(None, q) for q in _list(raw.get("quarter", raw.get("quarters")), at, 200)]
+        if not quarters:
+            raise QueryError(f"{at}: name at least one quarter", "invalid_period", at)
         return Period("quarters", sorted(set(quarters)))
     if keys and keys <= {"start", "end"}:
         start = _day(raw.get("start", "1900"), f"{at}.start", end=False)

@@ -3,9 +3,12 @@ itself in canonical form; rendered once as data and once as text for a model or 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 
 import pandas as pd
+
+from semantic.dimensions import PLACE_GRAINS
 
 TEXT_ROWS = 25  # rows shown in the text form; the data form has them all
 ALL = "_all"  # the one group key of a query with no group_by
@@ -60,10 +63,12 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         if name in specs:
             m = cat.measures[specs[name].measure]
             period = specs[name].period or q.period
-            label = m.label + (f", {period.label()}" if period and specs[name].period else "")
+            measure_label = _filtered(m.label, specs[name].filters, dims)
+            label = measure_label + (f", {period.label()}" if period and specs[name].period else "")
             unit = m.unit + (" a year" if specs[name].per_year else "")
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
-                            "decimals": m.decimals, "additive": m.additive, "measure_label": m.label, "agg": m.agg,
+                            "decimals": m.decimals, "additive": m.additive, "measure_label": measure_label,
+                            "agg": m.agg,
                             "weight_label": cat.measures[m.weight].label if m.weight else "",
                             "period": period.label() if period and m.agg != "attribute" and
                             cat.datasets[m.dataset].time != "snapshot" else ""})
@@ -71,8 +76,16 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
             item = next(d for d in q.derived if d["name"] == name)
             inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
             decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else 1
-            columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": _derived_unit(item),
-                            "kind": "derived", "decimals": decimals, "op": item["op"]})
+            unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
+                                                if f in specs and item["op"] in ("change", "difference")), "")
+            columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": unit,
+                            "kind": "derived", "decimals": decimals, "op": item["op"],
+                            "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
+                                              if f in specs), "")})
+    changes = [c for c in columns if c.get("op") == "change"]
+    if len({c["of_label"] for c in changes}) > 1:  # "a rise of 17 in homicides and a rise of 102.5 in the rate"
+        for c in changes:
+            c["said_of"] = c["of_label"]
     frame = table.reset_index()
     for record in frame.to_dict("records"):
         row = {}
@@ -97,6 +110,21 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     return result
 
 
+def _filtered(label: str, filters: list, dims) -> str:
+    """A measure's label with its own filters said: "Domestic homicides", "Homicides with an arrest", "Homicides
+    (kind of place: STREET)"."""
+    for f in filters:
+        value = f.values[0] if f.op == "equals" and f.values else None
+        if f.dimension == "domestic" and isinstance(value, bool):
+            label = f"{'Domestic' if value else 'Non-domestic'} {label[:1].lower() + label[1:]}"
+        elif f.dimension == "arrest" and isinstance(value, bool):
+            label += " with an arrest" if value else " with no arrest"
+        else:
+            shown = ", ".join(map(str, f.values))
+            label += f" ({dims[f.dimension].label.lower()}{' not' if f.op == 'not_in' else ''}: {shown})"
+    return label
+
+
 def _derived_label(item, specs, cat) -> str:
     names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
     op = item["op"]
@@ -104,7 +132,7 @@ def _derived_label(item, specs, cat) -> str:
         return f"{'Change' if op == 'change' else 'Percent change'} from {_short(item['of'][0], specs, cat)} to " \
                f"{_short(item['of'][1], specs, cat)}"
     if op == "rank":
-        return f"Rank by {names[0]}"
+        return f"Rank by {_short(item['of'][0], specs, cat)}"
     if op == "share_of_total":
         return f"Share of the rows' total {names[0]}"
     return f"{op.title()} of {item['of'][0]} and {item['of'][1]}"
@@ -196,6 +224,8 @@ def render_text(result: QueryResult, data) -> str:
 
 LEAD_ROWS = 10  # rows said in sentences; the table holds them all
 OP_WORDS = {">": "over", ">=": "of at least", "<": "under", "<=": "of at most", "==": "of exactly", "!=": "other than"}
+COUNT_OP_WORDS = {">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "==": "exactly",
+                  "!=": "other than"}  # "with more than 30 homicides in 2021"
 
 
 def _who(row: dict, result: QueryResult) -> str:
@@ -223,12 +253,20 @@ def _lower(text: str) -> str:
 def _phrase(column: dict, value) -> str:
     """One figure in words: "5 homicides in 2021", "7,740 residents (ACS 2019-2023)", "hardship index 98"."""
     shown = fmt(value, column.get("decimals", 0), column["unit"])
+    if column.get("op") == "rank" and isinstance(value, (int, float)) and value == value:
+        # "rank 18 by homicides, 2022 (1 = the highest)": the position among all the members, ties sharing the best
+        what = column["label"].removeprefix("Rank by ")
+        return f"rank {value:.0f} by {_lower(what)} (1 = the highest)"
     if column.get("op") == "change" and isinstance(value, (int, float)):  # "a rise of 38"
-        size = fmt(abs(value), column.get("decimals", 0))
-        return "no change" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}"
+        size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
+        what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
+        return f"no change{what}" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}{what}"
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
         period = f" in {column['period']}" if column.get("period") else ""
-        return f"{shown} {_lower(column['measure_label'])}{period}"
+        label = _lower(column["measure_label"])
+        if value == 1 and label.endswith("s") and " " not in label:  # "1 homicide"
+            label = label[:-1]
+        return f"{shown} {label}{period}"
     if column["unit"] == "percent" and column["label"].lower().startswith(("share", "percent")):
         # "a share of households earning under $25,000 of 51.7%" (a label that names a group keeps its form)
         return f"a {_lower(column['label'])} of {shown}"
@@ -254,9 +292,22 @@ def _selection(result: QueryResult) -> str:
     query, labels = result.query, {c["name"]: c for c in result.columns}
     parts = []
     order = query.get("order_by") or []
-    for h in query.get("having", []):
+    derived = {d["name"]: d for d in query.get("derived", [])}
+    for h in _thresholds(result):
         column = labels.get(h["field"], {"label": h["field"], "unit": "", "decimals": 0})
+        moved = derived.get(h["field"])
+        if moved and moved["op"] == "change" and h["value"] == 0 and h["op"] in ("<", ">"):
+            what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
+            parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
+            continue
         value = fmt(h["value"], 1 if h["value"] % 1 else 0, column.get("unit", ""))
+        if column.get("unit") in COUNT_UNITS and column.get("measure_label"):  # "with over 30 homicides in 2021"
+            period = f" in {column['period']}" if column.get("period") else ""
+            if (h["op"], h["value"]) in (("<=", 0), ("==", 0), ("<", 1)):  # "with no homicides in 2019"
+                parts.append(f"with no {_lower(column['measure_label'])}{period}")
+                continue
+            parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(column['measure_label'])}{period}")
+            continue
         parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
     if parts and order and query.get("limit") and order[0]["field"] in {h["field"] for h in query["having"]}:
         return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
@@ -264,11 +315,9 @@ def _selection(result: QueryResult) -> str:
                    and d["op"] == "change"), None)
     nth = _ordinal_word(query.get("offset", 0) + 1) if query.get("offset") else ""  # "the second-biggest rise"
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
-        first, second = (labels.get(f, {}) for f in change["of"])
-        what = _lower(first.get("measure_label") or change["of"][0])
-        span = f" from {first.get('period')} to {second.get('period')}" if first.get("period") else ""
+        what, span = _change_words(change, labels)
         parts.append(f"with the {nth}biggest {'drop' if order[0]['direction'] == 'asc' else 'rise'} in {what}{span}")
-    elif order and query.get("limit") and not query.get("derived"):
+    elif order and query.get("limit") and order[0]["field"] not in {d["name"] for d in query.get("derived", [])}:
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})
         high = order[0]["direction"] == "desc"
@@ -278,6 +327,25 @@ def _selection(result: QueryResult) -> str:
         else:
             parts.append(f"with the {nth}{'highest' if high else 'lowest'} {_lower(column['label'])}")
     return " and ".join(parts)
+
+
+def _change_words(change: dict, labels: dict) -> tuple[str, str]:
+    """What changed and between what: ("homicides", " from 2021 to 2022"), or for two sources of one measure
+    ("residents", " from the 2010 census to ACS 2019-2023")."""
+    first, second = (labels.get(f, {}) for f in change["of"])
+    what = _lower(first.get("measure_label") or change["of"][0])
+    span = f" from {first.get('period')} to {second.get('period')}" if first.get("period") else ""
+    sources = [re.match(r"(.+?) \((.+)\)$", c.get("measure_label") or "") for c in (first, second)]
+    if not span and all(sources) and sources[0].group(1) == sources[1].group(1):
+        what, span = _lower(sources[0].group(1)), f" from the {sources[0].group(2)} to {sources[1].group(2)}"
+    return what, span
+
+
+def _thresholds(result: QueryResult) -> list:
+    """The having clauses on figures: one on a member ("community_area == 68", the place whose rank is asked among
+    all) picks a row, it sets no threshold to say."""
+    kinds = {c["name"]: c["kind"] for c in result.columns}
+    return [h for h in result.query.get("having") or [] if kinds.get(h["field"]) != "dimension"]
 
 
 def _ordinal_word(n: int) -> str:
@@ -290,7 +358,10 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
         said = "; ".join(f"the {_lower(c['label'])} is {fmt(row.get(c['name']))}" for c in figures).rstrip(".")
         return f"For {who}, {said}." if who else f"{said[:1].upper() + said[1:]}."
     said = _and([_phrase(c, row.get(c["name"])) for c in figures]).rstrip(".")  # a name may end "Jason C."
-    return f"{who} had {said}." if who else f"The figures: {said}."
+    if who:
+        return f"{who} had {said}."
+    places = [f for f in result.query.get("filters") or [] if f.get("dimension") in PLACE_GRAINS]
+    return f"The figures: {said}." if places else f"For the whole city: {said}."
 
 
 def render_lead(result: QueryResult) -> str:
@@ -301,7 +372,7 @@ def render_lead(result: QueryResult) -> str:
     how = _selection(result)
     n = len(result.rows)
     rows = result.rows[:LEAD_ROWS]
-    having = result.query.get("having")
+    having = _thresholds(result)
     if having and result.query.get("limit") and result.selected is not None:
         # Ranked within a threshold's set: the set first, then its leader ("Of the 16 community areas with residents
         # over 50,000, the one with the highest ... is Austin (25), with ...").
@@ -374,7 +445,14 @@ def _total_parts(result: QueryResult) -> list[str]:
                 plain = fmt(sum(values) / len(values), base.get("decimals", 1), base["unit"])
                 weighted = f" ({fmt(value, base.get('decimals', 1), base['unit'])} weighted by " \
                            f"{_lower(base['weight_label'])})" if base.get("weight_label") and value is not None else ""
-                parts.append(f"an average {_lower(base['measure_label'])} of {plain} across them{weighted}")
+                when = f" in {base['period']}" if base.get("period") else ""
+                parts.append(f"an average {_lower(base['measure_label'])}{when} of {plain} across them{weighted}")
+        elif base and base.get("op") == "change" and isinstance(value, (int, float)) and value == value:
+            # two periods' totals over the set: the change between them, in the set's own count
+            of = next((d["of"] for d in result.query.get("derived", []) if d["name"] == name), None)
+            first = result.totals.get(of[0]) if of else None
+            pct = f" ({value / first * 100:+.1f}%)" if isinstance(first, (int, float)) and first else ""
+            parts.append(_phrase(base, value) + pct)
         elif base and base.get("kind") == "measure" and base["unit"].startswith("per ") and value is not None:
             # A rate over the set is its own ratio of sums ("their combined homicide rate"), with the city's beside it
             city = result.totals.get(f"{name}_city")

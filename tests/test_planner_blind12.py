@@ -73,7 +73,7 @@ def test_a_band_share_threshold_picks_the_areas(ask, acs, counts):
 def test_a_bound_in_residents_picks_areas_by_population(ask, acs, counts):
     picked = acs.index[acs["total_population"] > 60000]
     run = ask("how many homicides in 2020 were there in community areas with over 60,000 residents combined?")
-    assert lead(run).startswith(f"There are {len(picked)} community areas with residents (ACS 2019-2023) over 60,000")
+    assert lead(run).startswith(f"There are {len(picked)} community areas with more than 60,000 residents (ACS 2019-2023)")
     assert f"{_in(counts, picked, [2020])} homicides in 2020" in lead(run)
 
 
@@ -82,7 +82,7 @@ def test_a_ranking_within_a_threshold_ranks_within_it(ask, acs, counts):
     rates = pd.Series({a: counts.get((a, 2021), 0) / acs.loc[a, "total_population"] * 100000 for a in big})
     top = int(rates.idxmax())
     run = ask("highest homicide rate in 2021 among areas with more than 50,000 residents")
-    assert lead(run).startswith(f"Of the {len(big)} community areas with residents (ACS 2019-2023) over 50,000, the "
+    assert lead(run).startswith(f"Of the {len(big)} community areas with more than 50,000 residents (ACS 2019-2023), the "
                                 f"one with the highest homicides per 100,000 residents a year, 2021 is ")
     assert f"({top}), with" in lead(run) and f"{rates[top]:.1f} homicides per 100,000" in lead(run)
 

@@ -128,7 +128,7 @@ def test_how_many_areas_a_measure_picks(ask, socio):
     picked = socio[socio["PERCENT AGED 16+ UNEMPLOYED"] > 25]
     run = ask("how many neighborhoods have unemployment over 25 percent")
     assert lead(run).startswith(f"There are {len(picked)} community areas with unemployment (aged 16+) over 25%.")
-    assert "the community areas with unemployment above 25%" in run.reading.line and not run.reading.not_used
+    assert "where unemployment (aged 16+) is over 25%" in run.reading.line and not run.reading.not_used
 
 
 @pytest.mark.parametrize("question, column, value, years", [

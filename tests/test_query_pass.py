@@ -16,8 +16,8 @@ from settings.loader import load_settings
 from tests.loop_helpers import SuggestibleModel
 from tools import names
 
-# A question the reading cannot wholly use ("not a single"), about one year.
-SHORT = "In 2018, how many community areas recorded not a single murder?"
+# A question the reading cannot wholly use ("murder-free"), about one year.
+SHORT = "In 2018, how many community areas were murder-free?"
 
 
 def query_call(**query):

@@ -408,3 +408,19 @@ def test_one_day_is_that_day(ask, raw, question, day):
     (args,) = _only_homicide_calls(run)
     assert (args["start_date"], args["end_date"]) == (day, day)
     assert lead_count(run.answer) == int((raw.day == pd.Timestamp(day)).sum())
+
+
+@pytest.mark.parametrize("question, start", [("homicides in the whole dataset (2001 on)", 2001),
+                                             ("homicides from 2015 onward", 2015),
+                                             ("homicides 2019 and later", 2019)])
+def test_a_year_then_on_is_since_that_year(registry, question, start):
+    analysis = analyze_question(question, registry.data)
+    assert (analysis.year_range.start, analysis.year_range.end) == (start, analysis.coverage.last_year)
+
+
+def test_a_year_in_the_future_is_said_to_have_no_forecast(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv").set_index("community_area")
+    run = ask("What's Hegewisch's population now (2019-23 ACS) and what will it be in 2030?")
+    first = run.answer.split("\n\n")[0]
+    assert "cannot give a figure for Hegewisch in 2030" in first
+    assert f"{int(acs.loc['HEGEWISCH', 'total_population']):,} residents" in first

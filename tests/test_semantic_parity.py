@@ -381,6 +381,8 @@ def price_index(values):
 def properties(args, values):
     if values.get("scope") in ("submarket", "city") and values.get("price_index") is not None:
         return price_index(values)
+    if values.get("scope") == "ranking" and args.get("metric") == "price_trend":  # submarkets ranked by the index
+        return [fig for row in values.get("rows") or [] for fig in price_index(row)]
     if args.get("submarket") or args.get("metric") == "price_trend" or args.get("quarter"):
         raise Unexpressed("the IHS summary's figures for a submarket")
     if args.get("month") and args["month"] != "latest":

@@ -20,8 +20,11 @@ def _frame(data):
     def text(column):
         return raw[column].str.strip() if column in raw else pd.Series([""] * len(raw))
 
+    # The whole address a visitor needs ("what zip is the ward office in" is answered by it), as the file splits it
+    place = (text("CITY") + ", " + text("STATE") + " " + text("ZIPCODE")).str.strip(", ")
+    address = text("ADDRESS").where(place == "", text("ADDRESS") + ", " + place)
     out = pd.DataFrame({"ward": pd.to_numeric(raw["WARD"], errors="coerce"), "alderperson": text("ALDERMAN"),
-                        "office_address": text("ADDRESS"), "office_zip": text("ZIPCODE"),
+                        "office_address": address, "office_zip": text("ZIPCODE"),
                         "office_phone": text("WARD PHONE"), "email": text("EMAIL"),
                         "city_hall_address": text("CITY HALL ADDRESS"), "city_hall_phone": text("CITY HALL PHONE")})
     return out.dropna(subset=["ward"]).astype({"ward": int}).sort_values("ward").reset_index(drop=True)
@@ -39,7 +42,7 @@ DATASET = Dataset(
         _attribute("alderperson", "Alderperson", "alderperson", ("alderman", "alderperson", "alderwoman",
                                                                  "council member", "who represents")),
         _attribute("ward_office_address", "Ward office address", "office_address",
-                   ("ward office", "their office", "his office", "her office", "office address")),
+                   ("ward office", "their office", "his office", "her office", "office address", "office zip")),
         _attribute("ward_office_phone", "Ward office phone", "office_phone", ("ward phone", "ward office phone")),
         _attribute("ward_email", "Ward email", "email", ("ward email",)),
         _attribute("city_hall_office", "City Hall office", "city_hall_address", ("city hall office",)),
