@@ -159,6 +159,8 @@ class Analysis:
     census_group: str | None = None
     census_groups: list[str] = field(default_factory=list)  # every group of residents named, in order
     households_counted: bool = False  # "how many households earning ...": a household band by count
+    counts_places: bool = False  # "how many of the wards had ...": the places are counted
+    asks_total: bool = False  # a total or share over a set of places is asked ("together", "what share")
     census_by_count: bool = False  # a group of residents ranked by how many, not by share ("biggest Black population")
     domestic_filter: bool = False
     correlation: bool = False

@@ -197,6 +197,8 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("assault", r"assaults?|batter(?:y|ies)|sexual\s+assault|rapes?"),
     ("drugs", r"drugs?|narcotics?"),
     ("traffic", r"traffic|crash(?:es)?|accidents?|car\s+accidents?|pedestrians?"),
+    # A graduation rate is a school's figure; the indicators hold adults' diplomas, another measure.
+    ("graduation rates", r"graduation\s+rates?|dropout\s+rates?"),
     ("schools", r"schools?(?!ing)|test\s+scores?|cps\b"),
     ("rent", r"rents?|rental|renters?|landlords?"),
     # The data records a CTA train or platform as a kind of place, never which line.

@@ -81,6 +81,7 @@ from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, 
 from semantic.reading import attributes_query, declared_query, words_named
 from analyzer.years import (
     ACS_VINTAGE_RE,
+    SOCIO_VINTAGE_RE,
     dataset_years,
     extract_months,
     extract_years,
@@ -157,7 +158,8 @@ def _read_places(w) -> None:
 def _read_times(w) -> None:
     """Years, spans, months and hours, and the years and months left out."""
     consumed, cov, low, places, scoped_low = w.consumed, w.cov, w.low, w.places, w.scoped_low
-    vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)": the population's source
+    vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(low)] + \
+        [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)", "income (2008-2012)": a source
     consumed += vintage
     w.acs_named = any("acs" in low[a:b] or "american" in low[a:b] for a, b in vintage)
     when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
@@ -530,9 +532,15 @@ def _query_parts(w, result: dict) -> None:
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
+    result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
+    result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 
 
 _HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b")
+_COUNTS_PLACES_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|chicago'?s)\s+)?(?:\d+\s+)?(?:wards|(?:police\s+)?districts|"
+                               r"community\s+areas|areas|neighbou?rhoods)\b")
+_SET_TOTAL_RE = re.compile(r"\b(?:share|percent(?:age)?|proportion|together|combined|altogether|in\s+total|add(?:ed)?\s+up|"
+                           r"sum)\b")
 
 
 def _finish(w) -> Analysis:

@@ -439,6 +439,26 @@ def member_rank(analysis: Analysis) -> dict | None:
             "having": [{"field": "community_area", "op": "==", "value": analysis.areas[0].number}]}
 
 
+def grain_set(analysis: Analysis) -> dict | None:
+    """Homicides over a set of wards, districts or areas that their own counts pick: "what share of 2020's homicides
+    took place in the three wards with the most" (the top N with their total and its share of the city), "how many
+    of the wards had more than 25 homicides in 2022, and which had the most" (the places over the floor, counted)."""
+    ranking, grain = analysis.ranking, analysis.group_by
+    places = analysis.areas or analysis.wards or analysis.districts or analysis.zips
+    if grain not in ("ward", "district", "community_area") or places or analysis.per_capita or analysis.trend \
+            or not ranking or ranking.metric not in ("homicides", None) or set(analysis.metrics) - {"homicides"}:
+        return None
+    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
+    order = [{"field": "homicides", "direction": ranking.order}]
+    if analysis.min_homicides and analysis.counts_places:
+        return {"measures": [counted], "group_by": [grain], "order_by": order,
+                "having": [{"field": "homicides", "op": ">=", "value": analysis.min_homicides}]}
+    if (ranking.top_n or 1) > 1 and analysis.asks_total and not analysis.min_homicides:
+        return {"measures": [counted], "group_by": [grain], "order_by": order, "limit": ranking.top_n,
+                "totals": True}
+    return None
+
+
 def composed_queries(analysis: Analysis) -> list[dict]:
     """The queries a composition asks for: one, or the top and the bottom of a ranking side by side ("the 5 richest
     areas vs the 5 poorest: their 2019 homicides, totals for each group")."""
@@ -459,7 +479,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
     for reader in (ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
-                   ranked_change, ranked_set):
+                   ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:
             return query

@@ -453,6 +453,10 @@ def _total_parts(result: QueryResult) -> list[str]:
             first = result.totals.get(of[0]) if of else None
             pct = f" ({value / first * 100:+.1f}%)" if isinstance(first, (int, float)) and first else ""
             parts.append(_phrase(base, value) + pct)
+        elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \
+                and isinstance(value, (int, float)) and value == value:
+            # "taken together, what share of residents are Hispanic": the share over the set, a ratio of its sums
+            parts.append(f"a combined {_lower(base['measure_label'])} of {fmt(value, base.get('decimals', 1), 'percent')}")
         elif base and base.get("kind") == "measure" and base["unit"].startswith("per ") and value is not None:
             # A rate over the set is its own ratio of sums ("their combined homicide rate"), with the city's beside it
             city = result.totals.get(f"{name}_city")

@@ -254,3 +254,46 @@ def test_a_ward_office_address_carries_its_zip(ask, data_dir):
     run = ask("who is the alderman for the 27th ward and what zip is the ward office in?")
     assert offices.loc["27", "ZIPCODE"].strip() in lead(run)
     assert offices.loc["27", "ALDERMAN"].split(",")[0].strip() in lead(run)
+
+
+def test_two_groups_of_residents_in_one_question(ask):
+    """"Households earning $125,000 or more" in "the four areas with the highest percentage of Black residents": the
+    band is counted over the set, never read as a per-capita-income threshold."""
+    run = ask("How many households earning $125,000 or more are there altogether in the four community areas with "
+              "the highest percentage of Black residents (ACS 2019-2023)?")
+    acs = ref._acs()
+    top = ref._rank(acs["black_or_african_american"] / acs["total_population"], 4)
+    assert "having" not in _one_query(run)
+    assert f"Together they had {int(acs.loc[top, '_125_000'].sum()):,} households earning $125,000" in lead(run)
+
+
+def test_a_share_over_a_set_is_its_ratio_of_sums(ask):
+    run = ask("Taken together, what share of residents are Hispanic or Latino in the four community areas with the "
+              "most homicides in 2022?")
+    acs = ref._acs()
+    top = ref._rank(ref._counts([2022]), 4)
+    share = acs.loc[top, "hispanic_or_latino"].sum() / acs.loc[top, "total_population"].sum() * 100
+    assert f"a combined share of Hispanic or Latino residents of {share:.1f}%" in lead(run)
+
+
+def test_the_top_wards_with_their_share_of_the_city(ask, raw):
+    run = ask("What share of 2020's homicides took place in the three wards with the most homicides that year?")
+    assert _one_query(run)["group_by"] == ["ward"]
+    counts = raw[raw.year == 2020].groupby("ward").size().sort_values(ascending=False, kind="mergesort")
+    total = int(counts.iloc[:3].sum())
+    city = int((raw.year == 2020).sum())
+    assert f"Together they had {total} homicides in 2020 ({total / city * 100:.1f}% of the city's {city})" in lead(run)
+
+
+def test_how_many_wards_are_over_a_count(ask, raw):
+    run = ask("How many of the wards had more than 25 homicides in 2022, and which ward had the most?")
+    counts = raw[raw.year == 2022].groupby("ward").size().sort_values(ascending=False, kind="mergesort")
+    assert lead(run).startswith(f"There are {int((counts > 25).sum())} wards with at least 26 homicides in 2022. "
+                                f"Ward {int(counts.index[0])} had {int(counts.iloc[0])} homicides in 2022.")
+
+
+def test_the_indicators_span_beside_their_measure_is_no_homicide_period(ask, raw):
+    run = ask("Austin vs Humboldt Park: homicides in 2021 and per capita income (2008-2012) for each?")
+    for area, name in ((25, "Austin"), (23, "Humboldt Park")):
+        count = int(((raw.year == 2021) & (raw.area == area)).sum())
+        assert f"There were {count} homicides in {name} (community area {area}) in 2021" in lead(run)

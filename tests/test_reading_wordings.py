@@ -67,3 +67,15 @@ def test_the_deadliest_month_with_its_own_arrest_rate(ask, raw):
     month = rows.groupby("month").size().idxmax()
     share = rows[rows.month == month].arrested.mean() * 100
     assert f"'s arrest rate was {share:.1f}%" in lead(run)
+
+
+def test_a_graduation_rate_is_declined_beside_the_diploma_share(ask):
+    run = ask("What's the CPS high school graduation rate in Englewood?")
+    assert lead(run).startswith("The data does not include graduation rates, so I cannot answer that part.")
+
+
+def test_a_census_the_data_lacks_is_said_and_the_survey_asked_is_given(ask, data_dir):
+    acs = pd.read_csv(data_dir / "census_acs.csv").set_index("community_area")
+    run = ask("Hyde Park's population in the 2000 census compared with the 2019-2023 ACS?")
+    assert "so I cannot give a figure for Hyde Park in 2000" in lead(run)
+    assert f"{int(acs.loc['HYDE PARK', 'total_population']):,} residents" in lead(run)
