@@ -181,7 +181,11 @@ def _read_times(w) -> None:
     if not times.year_list and not periods and len(years) == 2 and years_together and _TWO_YEARS_RE.search(low):
         # "2017 and 2020 combined": two separate years counted as one, not a comparison of the two.
         times.year_list = sorted(years)
-    months = extract_months(negations.blanked(low, left.month_spans + times.season_text))
+    # "(2001 to July 2023)": the data's own end named as a span's end, not a month asked of every year
+    to_the_end = [m.span(1) for m in _TO_MONTH_YEAR_RE.finditer(low)
+                  if f"{m.group(2)}-{_month_of(m.group(1)):02d}" >= str(cov["end"])[:7]]
+    consumed += to_the_end
+    months = extract_months(negations.blanked(low, left.month_spans + times.season_text + to_the_end))
     if left.months:
         months = kept_months(left, months)
         consumed += left.month_spans
@@ -677,6 +681,15 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
+_TO_MONTH_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:to|through|thru|until|till|-|\u2013)\s*(" +
+                               "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:]) +
+                               r")\.?\s+((?:19|20)\d\d)\b", re.I)
+
+
+def _month_of(word: str) -> int:
+    return next(i for i in range(1, 13) if calendar.month_name[i].lower().startswith(word.lower()[:3]))
+
+
 _RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best)\s*\)|"
                             r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
 _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")

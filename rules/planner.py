@@ -91,7 +91,9 @@ def _already_asked(name: str, args: dict, results: list[ToolCallStep]) -> bool:
         if entry.name != name:
             continue
         done = one_year_as_span(entry.arguments)
-        if not all(k in done and _same(done[k], v) for k, v in args.items()):
+        # an empty or false argument the canonical form leaves out ("group_by": [], "totals": false) was asked too
+        if not all((k in done and _same(done[k], v)) or (k not in done and v in ([], {}, None, False))
+                   for k, v in args.items()):
             continue
         extra = _extra_arguments(name, args, done)
         if set(extra) & _SCOPE_ARGS:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from loop.steps import ToolCallStep
+from rules.planner import _already_asked
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
 
@@ -297,3 +299,12 @@ def test_the_indicators_span_beside_their_measure_is_no_homicide_period(ask, raw
     for area, name in ((25, "Austin"), (23, "Humboldt Park")):
         count = int(((raw.year == 2021) & (raw.area == area)).sum())
         assert f"There were {count} homicides in {name} (community area {area}) in 2021" in lead(run)
+
+
+def test_a_planned_call_is_asked_once_when_its_canonical_form_drops_an_empty_argument(registry):
+    """The canonical form leaves out an empty group_by: the planner must still see its call as asked, or it plans it
+    again and the run records a duplicate."""
+    planned = {"measures": [{"measure": "homicides", "period": {"year": 2021}}], "group_by": [], "totals": False}
+    canonical = registry.canonicalize("query_data", planned)
+    ran = ToolCallStep(call=1, name="query_data", arguments=canonical, status="ok")
+    assert "group_by" not in canonical and _already_asked("query_data", planned, [ran])

@@ -79,3 +79,12 @@ def test_a_census_the_data_lacks_is_said_and_the_survey_asked_is_given(ask, data
     run = ask("Hyde Park's population in the 2000 census compared with the 2019-2023 ACS?")
     assert "so I cannot give a figure for Hyde Park in 2000" in lead(run)
     assert f"{int(acs.loc['HYDE PARK', 'total_population']):,} residents" in lead(run)
+
+
+def test_a_span_to_the_datas_last_month_is_the_whole_span(ask, raw):
+    """"(2001 to July 2023)" ends where the data ends: every month of every year, not July alone."""
+    run = ask("Across the whole dataset (2001 to July 2023), what percentage of homicides are flagged as domestic, "
+              "and how many is that?")
+    domestic = int(raw.domestic.sum())
+    assert f"There were {domestic} domestic homicides in Chicago from 2001 to 2023" in lead(run)
+    assert not run.reading.not_used and not run.analysis.months
