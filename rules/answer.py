@@ -486,8 +486,10 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     if not ok or analysis.error:
         return []
     checker = _Checker([r.result for r in ok], question, geo)
+    # A context line is a key line where it holds what was asked: "what share of the district's 2020 homicides
+    # ended in an arrest" is the district's arrest rate, not the top kind of place's (both models gave that one)
     parts = [(line.text, line.entry if line.role == "figure" else None) for line in _lead_parts(analysis, ok)
-             if line.role != "context"]
+             if line.role != "context" or ("arrests" in analysis.metrics and "arrest rate" in line.text)]
     for entry in ok:
         # In place of the result's figure line: a trend is its years (its count sentence leads with the period
         # total); "how many Latino residents" is the group's count (the summary gives four groups' shares, no count).

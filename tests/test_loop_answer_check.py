@@ -439,3 +439,18 @@ def test_the_planners_stand_in_answer_leads_with_its_own_calls_not_a_models_extr
     total_2001 = tool_values(registry, HOMICIDES, year=2001)["total"]
     assert "2001" not in result.answer and f"{total_2001:,}" not in result.answer
     assert result.answer.startswith("In 2022, Englewood's homicide rate was")
+
+
+def test_a_rows_arrest_rate_given_as_the_places_is_refused(registry, base_settings, raw):
+    """"What share of the district's 2020 homicides ended in an arrest": both catalogue models answered with the
+    top kind of place's arrest rate; the district's own rate is a key figure, so that answer gives way."""
+    question = ("In police district 11 during 2020, what was the most common location type for homicides, how many "
+                "happened there, and what share of the district's 2020 homicides ended in an arrest?")
+    rows = raw[(raw.year == 2020) & (raw.district == 11)]
+    street = rows[rows.place == "STREET"]
+    wrong = (f"In police district 11 during 2020, the most common location type for homicides was STREET, with "
+             f"{len(street)} homicides in total. This was {len(street) / len(rows) * 100:.1f}% of the total number of "
+             f"homicides in the district, and {street.arrested.mean() * 100:.1f}% of the district's 2020 homicides "
+             "ended in an arrest.")  # the 0.5B model's answer, word for word
+    result = Orchestrator(SuggestibleModel([wrong] * 3), registry, base_settings).run(question)
+    assert f"the arrest rate was {rows.arrested.mean() * 100:.1f}%" in result.answer.split("\n\nDetails:")[0]
