@@ -65,6 +65,9 @@ class Ranking:
     singular: bool = False
     position: int = 1  # the place asked for: 2 for "the second-deadliest", "the runner-up"
     both_ends: bool = False  # "the 5 richest vs the 5 poorest": the top and the bottom, side by side
+    # "how many ZIPs were over $400,000, and which was the cheapest": a ranking of all the places beside a threshold
+    # on the same measure, the other way round
+    apart: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from analyzer.analysis import AreaCondition
 _AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
          r"zip\s*codes)"
 _ZIPS_RE = re.compile(r"\bzips\b|\bzip\s*codes\b", re.I)
-_ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than"
+_ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than|topped|tops|exceed(?:s|ed|ing)?"
 _BELOW = r"under|below|less\s+than|fewer\s+than|lower\s+than"
 _VALUE = r"\$?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k\b|thousand\b|%|\s?percent\b|\s?per\s?cent\b)?"
 # The side and the value: "more than 30%", "above $50,000", "over 25 percent".

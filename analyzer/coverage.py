@@ -36,6 +36,7 @@ thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded
 report reported reports count counted counting number numbers figure figures stats statistics stat data info
 dataset datasets account accounted accounts raw head headcount group groups flagged flag flags marked
+file files full
 information amount amounts level levels value values
 people persons person folks ppl individuals residents resident inhabitants lives life souls victims
 chicago chicago's chi city city's town chitown windy community communities neighborhood neighborhoods

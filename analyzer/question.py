@@ -182,9 +182,16 @@ def _read_times(w) -> None:
         # "2017 and 2020 combined": two separate years counted as one, not a comparison of the two.
         times.year_list = sorted(years)
     # "(2001 to July 2023)": the data's own end named as a span's end, not a month asked of every year
-    to_the_end = [m.span(1) for m in _TO_MONTH_YEAR_RE.finditer(low)
-                  if f"{m.group(2)}-{_month_of(m.group(1)):02d}" >= str(cov["end"])[:7]]
+    ends = [m for m in _TO_MONTH_YEAR_RE.finditer(low)
+            if f"{m.group(3)}-{_month_of(m.group(2)):02d}" >= str(cov["end"])[:7]]
+    to_the_end = [m.span(2) for m in ends]
     consumed += to_the_end
+    for m in ends:  # the span itself, from its first year to the data's last
+        span = {"start": int(m.group(1)), "end": int(m.group(3))}
+        if span not in periods and span["start"] < span["end"]:
+            periods.append(span)
+            if not when.get("year_range") or len(periods) == 1:
+                when["year_range"] = dict(span)
     months = extract_months(negations.blanked(low, left.month_spans + times.season_text + to_the_end))
     if left.months:
         months = kept_months(left, months)
@@ -357,7 +364,10 @@ def _read_shape(w) -> None:
         within = ranking and ranking["metric"] not in (None, condition.metric) and \
             condition.metric not in ("income", "poverty", "unemployment", "education", "hardship", "crowding",
                                      "dependency")
-        ranking, group_by = (ranking if within else None), None
+        apart = ranking and ranking["metric"] == condition.metric and \
+            (ranking["order"] == "asc") == (condition.side in ("above", "at_least"))
+        ranking = {**ranking, "apart": True} if apart else ranking if within else None
+        group_by = None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     # "where did Englewood rank among community areas for homicides": one named area's position among all of them
     rank_of = _RANK_OF_RE.search(low) if len(areas) == 1 and place_count == 1 else None
@@ -681,7 +691,7 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
-_TO_MONTH_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:to|through|thru|until|till|-|\u2013)\s*(" +
+_TO_MONTH_YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\s*(?:to|through|thru|until|till|-|\u2013)\s*(" +
                                "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:]) +
                                r")\.?\s+((?:19|20)\d\d)\b", re.I)
 

@@ -145,7 +145,8 @@ def _places(a: Analysis) -> list[str]:
                  if c.metric == "population" or (c.metric in ("household_income", "age", "race") and not c.percent)
                  else f"{c.value:g} per 100,000" if c.metric == "homicide_rate"
                  else f"{c.value:g}" + ("" if c.metric == "hardship" else "%"))
-        out.append(f"the community areas with {MEASURES.get(c.metric, c.metric)} {c.side.replace('_', ' ')} {value}")
+        kind = "ZIP codes" if c.grain == "zip" else "community areas"
+        out.append(f"the {kind} with {MEASURES.get(c.metric, c.metric)} {c.side.replace('_', ' ')} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
 
 

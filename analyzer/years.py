@@ -218,11 +218,11 @@ _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|octobe
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
 # A survey's own span ("2019-2023 ACS", "the ACS 2019-2023 5-year", "the 2008-2012 indicators") names a measure's
 # source, not a period the homicides are counted over; a bare "ACS" or "latest ACS" names the source too.
-_SURVEY = r"(?:acs|american\s+community\s+survey|(?:acs\s+|socioeconomic\s+)?indicators|" \
+_SURVEY = r"(?:acs|american\s+community\s+survey|(?:acs\s+|socioeconomic\s+|census\s+)?indicators|" \
           r"socioeconomic\s+(?:data|figures))"
 _SPAN = r"(?:19|20)\d\d\s*[-\u2013]\s*(?:(?:19|20)\d\d|\d\d)\b"
 ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+estimates?)?|"
-                            rf"\b{_SURVEY}(?:\s+5[\s-]year)?(?:\s+estimates?)?[\s,(]+{_SPAN}|"
+                            rf"\b(?:the\s+)?{_SURVEY}(?:\s+5[\s-]year)?(?:\s+estimates?)?[\s,(]+{_SPAN}|"
                             rf"\b(?:the\s+)?(?:(?:latest|newest|most\s+recent|recent|current)\s+)?{_SURVEY}\b|"
                             # the indicators' own span, named as their data: "(2008-2012 data)", "the 2008-12 figures"
                             r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:data|figures|numbers|estimates|snapshot)\b", re.I)

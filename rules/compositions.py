@@ -290,6 +290,9 @@ def ranked_change(analysis: Analysis) -> dict | None:
     years = sorted(analysis.years)
     if analysis.periods and len(analysis.periods) == 1 and analysis.periods[0].start != analysis.periods[0].end:
         years = [analysis.periods[0].start, analysis.periods[0].end]
+    spans = [{"start": str(p.start), "end": str(p.end)} for p in analysis.periods if p.start < p.end]
+    if len(analysis.periods) == 2 and len(spans) == 2:  # "from the 2001-2005 total to the 2011-2015 total"
+        years = spans
     if len(years) != 2:
         return None
     # "whose murder count grew the most ... and its rate per 100k": the counts' change ranked, the rate at both ends;
@@ -302,7 +305,8 @@ def ranked_change(analysis: Analysis) -> dict | None:
     n, position = ranking.top_n or 1, ranking.position or 1
     if not others and n == 1 and position == 1:
         return None  # the one biggest change alone: the trend tool's own ranking of places answers it
-    before, after = ({"measure": counted, "period": {"year": y}, "as": f"{counted}_{y}"} for y in years)
+    before, after = ({"measure": counted, "period": y if isinstance(y, dict) else {"year": y},
+                      "as": f"{counted}_{_period_key(y) if isinstance(y, dict) else y}"} for y in years)
     return {"measures": [before, after, *others], "group_by": ["community_area"],
             "derived": [{"name": "change", "op": "change", "of": [before["as"], after["as"]]}],
             "order_by": [{"field": "change", "direction": "asc" if analysis.change_direction == "down" else "desc"}],
@@ -466,6 +470,12 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     if query is None:
         return []
     ranking = analysis.ranking
+    if ranking and ranking.apart and query.get("having"):
+        # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
+        first = query["measures"][0]
+        ranked = {"measures": [first], "group_by": query["group_by"],
+                  "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": ranking.top_n or 1}
+        return [query, ranked]
     if ranking and ranking.both_ends and query.get("limit") and query.get("order_by") and not query.get("having"):
         lead, rest = query["order_by"][0], query["order_by"][1:]
         return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]

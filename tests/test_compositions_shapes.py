@@ -308,3 +308,50 @@ def test_a_planned_call_is_asked_once_when_its_canonical_form_drops_an_empty_arg
     canonical = registry.canonicalize("query_data", planned)
     ran = ToolCallStep(call=1, name="query_data", arguments=canonical, status="ok")
     assert "group_by" not in canonical and _already_asked("query_data", planned, [ran])
+
+
+def test_the_biggest_drop_between_two_five_year_totals(ask):
+    run = ask("Which three community areas had the biggest decline in homicides from the 2001-2005 five-year total to "
+              "the 2011-2015 five-year total, and what's each one's population in the 2019-2023 ACS?")
+    _one_query(run)
+    change = ref._counts(range(2011, 2016)) - ref._counts(range(2001, 2006))
+    dropped = ref._rank(change, 3, highest=False)
+    assert lead(run).startswith("The 3 community areas with the biggest drop in homicides from 2001-2005 to "
+                                "2011-2015 are ")
+    assert all(f"({a})" in lead(run).split(". Together")[0] for a in dropped)
+    assert all(f"{int(ref._acs_pop().loc[a]):,} residents" in lead(run) for a in dropped)
+
+
+def test_the_second_biggest_rise_then_the_acs_population(ask):
+    """"Per the ACS 2019-2023" names the population's source: no 2019-2023 period for the homicides."""
+    run = ask("Second-biggest increase in homicides from 2019 to 2020 among community areas - which one, and how many "
+              "people live there per the ACS 2019-2023?")
+    _one_query(run)
+    change = ref._counts([2020]) - ref._counts([2019])
+    area = ref._rank(change, 2)[1]
+    assert f"second-biggest rise in homicides from 2019 to 2020 is " in lead(run) and f"({area}), with " in lead(run)
+    assert f"{int(ref._acs_pop().loc[area]):,} residents (ACS 2019-2023)" in lead(run)
+
+
+def test_topped_is_a_bound_and_the_census_indicators_span_their_source(ask):
+    run = ask("areas where unemployment topped 25% in the 2008-12 data -- how many, and what's their mean home value "
+              "for Sept 2024?")
+    picked = ref._sm("unemployed")[ref._sm("unemployed") > 25].index
+    assert lead(run).startswith(f"There are {len(picked)} community areas with unemployment (aged 16+) over 25%")
+    assert f"of ${ref._ca_zhvi(2024, 9).loc[picked].mean():,.0f} across them" in lead(run)
+    low = ask("three areas w/ the lowest unemployment in the 2008-2012 census indicators - how many homicides has "
+              "each had in the full homicide file (2001 to july 2023)?")
+    bottom = ref._rank(ref._sm("unemployed"), 3, highest=False)
+    assert f"Together they had {int(ref._counts().loc[bottom].sum())} homicides in 2001-2023" in lead(low)
+    assert not low.reading.not_used
+
+
+def test_a_threshold_and_the_other_end_of_all_the_places(ask):
+    """"How many ZIPs were above $400,000 in June 2022, and which was the cheapest": the set counted, and the
+    cheapest of every ZIP (not of the set)."""
+    run = ask("How many of the Chicago ZIPs in the Zillow file had a typical home value above $400,000 in June 2022, "
+              "and which ZIP was the cheapest that month?")
+    values = ref._zhvi(2022, 6)
+    assert lead(run).startswith(f"There are {int((values > 400000).sum())} zip codes with ")
+    assert f"is ZIP {values.idxmin()}, with typical home value (Zillow ZHVI), 2022-06 ${values.min():,.0f}" in lead(run)
+    assert "the ZIP codes with home values above $400,000" in run.reading.line
