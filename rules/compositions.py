@@ -48,6 +48,7 @@ def _home_month(analysis: Analysis) -> str | None:
 
 
 def _years_period(years: list) -> dict | None:
+    """A period from years: one year, or the span from the first to the last."""
     years = sorted(years)
     if not years:
         return None
@@ -63,9 +64,7 @@ def _period(analysis: Analysis) -> dict | None:
     if month:  # the month dates the home value; the years named alone are the homicides'
         return _years_period(analysis.years_alone or [y for y in analysis.years if y != int(month[:4])])
     span = analysis.year_range
-    if span is None:
-        return None
-    return {"year": span.start} if span.start == span.end else {"start": str(span.start), "end": str(span.end)}
+    return None if span is None else _years_period([span.start, span.end])
 
 
 def _side_by_side(analysis: Analysis) -> list[dict]:
@@ -74,7 +73,7 @@ def _side_by_side(analysis: Analysis) -> list[dict]:
     Years listed to be added ("2021 and 2022 combined") are one period; a home value's month is not a period."""
     spans = analysis.periods
     if len(spans) == 2 and analysis.comparison and not analysis.years_together:
-        return [{"year": s.start} if s.start == s.end else {"start": str(s.start), "end": str(s.end)} for s in spans]
+        return [_years_period([s.start, s.end]) for s in spans]
     if spans or analysis.years_together or _home_month(analysis) or analysis.out_of_range_years:
         return []
     years = sorted(set(analysis.year_list or analysis.years))
@@ -290,7 +289,7 @@ def ranked_change(analysis: Analysis) -> dict | None:
     years = sorted(analysis.years)
     if analysis.periods and len(analysis.periods) == 1 and analysis.periods[0].start != analysis.periods[0].end:
         years = [analysis.periods[0].start, analysis.periods[0].end]
-    spans = [{"start": str(p.start), "end": str(p.end)} for p in analysis.periods if p.start < p.end]
+    spans = [_years_period([p.start, p.end]) for p in analysis.periods if p.start < p.end]
     if len(analysis.periods) == 2 and len(spans) == 2:  # "from the 2001-2005 total to the 2011-2015 total"
         years = spans
     if len(years) != 2:
