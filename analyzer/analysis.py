@@ -137,6 +137,7 @@ class Analysis:
     left_out_months: list[int] = field(default_factory=list)  # "not counting June": months holds the others
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
     month_years: list[str] = field(default_factory=list)  # months named with a year ("Jan 2022"), YYYY-MM
+    each_year: bool = False  # "in each of those years": the years named, not the span between them
     years_alone: list[int] = field(default_factory=list)  # beside those, the years named without a month
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
     month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD ("12-25")

@@ -81,6 +81,7 @@ from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, 
 from semantic.reading import attributes_query, declared_query, words_named
 from analyzer.years import (
     ACS_VINTAGE_RE,
+    EACH_YEAR_RE,
     SOCIO_VINTAGE_RE,
     dataset_years,
     extract_months,
@@ -129,6 +130,7 @@ def _read_places(w) -> None:
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
     fixed = correct_place_words(expand_shorthand(low))
+    fixed = _month_bounded_spans(fixed, cov)
     if fixed != low:  # "ppl", a misspelled "district" or "police": read the words meant (place texts in lower case)
         low = text = fixed
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
@@ -276,7 +278,7 @@ def _read_declared_or_unsupported(w) -> None:
         add_unique(domains, "census")
     # A subject only the semantic layer's declarations name ("the alderman of the 42nd ward"): read there, before a
     # ward alone is taken for homicides or the subject for one the data lacks.
-    declared = _read_declared(text, data, areas, wards, districts, zips, years) if not metrics else None
+    declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months) if not metrics else None
     if not domains and not declared and not UNSUPPORTED_ANY_RE.search(low) and (
             wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
@@ -540,6 +542,7 @@ def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
+                  each_year=bool(EACH_YEAR_RE.search(w.low)),
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
@@ -636,12 +639,12 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
-def _read_declared(text: str, data, areas, wards, districts, zips, years) -> dict | None:
+def _read_declared(text: str, data, areas, wards, districts, zips, years, months=()) -> dict | None:
     """The semantic layer's query for a question in its declarations' words (semantic/reading.py), or None."""
     if data is None:
         return None
     places = {"community_area": [a["number"] if isinstance(a, dict) else a.number for a in areas], "ward": wards, "district": districts, "zip": zips}
-    return declared_query(text, {k: v for k, v in places.items() if v}, years, data)
+    return declared_query(text, {k: v for k, v in places.items() if v}, years, data, months)
 
 
 def _long_date(iso: str) -> str:
@@ -691,9 +694,27 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
+def _month_bounded_spans(low: str, cov) -> str:
+    """A span with a month at one end only is a span of months: "from 2015 to march 2018" runs from January 2015,
+    "march 2015 to 2018" to December 2018 (a span ending at the data's own last month stays whole years)."""
+    def start(m: re.Match) -> str:
+        before = low[max(0, m.start() - 12):m.start()]
+        if f"{m.group(3)}-{_month_of(m.group(2)):02d}" >= str(cov["end"])[:7] or _MONTH_END_RE.search(before):
+            return m.group(0)  # the data's last month, or a month already at the start ("january 2015 to ...")
+        return f"january {m.group(0)}"
+    low = _TO_MONTH_YEAR_RE.sub(start, low)
+    return _FROM_MONTH_YEAR_RE.sub(lambda m: f"{m.group(0)[:m.start(3) - m.start(0)]}december {m.group(3)}", low)
+
+
 _TO_MONTH_YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\s*(?:to|through|thru|until|till|-|\u2013)\s*(" +
                                "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:]) +
                                r")\.?\s+((?:19|20)\d\d)\b", re.I)
+_MONTH_END_RE = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:])
+                            + r")\.?\s+$", re.I)
+# "march 2015 to 2018": a month at the start only (not "... to march 2018", read above)
+_FROM_MONTH_YEAR_RE = re.compile(r"\b(" + "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:])
+                                 + r")\.?\s+((?:19|20)\d\d)\s*(?:to|through|thru|until|till|-|\u2013)\s*((?:19|20)\d\d)"
+                                 r"\b(?!\s*-)", re.I)
 
 
 def _month_of(word: str) -> int:

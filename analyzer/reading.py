@@ -80,7 +80,7 @@ PRICE_FIGURES = {
 }
 
 
-def read(analysis: Analysis | None, query: dict | None = None) -> Reading | None:
+def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading | None:
     """The reading of ``analysis``; ``query``: the one semantic query the answer was computed from, whose words
     then say what was read (the measures, periods, members and threshold the figures are of)."""
     if analysis is None or analysis.error:
@@ -88,7 +88,8 @@ def read(analysis: Analysis | None, query: dict | None = None) -> Reading | None
     a = analysis
     if query is not None:
         reading = _declared(a) if a.declared_query else read(a)
-        reading.query = describe_query(query)
+        queries = query if isinstance(query, list) else [query]
+        reading.query = "; and ".join(describe_query(q) for q in queries)
         return reading
     if a.declared_query:
         return _declared(a)
@@ -106,7 +107,9 @@ def _declared(a: Analysis) -> Reading:
     query = a.declared_query
     measures = [catalog().measures[name] for name in query["measures"]]
     places = [str(v) if f["dimension"] != "ward" else f"ward {v}" for f in query.get("filters", []) for v in f["in"]]
-    periods = [", ".join(map(str, query["period"]["years"]))] if query.get("period") else []
+    period = query.get("period") or {}
+    periods = [f"{period['start']} to {period['end']}"] if "start" in period else \
+        [", ".join(map(str, values)) for values in period.values()]
     return Reading(measures=[m.label for m in measures], places=places, periods=periods, not_used=list(a.not_used),
                    text_answer=all(m.agg == "attribute" for m in measures))
 

@@ -238,9 +238,19 @@ def month_years(low: str) -> tuple[list[str], list[int]]:
     years of their own ("home value in January 2016 vs January 2022, and its homicides in 2016 vs 2022")."""
     dated = list(_MONTH_YEAR_RE.finditer(low))
     months = list(dict.fromkeys(f"{m.group(2)}-{_month_number(m.group(1)):02d}" for m in dated))
-    alone = [int(m.group(0)) for m in re.finditer(r"\b(?:19|20)\d\d\b", low)
-             if not any(d.start(2) <= m.start() < d.end(2) for d in dated)]
-    return months, list(dict.fromkeys(alone))
+    alone = list(dict.fromkeys(int(m.group(0)) for m in re.finditer(r"\b(?:19|20)\d\d\b", low)
+                               if not any(d.start(2) <= m.start() < d.end(2) for d in dated)))
+    each = _MONTH_EACH_YEAR_RE.search(low)
+    if each and not months and 2 <= len(alone) <= 4:  # "its home value in January of each year": each year's January
+        months = [f"{y}-{_month_number(each.group(1)):02d}" for y in sorted(alone)]
+    return months, alone
+
+
+# A month named for every year asked: "in January of each year", "each year's January" is rarer.
+_MONTH_EACH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\s+(?:of\s+)?(?:each|both|every|those|these)(?:\s+of\s+(?:those|"
+                                 r"these|the))?\s+(?:two\s+|2\s+)?years?\b", re.I)
+# The years named, each on its own, not the span between them: "its homicide count in each of those years"
+EACH_YEAR_RE = re.compile(r"\b(?:in\s+)?(?:each|both)\s+(?:of\s+)?(?:those|these|the)?\s*(?:two\s+|2\s+)?years\b", re.I)
 
 
 # "from the start of March to the end of May" is March to May.

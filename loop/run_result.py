@@ -41,10 +41,11 @@ def build_result(state: RunState) -> RunResult:
 
 
 def _one_query(state: RunState) -> dict | None:
-    """The query an answer was computed from when one semantic query was all that ran: its reading says it."""
+    """The query an answer was computed from when semantic queries were all that ran (one, or a composition's two):
+    its reading says them."""
     ran = state.ran_calls()
-    if len(ran) == 1 and ran[0].name == names.QUERY and ran[0].status == "ok":
-        return ran[0].arguments
+    if ran and all(step.name == names.QUERY and step.status == "ok" for step in ran):
+        return ran[0].arguments if len(ran) == 1 else [step.arguments for step in ran]
     return None
 
 

@@ -396,7 +396,7 @@ def named_places(analysis: Analysis) -> dict | None:
                   for m in analysis.month_years]
         years = sorted(set(analysis.years_alone))
         span = next((p for p in analysis.periods if p.start < p.end and {p.start, p.end} >= set(years)), None)
-        if span is not None:  # "how many homicides in 2001-2005": the span, not its two ends
+        if span is not None and not analysis.each_year:  # "how many homicides in 2001-2005": the span, not its ends
             specs.append({"measure": "homicides", "period": {"start": str(span.start), "end": str(span.end)}})
             years = None
     elif analysis.population_growth and "population" in analysis.metrics \
@@ -462,9 +462,44 @@ def grain_set(analysis: Analysis) -> dict | None:
     return None
 
 
+def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
+    """Homicides over the years named alone ("from 2015 to 2022": each end and the change), or over the span."""
+    years = sorted(set(analysis.years_alone))
+    if analysis.comparison and len(years) == 2 or analysis.trend and len(years) == 2:
+        specs = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years]
+        return specs, [{"name": "homicides_change", "op": "change", "of": [s["as"] for s in specs]}]
+    period = _years_period(years)
+    return ([{"measure": "homicides", **({"period": period} if period else {})}], []) if len(years) <= 2 else None
+
+
+def zip_and_area(analysis: Analysis) -> list[dict]:
+    """"60621's home value from Jan 2015 to Jan 2022, and Englewood's homicides from 2015 to 2022": a ZIP's home value
+    over its months and an area's homicides over its years, each at its own grain (two queries)."""
+    months = sorted(set(analysis.month_years))
+    if not (analysis.zips and analysis.areas) or analysis.wards or analysis.districts or analysis.ranking \
+            or analysis.area_condition or analysis.correlation or not 1 <= len(months) <= 2 \
+            or not {"home_value", "homicides"} <= set(analysis.metrics):
+        return []
+    counts = _counts_by_year(analysis)
+    if counts is None:
+        return []
+    values = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+              for m in months]
+    pair = [v["as"] for v in values]
+    home = {"measures": values, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": list(analysis.zips)}],
+            **({"derived": [{"name": "change", "op": "change", "of": pair},
+                            {"name": "change_pct", "op": "pct_change", "of": pair}]} if len(pair) == 2 else {})}
+    area = {"measures": counts[0], "group_by": ["community_area"],
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}],
+            **({"derived": counts[1]} if counts[1] else {})}
+    return [home, area]
+
+
 def composed_queries(analysis: Analysis) -> list[dict]:
     """The queries a composition asks for: one, or the top and the bottom of a ranking side by side ("the 5 richest
     areas vs the 5 poorest: their 2019 homicides, totals for each group")."""
+    if not (analysis.injection_suspected or analysis.unsupported) and zip_and_area(analysis):
+        return zip_and_area(analysis)
     query = composed_query(analysis)
     if query is None:
         return []

@@ -225,7 +225,8 @@ class Executor:
     def _published(self, m, group_by, period, filters) -> pd.Series:
         """The source's own city-wide figure (its city rows, through the same period and filters)."""
         dataset = self.cat.datasets[m.dataset]
-        frame = self._period(dataset, m, dataset.city_frame(self.data), period)
+        frame = self._period(dataset, m, dataset.city_frame(self.data), period,
+                             pick=dataset.city_period_pick or dataset.period_pick)
         for f in filters:
             if f.dimension in frame.columns:
                 frame = frame[_mask(frame[f.dimension], f)]
@@ -324,7 +325,7 @@ class Executor:
 
     # ------------------------------------------------------------------ periods and members
 
-    def _period(self, dataset, m, frame, period):
+    def _period(self, dataset, m, frame, period, pick: str = ""):
         if dataset.time == "snapshot":
             if period is not None:
                 self._note(f"{m.label} is a single snapshot ({dataset.vintage}): the period "
@@ -341,7 +342,7 @@ class Executor:
         periods.check_coverage(period, dataset.title.split(" (")[0].split(",")[0], coverage, self.caveats)
         self._partial(dataset, period)
         picked = periods.apply(frame, period, m.label)
-        if dataset.period_pick == "last" and len(picked):
+        if (pick or dataset.period_pick) == "last" and len(picked):
             latest = _latest(picked)
             self._note(f"{m.label} is the window ending {latest[1]}, the last in {period.label()}.")
             picked = picked[picked[latest[0]] == latest[1]]

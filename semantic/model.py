@@ -82,11 +82,16 @@ class Dataset:
     # How a series answers a period of several observations: "mean" them, or take the "last" (Redfin's windows
     # overlap, so a year's sum or mean would count sales twice: the window ending last in the period is the figure).
     period_pick: str = "mean"
+    # The same for the source's city rows, where they differ (Redfin's city rows are whole months, one window each:
+    # a year's homes sold is the sum of its twelve).
+    city_period_pick: str = ""
     # The source's own city-wide rows (socioeconomic.csv's CHICAGO row, Redfin's "Chicago, IL"): what a measure
     # declared city="published" answers for the whole city, never an aggregate of the members.
     city_frame: Callable | None = None
     caveats: tuple = ()
     measures: tuple = ()
+    # The words that name the source itself ("Redfin", "Zillow"): a question naming one means that source's measures.
+    words: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,10 @@ TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derive
             "offset", "totals", "correlate", "population", "spread")
 
 
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+
+
 @dataclass
 class Period:
     """A canonical period: whole years, a span of days, or a list of months or quarters."""
@@ -55,6 +59,13 @@ class Period:
                 range(self.values[0], self.values[-1] + 1)):
             return f"{self.values[0]}-{self.values[-1]}"
         return ", ".join(str(v) for v in self.values)
+
+    def words(self) -> str:
+        """The period as a sentence says it: months by name ("June 2015"), else the label."""
+        if self.kind != "months":
+            return self.label()
+        names = [_MONTH_NAMES[int(v[5:7]) - 1] + " " + v[:4] for v in self.values]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @dataclass

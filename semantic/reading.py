@@ -28,6 +28,12 @@ def measures_named(text: str) -> list[tuple[str, str]]:
                 start, key = plural, key[:-1] + "s "
             if start >= 0:
                 found.append((start, start + len(key), name, word))
+    sources = _sources_named(low)
+    if sources and any(catalog().measures[name].dataset in sources for _, _, name, _ in found):
+        found = [f for f in found if catalog().measures[f[2]].dataset in sources]
+    elif sources and not found:  # "Redfin's figures for Logan Square": the source's first measure is its figure
+        name = next(m.name for m in catalog().datasets[sorted(sources)[0]].measures)
+        found = [(0, 0, name, catalog().measures[name].label)]
     found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
     taken: list[tuple[int, int]] = []
     out: list[tuple[str, str]] = []
@@ -42,11 +48,24 @@ def measures_named(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _sources_named(low: str) -> set[str]:
+    """The datasets whose source the question names ("according to Redfin"): their measures, not a namesake's."""
+    return {d.name for d in catalog().datasets.values() if any(_normal(w) in low for w in d.words)}
+
+
+# "the city of Chicago", "Chicago overall", "citywide": the whole city, where a measure has the source's city figure.
+_CITY_RE = re.compile(r"\b(?:city\s+of\s+chicago|chicago\s+(?:overall|as\s+a\s+whole|city\s?wide|in\s+total)|"
+                      r"city[\s-]?wide|(?:the\s+)?(?:whole|entire)\s+city|all\s+of\s+chicago|for\s+chicago)\b")
+# A question over the places themselves ("which neighborhood", "by neighborhood"): not the city's one figure.
+_OVER_PLACES_RE = re.compile(r"\b(?:neighbou?rhoods|which|each|every|by\s+neighbou?rhood|most|least|highest|lowest)\b")
+
+
 def words_named(text: str) -> list[str]:
     """Every declared measure word the question uses (for the words a reading has used)."""
     low = _normal(text)
+    sources = {w for d in catalog().datasets.values() for w in d.words if _normal(w) in low}  # "on redfin"
     return sorted({w for name in public_measures() for w in catalog().measures[name].words
-                   if _normal(w) in low or _normal(w)[:-1] + "s " in low}, key=len, reverse=True)
+                   if _normal(w) in low or _normal(w)[:-1] + "s " in low} | sources, key=len, reverse=True)
 
 
 def _members_in_text(text: str, data, grain: str) -> list:
@@ -80,7 +99,7 @@ def attributes_query(text: str, places: dict, data, ranked: str | None = None) -
     return {"measures": fits, "group_by": [ranked]} if fits else None
 
 
-def declared_query(text: str, places: dict, years: list, data) -> dict | None:
+def declared_query(text: str, places: dict, years: list, data, months: list = ()) -> dict | None:
     """The query a question asks for in the declarations' words, or None where it names no declared measure.
 
     ``places``: grain -> members the question analyzer found ({"ward": [42], "community_area": [31]}).
@@ -109,7 +128,14 @@ def declared_query(text: str, places: dict, years: list, data) -> dict | None:
     query: dict = {"measures": [m.name for m in fits], "group_by": [grain]}
     if members:
         query["filters"] = [{"dimension": grain, "in": members}]
+    elif all(m.city == "published" for m in fits) and _CITY_RE.search(text.lower()) \
+            and not _OVER_PLACES_RE.search(text.lower()):
+        query["group_by"] = []  # the source's own city figure
     timed = [m for m in fits if cat.datasets[m.dataset].time != "snapshot"]
     if years and timed:
-        query["period"] = {"years": sorted(set(int(y) for y in years))}
+        years = sorted(set(int(y) for y in years))
+        # a month named with one year: that month ("in June 2015"), not the year
+        month_dim = all("month" in cat.datasets[m.dataset].dimensions for m in timed)
+        query["period"] = {"months": [f"{years[0]}-{int(mo):02d}" for mo in months]} \
+            if months and len(years) == 1 and month_dim else {"years": years}
     return query

@@ -70,7 +70,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             "decimals": m.decimals, "additive": m.additive, "measure_label": measure_label,
                             "agg": m.agg,
                             "weight_label": cat.measures[m.weight].label if m.weight else "",
-                            "period": period.label() if period and m.agg != "attribute" and
+                            "period": period.words() if period and m.agg != "attribute" and
                             cat.datasets[m.dataset].time != "snapshot" else ""})
         else:
             item = next(d for d in q.derived if d["name"] == name)
@@ -82,6 +82,11 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             "kind": "derived", "decimals": decimals, "op": item["op"],
                             "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
                                               if f in specs), "")})
+    by_name = {c["name"]: c for c in columns}
+    for c, item in ((c, d) for c in columns for d in q.derived if d["name"] == c["name"] and d["op"] == "pct_change"):
+        first, second = (by_name.get(f, {}) for f in item["of"])
+        if first.get("period") and second.get("period") and first.get("measure") == second.get("measure"):
+            c["span"] = f" from {first['period']} to {second['period']}"
     changes = [c for c in columns if c.get("op") == "change"]
     if len({c["of_label"] for c in changes}) > 1:  # "a rise of 17 in homicides and a rise of 102.5 in the rate"
         for c in changes:
@@ -261,6 +266,8 @@ def _phrase(column: dict, value) -> str:
         size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
         what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
         return f"no change{what}" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}{what}"
+    if column.get("op") == "pct_change" and isinstance(value, (int, float)) and column.get("span"):
+        return f"a change of {value:+.1f}%{column['span']}"  # "a change of +169.8% from January 2015 to January 2022"
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
         period = f" in {column['period']}" if column.get("period") else ""
         label = _lower(column["measure_label"])
@@ -273,6 +280,9 @@ def _phrase(column: dict, value) -> str:
     if column["unit"].startswith("per "):  # "48.9 homicides per 100,000 residents a year in 2022"
         period = f" in {column['period']}" if column.get("period") else ""
         return f"{shown} {_lower(column.get('measure_label') or column['label'])}{period}"
+    if column.get("period") and column.get("measure_label") and column["label"] != column["measure_label"]:
+        # a measure asked in several periods: "a typical home value (Zillow ZHVI) of $38,094 in January 2015"
+        return f"a {_lower(column['measure_label'])} of {shown} in {column['period']}"
     return f"{_lower(column['label'])} {shown}"
 
 
@@ -308,6 +318,9 @@ def _selection(result: QueryResult) -> str:
                 continue
             parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(column['measure_label'])}{period}")
             continue
+        if column.get("period") and column.get("measure_label"):  # "with a typical home value over $400,000 in June 2022"
+            parts.append(f"with a {_lower(column['measure_label'])} {OP_WORDS[h['op']]} {value} in {column['period']}")
+            continue
         parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
     if parts and order and query.get("limit") and order[0]["field"] in {h["field"] for h in query["having"]}:
         return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
@@ -325,7 +338,9 @@ def _selection(result: QueryResult) -> str:
             period = f" in {column['period']}" if column.get("period") else ""
             parts.append(f"with the {nth}{'most' if high else 'fewest'} {_lower(column['measure_label'])}{period}")
         else:
-            parts.append(f"with the {nth}{'highest' if high else 'lowest'} {_lower(column['label'])}")
+            what = f"{column['measure_label']} in {column['period']}" if column.get("period") and \
+                column.get("measure_label") else column["label"]
+            parts.append(f"with the {nth}{'highest' if high else 'lowest'} {_lower(what)}")
     return " and ".join(parts)
 
 

@@ -30,8 +30,10 @@ def test_district_7_station(registry, stations):
     assert station["address"] == row["ADDRESS"].strip() == "1438 W 63rd St"
     assert station["zip"] == row["ZIP"] and station["phone"] == row["PHONE"] and station["website"] == row["WEBSITE"]
     assert station["name"] == row["DISTRICT NAME"] == "Englewood"
+    # the area the station stands in (from the CSV's COMMUNITY AREA, 67): the Englewood station is not in Englewood
+    assert row["COMMUNITY AREA"] == "67"
     assert result.summary == ("District 7 (Englewood) police station: 1438 W 63rd St, Chicago, IL 60636; "
-                              "phone 312-747-8223")
+                              "phone 312-747-8223 (in West Englewood)")
     assert row["WEBSITE"] in result.text
 
 

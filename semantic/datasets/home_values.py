@@ -46,5 +46,5 @@ MEASURES = (
 )
 
 DATASET = Dataset("zhvi", source="zhvi", title="Zillow Home Value Index by ZIP", time="series", frame=frame,
-                  vintage="2000-01 to 2024-09",
+                  vintage="2000-01 to 2024-09", words=("zillow", "zhvi"),
                   dimensions=("zip", "month", "year"), coverage=coverage, measures=MEASURES)

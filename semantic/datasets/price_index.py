@@ -28,7 +28,7 @@ def _summary(data):
 
 INDEX = Dataset(
     "ihs_index", source="ihs_index", title="IHS Cook County House Price Index", time="series", frame=frame,
-    vintage="1997Q1 to 2025Q4",
+    vintage="1997Q1 to 2025Q4", words=("ihs", "depaul"),
     dimensions=("submarket", "quarter", "year"), coverage=coverage, measures=(
         Measure("price_index", "House price index (2000Q1 = 100)", "index (2000Q1 = 100)", "ihs_index", agg="mean",
                 column="index", grains=("submarket",), city="none", decimals=1,
@@ -39,6 +39,7 @@ INDEX = Dataset(
 SUMMARY = Dataset(
     "ihs_summary", source="ihs_summary", title="IHS price index summary, 2025Q4 release", time="snapshot",
     frame=lambda d: cached(d, "ihs_summary", _summary), dimensions=("submarket",), vintage="2025Q4 release",
+    words=("ihs", "depaul"),
     coverage=lambda d: ("2025Q4", "2025Q4"), measures=(
         Measure("median_sales_price", "Median sales price (IHS, 2025Q4 release)", "dollars", "ihs_summary",
                 agg="mean", column="median_sales_price", grains=("submarket",), city="none",

@@ -73,11 +73,11 @@ _COMMON = dict(dataset="redfin", grains=("city", "redfin_neighborhood"), city="p
 
 MEASURES = (
     Measure("redfin_median_sale_price", "Median sale price (Redfin)", "dollars", agg="mean",
-            column="median_sale_price", words=("median sale price", "sale price", "redfin"),
+            column="median_sale_price", words=("median sale price", "sale price"),
             description="Redfin's median sale price (published rounded, e.g. $275K) in the 90-day window (a "
                         "period's last window)", **_COMMON),
     Measure("redfin_homes_sold", "Homes sold (Redfin)", "homes", agg="sum", column="homes_sold",
-            words=("homes sold", "sales"), description="homes sold in the 90-day window (a period's last window)",
+            words=("homes sold", "homes were sold", "homes sell", "sales", "sold"), description="homes sold in the 90-day window (a period's last window)",
             **_COMMON),
     Measure("redfin_median_list_price", "Median list price (Redfin)", "dollars", agg="mean",
             column="median_list_price", words=("list price", "asking price"), **_COMMON),
@@ -88,4 +88,5 @@ MEASURES = (
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
                   time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year"),
                   coverage=coverage, measures=MEASURES, vintage="2012-01 to 2019-10", period_pick="last",
+                  city_period_pick="mean", words=("redfin",),
                   city_frame=lambda d: cached(d, "redfin_city", _city_frame))

@@ -167,10 +167,10 @@ def _answer(chosen: list[dict], scope: str, match, community_area, geo) -> dict:
     lines = [station_line(s) + (f"; website {s['website']}" if s["website"] else "")
              + (f" (in {s['area_name']}, community area {s['community_area']})" if s["area_name"] else "")
              for s in chosen]
-    # Asked by community area, the summary says where the station stands: "the station in the near north side" is
-    # answered with the area named, and a station named for another area ("Englewood", in West Englewood) says so.
-    summary = "; ".join(station_line(s) + (f" (in {s['area_name']})" if scope == "area" and s["area_name"] else "")
-                        for s in chosen)
+    # The summary says where the station stands: "the station in the near north side" is answered with the area
+    # named, a station named for another area ("Englewood", in West Englewood) says so, and "which community area is
+    # its station in" is answered in the lead.
+    summary = "; ".join(station_line(s) + (f" (in {s['area_name']})" if s["area_name"] else "") for s in chosen)
     return dict(values=values, text="\n".join(lines), summary=summary, table=table)
 
 
