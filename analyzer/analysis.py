@@ -68,6 +68,8 @@ class Ranking:
     # "how many ZIPs were over $400,000, and which was the cheapest": a ranking of all the places beside a threshold
     # on the same measure, the other way round
     apart: bool = False
+    # "the 4 areas w/ the most homicides ... and their combined rate": ranked by the count, the rate asked beside it
+    by_count: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,9 @@ class Analysis:
     left_out_months: list[int] = field(default_factory=list)  # "not counting June": months holds the others
     date_spans: list[DateSpan] = field(default_factory=list)  # month or date spans, one count each
     month_years: list[str] = field(default_factory=list)  # months named with a year ("Jan 2022"), YYYY-MM
+    # Conditions after the first, each on its own measure ("a rate above 50 ... and a hardship index of 90 or
+    # higher"): the areas that meet them all (AreaCondition)
+    more_conditions: list = field(default_factory=list)
     each_year: bool = False  # "in each of those years": the years named, not the span between them
     years_alone: list[int] = field(default_factory=list)  # beside those, the years named without a month
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each

@@ -27,6 +27,8 @@ _BOUND_RE = re.compile(rf"\b({_AT_LEAST}|{_AT_MOST}|{_ABOVE}|{_BELOW})\s+{_VALUE
 _PLUS_RE = re.compile(rf"(){_VALUE}\+", re.I)
 _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|lower|fewer|below)\b", re.I)
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
+# "16+ unemployment": the age the unemployment rate counts from
+_AGE_AFTER_RE = re.compile(r"\+?\s*(?:unemploy\w*|jobless\w*)", re.I)
 _AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|adults|people|persons|residents|those|individuals)\s*$", re.I)
 # The measures an area can be picked by: the socioeconomic tool's, and the semantic layer's (a census group's share
 # or count, the population, the home value, the homicide rate), which rules/compositions.py turns into a query.
@@ -60,46 +62,65 @@ def _digits(low: str) -> str:
     return _SPELLED_RE.sub(spelled, low)
 
 
-def read_condition(low: str, metric_pos: dict, skip: list | None = None) -> AreaCondition | None:
-    """The condition on community areas in ``low``, or None. ``metric_pos``: where each measure's words start; the
-    measure nearest the value is the one it bounds (so "homicides in areas where poverty is over 30%" bounds
-    poverty, not homicides), unless the value's own unit names it ("75,000 residents", "100 per 100k"). A value that
-    is a year ("over 2015"), lies in ``skip`` (a group's own words: "households making less than $25k") or bounds
-    no measure listed here is none."""
+_SKIP = object()
+
+
+def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> list[AreaCondition]:
+    """The conditions on community areas in ``low``, each on its own measure, in the question's order ("a 2016-2022
+    homicide rate above 50 ... and a hardship index of 90 or higher": two). ``metric_pos``: where each measure's words
+    start; the measure nearest the value is the one it bounds (so "homicides in areas where poverty is over 30%"
+    bounds poverty, not homicides), unless the value's own unit names it ("75,000 residents", "100 per 100k"). A
+    value that is a year ("over 2015"), lies in ``skip`` (a group's own words: "households making less than $25k")
+    or bounds no measure listed here is none, and ends the reading."""
     places = _AREAS_RE.search(low)
     if not places:
-        return None
+        return []
     none = _NONE_RE.search(low)
     if none and places.group(0).lower().split()[0] not in ("zips", "zip"):
-        return AreaCondition("homicides", "at_most", 0.0, none.span())
+        return [AreaCondition("homicides", "at_most", 0.0, none.span())]
     low = _digits(low)
     # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low)),
                    key=lambda m: m.start())
+    out: list[AreaCondition] = []
     for match in found:
-        number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
-        if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
+        others = {c.metric for c in out} & set(_OTHER_DOMAIN)
+        condition = _condition(match, low, {**metric_pos, **{m: 0 for m in others}}, skip, grain)
+        if condition is _SKIP:
             continue
-        if match.re is not _BOUND_RE and _AGE_BEFORE_RE.search(low, 0, match.start()):
-            continue  # "% aged 65+", "ages 18 or over": an age band, not a bound on the areas
-        value = number * 1000 if unit in ("k", "thousand") else number
-        named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
-        if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
-            return None
-        if named and grain == "zip":
-            return None
-        if named:
-            return AreaCondition(named, _side(match), value, match.span())
-        measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
-        if not measures:
-            return None
-        metric = min(measures)[1]
-        if grain == "zip" and metric != "home_value":
-            return None  # only home values are published by ZIP
-        return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit,
-                             grain=grain)
-    return None
+        if condition is None:
+            break
+        if all(c.metric != condition.metric for c in out):
+            out.append(condition)
+    return out
+
+
+def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
+    """The condition one bound states, _SKIP where the value is no bound (a year, a group's or an age's own words),
+    None where it bounds nothing this reader knows."""
+    number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
+    if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
+        return _SKIP
+    if match.re is not _BOUND_RE and (_AGE_BEFORE_RE.search(low, 0, match.start())
+                                      or _AGE_AFTER_RE.match(low, match.end())):
+        return _SKIP  # "% aged 65+", "ages 18 or over", "16+ unemployment": an age band, not a bound on the areas
+    value = number * 1000 if unit in ("k", "thousand") else number
+    named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
+    if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
+        return None
+    if named and grain == "zip":
+        return None
+    if named:
+        return AreaCondition(named, _side(match), value, match.span())
+    measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
+    if not measures:
+        return None
+    metric = min(measures)[1]
+    if grain == "zip" and metric != "home_value":
+        return None  # only home values are published by ZIP
+    return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit,
+                         grain=grain)
 
 
 def _side(match: re.Match) -> str:

@@ -150,7 +150,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"buy\s+(?:a\s+)?(?:place|home|house|condo)|set\s+(?:me|you|us|one)\s+back|"
      r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
     ("population", "census",
-     r"population|populous|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
+     r"population|populous|populated|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:\([^)]{0,40}\)\s+)?(?:call|live|reside)|"
      r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
      # "which area has the most people?": people with nothing done to them are residents.
@@ -436,6 +436,11 @@ _KIND_WITH = (r"(?:\bthe\s+|^\W*)(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?
               r"(?:the\s+)?(?:[\w-]+\s+|\w+-)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
 GROUP_WORDS = [
+    # "the single deadliest day in the data (most victims on one date)": calendar dates ranked, not days of the week
+    ("date", re.compile(r"\bsingle\s+(?:deadliest|worst|bloodiest|most\s+violent|most\s+lethal)\s+(?:day|date)\b|"
+                        r"\b(?:deadliest|worst|bloodiest|most\s+violent)\s+(?:single\s+)?(?:date|calendar\s+day)\b|"
+                        r"\b(?:which|what)\s+(?:single\s+)?(?:date|calendar\s+day)\b|\bon\s+(?:one|a\s+single)\s+"
+                        r"(?:date|day)\b", _FLAGS)),
     ("location_type", re.compile(r"\b(?:(?:common|frequent|typical|usual)\s+(?:places|locations|settings)|"
                                  r"(?:types?|kinds?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|"
                                  r"location\s+types?|"
@@ -454,10 +459,15 @@ GROUP_WORDS = [
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
                        r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|costliest|most\s+expensive|least\s+expensive)"
                        r"\s+(?:chicago\s+)?zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
+    # "the arrest rate for domestic homicides compared to non-domestic ones": the two kinds side by side
+    ("domestic", re.compile(r"\bdomestic\b.{0,40}?\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or|with)\s+"
+                            r"(?:the\s+|those\s+)?(?:non[\s-]?domestic|other|all\s+other)\b|\bnon[\s-]?domestic\b.{0,40}?"
+                            r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or)\s+(?:the\s+)?domestic\b|"
+                            r"\bdomestic\s+or\s+not\b|\bby\s+domestic\b", _FLAGS)),
     # "the month with the second most homicides": the kind, then what ranks it
-    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
+    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b(?:which|what)\s+calendar\s+months?\b|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
                          _FLAGS)),
-    ("year", re.compile(r"\b(?:which|what)\s+years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
+    ("year", re.compile(r"\b(?:which|what)\s+(?:(?:full|whole|complete|calendar|single)\s+)?years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
                         r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]

@@ -70,7 +70,7 @@ from analyzer.reading import MEASURES
 from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
-from analyzer.conditions import read_condition
+from analyzer.conditions import read_conditions
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
@@ -350,7 +350,9 @@ def _read_shape(w) -> None:
     # Every group's own words ("earning $125,000 or more" beside "the highest percentage of Black residents") are a
     # group, not a bound on the areas
     group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
-    condition = read_condition(low, metric_pos, group_words) if not (areas or wards or districts or zips) else None
+    conditions = read_conditions(low, metric_pos, group_words) if not (areas or wards or districts or zips) else []
+    condition = conditions[0] if conditions else None
+    w.more_conditions = conditions[1:]
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
         # "majority-Black community areas": the group's share of residents over half
@@ -360,7 +362,7 @@ def _read_shape(w) -> None:
     if condition and condition.metric == "homicides":
         floor = None  # the count picks the areas the other measure is asked of: a condition, not a listing's floor
     if condition:
-        consumed.append(condition.span)
+        consumed += [condition.span] + [c.span for c in w.more_conditions]
         # The areas are picked, not ranked or listed by their homicides; a ranking by another measure ranks within
         # them ("the highest homicide rate in 2022 among areas with more than 50,000 residents").
         within = ranking and ranking["metric"] not in (None, condition.metric) and \
@@ -569,6 +571,7 @@ def _finish(w) -> Analysis:
     times, unsupported, wards, years = w.times, w.unsupported, w.wards, w.years
     years_together, zips = w.years_together, w.zips
     result["area_condition"] = condition
+    result["more_conditions"] = w.more_conditions if condition else []
     _query_parts(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
@@ -683,8 +686,7 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
-                        r"added|lose|gain)\s+(?:the\s+most\s+|more\s+|the\s+fewest\s+|fewer\s+)?(?:people|residents|"
-                        r"population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:the\s+)?"
+                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:the\s+)?"
                         r"(?:population|number\s+of\s+residents))\b")
 # "rank the community areas by homicides", "sort wards by murders": the places in order, most first
 _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
@@ -703,12 +705,17 @@ def _month_bounded_spans(low: str, cov) -> str:
             return m.group(0)  # the data's last month, or a month already at the start ("january 2015 to ...")
         return f"january {m.group(0)}"
     low = _TO_MONTH_YEAR_RE.sub(start, low)
+    # "2001 to mid-2023": the data's own last, partial year is the span's end
+    low = _TO_MID_YEAR_RE.sub(lambda m: f"{m.group(1)} to {m.group(2)}" if int(m.group(2)) == int(str(cov["end"])[:4])
+                              else m.group(0), low)
     return _FROM_MONTH_YEAR_RE.sub(lambda m: f"{m.group(0)[:m.start(3) - m.start(0)]}december {m.group(3)}", low)
 
 
 _TO_MONTH_YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\s*(?:to|through|thru|until|till|-|\u2013)\s*(" +
                                "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:]) +
                                r")\.?\s+((?:19|20)\d\d)\b", re.I)
+_TO_MID_YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\s*(?:to|through|thru|until|till|-|\u2013)\s*(?:mid|the\s+middle\s+of)"
+                             r"[\s-]*((?:19|20)\d\d)\b", re.I)
 _MONTH_END_RE = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r"|" + "|".join(calendar.month_abbr[1:])
                             + r")\.?\s+$", re.I)
 # "march 2015 to 2018": a month at the start only (not "... to march 2018", read above)
@@ -951,6 +958,8 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     if top_n is None and WHICH_RE.search(low) and not re.search(
             r"\b(?:areas|neighbou?rhoods|communities|wards|districts|zips|places)\b", low):
         ranking["singular"] = True
+    if _BY_COUNT_RE.search(low):
+        ranking["by_count"] = True
     position = rank_position(low)
     if position > 1 and top_n is None:
         ranking.update(position=position, singular=True)
@@ -959,6 +968,9 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     return ranking
 
 
+# A superlative on the count itself ("the most homicides"), not on a rate asked elsewhere in the question
+_BY_COUNT_RE = re.compile(r"\b(?:most|fewest|(?:highest|largest|biggest|greatest|lowest|smallest)\s+(?:number|count|"
+                          r"total)\s+of)\s+(?:homicides|murders|killings|victims|deaths)\b")
 # Measures where more is better: "best" ranks them from the top (for homicides, poverty or hardship, from the bottom).
 _HIGHER_IS_BETTER = ("arrests", "income")
 

@@ -49,7 +49,7 @@ def _home_month(analysis: Analysis) -> str | None:
 
 def _years_period(years: list) -> dict | None:
     """A period from years: one year, or the span from the first to the last."""
-    years = sorted(years)
+    years = sorted(set(years))
     if not years:
         return None
     return {"year": years[0]} if len(years) == 1 else {"start": str(years[0]), "end": str(years[-1])}
@@ -183,6 +183,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
                          analysis)
     if first is None or not others:
         return None
+    if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
+        others = [first, *[s for s in others if s["measure"] != "homicides"]]
+        first = {**first, "measure": "homicides"}
     others, derived = _timed(others, analysis)
     ranked = [first]
     if ranking.metric == "population" and analysis.population_growth:
@@ -195,10 +198,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
             "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
 
 
-def _bounded(analysis: Analysis, period: dict | None) -> dict | None:
-    """The measure a condition bounds: a census group's share where the value is a percent ("30%+ of households make
-    less than $25k"), else its count; a homicide rate over the question's years."""
-    condition = analysis.area_condition
+def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | None:
+    """The measure a condition bounds (the first, or ``condition``): a census group's share where the value is a
+    percent ("30%+ of households make less than $25k"), else its count; a homicide rate over the question's years."""
+    condition = condition or analysis.area_condition
     if condition.metric == "homicides":  # "areas with more than 30 homicides in 2021": counted over the years asked
         return {"measure": "homicides", **({"period": period} if period else {})}
     if condition.metric == "homicide_rate":
@@ -495,6 +498,22 @@ def zip_and_area(analysis: Analysis) -> list[dict]:
     return [home, area]
 
 
+def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
+    """The first condition's query with each further condition added: its measure a column, its bound a having."""
+    if not analysis.more_conditions or not query.get("having"):
+        return None
+    period = _period(analysis)
+    measures, having = list(query["measures"]), list(query["having"])
+    for condition in analysis.more_conditions:
+        spec = _bounded(analysis, period, condition)
+        if spec is None or condition.grain != analysis.area_condition.grain:
+            return None
+        if all(_name(m) != _name(spec) for m in measures):
+            measures.append(spec)
+        having.append({"field": _name(spec), "op": OPS[condition.side], "value": condition.value})
+    return {**query, "measures": measures, "having": having}
+
+
 def composed_queries(analysis: Analysis) -> list[dict]:
     """The queries a composition asks for: one, or the top and the bottom of a ranking side by side ("the 5 richest
     areas vs the 5 poorest: their 2019 homicides, totals for each group")."""
@@ -503,6 +522,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     query = composed_query(analysis)
     if query is None:
         return []
+    both = _all_conditions(analysis, query)
+    if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both
+        return [query, both]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
@@ -516,13 +538,24 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     return [query]
 
 
+def dates_ranked(analysis: Analysis) -> dict | None:
+    """"The single deadliest day in the data": calendar dates ranked by their homicides (the tools group by weekday,
+    month and year, never by date)."""
+    if analysis.group_by != "date" or not analysis.ranking:
+        return None
+    period = _period(analysis)
+    return {"measures": [{"measure": "homicides", **({"period": period} if period else {})}], "group_by": ["date"],
+            "order_by": [{"field": "homicides", "direction": analysis.ranking.order}],
+            "limit": analysis.ranking.top_n or analysis.ranking.position}
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     month = _home_month(analysis)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

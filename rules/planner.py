@@ -317,8 +317,10 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     domains = [d for d in analysis.domains if d in TOOL_OF]
     places = _places(analysis, geo)
     if not domains:
-        if analysis.declared_query:  # in the semantic layer's words only: its one query answers
-            return [(names.QUERY, analysis.declared_query)]
+        if analysis.declared_query:  # in the semantic layer's words only: its one query answers (or a composition's:
+            # "how many areas have at least 50,000 residents" is the areas over the threshold, counted)
+            composed = composed_queries(analysis) if analysis.area_condition else []
+            return [(names.QUERY, query) for query in composed] or [(names.QUERY, analysis.declared_query)]
         if (places.areas or places.zips) and not analysis.unsupported and not analysis.injection_suspected:
             domains = ["homicides", "socioeconomic", "census"]  # "tell me about Austin": an overview
             metrics = ["homicides", "population"]

@@ -525,8 +525,11 @@ def split_sentences(values: dict, without_arrest: bool = False) -> list[str]:
     scope = " ".join((places or ["in Chicago"]) + periods) + "".join(", " + o for o in others)
     count = f"There were {total:,} {' '.join(adjectives + ['homicides'])} {scope}."
     if group == "domestic":
-        return [count, f"Of these, {flagged['homicides']:,} were domestic ({flagged['share_pct']:.1f}%) and "
-                       f"{other['homicides']:,} were not ({other['share_pct']:.1f}%)."]
+        # each part's own arrest rate: "the arrest rate for domestic homicides compared to non-domestic ones"
+        rates = [f"; arrest rate {r['arrest_rate_pct']:.1f}%" if isinstance(r.get("arrest_rate_pct"), (int, float))
+                 else "" for r in (flagged, other)]
+        return [count, f"Of these, {flagged['homicides']:,} were domestic ({flagged['share_pct']:.1f}%{rates[0]}) and "
+                       f"{other['homicides']:,} were not ({other['share_pct']:.1f}%{rates[1]})."]
     if without_arrest:  # "what percent ended with no one arrested": that share is the figure asked for
         return [count, f"Of these, {other['share_pct']:.1f}% ({other['homicides']:,}) had no arrest; an arrest was "
                        f"made in {flagged['homicides']:,} ({flagged['share_pct']:.1f}%)."]

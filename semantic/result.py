@@ -84,9 +84,11 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                                               if f in specs), "")})
     by_name = {c["name"]: c for c in columns}
     for c, item in ((c, d) for c in columns for d in q.derived if d["name"] == c["name"] and d["op"] == "pct_change"):
-        first, second = (by_name.get(f, {}) for f in item["of"])
-        if first.get("period") and second.get("period") and first.get("measure") == second.get("measure"):
-            c["span"] = f" from {first['period']} to {second['period']}"
+        what, span = _change_words(item, by_name)
+        if span:  # "a change of -30.4% in residents from the 2010 census to ACS 2019-2023"
+            same = by_name.get(item["of"][0], {}).get("measure") == by_name.get(item["of"][1], {}).get("measure") \
+                and by_name.get(item["of"][0], {}).get("period")
+            c["span"] = span if same else f" in {what}{span}"
     changes = [c for c in columns if c.get("op") == "change"]
     if len({c["of_label"] for c in changes}) > 1:  # "a rise of 17 in homicides and a rise of 102.5 in the rate"
         for c in changes:
@@ -325,11 +327,13 @@ def _selection(result: QueryResult) -> str:
     if parts and order and query.get("limit") and order[0]["field"] in {h["field"] for h in query["having"]}:
         return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
     change = next((d for d in query.get("derived", []) if order and d["name"] == order[0]["field"]
-                   and d["op"] == "change"), None)
+                   and d["op"] in ("change", "pct_change")), None)
     nth = _ordinal_word(query.get("offset", 0) + 1) if query.get("offset") else ""  # "the second-biggest rise"
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
         what, span = _change_words(change, labels)
-        parts.append(f"with the {nth}biggest {'drop' if order[0]['direction'] == 'asc' else 'rise'} in {what}{span}")
+        kind = "percent " if change["op"] == "pct_change" else ""
+        parts.append(f"with the {nth}biggest {kind}{'drop' if order[0]['direction'] == 'asc' else 'rise'} in "
+                     f"{what}{span}")
     elif order and query.get("limit") and order[0]["field"] not in {d["name"] for d in query.get("derived", [])}:
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})
