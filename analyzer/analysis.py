@@ -142,7 +142,10 @@ class Analysis:
     # Conditions after the first, each on its own measure ("a rate above 50 ... and a hardship index of 90 or
     # higher"): the areas that meet them all (AreaCondition)
     more_conditions: list = field(default_factory=list)
-    each_year: bool = False  # "in each of those years": the years named, not the span between them
+    each_year: bool = False
+    # The semantic layer's measures the question's words name (semantic/reading.py): a ZIP's main community area, an
+    # area's main ZIP, beside the analyzer's own metrics
+    named_measures: list[str] = field(default_factory=list)  # "in each of those years": the years named, not the span between them
     years_alone: list[int] = field(default_factory=list)  # beside those, the years named without a month
     hour_spans: list[HourSpan] = field(default_factory=list)  # hours of the day, one count each
     month_days: list[str] = field(default_factory=list)  # calendar days kept in every year, MM-DD ("12-25")

@@ -60,7 +60,7 @@ latest current currently recent recently ever plus
 # Words that name the form of a figure ("what share", "the hardship index", "a percentage"): used whenever the
 # reading has a subject to put them on (the tools give shares, rates and indexes with their figures).
 FORM_WORDS = frozenset("""share shares percent percentage percentages pct proportion proportion fraction ratio rate
-rates index score scores breakdown makeup make-up composition mix split distribution typical portion %
+rates index score scores terms breakdown makeup make-up composition mix split distribution typical portion %
 household households""".split())
 
 # Words that negate or exclude: used only when the reading recorded what they negate.

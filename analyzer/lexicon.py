@@ -131,7 +131,8 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"per[\s-]head\s+income|income\s+per\s+(?:person|head)"),
     ("poverty", "socioeconomic", r"poverty|below\s+(?:the\s+)?poverty|poor\s+households|hard[\s-]up|"
                                  r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
-    ("unemployment", "socioeconomic", r"unemploy(?:ment|ed)|jobless(?:ness)?|out\s+of\s+work|employment"),
+    ("unemployment", "socioeconomic", r"(?:16\s*\+\s*)?(?:unemploy(?:ment|ed)|jobless(?:ness)?)|out\s+of\s+work|"
+                                      r"employment"),
     ("education", "socioeconomic",
      r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling|"
      r"(?:adults|aged|people|persons)\s+25(?=\s*(?:\+|and\s+(?:over|older|up)|or\s+older))"),
@@ -150,7 +151,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"buy\s+(?:a\s+)?(?:place|home|house|condo)|set\s+(?:me|you|us|one)\s+back|"
      r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
     ("population", "census",
-     r"population|populous|populated|inhabitants|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
+     r"population|populous|populated|inhabitants|share\s+of\s+(?:chicago'?s\s+|the\s+city'?s\s+)?(?:residents|people)|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:\([^)]{0,40}\)\s+)?(?:call|live|reside)|"
      r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
      # "which area has the most people?": people with nothing done to them are residents.
@@ -456,7 +457,7 @@ GROUP_WORDS = [
                             r"\b(?:police\s+)?districts\b|\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b|"
                             + _KIND_WITH.format(r"(?:police\s+)?districts?"), _FLAGS)),
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
-    ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+zip(?:\s*codes?)?\b|\bzip\s*codes\b|"
+    ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+(?:chicago\s+)?zip(?:\s*codes?)?(?:'s)?\b|\bzip\s*codes\b|"
                        r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|costliest|most\s+expensive|least\s+expensive)"
                        r"\s+(?:chicago\s+)?zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
     # "the arrest rate for domestic homicides compared to non-domestic ones": the two kinds side by side

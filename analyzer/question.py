@@ -78,7 +78,8 @@ from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
-from semantic.reading import attributes_query, declared_query, words_named
+from semantic.catalog import catalog
+from semantic.reading import attributes_query, declared_query, measures_named, words_named
 from analyzer.years import (
     ACS_VINTAGE_RE,
     EACH_YEAR_RE,
@@ -312,9 +313,8 @@ def _read_shape(w) -> None:
     """The ranking, the grouping, the condition that picks places, and whether places are compared."""
     areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
     districts, domains, ihs, low, metric_pos = w.districts, w.domains, w.ihs, w.low, w.metric_pos
-    metrics, per_capita, periods, places = w.metrics, w.per_capita, w.periods, w.places
+    metrics, per_capita, periods, places, zips = w.metrics, w.per_capita, w.periods, w.places, w.zips
     scoped_low, times, trend, wards, when, years = w.scoped_low, w.times, w.trend, w.wards, w.when, w.years
-    zips = w.zips
     floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
     if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
         consumed.append(floor.span())
@@ -351,13 +351,11 @@ def _read_shape(w) -> None:
     # group, not a bound on the areas
     group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
     conditions = read_conditions(low, metric_pos, group_words) if not (areas or wards or districts or zips) else []
-    condition = conditions[0] if conditions else None
-    w.more_conditions = conditions[1:]
+    condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
         # "majority-Black community areas": the group's share of residents over half
-        condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(),
-                                  percent=True)
+        condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
         consumed.append(majority.span())
     if condition and condition.metric == "homicides":
         floor = None  # the count picks the areas the other measure is asked of: a condition, not a listing's floor
@@ -545,6 +543,7 @@ def _query_parts(w, result: dict) -> None:
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
                   each_year=bool(EACH_YEAR_RE.search(w.low)),
+                  named_measures=[name for name, _ in measures_named(w.text)],
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
@@ -629,6 +628,8 @@ def _finish(w) -> Analysis:
         if extra is not None:
             result["declared_extra"] = extra
             _words_used(result, text)
+    if any(catalog().measures[name].agg == "attribute" for name in result.get("named_measures", [])):
+        _words_used(result, text)  # "which community area makes up most of that ZIP": a fact the layer declares
     return _typed(result)
 
 
@@ -639,6 +640,8 @@ def _words_used(result: dict, text: str) -> None:
 
 
 _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
+                          r"\b(?:both|the\s+two|their|each)\s+counts\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
+                          r"killings)\b|"
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
@@ -970,7 +973,8 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
 
 # A superlative on the count itself ("the most homicides"), not on a rate asked elsewhere in the question
 _BY_COUNT_RE = re.compile(r"\b(?:most|fewest|(?:highest|largest|biggest|greatest|lowest|smallest)\s+(?:number|count|"
-                          r"total)\s+of)\s+(?:homicides|murders|killings|victims|deaths)\b")
+                          r"total)\s+of|(?:drop|decline|decrease|fall|rise|increase|jump|spike|change)\s+in)\s+"
+                          r"(?:the\s+number\s+of\s+)?(?:homicides|murders|killings|victims|deaths)\b")
 # Measures where more is better: "best" ranks them from the top (for homicides, poverty or hardship, from the bottom).
 _HIGHER_IS_BETTER = ("arrests", "income")
 
@@ -999,6 +1003,8 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
         found = [(m.start(), name) for name, pattern in GROUP_WORDS if name in _PLACE_KINDS
                  for m in [pattern.search(low)] if m]
         group_by = min(found)[1]
+    if group_by == "date" and not ranking:
+        group_by = None  # "through what date does the data go": a date asked of the data, not dates ranked
     # "ward 5" names a place; only "which ward"/"wards"/"by ward" asks for a breakdown.
     if group_by == "ward" and places["wards"] and \
             not re.search(r"\bwhich\s+ward|\bwards\b|\bby\s+ward|\beach\s+ward", low):

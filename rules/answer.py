@@ -308,7 +308,7 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
         if special:
             lead.append(LeadLine(as_sentences(special), "answer", entry))
             continue
-        split = split_sentences(entry.result.values, analysis.share_without_arrest) \
+        split = split_sentences(entry.result.values, analysis.share_without_arrest, "arrests" in analysis.metrics) \
             if entry.name == names.HOMICIDES else []
         if split:
             lead += [LeadLine(line, "answer", entry) for line in split]

@@ -9,6 +9,8 @@ share of the city, a change ranked with another measure beside it.
 """
 from __future__ import annotations
 
+import re
+
 from analyzer.analysis import Analysis
 from rules.calls import SOCIO_METRICS
 
@@ -194,7 +196,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
         derived = [{"name": "residents_change", "op": "pct_change" if analysis.population_growth == "change_pct"
                     else "change", "of": ["population_2010", "population"]}, *derived]
         first = {"measure": "residents_change"}
+    left_out = [p.number for p in analysis.excluded_areas]  # "excluding Austin, the 5 largest areas": the rest ranked
     return {"measures": [*ranked, *others], "group_by": ["community_area"], **({"derived": derived} if derived else {}),
+            **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
             "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
 
 
@@ -299,9 +303,10 @@ def ranked_change(analysis: Analysis) -> dict | None:
         return None
     # "whose murder count grew the most ... and its rate per 100k": the counts' change ranked, the rate at both ends;
     # "whose homicide rate rose the most": the rates' change ranked
-    counted = "homicide_rate" if analysis.per_capita and not analysis.asks_count else "homicides"
+    by_count = analysis.asks_count or ranking.by_count  # "the biggest drop in homicides ... and its 2022 rate"
+    counted = "homicide_rate" if analysis.per_capita and not by_count else "homicides"
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s]
-    if analysis.per_capita and analysis.asks_count:
+    if analysis.per_capita and by_count:
         rates = [{"measure": "homicide_rate", "period": {"year": y}, "as": f"homicide_rate_{y}"} for y in years]
         others = rates + others
     n, position = ranking.top_n or 1, ranking.position or 1
@@ -549,13 +554,92 @@ def dates_ranked(analysis: Analysis) -> dict | None:
             "limit": analysis.ranking.top_n or analysis.ranking.position}
 
 
+# A fact of a place that names a place of another grain: the area covering most of a ZIP, an area's main ZIP.
+LINKS = {"main_community_area": ("zip", "community_area", re.compile(r"community area (\d+)")),
+         "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})"))}
+ZIP_FACTS = ("main_community_area", "community_areas_overlapping")
+
+
+def _home_values(analysis: Analysis) -> tuple[list, list, str]:
+    """A home value over the months named: one month's value, or two months' and the percent change between
+    (specs, derived, the column a ranking orders by); no month: the latest."""
+    months = sorted(set(analysis.month_years)) or ([_home_month(analysis)] if _home_month(analysis) else [])
+    if len(months) == 2:
+        specs = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+                 for m in months]
+        pair = [spec["as"] for spec in specs]
+        return specs, [{"name": "change", "op": "change", "of": pair},
+                       {"name": "change_pct", "op": "pct_change", "of": pair}], "change_pct"
+    return [{"measure": "home_value", **({"period": {"month": months[0]}} if months else {})}], [], "home_value"
+
+
+def zip_facts(analysis: Analysis) -> dict | None:
+    """"Which ZIP had the highest Zillow value in Sept 2024, and which community area covers most of it", "ZIP
+    60637's fall from Jan 2007 to Jan 2012, and how many areas overlap it": the ZIPs (ranked, or named) with their
+    home values and the crosswalk's facts of each."""
+    facts = [m for m in ZIP_FACTS if m in analysis.named_measures]
+    ranked = analysis.group_by == "zip" and analysis.ranking and not analysis.zips
+    if not facts or "home_value" not in analysis.metrics or not (analysis.zips or ranked) \
+            or (analysis.areas and not analysis.zips):  # "ZIP 60637 (Hyde Park / Woodlawn area)": the ZIP's
+        return None
+    specs, derived, key = _home_values(analysis)
+    query = {"measures": [*specs, *facts], "group_by": ["zip"], **({"derived": derived} if derived else {})}
+    if not ranked:
+        return {**query, "filters": [{"dimension": "zip", "in": list(analysis.zips)}]}
+    ranking = analysis.ranking
+    down = key == "change_pct" and analysis.change_direction == "down"  # "the steepest fall"
+    direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
+    return {**query, "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
+            **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
+
+
+def area_facts(analysis: Analysis) -> dict | None:
+    """"Austin's main ZIP, its Zillow value in September 2024, and Austin's homicides in 2016-2022": the area's
+    main ZIP beside its own figures (the ZIP's value follows once the ZIP is known)."""
+    if "main_zip" not in analysis.named_measures or not analysis.areas:
+        return None
+    period = _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
+    others = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m != "home_value") if s]
+    return {"measures": ["main_zip", *others], "group_by": ["community_area"],
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
+
+
+def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[dict]:
+    """The figures asked of the place a query's link named, once it has run: ``ran`` holds (arguments, values) of
+    the queries that ran. "The cheapest ZIP ... how many homicides did the area covering most of it have in 2022"
+    asks the area's count; "Austin's main ZIP ... its Zillow value" the ZIP's value."""
+    for arguments, values in ran:
+        names = [m if isinstance(m, str) else m.get("measure") for m in arguments.get("measures", [])]
+        link = next((n for n in names if n in LINKS), None)
+        rows = values.get("rows") or []
+        if link is None or not rows:
+            continue
+        _, target, pattern = LINKS[link]
+        found = pattern.search(str(rows[0].get(link) or ""))
+        if not found:
+            return []
+        member = int(found.group(1)) if target == "community_area" else found.group(1)
+        if target == "zip":
+            specs, derived, _ = _home_values(analysis)
+            return [{"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": [member]}],
+                     **({"derived": derived} if derived else {})}]
+        period = {"year": analysis.follow_year} if analysis.follow_year else \
+            _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
+        skip = {"home_value", "price_trend", "trend"}
+        specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
+        specs = _with_count(specs, analysis)
+        return [{"measures": specs, "group_by": ["community_area"],
+                 "filters": [{"dimension": "community_area", "in": [member]}]}] if specs else []
+    return []
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     month = _home_month(analysis)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, zip_facts, area_facts, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

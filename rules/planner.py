@@ -11,7 +11,7 @@ from __future__ import annotations
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from loop.refinement import one_year_as_span
-from rules.compositions import composed_queries
+from rules.compositions import composed_queries, linked_followup
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -327,8 +327,11 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         else:
             return []
     composed = composed_queries(analysis)
-    if composed:  # a cross-domain composition: one query says it whole (rules/compositions.py)
-        return [(names.QUERY, query) for query in composed]
+    if composed:  # a cross-domain composition: one query says it whole (rules/compositions.py); a place it links to
+        # (a ZIP's main community area) is asked once that query has run
+        ran = [(step.arguments, step.result.values) for step in results
+               if step.name == names.QUERY and step.status == "ok" and step.arguments in composed]
+        return [(names.QUERY, query) for query in composed + linked_followup(analysis, ran)]
     planned: list = []
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None

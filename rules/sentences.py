@@ -509,7 +509,7 @@ def _period_words(period) -> str:
     return f"in {year.group(1)} (the year's average)" if year else f"in {period}"
 
 
-def split_sentences(values: dict, without_arrest: bool = False) -> list[str]:
+def split_sentences(values: dict, without_arrest: bool = False, arrests: bool = False) -> list[str]:
     """A count split by the domestic or the arrest flag: the count, then the split with the part asked for first:
     "There were 787 homicides in Chicago in 2020." "Of these, 56 were domestic (7.1%) and 731 were not (92.9%)."
     (Two sentences, so the answer check asks for the count and the part: "how many were killed, and in what percent
@@ -525,9 +525,11 @@ def split_sentences(values: dict, without_arrest: bool = False) -> list[str]:
     scope = " ".join((places or ["in Chicago"]) + periods) + "".join(", " + o for o in others)
     count = f"There were {total:,} {' '.join(adjectives + ['homicides'])} {scope}."
     if group == "domestic":
-        # each part's own arrest rate: "the arrest rate for domestic homicides compared to non-domestic ones"
-        rates = [f"; arrest rate {r['arrest_rate_pct']:.1f}%" if isinstance(r.get("arrest_rate_pct"), (int, float))
-                 else "" for r in (flagged, other)]
+        # ``arrests`` asked: each part's own arrest rate ("the arrest rate for domestic homicides compared to
+        # non-domestic ones")
+        rates = [f"; arrest rate {r['arrest_rate_pct']:.1f}%" if arrests and isinstance(r.get("arrest_rate_pct"),
+                                                                                        (int, float)) else ""
+                 for r in (flagged, other)]
         return [count, f"Of these, {flagged['homicides']:,} were domestic ({flagged['share_pct']:.1f}%{rates[0]}) and "
                        f"{other['homicides']:,} were not ({other['share_pct']:.1f}%{rates[1]})."]
     if without_arrest:  # "what percent ended with no one arrested": that share is the figure asked for

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import functools
 
-from semantic.datasets import (census, home_values, homicides, iucr, population, price_index, redfin,
+from semantic.datasets import (census, crosswalk, home_values, homicides, iucr, population, price_index, redfin,
                                socioeconomic, stations, ward_offices)
 from semantic.dimensions import DIMENSIONS
 from semantic.model import Catalog
 
 DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, socioeconomic.DATASET,
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
-            stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET)
+            stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET, crosswalk.ZIP_AREAS,
+            crosswalk.AREA_ZIPS)
 JOINS = (home_values.JOIN, stations.JOIN)
 
 

@@ -29,8 +29,9 @@ def measures_named(text: str) -> list[tuple[str, str]]:
             if start >= 0:
                 found.append((start, start + len(key), name, word))
     sources = _sources_named(low)
-    if sources and any(catalog().measures[name].dataset in sources for _, _, name, _ in found):
-        found = [f for f in found if catalog().measures[f[2]].dataset in sources]
+    of_source = [f for f in found if catalog().measures[f[2]].dataset in sources]
+    if of_source:  # the same words in two sources ("median sale price"): the named source's measure
+        found = [f for f in found if f in of_source or not any(f[0] < g[1] and g[0] < f[1] for g in of_source)]
     elif sources and not found:  # "Redfin's figures for Logan Square": the source's first measure is its figure
         name = next(m.name for m in catalog().datasets[sorted(sources)[0]].measures)
         found = [(0, 0, name, catalog().measures[name].label)]

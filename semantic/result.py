@@ -250,7 +250,7 @@ def _who(row: dict, result: QueryResult) -> str:
     return ", ".join(parts)
 
 
-COUNT_UNITS = ("homicides", "people", "households", "homes")
+COUNT_UNITS = ("homicides", "people", "households", "homes", "areas")
 
 
 def _lower(text: str) -> str:
@@ -282,6 +282,8 @@ def _phrase(column: dict, value) -> str:
     if column["unit"].startswith("per "):  # "48.9 homicides per 100,000 residents a year in 2022"
         period = f" in {column['period']}" if column.get("period") else ""
         return f"{shown} {_lower(column.get('measure_label') or column['label'])}{period}"
+    if column["unit"] == "text":  # "community area covering most of the ZIP: West Town (community area 24), ..."
+        return f"{_lower(column['label'])}: {value}"
     if column.get("period") and column.get("measure_label") and column["label"] != column["measure_label"]:
         # a measure asked in several periods: "a typical home value (Zillow ZHVI) of $38,094 in January 2015"
         return f"a {_lower(column['measure_label'])} of {shown} in {column['period']}"

@@ -1,0 +1,164 @@
+"""Compositions a fresh blind set (blind17) found answered as a nearby shape: several conditions on the areas at once,
+a ZIP linked to the community area covering most of it (and an area to its main ZIP) with the linked place's figures,
+calendar dates ranked, a ranked set picked by the count while the rate is asked beside it, a place left out of a
+ranked set, the domestic and non-domestic arrest rates side by side. Figures are computed here from the CSVs with
+plain pandas (tests/semantic_reference.py), not through the app's loaders."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tests import semantic_reference as ref
+from tests.planner_helpers import lead
+
+pytestmark = pytest.mark.full_data
+
+
+def _queries(run) -> list[dict]:
+    assert {c.name for c in run.calls} == {"query_data"}, [c.name for c in run.calls]
+    return [c.arguments for c in run.calls]
+
+
+def _pooled_rate(years, areas) -> pd.Series:
+    """Each area's homicide rate a year over ``years`` (2016 on: the ACS population)."""
+    return ref._counts(years).loc[areas] / (len(years) * ref._acs_pop().loc[areas]) * 100000
+
+
+def test_two_conditions_give_the_first_set_then_those_meeting_both(ask):
+    run = ask("How many community areas had a 2016-2022 homicide rate above 50 per 100,000 a year? And how many of "
+              "those also have a hardship index of 90 or higher?")
+    rates = _pooled_rate(range(2016, 2023), list(range(1, 78)))
+    first = rates[rates > 50].index
+    both = [a for a in first if ref._sm("hardship").get(a, 0) >= 90]
+    first_query, both_query = _queries(run)
+    assert [h["op"] for h in both_query["having"]] == [">", ">="]
+    assert f"There are {len(first)} community areas with a homicides per 100,000" in lead(run)
+    assert f"There are {len(both)} community areas with" in lead(run) and "hardship index (2008-2012) of at least 90" \
+        in lead(run)
+
+
+def test_a_count_floor_after_a_population_bound(ask):
+    """"fewer than 5 homicides" bounds the count beside a bound on residents (a count condition needs a measure of
+    another kind beside it, which the first condition is)."""
+    run = ask("Of the community areas with more than 50,000 residents (ACS 2019-2023), how many had fewer than 5 "
+              "homicides in 2022?")
+    pop, counts = ref._acs_pop(), ref._counts([2022])
+    picked = [a for a in pop.index if pop[a] > 50000 and counts[a] < 5]
+    assert f"There are {len(picked)} community areas with more than 50,000 residents (ACS 2019-2023) and with " \
+           f"fewer than 5 homicides in 2022" in lead(run)
+
+
+def test_sixteen_plus_is_the_unemployment_measure_not_a_bound(ask):
+    run = ask("how many areas had 16+ unemployment above 25% in the 2008-2012 indicators AND a 2019 homicide rate "
+              "over 40 per 100k?")
+    first = _queries(run)[0]
+    assert first["having"] == [{"field": "pct_unemployed", "op": ">", "value": 25.0}]
+    assert not run.reading.not_used
+
+
+def test_the_cheapest_zip_its_main_area_and_that_area_s_homicides(ask):
+    run = ask("cheapest zip code by zillow value sept 2024? what community area is it mostly, and how many "
+              "homicides did that area have in 2022")
+    values = ref._zhvi(2024, 9).dropna()
+    cheapest = values.idxmin()
+    x = ref._xwalk()
+    main = int(x[x["zip"] == cheapest].sort_values("share_of_zip", ascending=False)["area_number"].iloc[0])
+    ranked, follow = _queries(run)
+    assert ranked["group_by"] == ["zip"] and follow["filters"] == [{"dimension": "community_area", "in": [main]}]
+    name = ref._names()[main].title()
+    assert f"is ZIP {cheapest}, with a typical home value (Zillow ZHVI) of ${values.min():,.0f} in September 2024" \
+        in lead(run)
+    assert f"{name} (community area {main})" in lead(run)
+    assert f"{name} ({main}) had {int(ref._counts([2022])[main])} homicides in 2022." in lead(run)
+    assert not run.reading.not_used
+
+
+def test_an_area_s_main_zip_and_that_zip_s_value(ask):
+    run = ask("What's the main ZIP code for Austin (largest share of its land), what was its Zillow value in "
+              "September 2024, and how many homicides did Austin have in 2016-2022?")
+    x = ref._xwalk()
+    main = x[x["area_number"] == 25].sort_values("share_of_community_area", ascending=False)["zip"].iloc[0]
+    assert f"ZIP {main}" in lead(run)
+    assert f"ZIP {main} had a typical home value (Zillow ZHVI) of ${ref._zhvi(2024, 9)[main]:,.0f} in September " \
+           f"2024" in lead(run)
+    assert f"{int(ref._counts(range(2016, 2023))[25])} homicides in 2016-2022" in lead(run)
+
+
+def test_a_named_zip_s_fall_and_the_areas_it_overlaps(ask):
+    run = ask("ZIP 60637 (Hyde Park / Woodlawn area): by what percent did its Zillow value fall from Jan 2007 to Jan "
+              "2012, and how many community areas overlap that ZIP in the crosswalk?")
+    before, after = ref._zhvi(2007, 1)["60637"], ref._zhvi(2012, 1)["60637"]
+    overlapping = int((ref._xwalk()["zip"] == "60637").sum())
+    assert f"a change of {(after / before - 1) * 100:+.1f}% from January 2007 to January 2012" in lead(run)
+    assert f"{overlapping} community areas overlapping the ZIP" in lead(run)
+
+
+def test_the_single_deadliest_date(ask):
+    run = ask("What was the single deadliest day in the homicide data (most victims on one date), and how many "
+              "people were killed?")
+    by_day = ref._hom().groupby(ref._hom()["date"].dt.date).size()
+    assert by_day.nlargest(2).iloc[0] > by_day.nlargest(2).iloc[1]  # one date leads (no tie to name)
+    assert f"date {by_day.idxmax().isoformat()}, with {by_day.max()} homicides" in lead(run)
+
+
+def test_what_date_the_data_runs_to_is_no_ranking_of_dates(ask):
+    run = ask("How many homicides are in the data for 2023, and through what date does it go?")
+    assert lead(run).startswith(f"There were {ref._city_count([2023])} homicides in Chicago in 2023")
+
+
+@pytest.mark.parametrize("question, unit", [
+    ("Over 2016-2022 combined, which calendar month had the most homicides and how many?", "month"),
+    ("which full year between 2001 and 2022 had the fewest homicides, and how many?", "year"),
+])
+def test_a_word_between_which_and_the_unit_of_time(ask, question, unit):
+    run = ask(question)
+    h = ref._hom()
+    if unit == "month":
+        by = h[h["year"].between(2016, 2022)].groupby("month").size()
+        best, word = by.idxmax(), "most"
+        name = pd.Timestamp(2000, int(best), 1).strftime("%B")
+    else:
+        by = h[h["year"].between(2001, 2022)].groupby("year").size()
+        best, word = by.idxmin(), "fewest"
+        name = str(best)
+    assert lead(run).startswith(f"The {unit} with the {word} homicides from {2016 if unit == 'month' else 2001} to "
+                                f"2022 was {name}, with {by[best]}")
+
+
+def test_the_most_homicides_picks_the_set_and_the_rate_is_pooled_beside_it(ask):
+    run = ask("the 4 neighborhoods w/ the most homicides in 2022 - what's their combined population (ACS) and their "
+              "combined 2022 homicide rate per 100k?")
+    top = ref._rank(ref._counts([2022]), 4)
+    pop = int(ref._acs_pop().loc[top].sum())
+    pooled = ref._counts([2022]).loc[top].sum() / pop * 100000
+    assert _queries(run)[0]["order_by"] == [{"field": "homicides", "direction": "desc"}]
+    assert f"a combined {pooled:.1f} homicides per 100,000 residents a year in 2022" in lead(run)
+    assert f"{pop:,} residents (ACS 2019-2023)" in lead(run)
+
+
+def test_a_place_left_out_of_a_ranked_set(ask):
+    run = ask("Excluding Austin, what's the total number of 2020 homicides in the 5 largest community areas by "
+              "population (2019-2023 ACS)?")
+    top = ref._rank(ref._acs_pop().drop(25), 5)
+    assert f"and {int(ref._counts([2020]).loc[top].sum())} homicides in 2020" in lead(run)
+
+
+def test_the_biggest_drop_in_the_count_with_its_later_rate(ask):
+    run = ask("Biggest drop in homicides from 2021 to 2022 — which neighborhood, how big was the drop, and what was "
+              "its 2022 rate?")
+    change = ref._counts([2022]) - ref._counts([2021])
+    area = ref._rank(change, 1, highest=False)[0]
+    rate = ref._counts([2022])[area] / ref._acs_pop()[area] * 100000
+    text = lead(run)
+    assert f"({area})" in text and f"a drop of {-change[area]}" in text
+    assert f"{rate:.1f} homicides per 100,000 residents a year in 2022" in text
+
+
+def test_domestic_against_non_domestic_arrest_rates(ask, data_dir):
+    raw = pd.read_csv(data_dir / "homicides.csv", usecols=["Year", "Domestic", "Arrest"])
+    raw = raw[raw["Year"].between(2016, 2022)]
+    dom = raw["Domestic"].astype(str).str.lower() == "true"
+    arrested = raw["Arrest"].astype(str).str.lower() == "true"
+    rates = [arrested[dom].mean() * 100, arrested[~dom].mean() * 100]
+    run = ask("For 2016-2022, compare the arrest rate for domestic homicides with non-domestic ones.")
+    assert f"arrest rate {rates[0]:.1f}%) and" in lead(run) and f"arrest rate {rates[1]:.1f}%)." in lead(run)
