@@ -102,8 +102,8 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
     if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
         return _SKIP
-    if match.re is not _BOUND_RE and (_AGE_BEFORE_RE.search(low, 0, match.start())
-                                      or _AGE_AFTER_RE.match(low, match.end())):
+    if match.re is not _BOUND_RE and _AGE_BEFORE_RE.search(low, 0, match.start()) \
+            or match.re is _PLUS_RE and not unit and _AGE_AFTER_RE.match(low, match.end()):
         return _SKIP  # "% aged 65+", "ages 18 or over", "16+ unemployment": an age band, not a bound on the areas
     value = number * 1000 if unit in ("k", "thousand") else number
     named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)

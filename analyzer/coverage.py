@@ -111,7 +111,8 @@ CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow gre
                          "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "
                          "plunged soar soared big large steep sharp bounce bounced rebound rebounded recover "
                          "recovered".split())
-HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode".split())
+HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode crosswalk "
+                       "crosswalk-weighted weighted mapped".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 
 

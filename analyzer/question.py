@@ -84,6 +84,7 @@ from analyzer.years import (
     ACS_VINTAGE_RE,
     EACH_YEAR_RE,
     SOCIO_VINTAGE_RE,
+    SPAN_TOTAL_RE,
     dataset_years,
     extract_months,
     extract_years,
@@ -542,7 +543,7 @@ def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
-                  each_year=bool(EACH_YEAR_RE.search(w.low)),
+                  each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
                   named_measures=[name for name, _ in measures_named(w.text)],
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black

@@ -249,6 +249,9 @@ def month_years(low: str) -> tuple[list[str], list[int]]:
 # A month named for every year asked: "in January of each year", "each year's January" is rarer.
 _MONTH_EACH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\s+(?:of\s+)?(?:each|both|every|those|these)(?:\s+of\s+(?:those|"
                                  r"these|the))?\s+(?:two\s+|2\s+)?years?\b", re.I)
+# Two years asked as one span's total, not as its two ends: "from 2012 through 2022", "over that decade"
+SPAN_TOTAL_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:through|thru)\s*(?:19|20)\d\d\b|\bover\s+(?:that|the|this)\s+(?:decade|"
+                           r"span|period|stretch)\b|\b(?:in\s+total|combined|altogether|total)\b", re.I)
 # The years named, each on its own, not the span between them: "its homicide count in each of those years"
 EACH_YEAR_RE = re.compile(r"\b(?:in\s+)?(?:each|both)\s+(?:of\s+)?(?:those|these|the)?\s*(?:two\s+|2\s+)?years\b", re.I)
 

@@ -471,9 +471,10 @@ def grain_set(analysis: Analysis) -> dict | None:
 
 
 def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
-    """Homicides over the years named alone ("from 2015 to 2022": each end and the change), or over the span."""
-    years = sorted(set(analysis.years_alone))
-    if analysis.comparison and len(years) == 2 or analysis.trend and len(years) == 2:
+    """Homicides over the years named alone ("from 2015 to 2022": each end and the change), or over the span; with
+    no year alone, the home value's own year ("home value in june 2019, and the homicide total for that year")."""
+    years = sorted(set(analysis.years_alone) or {int(m[:4]) for m in analysis.month_years})
+    if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total:
         specs = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years]
         return specs, [{"name": "homicides_change", "op": "change", "of": [s["as"] for s in specs]}]
     period = _years_period(years)
@@ -593,6 +594,28 @@ def zip_facts(analysis: Analysis) -> dict | None:
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
 
 
+def area_value_change(analysis: Analysis) -> dict | None:
+    """"Which community area's home value fell the most in percentage terms between Jan 2007 and Jan 2012, and what %
+    of its households were below poverty": the areas ranked by the percent change between the two months, with the
+    other measures asked beside it (homicides over the years named alone)."""
+    ranking = analysis.ranking
+    if not ranking or analysis.group_by not in (None, "community_area") or not _plain(analysis) \
+            or "home_value" not in analysis.metrics or len(set(analysis.month_years)) != 2:
+        return None
+    specs, derived, key = _home_values(analysis)
+    others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "home_value"))
+              if s and s["measure"] not in ("homicides", "homicide_rate")]
+    if "homicides" in analysis.metrics and analysis.years_alone:
+        counts = _counts_by_year(analysis)
+        if counts:
+            others, derived = others + counts[0], derived + counts[1]
+    down = analysis.change_direction == "down"
+    direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
+    return {"measures": [*specs, *others], "group_by": ["community_area"], "derived": derived,
+            "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
+            **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
+
+
 def area_facts(analysis: Analysis) -> dict | None:
     """"Austin's main ZIP, its Zillow value in September 2024, and Austin's homicides in 2016-2022": the area's
     main ZIP beside its own figures (the ZIP's value follows once the ZIP is known)."""
@@ -639,7 +662,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, zip_facts, area_facts, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, zip_facts, area_facts, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

@@ -162,3 +162,22 @@ def test_domestic_against_non_domestic_arrest_rates(ask, data_dir):
     rates = [arrested[dom].mean() * 100, arrested[~dom].mean() * 100]
     run = ask("For 2016-2022, compare the arrest rate for domestic homicides with non-domestic ones.")
     assert f"arrest rate {rates[0]:.1f}%) and" in lead(run) and f"arrest rate {rates[1]:.1f}%)." in lead(run)
+
+
+def test_areas_ranked_by_a_home_value_change_with_a_span_total_beside(ask):
+    """"rose the most in percentage terms between January 2012 and January 2022 ... homicides from 2012 through
+    2022": the areas ranked by the percent change of their value, and the span's total count (not its two ends)."""
+    run = ask("Which area's typical home value rose the most in percentage terms between January 2012 and January "
+              "2022, and how many homicides were recorded there from 2012 through 2022?")
+    change = ref._ca_zhvi(2022, 1) / ref._ca_zhvi(2012, 1) - 1
+    area = ref._rank(change, 1)[0]
+    text = lead(run)
+    assert f"is {ref._names()[area].title()} ({area})" in text
+    assert f"{int(ref._counts(range(2012, 2023))[area])} homicides in 2012-2022" in text
+    assert f"a change of {change[area] * 100:+.1f}% from January 2012 to January 2022" in text
+
+
+def test_the_home_value_month_dates_that_year_s_count(ask):
+    run = ask("zip 60653: home value in june 2019? and grand boulevard's homicide total for that year")
+    assert f"${ref._zhvi(2019, 6)['60653']:,.0f} in June 2019" in lead(run)
+    assert f"Grand Boulevard (38) had {int(ref._counts([2019])[38])} homicides in 2019." in lead(run)
