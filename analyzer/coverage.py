@@ -30,7 +30,7 @@ off out through during before after between among across per via upon toward tow
 all any some each every both either much many more most few lots lot plenty several such own same
 very really just only even also too quite rather pretty actually basically exactly roughly approximately around
 nearly almost overall altogether total totals whole entire add adds added adding sum summed combined together inside
-separately separate individually respectively
+separately separate individually respectively pooled span
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded
@@ -138,6 +138,8 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= {"housing", "indicators", "indicator"}
     if {"home_value", "price_trend"} & set(metrics):
         words |= HOME_WORDS
+    if "density" in metrics:  # "(ACS pop / land area)", "per sq mile": how the density is made
+        words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
     if "police_station" in metrics:
         words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website"}
     return frozenset(words)

@@ -641,7 +641,7 @@ def _words_used(result: dict, text: str) -> None:
 
 
 _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
-                          r"\b(?:both|the\s+two|their|each)\s+counts\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
+                          r"\b(?:both|the\s+two|their|each)\s+counts\b|\btotal\s+(?:homicides|murders|killings)\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
                           r"killings)\b|"
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 

@@ -19,13 +19,14 @@ MEASURE_OF = {
     "homicides": "homicides", "arrests": "arrests", "income": "per_capita_income",
     "poverty": "pct_households_below_poverty", "unemployment": "pct_unemployed", "education": "pct_without_diploma",
     "hardship": "hardship_index", "crowding": "pct_housing_crowded", "dependency": "pct_under_18_or_over_64",
-    "population": "population", "home_value": "home_value",
+    "population": "population", "home_value": "home_value", "density": "population_density",
 }
 # A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
                 "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children", "age_18_24": "young_adults",
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
 CENSUS_METRICS = ("race", "age", "household_income")
+LAYER_ONLY = ("density",)  # the analyzer's measures no tool has: only a query answers them
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
@@ -177,13 +178,14 @@ def ranked_set(analysis: Analysis) -> dict | None:
     # has no chain of tool calls that ranks the group: the query ranks it.
     by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
         any(m not in (*CENSUS_METRICS, "population") for m in _others(analysis, ranking.metric))  # another domain
-    if n < 2 and not by_group:
+    only_here = ranking.metric in LAYER_ONLY  # no tool ranks it: the query does, even one place alone
+    if n < 2 and not by_group and not only_here:
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
     others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s],
                          analysis)
-    if first is None or not others:
+    if first is None or not (others or only_here):
         return None
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
         others = [first, *[s for s in others if s["measure"] != "homicides"]]
@@ -342,7 +344,7 @@ def correlation(analysis: Analysis) -> dict | None:
         return None
     period = _period(analysis)
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation")]
-    if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics):
+    if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
     if period is None and any(m in SOCIO_METRICS for m in metrics):
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
@@ -616,6 +618,18 @@ def area_value_change(analysis: Analysis) -> dict | None:
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
 
 
+def named_layer_only(analysis: Analysis) -> dict | None:
+    """"What is the population density of Austin": a measure only the layer has, for the areas named, with the
+    question's other measures beside it."""
+    if not analysis.areas or not set(LAYER_ONLY) & set(analysis.metrics) or analysis.ranking \
+            or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    period = _period(analysis)
+    specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m != "population") if s]
+    return {"measures": specs, "group_by": ["community_area"],
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
+
+
 def area_facts(analysis: Analysis) -> dict | None:
     """"Austin's main ZIP, its Zillow value in September 2024, and Austin's homicides in 2016-2022": the area's
     main ZIP beside its own figures (the ZIP's value follows once the ZIP is known)."""
@@ -662,7 +676,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, zip_facts, area_facts, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, zip_facts, area_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

@@ -181,3 +181,43 @@ def test_the_home_value_month_dates_that_year_s_count(ask):
     run = ask("zip 60653: home value in june 2019? and grand boulevard's homicide total for that year")
     assert f"${ref._zhvi(2019, 6)['60653']:,.0f} in June 2019" in lead(run)
     assert f"Grand Boulevard (38) had {int(ref._counts([2019])[38])} homicides in 2019." in lead(run)
+
+
+def _density() -> pd.Series:
+    land = pd.read_csv(ref.DATA / "community_areas.csv").set_index("area_number")["area_sq_mi"]
+    return ref._acs_pop() / land.reindex(ref._acs_pop().index)
+
+
+def test_density_is_a_declared_measure_ranked_with_a_pooled_rate(ask):
+    """Residents per square mile: a ratio declared in the layer (the ACS population over the land area), which no
+    tool has; ranked from the bottom, with the set's total count and its pooled rate."""
+    run = ask("Least densely populated 10 community areas (ACS people per square mile): total homicides 2016-2022, "
+              "and what's their pooled homicide rate over that span?")
+    low = ref._rank(_density(), 10, highest=False)
+    years = range(2016, 2023)
+    total = int(ref._counts(years).loc[low].sum())
+    pooled = total / (7 * ref._acs_pop().loc[low].sum()) * 100000
+    text = lead(run)
+    assert f"Together they had {total} homicides in 2016-2022" in text
+    assert f"a combined {pooled:.1f} homicides per 100,000 residents a year in 2016-2022" in text
+    assert not run.reading.not_used
+
+
+def test_a_density_threshold_and_a_density_correlation(ask):
+    run = ask("what fraction of 2021 homicides were in community areas with under 10,000 people per sq mile (ACS "
+              "pop / land area)?")
+    picked = _density()[_density() < 10000].index
+    counts = ref._counts([2021])
+    share = counts.loc[picked].sum() / ref._city_count([2021]) * 100
+    assert f"There are {len(picked)} community areas with residents per square mile" in lead(run)
+    assert f"({share:.1f}% of the city's" in lead(run) and not run.reading.not_used
+    run = ask("Whats the pearson correlation accross community areas between population density (ACS residents per "
+              "sq mi) and homicide rate 2016-2022?")
+    rate = ref._counts(range(2016, 2023)) / (7 * ref._acs_pop()) * 100000
+    r = rate.corr(_density())
+    assert f"is r = {r:.2f} (Pearson" in lead(run)
+
+
+def test_one_area_s_density(ask):
+    run = ask("what is the population density of Austin?")
+    assert lead(run).startswith(f"Austin (25) had residents per square mile (ACS 2019-2023) {_density()[25]:,.0f}")

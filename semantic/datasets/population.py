@@ -16,9 +16,11 @@ POPULATION_LABELS = {"auto": "the 2010 census to 2015 and the ACS 2019-2023 esti
 def _areas(data) -> pd.DataFrame:
     acs = data.census_acs.set_index("area_number")["total_population"]
     p10 = data.population_2010.set_index("area_number")["population"]
+    land = data.community_areas.set_index("area_number")["area_sq_mi"]
     return pd.DataFrame({"community_area": range(1, 78)}).assign(
         population_acs=lambda f: f["community_area"].map(acs).astype(float),
-        population_2010=lambda f: f["community_area"].map(p10).astype(float))
+        population_2010=lambda f: f["community_area"].map(p10).astype(float),
+        land_sq_mi=lambda f: f["community_area"].map(land).astype(float))
 
 
 def _person_years(data) -> pd.DataFrame:
@@ -57,6 +59,14 @@ POPULATION = Dataset(
         Measure("population_2010", "Residents (2010 census)", "people", "population", agg="sum",
                 column="population_2010", grains=("city", "community_area"), words=("2010 census", "2010 population"),
                 description="the 2010 census count"),
+        Measure("land_area", "Land area", "square miles", "population", agg="sum", column="land_sq_mi", decimals=2,
+                grains=("city", "community_area"), words=("land area", "square miles", "sq mi", "size in square"),
+                description="the community area's land area (community_areas.csv)"),
+        Measure("population_density", "Residents per square mile (ACS 2019-2023)", "people per square mile",
+                "population", agg="ratio", numerator="population", denominator="land_area", scale=1.0,
+                grains=("city", "community_area"), words=("population density", "density", "densely populated",
+                                                          "people per square mile", "residents per sq mi"),
+                description="ACS 2019-2023 population / land area"),
         Measure("population_change", "Population change, 2010 census to ACS 2019-2023", "people", "population",
                 agg="ratio", numerator="population", denominator="population_2010", scale=1.0, decimals=3,
                 grains=("city", "community_area"), words=("grew", "growth", "lost people"),
