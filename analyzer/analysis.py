@@ -143,7 +143,8 @@ class Analysis:
     # higher"): the areas that meet them all (AreaCondition)
     more_conditions: list = field(default_factory=list)
     each_year: bool = False
-    span_total: bool = False  # "from 2012 through 2022": the span's total, not its two ends
+    span_total: bool = False
+    quarters: list[str] = field(default_factory=list)  # every IHS quarter named ("Q4 2019 and Q4 2025"), oldest first  # "from 2012 through 2022": the span's total, not its two ends
     # The semantic layer's measures the question's words name (semantic/reading.py): a ZIP's main community area, an
     # area's main ZIP, beside the analyzer's own metrics
     named_measures: list[str] = field(default_factory=list)  # "in each of those years": the years named, not the span between them

@@ -544,6 +544,7 @@ def _query_parts(w, result: dict) -> None:
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
                   each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
+                  quarters=w.ihs.get("quarters", []) if "price_trend" in w.metrics else [],
                   named_measures=[name for name, _ in measures_named(w.text)],
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black

@@ -154,7 +154,8 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     figure, figure_spans = _figure(low) if asks_index else (None, [])
     latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
     consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + figure_spans + latest
-    return {"submarkets": matches, "quarter": quarter, "figure": figure if matches else None,
+    return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
+            "figure": figure if matches else None,
             "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
 
 
@@ -188,6 +189,16 @@ def _unique(found: list[dict], names: _Names | None, text: str) -> list[Submarke
                                   text=text[span[0]:span[1]] if span else f.get("area", ""), match=f["match"],
                                   suburban=f["code"] in names.suburban))
     return out
+
+
+def all_quarters(low: str) -> list[str]:
+    """Every quarter named, oldest first ("Q4 2019 and Q4 2025", "in 2025 Q4 ... since 2015 Q4")."""
+    found = set()
+    for pattern, year_group, quarter_group in _QUARTER_RES:
+        for m in pattern.finditer(low):
+            q = m.group(quarter_group)
+            found.add(f"{m.group(year_group)}Q{int(q) if q.isdigit() else _ORDINAL[q]}")
+    return sorted(found)
 
 
 def read_quarter(low: str) -> tuple[str | None, list]:

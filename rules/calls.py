@@ -131,7 +131,13 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         if analysis.per_capita:
             return [(names.AREA_RATES, {**_rate_years(analysis), "community_area": first,
                                                                   "compare_areas": rest or None})]
-        return [(names.HOMICIDES, {**_year_args(analysis), "community_area": number})
+        # the place a ranking found, counted over the question's own times: "the most populous area: its homicides
+        # in Q3 2020 and in Q3 2019" is the quarter's months in each year, each year said
+        times = with_times(analysis, {**_year_args(analysis), **({"months": analysis.months} if analysis.months
+                                                                else {})})
+        if times.get("months") and len(set(analysis.years)) >= 2 and "start_date" not in times:
+            times.setdefault("group_by", "year")
+        return [(names.HOMICIDES, {**times, "community_area": number})
                 for number in ([first] + rest if first else [None])]
     return []
 

@@ -618,6 +618,20 @@ def area_value_change(analysis: Analysis) -> dict | None:
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
 
 
+def ihs_quarters(analysis: Analysis) -> dict | None:
+    """"The IHS index for the City of Chicago in Q4 2019 and Q4 2025, and the % change": the index in each quarter
+    named for the submarkets named (the city's own series where none is), and the change between two."""
+    if "price_trend" not in analysis.metrics or len(analysis.quarters) != 2 or analysis.ranking \
+            or analysis.areas or analysis.zips:
+        return None
+    members = [s.code for s in analysis.submarkets] or ["CHICAGO"]
+    specs = [{"measure": "price_index", "period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters]
+    pair = [s["as"] for s in specs]
+    return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": members}],
+            "derived": [{"name": "change", "op": "change", "of": pair},
+                        {"name": "change_pct", "op": "pct_change", "of": pair}]}
+
+
 def named_layer_only(analysis: Analysis) -> dict | None:
     """"What is the population density of Austin": a measure only the layer has, for the areas named, with the
     question's other measures beside it."""
@@ -676,7 +690,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, zip_facts, area_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, ihs_quarters, zip_facts, area_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:
