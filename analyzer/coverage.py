@@ -138,6 +138,8 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= {"housing", "indicators", "indicator"}
     if {"home_value", "price_trend"} & set(metrics):
         words |= HOME_WORDS
+    if "correlation" in metrics:  # "give me the r", "Pearson r"
+        words |= {"r", "coefficient", "high", "low", "faster", "slower", "higher", "lower"}
     if "density" in metrics:  # "(ACS pop / land area)", "per sq mile": how the density is made
         words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
     if "police_station" in metrics:

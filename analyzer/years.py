@@ -20,7 +20,10 @@ _RANGE_RES = [
     re.compile(r"\b" + YEAR + r"\s*(?:-|–|—|to|through|thru)\s*" + YEAR + r"\b", _FLAGS),
     re.compile(r"\b" + YEAR + r"\s*[-–]\s*(\d{2})\b(?!\d)", _FLAGS),
 ]
-_SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|from)\s+" + YEAR + r"\b|"
+# "up from 2015", "a drop from 2019": the year a change is measured from, not a span to the data's end
+_CHANGE_FROM = "".join(rf"(?<!\b{w}\s)" for w in ("up", "down", "rose", "rise", "fell", "drop", "jump", "change",
+                                                   "increase", "decrease", "climb", "grew"))
+_SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|" + _CHANGE_FROM + r"from)\s+" + YEAR + r"\b|"
                        r"\b" + YEAR + r"\s+(?:on(?:wards?)?|and\s+(?:later|after|since|on))\b", _FLAGS)  # "2001 on"
 _BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to)\s+" + YEAR + r"\b", _FLAGS)
 # A decade by its years: "the 2010s", "2000s", "the '90s" is not in the data's years and is left to the coverage check.

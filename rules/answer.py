@@ -403,9 +403,14 @@ def _year_rows(entry: ToolCallStep, analysis: Analysis) -> str | None:
     is the period total, which a small model gave as the answer to "how did it change"."""
     values = entry.result.values
     rows = values.get("breakdown") or []
-    if values.get("group_by") != "year" or not (analysis.trend or analysis.comparison) or analysis.ranking:
+    if values.get("group_by") != "year":
         return None
-    if not 3 < len(rows) <= YEAR_ROWS_MAX:  # up to three years, the lead already lists each (_ranking_lead)
+    placed = any((values.get("filters") or {}).get(k) is not None for k in ("community_area", "ward", "district"))
+    if analysis.ranking and placed and 2 <= len(rows) <= YEAR_ROWS_MAX:
+        pass  # a chain's later part ("the most crowded area: its homicides in 2019 and in 2020"): each year said
+    elif not (analysis.trend or analysis.comparison) or analysis.ranking:
+        return None
+    elif not 3 < len(rows) <= YEAR_ROWS_MAX:  # up to three years, the lead already lists each (_ranking_lead)
         return None
     change = next((line for line in _lines(entry.result.text, 60) if line.startswith("Change from")), "")
     # The period's total stays, after the years ("the trend over five years" was also asked as "how many").

@@ -135,8 +135,9 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         # in Q3 2020 and in Q3 2019" is the quarter's months in each year, each year said
         times = with_times(analysis, {**_year_args(analysis), **({"months": analysis.months} if analysis.months
                                                                 else {})})
-        if times.get("months") and len(set(analysis.years)) >= 2 and "start_date" not in times:
-            times.setdefault("group_by", "year")
+        if (times.get("months") or not analysis.periods) and len(set(analysis.years)) >= 2 \
+                and "start_date" not in times:
+            times.setdefault("group_by", "year")  # "in 2019 and in 2020": each year's count
         return [(names.HOMICIDES, {**times, "community_area": number})
                 for number in ([first] + rest if first else [None])]
     return []

@@ -337,26 +337,46 @@ def zip_months(analysis: Analysis) -> dict | None:
                         {"name": "change_pct", "op": "pct_change", "of": [s["as"] for s in specs]}]}
 
 
+def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool) -> tuple[list, list, str] | None:
+    """One side of a correlation: (specs, derived, the column correlated). A home value over two months and a
+    population grown since the census are their percent changes; a month dates a home value."""
+    if metric == "home_value" and len(set(analysis.month_years)) == 2:
+        specs, derived, _ = _home_values(analysis)
+        return specs, [d for d in derived if d["op"] == "pct_change"], "change_pct"
+    if metric == "population" and analysis.population_growth:
+        op = "pct_change" if analysis.population_growth == "change_pct" else "change"
+        return [{"measure": "population_2010"}, {"measure": "population"}], \
+            [{"name": "residents_change", "op": op, "of": ["population_2010", "population"]}], "residents_change"
+    spec = _spec(metric, analysis, period, rate=rate)
+    return ([spec], [], _name(spec)) if spec else None
+
+
 def correlation(analysis: Analysis) -> dict | None:
     """"The correlation between the hardship index and the number of homicides in 2022": the two measures asked
-    over the 77 areas (a count where a count is asked, a rate per 100,000 where a rate is), Pearson and Spearman."""
-    if not analysis.correlation or not _plain(analysis):
-        return None
-    period = _period(analysis)
-    metrics = [m for m in analysis.metrics if m not in ("trend", "correlation")]
+    over the 77 areas (a count where a count is asked, a rate per 100,000 where a rate is), Pearson and Spearman;
+    a change asked ("% population change", "the % change in home value from Jan 2014 to Jan 2024") is its column."""
+    named = analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets
+    if not analysis.correlation or named or analysis.group_by not in (None, "community_area", "zip", "year"):
+        return None  # across the community areas ("zillow zips weighted to community areas" is how, not a grain)
+    metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
+    moved = analysis.population_growth and "population" in metrics
+    period = _years_period([y for y in analysis.years if y != 2010]) if moved else \
+        _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
     if period is None and any(m in SOCIO_METRICS for m in metrics):
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
     # Across areas of 2,000 to 100,000 residents a count mostly measures size: the rate unless a count is asked.
     rate = not analysis.asks_count
-    specs = [s for s in (_spec(m, analysis, period, rate=rate) for m in metrics) if s]
-    if len(specs) != 2 or len(metrics) != 2:
+    sides = [_correlated(m, analysis, period, rate) for m in metrics]
+    if len(metrics) != 2 or not all(sides):
         return None
-    if rate and "homicides" in metrics and any(m in SOCIO_METRICS for m in metrics):
+    plain = all(len(specs) == 1 and not derived for specs, derived, _ in sides)
+    if plain and rate and "homicides" in metrics and any(m in SOCIO_METRICS for m in metrics):
         return None  # a rate against an indicator: the context tool gives the same r with its quartiles
-    names = [_name(s) for s in specs]
-    return {"measures": specs, "group_by": ["community_area"], "correlate": names}
+    derived = [d for _, ds, _ in sides for d in ds]
+    return {"measures": [s for specs, _, _ in sides for s in specs], "group_by": ["community_area"],
+            **({"derived": derived} if derived else {}), "correlate": [column for _, _, column in sides]}
 
 
 def ranked_names(analysis: Analysis) -> dict | None:

@@ -136,8 +136,16 @@ def _derived_label(item, specs, cat) -> str:
     names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
     op = item["op"]
     if op in ("change", "pct_change"):
-        return f"{'Change' if op == 'change' else 'Percent change'} from {_short(item['of'][0], specs, cat)} to " \
-               f"{_short(item['of'][1], specs, cat)}"
+        kind = "Change" if op == "change" else "Percent change"
+        first, second = (specs.get(f) for f in item["of"])
+        if first and second and first.measure == second.measure and first.period and second.period:
+            # "Percent change in typical home value (Zillow ZHVI), 2014-09 to 2024-09"
+            label = cat.measures[first.measure].label
+            return f"{kind} in {label[:1].lower() + label[1:]}, {first.period.label()} to {second.period.label()}"
+        both = [re.match(r"(.+?) \((.+)\)$", cat.measures[x.measure].label) if x else None for x in (first, second)]
+        if all(both) and both[0].group(1) == both[1].group(1):  # "Percent change in residents, 2010 census to ACS"
+            return f"{kind} in {both[0].group(1).lower()}, {both[0].group(2)} to {both[1].group(2)}"
+        return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
     if op == "share_of_total":

@@ -732,9 +732,19 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
                   args["districts"], args["community_areas"])
     _exclude_places(data, sel, args["exclude_wards"], args["exclude_districts"],
                     args["exclude_community_areas"])
-    # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...).
+    # The share a filtered count is of: same period and place, before the kind filters (month, hour, arrest...);
+    # with the months named and a further filter ("July 2020 ... how many on a Saturday or Sunday"), the months are
+    # part of the period the share is of.
     context, place_described = sel.copy_scopes(), len(sel.described)
-    _select_kind(arrays, sel, *_kind_args(args, period))
+    further = any(args[k] for k in ("weekdays", "hours", "domestic", "location_type", "location_types",
+                                    "holidays", "month_days")) or args["arrest_status"] not in (None, "any")
+    if args["months"] and further:
+        _select_kind(arrays, sel, args["months"], "any", None, None, years=period.each_year)
+        context, place_described = sel.copy_scopes(), len(sel.described)
+        kinds = _kind_args({**args, "months": None}, period)
+    else:
+        kinds = _kind_args(args, period)
+    _select_kind(arrays, sel, *kinds)
     return period, sel, context, len(sel.described) > place_described
 
 
