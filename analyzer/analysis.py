@@ -144,6 +144,7 @@ class Analysis:
     more_conditions: list = field(default_factory=list)
     each_year: bool = False
     span_total: bool = False
+    counts_2010: bool = False  # 2010 named as a year of its own, beside "the 2010 census" ("homicides in 2010 vs 2022")
     quarters: list[str] = field(default_factory=list)  # every IHS quarter named ("Q4 2019 and Q4 2025"), oldest first  # "from 2012 through 2022": the span's total, not its two ends
     # The semantic layer's measures the question's words name (semantic/reading.py): a ZIP's main community area, an
     # area's main ZIP, beside the analyzer's own metrics

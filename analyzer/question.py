@@ -552,11 +552,18 @@ def _query_parts(w, result: dict) -> None:
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
+    result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 
 
-_HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b")
+# "how many households", "what share of the city's households ... live in": the households counted (a share of the
+# city's count), not each area's share of its own households
+_HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b|"
+                                    r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?"
+                                    r"(?:city'?s|chicago'?s|all\s+(?:the\s+)?)\s*households\b")
+# 2010 named as a year of its own ("homicides in 2010 vs 2022"), not only as the census's ("the 2010 census")
+_YEAR_2010_RE = re.compile(r"(?<!the\s)\b2010\b(?!\s*(?:census|decennial|count|pop))")
 _COUNTS_PLACES_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|chicago'?s)\s+)?(?:\d+\s+)?(?:wards|(?:police\s+)?districts|"
                                r"community\s+areas|areas|neighbou?rhoods)\b")
 _SET_TOTAL_RE = re.compile(r"\b(?:share|percent(?:age)?|proportion|together|combined|altogether|in\s+total|add(?:ed)?\s+up|"
@@ -983,7 +990,8 @@ _HIGHER_IS_BETTER = ("arrests", "income")
 _DOMESTIC_ONLY_RE = re.compile(
     r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|killings?|slayings?|cases?|deaths?)\b|"
     r"\b(?:homicides?|murders?|killings?|slayings?|deaths?)\b[\w\s',]{0,30}\b(?:were|was|are|is)\s+(?:flagged|"
-    r"marked|recorded|classed|classified|listed|counted)?\s*(?:as\s+)?domestic\b")
+    r"marked|recorded|classed|classified|listed|counted)?\s*(?:as\s+)?domestic\b|"
+    r"\b(?:homicides?|murders?|killings?|cases?)\s+(?:flagged|marked|classed|classified|listed)\s+(?:as\s+)?domestic\b")
 
 
 def _domestic_only(low: str) -> bool:

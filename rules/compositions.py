@@ -59,8 +59,8 @@ def _years_period(years: list) -> dict | None:
 
 
 def _period(analysis: Analysis) -> dict | None:
-    if analysis.population_growth and 2010 in analysis.years:  # "since the 2010 census": the census's year
-        return _years_period([y for y in analysis.years if y != 2010])
+    if analysis.population_growth and 2010 in analysis.years and not analysis.counts_2010:
+        return _years_period([y for y in analysis.years if y != 2010])  # "since the 2010 census": the census's year
     if analysis.year_list:
         return {"years": sorted(analysis.year_list)}
     month = _home_month(analysis)
@@ -122,15 +122,19 @@ def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = Fal
     name = MEASURE_OF.get(metric)
     if metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP:  # "the largest share of seniors"
         group = CENSUS_GROUP[analysis.census_group]
-        name = group if analysis.census_by_count else f"share_{group}"
+        counted = analysis.census_by_count or analysis.households_counted and group.startswith("households")
+        name = group if counted else f"share_{group}"
     if metric == "homicides" and (analysis.per_capita or rate):
         name = "homicide_rate"
     if metric == "population" and analysis.years == [2010]:  # "according to the 2010 census"
         name = "population_2010"
     if name is None:
         return None
-    if name in TIMED and period:
-        return {"measure": name, "period": period}
+    kinds = [{"dimension": "domestic", "equals": True}] if analysis.domestic_filter and name == "homicides" else []
+    if name in TIMED and period:  # "the most homicides flagged domestic": the count of those rows
+        return {"measure": name, "period": period, **({"filters": kinds} if kinds else {})}
+    if kinds:
+        return {"measure": name, "filters": kinds}
     if name == "home_value":  # the month named for it, else the latest: the question's years are the homicides'
         month = _home_month(analysis)
         return {"measure": name, **({"period": {"month": month}} if month else {})}
@@ -436,6 +440,9 @@ def named_places(analysis: Analysis) -> dict | None:
                         else "change", "of": ["population_2010", "population"]})
         period = _period(analysis)
         years = [] if period is None else [period["year"]] if "year" in period else None
+        if years is None and (analysis.comparison or analysis.each_year) and not analysis.span_total \
+                and analysis.counts_2010:  # "homicides in 2010 vs 2022 in each": the two years, each a column
+            years = [int(period["start"]), int(period["end"])]
         if years is None:  # a span ("2016-2022"): the homicides over it
             specs.append({"measure": "homicides", "period": period})
     elif analysis.per_capita and len(_side_by_side(analysis)) >= 2:
@@ -550,6 +557,14 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     query = composed_query(analysis)
     if query is None:
         return []
+    months = sorted(set(analysis.month_years))
+    condition = analysis.area_condition
+    if condition and condition.metric == "home_value" and len(months) == 2 and query.get("having") \
+            and len(query["measures"]) == 1:
+        # "how many ZIPs were above $350k in sept 2024? and how many back in jan 2015?": the threshold in each month
+        name = _name(query["measures"][0])
+        return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
+            if name == "home_value" else [query]
     both = _all_conditions(analysis, query)
     if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both
         return [query, both]

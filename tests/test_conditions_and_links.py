@@ -221,3 +221,75 @@ def test_a_density_threshold_and_a_density_correlation(ask):
 def test_one_area_s_density(ask):
     run = ask("what is the population density of Austin?")
     assert lead(run).startswith(f"Austin (25) had residents per square mile (ACS 2019-2023) {_density()[25]:,.0f}")
+
+
+def test_correlations_of_changes(ask):
+    """A population's percent change since the census, and a home value's between two months, are the columns a
+    correlation is of (each area's own change), not the population or the value."""
+    run = ask("What's the Pearson r between % population change (2010 census -> 2019-2023 ACS) and the 2016-2022 "
+              "homicide rate, over community areas?")
+    change = ref._acs_pop() / ref._pop2010().reindex(ref._acs_pop().index) - 1
+    rate = ref._counts(range(2016, 2023)) / (7 * ref._acs_pop()) * 100000
+    assert f"is r = {rate.corr(change):.2f} (Pearson" in lead(run)
+    run = ask("Do the places with high unemployment (2008-2012) show faster home-value growth? Give the correlation "
+              "between unemployment % and the % change in zip-weighted home values from Sept 2014 to Sept 2024.")
+    growth = ref._ca_zhvi(2024, 9) / ref._ca_zhvi(2014, 9) - 1
+    assert f"is r = {ref._sm('unemployed').corr(growth):.2f} (Pearson" in lead(run) and not run.reading.not_used
+
+
+def test_the_city_s_households_in_a_band_counted_in_a_threshold_set(ask):
+    run = ask("What share of the city's households earning under $25k (ACS) live in community areas that had 30 or "
+              "more homicides in 2021?")
+    counts, band = ref._counts([2021]), ref._acs()["under_25_000"]
+    picked = counts[counts >= 30].index
+    assert f"({band.loc[picked].sum() / band.sum() * 100:.1f}% of the city's {int(band.sum()):,})" in lead(run)
+
+
+def test_2010_as_a_year_beside_the_2010_census(ask):
+    run = ask("North Lawndale vs South Lawndale: % population change from the 2010 census to the 2019-2023 ACS, and "
+              "homicides in 2010 vs 2022 in each.")
+    for area in (29, 30):
+        assert f"{int(ref._counts([2010])[area])} homicides in 2010, {int(ref._counts([2022])[area])} homicides in " \
+               f"2022" in lead(run)
+
+
+def test_zip_thresholds_in_two_months(ask):
+    run = ask("how many of the chicago zips in the zillow file were above $350k in sept 2024? and how many back in "
+              "jan 2015?")
+    for (year, month), words in (((2015, 1), "January 2015"), ((2024, 9), "September 2024")):
+        n = int((ref._zhvi(year, month) > 350000).sum())
+        assert f"There are {n} zip codes with a typical home value (Zillow ZHVI) over $350,000 in {words}." \
+            in lead(run)
+
+
+def test_homicides_flagged_domestic_rank_the_set(ask):
+    run = ask("Which three areas had the most homicides flagged domestic between 2010 and 2022, and what share of "
+              "each area's residents are 65 or older per the ACS?")
+    h = ref._hom()
+    raw = pd.read_csv(ref.DATA / "homicides.csv", usecols=["Domestic"])
+    dom = h[(raw["Domestic"].astype(str).str.lower() == "true").values & h["year"].between(2010, 2022).values]
+    by_area = dom[dom["area"].notna()].groupby(dom["area"].astype(int)).size()
+    assert f"Austin (25) had {int(by_area[25])} domestic homicides in 2010-2022" in lead(run)
+
+
+def test_up_from_a_year_is_the_change_s_start(ask):
+    run = ask("How many murders did Chicago record in 2016, and by what percent was that up from 2015?")
+    a, b = ref._city_count([2015]), ref._city_count([2016])
+    assert f"changed by +{b - a} (+{(b / a - 1) * 100:.1f}%)" in lead(run)
+
+
+def test_a_weekend_share_is_of_the_month_named(ask):
+    run = ask("July 2020: how many homicides total, and how many of them fell on a Saturday or Sunday?")
+    h = ref._hom()
+    july = h[(h["year"] == 2020) & (h["month"] == 7)]
+    weekend = int(july["date"].dt.day_of_week.isin([5, 6]).sum())
+    assert f"There were {weekend} homicides in Chicago in July 2020, on Saturdays and Sundays " \
+           f"({weekend / len(july) * 100:.1f}% of the {len(july)} in" in lead(run)
+
+
+def test_a_ranked_place_counted_in_each_year_named(ask):
+    run = ask("Most crowded housing (2008-12 indicators) - which area is that, how many homicides did it have in "
+              "2019 and in 2020, and what % of those two years' homicides ended in an arrest?")
+    area = ref._rank(ref._sm("crowded"), 1)[0]
+    assert f"Year by year: 2019: {int(ref._counts([2019])[area])}; 2020: {int(ref._counts([2020])[area])}." \
+        in lead(run)
