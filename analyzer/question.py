@@ -553,6 +553,7 @@ def _query_parts(w, result: dict) -> None:
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
     result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
+    result["asks_times"] = bool(re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b", w.low))
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 

@@ -690,6 +690,24 @@ def area_facts(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
 
 
+def ratio_query(analysis: Analysis) -> dict | None:
+    """"How many times higher was the Zillow value in ZIP 60614 than in 60621 in Sept 2024": each place's figure as
+    its own column (a measure filtered to it) and the ratio of the first to the second."""
+    places = [("zip", z) for z in analysis.zips] if len(analysis.zips) == 2 else \
+        [("community_area", p.number) for p in analysis.areas] if len(analysis.areas) == 2 else []
+    metric = "home_value" if places and places[0][0] == "zip" else next(
+        (m for m in analysis.metrics if m in MEASURE_OF and m != "homicides"), None)
+    if not analysis.asks_times or not places or metric is None or metric not in analysis.metrics:
+        return None
+    spec = _spec(metric, analysis, _period(analysis))
+    if spec is None:
+        return None
+    columns = [{**spec, "filters": [{"dimension": grain, "in": [member]}], "as": f"{spec['measure']}_{member}"}
+               for grain, member in places]
+    return {"measures": columns, "group_by": [],
+            "derived": [{"name": "times", "op": "ratio", "of": [c["as"] for c in columns]}]}
+
+
 def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[dict]:
     """The figures asked of the place a query's link named, once it has run: ``ran`` holds (arguments, values) of
     the queries that ran. "The cheapest ZIP ... how many homicides did the area covering most of it have in 2022"
@@ -701,13 +719,14 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         if link is None or not rows:
             continue
         _, target, pattern = LINKS[link]
-        found = pattern.search(str(rows[0].get(link) or ""))
-        if not found:
+        found = [pattern.search(str(row.get(link) or "")) for row in rows[:5]]  # each row's linked place
+        members = list(dict.fromkeys(int(f.group(1)) if target == "community_area" else f.group(1)
+                                     for f in found if f))
+        if not members:
             return []
-        member = int(found.group(1)) if target == "community_area" else found.group(1)
         if target == "zip":
             specs, derived, _ = _home_values(analysis)
-            return [{"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": [member]}],
+            return [{"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": members}],
                      **({"derived": derived} if derived else {})}]
         period = {"year": analysis.follow_year} if analysis.follow_year else \
             _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
@@ -715,7 +734,7 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         return [{"measures": specs, "group_by": ["community_area"],
-                 "filters": [{"dimension": "community_area", "in": [member]}]}] if specs else []
+                 "filters": [{"dimension": "community_area", "in": members}]}] if specs else []
     return []
 
 

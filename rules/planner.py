@@ -11,7 +11,7 @@ from __future__ import annotations
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from loop.refinement import one_year_as_span
-from rules.compositions import composed_queries, linked_followup
+from rules.compositions import composed_queries, linked_followup, ratio_query
 from rules.calls import (
     CENSUS_METRICS,
     SOCIO_METRICS,
@@ -331,7 +331,8 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         # (a ZIP's main community area) is asked once that query has run
         ran = [(step.arguments, step.result.values) for step in results
                if step.name == names.QUERY and step.status == "ok" and step.arguments in composed]
-        return [(names.QUERY, query) for query in composed + linked_followup(analysis, ran)]
+        times = ratio_query(analysis)
+        return [(names.QUERY, query) for query in composed + linked_followup(analysis, ran) + ([times] if times else [])]
     planned: list = []
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
@@ -360,6 +361,8 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
             planned += [(names.IUCR, {"code": code} if code else {}) for code in analysis.iucr_codes[:3] or [None]]
         if "police_stations" in domains:
             planned += station_calls(places, analysis.police_headquarters)
+    times = ratio_query(analysis)  # "how many times higher": the ratio of the two places' figures, beside the rest
+    planned += [(names.QUERY, times)] if times else []
     calls: list = []
     for name, args in planned:
         cleaned = _clean(name, args)

@@ -100,7 +100,8 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
             pair = [named.get(f) for f in item.get("of") or []]
             word = _DERIVED.get(item.get("op"), item.get("op"))
             if len(pair) == 2 and all(pair) and pair[0].get("measure") == pair[1].get("measure") \
-                    and pair[0].get("period") and pair[1].get("period"):  # one measure in two periods
+                    and pair[0].get("period") and pair[1].get("period") \
+                    and pair[0]["period"] != pair[1]["period"]:  # one measure in two periods
                 parts.append(f"{word} from {_period(pair[0]['period'])} to {_period(pair[1]['period'])}")
                 continue
             of = [_measure(named[f]) if f in named else _label(str(f)) for f in item.get("of") or []]

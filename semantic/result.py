@@ -75,7 +75,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         else:
             item = next(d for d in q.derived if d["name"] == name)
             inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
-            decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else 1
+            decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else \
+                2 if item["op"] == "ratio" else 1
             unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
                                                 if f in specs and item["op"] in ("change", "difference")), "")
             columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": unit,
@@ -148,6 +149,9 @@ def _derived_label(item, specs, cat) -> str:
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
+    if op == "ratio" and all(f in specs for f in item["of"]):  # "Ratio of home value (zip code: 60614) to ..."
+        parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions) for f in item["of"]]
+        return f"Ratio of {parts[0][:1].lower() + parts[0][1:]} to {parts[1][:1].lower() + parts[1][1:]}"
     if op == "share_of_total":
         return f"Share of the rows' total {names[0]}"
     return f"{op.title()} of {item['of'][0]} and {item['of'][1]}"
@@ -276,6 +280,8 @@ def _phrase(column: dict, value) -> str:
         size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
         what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
         return f"no change{what}" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}{what}"
+    if column.get("op") == "ratio" and isinstance(value, (int, float)) and column["label"].startswith("Ratio of "):
+        return f"a {_lower(column['label'])} of {value:.2f} ({value:.2f} times)"
     if column.get("op") == "pct_change" and isinstance(value, (int, float)) and column.get("span"):
         return f"a change of {value:+.1f}%{column['span']}"  # "a change of +169.8% from January 2015 to January 2022"
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
@@ -389,7 +395,9 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
     said = _and([_phrase(c, row.get(c["name"])) for c in figures]).rstrip(".")  # a name may end "Jason C."
     if who:
         return f"{who} had {said}."
-    places = [f for f in result.query.get("filters") or [] if f.get("dimension") in PLACE_GRAINS]
+    places = [f for f in result.query.get("filters") or [] if f.get("dimension") in PLACE_GRAINS] + \
+        [f for m in result.query.get("measures") or [] if isinstance(m, dict)
+         for f in m.get("filters") or [] if f.get("dimension") in PLACE_GRAINS]  # a place per measure: its figures
     return f"The figures: {said}." if places else f"For the whole city: {said}."
 
 

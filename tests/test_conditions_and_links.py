@@ -293,3 +293,19 @@ def test_a_ranked_place_counted_in_each_year_named(ask):
     area = ref._rank(ref._sm("crowded"), 1)[0]
     assert f"Year by year: 2019: {int(ref._counts([2019])[area])}; 2020: {int(ref._counts([2020])[area])}." \
         in lead(run)
+
+
+def test_how_many_times_one_zip_s_value_is_another_s(ask):
+    """Each place's figure as its own column (the measure filtered to it) and their ratio; beside it the areas
+    covering most of each ZIP and their counts."""
+    run = ask("How many times more was the typical home in 60614 worth than one in 60621 in Sept 2024, and how many "
+              "homicides were there in 2022 in the community area that covers most of each ZIP?")
+    values = ref._zhvi(2024, 9)
+    text = lead(run)
+    assert f"of {values['60614'] / values['60621']:.2f} ({values['60614'] / values['60621']:.2f} times)" in text
+    x = ref._xwalk()
+    for z in ("60614", "60621"):
+        main = int(x[x["zip"] == z].sort_values("share_of_zip", ascending=False)["area_number"].iloc[0])
+        n = int(ref._counts([2022])[main])
+        assert f"{ref._names()[main].title()} ({main}) had {n} homicide{'' if n == 1 else 's'} in 2022." in text
+    assert "For the whole city" not in text
