@@ -114,6 +114,7 @@ class AreaCondition:
     span: tuple  # the side and value's characters in the question
     percent: bool = False  # the value was written as a percent ("30%+ of households"): a share, not a count
     grain: str = "community_area"  # what is picked: community areas, or ZIPs by their home values
+    years: tuple = ()  # a change's two years ("more homicides in 2021 than in 2019": (2019, 2021))
 
 
 @dataclass

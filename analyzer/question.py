@@ -560,6 +560,8 @@ def _query_parts(w, result: dict) -> None:
 
 # "how many households", "what share of the city's households ... live in": the households counted (a share of the
 # city's count), not each area's share of its own households
+_MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|killings)\s+in\s+((?:19|20)\d\d)\s+than\s+"
+                                r"(?:in\s+)?((?:19|20)\d\d)\b")
 _HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b|"
                                     r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?"
                                     r"(?:city'?s|chicago'?s|all\s+(?:the\s+)?)\s*households\b")
@@ -594,11 +596,16 @@ def _finish(w) -> Analysis:
         result["ranking"] = {**result["ranking"], "order": "asc" if order == "desc" else "desc"}
     if result["population_growth"] and not result["ranking"] and not condition and not (areas or wards or districts
                                                                                          or zips) \
-            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what)\b", low):
+            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what|number\s+of)\b|#\s*of\b", low):
         # "how many community areas lost population since 2010": the areas picked by the sign of the change
         lost = bool(_LOSS_RE.search(low))
         result["area_condition"] = AreaCondition("population_change", "below" if lost else "above", 0.0, (0, 0))
         result["group_by"] = None
+        rose = _MORE_THAN_YEAR_RE.search(low)  # "... but had more homicides in 2021 than in 2019": both changes
+        if rose:
+            years = (int(rose.group(3)), int(rose.group(2)))
+            result["more_conditions"] = [AreaCondition("homicide_change", "above" if rose.group(1) == "more" else
+                                                       "below", 0.0, rose.span(), years=years)]
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):

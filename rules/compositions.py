@@ -539,14 +539,22 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
         return None
     period = _period(analysis)
     measures, having = list(query["measures"]), list(query["having"])
+    derived = list(query.get("derived") or [])
     for condition in analysis.more_conditions:
+        if condition.metric == "homicide_change" and len(condition.years) == 2:
+            # "more homicides in 2021 than in 2019": each year's count, the change, its sign bounded
+            pair = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in condition.years]
+            measures += [p for p in pair if all(_name(m) != p["as"] for m in measures)]
+            derived.append({"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]})
+            having.append({"field": "homicides_change", "op": OPS[condition.side], "value": 0})
+            continue
         spec = _bounded(analysis, period, condition)
         if spec is None or condition.grain != analysis.area_condition.grain:
             return None
         if all(_name(m) != _name(spec) for m in measures):
             measures.append(spec)
         having.append({"field": _name(spec), "op": OPS[condition.side], "value": condition.value})
-    return {**query, "measures": measures, "having": having}
+    return {**query, "measures": measures, "having": having, **({"derived": derived} if derived else {})}
 
 
 def composed_queries(analysis: Analysis) -> list[dict]:

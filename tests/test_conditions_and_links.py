@@ -309,3 +309,13 @@ def test_how_many_times_one_zip_s_value_is_another_s(ask):
         n = int(ref._counts([2022])[main])
         assert f"{ref._names()[main].title()} ({main}) had {n} homicide{'' if n == 1 else 's'} in 2022." in text
     assert "For the whole city" not in text
+
+
+def test_lost_residents_and_more_homicides_in_one_year_than_another(ask):
+    run = ask("# of community areas that lost population between 2010 and the 2019-23 ACS but had more homicides in "
+              "2021 than in 2019?")
+    lost = ref._acs_pop() < ref._pop2010().reindex(ref._acs_pop().index)
+    rose = ref._counts([2021]) > ref._counts([2019])
+    both = int((lost & rose.reindex(lost.index)).sum())
+    assert f"There are {both} community areas whose residents fell from the 2010 census to ACS 2019-2023 and whose " \
+           f"homicides rose from 2019 to 2021" in lead(run)
