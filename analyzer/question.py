@@ -143,6 +143,7 @@ def _read_places(w) -> None:
     scope = negations.read_place_scope(text, low, geo, places, [s["span"] for s in named_submarkets])
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
+    areas[:] = _not_describing_a_zip(low, zips, areas)
     named, named_spans = named_districts(low, data, places["taken"])
     by_address, address_spans = districts_by_address(low, data)  # "the district whose station is at 1438 W 63rd St"
     named, named_spans = named + [n for n in by_address if n not in named], named_spans + address_spans
@@ -716,6 +717,13 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
+def _not_describing_a_zip(low: str, zips: list, areas: list) -> list:
+    """The areas asked about: not those in parentheses after a ZIP, which only say where it is ("ZIP 60617 (South
+    Chicago / East Side)" asks the ZIP's value, not the two areas')."""
+    groups = [m.group(2) for m in re.finditer(r"\b(\d{5})\s*\(([^)]{0,80})\)", low) if m.group(1) in zips]
+    return [a for a in areas if not any(str(getattr(a, "text", "")).lower() in g for g in groups)] if groups else areas
+
+
 def _month_bounded_spans(low: str, cov) -> str:
     """A span with a month at one end only is a span of months: "from 2015 to march 2018" runs from January 2015,
     "march 2015 to 2018" to December 2018 (a span ending at the data's own last month stays whole years)."""

@@ -602,7 +602,8 @@ def dates_ranked(analysis: Analysis) -> dict | None:
 
 # A fact of a place that names a place of another grain: the area covering most of a ZIP, an area's main ZIP.
 LINKS = {"main_community_area": ("zip", "community_area", re.compile(r"community area (\d+)")),
-         "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})"))}
+         "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})")),
+         "ward_office_zip": ("ward", "zip", re.compile(r"\b(\d{5})\b"))}
 ZIP_FACTS = ("main_community_area", "community_areas_overlapping")
 
 
@@ -637,6 +638,15 @@ def zip_facts(analysis: Analysis) -> dict | None:
     direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
     return {**query, "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
+
+
+def ward_facts(analysis: Analysis) -> dict | None:
+    """"The 36th ward office - what ZIP is it in, and the Zillow value for that ZIP in January 2023": the office's
+    ZIP first (the ZIP's value follows once it is known)."""
+    if "ward_office_zip" not in analysis.named_measures or not analysis.wards or "home_value" not in analysis.metrics:
+        return None
+    return {"measures": ["ward_office_zip", "ward_office_address"], "group_by": ["ward"],
+            "filters": [{"dimension": "ward", "in": list(analysis.wards)}]}
 
 
 def area_value_change(analysis: Analysis) -> dict | None:
@@ -752,7 +762,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, ihs_quarters, zip_facts, area_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

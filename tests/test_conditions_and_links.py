@@ -319,3 +319,21 @@ def test_lost_residents_and_more_homicides_in_one_year_than_another(ask):
     both = int((lost & rose.reindex(lost.index)).sum())
     assert f"There are {both} community areas whose residents fell from the 2010 census to ACS 2019-2023 and whose " \
            f"homicides rose from 2019 to 2021" in lead(run)
+
+
+def test_a_ward_office_s_zip_and_that_zip_s_value(ask):
+    offices = pd.read_csv(ref.DATA / "ward_offices.csv", dtype=str, encoding="utf-8-sig")
+    zip_code = offices.loc[offices["WARD"].str.strip() == "36", "ZIPCODE"].iloc[0].strip()
+    run = ask("The 36th ward office - what ZIP is it in, and what was the Zillow home value index for that ZIP in "
+              "January 2023?")
+    assert f"the ward office ZIP is {zip_code}" in lead(run)
+    assert f"ZIP {zip_code} had a typical home value (Zillow ZHVI) of ${ref._zhvi(2023, 1)[zip_code]:,.0f} in " \
+           f"January 2023" in lead(run)
+
+
+def test_areas_in_parentheses_after_a_zip_only_say_where_it_is(ask):
+    """"ZIP 60617 (South Chicago / East Side)": the ZIP is asked; it has no Zillow value, which the answer says
+    (never the two areas' values in its place)."""
+    assert "60617" not in set(ref._zhvi(2020, 1).index)
+    run = ask("What was the typical Zillow home value in ZIP 60617 (South Chicago / East Side) in January 2020?")
+    assert "ZIP 60617 has no Zillow home value" in run.answer and "South Chicago" not in lead(run)
