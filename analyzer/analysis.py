@@ -146,6 +146,7 @@ class Analysis:
     each_year: bool = False
     span_total: bool = False
     counts_2010: bool = False
+    arrests_counted: bool = False  # "how many of those had an arrest": the arrests' count beside the rate
     asks_times: bool = False  # "how many times higher was 60614's value than 60621's": the ratio of two places' figures  # 2010 named as a year of its own, beside "the 2010 census" ("homicides in 2010 vs 2022")
     quarters: list[str] = field(default_factory=list)  # every IHS quarter named ("Q4 2019 and Q4 2025"), oldest first  # "from 2012 through 2022": the span's total, not its two ends
     # The semantic layer's measures the question's words name (semantic/reading.py): a ZIP's main community area, an

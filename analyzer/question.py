@@ -554,6 +554,10 @@ def _query_parts(w, result: dict) -> None:
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
     result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
+    result["arrests_counted"] = bool(re.search(r"\bhow\s+many\s+(?:of\s+(?:those|them|these)\s+)?(?:had|led\s+to|"
+                                               r"ended\s+(?:in|with)|resulted\s+in|saw|were\s+cleared\s+by)\s+"
+                                               r"(?:an?\s+)?arrests?\b|\bhow\s+many\s+arrests\b|\bnumber\s+of\s+"
+                                               r"arrests\b", w.low))
     result["asks_times"] = bool(re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b", w.low))
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"

@@ -329,7 +329,8 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
                 lead.append(LeadLine(context, "context", entry))
         elif summary:
             measures = _socio_lines(entry, analysis)  # the measures asked, not the summary's income
-            sentence = count_sentence(entry.result.values, summary) if entry.name == names.HOMICIDES else \
+            sentence = count_sentence(entry.result.values, summary, arrests_counted=analysis.arrests_counted) \
+                if entry.name == names.HOMICIDES else \
                 trend_sentence(entry.result.values, summary) if entry.name == names.DISTRICT_TRENDS else \
                 area_rate_sentence(entry.result.values) if entry.name == names.AREA_RATES else None
             # The census group asked about, with its count: "how many Chatham residents are 65 or older".

@@ -110,7 +110,7 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | None:
+def count_sentence(values: dict, summary: str, in_all: bool = False, arrests_counted: bool = False) -> str | None:
     """A homicide count as a sentence ("There were 0 homicides ..." when nothing matched), or None when the result
     is not a homicide count."""
     total = values.get("total")
@@ -136,6 +136,8 @@ def count_sentence(values: dict, summary: str, in_all: bool = False) -> str | No
     rate = values.get("arrest_rate_pct")
     if rate is not None and total and "arrest_status" not in (values.get("filters") or {}):
         text += f"; the arrest rate was {rate:.1f}%"  # of homicides counted by their arrest flag it says nothing
+        if arrests_counted and isinstance(values.get("arrests"), int):  # "how many of those had an arrest"
+            text += f" (an arrest in {values['arrests']:,})"
     return text + _summary_tail(summary, with_tie=not in_all) + "."
 
 

@@ -337,3 +337,13 @@ def test_areas_in_parentheses_after_a_zip_only_say_where_it_is(ask):
     assert "60617" not in set(ref._zhvi(2020, 1).index)
     run = ask("What was the typical Zillow home value in ZIP 60617 (South Chicago / East Side) in January 2020?")
     assert "ZIP 60617 has no Zillow home value" in run.answer and "South Chicago" not in lead(run)
+
+
+def test_how_many_of_those_had_an_arrest_is_counted(ask, data_dir):
+    raw = pd.read_csv(data_dir / "homicides.csv", usecols=["Year", "Community Area", "Arrest"])
+    area = ref._rank(ref._sm("no_hs"), 1)[0]
+    rows = raw[(raw["Year"] == 2021) & (pd.to_numeric(raw["Community Area"], errors="coerce") == area)]
+    arrests = int((rows["Arrest"].astype(str).str.lower() == "true").sum())
+    run = ask("area with the highest % of adults 25+ w/o a high school diploma (2008-2012) - 2021 homicide count and "
+              "how many of those had an arrest?")
+    assert f"There were {len(rows)} homicides in" in lead(run) and f"(an arrest in {arrests})" in lead(run)
