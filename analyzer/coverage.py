@@ -30,7 +30,7 @@ off out through during before after between among across per via upon toward tow
 all any some each every both either much many more most few lots lot plenty several such own same
 very really just only even also too quite rather pretty actually basically exactly roughly approximately around
 nearly almost overall altogether total totals whole entire add adds added adding sum summed combined together inside
-separately separate individually respectively pooled span still
+separately separate individually respectively pooled pool span still using use
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded
@@ -112,7 +112,7 @@ CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow gre
                          "plunged soar soared big large steep sharp bounce bounced rebound rebounded recover "
                          "recovered".split())
 HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode crosswalk "
-                       "crosswalk-weighted weighted mapped".split())
+                       "crosswalk-weighted weighted mapped zillow zillow's zhvi estimated estimate".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 
 

@@ -70,7 +70,19 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+# "the 11 pm hour", "(11:00-11:59 pm)": one hour of the clock, said as the hour the time readers know ("11pm")
+_CLOCK_HOUR_RE = re.compile(r"\b(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)\s+hour\b|\b(\d{1,2}):00\s*[-\u2013]\s*(\d{1,2}):59\s*"
+                            r"(am|pm)\b")
+
+
+def _clock_hour(m: re.Match) -> str:
+    if m.group(1):
+        return f"at {m.group(1)}{m.group(2).replace('.', '')}"
+    return f"at {m.group(3)}{m.group(5)}" if m.group(3) == m.group(4) else m.group(0)
+
+
 def expand_shorthand(low: str) -> str:
+    low = _CLOCK_HOUR_RE.sub(_clock_hour, low)
     low = _NUMBER_SIGN_RE.sub(lambda m: _ordinal(int(m.group(1))), low)
     return _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(0)], low)
 
@@ -381,7 +393,8 @@ RANK_WORD_METRIC = [
 TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+(?:months?|weeks?|days?|years?|quarters?))|"
                       r"\b" + NUM +
                       r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
-                      r"cheapest|fewest|biggest|largest|smallest|worst|best|areas|neighbou?rhoods|"
+                      r"cheapest|fewest|biggest|largest|smallest|worst|best|priciest|costliest|densest|areas|"
+                      r"neighbou?rhoods|"
                       r"communit(?:y|ies)|community\s+areas|wards|districts)\b", _FLAGS)
 HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"
                              r"\b(?:headquarters|hq)\s+of\s+the\s+(?:chicago\s+)?police\b", _FLAGS)

@@ -347,3 +347,20 @@ def test_how_many_of_those_had_an_arrest_is_counted(ask, data_dir):
     run = ask("area with the highest % of adults 25+ w/o a high school diploma (2008-2012) - 2021 homicide count and "
               "how many of those had an arrest?")
     assert f"There were {len(rows)} homicides in" in lead(run) and f"(an arrest in {arrests})" in lead(run)
+
+
+def test_an_hour_of_the_clock_said_as_the_hour(ask):
+    h = ref._hom()
+    want = int((h["year"].between(2016, 2022) & (h["date"].dt.hour == 23)).sum())
+    run = ask("Between 2016 and 2022, how many homicides happened during the 11 PM hour (11:00-11:59 pm)?")
+    assert lead(run).startswith(f"There were {want} homicides in Chicago from 2016 to 2022, between 23:00 and 23:59")
+    assert not run.reading.not_used
+
+
+def test_n_then_a_superlative_is_a_top_n(ask):
+    run = ask("Using Zillow home values mapped to community areas through the ZIP crosswalk (Sept 2024), take the 5 "
+              "priciest community areas. How many homicides did they have altogether from 2019 to 2022?")
+    top = ref._rank(ref._ca_zhvi(2024, 9), 5)
+    assert f"Together they had {int(ref._counts(range(2019, 2023)).loc[top].sum())} homicides in 2019-2022" \
+        in lead(run)
+    assert not run.reading.not_used
