@@ -83,7 +83,7 @@ def test_a_ranking_within_a_threshold_ranks_within_it(ask, acs, counts):
     top = int(rates.idxmax())
     run = ask("highest homicide rate in 2021 among areas with more than 50,000 residents")
     assert lead(run).startswith(f"Of the {len(big)} community areas with more than 50,000 residents (ACS 2019-2023), the "
-                                f"one with the highest homicides per 100,000 residents a year, 2021 is ")
+                                f"one with the highest homicides per 100,000 residents a year in 2021 is ")
     assert f"({top}), with" in lead(run) and f"{rates[top]:.1f} homicides per 100,000" in lead(run)
 
 

@@ -132,7 +132,11 @@ def homicides(args, values):
         spec = {"measure": "homicides", "per_year": True}
         out.append(figure("per year", values["per_year_average"], {"measures": [spec], **scope}, "homicides"))
     if values.get("share_of"):  # the count the kind filters narrowed: the same period and places
-        context = {**scope, "filters": [f for f in scope.get("filters", []) if f["dimension"] in PLACE_DIMENSIONS]}
+        # (and the months named, when another kind filter narrowed the count further: "July 2020's weekends")
+        further = any(args.get(k) for k in ("weekdays", "hours", "domestic", "location_type", "location_types",
+                                            "holidays", "month_days")) or args.get("arrest_status") not in (None, "any")
+        kept = PLACE_DIMENSIONS + (("calendar_month",) if args.get("months") and further else ())
+        context = {**scope, "filters": [f for f in scope.get("filters", []) if f["dimension"] in kept]}
         out.append(figure("before the kind filters", values["share_of"]["homicides"],
                           {"measures": ["homicides"], **context}, "homicides"))
     group = args.get("group_by")
@@ -379,7 +383,9 @@ def price_index(values):
 
 
 def properties(args, values):
-    if values.get("scope") in ("submarket", "city") and values.get("price_index") is not None:
+    area_index = values.get("scope") == "area" and args.get("metric") == "price_trend"  # its submarket's series
+    if (values.get("scope") in ("submarket", "city") or area_index) and values.get("price_index") is not None \
+            and values.get("price_index_quarter"):
         return price_index(values)
     if values.get("scope") == "ranking" and args.get("metric") == "price_trend":  # submarkets ranked by the index
         return [fig for row in values.get("rows") or [] for fig in price_index(row)]
