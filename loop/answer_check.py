@@ -144,7 +144,21 @@ def dropped_from_the_reading(state: RunState, ctx: RunContext) -> list[str]:
     if _QUALIFIER_RE.search(lead) and not _QUALIFIER_RE.search(state.answer):
         left.append("what the answer could not give")
     left += [place for line in state.key_lines for place in places_named(line) if not _names(state.answer, place)]
+    said = " ".join(state.answer.lower().split())
+    left += [name for line in state.key_lines for name in record_names(line) if name.lower() not in said]
     return list(dict.fromkeys(left))
+
+
+# A record's own name as the data writes it, in capitals: an IUCR code's "FIRST DEGREE MURDER", a kind of place's
+# "PARKING LOT". The 1.5B model described IUCR 0110 as "the number of first-degree homicides", which no figure check
+# catches: the answer must carry the name, in any case. Pieces split at " / " and " - "; short ones (ACS, IUCR) are
+# abbreviations, not names.
+_CAPITALS = re.compile(r"\b[A-Z][A-Z'&.]*(?:[ \-/]+[A-Z][A-Z'&.]*)*\b")
+
+
+def record_names(line: str) -> list[str]:
+    pieces = [p.strip() for run in _CAPITALS.findall(line) for p in re.split(r"\s+[/\-]\s+|/", run)]
+    return [" ".join(p.split()) for p in pieces if len(p.replace(" ", "")) >= 5]
 
 
 # A place as the key lines name it: "Gage Park (63)", "ward 48", "district 20", "60614". The figures check leaves

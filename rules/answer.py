@@ -478,6 +478,10 @@ def key_line_parts(line: str, compares: bool, years: list[int] | tuple = (),
     return [(line, not line.startswith(_YEAR_ROWS_PREFIX))]
 
 
+# "Which month was the deadliest, and how does that compare with the district's 2021 total?": the total is asked.
+_ASKS_THE_TOTAL = re.compile(r"\b(?:totals?|in all|overall|altogether|combined)\b", re.IGNORECASE)
+
+
 def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
                 planned_tools: set[str] | None = None, geo=None) -> list[str]:
     """The lines of these results that answer the question, as the planner would open its answer, every number
@@ -494,8 +498,11 @@ def key_figures(question: str, analysis: Analysis, results: list[ToolCallStep],
     checker = _Checker([r.result for r in ok], question, geo)
     # A context line is a key line where it holds what was asked: "what share of the district's 2020 homicides
     # ended in an arrest" is the district's arrest rate, not the top kind of place's (both models gave that one)
+    # The ranking's total is a key line too where the question asks how many and no ranking: "how many on the
+    # weekend" split by weekday is answered by the weekend's 247, which the 1.5B model left out for Sunday's 128.
     parts = [(line.text, line.entry if line.role == "figure" else None) for line in _lead_parts(analysis, ok)
-             if line.role != "context" or ("arrests" in analysis.metrics and "arrest rate" in line.text)]
+             if line.role != "context" or ("arrests" in analysis.metrics and "arrest rate" in line.text)
+             or (analysis.asks_count and not analysis.ranking) or bool(_ASKS_THE_TOTAL.search(question))]
     for entry in ok:
         # In place of the result's figure line: a trend is its years (its count sentence leads with the period
         # total); "how many Latino residents" is the group's count (the summary gives four groups' shares, no count).

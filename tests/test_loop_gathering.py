@@ -343,10 +343,12 @@ def test_a_question_only_about_missing_subjects_admits_no_call(registry, setting
     orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2021), "NO_TOOL_CALL", "Done."])
     orch.run("how many homicides and robberies were there in 2021?")  # homicides are in the data
     assert "TOOL_CALL" in backend.requests[0].grammar
-    # A model's answer that leaves the missing subject out gets the note, which points to no figures above.
+    # With the planner beside the model, its decline is the answer, with no model pass: it names the missing
+    # subject and points to no figures above.
     backend = SuggestibleModel(["The data covers homicides and census figures."])
     result = Orchestrator(backend, registry, settings).run("what's the weather like in Chicago tomorrow?")
-    assert result.answer.endswith("it has nothing on weather.") and "figures above" not in result.answer
+    assert backend.requests == [] and "weather" in result.answer.split("\n\n")[0]
+    assert "figures above" not in result.answer
 
 
 @pytest.mark.parametrize("question", ["What is MCP?", "hello",
@@ -481,8 +483,15 @@ def test_area_only_figures_asked_for_a_ward_admit_no_call(registry, settings, qu
     # Asked "the income in ward 27", the 0.5B model called the census, socioeconomic and homicide tools for
     # other places. Those figures are published by community area only, so no call is admitted, and the note
     # saying so reaches the answer even when the model leaves it out.
-    result, _ = answered_without_gathering(registry, settings, question, "I cannot give that.")
+    # With the planner beside the model, its decline is the answer with no model pass.
+    backend = SuggestibleModel(["I cannot give that."])
+    result = Orchestrator(backend, registry, settings).run(question)
     assert "published by community area only" in result.steps[0].no_calls_reason
+    assert backend.requests == [] and result.calls == [] and result.stopped_because == "no_data_needed"
+    assert "community area" in result.answer.split("\n\n")[0]
+    # Without it (a scripted backend), the reply is the decline and the note is added after it.
+    orch, backend = orchestrate(registry, settings, ["I cannot give that."])
+    result = orch.run(question)
     assert result.answer.startswith("I cannot give that.\n\nNote: ")
     assert "published by community area" in result.answer
     notes = next(s for s in result.steps if s.type == "notes")
