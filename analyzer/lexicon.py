@@ -57,7 +57,9 @@ def correct_spelling(low: str) -> str:
 _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
               "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's",
               "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you",
-              "w/": "with"}
+              "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
+              "sat+sun": "saturday and sunday", "community-area": "community area",
+              "community-areas": "community areas"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -350,13 +352,13 @@ POPULATION_ADJUSTMENT_RE = re.compile(
     r"\b(?:relative\s+to|compared\s+(?:to|with)|considering|given|for)\s+how\s+many\s+(?:people|residents|folks)\s+"
     r"(?:live|lived|living|reside)\s+(?:there|in\s+it|in\s+them)\b|\bfor\s+(?:its|their)\s+size\b", _FLAGS)
 # "out of every 100k Chicagoans" and "for each 100,000 people" ask for a rate just as "per 100k" does.
-PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
+PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
                            r"resident|head)\b|\b(?:every|each)\s+(?:100\s*k|100,?000|hundred\s+thousand|1,?000|"
                            r"thousand)\b|\brates?\b|" + POPULATION_ADJUSTMENT_RE.pattern, _FLAGS)
-PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita\s+income\b", _FLAGS)
+PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
-                      r"\brose\b|\bfall(?:en)?\b|\bfell\b|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|"
+                      r"\brose\b|\bfall(?:en)?\b|\bfell\b|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)
@@ -370,7 +372,7 @@ BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhi
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
-CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\br\s+between\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(

@@ -226,12 +226,15 @@ def _read_subjects(w) -> None:
         add_unique(domains, "homicides")
     filters = negations.read_filters(low, metrics, locations)  # "non-domestic", "unsolved", "not on the street"
     snapshot = {"start": 2008, "end": 2012}
-    if "socioeconomic" in domains and "homicides" in domains and snapshot in periods and len(periods) >= 2:
+    others = [y for y in years if not 2008 <= y <= 2012]  # "unemployment (2008-2012) vs homicides in 2022"
+    if "socioeconomic" in domains and "homicides" in domains and snapshot in periods and \
+            (len(periods) >= 2 or others) and not (len(periods) < 2 and len(others) > 1):
         # "the second highest poverty rate in the 2008-2012 numbers, and its homicides from 2005 to 2022": the
         # indicators' own years name the snapshot; the other span dates the homicides
         periods = [p for p in periods if p != snapshot]
         years = [y for y in years if y not in (2008, 2012) or any(p["start"] <= y <= p["end"] for p in periods)]
-        when["year_range"] = {"start": periods[0]["start"], "end": periods[0]["end"]}
+        when["year_range"] = {"start": periods[0]["start"], "end": periods[0]["end"]} if periods else \
+            {"start": others[0], "end": others[0]}
     if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
         add_unique(metrics, "price_trend")
         add_unique(domains, "property")
@@ -258,6 +261,7 @@ def _read_subjects(w) -> None:
         add_unique(metrics, "trend")
     if correlation:
         add_unique(metrics, "correlation")
+        metrics = _correlated_pair(low, metrics, metric_pos)
     if "home_value" in metrics and trend:
         add_unique(metrics, "price_trend")
     if not metrics and (areas or wards or districts) and re.search(r"\bcrime\b", low):
@@ -804,6 +808,21 @@ def _typed(found: dict) -> Analysis:
         year_range=YearSpan(**year_range) if year_range else None,
         periods=[YearSpan(**p) for p in found.pop("periods")],
         **found)
+
+
+_BETWEEN_RE = re.compile(r"\b(?:correlat\w*|relationship|r)\s+between\b")
+_NOT_A_SIDE = ("trend", "correlation", "price_trend")
+
+
+def _correlated_pair(low: str, metrics: list, metric_pos: dict) -> list:
+    """"Did poorer areas see bigger gains? The correlation between the hardship index and the % change in home
+    value": the two measures after "between" are the pair; "poorer" before it only motivates the question."""
+    between = _BETWEEN_RE.search(low)
+    sides = [m for m in metrics if m not in _NOT_A_SIDE]
+    named = [m for m in sides if between and metric_pos.get(m, -1) >= between.end()]
+    if len(sides) <= 2 or len(named) != 2:
+        return metrics
+    return [m for m in metrics if m in named or m in _NOT_A_SIDE]
 
 
 def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | None]:

@@ -9,6 +9,8 @@ share of the city, a change ranked with another measure beside it.
 """
 from __future__ import annotations
 
+import calendar
+
 import re
 
 from analyzer.analysis import Analysis
@@ -130,7 +132,7 @@ def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = Fal
         name = "population_2010"
     if name is None:
         return None
-    kinds = [{"dimension": "domestic", "equals": True}] if analysis.domestic_filter and name == "homicides" else []
+    kinds = _homicide_filters(analysis) if name in ("homicides", "homicide_rate") else []
     if name in TIMED and period:  # "the most homicides flagged domestic": the count of those rows
         return {"measure": name, "period": period, **({"filters": kinds} if kinds else {})}
     if kinds:
@@ -139,6 +141,25 @@ def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = Fal
         month = _home_month(analysis)
         return {"measure": name, **({"period": {"month": month}} if month else {})}
     return {"measure": name}
+
+
+def _homicide_filters(analysis: Analysis) -> list[dict]:
+    """The homicide rows a composition counts: domestic ones, months of the year, days of the week, one stretch of
+    hours ("in June, July and August of 2020 in the five poorest areas" had counted the whole year). Where the
+    question groups by one of them, it is a grouping, not a filter."""
+    found = [{"dimension": "domestic", "equals": True}] if analysis.domestic_filter else []
+    grouped = analysis.group_by or ""
+    # "June, July and August of 2020": months of the year the period names (its months of years say the same).
+    # Beside a home value the months are its months ("under $180,000 in September 2024").
+    # A month said in passing ("I know the data only runs into July") names no year: no filter.
+    in_the_years = bool(analysis.month_years) and {int(m[:4]) for m in analysis.month_years} <= set(analysis.years)
+    if analysis.months and in_the_years and "month" not in grouped and "home_value" not in analysis.metrics:
+        found.append({"dimension": "calendar_month", "in": list(analysis.months)})
+    if analysis.weekdays and "weekday" not in grouped:
+        found.append({"dimension": "weekday", "in": [calendar.day_name[d - 1] for d in analysis.weekdays]})
+    if len(analysis.hour_spans) == 1 and "hour" not in grouped:
+        found.append({"dimension": "hour", "in": list(analysis.hour_spans[0].hours)})
+    return found
 
 
 def _others(analysis: Analysis, first: str) -> list[str]:
@@ -666,6 +687,15 @@ def area_value_change(analysis: Analysis) -> dict | None:
             others, derived = others + counts[0], derived + counts[1]
     down = analysis.change_direction == "down"
     direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
+    if ranking.metric == "population" and analysis.population_growth:
+        # "Which area lost the largest percentage of its population since 2010, and how did its home values
+        # change": the population's change is ranked, the home values' change is beside it.
+        others = [s for s in others if s["measure"] != "population"] + [{"measure": "population_2010"},
+                                                                        {"measure": "population"}]
+        key = "population_change_pct" if analysis.population_growth == "change_pct" else "population_change_people"
+        derived = derived + [{"name": key, "op": "pct_change" if key.endswith("pct") else "change",
+                              "of": ["population_2010", "population"]}]
+        direction = ranking.order
     return {"measures": [*specs, *others], "group_by": ["community_area"], "derived": derived,
             "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
