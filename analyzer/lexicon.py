@@ -450,7 +450,7 @@ def rank_position(text: str) -> int:
 WHICH_RE = re.compile(r"\b(?:which|what|where)\b.{0,40}?\b(?:area|neighbou?rhood|community|part|ward|district|"
                       r"place|zip|month|year|location)s?\b", _FLAGS | re.S)
 # "deadliest", "second-safest", "most violent" (not "latest", "southwest" or "interest").
-_SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
+_SUPERLATIVE = r"(?!(?:latest|interest|honest|modest|forest|(?!lowest\b)\w*west)\b)(?:[\w-]*\w{3}est|most\s+\w+|worst|least\s+\w+)"
 _KIND_WITH = (r"(?:\bthe\s+|^\W*)(?:(?:full|whole|complete|calendar)\s+)?{}\s+(?:with|w/|that\s+(?:had|has|saw)|having)\s+"
               r"(?:the\s+)?(?:[\w-]+\s+|\w+-)?"
               r"(?:most|fewest|least|highest|lowest|more|fewer|\w+est)\b")
@@ -477,7 +477,10 @@ GROUP_WORDS = [
     # "the cheapest zip code", "which zips": ZIPs ranked (their own home values); "zip 60614" names one.
     ("zip", re.compile(r"\b(?:which|whichever|what|by|each|per|every)\s+(?:chicago\s+)?zip(?:\s*codes?)?(?:'s)?\b|\bzip\s*codes\b|"
                        r"\bzips\b|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest|costliest|most\s+expensive|least\s+expensive)"
-                       r"\s+(?:chicago\s+)?zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?"), _FLAGS)),
+                       r"\s+(?:chicago\s+)?zip(?:\s*codes?)?\b|" + _KIND_WITH.format(r"zip(?:\s*codes?)?") +
+                       # "the lowest home value zip": a superlative, its measure's words, then the kind
+                       r"|\b(?:" + _SUPERLATIVE + r"|cheapest|priciest)\s+(?:(?!in\b|of\b|for\b|at\b|and\b|by\b)"
+                       r"[\w-]+\s+){1,3}zip(?:\s*codes?)?\b(?!\s*\d)", _FLAGS)),
     # "the arrest rate for domestic homicides compared to non-domestic ones": the two kinds side by side
     ("domestic", re.compile(r"\bdomestic\b.{0,40}?\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or|with)\s+"
                             r"(?:the\s+|those\s+)?(?:non[\s-]?domestic|other|all\s+other)\b|\bnon[\s-]?domestic\b.{0,40}?"

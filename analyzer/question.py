@@ -218,7 +218,10 @@ def _read_subjects(w) -> None:
         consumed += set_aside_shares(low)
         # "white non-hispanic": the group's words, negation and all, are read
         consumed += [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
-    dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low)
+    # (A date beside a measure only the layer declares is that measure's: "Redfin's median sale price for the
+    # window starting Jan 1 2012".)
+    dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low) \
+        and not measures_named(low)
     if dated_only:
         # "is 2023 looking better or worse than last year at this point? compare the numbers so far": days of the
         # year named and no subject; only the homicide data is kept by date (the notes say it was read so).
@@ -285,7 +288,9 @@ def _read_declared_or_unsupported(w) -> None:
         add_unique(domains, "census")
     # A subject only the semantic layer's declarations name ("the alderman of the 42nd ward"): read there, before a
     # ward alone is taken for homicides or the subject for one the data lacks.
-    declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months) if not metrics else None
+    starts = _WINDOW_START_RE.search(low) and [s.start for s in w.times.date_spans if len(s.start) == 10]
+    declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months,
+                              starts[0] if starts else "") if not metrics else None
     if not domains and not declared and not UNSUPPORTED_ANY_RE.search(low) and (
             wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
@@ -326,7 +331,11 @@ def _read_shape(w) -> None:
         consumed.append(floor.span())
     ranking = _ranking(low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():],
                        metrics, metric_pos)
-    follow = read_follow_year(low, years, periods) if ranking and not (areas or wards or districts or zips) else None
+    # A ranking by a home value dated by its month ("the 5 cheapest by home value in sept 2024: how many killings
+    # did they have in 2022") is no ranking in one year and a count in another: the month is the home value's.
+    by_month_value = bool(ranking) and ranking.get("metric") == "home_value" and bool(w.month_years)
+    follow = read_follow_year(low, years, periods) if ranking and not (areas or wards or districts or zips) \
+        and not by_month_value else None
     if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
         years = follow.ranked
         when["year_range"] = {"start": years[0], "end": years[-1]}
@@ -421,8 +430,11 @@ def _read_warnings(w) -> None:
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
     warnings += _area_only_warnings(domains, places, metrics)
-    if per_capita and (wards or districts) and not areas:
-        kinds = " or ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
+    # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
+    wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
+    if per_capita and (wards or districts or wards_ranked or districts_ranked) and not areas:
+        kinds = " or ".join(x for x in (("ward" if wards or wards_ranked else ""),
+                                        ("police district" if districts or districts_ranked else "")) if x)
         warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
@@ -671,12 +683,15 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
-def _read_declared(text: str, data, areas, wards, districts, zips, years, months=()) -> dict | None:
+_WINDOW_START_RE = re.compile(r"\bwindow\s+(?:starting|beginning|that\s+(?:starts|started|begins|began))\b")
+
+
+def _read_declared(text: str, data, areas, wards, districts, zips, years, months=(), window_start="") -> dict | None:
     """The semantic layer's query for a question in its declarations' words (semantic/reading.py), or None."""
     if data is None:
         return None
     places = {"community_area": [a["number"] if isinstance(a, dict) else a.number for a in areas], "ward": wards, "district": districts, "zip": zips}
-    return declared_query(text, {k: v for k, v in places.items() if v}, years, data, months)
+    return declared_query(text, {k: v for k, v in places.items() if v}, years, data, months, window_start)
 
 
 def _long_date(iso: str) -> str:

@@ -546,7 +546,23 @@ def _place_difference(question: str, ok: list[ToolCallStep], analysis: Analysis)
             line = census_group_gap_sentence(question, entry.result.values, analysis.census_group)
         if line:
             break
-    return [line] if line else []
+    return ([line] if line else []) + _compared_home_values(question, ok, line)
+
+
+def _compared_home_values(question: str, ok: list[ToolCallStep], first: str | None) -> list[str]:
+    """Two areas' home values compared in one result, with the gap or ratio asked: "Hyde Park vs Woodlawn --
+    difference in per capita income, and difference in typical home value" gave the income's gap alone."""
+    lines = []
+    for entry in ok:
+        values = entry.result.values
+        rows = values.get("rows") or []
+        if entry.name != names.PROPERTY or values.get("scope") != "comparison" or len(rows) != 2:
+            continue
+        when = {"home_value_period": values.get("home_value_period")}
+        line = home_value_ratio_sentence(question, {**rows[0], **when}, {**rows[1], **when})
+        if line and line != first:
+            lines.append(line)
+    return lines
 
 
 def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:

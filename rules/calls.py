@@ -314,10 +314,14 @@ def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         return _change_ranking_calls(analysis, years, periods)
     two_years = len(years) == 2 and not periods and analysis.trend
     # Separate years, month spans and hours are the count tool's filters: the period tool has none of them.
-    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking)) and \
+    # "Englewood murders in 2022 and in 2024 -- did they go down?": with 2024 outside the data no change can be
+    # given; 2022's count is the answer and 2024 is declined (five-year averages answered another question).
+    one_year_left = len(years) == 1 and not periods and bool(analysis.out_of_range_years)
+    if places and (len(periods) >= 2 or two_years or (analysis.trend and not ranking and not one_year_left)) and \
             not has_time_filters(analysis):
         return _period_comparison_calls(analysis, places, years, periods)
-    if analysis.per_capita and (ranking or where.areas or not places):
+    ranks_no_population = bool(ranking) and analysis.group_by in ("ward", "district")  # counts, with the note
+    if analysis.per_capita and (ranking or where.areas or not places) and not ranks_no_population:
         if where.areas:
             return [(names.AREA_RATES, {
                 **_rate_years(analysis), "community_area": where.areas[0], "compare_areas": where.areas[1:4] or None})]

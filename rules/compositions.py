@@ -743,8 +743,9 @@ def ratio_query(analysis: Analysis) -> dict | None:
     its own column (a measure filtered to it) and the ratio of the first to the second."""
     places = [("zip", z) for z in analysis.zips] if len(analysis.zips) == 2 else \
         [("community_area", p.number) for p in analysis.areas] if len(analysis.areas) == 2 else []
+    # Homicide counts have their own ratio sentence (rules/answer.py); a rate's ratio is this query's.
     metric = "home_value" if places and places[0][0] == "zip" else next(
-        (m for m in analysis.metrics if m in MEASURE_OF and m != "homicides"), None)
+        (m for m in analysis.metrics if m in MEASURE_OF and (m != "homicides" or analysis.per_capita)), None)
     if not analysis.asks_times or not places or metric is None or metric not in analysis.metrics:
         return None
     spec = _spec(metric, analysis, _period(analysis))

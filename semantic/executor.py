@@ -139,10 +139,17 @@ class Executor:
         frame = dataset.frame(self.data)
         if key is not None:
             frame = frame[self._event_columns(dataset, frame)]
+        # Time filters first: a series' latest value is the latest of the rows they keep ("the window starting
+        # 2012-01-01" is that one window, not the data's last).
+        early = [f for f in filters if self.cat.dimensions[f.dimension].kind == "time" and f.dimension in frame.columns]
+        for f in early:
+            frame = frame[_mask(frame[f.dimension], f)]
         frame = self._period(dataset, m, frame, period)
         posted_before = len(post)
         for f in filters:
             dim = self.cat.dimensions[f.dimension]
+            if f in early:
+                continue
             if f.dimension in frame.columns:
                 frame = frame[_mask(frame[f.dimension], f)]
             elif dim.mask is not None and set(dim.needs) <= set(frame.columns):

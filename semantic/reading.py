@@ -56,7 +56,7 @@ def _sources_named(low: str) -> set[str]:
 
 # "the city of Chicago", "Chicago overall", "citywide": the whole city, where a measure has the source's city figure.
 _CITY_RE = re.compile(r"\b(?:city\s+of\s+chicago|chicago\s+(?:overall|as\s+a\s+whole|city\s?wide|in\s+total)|"
-                      r"city[\s-]?wide|(?:the\s+)?(?:whole|entire)\s+city|all\s+of\s+chicago|for\s+chicago)\b")
+                      r"city[\s-]?wide|(?:the\s+)?(?:whole|entire)\s+city|all\s+of\s+chicago|for\s+chicago|in\s+chicago|in\s+total)\b")
 # A question over the places themselves ("which neighborhood", "by neighborhood"): not the city's one figure.
 _OVER_PLACES_RE = re.compile(r"\b(?:neighbou?rhoods|which|each|every|by\s+neighbou?rhood|most|least|highest|lowest)\b")
 
@@ -65,6 +65,8 @@ def words_named(text: str) -> list[str]:
     """Every declared measure word the question uses (for the words a reading has used)."""
     low = _normal(text)
     sources = {w for d in catalog().datasets.values() for w in d.words if _normal(w) in low}  # "on redfin"
+    # a dimension's own phrases ("the 90-day window starting"); its single words ("area", "year") say nothing
+    sources |= {w for d in catalog().dimensions.values() for w in d.words if " " in w and _normal(w) in low}
     return sorted({w for name in public_measures() for w in catalog().measures[name].words
                    if _normal(w) in low or _normal(w)[:-1] + "s " in low} | sources, key=len, reverse=True)
 
@@ -100,7 +102,8 @@ def attributes_query(text: str, places: dict, data, ranked: str | None = None) -
     return {"measures": fits, "group_by": [ranked]} if fits else None
 
 
-def declared_query(text: str, places: dict, years: list, data, months: list = ()) -> dict | None:
+def declared_query(text: str, places: dict, years: list, data, months: list = (),
+                   window_start: str = "") -> dict | None:
     """The query a question asks for in the declarations' words, or None where it names no declared measure.
 
     ``places``: grain -> members the question analyzer found ({"ward": [42], "community_area": [31]}).
@@ -133,6 +136,10 @@ def declared_query(text: str, places: dict, years: list, data, months: list = ()
             and not _OVER_PLACES_RE.search(text.lower()):
         query["group_by"] = []  # the source's own city figure
     timed = [m for m in fits if cat.datasets[m.dataset].time != "snapshot"]
+    if window_start and timed and all("window_start" in cat.datasets[m.dataset].dimensions for m in timed):
+        # "the 90-day window starting Jan 1 2012": the one window that begins that day (its date is its end)
+        query["filters"] = query.get("filters", []) + [{"dimension": "window_start", "equals": window_start}]
+        return query
     if years and timed:
         years = sorted(set(int(y) for y in years))
         # a month named with one year: that month ("in June 2015"), not the year

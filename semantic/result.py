@@ -63,7 +63,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         if name in specs:
             m = cat.measures[specs[name].measure]
             period = specs[name].period or q.period
-            measure_label = _filtered(m.label, specs[name].filters, dims)
+            measure_label = _filtered(m.label, specs[name].filters, dims, data)
             label = measure_label + (f", {period.label()}" if period and specs[name].period else "")
             unit = m.unit + (" a year" if specs[name].per_year else "")
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
@@ -79,7 +79,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                 2 if item["op"] == "ratio" else 1
             unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
                                                 if f in specs and item["op"] in ("change", "difference")), "")
-            columns.append({"name": name, "label": _derived_label(item, specs, cat), "unit": unit,
+            columns.append({"name": name, "label": _derived_label(item, specs, cat, data), "unit": unit,
                             "kind": "derived", "decimals": decimals, "op": item["op"],
                             "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
                                               if f in specs), "")})
@@ -118,9 +118,9 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     return result
 
 
-def _filtered(label: str, filters: list, dims) -> str:
+def _filtered(label: str, filters: list, dims, data=None) -> str:
     """A measure's label with its own filters said: "Domestic homicides", "Homicides with an arrest", "Homicides
-    (kind of place: STREET)"."""
+    (kind of place: STREET)", "Homicides (month of the year: June, July)", "Per capita income (Englewood)"."""
     for f in filters:
         value = f.values[0] if f.op == "equals" and f.values else None
         if f.dimension == "domestic" and isinstance(value, bool):
@@ -128,12 +128,17 @@ def _filtered(label: str, filters: list, dims) -> str:
         elif f.dimension == "arrest" and isinstance(value, bool):
             label += " with an arrest" if value else " with no arrest"
         else:
-            shown = ", ".join(map(str, f.values))
-            label += f" ({dims[f.dimension].label.lower()}{' not' if f.op == 'not_in' else ''}: {shown})"
+            dim = dims[f.dimension]
+            named = data is not None and dim.display is not None and f.op in ("in", "equals")
+            shown = ", ".join(str(dim.display(data, v)) if named else str(v) for v in f.values)
+            if named and dim.kind == "place":  # a place's own figure: "(Englewood)", not "(community area: 68)"
+                label += f" ({shown})"
+            else:
+                label += f" ({dim.label.lower()}{' not' if f.op == 'not_in' else ''}: {shown})"
     return label
 
 
-def _derived_label(item, specs, cat) -> str:
+def _derived_label(item, specs, cat, data=None) -> str:
     names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
     op = item["op"]
     if op in ("change", "pct_change"):
@@ -150,7 +155,7 @@ def _derived_label(item, specs, cat) -> str:
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
     if op == "ratio" and all(f in specs for f in item["of"]):  # "Ratio of home value (zip code: 60614) to ..."
-        parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions) for f in item["of"]]
+        parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions, data) for f in item["of"]]
         return f"Ratio of {parts[0][:1].lower() + parts[0][1:]} to {parts[1][:1].lower() + parts[1][1:]}"
     if op == "share_of_total":
         return f"Share of the rows' total {names[0]}"
@@ -479,7 +484,10 @@ def _total_parts(result: QueryResult) -> list[str]:
             # "the average poverty rate across the 8 areas": the areas' plain mean, and the weighted one beside it
             values = [r[name] for r in result.rows if isinstance(r.get(name), (int, float))]
             if values:
-                plain = fmt(sum(values) / len(values), base.get("decimals", 1), base["unit"])
+                # A mean of whole numbers (a hardship index) has a fraction: one more decimal than the values
+                # (dollars stay whole).
+                more = not base.get("decimals") and "dollar" not in base["unit"]
+                plain = fmt(sum(values) / len(values), 1 if more else base.get("decimals", 1), base["unit"])
                 weighted = f" ({fmt(value, base.get('decimals', 1), base['unit'])} weighted by " \
                            f"{_lower(base['weight_label'])})" if base.get("weight_label") and value is not None else ""
                 when = f" in {base['period']}" if base.get("period") else ""

@@ -29,9 +29,11 @@ def _money(text) -> float:
 def _rows(data):
     raw = read_source(data, FILE, encoding="utf-8-sig")
     end = pd.to_datetime(raw["Period End"], format="%m/%d/%Y", errors="coerce")
+    begin = pd.to_datetime(raw["Period Begin"], format="%m/%d/%Y", errors="coerce")
     return pd.DataFrame({
         "redfin_neighborhood": raw["Region"].str.removeprefix(PREFIX).str.strip(),
         "date": end.dt.strftime("%Y-%m-%d"), "month": end.dt.strftime("%Y-%m"), "year": end.dt.year,
+        "window_start": begin.dt.strftime("%Y-%m-%d"),
         "median_sale_price": raw["Median Sale Price"].map(_money),
         "median_sale_price_text": raw["Median Sale Price"].astype(str).str.strip(),
         "homes_sold": pd.to_numeric(raw["Homes Sold"], errors="coerce"),
@@ -86,7 +88,7 @@ MEASURES = (
 )
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
-                  time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year"),
+                  time="series", frame=frame, dimensions=("redfin_neighborhood", "date", "month", "year", "window_start"),
                   coverage=coverage, measures=MEASURES, vintage="2012-01 to 2019-10", period_pick="last",
                   city_period_pick="mean", words=("redfin",),
                   city_frame=lambda d: cached(d, "redfin_city", _city_frame))
