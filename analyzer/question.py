@@ -288,7 +288,10 @@ def _read_declared_or_unsupported(w) -> None:
         add_unique(domains, "census")
     # A subject only the semantic layer's declarations name ("the alderman of the 42nd ward"): read there, before a
     # ward alone is taken for homicides or the subject for one the data lacks.
-    starts = _WINDOW_START_RE.search(low) and [s.start for s in w.times.date_spans if len(s.start) == 10]
+    window = _WINDOW_START_RE.search(low)
+    starts = window and [s.start for s in w.times.date_spans if len(s.start) == 10]
+    if starts:
+        w.consumed.append(window.span())
     declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months,
                               starts[0] if starts else "") if not metrics else None
     if not domains and not declared and not UNSUPPORTED_ANY_RE.search(low) and (
@@ -683,7 +686,7 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
-_WINDOW_START_RE = re.compile(r"\bwindow\s+(?:starting|beginning|that\s+(?:starts|started|begins|began))\b")
+_WINDOW_START_RE = re.compile(r"\b(?:window|period)\s+(?:starting|beginning|that\s+(?:starts|started|begins|began))\b")
 
 
 def _read_declared(text: str, data, areas, wards, districts, zips, years, months=(), window_start="") -> dict | None:

@@ -734,8 +734,28 @@ def area_facts(analysis: Analysis) -> dict | None:
         return None
     period = _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
     others = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m != "home_value") if s]
+    others, derived = _span_ends(others, period, analysis)
     return {"measures": ["main_zip", *others], "group_by": ["community_area"],
-            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}],
+            **({"derived": derived} if derived else {})}
+
+
+def _span_ends(specs: list, period: dict | None, analysis: Analysis) -> tuple[list, list]:
+    """"Did Austin's homicides go up or down from 2019 to 2022 (give both counts)": a change over a span is its two
+    ends side by side and the change between, not the span's total (unless a total is asked)."""
+    if not (analysis.trend and period and "start" in period and period["start"] != period["end"]) \
+            or analysis.span_total:
+        return specs, []
+    out, derived = [], []
+    for spec in specs:
+        if spec["measure"] not in TIMED or spec.get("period") != period:
+            out.append(spec)
+            continue
+        ends = [{**spec, "period": {"year": int(y)}, "as": f"{spec['measure']}_{y}"} for y in (period["start"],
+                                                                                               period["end"])]
+        out += ends
+        derived.append({"name": f"{spec['measure']}_change", "op": "change", "of": [e["as"] for e in ends]})
+    return out, derived
 
 
 def ratio_query(analysis: Analysis) -> dict | None:

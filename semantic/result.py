@@ -71,7 +71,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             "agg": m.agg,
                             "weight_label": cat.measures[m.weight].label if m.weight else "",
                             "period": period.words() if period and m.agg != "attribute" and
-                            cat.datasets[m.dataset].time != "snapshot" else ""})
+                            cat.datasets[m.dataset].time != "snapshot" else _window(q.filters)})
         else:
             item = next(d for d in q.derived if d["name"] == name)
             inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
@@ -116,6 +116,13 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     result.selected = selected
     result.lead = render_lead(result)
     return result
+
+
+def _window(filters: list) -> str:
+    """A Redfin window named by its first day: the period a sentence gives ("the 90-day window starting
+    2012-01-01")."""
+    start = next((f.values[0] for f in filters if f.dimension == "window_start" and f.values), None)
+    return f"the 90-day window starting {start}" if start else ""
 
 
 def _filtered(label: str, filters: list, dims, data=None) -> str:
@@ -306,6 +313,8 @@ def _phrase(column: dict, value) -> str:
     if column.get("period") and column.get("measure_label") and column["label"] != column["measure_label"]:
         # a measure asked in several periods: "a typical home value (Zillow ZHVI) of $38,094 in January 2015"
         return f"a {_lower(column['measure_label'])} of {shown} in {column['period']}"
+    if column.get("period", "").startswith("the 90-day window"):  # "a median sale price (Redfin) of $180,000 in ..."
+        return f"a {_lower(column['label'])} of {shown} in {column['period']}"
     return f"{_lower(column['label'])} {shown}"
 
 

@@ -150,7 +150,10 @@ def get_iucr_info(data, code=None):
                  f"The snapshot has {fmt_int(total_rows)} homicide rows (one per victim).")
     table = _table(records, ["code", "secondary", "index_code", "active", "homicide_rows"])
     return make_result(TOOL_NAME, values=values, text="\n".join(lines),
-                       summary=f"Homicide IUCR codes: {', '.join(present)} present, {', '.join(absent)} absent",
+                       # how many, then which: "the list has how many homicide codes, and how many show up"
+                       summary=f"The IUCR list has {len(records)} homicide codes; {len(present)} of them "
+                               f"{'appears' if len(present) == 1 else 'appear'} in the homicide data ({', '.join(present) or 'none'}), {len(absent)} do not "
+                               f"({', '.join(absent) or 'none'})",
                        datasets=["iucr", "homicides"], data=data, caveats=[HOMICIDE_CODE_CAVEAT], table=table,
                        chart=None)
 
