@@ -323,6 +323,17 @@ def _read_declared_or_unsupported(w) -> None:
     w.declared, w.unsupported = declared, unsupported
 
 
+def _follow_year(w, ranking: dict | None):
+    """A ranking in one year, then the ranked place counted in another (analyzer/chain_years.py). A ranking by a
+    home value dated by its month ("the 5 cheapest by home value in sept 2024: how many killings did they have in
+    2022") is none: the month is the home value's."""
+    if not ranking or w.areas or w.wards or w.districts or w.zips:
+        return None
+    if ranking.get("metric") == "home_value" and w.month_years:
+        return None
+    return read_follow_year(w.low, w.years, w.periods)
+
+
 def _read_shape(w) -> None:
     """The ranking, the grouping, the condition that picks places, and whether places are compared."""
     areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
@@ -334,11 +345,7 @@ def _read_shape(w) -> None:
         consumed.append(floor.span())
     ranking = _ranking(low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():],
                        metrics, metric_pos)
-    # A ranking by a home value dated by its month ("the 5 cheapest by home value in sept 2024: how many killings
-    # did they have in 2022") is no ranking in one year and a count in another: the month is the home value's.
-    by_month_value = bool(ranking) and ranking.get("metric") == "home_value" and bool(w.month_years)
-    follow = read_follow_year(low, years, periods) if ranking and not (areas or wards or districts or zips) \
-        and not by_month_value else None
+    follow = _follow_year(w, ranking)
     if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
         years = follow.ranked
         when["year_range"] = {"start": years[0], "end": years[-1]}

@@ -130,3 +130,30 @@ def test_a_set_ranked_by_a_home_value_month_counts_the_homicides_of_the_year_ask
     run = ask("5 cheapest neighborhoods by zillow home value (sept 2024) - how many killings did they have "
               "altogether in 2022?")
     assert f"Together they had {int(ref._counts([2022])[areas].sum())} homicides in 2022" in lead(run)
+
+
+def test_an_area_s_change_over_a_span_is_its_two_ends_beside_its_main_zip(ask, raw):
+    counts = [int(((raw.year == y) & (raw.area == 25)).sum()) for y in (2019, 2022)]
+    run = ask("Austin's main ZIP code -- how much did its Zillow home value change in percent from Sep 2019 to Sep "
+              "2024, and did Austin's homicides go up or down from 2019 to 2022 (give both counts)?")
+    text = lead(run)
+    assert f"{counts[0]} homicides in 2019, {counts[1]} homicides in 2022" in text
+    assert f"a {'drop' if counts[1] < counts[0] else 'rise'} of {abs(counts[1] - counts[0])}" in text
+
+
+def test_the_iucr_list_s_homicide_codes_counted(ask, data_dir):
+    codes = pd.read_csv(data_dir / "iucr_codes.csv", dtype=str)
+    homicide = codes[codes.iloc[:, 1].str.strip().str.upper() == "HOMICIDE"].iloc[:, 0].str.strip().str.zfill(4)
+    used = set(pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["IUCR"])["IUCR"].str.zfill(4))
+    run = ask("The city's IUCR list has how many homicide codes, and how many of them actually show up in the "
+              "homicide data?")
+    present = sum(code in used for code in homicide)
+    assert f"The IUCR list has {len(homicide)} homicide codes; {present} of them" in lead(run)
+
+
+def test_a_redfin_period_beginning_a_day_is_that_window(ask):
+    r = ref._redfin_neighborhoods()
+    row = r[(r["neighborhood"] == "Logan Square") & (r["begin"] == "2019-07-01")]
+    run = ask("Redfin's median sale price for Logan Square for the 90-day period beginning July 1, 2019?")
+    assert f"of ${ref._price_k(row['Median Sale Price']).iloc[0]:,.0f} in the 90-day window starting 2019-07-01" \
+        in lead(run)
