@@ -235,3 +235,19 @@ def test_a_ranking_question_that_asks_for_the_total_too_is_held_to_it(registry, 
     assert any(getattr(s, "planner_answer", False) for s in result.steps)
     lead = result.answer.split("\n\nDetails:")[0]
     assert f"{int(by_month.max())}" in lead and f"{len(rows)}" in lead
+
+
+def test_a_count_does_not_stand_in_for_a_rate_it_happens_to_round_to(registry, settings, raw, data_dir):
+    # Austin has about 100,000 residents, so its rates (70.8, 48.9) round to its counts (71, 49): the 1.5B model's
+    # answer gave the counts only and had passed for the rate the question asks for.
+    counts = {y: int(((raw.year == y) & (raw.area == 25)).sum()) for y in (2021, 2022)}
+    acs = pd.read_csv(data_dir / "census_acs.csv")
+    population = float(acs.loc[acs["community_area"].str.upper() == "AUSTIN", "total_population"].iloc[0])
+    rate = counts[2022] / population * 100000
+    backend = SuggestibleModel([f"The biggest drop was in Austin (25), from {counts[2021]} in 2021 to {counts[2022]} "
+                                "in 2022."])
+    result = Orchestrator(backend, registry, settings).run(
+        "Biggest drop in homicides from 2021 to 2022 — which neighborhood, how big was the drop, and what was its "
+        "2022 rate?")
+    assert any(getattr(s, "planner_answer", False) for s in result.steps)
+    assert f"{rate:.1f} homicides per 100,000 residents a year in 2022" in result.answer.split("\n\nDetails:")[0]
