@@ -31,8 +31,7 @@ TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derive
             "offset", "totals", "correlate", "population", "spread")
 
 
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December")
+_MONTH_NAMES = tuple(calendar.month_name)[1:]  # "January" ... "December" (the first entry is "")
 
 
 @dataclass
