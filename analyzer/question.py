@@ -15,6 +15,7 @@ from __future__ import annotations
 import calendar
 
 import datetime
+import functools
 import re
 import unicodedata
 from types import SimpleNamespace
@@ -288,7 +289,7 @@ def _read_declared_or_unsupported(w) -> None:
         add_unique(domains, "census")
     # A subject only the semantic layer's declarations name ("the alderman of the 42nd ward"): read there, before a
     # ward alone is taken for homicides or the subject for one the data lacks.
-    window = _WINDOW_START_RE.search(low)
+    window = _window_start_re().search(low)
     starts = window and [s.start for s in w.times.date_spans if len(s.start) == 10]
     if starts:
         w.consumed.append(window.span())
@@ -693,7 +694,11 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
 
 
-_WINDOW_START_RE = re.compile(r"\b(?:window|period)\s+(?:starting|beginning|that\s+(?:starts|started|begins|began))\b")
+@functools.lru_cache(maxsize=1)
+def _window_start_re() -> re.Pattern:
+    """"The 90-day window starting Jan 1 2012": the layer's own words for a window by its first day."""
+    words = [w for w in catalog().dimensions["window_start"].words if re.search(r"start|begin|began", w)]
+    return re.compile(r"\b(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in words) + r")\b")
 
 
 def _read_declared(text: str, data, areas, wards, districts, zips, years, months=(), window_start="") -> dict | None:

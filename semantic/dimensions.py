@@ -235,9 +235,10 @@ DIMENSIONS = [
     Dimension("quarter", "Quarter", "time", ("quarter",), resolve=_quarter, description="YYYYQn"),
     Dimension("month", "Month", "time", ("month",), resolve=_month, description="YYYY-MM"),
     Dimension("date", "Date", "time", ("day", "date"), resolve=_date, description="YYYY-MM-DD"),
-    Dimension("window_start", "Window starting", "time", ("window starting", "window beginning", "90-day window",
-                                                          "90 day window", "90-day period", "90 day period",
-                                                          "period beginning", "period starting"), resolve=_date,
+    Dimension("window_start", "Window starting", "time", tuple(
+                  f"{noun} {verb}" for noun in ("window", "period") for verb in (
+                      "starting", "beginning", "that starts", "that started", "that begins", "that began"))
+              + ("90-day window", "90 day window", "90-day period", "90 day period"), resolve=_date,
               description="the first day of a Redfin 90-day window (its date is the window's last day), YYYY-MM-DD"),
     Dimension("calendar_month", "Month of the year", "time", ("month of the year",), resolve=_calendar_month,
               display=lambda d, m: MONTH_NAMES[int(m) - 1], value_type="integer", description="1-12, any year"),
