@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
+from analyzer.bound_periods import BoundPeriod
+
 
 @dataclass(frozen=True)
 class YearSpan:
@@ -134,6 +136,9 @@ class Analysis:
     months: list[int] = field(default_factory=list)
     year_list: list[int] = field(default_factory=list)  # separate years listed ("2016, 2019 and 2022"), not a range
     follow_year: int | None = None  # the year of a follow-up about the place a ranking found ("the next year")
+    # Each clause's timed measure with its own period ("homicides in 2020, and what % of 2016-2022's led to an
+    # arrest"): analyzer/bound_periods.py
+    bound_periods: list[BoundPeriod] = field(default_factory=list)
     years_together: bool = False  # the listed years' sum is asked for ("2017 and 2020 combined")
     location_narrows: bool = False  # a place type after "of those": the count without it, then with it
     left_out_years: list[int] = field(default_factory=list)  # taken out of a range ("2014-2022 but not 2020")
@@ -283,6 +288,7 @@ class Analysis:
             date_spans=[DateSpan(**d) for d in found.pop("date_spans", None) or []],
             hour_spans=[HourSpan(**h) for h in found.pop("hour_spans", None) or []],
             ranking=Ranking(**ranking) if ranking else None,
+            bound_periods=[BoundPeriod(**b) for b in found.pop("bound_periods", None) or []],
             area_condition=AreaCondition(**condition) if condition else None,
             year_range=YearSpan(**year_range) if year_range else None,
             followup=FollowUp(followup["turn"], [CarriedField(**c) for c in followup.get("carried") or []],

@@ -75,6 +75,7 @@ from analyzer.conditions import read_conditions
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
+from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
@@ -335,6 +336,22 @@ def _follow_year(w, ranking: dict | None):
     return read_follow_year(w.low, w.years, w.periods)
 
 
+def _bound_periods(w) -> list:
+    """Each clause's timed measure with its own period (analyzer/bound_periods.py). Not beside a follow-up's year
+    (chain_years binds that) or a month named with its year (a home value's month, bound by the compositions)."""
+    if w.follow or w.month_years or "homicides" not in w.metrics:
+        return []
+    vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(w.low)] + [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(w.low)]
+    cov = w.cov
+
+    def metrics_of(text: str) -> list:
+        return _metrics(correct_spelling(text), [])[0]
+
+    return read_bound_periods(negations.blanked(w.low, vintage), lambda t: extract_years(t, [], cov), metrics_of,
+                              lambda t: bool(PER_CAPITA_RE.search(t)),
+                              lambda t: _ranking(t, metrics_of(t), {}) is not None)
+
+
 def _read_shape(w) -> None:
     """The ranking, the grouping, the condition that picks places, and whether places are compared."""
     areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
@@ -516,6 +533,7 @@ def _result(w) -> None:
         "left_out_years": left.years if kept else [],
         "left_out_months": left.months,
         "follow_year": follow.year if follow else None,
+        "bound_periods": _bound_periods(w),
         "year_list": times.year_list,
         "date_spans": times.date_spans,
         "hour_spans": times.hour_spans,

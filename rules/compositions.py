@@ -807,13 +807,46 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
     return []
 
 
+def bound_query(analysis: Analysis) -> dict | None:
+    """"How many homicides in 2020, and what percent of 2016-2022 homicides there led to an arrest", "the area with
+    the most homicides in 2021: its arrest rate over 2016-2020": each clause's measure over its own period
+    (analysis.bound_periods), for the places named, the place a ranking finds, or the city; the question's untimed
+    measures beside them."""
+    bound, ranking = analysis.bound_periods, analysis.ranking
+    if not bound or analysis.zips or analysis.correlation or analysis.area_condition:
+        return None
+    kinds = _homicide_filters(analysis)
+    specs = [{"measure": b.measure, "period": b.period, "as": f"{b.measure}_{_period_key(b.period)}",
+              **({"filters": kinds} if kinds else {})} for b in bound]
+    ranked = next((s for s, b in zip(specs, bound) if b.ranks), None)
+    first = ranked or (_spec(ranking.metric, analysis, None) if ranking and ranking.metric else None)
+    timed = (*TIMED, "homicides", "arrest_rate", "domestic_homicides")
+    untimed = [s for s in (_spec(m, analysis, None) for m in analysis.metrics)
+               if s and s["measure"] not in timed and s != first]
+    grain, members = next(((g, [getattr(p, "number", p) for p in found]) for g, found in (
+        ("community_area", analysis.areas), ("ward", analysis.wards), ("district", analysis.districts)) if found),
+        (None, []))
+    if ranking and not members:
+        if first is None:
+            return None
+        n = ranking.top_n or 1
+        return {"measures": ([] if ranked else [first]) + specs + untimed,
+                "group_by": [analysis.group_by or "community_area"],
+                "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
+    if ranking or (grain not in (None, "community_area") and "homicide_rate" in str(specs)):
+        return None  # a named place's own rank, or a rate at a grain without residents: the rest of the reader
+    return {"measures": specs + (untimed if grain == "community_area" else []),
+            "group_by": [grain] if grain else [],
+            **({"filters": [{"dimension": grain, "in": members}]} if grain else {})}
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     month = _home_month(analysis)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (bound_query, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

@@ -277,6 +277,11 @@ def _who(row: dict, result: QueryResult) -> str:
 COUNT_UNITS = ("homicides", "people", "households", "homes", "areas")
 
 
+def _a(phrase: str) -> str:
+    """The phrase with its article ("an arrest rate", "a home value")."""
+    return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
+
+
 def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -293,7 +298,7 @@ def _phrase(column: dict, value) -> str:
         what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
         return f"no change{what}" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}{what}"
     if column.get("op") == "ratio" and isinstance(value, (int, float)) and column["label"].startswith("Ratio of "):
-        return f"a {_lower(column['label'])} of {value:.2f} ({value:.2f} times)"
+        return f"{_a(_lower(column['label']))} of {value:.2f} ({value:.2f} times)"
     if column.get("op") == "pct_change" and isinstance(value, (int, float)) and column.get("span"):
         return f"a change of {value:+.1f}%{column['span']}"  # "a change of +169.8% from January 2015 to January 2022"
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
@@ -304,7 +309,7 @@ def _phrase(column: dict, value) -> str:
         return f"{shown} {label}{period}"
     if column["unit"] == "percent" and column["label"].lower().startswith(("share", "percent")):
         # "a share of households earning under $25,000 of 51.7%" (a label that names a group keeps its form)
-        return f"a {_lower(column['label'])} of {shown}"
+        return f"{_a(_lower(column['label']))} of {shown}"
     if column["unit"].startswith("per "):  # "48.9 homicides per 100,000 residents a year in 2022"
         period = f" in {column['period']}" if column.get("period") else ""
         return f"{shown} {_lower(column.get('measure_label') or column['label'])}{period}"
@@ -312,9 +317,9 @@ def _phrase(column: dict, value) -> str:
         return f"{_lower(column['label'])}: {value}"
     if column.get("period") and column.get("measure_label") and column["label"] != column["measure_label"]:
         # a measure asked in several periods: "a typical home value (Zillow ZHVI) of $38,094 in January 2015"
-        return f"a {_lower(column['measure_label'])} of {shown} in {column['period']}"
+        return f"{_a(_lower(column['measure_label']))} of {shown} in {column['period']}"
     if column.get("period", "").startswith("the 90-day window"):  # "a median sale price (Redfin) of $180,000 in ..."
-        return f"a {_lower(column['label'])} of {shown} in {column['period']}"
+        return f"{_a(_lower(column['label']))} of {shown} in {column['period']}"
     return f"{_lower(column['label'])} {shown}"
 
 
@@ -351,7 +356,7 @@ def _selection(result: QueryResult) -> str:
             parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(column['measure_label'])}{period}")
             continue
         if column.get("period") and column.get("measure_label"):  # "with a typical home value over $400,000 in June 2022"
-            parts.append(f"with a {_lower(column['measure_label'])} {OP_WORDS[h['op']]} {value} in {column['period']}")
+            parts.append(f"with {_a(_lower(column['measure_label']))} {OP_WORDS[h['op']]} {value} in {column['period']}")
             continue
         parts.append(f"with {_lower(column['label'])} {OP_WORDS[h['op']]} {value}")
     if parts and order and query.get("limit") and order[0]["field"] in {h["field"] for h in query["having"]}:
