@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from semantic.datasets.stations import area_station  # the layer's rule for which station is an area's
+
 _CONTEXT = r"(?:police\s+)?(?:district|station|precinct|police)s?"
 # "the Austin police district" is district 15 even though Austin is also a community area: read before the areas.
 DISTRICT_WORD = r"(?:police\s+)?districts?"
@@ -83,3 +85,23 @@ def districts_by_address(low: str, data) -> tuple[list[int], list[tuple[int, int
             numbers.append(int(row.district))
             spans.append(m.span())
     return numbers, spans
+
+
+# "the police district whose station is located in West Englewood": the district is found through where its station
+# stands; the area named is only where to look (its own homicides were answered instead).
+_STATION_IN_RE = re.compile(r"\b(?:police\s+)?district\s+(?:whose|where\s+(?:its|the))\s+(?:police\s+)?(?:station|"
+                            r"headquarters|hq)\s+(?:is\s+|sits\s+|stands\s+)?(?:located\s+|situated\s+)?in\s+")
+
+
+def district_of_station_area(low: str, mentions: list, data) -> tuple[int, list[int]] | None:
+    """(the area named after "the district whose station is in", the districts whose station stands in it), or None
+    where the question names no district that way or the data has no station there."""
+    m = _STATION_IN_RE.search(low)
+    if m is None:
+        return None
+    area = next((numbers[0] for kind, numbers, span in mentions
+                 if kind == "area" and m.end() <= span[0] <= m.end() + 20), None)
+    if area is None:
+        return None
+    districts, how, _ = area_station(data, area)
+    return (area, districts) if how == "located_in_area" and districts else None

@@ -69,7 +69,7 @@ from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
 from analyzer.coverage import context_words, unused_phrases
-from analyzer.districts import DISTRICT_WORD, districts_by_address, named_districts
+from analyzer.districts import DISTRICT_WORD, district_of_station_area, districts_by_address, named_districts
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import read_conditions
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
@@ -146,6 +146,11 @@ def _read_places(w) -> None:
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     areas[:] = _not_describing_a_zip(low, zips, areas)
+    at_station = district_of_station_area(low, places["mentions"], data) if geo is not None else None
+    if at_station:  # "the district whose station is in West Englewood": that district; the area only locates it
+        areas[:] = [a for a in areas if a["number"] != at_station[0]]
+        for number in at_station[1]:
+            add_unique(districts, number)
     named, named_spans = named_districts(low, data, places["taken"])
     by_address, address_spans = districts_by_address(low, data)  # "the district whose station is at 1438 W 63rd St"
     named, named_spans = named + [n for n in by_address if n not in named], named_spans + address_spans

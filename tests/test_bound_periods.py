@@ -1,8 +1,9 @@
 """Each part of a question with its own period (analyzer/bound_periods.py): "how many homicides in 2020 and what
 percent of 2016-2022 homicides there led to an arrest" had been read as one span, 2016-2022, and the 2020 count
-never given. Figures are computed here from the CSVs with plain pandas, not through the app's loaders."""
+never given. Also: a district found by where its station stands. Figures are computed here from the CSVs with plain pandas, not through the app's loaders."""
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from tests import semantic_reference as ref
@@ -62,3 +63,15 @@ def test_one_measure_over_two_periods_is_left_to_the_comparison(ask):
     change), not two bound columns."""
     run = ask("How many homicides did Austin have in 2019, and how many homicides did it have in 2022?")
     assert not run.analysis.bound_periods
+
+
+@pytest.mark.parametrize("area_name, area", [("West Englewood", 67), ("Austin", 25)])
+def test_the_district_whose_station_stands_in_an_area_is_counted(ask, raw, data_dir, area_name, area):
+    """"The police district whose station is located in West Englewood": district 7 (its station's community area
+    in police_stations.csv), not West Englewood's own homicides."""
+    stations = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
+    district = int(stations.loc[stations["COMMUNITY AREA"].astype(float) == area, "DISTRICT"].iloc[0])
+    text = lead(ask(f"How many homicides were there in 2021 in the police district whose station is located in the "
+                    f"{area_name} community area?"))
+    assert f"There were {((raw.district == district) & (raw.year == 2021)).sum()} homicides in police district " \
+           f"{district} " in text
