@@ -117,6 +117,7 @@ class AreaCondition:
     percent: bool = False  # the value was written as a percent ("30%+ of households"): a share, not a count
     grain: str = "community_area"  # what is picked: community areas, or ZIPs by their home values
     years: tuple = ()  # a change's two years ("more homicides in 2021 than in 2019": (2019, 2021))
+    reference: str = ""  # the bound named by what it is: "city" ("above the city's"), "median", "mean"
 
 
 @dataclass

@@ -27,6 +27,13 @@ _BOUND_RE = re.compile(rf"\b({_AT_LEAST}|{_AT_MOST}|{_ABOVE}|{_BELOW})\s+{_VALUE
 _PLUS_RE = re.compile(rf"(){_VALUE}\+", re.I)
 _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|lower|fewer|below)\b", re.I)
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
+# A bound named by what it is: "above the city-wide per capita income", "higher than Chicago's overall rate", "above
+# the median community area's value", "below average": the city's own figure, or the places' median or mean.
+_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
+                           r"(?P<city>city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)|"
+                           r"(?P<median>median)|(?P<mean>average|mean))\b", re.I)
+# "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
+_RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
 # "16+ unemployment": the age the unemployment rate counts from
 _AGE_AFTER_RE = re.compile(r"\+?\s*(?:unemploy\w*|jobless\w*)", re.I)
 _AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|adults|people|persons|residents|those|individuals)\s*$", re.I)
@@ -83,8 +90,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     low = _digits(low)
     # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
-    found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low)),
-                   key=lambda m: m.start())
+    found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low))
+                   + list(_REFERENCE_RE.finditer(low)), key=lambda m: m.start())
     out: list[AreaCondition] = []
     for match in found:
         others = {c.metric for c in out} & set(_OTHER_DOMAIN)
@@ -101,6 +108,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
 def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     """The condition one bound states, _SKIP where the value is no bound (a year, a group's or an age's own words),
     None where it bounds nothing this reader knows."""
+    if match.re is _REFERENCE_RE:
+        return _reference_condition(match, low, metric_pos, grain)
     number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
     if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
         return _SKIP
@@ -125,6 +134,23 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
                          grain=grain)
 
 
+def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str):
+    """"Areas whose per capita income is above the city-wide figure": the measure named nearest before the bound
+    (a homicide rate where one is named just before it), bounded by the reference."""
+    reference = next(k for k in ("city", "median", "mean") if match.group(k))
+    if _RATE_BEFORE_RE.search(low, 0, match.start()) and "homicides" in metric_pos:
+        metric = "homicide_rate"
+    else:
+        before = [(match.start() - pos, metric) for metric, pos in metric_pos.items()
+                  if metric in MEASURES and pos < match.start()]
+        if not before:
+            return _SKIP
+        metric = min(before)[1]
+    if grain == "zip" and metric != "home_value":
+        return None
+    return AreaCondition(metric, _side(match), 0.0, match.span(), grain=grain, reference=reference)
+
+
 def _side(match: re.Match) -> str:
     word = match.group(1)
     if match.re is _PLUS_RE:  # "30%+"
@@ -139,3 +165,21 @@ def _side(match: re.Match) -> str:
 
 
 
+
+
+def change_bound(low: str, fell: bool) -> tuple[str, float, bool] | None:
+    """The bound on a change ("lost more than 10% of their population", "values climbed more than 40%"): (side,
+    value, percent), a fall's value negative ("lost more than 10%": below -10); None where no bound is written or
+    it bounds a fall from the other side ("lost less than 5%", read as any fall)."""
+    m = next((m for m in _BOUND_RE.finditer(_digits(low))
+              if not (1900 <= float(m.group(2).replace(",", "")) <= 2100 and not m.group(3))), None)
+    if m is None:
+        return None
+    side, unit = _side(m), (m.group(3) or "").strip().lower()
+    value = float(m.group(2).replace(",", "")) * (1000 if unit in ("k", "thousand") else 1)
+    percent = "%" in unit or "cent" in unit
+    if not fell:
+        return side, value, percent
+    if side in ("above", "at_least"):  # "lost more than 10%": the change is below -10
+        return ("below" if side == "above" else "at_most"), -value, percent
+    return None

@@ -105,3 +105,14 @@ def district_of_station_area(low: str, mentions: list, data) -> tuple[int, list[
         return None
     districts, how, _ = area_station(data, area)
     return (area, districts) if how == "located_in_area" and districts else None
+
+
+# "police district 7 (Englewood)", "the 11th district (Harrison)": a name in brackets after a district's number is the
+# district's own name, not a community area asked about (Englewood's homicides had been given for district 7's).
+_NAMED_NUMBER_RE = re.compile(r"\bdistrict\s+(?:#\s*|no\.?\s*|number\s+)?\d{1,2}(?:st|nd|rd|th)?\s*(\([^()]{2,40}\))|"
+                              r"\b\d{1,2}(?:st|nd|rd|th)\s+(?:police\s+)?district\s*(\([^()]{2,40}\))")
+
+
+def district_label_spans(low: str) -> list[tuple[int, int]]:
+    """The spans of names in brackets after a police district's number."""
+    return [m.span(1) if m.group(1) else m.span(2) for m in _NAMED_NUMBER_RE.finditer(low)]

@@ -69,9 +69,10 @@ from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
 from analyzer.coverage import context_words, unused_phrases
-from analyzer.districts import DISTRICT_WORD, district_of_station_area, districts_by_address, named_districts
+from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of_station_area, districts_by_address,
+                                named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
-from analyzer.conditions import read_conditions
+from analyzer.conditions import change_bound, read_conditions
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
@@ -81,7 +82,7 @@ from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
 from semantic.catalog import catalog
-from semantic.reading import attributes_query, declared_query, measures_named, words_named
+from semantic.reading import attributes_query, declared_query, measures_named, ranked_query, words_named
 from analyzer.years import (
     ACS_VINTAGE_RE,
     EACH_YEAR_RE,
@@ -146,6 +147,11 @@ def _read_places(w) -> None:
     scoped_low = negations.blanked(low, scope.exclusion_spans + scope.outside_spans)
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     areas[:] = _not_describing_a_zip(low, zips, areas)
+    labels = district_label_spans(low)
+    if labels and districts:  # "police district 7 (Englewood)": the district's name, not the area
+        inside = {numbers[0] for kind, numbers, span in places["mentions"]
+                  if kind == "area" and any(a <= span[0] < b for a, b in labels)}
+        areas[:] = [a for a in areas if a["number"] not in inside]
     at_station = district_of_station_area(low, places["mentions"], data) if geo is not None else None
     if at_station:  # "the district whose station is in West Englewood": that district; the area only locates it
         areas[:] = [a for a in areas if a["number"] != at_station[0]]
@@ -174,6 +180,7 @@ def _read_times(w) -> None:
         [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)", "income (2008-2012)": a source
     consumed += vintage
     w.acs_named = any("acs" in low[a:b] or "american" in low[a:b] for a, b in vintage)
+    w.vintage = vintage
     when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
@@ -462,12 +469,19 @@ def _read_warnings(w) -> None:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
-    warnings += _area_only_warnings(domains, places, metrics)
+    if domains == ["socioeconomic"] and any("2019" in low[a:b] for a, b in w.vintage):
+        # "Edgewater's per capita income according to the 2019-2023 ACS": the indicators are 2008-2012's only
+        asked = " and ".join(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in metrics))
+        warnings.append(f"{AREA_ONLY} {asked} from the 2019-2023 ACS (it holds that survey's population, race, age "
+                        "and household income bands); the figure here is the 2008-2012 ACS indicator.")
+    ranked_grain = group_by if ranking and group_by in ("ward", "district") else None
+    warnings += _area_only_warnings(domains, places, metrics, ranked_grain)
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
     wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
-    if per_capita and (wards or districts or wards_ranked or districts_ranked) and not areas:
+    if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas:
         kinds = " or ".join(x for x in (("ward" if wards or wards_ranked else ""),
-                                        ("police district" if districts or districts_ranked else "")) if x)
+                                        ("police district" if districts or districts_ranked else ""),
+                                        ("ZIP code" if w.zips else "")) if x)
         warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
@@ -654,13 +668,30 @@ def _finish(w) -> Analysis:
             and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what|number\s+of)\b|#\s*of\b", low):
         # "how many community areas lost population since 2010": the areas picked by the sign of the change
         lost = bool(_LOSS_RE.search(low))
-        result["area_condition"] = AreaCondition("population_change", "below" if lost else "above", 0.0, (0, 0))
+        # "lost more than 10% of their population": the change bounded where a value is written, else its sign
+        side, value, percent = change_bound(low, lost) or ("below" if lost else "above", 0.0, False)
+        result["area_condition"] = AreaCondition("population_change", side, value, (0, 0), percent=percent)
         result["group_by"] = None
         rose = _MORE_THAN_YEAR_RE.search(low)  # "... but had more homicides in 2021 than in 2019": both changes
         if rose:
             years = (int(rose.group(3)), int(rose.group(2)))
             result["more_conditions"] = [AreaCondition("homicide_change", "above" if rose.group(1) == "more" else
                                                        "below", 0.0, rose.span(), years=years)]
+    rose = _MORE_THAN_YEAR_RE.search(low)
+    if rose and condition and condition.metric != "population_change":
+        # "more homicides in 2022 than in 2019 AND a Zillow value under $180k": the change's sign is a condition too
+        years = (int(rose.group(3)), int(rose.group(2)))
+        result["more_conditions"] = [*result["more_conditions"], AreaCondition(
+            "homicide_change", "above" if rose.group(1) == "more" else "below", 0.0, rose.span(), years=years)]
+    if condition and condition.metric == "home_value" and condition.percent and len(w.month_years) == 2:
+        # "values climbed more than 40% from January 2019 to January 2024": the change between the months bounded
+        change = _HOME_CHANGE_RE.search(low)
+        fell = bool(change and change.group("down"))
+        side, value = ("below", -condition.value) if fell and condition.side == "above" else \
+            (condition.side, condition.value)
+        condition = result["area_condition"] = AreaCondition("home_value_change", side, value, condition.span,
+                                                             percent=True)
+        result["group_by"] = None
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):
@@ -686,10 +717,19 @@ def _finish(w) -> Analysis:
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
+    if w.month_years and w.years_alone and {"home_value", "homicides"} <= set(metrics) and not periods:
+        # "2021's homicides ... the Zillow value in Sept 2024": 2024 dates the home value, not a homicide span
+        alone = sorted(set(w.years_alone))
+        result["year_range"] = {"start": alone[0], "end": alone[-1]}  # the years stay: they date the month too
+        if result["group_by"] == "year" and len(alone) == 1:
+            result["group_by"] = None
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
+        if ranking:  # "which community area is the largest by land area? and the smallest?"
+            declared = ranked_query(declared, ranking["order"], ranking["top_n"])
+            ranking["both_ends"] = bool(RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) or ranking["both_ends"]
         result["declared_query"] = declared
         _words_used(result, text)
     elif domains and not unsupported and not injection and result["not_used"] and data is not None:
@@ -776,8 +816,9 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"(?:\d+\s+|77\s+|50\s+)?(?:community\s+areas|areas|wards|(?:police\s+)?districts|"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
-_HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value)|"
-                             r"(?P<up>higher|more|pricier|rose|gained|increased|grew))\b")
+_HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value|"
+                             r"(?:went|gone|go|going)\s+down)|"
+                             r"(?P<up>higher|more|pricier|rose|gained|increased|grew|climb\w*|(?:went|gone|go)\s+up))\b")
 def _not_describing_a_zip(low: str, zips: list, areas: list) -> list:
     """The areas asked about: not those in parentheses after a ZIP, which only say where it is ("ZIP 60617 (South
     Chicago / East Side)" asks the ZIP's value, not the two areas')."""
@@ -961,6 +1002,9 @@ _MAJORITY_RE = re.compile(r"\bmajority[\s-]+(?:of\s+)?\w+", re.I)
 _INCOME_PER_CAPITA_RE = re.compile(r"\bincome\b[\w\s-]{0,40}?\(\s*per[\s-]capita\s*\)", re.I)
 # Said where a rate is asked of a ward or a district; rules/answer.py puts it beside the count in the lead.
 RATE_WITHOUT_POPULATION = "A rate per 100,000 residents cannot be computed"
+# Figures asked at a grain the data does not publish them at: said in the lead (rules/answer.py), not in a note.
+AREA_ONLY = "The data does not include"
+ZIP_GAP = "The homicide data does not include ZIP codes"
 
 
 def _group_metric(group: str | None) -> str:
@@ -1134,13 +1178,16 @@ _HOMICIDE_METRICS = frozenset({"homicides", "arrests", "domestic", "iucr", "loca
                                "police_station"})
 
 
-def _area_only_warnings(domains: list, places: dict, metrics: list) -> list[str]:
-    """Figures published by community area only, asked about for wards, districts or ZIPs; the measures asked are
-    named ("the median household income in ward 3" beside its homicides: "socioeconomic indicators" did not say
-    which part of the question went unanswered)."""
+def _area_only_warnings(domains: list, places: dict, metrics: list, ranked_grain: str | None = None) -> list[str]:
+    """Figures published by community area only, asked about for wards, districts or ZIPs, or ranked by ward or
+    district ("which ward has the highest Zillow value" had been answered with a community area's); the measures
+    asked are named ("the median household income in ward 3" beside its homicides: "socioeconomic indicators" did not
+    say which part of the question went unanswered). Said in the answer's lead (rules/answer.py)."""
     areas, wards, districts, zips = places["areas"], places["wards"], places["districts"], places["zips"]
     warnings = []
-    area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")]
+    area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")
+                    and not (d == "property" and "police_station" in metrics)]  # the station's ZIP's value
+    wards, districts = wards or ranked_grain == "ward", districts or ranked_grain == "district"
     if area_domains and (wards or districts) and not areas and not zips:
         kinds = " and ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)
         labels = {"census": "population and other census figures", "socioeconomic": "socioeconomic indicators",
@@ -1156,7 +1203,8 @@ def _area_only_warnings(domains: list, places: dict, metrics: list) -> list[str]
         warnings.append("Census and socioeconomic figures are by community area, not ZIP; a ZIP can be mapped "
                         "to the community areas it overlaps.")
     if zips and "homicides" in domains and not areas:
-        warnings.append("The homicide data has no ZIP field; counts are by community area, ward or district.")
+        warnings.append(f"{ZIP_GAP}: homicides are counted by community area, ward or district; the figures here "
+                        "are for the community area covering most of the ZIP.")
     return warnings
 
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from analyzer.analysis import Analysis
 from analyzer.lexicon import FILTERING_SUBJECTS
 from analyzer.notes import not_used_note, unsupported_named, user_notes
-from analyzer.question import RATE_WITHOUT_POPULATION
+from analyzer.question import AREA_ONLY, RATE_WITHOUT_POPULATION, ZIP_GAP
 from loop import grounding
 from loop.meaning import Places
 from loop.refinement import refinements
@@ -679,8 +679,8 @@ def _census_years_outside(analysis: Analysis) -> bool:
 
 def _qualifies(warning: str, lead: str) -> bool:
     """A note that changes how the lead's figure reads, not already said there."""
-    if warning.startswith(RATE_WITHOUT_POPULATION):
-        return True
+    if warning.startswith((RATE_WITHOUT_POPULATION, AREA_ONLY, ZIP_GAP)):
+        return warning.rstrip(".") not in lead
     return " is partial in the homicide data:" in warning and "partial" not in lead
 
 

@@ -227,7 +227,7 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
     base = dict(_year_args(analysis))
     # "January to March 2022", "summer 2020", "in july since 2020": a month filter in every year. Month words
     # that bound a range ("January 2015 to March 2019") are a date span, which replaces the months (with_times).
-    if analysis.months:
+    if analysis.months and not _home_value_dates(analysis):
         base["months"] = analysis.months
     group = analysis.group_by
     if (base.get("months") or analysis.holidays) and group == "month" and len(years) >= 2 and not ranking:
@@ -297,9 +297,18 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     return with_scope(analysis, _homicide_calls(analysis, metrics, where))
 
 
+def _home_value_dates(analysis: Analysis) -> set:
+    """The years that only date a home value's month ("2021's homicides ... the Zillow value in Sept 2024": 2024):
+    no homicide year, and their months no homicide filter."""
+    if "home_value" not in analysis.metrics or not analysis.month_years or not analysis.years_alone:
+        return set()
+    return {int(m[:4]) for m in analysis.month_years} - set(analysis.years_alone)
+
+
 def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     ranking = analysis.ranking
-    periods, years = list(analysis.periods), list(analysis.years)
+    dated = _home_value_dates(analysis)
+    periods, years = list(analysis.periods), [y for y in analysis.years if y not in dated]
     areas = [("community_areas", list(where.area_like))] if analysis.places_together and len(where.area_like) >= 2 \
         else [("community_area", a) for a in where.area_like]
     places = areas + _place_set("ward", where.wards, analysis) + _place_set("district", where.districts, analysis)
@@ -357,6 +366,9 @@ def _property_years(analysis: Analysis) -> dict:
         return {"since_year": periods[0].start}
     if len(years) == 1 and analysis.until_now:  # "in 2010, and now": the latest value with its change since 2010
         return {"since_year": int(years[0])}
+    if len(analysis.month_years) == 1 and len(years) > 1:  # "2021's homicides ... the value in Sept 2024"
+        month = analysis.month_years[0]
+        return {"year": int(month[:4]), "month": month}
     if len(years) == 1 and len(analysis.months) == 1:  # "in June 2021": that month's value, not the year's mean
         return {"year": int(years[0]), "month": f"{int(years[0])}-{int(analysis.months[0]):02d}"}
     if len(years) == 1:

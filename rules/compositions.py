@@ -21,14 +21,14 @@ MEASURE_OF = {
     "homicides": "homicides", "arrests": "arrests", "income": "per_capita_income",
     "poverty": "pct_households_below_poverty", "unemployment": "pct_unemployed", "education": "pct_without_diploma",
     "hardship": "hardship_index", "crowding": "pct_housing_crowded", "dependency": "pct_under_18_or_over_64",
-    "population": "population", "home_value": "home_value", "density": "population_density",
+    "population": "population", "home_value": "home_value", "density": "population_density", "land_area": "land_area",
 }
 # A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
                 "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children", "age_18_24": "young_adults",
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
 CENSUS_METRICS = ("race", "age", "household_income")
-LAYER_ONLY = ("density",)  # the analyzer's measures no tool has: only a query answers them
+LAYER_ONLY = ("density", "land_area")  # the analyzer's measures no tool has: only a query answers them
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
@@ -171,7 +171,7 @@ def _others(analysis: Analysis, first: str) -> list[str]:
 
 def _with_count(specs: list, analysis: Analysis) -> list:
     """"its homicide count and yearly rate": a rate asked beside a count gets the count too; "the population, 2010
-    census and 2019-23 ACS": both counts of residents."""
+    census and 2019-23 ACS": both counts of residents; arrests, their rate too."""
     out = []
     for spec in specs:
         if spec["measure"] == "homicide_rate" and analysis.asks_count:
@@ -179,6 +179,9 @@ def _with_count(specs: list, analysis: Analysis) -> list:
         out.append(spec)
         if spec["measure"] == "population_2010" and analysis.acs_named:
             out.append({"measure": "population"})
+        if spec["measure"] == "arrests":  # "what percent of them led to an arrest": the rate beside the count (a
+            # set's rate is pooled from its sums, not averaged)
+            out.append({**spec, "measure": "arrest_rate"})
     return out
 
 
@@ -262,14 +265,15 @@ def threshold_set(analysis: Analysis) -> dict | None:
     if first is None:
         return None
     skip = "homicides" if first["measure"] == "homicide_rate" else condition.metric
-    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
+    others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s], analysis)
     if first["measure"] == "population":
         others = [s for s in others if s["measure"] != "population"]
     derived: list = []
     if first["measure"] not in TIMED:  # the set is picked once; what is counted over it is asked per period
         others, derived = _timed(others, analysis)
     query = {"measures": [first, *others], "group_by": [condition.grain], **({"derived": derived} if derived else {}),
-             "having": [{"field": first["measure"], "op": OPS[condition.side], "value": condition.value}],
+             "having": [{"field": first["measure"], "op": OPS[condition.side],
+                         "value": condition.reference or condition.value}],
              "order_by": [{"field": first["measure"], "direction": "desc" if condition.side in ("above", "at_least")
                            else "asc"}], "totals": bool(others)}
     ranked = analysis.ranking
@@ -284,15 +288,17 @@ def threshold_set(analysis: Analysis) -> dict | None:
 def _population_change_set(analysis: Analysis, period: dict | None) -> dict:
     """"How many community areas lost population between the 2010 census and the ACS, and their 2022 homicides":
     both counts of residents, the change, the areas on the side of zero asked, and what they hold together."""
-    side = analysis.area_condition.side
+    condition = analysis.area_condition
+    side, field = condition.side, "residents_pct_change" if condition.percent else "residents_change"
     others, derived = _timed([s for s in (_spec(m, analysis, period) for m in _others(analysis, "population")) if s],
                              analysis)
+    changes = [{"name": "residents_change", "op": "change", "of": ["population_2010", "population"]}]
+    if condition.percent:  # "lost more than 10% of their population": the percent change bounded
+        changes.append({"name": field, "op": "pct_change", "of": ["population_2010", "population"]})
     return {"measures": [{"measure": "population_2010"}, {"measure": "population"}, *others],
-            "group_by": ["community_area"],
-            "derived": [{"name": "residents_change", "op": "change", "of": ["population_2010", "population"]},
-                        *derived],
-            "having": [{"field": "residents_change", "op": OPS[side], "value": 0}],
-            "order_by": [{"field": "residents_change", "direction": "asc" if side == "below" else "desc"}],
+            "group_by": ["community_area"], "derived": [*changes, *derived],
+            "having": [{"field": field, "op": OPS[side], "value": condition.reference or condition.value}],
+            "order_by": [{"field": field, "direction": "asc" if side in ("below", "at_most") else "desc"}],
             "totals": True}
 
 
@@ -300,16 +306,21 @@ def _home_change_set(analysis: Analysis) -> dict | None:
     """"Which areas had a lower home value in Jan 2024 than in Jan 2019, and their homicides over 2019-2022": the
     value in both months, the change, the areas on the side of zero asked, and the homicides over the years named
     alone."""
-    side = analysis.area_condition.side
+    condition = analysis.area_condition
+    side, field = condition.side, "home_value_pct_change" if condition.percent else "home_value_change"
     months = sorted(analysis.month_years)
     homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
              for m in months]
     counted = _years_period(analysis.years_alone)
     others = [{"measure": "homicides", "period": counted}] if counted and "homicides" in analysis.metrics else []
-    return {"measures": [*homes, *others], "group_by": ["community_area"],
-            "derived": [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}],
-            "having": [{"field": "home_value_change", "op": OPS[side], "value": 0}],
-            "order_by": [{"field": "home_value_change", "direction": "asc" if side == "below" else "desc"}],
+    others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics if m not in ("home_value", "homicides"))
+               if s and s["measure"] not in TIMED]  # "how many people live in them (ACS)"
+    changes = [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}]
+    if condition.percent:  # "values climbed more than 40%": the percent change bounded
+        changes.append({"name": field, "op": "pct_change", "of": [h["as"] for h in homes]})
+    return {"measures": [*homes, *others], "group_by": ["community_area"], "derived": changes,
+            "having": [{"field": field, "op": OPS[side], "value": condition.reference or condition.value}],
+            "order_by": [{"field": field, "direction": "asc" if side in ("below", "at_most") else "desc"}],
             "totals": bool(others)}
 
 
@@ -482,6 +493,8 @@ def named_places(analysis: Analysis) -> dict | None:
         pair = [s for s in specs if s["measure"] == measure and "as" in s]
         if len(pair) == 2:
             derived.append({"name": f"{measure}_change", "op": "change", "of": [s["as"] for s in pair]})
+            if analysis.asks_percent_change:  # "the percent change in its Zillow value from Sept 2019 to Sept 2023"
+                derived.append({"name": f"{measure}_pct_change", "op": "pct_change", "of": [s["as"] for s in pair]})
     return {"measures": specs, "group_by": ["community_area"],
             "filters": [{"dimension": "community_area", "in": places}], **({"derived": derived} if derived else {})}
 
@@ -524,11 +537,15 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
     """Homicides over the years named alone ("from 2015 to 2022": each end and the change), or over the span; with
     no year alone, the home value's own year ("home value in june 2019, and the homicide total for that year")."""
     years = sorted(set(analysis.years_alone) or {int(m[:4]) for m in analysis.month_years})
+    # "its homicide rates per 100,000 in 2010 and in 2020": the rates (and the counts where those are asked too)
+    counted = (["homicides"] if not analysis.per_capita or analysis.asks_count else []) + \
+        (["homicide_rate"] if analysis.per_capita else [])
     if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total:
-        specs = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years]
-        return specs, [{"name": "homicides_change", "op": "change", "of": [s["as"] for s in specs]}]
+        specs = [{"measure": m, "period": {"year": y}, "as": f"{m}_{y}"} for m in counted for y in years]
+        return specs, [{"name": f"{m}_change", "op": "change", "of": [f"{m}_{y}" for y in years]} for m in counted]
     period = _years_period(years)
-    return ([{"measure": "homicides", **({"period": period} if period else {})}], []) if len(years) <= 2 else None
+    return ([{"measure": m, **({"period": period} if period else {})} for m in counted], []) \
+        if len(years) <= 2 else None
 
 
 def zip_and_area(analysis: Analysis) -> list[dict]:
@@ -574,7 +591,8 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             return None
         if all(_name(m) != _name(spec) for m in measures):
             measures.append(spec)
-        having.append({"field": _name(spec), "op": OPS[condition.side], "value": condition.value})
+        having.append({"field": _name(spec), "op": OPS[condition.side],
+                       "value": condition.reference or condition.value})
     return {**query, "measures": measures, "having": having, **({"derived": derived} if derived else {})}
 
 
@@ -623,6 +641,7 @@ def dates_ranked(analysis: Analysis) -> dict | None:
 
 # A fact of a place that names a place of another grain: the area covering most of a ZIP, an area's main ZIP.
 LINKS = {"main_community_area": ("zip", "community_area", re.compile(r"community area (\d+)")),
+         "station_area": ("district", "community_area", re.compile(r"^(\d+)")),
          "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})")),
          "ward_office_zip": ("ward", "zip", re.compile(r"\b(\d{5})\b"))}
 ZIP_FACTS = ("main_community_area", "community_areas_overlapping")
@@ -681,12 +700,15 @@ def area_value_change(analysis: Analysis) -> dict | None:
     specs, derived, key = _home_values(analysis)
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "home_value"))
               if s and s["measure"] not in ("homicides", "homicide_rate")]
-    if "homicides" in analysis.metrics and analysis.years_alone:
-        counts = _counts_by_year(analysis)
-        if counts:
-            others, derived = others + counts[0], derived + counts[1]
+    counts = _counts_by_year(analysis) if "homicides" in analysis.metrics and analysis.years_alone else None
+    if counts:
+        others, derived = others + counts[0], derived + counts[1]
     down = analysis.change_direction == "down"
     direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
+    if ranking.metric == "homicides" and any(d["name"] == "homicides_change" for d in derived):
+        # "the largest increase in homicides from 2019 to 2021, and its home value's change": the homicides' change
+        # is ranked, the home value's is beside it
+        key, direction = "homicides_change", "asc" if down else "desc"
     if ranking.metric == "population" and analysis.population_growth:
         # "Which area lost the largest percentage of its population since 2010, and how did its home values
         # change": the population's change is ranked, the home values' change is beside it.
@@ -762,16 +784,21 @@ def ratio_query(analysis: Analysis) -> dict | None:
     """"How many times higher was the Zillow value in ZIP 60614 than in 60621 in Sept 2024": each place's figure as
     its own column (a measure filtered to it) and the ratio of the first to the second."""
     places = [("zip", z) for z in analysis.zips] if len(analysis.zips) == 2 else \
-        [("community_area", p.number) for p in analysis.areas] if len(analysis.areas) == 2 else []
+        [("community_area", p.number) for p in analysis.areas] if len(analysis.areas) == 2 else \
+        [("community_area", analysis.areas[0].number), ("city", None)] \
+        if len(analysis.areas) == 1 and analysis.citywide else []  # "how many times the citywide figure"
     # Homicide counts have their own ratio sentence (rules/answer.py); a rate's ratio is this query's.
+    # a count of homicides asked beside ("and how many homicides there") is no side of the ratio
     metric = "home_value" if places and places[0][0] == "zip" else next(
-        (m for m in analysis.metrics if m in MEASURE_OF and (m != "homicides" or analysis.per_capita)), None)
+        (m for m in analysis.metrics if m in MEASURE_OF and (m != "homicides" or analysis.per_capita)
+         and not (m == "homicides" and analysis.asks_count and len(analysis.metrics) > 1)), None)
     if not analysis.asks_times or not places or metric is None or metric not in analysis.metrics:
         return None
     spec = _spec(metric, analysis, _period(analysis))
     if spec is None:
         return None
-    columns = [{**spec, "filters": [{"dimension": grain, "in": [member]}], "as": f"{spec['measure']}_{member}"}
+    columns = [{**spec, "as": f"{spec['measure']}_city"} if grain == "city" else
+               {**spec, "filters": [{"dimension": grain, "in": [member]}], "as": f"{spec['measure']}_{member}"}
                for grain, member in places]
     return {"measures": columns, "group_by": [],
             "derived": [{"name": "times", "op": "ratio", "of": [c["as"] for c in columns]}]}
@@ -800,11 +827,50 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         period = {"year": analysis.follow_year} if analysis.follow_year else \
             _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
         skip = {"home_value", "price_trend", "trend"}
+        if link == "station_area":  # the district's figures ran; the area its station stands in gets the rest
+            skip = {"homicides", "arrests", "police_station", "price_trend", "trend"}
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         return [{"measures": specs, "group_by": ["community_area"],
                  "filters": [{"dimension": "community_area", "in": members}]}] if specs else []
     return []
+
+
+def ranked_within(analysis: Analysis) -> dict | None:
+    """"In police district 11 in 2021, which community area saw the most homicides, and what was that area's
+    poverty rate": the areas ranked by their homicides inside the district or ward named, the area's other
+    measures beside (they are the area's own, not the district's)."""
+    ranking, inside = analysis.ranking, [("district", analysis.districts), ("ward", analysis.wards)]
+    grain, members = next(((g, m) for g, m in inside if m), (None, []))
+    if not ranking or grain is None or analysis.group_by != "community_area" or analysis.areas \
+            or ranking.metric not in ("homicides", None) or analysis.per_capita:
+        return None
+    others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "homicides")) if s
+              and s["measure"] not in TIMED]
+    if not others:
+        return None
+    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {}),
+               "filters": [*_homicide_filters(analysis), {"dimension": grain, "in": list(members)}]}
+    n = ranking.top_n or 1
+    return {"measures": [counted, *others], "group_by": ["community_area"],
+            "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": n}
+
+
+def station_chain(analysis: Analysis) -> dict | None:
+    """"The police district with the most killings in 2020: which community area is its station in, and that
+    area's Zillow value": the districts ranked with each station's name and area; the area's own figures follow
+    once it is known (linked_followup, the "station_area" link)."""
+    ranking = analysis.ranking
+    area_metrics = [m for m in analysis.metrics if m in MEASURE_OF and m not in TIMED]
+    if analysis.group_by != "district" or not ranking or "police_station" not in analysis.metrics \
+            or not area_metrics or analysis.districts or analysis.wards or analysis.areas:
+        return None
+    counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
+    kinds = _homicide_filters(analysis)
+    if kinds:
+        counted["filters"] = kinds
+    return {"measures": [counted, "station_name", "station_area"], "group_by": ["district"],
+            "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": ranking.top_n or 1}
 
 
 def bound_query(analysis: Analysis) -> dict | None:
@@ -846,7 +912,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (bound_query, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (bound_query, station_chain, ranked_within, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

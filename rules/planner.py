@@ -320,7 +320,11 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
         if analysis.declared_query:  # in the semantic layer's words only: its one query answers (or a composition's:
             # "how many areas have at least 50,000 residents" is the areas over the threshold, counted)
             composed = composed_queries(analysis) if analysis.area_condition else []
-            return [(names.QUERY, query) for query in composed] or [(names.QUERY, analysis.declared_query)]
+            declared = analysis.declared_query
+            if analysis.ranking and analysis.ranking.both_ends and declared.get("order_by"):  # "and the smallest?"
+                return [(names.QUERY, {**declared, "order_by": [{**declared["order_by"][0], "direction": way}]})
+                        for way in ("desc", "asc")]
+            return [(names.QUERY, query) for query in composed] or [(names.QUERY, declared)]
         if (places.areas or places.zips) and not analysis.unsupported and not analysis.injection_suspected:
             domains = ["homicides", "socioeconomic", "census"]  # "tell me about Austin": an overview
             metrics = ["homicides", "population"]

@@ -21,6 +21,8 @@ def _label(name: str) -> str:
 def _number(value, unit: str = "") -> str:
     """30.0 -> "30", 75000 -> "75,000", with the measure's unit: a threshold as the question wrote it ("25%",
     "$500,000")."""
+    if value in ("city", "median", "mean"):  # a threshold named by what it is (semantic/query.py)
+        return {"city": "the city's figure", "median": "the median", "mean": "the average"}[value]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}".rstrip("0")

@@ -445,10 +445,31 @@ class Executor:
         return table
 
     def _having(self, table: pd.DataFrame) -> pd.DataFrame:
+        resolved = []
         for h in self.q.having:
             values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
+            if isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
+                h = {**h, "value": self._reference(h["field"], h["value"], values), "reference": h["value"]}
+            resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
+        self.q.having = resolved  # the result and its sentences say the number the reference stood for
         return table
+
+    def _reference(self, field: str, word: str, values: pd.Series) -> float:
+        """The number a threshold named by what it is stands for: the median or mean of the grouped rows (places
+        without a value left out), or the city's own figure for the column's measure over the same period and
+        filters (a ratio recomputed from the city's sums, never an average of the places')."""
+        numbers = pd.to_numeric(values, errors="coerce").dropna()
+        if word in ("median", "mean"):
+            if numbers.empty:
+                raise QueryError(f"no {field} values to take the {word} of", "empty_result")
+            return round(float(numbers.median() if word == "median" else numbers.mean()), 6)
+        spec = next((s for s in self.q.measures if s.name == field), None)
+        if spec is None:
+            raise QueryError(f"having on {field}: 'city' needs a measure column", "invalid_query", "having")
+        places = {name for name, d in self.cat.dimensions.items() if d.kind == "place"}
+        kept = [f for f in self.q.filters if f.dimension not in places]
+        return round(_scalar(self.measure(spec.measure, [], spec.period or self.q.period, kept + spec.filters)), 6)
 
     def _order(self, table: pd.DataFrame) -> tuple[pd.DataFrame, list]:
         ties: list = []

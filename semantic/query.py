@@ -26,6 +26,9 @@ MAX_LIMIT = 1000
 DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "sum", "share_of_total", "rank")
 PAIR_OPS = ("change", "pct_change", "difference", "ratio", "sum")  # the ops of two columns
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
+# A threshold named by what it is, not by its number: the city's own figure for the column's measure (same period
+# and filters), or the median or mean over the grouped rows ("areas whose income is above the city's").
+HAVING_REFERENCES = ("city", "median", "mean")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
             "offset", "totals", "correlate", "population", "spread")
@@ -415,8 +418,11 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
         if op not in HAVING_OPS:
             raise QueryError(f"{where}.op must be one of {' '.join(HAVING_OPS)}", "invalid_query", f"{where}.op")
         value = item.get("value")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise QueryError(f"{where}.value must be a finite number", "invalid_query", f"{where}.value")
+        if value in HAVING_REFERENCES:
+            pass
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise QueryError(f"{where}.value must be a finite number or one of {' '.join(HAVING_REFERENCES)}",
+                             "invalid_query", f"{where}.value")
         query.having.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "op": op,
                              "value": value})
     for i, item in enumerate(_list(raw.get("order_by"), f"{at}order_by", 4)):

@@ -147,3 +147,15 @@ def declared_query(text: str, places: dict, years: list, data, months: list = ()
         query["period"] = {"months": [f"{years[0]}-{int(mo):02d}" for mo in months]} \
             if months and len(years) == 1 and month_dim else {"years": years}
     return query
+
+
+def ranked_query(query: dict, order: str, top_n: int | None) -> dict:
+    """A declared query over all the places of a grain, ranked ("the largest community area by land area", "the 3
+    smallest"): ordered by its first measure, the top ``top_n`` (one where none is said). A query that names its
+    members, or the city's one figure, is returned as it is."""
+    filtered = any(f.get("dimension") in PLACE_GRAINS for f in query.get("filters", []))
+    if filtered or not query.get("group_by") or query.get("order_by"):
+        return query
+    first = query["measures"][0]
+    return {**query, "order_by": [{"field": first if isinstance(first, str) else first.get("as") or first["measure"],
+                                   "direction": order}], "limit": top_n or 1}

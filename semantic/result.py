@@ -277,6 +277,10 @@ def _who(row: dict, result: QueryResult) -> str:
 COUNT_UNITS = ("homicides", "people", "households", "homes", "areas")
 
 
+# A threshold named by what it is (semantic/query.py HAVING_REFERENCES), said with the number it stood for.
+REFERENCE_WORDS = {"city": "the city's", "median": "the median", "mean": "the average"}
+
+
 def _a(phrase: str) -> str:
     """The phrase with its article ("an arrest rate", "a home value")."""
     return ("an " if phrase[:1] in "aeiou" else "a ") + phrase
@@ -347,7 +351,10 @@ def _selection(result: QueryResult) -> str:
             what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
             parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
             continue
-        value = fmt(h["value"], 1 if h["value"] % 1 else 0, column.get("unit", ""))
+        whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
+        value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))
+        if h.get("reference"):  # "above the city's 27.1", "above the median $231,000"
+            value = f"{REFERENCE_WORDS[h['reference']]} {value}"
         if column.get("unit") in COUNT_UNITS and column.get("measure_label"):  # "with over 30 homicides in 2021"
             period = f" in {column['period']}" if column.get("period") else ""
             if (h["op"], h["value"]) in (("<=", 0), ("==", 0), ("<", 1)):  # "with no homicides in 2019"

@@ -180,7 +180,7 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
                                 f"{fmt_money(values.get('home_value_since'))}" if since else ""))
     if end is not None:
         # an area outside every indexed submarket (the Loop): said first, so the city's figure is never its own
-        apart = "its IHS submarket is not in the price index, so this is the Chicago-wide series: " \
+        apart = "the IHS price index does not cover its submarket, so this is the Chicago-wide series: " \
             if values.get("price_index_fallback") else ""
         summary_parts.append(f"{apart}price index {fmt_num(values['price_index'])} ({end}, "
                              f"{signed_pct(values['price_index_change_pct'])} since {base})")

@@ -1,0 +1,145 @@
+"""Shapes a fresh blind set (blind20) found answered as a nearby question: a threshold named by what it is ("above
+the city's rate", "above the median area's value"); a change bounded by a value ("lost more than 10% of their
+population", "values climbed more than 40%"); two conditions at once; a set's pooled arrest rate; a place's figure as
+a multiple of the city's; a measure asked at a grain or from a survey the data does not publish it at (said in the
+lead, not answered at another grain); a district's name in brackets. Figures are computed here from the CSVs with
+plain pandas (tests/semantic_reference.py), not through the app's loaders."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tests import semantic_reference as ref
+from tests.planner_helpers import lead
+
+pytestmark = pytest.mark.full_data
+
+
+def _city_pci(data_dir) -> float:
+    socio = pd.read_csv(data_dir / "socioeconomic.csv")
+    socio.columns = [c.strip() for c in socio.columns]
+    return float(socio.loc[socio["Community Area Number"].isna(), "PER CAPITA INCOME"].iloc[0])
+
+
+def test_areas_over_the_city_s_own_rate(ask):
+    rates = ref._rate((2022,), ref._acs_pop())
+    city = ref._city_count((2022,)) / ref._acs_pop().sum() * 100000
+    over = rates[rates > city].index
+    text = lead(ask("How many community areas had a 2022 homicide rate higher than Chicago's overall 2022 rate, and "
+                    "how many residents (2019-2023 ACS) live in those areas?"))
+    assert f"There are {len(over)} community areas with a homicide" in text
+    assert f"the city's {city:.1f}" in text
+    assert f"{int(ref._acs_pop()[over].sum()):,} residents" in text
+
+
+def test_areas_over_the_median_home_value(ask):
+    values = ref._ca_zhvi(2024, 9)
+    over = values[values > values.median()].index
+    text = lead(ask("Neighborhoods with Sept 2024 Zillow values above the median community area's value -- how many "
+                    "homicides did they have in total in 2022?"))
+    assert f"they had {int(ref._counts((2022,))[over].sum()):,} homicides in 2022" in text
+    assert "over the median" in text
+
+
+def test_the_share_of_homicides_in_areas_richer_than_the_city(ask, data_dir):
+    pci = ref._sm("income")
+    over = pci[pci > _city_pci(data_dir)].index
+    years = ref._years(2016, 2022)
+    share = ref._counts(years)[over].sum() / ref._city_count(years) * 100
+    text = lead(ask("What share of Chicago's 2016-2022 homicides happened in community areas whose per-capita income "
+                    "(2008-2012) was above the city-wide per-capita income of $28,202?"))
+    assert f"({share:.1f}% of the city's" in text
+
+
+def test_areas_that_lost_more_than_a_tenth_of_their_residents(ask):
+    change = (ref._acs_pop() - ref._pop2010()) / ref._pop2010() * 100
+    lost = change[change < -10].index
+    years = ref._years(2019, 2022)
+    pooled = ref._counts(years)[lost].sum() / (ref._acs_pop()[lost].sum() * len(years)) * 100000
+    text = lead(ask("Neighborhoods that lost more than 10% of their population between the 2010 census and the "
+                    "2019-2023 ACS: what's their combined (pooled) homicide rate per 100,000 per year over 2019-2022?"))
+    assert f"There are {len(lost)} community areas" in text
+    assert f"a combined {pooled:.1f} homicides per 100,000" in text
+
+
+def test_areas_whose_home_values_climbed_more_than_40_percent(ask):
+    before, after = ref._ca_zhvi(2019, 1), ref._ca_zhvi(2024, 1)
+    rise = (after - before) / before * 100
+    up = rise[rise > 40].index
+    text = lead(ask("Which neighborhoods saw Zillow values climb more than 40% from January 2019 to January 2024? "
+                    "Give me how many there are, how many people live in them (ACS), and their total homicides in "
+                    "2022."))
+    assert f"There are {len(up)} community areas" in text
+    assert f"{int(ref._counts((2022,))[up].sum()):,} homicides in 2022" in text
+    assert f"{int(ref._acs_pop()[up].sum()):,} residents" in text
+
+
+def test_areas_whose_home_values_went_down(ask):
+    before, after = ref._ca_zhvi(2019, 9), ref._ca_zhvi(2024, 9)
+    down = (after - before)[(after - before) < 0].index
+    text = lead(ask("Zillow values actually went down in a few community areas between September 2019 and "
+                    "September 2024. How many areas was that, and how many homicides did those areas have in 2022 "
+                    "all together?"))
+    assert f"There are {len(down)} community areas" in text
+    assert f"{int(ref._counts((2022,))[down].sum()):,} homicides in 2022" in text
+
+
+def test_two_conditions_at_once(ask):
+    rates = ref._rate((2021,), ref._acs_pop())
+    both = [a for a in ref.AREAS if ref._sm("poverty").get(a, 0) > 30 and rates[a] > 100]
+    text = lead(ask("How many community areas had BOTH a 2008-2012 poverty rate above 30% and a 2021 homicide rate "
+                    "above 100 per 100k? And what was the total 2021 homicide count across them?"))
+    assert f"There are {len(both)} community areas" in text
+    assert f"{int(ref._counts((2021,))[both].sum()):,} homicides in 2021" in text
+
+
+def test_more_homicides_than_before_and_a_cheap_home_value(ask):
+    rose = ref._counts((2022,)) - ref._counts((2019,)) > 0
+    values = ref._ca_zhvi(2024, 9)
+    both = [a for a in ref.AREAS if rose[a] and values.get(a, float("nan")) < 180000]
+    text = lead(ask("count the community areas that had more homicides in 2022 than in 2019 AND a Zillow value under "
+                    "$180k in Sept 2024"))
+    assert f"There are {len(both)} community areas" in text
+
+
+def test_a_ranked_set_s_arrest_rate_is_pooled(ask, raw):
+    acs = ref._acs()
+    top = ref._rank((acs["male_18_to_24"] + acs["female_18_to_24"]) / acs["total_population"], 4)
+    rows = raw[raw.area.isin(top) & raw.year.between(2016, 2022)]
+    text = lead(ask("Take the four community areas where 18-to-24-year-olds make up the biggest share of residents "
+                    "(2019-2023 ACS). If you pool all their homicides from 2016 through 2022, what percent of them "
+                    "led to an arrest?"))
+    assert f"{rows.arrested.mean() * 100:.1f}%" in text
+
+
+def test_a_place_s_income_as_a_multiple_of_the_city_s(ask, data_dir):
+    times = ref._sm("income")[7] / _city_pci(data_dir)
+    text = lead(ask("lincoln park's income per head is how many times the citywide figure (2008-12 per capita "
+                    "income)? and how many homicides there 2016-2022?"))
+    assert f"{times:.2f}" in text
+
+
+def test_a_named_place_s_home_value_change_in_percent(ask):
+    before, after = ref._ca_zhvi(2019, 9)[66], ref._ca_zhvi(2023, 9)[66]
+    text = lead(ask("For Chicago Lawn: how many homicides in 2021, and what was the percent change in its Zillow home "
+                    "value from Sept 2019 to Sept 2023?"))
+    assert f"{(after - before) / before * 100:+.1f}%" in text
+    assert f"{ref._counts((2021,))[66]} homicides in 2021" in text
+
+
+@pytest.mark.parametrize("question, named", [
+    ("Which ward has the highest average Zillow home value?", "by ward"),
+    ("What was the homicide rate per 100k in ZIP code 60624 in 2021?", "ZIP code"),
+    ("What's Edgewater's per capita income according to the 2019-2023 ACS?", "from the 2019-2023 ACS"),
+])
+def test_a_measure_the_data_does_not_publish_that_way_is_said_in_the_lead(ask, question, named):
+    text = lead(ask(question))
+    assert "does not include" in text and named in text
+
+
+def test_a_district_s_name_in_brackets_is_no_community_area(ask, raw):
+    share = ((raw.district == 7) & (raw.year == 2021)).sum() / (raw.year == 2021).sum() * 100
+    text = lead(ask("What share of the city's 2021 homicides were in police district 7 (Englewood), and what was the "
+                    "Zillow value in Sept 2024 for the ZIP code where the 7th district station is?"))
+    assert f"{share:.1f}%" in text
+    assert "Englewood (community area 68)" not in text
