@@ -165,6 +165,8 @@ class Analysis:
     population_growth: str | None = None  # "grew the most since 2010": rank by "change" or "change_pct"
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
+    ranks_level: bool = False  # "the ZIP with the highest Zillow value ... how much has it grown": the value ranks
+    in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
     station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value

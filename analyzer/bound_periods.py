@@ -28,6 +28,7 @@ class BoundPeriod:
     measure: str  # the layer's measure ("homicides", "arrest_rate", "homicide_rate", ...)
     period: dict  # {"year": 2020} or {"start": "2016", "end": "2022"}
     ranks: bool = False  # the clause that ranks the places ("the area with the most homicides in 2021")
+    months: tuple = ()  # months of the year the clause keeps ("summer 2022 (June through August)")
 
 
 def _clauses(low: str) -> list[str]:
@@ -66,25 +67,34 @@ def _measure(metrics: list, clause: str, per_capita: bool) -> str | None:
     return "homicides"
 
 
-def read_bound_periods(low: str, years_of, metrics_of, per_capita_of, ranks_of) -> list[BoundPeriod]:
+def read_bound_periods(low: str, years_of, metrics_of, per_capita_of, ranks_of, months_of) -> list[BoundPeriod]:
     """The (measure, period) of each clause that names both, in the question's order; [] unless at least two
     clauses do with different periods, every dated clause names a timed measure, and either the measures differ or
     the first ranks the places (the same measure over two periods is a comparison the rest of the reader makes).
+    A dated clause naming no measure ("Summer 2022 (June through August): which area had the most homicides")
+    dates the next clause that names one and no date of its own.
 
     ``years_of(text)``: the analyzer's years and periods of a text; ``metrics_of(text)``: its metrics;
-    ``per_capita_of(text)``: whether it asks for a rate; ``ranks_of(text)``: whether it ranks places."""
+    ``per_capita_of(text)``: whether it asks for a rate; ``ranks_of(text)``: whether it ranks places;
+    ``months_of(text)``: the months of the year it names."""
     bound: list[BoundPeriod] = []
+    carried = None
     for clause in _clauses(low):
-        period = _period(years_of(clause))
+        period, months = _period(years_of(clause)), tuple(months_of(clause))
         if period is False:
             return []
+        measure = _measure(metrics_of(clause), clause, per_capita_of(clause))
+        if period is None and carried and measure:
+            (period, months), carried = carried, None
         if period is None:
             continue
-        measure = _measure(metrics_of(clause), clause, per_capita_of(clause))
         if measure is None:
-            return []
-        bound.append(BoundPeriod(measure, period, ranks_of(clause)))
-    if len(bound) < 2 or len({str(b.period) for b in bound}) < 2:
+            if carried:
+                return []
+            carried = (period, months)
+            continue
+        bound.append(BoundPeriod(measure, period, ranks_of(clause), months))
+    if carried or len(bound) < 2 or len({(str(b.period), b.months) for b in bound}) < 2:
         return []
     if len({b.measure for b in bound}) < 2 and not bound[0].ranks:
         return []

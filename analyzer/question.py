@@ -361,7 +361,7 @@ def _bound_periods(w) -> list:
 
     return read_bound_periods(negations.blanked(w.low, vintage), lambda t: extract_years(t, [], cov), metrics_of,
                               lambda t: bool(PER_CAPITA_RE.search(t)),
-                              lambda t: _ranking(t, metrics_of(t), {}) is not None)
+                              lambda t: _ranking(t, metrics_of(t), {}) is not None, extract_months)
 
 
 def _read_shape(w) -> None:
@@ -725,6 +725,11 @@ def _finish(w) -> Analysis:
             result["group_by"] = None
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
+    result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
+    dollars = _IN_DOLLARS_RE.search(low) if "home_value" in metrics else None
+    if dollars:  # "how much did its Zillow value change in dollars": the change itself, not its percent
+        result["in_dollars"] = True
+        result["not_used"] = [p for p in result["not_used"] if p not in dollars.group(0)]
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
         if ranking:  # "which community area is the largest by land area? and the smallest?"
@@ -861,6 +866,12 @@ def _month_of(word: str) -> int:
 _RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best)\s*\)|"
                             r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
 _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")
+# A superlative on the home value itself, not on its change ("the zip with the highest zillow value in september
+# 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
+_LEVEL_RANKED_RE = re.compile(r"\b(?:highest|lowest|priciest|cheapest|most\s+expensive|least\s+expensive)\s+"
+                              r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:home\s+)?(?:values?|prices?)\b")
+_IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
+                            r"amounts?|change|drop|rise|decline)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
 _AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
 # "grew faster", "in percent", "growth rate": a relative change; a homicide rate asked beside it is no such cue

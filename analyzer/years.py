@@ -35,6 +35,10 @@ _YEAR_RE = re.compile(r"(?<![\d$,.])" + YEAR + r"(?!\d|,\d|\s*%)")
 # "the last complete year you have", "the most recent full year": the snapshot's last full year too.
 _LAST_YEAR_RE = re.compile(r"\b(?:last|previous|past)\s+(?:(?:full|complete|whole|calendar)\s+)?year\b|"
                            r"\b(?:latest|most\s+recent)\s+(?:full|complete|whole|calendar)\s+year\b", _FLAGS)
+# "2021 compared with the previous year", "2020 versus the year before": the year before the one named (not the
+# data's last full year, which "previous year" alone means); "the year before covid" is the pandemic reader's.
+_YEAR_BEFORE_RE = re.compile(r"\b(?:the\s+)?(?:previous|prior|preceding)\s+year\b|\bthe\s+year\s+(?:before|prior)\b"
+                             r"(?!\s+(?:covid|the\s+pandemic|the\s+virus|lockdown|corona))", _FLAGS)
 _THIS_YEAR_RE = re.compile(r"\b(?:this|current)\s+year\b|\bso\s+far\b|\bytd\b|\byear\s+to\s+date\b", _FLAGS)
 # "the most recent full summer in your data": the latest year whose summer the data holds whole.
 _LAST_SEASON_RE = re.compile(r"\b(?:last|latest|most\s+recent|previous|past)\s+(?:full|complete|whole|entire)\s+"
@@ -171,7 +175,13 @@ def _relative_years(w) -> dict:
     # A year named after the data's end is the user's own "this year" or "last year" ("so far this year in 2025"):
     # the data's latest year would answer for another year.
     after_data = any(y > cov["last"] for y in years)
+    before = _YEAR_BEFORE_RE.search(low)
     last_year = _LAST_YEAR_RE.search(low)
+    if before and len(years) == 1 and not periods and not m:
+        add_unique(years, years[0] - 1)
+        years.sort()
+        relative_note = f"'{before.group(0).lower()}' read as {years[0]}, the year before {years[1]}"
+        last_year = None
     if last_year and not m and not after_data:
         add_unique(years, cov["last_full"])
         relative_note = (f"'{last_year.group(0).lower()}' means {cov['last_full']}, the last full year in the "

@@ -72,6 +72,10 @@ _FALL_WORDS = re.compile(r"\b(?:drop|dropped|fell|fewer|lost|loss|decrease|decre
                          r"[^.;]{0,25}$", re.I)
 
 
+# "1,589 fewer than the 25,681 of the 2010 Census": the fall said after the number
+_FALL_AFTER = re.compile(r"\s+(?:fewer|less|lower|down)\b", re.I)
+
+
 def number_in_answer(value, answer: str) -> bool:
     if isinstance(value, str):
         return value.lower() in answer.lower()
@@ -81,7 +85,7 @@ def number_in_answer(value, answer: str) -> bool:
     if isinstance(value, (int, float)) and value < 0:  # "-1,822" written as "a drop of 1,822"
         for form in number_forms(-value):
             for m in re.finditer(r"(?<![\d.,-])\$?" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
-                if _FALL_WORDS.search(answer[:m.start()]):
+                if _FALL_WORDS.search(answer[:m.start()]) or _FALL_AFTER.match(answer, m.end()):
                     return True
     return False
 

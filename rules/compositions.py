@@ -358,6 +358,23 @@ def ranked_change(analysis: Analysis) -> dict | None:
             "limit": n, "totals": n > 1, **({"offset": position - 1} if position > 1 else {})}
 
 
+def zip_change_ranked(analysis: Analysis) -> dict | None:
+    """"Which ZIP lost the biggest share of its Zillow value between January 2007 and January 2012": the ZIPs ranked
+    by the change between the two months (percent, or dollars where asked), a fall from the bottom."""
+    ranking = analysis.ranking
+    linked = "main_community_area" in analysis.named_measures  # "... which community area makes up most of it"
+    if not ranking or not (analysis.group_by == "zip" or linked) or analysis.zips or analysis.areas \
+            or "home_value" not in analysis.metrics or len(set(analysis.month_years)) != 2 or analysis.ranks_level:
+        return None
+    specs, derived, key = _home_values(analysis)
+    specs += ["main_community_area"] if linked else []
+    down = analysis.change_direction == "down"
+    direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
+    return {"measures": specs, "group_by": ["zip"], "derived": derived,
+            "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
+            **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
+
+
 def zip_months(analysis: Analysis) -> dict | None:
     """"60621 home value jan 2020 and jan 2024": one ZIP's value in each named month, and the change between."""
     spans = analysis.date_spans
@@ -656,7 +673,8 @@ def _home_values(analysis: Analysis) -> tuple[list, list, str]:
                  for m in months]
         pair = [spec["as"] for spec in specs]
         return specs, [{"name": "change", "op": "change", "of": pair},
-                       {"name": "change_pct", "op": "pct_change", "of": pair}], "change_pct"
+                       {"name": "change_pct", "op": "pct_change", "of": pair}], \
+            "change" if analysis.in_dollars else "change_pct"
     return [{"measure": "home_value", **({"period": {"month": months[0]}} if months else {})}], [], "home_value"
 
 
@@ -718,7 +736,9 @@ def area_value_change(analysis: Analysis) -> dict | None:
         derived = derived + [{"name": key, "op": "pct_change" if key.endswith("pct") else "change",
                               "of": ["population_2010", "population"]}]
         direction = ranking.order
+    left_out = [p.number for p in analysis.excluded_areas]  # "apart from the Loop, which area grew fastest"
     return {"measures": [*specs, *others], "group_by": ["community_area"], "derived": derived,
+            **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
             "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
 
@@ -881,9 +901,11 @@ def bound_query(analysis: Analysis) -> dict | None:
     bound, ranking = analysis.bound_periods, analysis.ranking
     if not bound or analysis.zips or analysis.correlation or analysis.area_condition:
         return None
-    kinds = _homicide_filters(analysis)
-    specs = [{"measure": b.measure, "period": b.period, "as": f"{b.measure}_{_period_key(b.period)}",
-              **({"filters": kinds} if kinds else {})} for b in bound]
+    kinds = [k for k in _homicide_filters(analysis) if k["dimension"] != "calendar_month"]  # each part's own months
+    specs = [{"measure": b.measure, "period": b.period,
+              "as": f"{b.measure}_{_period_key(b.period)}" + "".join(f"_m{m}" for m in b.months),
+              **({"filters": kinds + ([{"dimension": "calendar_month", "in": list(b.months)}] if b.months else [])}
+                 if kinds or b.months else {})} for b in bound]
     ranked = next((s for s, b in zip(specs, bound) if b.ranks), None)
     first = ranked or (_spec(ranking.metric, analysis, None) if ranking and ranking.metric else None)
     timed = (*TIMED, "homicides", "arrest_rate", "domestic_homicides")
@@ -896,8 +918,8 @@ def bound_query(analysis: Analysis) -> dict | None:
         if first is None:
             return None
         n = ranking.top_n or 1
-        return {"measures": ([] if ranked else [first]) + specs + untimed,
-                "group_by": [analysis.group_by or "community_area"],
+        place = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
+        return {"measures": ([] if ranked else [first]) + specs + untimed, "group_by": [place],
                 "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
     if ranking or (grain not in (None, "community_area") and "homicide_rate" in str(specs)):
         return None  # a named place's own rank, or a rate at a grain without residents: the rest of the reader
@@ -912,7 +934,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (bound_query, station_chain, ranked_within, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (bound_query, station_chain, ranked_within, zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

@@ -143,3 +143,87 @@ def test_a_district_s_name_in_brackets_is_no_community_area(ask, raw):
                     "Zillow value in Sept 2024 for the ZIP code where the 7th district station is?"))
     assert f"{share:.1f}%" in text
     assert "Englewood (community area 68)" not in text
+
+
+def test_the_year_before_the_one_named(ask):
+    """"2021 compared with the previous year" is 2020 (it had been read as the data's last full year, 2022)."""
+    before, after = ref._city_count((2020,)), ref._city_count((2021,))
+    text = lead(ask("How many homicides were there in 2021 compared with the previous year?"))
+    assert f"{before} homicides in Chicago in 2020; {after} in 2021" in text
+    assert f"({(after - before) / before * 100:+.1f}%)" in text
+
+
+@pytest.mark.parametrize("question, start, end, in_dollars", [
+    ("Which Chicago ZIP lost the biggest share of its Zillow value between January 2007 and January 2012, and by "
+     "how much did it fall, in percent?", (2007, 1), (2012, 1), False),
+    ("The Chicago ZIP code whose Zillow value fell the most in dollar terms between Sept 2019 and Sept 2024: which "
+     "community area makes up most of that ZIP?", (2019, 9), (2024, 9), True),
+])
+def test_zips_ranked_by_their_home_value_s_change(ask, question, start, end, in_dollars):
+    before, after = ref._zhvi(*start), ref._zhvi(*end)
+    change = (after - before) if in_dollars else (after - before) / before * 100
+    zip_code = str(change.dropna().idxmin())
+    text = lead(ask(question))
+    assert f"is ZIP {zip_code}," in text
+    if in_dollars:
+        main = ref._xwalk()[ref._xwalk()["zip"] == zip_code.zfill(5)]
+        area = int(main.sort_values("share_of_zip", ascending=False)["area_number"].iloc[0])
+        assert f"(community area {area})" in text
+    else:
+        assert f"{change[change.idxmin()]:.1f}%" in text
+
+
+def test_a_zip_ranked_by_its_value_is_not_ranked_by_its_growth(ask):
+    value = ref._zhvi(2024, 9)
+    top = str(value.idxmax())
+    text = lead(ask("the zip code with the highest zillow value in september 2024 - how much has its value grown "
+                    "since january 2010"))
+    assert f"ZIP {top} went from ${ref._zhvi(2010, 1)[value.idxmax()]:,.0f} in January 2010" in text
+
+
+def test_a_summer_s_ranking_then_the_full_year_s_rate(ask, raw):
+    summer = raw[(raw.year == 2022) & raw.month.isin([6, 7, 8]) & raw.area.notna()].area.value_counts()
+    top = int(summer.index[0])
+    assert summer.iloc[0] > summer.iloc[1]
+    rate = ((raw.area == top) & (raw.year == 2022)).sum() / ref._acs_pop()[top] * 100000
+    text = lead(ask("Summer 2022 (June through August): which community area had the most homicides, and what was "
+                    "its full-year 2022 homicide rate per 100k?"))
+    assert f"({top}), with {summer.iloc[0]} homicides" in text
+    assert f"{rate:.1f} homicides per 100,000 residents a year in 2022" in text
+
+
+def test_an_area_left_out_of_a_ranking_by_growth(ask):
+    change = (ref._acs_pop() - ref._pop2010()) / ref._pop2010() * 100
+    top = ref._rank(change.drop(32), 1)[0]
+    text = lead(ask("Apart from the Loop, which community area grew fastest in percentage terms between the 2010 "
+                    "census and the 2019-2023 ACS, and how much did its Zillow value change in dollars from Sept "
+                    "2019 to Sept 2024?"))
+    moved = ref._ca_zhvi(2024, 9)[top] - ref._ca_zhvi(2019, 9)[top]
+    assert f"({top})" in text and f"${abs(moved):,.0f}" in text
+
+
+def test_areas_ranked_inside_a_district_then_their_own_measure(ask, raw):
+    counted = raw[(raw.district == 11) & (raw.year == 2021) & raw.area.notna()].area.value_counts()
+    top = int(counted.index[0])
+    assert counted.iloc[0] > counted.iloc[1]
+    text = lead(ask("In police district 11 in 2021, which community area saw the most homicides, and what was that "
+                    "area's poverty rate in 2008-2012?"))
+    assert f"({top})" in text and f"{ref._sm('poverty')[top]:.1f}%" in text
+
+
+def test_a_district_ranked_then_the_area_its_station_stands_in(ask, raw):
+    counted = raw[(raw.year == 2020) & raw.district.notna()].district.value_counts()
+    top = int(counted.index[0])
+    stations = ref._stations()
+    area = int(float(stations.loc[stations["DISTRICT"].astype(str) == str(top), "COMMUNITY AREA"].iloc[0]))
+    text = lead(ask("the police district with the most killings in 2020 - which community area is its station "
+                    "located in, and what's that area's zillow value for sept 2024?"))
+    assert f"${ref._ca_zhvi(2024, 9)[area]:,.0f}" in text
+
+
+def test_areas_ranked_by_land_area(ask, raw):
+    land = pd.read_csv(ref.DATA / "community_areas.csv").set_index("area_number")["area_sq_mi"]
+    top = ref._rank(land, 5)
+    text = lead(ask("The five largest community areas by land area -- how many murders did they have altogether in "
+                    "2021?"))
+    assert f"and {int(((raw.year == 2021) & raw.area.isin(top)).sum())} homicides in 2021 (" in text
