@@ -165,6 +165,7 @@ class Analysis:
     population_growth: str | None = None  # "grew the most since 2010": rank by "change" or "change_pct"
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
+    ranks_homicide_change: bool = False  # "the largest increase in homicides from 2019 to 2021": the change ranks
     ranks_level: bool = False  # "the ZIP with the highest Zillow value ... how much has it grown": the value ranks
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads

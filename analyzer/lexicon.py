@@ -299,6 +299,9 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("asian", r"asians?(?:[\s-]americans?)?"),
     ("age_65_plus", _OLDER),
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
+    # a band named by its ages ("young adults (25-34)") before the words another band is also called by
+    *((f"age_{a}_{b}", rf"{a}\s*(?:-|–|to)\s*{b}(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
+                       rf"{a}[\s-]+to[\s-]+{b}[\s-]+years?[\s-]+olds?") for a, b in ((25, 34), (35, 49), (50, 64))),
     ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
                   r"18[\s-]+to[\s-]+24[\s-]+years?[\s-]+olds?|young\s+adults"),
     ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +

@@ -485,8 +485,9 @@ def _read_warnings(w) -> None:
         warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
+    beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)  # Zillow's own months
     dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
-        if {"homicides", "property"} <= set(domains) and w.years_alone else set()
+        if {"homicides", "property"} <= set(domains) and (w.years_alone or beyond) else set()
     out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
                                               bool(ihs["submarkets"] or quarter))
     for m in _OTHER_CENSUS_RE.finditer(low):
@@ -717,15 +718,18 @@ def _finish(w) -> Analysis:
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
-    if w.month_years and w.years_alone and {"home_value", "homicides"} <= set(metrics) and not periods:
-        # "2021's homicides ... the Zillow value in Sept 2024": 2024 dates the home value, not a homicide span
+    beyond = bool(w.month_years) and all(int(m[:4]) > w.cov["last"] for m in w.month_years)
+    if w.month_years and (w.years_alone or beyond) and {"home_value", "homicides"} <= set(metrics) and not periods:
+        # "2021's homicides ... the Zillow value in Sept 2024": 2024 dates the home value, not a homicide span (and
+        # with no year of their own, the homicides are the whole data's)
         alone = sorted(set(w.years_alone))
-        result["year_range"] = {"start": alone[0], "end": alone[-1]}  # the years stay: they date the month too
-        if result["group_by"] == "year" and len(alone) == 1:
+        result["year_range"] = {"start": alone[0], "end": alone[-1]} if alone else None  # the years stay: they date
+        if result["group_by"] == "year" and len(alone) <= 1:  # the month too
             result["group_by"] = None
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
+    result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
     dollars = _IN_DOLLARS_RE.search(low) if "home_value" in metrics else None
     if dollars:  # "how much did its Zillow value change in dollars": the change itself, not its percent
         result["in_dollars"] = True
@@ -870,6 +874,10 @@ _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
 _LEVEL_RANKED_RE = re.compile(r"\b(?:highest|lowest|priciest|cheapest|most\s+expensive|least\s+expensive)\s+"
                               r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:home\s+)?(?:values?|prices?)\b")
+_HOMICIDE_CHANGE_RANKED_RE = re.compile(
+    r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"
+    r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|homicide\s+rates?)|(?:homicides|murders|"
+    r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")

@@ -83,7 +83,9 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
             else "community_area"
         years = {} if group == "year" and not analysis.periods else _year_args(analysis)
         by_rate = _ranks_arrest_rate(analysis, group)
-        return with_scope(analysis, [(names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate})])[0]
+        kinds = {"domestic": True} if analysis.domestic_filter else {}  # "the most domestic homicides"
+        return with_scope(analysis, [(names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate,
+                                                         **kinds})])[0]
     if domain == "socioeconomic":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
@@ -300,9 +302,12 @@ def homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
 def _home_value_dates(analysis: Analysis) -> set:
     """The years that only date a home value's month ("2021's homicides ... the Zillow value in Sept 2024": 2024):
     no homicide year, and their months no homicide filter."""
-    if "home_value" not in analysis.metrics or not analysis.month_years or not analysis.years_alone:
+    if "home_value" not in analysis.metrics or not analysis.month_years:
         return set()
-    return {int(m[:4]) for m in analysis.month_years} - set(analysis.years_alone)
+    months = {int(m[:4]) for m in analysis.month_years}
+    if not analysis.years_alone:  # "its Sept 2024 Zillow value": a year past the homicide data is Zillow's
+        return {y for y in months if y > analysis.coverage.last_year}
+    return months - set(analysis.years_alone)
 
 
 def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:

@@ -26,7 +26,8 @@ MEASURE_OF = {
 # A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
                 "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children", "age_18_24": "young_adults",
-                "125k_plus": "households_125k_plus", "under_25k": "households_under_25k"}
+                "125k_plus": "households_125k_plus", "under_25k": "households_under_25k",
+                **{f"age_{band}": f"age_{band}" for band in ("25_34", "35_49", "50_64")}}
 CENSUS_METRICS = ("race", "age", "household_income")
 LAYER_ONLY = ("density", "land_area")  # the analyzer's measures no tool has: only a query answers them
 TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
@@ -400,6 +401,8 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
         op = "pct_change" if analysis.population_growth == "change_pct" else "change"
         return [{"measure": "population_2010"}, {"measure": "population"}], \
             [{"name": "residents_change", "op": op, "of": ["population_2010", "population"]}], "residents_change"
+    if metric == "arrests":  # "the percentage of its homicides that ended in an arrest": each area's arrest rate
+        return [{"measure": "arrest_rate", **({"period": period} if period else {})}], [], "arrest_rate"
     spec = _spec(metric, analysis, period, rate=rate)
     return ([spec], [], _name(spec)) if spec else None
 
@@ -414,6 +417,8 @@ def correlation(analysis: Analysis) -> dict | None:
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
+    if "arrests" in metrics:  # the arrests' share is a measure of the homicides, not a third side
+        metrics = [m for m in metrics if m != "homicides"]
     moved = analysis.population_growth and "population" in metrics
     period = _years_period([y for y in analysis.years if y != 2010]) if moved else \
         _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
@@ -718,7 +723,10 @@ def area_value_change(analysis: Analysis) -> dict | None:
     specs, derived, key = _home_values(analysis)
     others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "home_value"))
               if s and s["measure"] not in ("homicides", "homicide_rate")]
-    counts = _counts_by_year(analysis) if "homicides" in analysis.metrics and analysis.years_alone else None
+    # "the highest homicide rate over 2016-2020": a level over the span ranks, not the span's two ends
+    level = ranking.metric == "homicides" and not analysis.ranks_homicide_change and bool(analysis.periods)
+    counts = _counts_by_year(analysis) if "homicides" in analysis.metrics and analysis.years_alone and not level \
+        else None
     if counts:
         others, derived = others + counts[0], derived + counts[1]
     down = analysis.change_direction == "down"
@@ -727,6 +735,15 @@ def area_value_change(analysis: Analysis) -> dict | None:
         # "the largest increase in homicides from 2019 to 2021, and its home value's change": the homicides' change
         # is ranked, the home value's is beside it
         key, direction = "homicides_change", "asc" if down else "desc"
+    elif ranking.metric == "homicides" and (counts or analysis.periods):
+        # "the highest homicide rate over 2016-2020, and how much did home prices there change": the homicides
+        # (a rate where one is asked) over the span rank the areas
+        ranked = next((s for s in others if s["measure"] in ("homicide_rate", "homicides")), None)
+        if ranked is None:
+            span = analysis.periods[0]
+            ranked = _spec("homicides", analysis, _years_period([span.start, span.end]))
+            others = [ranked, *others]
+        key, direction = _name(ranked), ranking.order
     if ranking.metric == "population" and analysis.population_growth:
         # "Which area lost the largest percentage of its population since 2010, and how did its home values
         # change": the population's change is ranked, the home values' change is beside it.
