@@ -111,7 +111,7 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     if match.re is _REFERENCE_RE:
         return _reference_condition(match, low, metric_pos, grain)
     number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
-    if (not unit and 1900 <= number <= 2100) or any(a <= match.start() < b for a, b in skip or []):
+    if (not unit and 1900 <= number <= 2100) or any(a <= match.start(2) < b for a, b in skip or []):
         return _SKIP
     if match.re is not _BOUND_RE and _AGE_BEFORE_RE.search(low, 0, match.start()) \
             or match.re is _PLUS_RE and not unit and _AGE_AFTER_RE.match(low, match.end()):

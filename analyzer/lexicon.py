@@ -236,7 +236,10 @@ UNSUPPORTED: list[tuple[str, str]] = [
                            r"libraries|gas\s+stations|grocery\s+stores)\s+(?:are|is|exist|there)"),
     # The data marks an arrest, not when it came: "solved within a week" asks for a time the rows do not hold.
     ("time to an arrest", r"(?:solved|arrest\w*|cleared|charged|caught)\s+(?:\w+\s+){0,3}?(?:within|in\s+(?:under|"
-                          r"less\s+than))\s+(?:a|an|one|two|three|\d+)\s+(?:days?|weeks?|months?|hours?)"),
+                          r"less\s+than))\s+(?:a|an|one|two|three|\d+)\s+(?:days?|weeks?|months?|hours?)|"
+                          # "how many days passed between a homicide and the arrest", "how long until an arrest"
+                          r"(?:days?|weeks?|months?|time)\s+(?:\w+\s+){0,3}?(?:between|before|until|till)\s+"
+                          r"(?:\w+\s+){0,5}?(?:arrests?|being\s+arrested)|how\s+long\s+(?:\w+\s+){0,6}?arrest\w*"),
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
     ("police response times", r"(?:police\s+)?response\s+times?|911\s+calls?|(?:take|takes|took)\s+to\s+(?:show\s+up|"
@@ -304,10 +307,15 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
                        rf"{a}[\s-]+to[\s-]+{b}[\s-]+years?[\s-]+olds?") for a, b in ((25, 34), (35, 49), (50, 64))),
     ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
                   r"18[\s-]+to[\s-]+24[\s-]+years?[\s-]+olds?|young\s+adults"),
-    ("125k_plus", r"high[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
+    ("125k_plus", r"high[\s-]income\s+households|\$?125(?:k|,000)\s*(?:\+|or\s+more|and\s+(?:over|up))\s*households|"
+                  r"households\s+(?:over|above|of\s+\$?125(?:k|,000)\s*\+?|(?:at|making|earning)\s+\$?125(?:k|,000)\s*\+)"
+                  r"(?:\s+\$?125(?:k|,000))?|"
+                  r"households\b[\w\s'(),]{0,60}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:over|more\s+than|above|at\s+least)\s+\$?125(?:k|,000)?|\$?125(?:k|,000)?(?=\s*\+)|"
                   r"\$?125(?:k|,000)?\s*(?:or\s+(?:more|above|over)|and\s+(?:over|up|above)))"),
-    ("under_25k", r"low[\s-]income\s+households|households\b[\w\s']{0,30}?\b" + _HOUSEHOLD_GETS +
+    ("under_25k", r"low[\s-]income\s+households|(?:under|less\s+than|below)[\s-]\$?25(?:k|,000)\s+households|"
+                  r"households\s+(?:under|below|less\s+than)\s+\$?25(?:k|,000)|"
+                  r"households\b[\w\s'(),]{0,60}?\b" + _HOUSEHOLD_GETS +
                   r"(?:(?:under|less\s+than|below)\s+\$?25(?:k|,000)?|\$?25(?:k|,000)?\s+or\s+(?:less|under))"),
 ]
 RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \

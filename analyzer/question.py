@@ -231,7 +231,8 @@ def _read_subjects(w) -> None:
     if census_group:
         consumed += set_aside_shares(low)
         # "white non-hispanic": the group's words, negation and all, are read
-        consumed += [m.span() for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
+        consumed += [(m.start() - (low[m.start() - 1:m.start()] == "$"), m.end())  # "$125k+ households"
+                     for group, rx in CENSUS_GROUP_RES if group == census_group for m in rx.finditer(low)]
     # (A date beside a measure only the layer declares is that measure's: "Redfin's median sale price for the
     # window starting Jan 1 2012".)
     dated_only = not domains and bool(times.date_spans) and not UNSUPPORTED_ANY_RE.search(low) \
@@ -495,8 +496,8 @@ def _read_warnings(w) -> None:
         year = int(m.group(1) or m.group(2))
         if year != 2010 and year not in out_years:
             out_years.append(year)
-            year_warnings.append(f"The {year} census is not in ChiQA's data: it holds the 2010 census and the "
-                                 "2019-2023 ACS estimates.")
+            year_warnings.append(f"The {year} census is not in ChiQA's data: it holds the 2010 census, the "
+                                 "2019-2023 ACS estimates and the 2008-2012 ACS indicators.")
     if _months_after_the_end(asked_years, months, domains, cov):
         # "December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides".
         out_years.append(cov["last"])
@@ -623,7 +624,12 @@ def _query_parts(w, result: dict) -> None:
                                                r"ended\s+(?:in|with)|resulted\s+in|saw|were\s+cleared\s+by)\s+"
                                                r"(?:an?\s+)?arrests?\b|\bhow\s+many\s+arrests\b|\bnumber\s+of\s+"
                                                r"arrests\b", w.low))
-    result["asks_times"] = bool(re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b", w.low))
+    # "how many times", "divided by", "as a ratio", "(how many x)": one figure over another
+    times = re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b|\bdivided\s+by\b|"
+                      r"\bas\s+a\s+ratio\b|\bhow\s+many\s+x\b", w.low)
+    result["asks_times"] = bool(times)
+    if times:  # its words are the ratio's, read
+        result["not_used"] = [p for p in result.get("not_used", []) if p not in ("divided", "x", "ratio")]
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 

@@ -228,9 +228,11 @@ def ranked_set(analysis: Analysis) -> dict | None:
                     else "change", "of": ["population_2010", "population"]}, *derived]
         first = {"measure": "residents_change"}
     left_out = [p.number for p in analysis.excluded_areas]  # "excluding Austin, the 5 largest areas": the rest ranked
+    # one place found and the city asked beside it ("how does its rate compare with the city's"): the city's figures
+    totals = n > 1 or analysis.citywide
     return {"measures": [*ranked, *others], "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
-            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
+            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": totals}
 
 
 def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | None:
@@ -481,8 +483,14 @@ def named_places(analysis: Analysis) -> dict | None:
     specs, derived = [], []
     if "home_value" in analysis.metrics and 1 <= len(analysis.month_years) <= 2:
         specs += [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
-                  for m in analysis.month_years]
+                  for m in sorted(analysis.month_years)]
         years = sorted(set(analysis.years_alone))
+        if analysis.population_growth and "population" in analysis.metrics:
+            # "its population change from the 2010 census to the ACS, its homicides in 2022, its Zillow value"
+            specs += [{"measure": "population_2010"}, {"measure": "population"}]
+            derived.append({"name": "residents_change", "op": "pct_change" if analysis.population_growth ==
+                            "change_pct" else "change", "of": ["population_2010", "population"]})
+            years = [y for y in years if y != 2010 or analysis.counts_2010]  # the census's year, not a count's
         span = next((p for p in analysis.periods if p.start < p.end and {p.start, p.end} >= set(years)), None)
         if span is not None and not analysis.each_year:  # "how many homicides in 2001-2005": the span, not its ends
             specs.append({"measure": "homicides", "period": {"start": str(span.start), "end": str(span.end)}})
@@ -517,6 +525,8 @@ def named_places(analysis: Analysis) -> dict | None:
             derived.append({"name": f"{measure}_change", "op": "change", "of": [s["as"] for s in pair]})
             if analysis.asks_percent_change:  # "the percent change in its Zillow value from Sept 2019 to Sept 2023"
                 derived.append({"name": f"{measure}_pct_change", "op": "pct_change", "of": [s["as"] for s in pair]})
+            if analysis.asks_times:  # "sept 2024 divided by sept 2019", "2022 vs 2019 as a ratio": later over earlier
+                derived.append({"name": f"{measure}_ratio", "op": "ratio", "of": [pair[1]["as"], pair[0]["as"]]})
     return {"measures": specs, "group_by": ["community_area"],
             "filters": [{"dimension": "community_area", "in": places}], **({"derived": derived} if derived else {})}
 

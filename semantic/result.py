@@ -465,7 +465,15 @@ def render_lead(result: QueryResult) -> str:
         said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
         sentences.append(f"The {word} {how} is {_who(result.rows[0], result)}, with {said}.")
         rows = []
-    if result.totals and not (having and not result.query.get("limit")):
+    if result.totals and len(result.rows) == 1 and not having:
+        # one place found ("the area with the highest share ...: how does its rate compare with the city's"): the
+        # city's own figures beside it, not a "together" of one
+        labels = {c["name"]: c for c in result.columns}
+        city = [_phrase(labels[name], result.totals[f"{name}_city"]) for name in labels
+                if labels[name].get("kind") == "measure" and result.totals.get(f"{name}_city") is not None]
+        if city:
+            sentences.append(f"For the city as a whole: {_and(city)}.")
+    elif result.totals and not (having and not result.query.get("limit")):
         parts = _total_parts(result)
         if parts:
             sentences.append(f"Together they had {_and(parts)}.")

@@ -167,8 +167,9 @@ def parse_month(home: HomeValues, month: str) -> str:
                                 f"{coverage_text(home)}", "invalid_argument")
     label = f"{found.group(1)}-{int(found.group(2)):02d}"
     if label not in home.month_index:
-        raise ToolArgumentError(f"month {label} is outside the Zillow data: the first month is {home.months[0]} "
-                                f"and the last (latest) month is {home.latest_month}", "out_of_range")
+        named = f"{calendar.month_name[int(found.group(2))]} {found.group(1)}"  # the month as the question says it
+        raise ToolArgumentError(f"{named} ({label}) is not in the data: the Zillow values run from {home.months[0]} "
+                                f"to {home.latest_month} (the latest month)", "out_of_range")
     return label
 
 
