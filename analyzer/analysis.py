@@ -165,6 +165,8 @@ class Analysis:
     population_growth: str | None = None  # "grew the most since 2010": rank by "change" or "change_pct"
     weekdays: list[int] = field(default_factory=list)  # days of the week kept, 1 = Monday ("on weekends": 6, 7)
     asks_average: bool = False  # "on average per year": the per-year average leads the answer
+    ratio_first: int | None = None  # "how many times higher was Logan Square's income than Humboldt Park's": its top
+    per_day: bool = False  # "how many people were murdered per day in 2021": the count over the period's days
     ranks_homicide_change: bool = False  # "the largest increase in homicides from 2019 to 2021": the change ranks
     ranks_level: bool = False  # "the ZIP with the highest Zillow value ... how much has it grown": the value ranks
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent

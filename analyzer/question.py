@@ -428,7 +428,7 @@ def _read_shape(w) -> None:
         group_by = None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     # "where did Englewood rank among community areas for homicides": one named area's position among all of them
-    rank_of = _RANK_OF_RE.search(low) if len(areas) == 1 and place_count == 1 else None
+    rank_of = _RANK_OF_RE.search(low) if (len(areas) == 1 or len(zips) == 1) and place_count == 1 else None
     if rank_of:
         consumed += [rank_of.span()] + [m.span() for m in _RANK_SCALE_RE.finditer(low)]
         ranking = None  # "rank out of the 77 community areas (1 = most)": the position asked, not a top 77
@@ -470,13 +470,8 @@ def _read_warnings(w) -> None:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
-    if domains == ["socioeconomic"] and any("2019" in low[a:b] for a, b in w.vintage):
-        # "Edgewater's per capita income according to the 2019-2023 ACS": the indicators are 2008-2012's only
-        asked = " and ".join(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in metrics))
-        warnings.append(f"{AREA_ONLY} {asked} from the 2019-2023 ACS (it holds that survey's population, race, age "
-                        "and household income bands); the figure here is the 2008-2012 ACS indicator.")
-    ranked_grain = group_by if ranking and group_by in ("ward", "district") else None
-    warnings += _area_only_warnings(domains, places, metrics, ranked_grain)
+    warnings += _survey_warnings(w) + _area_only_warnings(
+        domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None)
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
     wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
     if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas:
@@ -628,6 +623,16 @@ def _query_parts(w, result: dict) -> None:
     times = re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b|\bdivided\s+by\b|"
                       r"\bas\s+a\s+ratio\b|\bhow\s+many\s+x\b", w.low)
     result["asks_times"] = bool(times)
+    # the ratio's top: the place named just before "is how many times" in its sentence ("Lincoln Park's value is how
+    # many times Englewood's"), else the first named after it ("How many times higher was Logan Square's ...")
+    start = max(w.low.rfind(". ", 0, times.start()), w.low.rfind("? ", 0, times.start())) + 1 if times else 0
+    named = [(w.low.find(a["text"].lower(), start), a["number"]) for a in w.areas if a.get("text")] \
+        if times and len(w.areas) == 2 else []
+    before = sorted(((at, n) for at, n in named if 0 <= at < times.start()), reverse=True) if named else []
+    after = sorted((at, n) for at, n in named if at >= times.end())
+    # both named before it ("Chatham or Auburn Gresham -- which ... how many times the other's"): the question's order
+    result["ratio_first"] = (before if len(before) == 1 else after if not before else [(0, None)])[0][1] \
+        if before or after else None
     if times:  # its words are the ratio's, read
         result["not_used"] = [p for p in result.get("not_used", []) if p not in ("divided", "x", "ratio")]
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
@@ -649,23 +654,10 @@ _SET_TOTAL_RE = re.compile(r"\b(?:share|percent(?:age)?|proportion|together|comb
                            r"sum)\b")
 
 
-def _finish(w) -> Analysis:
-    """The fields that depend on others, the hint for the model, and the layer's queries where they apply."""
-    areas, condition, data, declared, districts = w.areas, w.condition, w.data, w.declared, w.districts
-    domains, filters, floor, group_by, injection = w.domains, w.filters, w.floor, w.group_by, w.injection
-    locations, low, metrics, periods, places = w.locations, w.low, w.metrics, w.periods, w.places
-    ranking, result, scope, scoped_low, text = w.ranking, w.result, w.scope, w.scoped_low, w.text
-    times, unsupported, wards, years = w.times, w.unsupported, w.wards, w.years
-    years_together, zips = w.years_together, w.zips
-    result["area_condition"] = condition
-    result["more_conditions"] = w.more_conditions if condition else []
-    _query_parts(w, result)
-    named_places = len(areas) + len(wards) + len(districts)
-    result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
-    result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
-    result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
-    # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
-    result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together)
+def _change_conditions(w, result: dict, condition):
+    """Conditions on a change: the population's sign or bound ("lost more than 10% of their population"), a
+    homicide change beside another condition, a home value's change between two months; the condition kept."""
+    areas, districts, low, metrics, wards, zips = w.areas, w.districts, w.low, w.metrics, w.wards, w.zips
     if result["population_growth"] and result["ranking"] and _LOSS_RE.search(low):
         # "which neighborhoods lost the most people": the most lost is the lowest change
         order = result["ranking"]["order"]
@@ -710,6 +702,43 @@ def _finish(w) -> Analysis:
         result["area_condition"] = AreaCondition("home_value_change", "below" if fell else "above", 0.0,
                                                  change.span())
         result["group_by"] = None
+    return condition
+
+
+def _asked_forms(w, result: dict) -> None:
+    """The forms a figure is asked in: per day, in dollars; what a superlative ranks (the home value itself, the
+    homicides' change); their words are then read."""
+    low, metrics, ranking = w.low, w.metrics, w.ranking
+    per_day = _PER_DAY_RE.search(low) if "homicides" in metrics else None
+    result["per_day"] = bool(per_day)
+    if per_day:
+        result["not_used"] = [p for p in result["not_used"] if p not in ("on average", "average", "daily")]
+    result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
+    result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
+    dollars = _IN_DOLLARS_RE.search(low) if "home_value" in metrics else None
+    if dollars:  # "how much did its Zillow value change in dollars": the change itself, not its percent
+        result["in_dollars"] = True
+        result["not_used"] = [p for p in result["not_used"] if p not in dollars.group(0)]
+
+
+def _finish(w) -> Analysis:
+    """The fields that depend on others, the hint for the model, and the layer's queries where they apply."""
+    areas, condition, data, declared, districts = w.areas, w.condition, w.data, w.declared, w.districts
+    domains, filters, floor, group_by, injection = w.domains, w.filters, w.floor, w.group_by, w.injection
+    locations, low, metrics, periods, places = w.locations, w.low, w.metrics, w.periods, w.places
+    ranking, result, scope, scoped_low, text = w.ranking, w.result, w.scope, w.scoped_low, w.text
+    times, unsupported, wards, years = w.times, w.unsupported, w.wards, w.years
+    years_together, zips = w.years_together, w.zips
+    result["area_condition"] = condition
+    result["more_conditions"] = w.more_conditions if condition else []
+    _query_parts(w, result)
+    named_places = len(areas) + len(wards) + len(districts)
+    result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
+    result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
+    result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
+    # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
+    result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together)
+    condition = _change_conditions(w, result, condition)
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
     # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
@@ -734,12 +763,7 @@ def _finish(w) -> Analysis:
             result["group_by"] = None
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
-    result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
-    result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
-    dollars = _IN_DOLLARS_RE.search(low) if "home_value" in metrics else None
-    if dollars:  # "how much did its Zillow value change in dollars": the change itself, not its percent
-        result["in_dollars"] = True
-        result["not_used"] = [p for p in result["not_used"] if p not in dollars.group(0)]
+    _asked_forms(w, result)
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
         if ranking:  # "which community area is the largest by land area? and the smallest?"
@@ -873,13 +897,15 @@ def _month_of(word: str) -> int:
     return next(i for i in range(1, 13) if calendar.month_name[i].lower().startswith(word.lower()[:3]))
 
 
-_RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best)\s*\)|"
+_RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best|lowest|least|cheapest|"
+                            r"(?:most|least)\s+\w+)\s*\)|"
                             r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
 _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")
 # A superlative on the home value itself, not on its change ("the zip with the highest zillow value in september
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
 _LEVEL_RANKED_RE = re.compile(r"\b(?:highest|lowest|priciest|cheapest|most\s+expensive|least\s+expensive)\s+"
                               r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:home\s+)?(?:values?|prices?)\b")
+_PER_DAY_RE = re.compile(r"\b(?:per|a|each|every)\s+day\b|\bdaily\b|\bon\s+an?\s+(?:average|typical)\s+day\b")
 _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"
     r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|homicide\s+rates?)|(?:homicides|murders|"
@@ -1201,6 +1227,15 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
 # Metrics of the homicide data (or no figure at all): the others are published by community area (and ZIP).
 _HOMICIDE_METRICS = frozenset({"homicides", "arrests", "domestic", "iucr", "location_type", "trend", "correlation",
                                "police_station"})
+
+
+def _survey_warnings(w) -> list[str]:
+    """"Edgewater's per capita income according to the 2019-2023 ACS": the indicators are 2008-2012's only."""
+    if w.domains != ["socioeconomic"] or not any("2019" in w.low[a:b] for a, b in w.vintage):
+        return []
+    asked = " and ".join(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in w.metrics))
+    return [f"{AREA_ONLY} {asked} from the 2019-2023 ACS (it holds that survey's population, race, age and household "
+            "income bands); the figure here is the 2008-2012 ACS indicator."]
 
 
 def _area_only_warnings(domains: list, places: dict, metrics: list, ranked_grain: str | None = None) -> list[str]:

@@ -540,9 +540,11 @@ def member_rank(analysis: Analysis) -> dict | None:
     spec = _spec(metrics[0], analysis, _period(analysis)) if len(metrics) == 1 else None
     if spec is None:
         return None
-    return {"measures": [spec], "group_by": ["community_area"],
+    # "where does ZIP 60647 rank among the Chicago ZIPs by home value": a ZIP among the ZIPs
+    grain, member = ("zip", int(analysis.zips[0])) if analysis.zips else ("community_area", analysis.areas[0].number)
+    return {"measures": [spec], "group_by": [grain],
             "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)]}],
-            "having": [{"field": "community_area", "op": "==", "value": analysis.areas[0].number}]}
+            "having": [{"field": grain, "op": "==", "value": member}]}
 
 
 def grain_set(analysis: Analysis) -> dict | None:
@@ -831,7 +833,8 @@ def ratio_query(analysis: Analysis) -> dict | None:
     """"How many times higher was the Zillow value in ZIP 60614 than in 60621 in Sept 2024": each place's figure as
     its own column (a measure filtered to it) and the ratio of the first to the second."""
     places = [("zip", z) for z in analysis.zips] if len(analysis.zips) == 2 else \
-        [("community_area", p.number) for p in analysis.areas] if len(analysis.areas) == 2 else \
+        sorted([("community_area", p.number) for p in analysis.areas], key=lambda g: g[1] != analysis.ratio_first) \
+        if len(analysis.areas) == 2 else \
         [("community_area", analysis.areas[0].number), ("city", None)] \
         if len(analysis.areas) == 1 and analysis.citywide else []  # "how many times the citywide figure"
     # Homicide counts have their own ratio sentence (rules/answer.py); a rate's ratio is this query's.

@@ -21,6 +21,10 @@ def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     """"There was an average of 608.2 homicides a year in Chicago (2015-2019: 3,041 in all)." when the question asks for an average and
     the tool gave one; its total follows, so "how many on average" and "how many" are both answered."""
     values = entry.result.values
+    daily = values.get("per_day_average")
+    if analysis.per_day and entry.name == names.HOMICIDES and isinstance(daily, (int, float)):
+        # "on average, how many people were murdered per day in 2021": the count over the period's days
+        return average_sentence(values, fmt_num(daily), "day") + f", over {values['per_day_days']:,} days)."
     if not analysis.asks_average or entry.name != names.HOMICIDES:
         return None
     monthly = values.get("per_month_average")

@@ -121,7 +121,8 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
             parts.append(f"{word} of {' and '.join(of)}")
     for item in query.get("having") or []:
         if isinstance(item, dict) and item.get("field") in catalog().dimensions and item.get("op") == "==":
-            parts.append(f"showing {str(item['field']).replace('_', ' ')} {_number(item.get('value'))}")
+            value = item.get("value") if item.get("field") == "zip" else _number(item.get("value"))  # "zip 60647"
+            parts.append(f"showing {str(item['field']).replace('_', ' ')} {value}")
         elif isinstance(item, dict):
             field = str(item.get("field"))
             measure = catalog().measures.get(named[field].get("measure") if field in named else field)

@@ -227,3 +227,64 @@ def test_areas_ranked_by_land_area(ask, raw):
     text = lead(ask("The five largest community areas by land area -- how many murders did they have altogether in "
                     "2021?"))
     assert f"and {int(((raw.year == 2021) & raw.area.isin(top)).sum())} homicides in 2021 (" in text
+
+
+def test_homicides_per_day(ask):
+    text = lead(ask("On average, how many people were murdered per day in Chicago in 2021?"))
+    assert f"an average of {ref._city_count((2021,)) / 365:.1f} homicides a day" in text
+    assert "over 365 days" in text
+
+
+def test_a_zip_s_rank_among_the_zips(ask):
+    values = ref._zhvi(2024, 9).dropna().sort_values(ascending=False)
+    rank = list(values.index.astype(str).str.zfill(5)).index("60647") + 1
+    text = lead(ask("Where does ZIP 60647 rank among the Chicago ZIPs in the Zillow data by home value in Sept 2024 "
+                    "(1 = most expensive)?"))
+    assert f"rank {rank} by typical home value" in text
+
+
+@pytest.mark.parametrize("question, top, bottom", [
+    ("Humboldt Park and Logan Square sit next to each other. How many times higher was Logan Square's per-capita "
+     "income (2008-2012) than Humboldt Park's?", 22, 23),
+    ("Per capita income in Lincoln Park is how many times Englewood's?", 7, 68),
+])
+def test_the_ratio_s_top_is_the_place_the_question_puts_there(ask, question, top, bottom):
+    text = lead(ask(question))
+    assert f"{ref._sm('income')[top] / ref._sm('income')[bottom]:.2f} times" in text
+
+
+def test_a_census_band_written_value_first_ranks_the_areas(ask):
+    acs = ref._acs()
+    share = acs["_125_000"] / acs[["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000",
+                                   "_125_000"]].sum(axis=1)
+    low = ref._rank(share, 4, highest=False)
+    rate = ref._counts((2022,))[low].sum() / ref._acs_pop()[low].sum() * 100000
+    text = lead(ask("For the four community areas with the smallest share of $125k+ households (ACS 2019-2023), what "
+                    "was their combined 2022 homicide rate per 100,000 (total killings over total population)?"))
+    assert f"a combined {rate:.1f} homicides per 100,000" in text
+    assert "could not use" not in text
+
+
+def test_one_ranked_place_beside_the_city(ask):
+    acs = ref._acs()
+    bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+    top = ref._rank(acs["under_25_000"] / acs[bands].sum(axis=1), 1)[0]
+    years = ref._years(2016, 2022)
+    city = ref._city_count(years) / (ref._acs_pop().sum() * len(years)) * 100000
+    text = lead(ask("The community area with the highest share of households under $25,000 (ACS): how does its "
+                    "2016-2022 homicide rate compare with the city's? Give both rates."))
+    assert f"({top})" in text and f"{ref._rate(years, ref._acs_pop())[top]:.1f} homicides per 100,000" in text
+    assert f"For the city as a whole:" in text and f"{city:.1f} homicides per 100,000" in text
+
+
+def test_a_named_place_s_ratios_and_population_change(ask):
+    before, after = ref._ca_zhvi(2019, 9)[68], ref._ca_zhvi(2024, 9)[68]
+    text = lead(ask("englewood: zillow value sept 2024 divided by sept 2019 (how many x), and homicides 2022 vs 2019 "
+                    "as a ratio too"))
+    assert f"of {after / before:.2f} ({after / before:.2f} times)" in text
+    counts = ref._counts((2022,))[68] / ref._counts((2019,))[68]
+    assert f"of {counts:.2f} ({counts:.2f} times)" in text
+    text = lead(ask("Woodlawn in three numbers please: its population change from the 2010 census to the 2019-2023 "
+                    "ACS, its homicides in 2022, and its Zillow value in January 2024."))
+    assert f"a drop of {ref._pop2010()[42] - ref._acs_pop()[42]:,}" in text
+    assert f"{ref._counts((2022,))[42]} homicides in 2022" in text and "homicides in 2010" not in text

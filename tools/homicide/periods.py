@@ -7,6 +7,7 @@ re-deriving years from arguments.
 from __future__ import annotations
 
 import calendar
+import datetime
 import re
 from dataclasses import dataclass
 
@@ -158,6 +159,21 @@ def yearly_average(data, period: Period, total: int, window_start: str | None = 
         values["partial_year"] = {"year": last, "data_end": cov["end"]}
         partial = f" ({last} is partial: data end {cov['end']})"
     return values, f"an average of {fmt_num(average)} a year", partial
+
+
+def daily_average(data, period: Period, total: int, days_filtered: bool) -> dict:
+    """The per-day average over the calendar days the period covers ("how many a day in 2021": 804 / 365 = 2.2),
+    a partial last year counted to the data's end and a date span by its own days; {} where months, weekdays or
+    hours narrow the days counted (their days are not the period's)."""
+    if days_filtered:
+        return {}
+    end = datetime.date.fromisoformat(data.coverage["homicides"]["end"][:10])
+    if period.first_day and period.last_day:
+        spans = [(datetime.date.fromisoformat(period.first_day[:10]), datetime.date.fromisoformat(period.last_day[:10]))]
+    else:
+        spans = [(datetime.date(y, 1, 1), datetime.date(y, 12, 31)) for y in period.each_year]
+    days = sum(max(0, (min(b, end) - a).days + 1) for a, b in spans)
+    return {"per_day_average": round(total / days, 2), "per_day_days": days} if days else {}
 
 
 def monthly_average(data, period: Period, total: int, months_filtered: bool) -> dict:

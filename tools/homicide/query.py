@@ -47,7 +47,7 @@ from tools.homicide.common import (
     pct,
 )
 from semantic.holidays import HOLIDAY_NAMES, earliest_day, holidays_phrase
-from tools.homicide.periods import (Period, hour_runs, hours_phrase, monthly_average, resolve_period,
+from tools.homicide.periods import (Period, daily_average, hour_runs, hours_phrase, monthly_average, resolve_period,
                                     yearly_average)
 from tools.map_hints import area_map
 from tools.registry import Tool
@@ -816,6 +816,8 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
     values.update(average)
     if average:
         lines.append(f"That is {average_words} over {average['per_year_years']} years{partial}.")
+    narrowed_days = any(sel.filters.get(k) for k in ("months", "weekdays", "hours", "month_days", "holidays"))
+    values.update(daily_average(data, period, total, narrowed_days))
     monthly = monthly_average(data, period, total, bool(sel.filters.get("months"))) if group_by == "month" else {}
     values.update(monthly)
     if monthly:
