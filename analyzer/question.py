@@ -766,9 +766,13 @@ def _finish(w) -> Analysis:
     _asked_forms(w, result)
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
     if declared and not domains and not unsupported and not injection:
-        if ranking:  # "which community area is the largest by land area? and the smallest?"
+        if ranking and result["group_by"] in ("month", "year", "weekday", "hour"):
+            # "which month of 2018 had the most sales": a ranking over time the declared reading cannot make, said
+            result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
+        elif ranking:  # "which community area is the largest by land area? and the smallest?"
             declared = ranked_query(declared, ranking["order"], ranking["top_n"])
-            ranking["both_ends"] = bool(RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) or ranking["both_ends"]
+            ranking["both_ends"] = bool(RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) \
+                or bool(ranking.get("both_ends"))
         result["declared_query"] = declared
         _words_used(result, text)
     elif domains and not unsupported and not injection and result["not_used"] and data is not None:
