@@ -354,13 +354,12 @@ def _bound_periods(w) -> list:
     (chain_years binds that) or a month named with its year (a home value's month, bound by the compositions)."""
     if w.follow or w.month_years or "homicides" not in w.metrics:
         return []
-    vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(w.low)] + [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(w.low)]
     cov = w.cov
 
     def metrics_of(text: str) -> list:
         return _metrics(correct_spelling(text), [])[0]
 
-    return read_bound_periods(negations.blanked(w.low, vintage), lambda t: extract_years(t, [], cov), metrics_of,
+    return read_bound_periods(negations.blanked(w.low, w.vintage), lambda t: extract_years(t, [], cov), metrics_of,
                               lambda t: bool(PER_CAPITA_RE.search(t)),
                               lambda t: _ranking(t, metrics_of(t), {}) is not None, extract_months)
 
@@ -481,9 +480,10 @@ def _read_warnings(w) -> None:
         warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
                         f"by {kinds} (population is published by community area); the count is given instead.")
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
-    beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)  # Zillow's own months
+    # months all past the homicide data (Zillow's own): their years are no homicide years
+    w.beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)
     dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
-        if {"homicides", "property"} <= set(domains) and (w.years_alone or beyond) else set()
+        if {"homicides", "property"} <= set(domains) and (w.years_alone or w.beyond) else set()
     out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
                                               bool(ihs["submarkets"] or quarter))
     for m in _OTHER_CENSUS_RE.finditer(low):
@@ -654,10 +654,17 @@ _SET_TOTAL_RE = re.compile(r"\b(?:share|percent(?:age)?|proportion|together|comb
                            r"sum)\b")
 
 
+def _homicide_change(rose: re.Match) -> AreaCondition:
+    """"more homicides in 2022 than in 2019": the change from the earlier year to the later, its sign bounded."""
+    return AreaCondition("homicide_change", "above" if rose.group(1) == "more" else "below", 0.0, rose.span(),
+                         years=(int(rose.group(3)), int(rose.group(2))))
+
+
 def _change_conditions(w, result: dict, condition):
     """Conditions on a change: the population's sign or bound ("lost more than 10% of their population"), a
     homicide change beside another condition, a home value's change between two months; the condition kept."""
     areas, districts, low, metrics, wards, zips = w.areas, w.districts, w.low, w.metrics, w.wards, w.zips
+    rose = _MORE_THAN_YEAR_RE.search(low)
     if result["population_growth"] and result["ranking"] and _LOSS_RE.search(low):
         # "which neighborhoods lost the most people": the most lost is the lowest change
         order = result["ranking"]["order"]
@@ -671,17 +678,11 @@ def _change_conditions(w, result: dict, condition):
         side, value, percent = change_bound(low, lost) or ("below" if lost else "above", 0.0, False)
         result["area_condition"] = AreaCondition("population_change", side, value, (0, 0), percent=percent)
         result["group_by"] = None
-        rose = _MORE_THAN_YEAR_RE.search(low)  # "... but had more homicides in 2021 than in 2019": both changes
-        if rose:
-            years = (int(rose.group(3)), int(rose.group(2)))
-            result["more_conditions"] = [AreaCondition("homicide_change", "above" if rose.group(1) == "more" else
-                                                       "below", 0.0, rose.span(), years=years)]
-    rose = _MORE_THAN_YEAR_RE.search(low)
+        if rose:  # "... but had more homicides in 2021 than in 2019": both changes
+            result["more_conditions"] = [_homicide_change(rose)]
     if rose and condition and condition.metric != "population_change":
         # "more homicides in 2022 than in 2019 AND a Zillow value under $180k": the change's sign is a condition too
-        years = (int(rose.group(3)), int(rose.group(2)))
-        result["more_conditions"] = [*result["more_conditions"], AreaCondition(
-            "homicide_change", "above" if rose.group(1) == "more" else "below", 0.0, rose.span(), years=years)]
+        result["more_conditions"] = [*result["more_conditions"], _homicide_change(rose)]
     if condition and condition.metric == "home_value" and condition.percent and len(w.month_years) == 2:
         # "values climbed more than 40% from January 2019 to January 2024": the change between the months bounded
         change = _HOME_CHANGE_RE.search(low)
@@ -753,8 +754,7 @@ def _finish(w) -> Analysis:
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
     result["until_now"] = bool("property" in domains and len(years) == 1 and not periods and NOW_RE.search(low))
-    beyond = bool(w.month_years) and all(int(m[:4]) > w.cov["last"] for m in w.month_years)
-    if w.month_years and (w.years_alone or beyond) and {"home_value", "homicides"} <= set(metrics) and not periods:
+    if w.month_years and (w.years_alone or w.beyond) and {"home_value", "homicides"} <= set(metrics) and not periods:
         # "2021's homicides ... the Zillow value in Sept 2024": 2024 dates the home value, not a homicide span (and
         # with no year of their own, the homicides are the whole data's)
         alone = sorted(set(w.years_alone))

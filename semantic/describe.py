@@ -79,14 +79,9 @@ def _order(query: dict) -> str:
     field, direction = (first, "desc") if isinstance(first, str) else (first.get("field"), first.get("direction"))
     word = "lowest" if direction == "asc" else "highest"
     named = {m.get("as"): m for m in query.get("measures") or [] if isinstance(m, dict) and m.get("as")}
-    if field in named:  # a column named by the query ("homicides_2021"): said as its measure and period
-        return _ranked_words(query, word, _measure(named[field]))
-    limit, offset = query.get("limit"), int(query.get("offset") or 0)
-    if not limit and not offset:
-        return f"ordered by {_label(str(field)).replace('_', ' ')}, {word} first"
-    count = f"{limit} " if limit and limit != 1 else ""
-    skip = f", after the first {offset}" if offset else ""
-    return f"the {count}{word} by {_label(str(field)).replace('_', ' ')}{skip}"
+    # a column named by the query ("homicides_2021") is said as its measure and period
+    what = _measure(named[field]) if field in named else _label(str(field)).replace("_", " ")
+    return _ranked_words(query, word, what)
 
 
 def _ranked_words(query: dict, word: str, what: str) -> str:
