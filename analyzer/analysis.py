@@ -149,6 +149,8 @@ class Analysis:
     # Conditions after the first, each on its own measure ("a rate above 50 ... and a hardship index of 90 or
     # higher"): the areas that meet them all (AreaCondition)
     more_conditions: list = field(default_factory=list)
+    # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
+    compared_groups: dict | None = None
     each_year: bool = False
     span_total: bool = False
     counts_2010: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import AreaCondition
+from analyzer.lexicon import CENSUS_GROUP_RES
 
 _AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
          r"zip\s*codes)"
@@ -30,7 +31,8 @@ _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
 # A bound named by what it is: "above the city-wide per capita income", "higher than Chicago's overall rate", "above
 # the median community area's value", "below average": the city's own figure, or the places' median or mean.
 _REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
-                           r"(?P<city>city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)|"
+                           r"(?P<city>(?:city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)(?:\s+(?:average|rate|figure|"
+                           r"level|value|number))?)|"
                            r"(?P<median>median)|(?P<mean>average|mean))\b", re.I)
 # "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
@@ -165,6 +167,36 @@ def _side(match: re.Match) -> str:
 
 
 
+# "majority-Black", "mostly Hispanic": a group's share of residents over half
+_MAJORITY_RE = re.compile(r"\b(?:majority|mostly|predominantly|mainly)[\s-]+(?:of\s+)?$", re.I)
+_RACE_GROUPS = ("black", "hispanic_or_latino", "white_not_hispanic", "asian")
+
+
+def group_bounds(low: str) -> list[tuple]:
+    """(census group, side, value, spans) for each group named with its own bound: "majority-Black" is over 50%,
+    "areas where more than 40% of residents are Hispanic" over 40%; the bound is read between the previous group's
+    words and this group's. A group bounded again ("majority-Black areas (over 50% Black)") keeps its first bound,
+    and the spans hold every mention's words."""
+    found = sorted((m.start(), m.end(), group) for group, rx in CENSUS_GROUP_RES if group in _RACE_GROUPS
+                   for m in rx.finditer(low))
+    bounds: dict = {}
+    last = 0
+    for start, end, group in found:
+        before = low[last:start]
+        majority = _MAJORITY_RE.search(before)
+        bound = [b for b in _BOUND_RE.finditer(before) if "%" in b.group(0) or "cent" in b.group(0)]
+        if majority:
+            side, value, span = "above", 50.0, (last + majority.start(), end)
+        elif bound:
+            side, value, span = _side(bound[-1]), float(bound[-1].group(2).replace(",", "")), (last + bound[-1].start(),
+                                                                                              end)
+        else:
+            last = end
+            continue
+        first = bounds.setdefault(group, (group, side, value, []))
+        first[3].append(span)
+        last = end
+    return list(bounds.values())
 
 
 def change_bound(low: str, fell: bool) -> tuple[str, float, bool] | None:

@@ -31,6 +31,7 @@ from analyzer.lexicon import (
     CENSUS_GROUP_RES,
     CITYWIDE_RE,
     COMPARE_RE,
+    GAP_RE,
     NOW_RE,
     CORRELATION_RE,
     FILTERING_SUBJECTS,
@@ -53,6 +54,7 @@ from analyzer.lexicon import (
     RANK_WORD_METRIC,
     SECOND_QUESTION_RE,
     SHARE_OF_CITY_RE,
+    TIMES_RE,
     TOP_N_RE,
     TREND_RE,
     UNSUPPORTED_ANY_RE,
@@ -73,6 +75,7 @@ from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
+from analyzer.groups import compared_groups
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
@@ -441,6 +444,7 @@ def _read_shape(w) -> None:
         # year in austin") rank the same by count, and its counts are what each year holds
         per_capita = True
     w.asked_years, w.comparison, w.condition, w.consumed = asked_years, comparison, condition, consumed
+    w.compared = compared_groups(low, condition, ranking, consumed)  # "above the median vs the rest": two sets
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
     w.place_count, w.ranking, w.years = place_count, ranking, years
 
@@ -732,6 +736,7 @@ def _finish(w) -> Analysis:
     years_together, zips = w.years_together, w.zips
     result["area_condition"] = condition
     result["more_conditions"] = w.more_conditions if condition else []
+    result["compared_groups"] = w.compared
     _query_parts(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
@@ -1166,7 +1171,8 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     position = rank_position(low)
     if position > 1 and top_n is None:
         ranking.update(position=position, singular=True)
-    if desc and asc and top_n and COMPARE_RE.search(low) and not re.match(r"(?:most|least)$", asc.group(0), re.I):
+    if desc and asc and top_n and (COMPARE_RE.search(low) or GAP_RE.search(low) or TIMES_RE.search(low)) \
+            and not re.match(r"(?:most|least)$", asc.group(0), re.I):
         ranking["both_ends"] = True  # "the 5 richest community areas vs the 5 poorest"
     return ranking
 

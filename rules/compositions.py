@@ -923,6 +923,46 @@ def station_chain(analysis: Analysis) -> dict | None:
             "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": ranking.top_n or 1}
 
 
+_OTHER_SIDE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def group_compare(analysis: Analysis) -> dict | None:
+    """"Areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic areas", "the 5 lowest
+    hardship vs the 5 highest": each set's figures (pooled, or its members' plain mean) and the first over the
+    second (analysis.compared_groups)."""
+    compared, period = analysis.compared_groups, _period(analysis)
+    if not compared or not _plain(analysis):
+        return None
+    if compared["kind"] == "ends":
+        ranking = analysis.ranking
+        first = _spec(ranking.metric, analysis, period) if ranking.metric else None
+        groups = [{"label": way, "order_by": [{"field": _name(first), "direction": way}], "limit": ranking.top_n}
+                  for way in (ranking.order, "desc" if ranking.order == "asc" else "asc")] if first else []
+        skip = ranking.metric
+    elif compared["kind"] == "rest":
+        condition = analysis.area_condition
+        first = _bounded(analysis, period)
+        op = OPS[condition.side]
+        groups = [{"label": label, "having": [{"field": _name(first), "op": way, "value": condition.reference or
+                                                condition.value}]} for label, way in
+                  (("picked", op), ("the rest", _OTHER_SIDE[op]))] if first else []
+        skip = "homicides" if first and first["measure"] == "homicide_rate" else condition.metric
+    else:
+        picks = [({"measure": f"share_{CENSUS_GROUP[group]}"}, OPS[side], value)
+                 for group, side, value in compared["bounds"] if group in CENSUS_GROUP]
+        first = picks[0][0] if len(picks) == 2 else None
+        groups = [{"label": spec["measure"], "having": [{"field": spec["measure"], "op": op, "value": value}]}
+                  for spec, op, value in picks]
+        skip = "race"
+    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
+    if first is None or not others or len(groups) != 2:
+        return None
+    picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
+    measures = [*picking, *[s for s in _with_count(others, analysis) if s not in picking]]
+    return {"measures": measures, "group_by": ["community_area"],
+            "groups": [{**g, "figure": compared["figure"]} for g in groups]}
+
+
 def bound_query(analysis: Analysis) -> dict | None:
     """"How many homicides in 2020, and what percent of 2016-2022 homicides there led to an arrest", "the area with
     the most homicides in 2021: its arrest rate over 2016-2020": each clause's measure over its own period
@@ -964,7 +1004,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (bound_query, station_chain, ranked_within, zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
+    for reader in (group_compare, bound_query, station_chain, ranked_within, zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
                    ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:

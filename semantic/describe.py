@@ -119,10 +119,12 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
             value = item.get("value") if item.get("field") == "zip" else _number(item.get("value"))  # "zip 60647"
             parts.append(f"showing {str(item['field']).replace('_', ' ')} {value}")
         elif isinstance(item, dict):
-            field = str(item.get("field"))
-            measure = catalog().measures.get(named[field].get("measure") if field in named else field)
-            parts.append(f"where {_label(field).replace('_', ' ')} is {_OPS.get(item.get('op'), item.get('op'))} "
-                         f"{_number(item.get('value'), measure.unit if measure is not None else '')}")
+            parts.append("where " + _bound(item, named))
+    sets = [_set(g, named) for g in query.get("groups") or [] if isinstance(g, dict)]
+    if sets:  # "compared: areas where ... is over the median vs at most the median (pooled over each set)"
+        mean = any(isinstance(g, dict) and g.get("figure") == "mean" for g in query["groups"])
+        parts.append("compared: " + " vs ".join(sets) + (" (each set's plain mean)" if mean else
+                                                         " (pooled over each set)"))
     if _order(query):
         parts.append(_order(query))
     if query.get("totals"):
@@ -132,3 +134,21 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     if query.get("members_from"):
         parts.append("over: " + describe_query(query["members_from"], depth + 1))
     return ", ".join(p for p in parts if p)
+
+
+def _bound(item: dict, named: dict) -> str:
+    field = str(item.get("field"))
+    measure = catalog().measures.get(named[field].get("measure") if field in named else field)
+    return (f"{_label(field).replace('_', ' ')} is {_OPS.get(item.get('op'), item.get('op'))} "
+            f"{_number(item.get('value'), measure.unit if measure is not None else '')}")
+
+
+def _set(group: dict, named: dict) -> str:
+    """One compared set in words: "areas where share black is over 50%", "the 5 with the lowest hardship index"."""
+    bounds = [_bound(h, named) for h in group.get("having") or [] if isinstance(h, dict)]
+    order = [o for o in group.get("order_by") or [] if isinstance(o, dict)]
+    if order and group.get("limit"):
+        high = order[0].get("direction", "desc") == "desc"
+        bounds.append(f"the {group['limit']} with the {'highest' if high else 'lowest'} "
+                      f"{_label(str(order[0].get('field'))).replace('_', ' ')}")
+    return "areas where " + " and ".join(bounds) if bounds and not order else " and ".join(bounds)

@@ -44,6 +44,8 @@ class Executor:
         table, filters = self.table()
         table = self._derive(table)
         table = self._having(table)
+        if self.q.groups:
+            return self._compare_groups(table, filters)
         correlation = self._correlate(table) if self.q.correlate else None
         selected = len(table)  # before the limit: "of the 16 areas over 50,000 residents, the highest rate is ..."
         table, ties = self._order(table)
@@ -445,15 +447,18 @@ class Executor:
         return table
 
     def _having(self, table: pd.DataFrame) -> pd.DataFrame:
+        table, self.q.having = self._picked_by(table, self.q.having)
+        return table  # the result and its sentences say the number a reference stood for
+
+    def _picked_by(self, table: pd.DataFrame, having: list) -> tuple[pd.DataFrame, list]:
         resolved = []
-        for h in self.q.having:
+        for h in having:
             values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
             if isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
                 h = {**h, "value": self._reference(h["field"], h["value"], values), "reference": h["value"]}
             resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
-        self.q.having = resolved  # the result and its sentences say the number the reference stood for
-        return table
+        return table, resolved
 
     def _reference(self, field: str, word: str, values: pd.Series) -> float:
         """The number a threshold named by what it is stands for: the median or mean of the grouped rows (places
@@ -472,24 +477,26 @@ class Executor:
         return round(_scalar(self.measure(spec.measure, [], spec.period or self.q.period, kept + spec.filters)), 6)
 
     def _order(self, table: pd.DataFrame) -> tuple[pd.DataFrame, list]:
+        return self._ordered(table, self.q.order_by, self.q.limit, self.q.offset)
+
+    def _ordered(self, table: pd.DataFrame, order_by: list, limit: int | None, start: int) -> tuple[pd.DataFrame, list]:
         ties: list = []
         named = next((f.values for f in self.q.filters if f.op == "in" and self.q.group_by == [f.dimension]), None)
-        if not self.q.order_by and named and table.index.nlevels == 1:
+        if not order_by and named and table.index.nlevels == 1:
             # the members in the order the question named them ("Englewood, West Englewood and Auburn Gresham")
             place = {member: i for i, member in enumerate(named)}
             table = table.iloc[sorted(range(len(table)), key=lambda i: place.get(table.index[i], len(place)))]
-        if self.q.order_by:
+        if order_by:
             frame = table.reset_index()
-            fields = [o["field"] for o in self.q.order_by]
-            ascending = [o["direction"] == "asc" for o in self.q.order_by]
+            fields = [o["field"] for o in order_by]
+            ascending = [o["direction"] == "asc" for o in order_by]
             frame = frame.sort_values(fields + list(table.index.names), ascending=ascending + [True] * table.index.nlevels,
                                       na_position="last", kind="mergesort")
             table = frame.set_index(list(table.index.names))
-        start = self.q.offset
-        if start or (self.q.limit is not None and len(table) > self.q.limit):
-            end = start + self.q.limit if self.q.limit is not None else len(table)
-            if self.q.order_by and end < len(table) + 1:
-                field = self.q.order_by[0]["field"]
+        if start or (limit is not None and len(table) > limit):
+            end = start + limit if limit is not None else len(table)
+            if order_by and end < len(table) + 1:
+                field = order_by[0]["field"]
                 values = table[field] if field in table else _index_values(table, field)
                 # Members tied with the first or the last row kept, left out by the offset or the limit
                 kept = values.iloc[start:end]
@@ -532,6 +539,29 @@ class Executor:
             if item["op"] in PAIR_OPS and all(f in totals for f in item["of"]):
                 totals[item["name"]] = derive(item, pd.DataFrame([totals]))[0]
         return totals
+
+    def _compare_groups(self, table: pd.DataFrame, filters: list) -> QueryResult:
+        """Each set of the grouped rows its own figures (pooled from the set's sums, or the members' plain mean), and
+        the first two sets' ratio and difference: one query answers "how many times higher in the poorer half"."""
+        groups, parts = [], []
+        figures = [s.name for s in self.q.measures] + [d["name"] for d in self.q.derived]
+        for group in self.q.groups:
+            picked, group["having"] = self._picked_by(table, group["having"])
+            picked, _ = self._ordered(picked, group["order_by"], group["limit"], 0)
+            if group["figure"] == "mean":
+                values = {name: float(pd.to_numeric(picked[name], errors="coerce").mean()) for name in figures
+                          if name in picked}
+            else:
+                totals = self._totals(picked, filters) if len(picked) else {}
+                values = {name: totals.get(name, math.nan) for name in figures}
+            groups.append({**group, "members": list(picked.index), "n": int(len(picked)), "figures": values})
+            parts.append(picked)
+        first, second = groups[0]["figures"], groups[1]["figures"]
+        between = {name: {"ratio": first[name] / second[name] if second.get(name) else math.nan,
+                          "difference": first[name] - second[name]}
+                   for name in figures if isinstance(first.get(name), float) and isinstance(second.get(name), float)}
+        table = pd.concat(parts) if parts else table.iloc[0:0]
+        return build_result(self, table, None, None, [], groups=groups, between=between)
 
     def _correlate(self, table: pd.DataFrame) -> dict:
         a, b = self.q.correlate

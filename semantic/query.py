@@ -31,7 +31,13 @@ HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 HAVING_REFERENCES = ("city", "median", "mean")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "offset", "totals", "correlate", "population", "spread")
+            "offset", "totals", "correlate", "population", "spread", "groups")
+# Sets of the grouped rows compared ("areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic
+# areas", "the 5 lowest hardship vs the 5 highest"): each set is picked by its own having or order_by + limit and
+# gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
+GROUP_FIGURES = ("pooled", "mean")
+MAX_GROUPS = 4
+GROUP_KEYS = ("label", "having", "order_by", "limit", "figure")
 
 
 _MONTH_NAMES = tuple(calendar.month_name)[1:]  # "January" ... "December" (the first entry is "")
@@ -120,6 +126,7 @@ class Query:
     correlate: list = field(default_factory=list)
     population: str = "auto"
     spread: list = field(default_factory=list)  # columns whose min, median and max over the rows are given
+    groups: list = field(default_factory=list)  # [{"label", "having", "order_by", "limit", "figure"}]
 
     @property
     def place(self) -> str | None:
@@ -137,7 +144,7 @@ class Query:
             out["filters"] = [f.to_dict() for f in self.filters]
         if self.members_from:
             out["members_from"] = self.members_from.to_dict()
-        for key in ("derived", "having", "order_by", "correlate", "spread"):
+        for key in ("derived", "having", "order_by", "correlate", "spread", "groups"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.limit is not None:
@@ -410,9 +417,10 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         query.derived.append({"name": name, "op": op, "of": of})
 
 
-def _ordering(query: Query, raw: dict, at: str) -> None:
-    for i, item in enumerate(_list(raw.get("having"), f"{at}having", MAX_FILTERS)):
-        where = f"{at}having[{i}]"
+def _havings(query: Query, items, at: str) -> list:
+    out = []
+    for i, item in enumerate(_list(items, at, MAX_FILTERS)):
+        where = f"{at}[{i}]"
         item = _object(item, where)
         op = item.get("op")
         if op not in HAVING_OPS:
@@ -423,16 +431,55 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
         elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise QueryError(f"{where}.value must be a finite number or one of {' '.join(HAVING_REFERENCES)}",
                              "invalid_query", f"{where}.value")
-        query.having.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "op": op,
-                             "value": value})
-    for i, item in enumerate(_list(raw.get("order_by"), f"{at}order_by", 4)):
-        where = f"{at}order_by[{i}]"
+        out.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "op": op, "value": value})
+    return out
+
+
+def _orders(query: Query, items, at: str) -> list:
+    out = []
+    for i, item in enumerate(_list(items, at, 4)):
+        where = f"{at}[{i}]"
         item = {"field": item} if isinstance(item, str) else _object(item, where)
         direction = item.get("direction", "desc")
         if direction not in ("asc", "desc"):
             raise QueryError(f"{where}.direction is asc or desc", "invalid_query", f"{where}.direction")
-        query.order_by.append({"field": _known_field(query, item.get("field"), f"{where}.field"),
-                               "direction": direction})
+        out.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "direction": direction})
+    return out
+
+
+def _groups(query: Query, raw: dict, at: str) -> None:
+    items = _list(raw.get("groups"), f"{at}groups", MAX_GROUPS)
+    if not items:
+        return
+    if len(items) < 2 or query.place is None or len(query.group_by) != 1:
+        raise QueryError("groups compares two or more sets of places: group by one place grain", "invalid_query",
+                         f"{at}groups")
+    if query.limit is not None or query.totals or query.correlate:
+        raise QueryError("groups gives each set's figures: it takes no limit, totals or correlate of its own",
+                         "invalid_query", f"{at}groups")
+    for i, item in enumerate(items):
+        where = f"{at}groups[{i}]"
+        item = _object(item, where)
+        extra = set(item) - set(GROUP_KEYS)
+        if extra:
+            raise QueryError(f"{where} has unknown key(s) {sorted(extra)[:5]}; valid keys: {', '.join(GROUP_KEYS)}",
+                             "invalid_query", where)
+        figure = item.get("figure", "pooled")
+        if figure not in GROUP_FIGURES:
+            raise QueryError(f"{where}.figure is one of {', '.join(GROUP_FIGURES)}", "invalid_query", f"{where}.figure")
+        group = {"label": _name(item.get("label") or f"group {i + 1}", f"{where}.label"),
+                 "having": _havings(query, item.get("having"), f"{where}.having"),
+                 "order_by": _orders(query, item.get("order_by"), f"{where}.order_by"),
+                 "limit": _int(item["limit"], f"{where}.limit", 1, MAX_LIMIT) if item.get("limit") is not None
+                 else None, "figure": figure}
+        if not group["having"] and not (group["order_by"] and group["limit"]):
+            raise QueryError(f"{where} is picked by a having, or by an order_by with a limit", "invalid_query", where)
+        query.groups.append(group)
+
+
+def _ordering(query: Query, raw: dict, at: str) -> None:
+    query.having = _havings(query, raw.get("having"), f"{at}having")
+    query.order_by = _orders(query, raw.get("order_by"), f"{at}order_by")
     if raw.get("limit") is not None:
         query.limit = _int(raw["limit"], f"{at}limit", 1, MAX_LIMIT)
     if raw.get("offset") is not None:
@@ -452,3 +499,4 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
         if not query.group_by:
             raise QueryError("a correlation needs rows: group by a place or a time", "invalid_query",
                              f"{at}correlate")
+    _groups(query, raw, at)

@@ -26,6 +26,8 @@ class QueryResult:
     selected: int | None = None  # rows before the limit (those the filters and the threshold kept)
     names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
+    groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
+    between: dict = field(default_factory=dict)  # column -> the first set's figure over the second's: ratio, difference
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
     text: str = ""
@@ -49,7 +51,7 @@ def _clean(value):
 
 
 def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None,
-                 selected: int | None = None) -> QueryResult:
+                 selected: int | None = None, groups=None, between=None) -> QueryResult:
     q, cat, data = executor.q, executor.cat, executor.data
     dims = cat.dimensions
     columns, rows = [], []
@@ -107,6 +109,9 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     result = QueryResult(query=q.to_dict(), columns=columns, rows=rows, steps=executor.steps,
                          totals={k: _clean(v) for k, v in totals.items()} if totals is not None else None,
                          correlation=correlation, spread=spread, caveats=list(executor.caveats),
+                         groups=[{**g, "members": [_clean(m) for m in g["members"]],
+                                  "figures": {k: _clean(v) for k, v in g["figures"].items()}} for g in groups or []],
+                         between={k: {op: _clean(v) for op, v in d.items()} for k, d in (between or {}).items()},
                          ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
     if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
         result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
@@ -431,6 +436,8 @@ def render_lead(result: QueryResult) -> str:
     """Sentences a person reads first: what was asked as a whole (a count of the areas a threshold picks, a total
     over a set, a correlation) before the rows, each figure with its label, unit and period, its member named."""
     figures = [c for c in result.columns if c["kind"] in ("measure", "derived")]
+    if result.groups:
+        return _groups_lead(result, figures)
     sentences = []
     how = _selection(result)
     n = len(result.rows)
@@ -493,6 +500,38 @@ def render_lead(result: QueryResult) -> str:
     if result.ties:
         sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _groups_lead(result: QueryResult, figures: list) -> str:
+    """Each compared set with the figures asked of it, then how the first set's figure stands to the second's:
+    "The 38 community areas with households below poverty over the median 18.9% had a combined 57.7 ...; the 39 with
+    ... at most the median 18.9% had 7.7. The first set's is 7.45 times the second's (a difference of 50.0)."."""
+    picking = {h["field"] for g in result.groups for h in g["having"]} | \
+        {o["field"] for g in result.groups for o in g["order_by"]}
+    asked = [c for c in figures if c["name"] not in picking] or figures
+    sentences = []
+    for group in result.groups:
+        how = _selection(QueryResult(query={**result.query, **{k: group[k] for k in ("having", "order_by", "limit")}},
+                                     columns=result.columns, rows=[]))
+        said = _and([_group_phrase(c, group["figures"].get(c["name"]), group["figure"]) for c in asked])
+        sentences.append(f"The {_grain_words(result, group['n'])} {how} had {said}.")
+    for c in asked:
+        pair = result.between.get(c["name"])
+        if pair and pair["ratio"] is not None and pair["difference"] is not None:
+            decimals = c.get("decimals", 0) if c["unit"] == "dollars" else max(c.get("decimals", 0), 1)
+            sentences.append(f"For {_lower(c.get('measure_label') or c['label'])}, the first set's figure is "
+                             f"{pair['ratio']:.2f} times the second's (a difference of "
+                             f"{fmt(pair['difference'], decimals, c['unit'])}).")
+    return " ".join(sentences)
+
+
+def _group_phrase(column: dict, value, figure: str) -> str:
+    if figure == "mean":  # "an average typical home value of $412,000 across them"
+        when = f" in {column['period']}" if column.get("period") else ""
+        shown = fmt(value, max(column.get("decimals", 0), 0 if column["unit"] == "dollars" else 1), column["unit"])
+        return f"an average {_lower(column.get('measure_label') or column['label'])}{when} of {shown} across them"
+    pooled = column.get("agg") == "ratio" or column["unit"].startswith("per ")
+    return ("a combined " if pooled else "") + _phrase(column, value)
 
 
 def _total_parts(result: QueryResult) -> list[str]:

@@ -6,7 +6,8 @@ import functools
 
 from semantic.catalog import catalog, public_measures
 from semantic.datasets.population import POPULATIONS
-from semantic.query import DERIVED_OPS, HAVING_OPS, MAX_LIMIT, MAX_MEASURES
+from semantic.query import (DERIVED_OPS, GROUP_FIGURES, HAVING_OPS, HAVING_REFERENCES, MAX_GROUPS, MAX_LIMIT,
+                            MAX_MEASURES)
 
 DESCRIPTION = ("Answer with one typed query over every dataset: measures (homicides, homicide_rate, "
                "per_capita_income, home_value, population, alderperson, ...) by a place grain (community_area, "
@@ -79,5 +80,17 @@ def query_schema() -> dict:
                    "description": "columns whose count, lowest, median and highest over the rows are given"},
         "population": {"type": "string", "enum": list(POPULATIONS),
                        "description": "the population a rate divides by"},
+        "groups": {"type": "array", "minItems": 2, "maxItems": MAX_GROUPS, "description": (
+            "sets of the grouped places compared: each picked by its own having or order_by + limit, with each "
+            "column's figure pooled over the set (or its members' plain mean); the first two sets' ratio and "
+            "difference are given"), "items": {"type": "object", "properties": {
+                "label": {"type": "string"},
+                "having": {"type": "array", "maxItems": 6, "items": {
+                    "type": "object", "required": ["field", "op", "value"], "properties": {
+                        "field": {"type": "string"}, "op": {"type": "string", "enum": list(HAVING_OPS)},
+                        "value": {"anyOf": [{"type": "number"}, {"type": "string",
+                                                                  "enum": list(HAVING_REFERENCES)}]}}}},
+                "order_by": props["order_by"], "limit": props["limit"],
+                "figure": {"type": "string", "enum": list(GROUP_FIGURES)}}}},
     })
     return {"type": "object", "required": ["measures"], "properties": props}
