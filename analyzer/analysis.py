@@ -57,6 +57,11 @@ class SubmarketMatch:
     suburban: bool = False  # a suburban Cook County submarket, outside the City of Chicago
 
 
+# The measures only the semantic layer computes (no tool has them), each with its data domain: the analyzer reads them
+# from their declarations' words (semantic/datasets/), and only a query answers them.
+LAYER_MEASURES = {"land_area": "census", "population_density": "census", "homicide_density": "homicides"}
+
+
 @dataclass(frozen=True)
 class Ranking:
     """The question asks for a ranking: which way, how many, of what."""

@@ -45,14 +45,14 @@ MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowd
             "household_income", "age", "race", "home_value")
 # A bound's own unit names its measure: "more than 75,000 residents", "over 100 per 100k".
 _UNIT_MEASURES = ((re.compile(r"\s*(?:residents|people|inhabitants|persons)\s+(?:per|a|/)\s*(?:square|sq)", re.I),
-                   "density"),
+                   "population_density"),
                   (re.compile(r"\s*(?:residents|people|inhabitants|persons|population)\b", re.I), "population"),
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|/|for\s+every)\s*(?:100\s*k|100,?000|"
                               r"hundred\s+thousand)\b", re.I), "homicide_rate"),
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)\b", re.I), "homicides"))
 # A count of homicides bounds the areas only beside a measure of another domain ("areas with more than 30 homicides
 # in 2021: their average home value"); alone it is the listing's floor (analyzer/count_scope.py).
-_OTHER_DOMAIN = MEASURES + ("population", "density")
+_OTHER_DOMAIN = MEASURES + ("population", "population_density")
 
 
 # Tens written out ("over forty percent", "thirty or more homicides"), read as digits padded to the word's length so

@@ -16,7 +16,9 @@ import re
 from analyzer import lexicon as lx
 from analyzer import places as pl
 from analyzer import years as yr
+from analyzer.analysis import LAYER_MEASURES
 from analyzer.times import DAY_RUN_RE, WEEKDAY_NAME_RE
+from semantic.reading import words_re
 
 # The words any question is made of. Kept general (English function words, question words, generic verbs and
 # nouns of asking), never a question's own wording: a word missing here is reported, which is the safe side.
@@ -76,7 +78,8 @@ _TOKEN_RE = re.compile(r"['’]?[a-z0-9$][a-z0-9'’$%]*(?:[.,:][0-9]+)*[a-z%]*|
 
 # The analyzer's own vocabulary, as compiled patterns (a span any of them matches is a recognised word).
 _VOCABULARY: list[re.Pattern] = [
-    *(pattern for _, _, pattern in lx.METRIC_RES), *(pattern for _, pattern in lx.UNSUPPORTED_RES),
+    *(pattern for _, _, pattern in lx.METRIC_RES), *(words_re(name) for name in LAYER_MEASURES),
+    *(pattern for _, pattern in lx.UNSUPPORTED_RES),
     *(pattern for _, pattern in lx.CENSUS_GROUP_RES), *(pattern for _, pattern in lx.GROUP_WORDS),
     *(pattern for pattern, _ in lx.RANK_WORD_METRIC),
     lx.LOCATION_RE, lx.LOCATION_GENERIC_RE, lx.POPULATION_ADJUSTMENT_RE, lx.PER_CAPITA_RE, lx.PER_CAPITA_INCOME_RE,
@@ -140,7 +143,7 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= HOME_WORDS
     if "correlation" in metrics:  # "give me the r", "Pearson r"
         words |= {"r", "coefficient", "high", "low", "faster", "slower", "higher", "lower"}
-    if "density" in metrics:  # "(ACS pop / land area)", "per sq mile": how the density is made
+    if {"population_density", "homicide_density"} & set(metrics):  # "(ACS pop / land area)", "per sq mile": how the density is made
         words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
     if "police_station" in metrics:
         words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website"}

@@ -164,12 +164,6 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"(?:homes?|houses?|condos?|places?|propert(?:y|ies))\b[\w\s']{0,30}\b(?:going|go|goes|selling|sells?)\s+for|"
      r"buy\s+(?:a\s+)?(?:place|home|house|condo)|set\s+(?:me|you|us|one)\s+back|"
      r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
-    # a community area's size (the layer's land_area; a query, no tool has it): "the five largest by land area"
-    ("land_area", "census", r"land\s+area|square\s+miles|sq\.?\s*miles|(?:largest|biggest|smallest)\s+(?:community\s+"
-                            r"areas?|neighbou?rhoods?)\s+by\s+(?:area|size)|\bby\s+(?:area|size)\b"),
-    # residents per square mile: the layer's ratio of the ACS population to the land area (a query, no tool has it)
-    ("density", "census", r"(?:population\s+)?densit(?:y|ies)|dens(?:ely|est|er)\s+(?:populated|settled)|densest|"
-                          r"(?:people|residents|persons)\s+(?:per|a|/)\s*(?:square|sq\.?)\s*(?:mile|mi)\b"),
     ("population", "census",
      r"population(?!\s+densit)|populous|(?<!densely\s)populated|inhabitants|share\s+of\s+(?:chicago'?s\s+|the\s+city'?s\s+)?(?:residents|people)|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:\([^)]{0,40}\)\s+)?(?:call|live|reside)|"

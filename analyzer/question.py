@@ -20,7 +20,7 @@ import re
 import unicodedata
 from types import SimpleNamespace
 
-from analyzer.analysis import Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
+from analyzer.analysis import LAYER_MEASURES, Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
     correct_place_words,
     expand_shorthand,
@@ -85,7 +85,8 @@ from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
 from semantic.catalog import catalog
-from semantic.reading import attributes_query, declared_query, measures_named, ranked_query, words_named
+from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, ranked_query,
+                              words_named)
 from analyzer.years import (
     ACS_VINTAGE_RE,
     EACH_YEAR_RE,
@@ -986,12 +987,24 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
     metric_pos: dict[str, int] = {}
     # "adjusted for population" asks for a rate (PER_CAPITA_RE), not for the population figure
     without_adjustment = POPULATION_ADJUSTMENT_RE.sub(" ", low)
+    declared = declared_spans(low, LAYER_MEASURES)
     for metric, domain, pattern in METRIC_RES:
+        if metric == "population":  # the layer's own measures take the place their rows held before the census's
+            for name, start, _ in declared:
+                add_unique(metrics, name)
+                add_unique(domains, LAYER_MEASURES[name])
+                metric_pos[name] = start
         found = pattern.search(without_adjustment if metric == "population" else low)
         if found:
             add_unique(metrics, metric)
             add_unique(domains, domain)
             metric_pos[metric] = found.start()
+    for metric in [m for m in metrics if m not in LAYER_MEASURES and declared]:
+        # "homicides per square mile" names one measure, not the homicides beside it
+        pattern = next(p for name, _, p in METRIC_RES if name == metric)
+        if all(any(a <= m.start() and m.end() <= b for _, a, b in declared) for m in pattern.finditer(low)):
+            metrics.remove(metric)
+            metric_pos.pop(metric, None)
     if PER_CAPITA_INCOME_RE.search(low):
         add_unique(metrics, "income")
         add_unique(domains, "socioeconomic")

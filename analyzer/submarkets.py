@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 import threading
 
-from analyzer.analysis import SubmarketMatch
+from analyzer.analysis import LAYER_MEASURES, SubmarketMatch
 from analyzer.lexicon import METRIC_RES, overlaps
+from semantic.reading import declared_spans
 
 CHICAGO_PREFIX = "Chicago--"
 # Words that say the question is about the IHS index (and so its submarkets).
@@ -112,7 +113,8 @@ def _names(data) -> _Names | None:
 def about_prices(low: str) -> bool:
     """The question is about house prices, or about nothing else the data has: then a slash-joined submarket name
     is the submarket. "Homicides in Logan Square/Irving Park" names two areas for a homicide count."""
-    subjects = {domain for _metric, domain, pattern in METRIC_RES if pattern.search(low)}
+    subjects = {domain for _metric, domain, pattern in METRIC_RES if pattern.search(low)} | \
+        {LAYER_MEASURES[name] for name, *_ in declared_spans(low, LAYER_MEASURES)}
     return bool(TRIGGER_RE.search(low)) or "property" in subjects or not subjects
 
 

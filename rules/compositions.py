@@ -13,7 +13,7 @@ import calendar
 
 import re
 
-from analyzer.analysis import Analysis
+from analyzer.analysis import LAYER_MEASURES, Analysis
 from rules.calls import SOCIO_METRICS
 
 # The analyzer's measure names -> the semantic layer's (semantic/datasets/).
@@ -21,7 +21,7 @@ MEASURE_OF = {
     "homicides": "homicides", "arrests": "arrests", "income": "per_capita_income",
     "poverty": "pct_households_below_poverty", "unemployment": "pct_unemployed", "education": "pct_without_diploma",
     "hardship": "hardship_index", "crowding": "pct_housing_crowded", "dependency": "pct_under_18_or_over_64",
-    "population": "population", "home_value": "home_value", "density": "population_density", "land_area": "land_area",
+    "population": "population", "home_value": "home_value", **{name: name for name in LAYER_MEASURES},
 }
 # A census group the analyzer found (analysis.census_group) -> the layer's count measure; its share is "share_" + it.
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
@@ -29,8 +29,8 @@ CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_h
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k",
                 **{f"age_{band}": f"age_{band}" for band in ("25_34", "35_49", "50_64")}}
 CENSUS_METRICS = ("race", "age", "household_income")
-LAYER_ONLY = ("density", "land_area")  # the analyzer's measures no tool has: only a query answers them
-TIMED = ("homicides", "arrests", "homicide_rate")  # measures a question's years apply to
+LAYER_ONLY = tuple(LAYER_MEASURES)  # the analyzer's measures no tool has: only a query answers them
+TIMED = ("homicides", "arrests", "homicide_rate", "homicide_density")  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
 
@@ -417,7 +417,7 @@ def correlation(analysis: Analysis) -> dict | None:
     if not analysis.correlation or named or analysis.group_by not in (None, "community_area", "zip", "year"):
         return None  # across the community areas ("zillow zips weighted to community areas" is how, not a grain)
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
-    if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "density" in metrics:
+    if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "population_density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
     if "arrests" in metrics:  # the arrests' share is a measure of the homicides, not a third side
         metrics = [m for m in metrics if m != "homicides"]

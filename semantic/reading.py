@@ -6,6 +6,7 @@ question analyzer calls it only when it found no subject of its own and none the
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from semantic.catalog import catalog, public_measures
@@ -47,6 +48,27 @@ def measures_named(text: str) -> list[tuple[str, str]]:
         if all(n != name for n, _ in out):
             out.append((name, word))
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def words_re(name: str) -> re.Pattern:
+    """A measure's declared words as one pattern over the question's own text: any spacing or punctuation between
+    the words ("sq. miles"), a plural ending."""
+    words = sorted((w for w in catalog().measures[name].words), key=len, reverse=True)
+    return re.compile("|".join(r"\b" + r"[\W_]+".join(re.escape(t) for t in re.findall(r"[a-z0-9$]+", w.lower()))
+                               + r"(?:s|es)?\b" for w in words), re.I)
+
+
+def declared_spans(text: str, names) -> list[tuple[str, int, int]]:
+    """(measure, start, end) for the first use of each named measure's declared words in the question, a longer
+    match winning the characters it shares with a shorter one ("homicides per square mile" over "square mile")."""
+    found = [(m.start(), m.end(), name) for name in names for m in [words_re(name).search(text)] if m]
+    found.sort(key=lambda f: (f[0] - f[1], f[0]))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, name in found:
+        if not any(start < b and a < end for a, b, _ in kept):
+            kept.append((start, end, name))
+    return [(name, start, end) for start, end, name in sorted(kept)]
 
 
 def _sources_named(low: str) -> set[str]:

@@ -57,6 +57,13 @@ MEASURES = (
                         "'population' (auto: the 2010 census to 2015, ACS 2019-2023 from 2016)",
             caveats=("Population: the 2010 census for years to 2015 and the ACS 2019-2023 estimate from 2016, "
                      "unless the query names one.",)),
+    # over the whole period asked (not a year's): "the most homicides per square mile over 2016-2022"
+    Measure("homicide_density", "Homicides per square mile", "per square mile", agg="ratio",
+            numerator="homicides", denominator="land_area", scale=1.0, decimals=1, dataset="homicides",
+            grains=("city", "community_area"), words=(
+                "homicides per square mile", "murders per square mile", "killings per square mile",
+                "homicides per sq mi", "homicide density"),
+            description="homicides over the period / the community area's land area (community_areas.csv)"),
 )
 
 DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-2023", time="event",
