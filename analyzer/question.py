@@ -980,8 +980,9 @@ def _correlated_pair(low: str, metrics: list, metric_pos: dict) -> list:
     return [m for m in metrics if m in named or m in _NOT_A_SIDE]
 
 
-def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | None]:
-    """Metrics, their data domains, where each metric was first named, homicide locations, census group."""
+def _named_metrics(low: str) -> tuple[list, list, dict]:
+    """The measures the question's words name (the lexicon's rows, and the layer-only measures' declared words), their
+    domains and where each was first named."""
     metrics: list[str] = []
     domains: list[str] = []
     metric_pos: dict[str, int] = {}
@@ -1005,6 +1006,12 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
         if all(any(a <= m.start() and m.end() <= b for _, a, b in declared) for m in pattern.finditer(low)):
             metrics.remove(metric)
             metric_pos.pop(metric, None)
+    return metrics, domains, metric_pos
+
+
+def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | None]:
+    """Metrics, their data domains, where each metric was first named, homicide locations, census group."""
+    metrics, domains, metric_pos = _named_metrics(low)
     if PER_CAPITA_INCOME_RE.search(low):
         add_unique(metrics, "income")
         add_unique(domains, "socioeconomic")
