@@ -405,7 +405,7 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+
                       r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
                       r"cheapest|fewest|biggest|largest|smallest|worst|best|priciest|costliest|densest|areas|"
                       r"neighbou?rhoods|"
-                      r"communit(?:y|ies)|community\s+areas|wards|districts)\b", _FLAGS)
+                      r"communit(?:y|ies)|community\s+areas|wards|districts|(?:police\s+)?beats)\b", _FLAGS)
 HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"
                              r"\b(?:headquarters|hq)\s+of\s+the\s+(?:chicago\s+)?police\b", _FLAGS)
 
@@ -479,6 +479,9 @@ GROUP_WORDS = [
     # "the second-deadliest police district", "the most violent ward": a superlative before the kind ranks it.
     ("ward", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+wards?\b|\bwards\b|"
                         r"\b" + _SUPERLATIVE + r"\s+wards?\b|" + _KIND_WITH.format("wards?"), _FLAGS)),
+    # "which police beat", "the beats with the most": beats only as a kind of place (a beat cop is no beat)
+    ("beat", re.compile(r"\bpolice\s+beats?\b|\b(?:which|whichever|what|by|each|per|every)\s+beats?\b|\bbeats\b(?!\s+"
+                        r"(?:cops?|officers?))|\b" + _SUPERLATIVE + r"\s+beats?\b", _FLAGS)),
     ("district", re.compile(r"\b(?:which|whichever|what|by|each|per|every|the)\s+(?:police\s+)?districts?\b|"
                             r"\b(?:police\s+)?districts\b|\b" + _SUPERLATIVE + r"\s+(?:police\s+)?districts?\b|"
                             + _KIND_WITH.format(r"(?:police\s+)?districts?"), _FLAGS)),

@@ -1218,7 +1218,7 @@ def _domestic_only(low: str) -> bool:
     return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic"))
 
 
-_PLACE_KINDS = ("community_area", "ward", "district", "zip")
+_PLACE_KINDS = ("community_area", "ward", "district", "zip", "beat")
 
 
 def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str | None:

@@ -553,11 +553,14 @@ def grain_set(analysis: Analysis) -> dict | None:
     of the wards had more than 25 homicides in 2022, and which had the most" (the places over the floor, counted)."""
     ranking, grain = analysis.ranking, analysis.group_by
     places = analysis.areas or analysis.wards or analysis.districts or analysis.zips
-    if grain not in ("ward", "district", "community_area") or places or analysis.per_capita or analysis.trend \
+    if grain not in ("ward", "district", "community_area", "beat") or places or analysis.per_capita or analysis.trend \
             or not ranking or ranking.metric not in ("homicides", None) or set(analysis.metrics) - {"homicides"}:
         return None
     counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
     order = [{"field": "homicides", "direction": ranking.order}]
+    if grain == "beat" and not analysis.min_homicides:  # no tool has beats: the query ranks them, one or several
+        n = ranking.top_n or 1
+        return {"measures": [counted], "group_by": [grain], "order_by": order, "limit": n, "totals": n > 1}
     if analysis.min_homicides and analysis.counts_places:
         return {"measures": [counted], "group_by": [grain], "order_by": order,
                 "having": [{"field": "homicides", "op": ">=", "value": analysis.min_homicides}]}

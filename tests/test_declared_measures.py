@@ -1,5 +1,6 @@
 """Measures the analyzer reads from their declarations' words alone (analysis.LAYER_MEASURES): no lexicon row and no
-tool, so a new one of them is a declaration in semantic/datasets/. Figures from the CSVs with plain pandas."""
+tool, so a new one of them is a declaration in semantic/datasets/; and police beats, a grain only the layer declares.
+Figures from the CSVs with plain pandas."""
 from __future__ import annotations
 
 import pandas as pd
@@ -39,3 +40,24 @@ def test_a_declared_measure_for_a_named_area(ask, data_dir):
     acs = ref._acs_pop()
     text = lead(ask("what's the population density of Austin"))
     assert f"{acs[25] / _land(data_dir)[25]:,.0f}" in text
+
+
+def _beat_counts(years) -> pd.Series:
+    raw = pd.read_csv(ref.DATA / "homicides.csv", usecols=["ID", "Beat", "Year"])
+    raw = raw[raw["Year"].isin(list(years)) & raw["Beat"].notna()]
+    return raw.groupby(raw["Beat"].astype(int)).size()
+
+
+def test_police_beats_are_a_declared_grain(ask):
+    counts = _beat_counts(ref._years(2016, 2022))
+    top = counts.sort_values(ascending=False, kind="mergesort")
+    assert top.iloc[0] > top.iloc[1]  # no tie at the top: one beat answers
+    text = lead(ask("Which police beat recorded the most homicides between 2016 and 2022, and how many?"))
+    assert f"is Beat {top.index[0]:04d}, with {top.iloc[0]} homicides in 2016-2022" in text
+
+
+def test_several_beats_with_their_total(ask):
+    counts = _beat_counts((2021,))
+    five = counts.sort_values(ascending=False, kind="mergesort").head(5)
+    text = lead(ask("the 5 beats with the most murders in 2021 - how many did they have together?"))
+    assert f"Together they had {five.sum()} homicides in 2021" in text

@@ -6,7 +6,7 @@ import pandas as pd
 from semantic.datasets.common import cached
 from semantic.model import Dataset, Measure
 
-GRAINS = ("city", "community_area", "ward", "district")
+GRAINS = ("city", "community_area", "ward", "district", "beat")
 NIGHT_HOURS = 12  # an hour before noon belongs to the night of the day before: Friday night runs into Saturday
 PARTIAL = "The homicide data ends on {end}: its last year is partial."
 
@@ -14,7 +14,7 @@ PARTIAL = "The homicide data ends on {end}: its last year is partial."
 def _frame(data) -> pd.DataFrame:
     h = data.homicides
     return pd.DataFrame({
-        "community_area": h["community_area"], "ward": h["ward"], "district": h["district"],
+        "community_area": h["community_area"], "ward": h["ward"], "district": h["district"], "beat": h["beat"],
         "date": h["date"].dt.strftime("%Y-%m-%d"), "timestamp": h["date"],
         "year": h["year"].astype(int), "month": h["date"].dt.strftime("%Y-%m"),
         "quarter": h["date"].dt.year.astype(str) + "Q" + h["date"].dt.quarter.astype(str),
@@ -69,6 +69,6 @@ MEASURES = (
 DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-2023", time="event",
                   vintage="2001-01-01 to 2023-07-19",
                   frame=frame, coverage=coverage, measures=MEASURES,
-                  dimensions=("community_area", "ward", "district", "year", "quarter", "month", "date",
+                  dimensions=("community_area", "ward", "district", "beat", "year", "quarter", "month", "date",
                               "calendar_month", "month_day", "weekday", "night_weekday", "hour", "location_type",
                               "arrest", "domestic", "iucr"))
