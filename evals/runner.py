@@ -26,7 +26,7 @@ import yaml
 
 from assembly.services import Services, build_services
 from evals import expected, expected_b13, expected_b14, expected_b15, expected_b16, expected_b17, expected_b18, \
-    expected_b19, expected_b20
+    expected_b19, expected_b20, expected_b21
 from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
@@ -38,7 +38,8 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind5_heldout", "blind6_heldout", "blind7_heldout", "blind8_heldout",
                       "blind9_heldout", "blind10_heldout", "blind11_heldout", "blind12_heldout",
                       "blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_heldout",
-                      "blind17_heldout", "blind18_heldout", "blind19_heldout", "blind20_heldout")
+                      "blind17_heldout", "blind18_heldout", "blind19_heldout", "blind20_heldout",
+                      "blind21_heldout")
 
 
 def load_questions(path=QUESTIONS) -> list:
@@ -76,12 +77,22 @@ _FALL_WORDS = re.compile(r"\b(?:drop|dropped|fell|fewer|lost|loss|decrease|decre
 _FALL_AFTER = re.compile(r"\s+(?:fewer|less|lower|down)\b", re.I)
 
 
+# A decimal written with more places than the expected figure was rounded to ("7.74 times" for an expected 7.7)
+_LONGER_DECIMAL = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2,})(?![\d]|[.,]\d)")
+
+
 def number_in_answer(value, answer: str) -> bool:
     if isinstance(value, str):
         return value.lower() in answer.lower()
     for form in number_forms(value):
         if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
             return True
+    number = float(value)
+    if number > 0 and not number.is_integer() and round(number, 1) == number:
+        # the figure was given to one decimal (a blind set's convention): the answer's longer decimal rounds to it
+        for m in _LONGER_DECIMAL.finditer(answer):
+            if round(float(m.group(1).replace(",", "") + "." + m.group(2)), 1) == number:
+                return True
     if isinstance(value, (int, float)) and value < 0:  # "-1,822" written as "a drop of 1,822"
         for form in number_forms(-value):
             for m in re.finditer(r"(?<![\d.,-])\$?" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
@@ -140,7 +151,8 @@ def score_arguments(expected: dict, calls: list, geo) -> tuple:
 
 # The newer blind sets' functions are their own modules (written blind, self-contained), found by their prefix.
 BLIND_MODULES = {"b13_": expected_b13, "b14_": expected_b14, "b15_": expected_b15, "b16_": expected_b16,
-                 "b17_": expected_b17, "b18_": expected_b18, "b19_": expected_b19, "b20_": expected_b20}
+                 "b17_": expected_b17, "b18_": expected_b18, "b19_": expected_b19, "b20_": expected_b20,
+                 "b21_": expected_b21}
 
 
 def expected_module(name: str):
