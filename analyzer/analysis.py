@@ -156,6 +156,8 @@ class Analysis:
     more_conditions: list = field(default_factory=list)
     # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
     compared_groups: dict | None = None
+    asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
+    asks_share_of_places: bool = False  # "what percent of community areas have ...": the count as a share of all
     each_year: bool = False
     span_total: bool = False
     counts_2010: bool = False

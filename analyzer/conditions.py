@@ -30,7 +30,8 @@ _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|l
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
 # A bound named by what it is: "above the city-wide per capita income", "higher than Chicago's overall rate", "above
 # the median community area's value", "below average": the city's own figure, or the places' median or mean.
-_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
+_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:(?P<times>double|twice|triple|(?:\d+(?:\.\d+)?|two|three|four|"
+                           r"five)\s+times)\s+)?(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
                            r"(?P<city>(?:city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)(?:\s+(?:average|rate|figure|"
                            r"level|value|number))?)|"
                            r"(?P<median>median)|(?P<mean>average|mean))\b", re.I)
@@ -46,6 +47,9 @@ MEASURES = ("income", "poverty", "unemployment", "education", "hardship", "crowd
 # A bound's own unit names its measure: "more than 75,000 residents", "over 100 per 100k".
 _UNIT_MEASURES = ((re.compile(r"\s*(?:residents|people|inhabitants|persons)\s+(?:per|a|/)\s*(?:square|sq)", re.I),
                    "population_density"),
+                  # "more than 10 (homicides) per square mile": the homicides' density over the period asked
+                  (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|a|/)\s*(?:square|sq)\.?\s*(?:miles?|mi)\b",
+                              re.I), "homicide_density"),
                   (re.compile(r"\s*(?:residents|people|inhabitants|persons|population)\b", re.I), "population"),
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|/|for\s+every)\s*(?:100\s*k|100,?000|"
                               r"hundred\s+thousand)\b", re.I), "homicide_rate"),
@@ -122,6 +126,8 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
     if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
         return None
+    if named == "homicide_density" and "homicides" not in metric_pos:
+        named = "population_density"  # "over 20,000 per square mile" with no homicide named: residents
     if named and grain == "zip":
         return None
     if named:
@@ -140,8 +146,11 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     """"Areas whose per capita income is above the city-wide figure": the measure named nearest before the bound
     (a homicide rate where one is named just before it), bounded by the reference."""
     reference = next(k for k in ("city", "median", "mean") if match.group(k))
+    after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and 0 <= pos - match.end() <= 3]
     if _RATE_BEFORE_RE.search(low, 0, match.start()) and "homicides" in metric_pos:
         metric = "homicide_rate"
+    elif after:  # "above the median poverty rate": the measure the reference names
+        metric = after[0]
     else:
         before = [(match.start() - pos, metric) for metric, pos in metric_pos.items()
                   if metric in MEASURES and pos < match.start()]
@@ -150,7 +159,11 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
         metric = min(before)[1]
     if grain == "zip" and metric != "home_value":
         return None
-    return AreaCondition(metric, _side(match), 0.0, match.span(), grain=grain, reference=reference)
+    times = (match.group("times") or "").lower().split()
+    factor = {"double": "2", "twice": "2", "triple": "3", "two": "2", "three": "3", "four": "4", "five": "5"}.get(
+        times[0], times[0]) if times else ""
+    return AreaCondition(metric, _side(match), 0.0, match.span(), grain=grain,
+                         reference=f"{factor}*{reference}" if factor else reference)
 
 
 def _side(match: re.Match) -> str:

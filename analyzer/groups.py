@@ -1,8 +1,10 @@
-"""Two sets of places compared, each with its own figure: "split the areas into those above the median poverty
+"""Sets of places as wholes. Two sets compared, each with its own figure: "split the areas into those above the median poverty
 rate and the rest: how many times higher is the higher group's homicide rate", "majority-Black areas vs
 majority-Hispanic ones: each group's pooled rate", "the gap in home values between the 5 lowest-hardship areas and
 the 5 highest". The sets come from the condition or the ranking the question already has; this reading says only
 that two sets are compared, which ones, and whether a set's figure is pooled from its sums or its members' plain mean.
+And one set's spread: "the median poverty rate across the 77 areas", "the gap between the highest and lowest per
+capita income", "of the ten areas with the highest hardship, the median home value".
 """
 from __future__ import annotations
 
@@ -44,3 +46,46 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
         consumed += words + [m.span() for m in re.finditer(rf"\b{NUM}\b", low) if number(m.group(1)) == ranking["top_n"]]
         return {"kind": "ends", "figure": figure, "bounds": []}
     return None
+
+
+# "the gap between the highest and (the) lowest", "highest and lowest ... difference", "how wide is the range"
+_RANGE_RE = re.compile(r"\b(?:range|gap|difference|spread|distance)\s+between\s+(?:the\s+)?(?:highest|largest|biggest|"
+                       r"top|richest|max(?:imum)?)\b(?:[\w\s'-]{0,40}?\band\s+(?:the\s+)?(?:lowest|smallest|bottom|"
+                       r"poorest|min(?:imum)?)\b)?|\b(?:highest|largest|max(?:imum)?)\s+(?:and|minus|vs\.?)\s+(?:the\s+)?"
+                       r"(?:lowest|smallest|min(?:imum)?)\b(?:[^?.]{0,60}?\b(?:gap|difference|range|spread)\b)?|"
+                       r"\bhow\s+(?:wide|big|large)\s+(?:is\s+)?the\s+(?:range|spread)\b", re.I)
+# "the median poverty rate across the areas": a median of the places' values, not a measure named "median" (a
+# household income's, a sale price's)
+_MEDIAN_RE = re.compile(r"\bmedian\b(?!\s+(?:household\s+|family\s+)?incomes?\b)(?!\s+(?:sale|list|days?|dom)\b)", re.I)
+_OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+areas|neighbou?rhoods|areas|zips|zip\s+codes|"
+                             r"wards|communities)\b", re.I)
+
+
+def spread_asked(low: str, condition, consumed: list) -> str | None:
+    """"range" where the question asks how far apart the places' highest and lowest values are, "median" where it
+    asks the median of their values; the words read are added to ``consumed``."""
+    found = _RANGE_RE.search(low)
+    if found:
+        consumed.append(found.span())
+        return "range"
+    found = _MEDIAN_RE.search(low)
+    if found and _OVER_PLACES_RE.search(low) and not (condition and condition.reference):  # not "above the median"
+        consumed.append(found.span())
+        return "median"
+    return None
+
+
+_PLACES = r"(?:\d+\s+)?(?:community\s+areas|neighbou?rhoods|areas|communities|zip\s*codes|zips|wards)\b"
+_SHARE = r"(?:percent(?:age)?|share|proportion|fraction)"
+# "what percent of community areas have ...", "of the areas with home values, what share saw ...": the places a
+# threshold keeps as a share of all of them, not a share of a figure
+_SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+|chicago'?s\s+|all\s+(?:the\s+)?)?{_PLACES}|"
+                                 rf"\bof\s+(?:the|all(?:\s+the)?)\s+{_PLACES}[^?]{{0,80}}?\bwhat\s+{_SHARE}\b|"
+                                 rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}", re.I)
+
+
+def share_of_places(low: str, consumed: list) -> bool:
+    found = _SHARE_OF_PLACES_RE.search(low)
+    if found:
+        consumed.append(found.span())
+    return bool(found)

@@ -75,7 +75,7 @@ from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
-from analyzer.groups import compared_groups
+from analyzer.groups import compared_groups, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import extract_places, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
@@ -342,6 +342,14 @@ def _read_declared_or_unsupported(w) -> None:
     w.declared, w.unsupported = declared, unsupported
 
 
+def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
+    """The places as sets (analyzer/groups.py): two compared ("above the median vs the rest"), one's spread ("the
+    median across the areas"), a threshold's count as a share of all ("what percent of areas have ...")."""
+    w.compared = compared_groups(w.low, condition, ranking, consumed)
+    w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
+    w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
+
+
 def _follow_year(w, ranking: dict | None):
     """A ranking in one year, then the ranked place counted in another (analyzer/chain_years.py). A ranking by a
     home value dated by its month ("the 5 cheapest by home value in sept 2024: how many killings did they have in
@@ -445,7 +453,7 @@ def _read_shape(w) -> None:
         # year in austin") rank the same by count, and its counts are what each year holds
         per_capita = True
     w.asked_years, w.comparison, w.condition, w.consumed = asked_years, comparison, condition, consumed
-    w.compared = compared_groups(low, condition, ranking, consumed)  # "above the median vs the rest": two sets
+    _read_sets(w, condition, ranking, consumed)
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
     w.place_count, w.ranking, w.years = place_count, ranking, years
 
@@ -685,7 +693,12 @@ def _change_conditions(w, result: dict, condition):
         result["group_by"] = None
         if rose:  # "... but had more homicides in 2021 than in 2019": both changes
             result["more_conditions"] = [_homicide_change(rose)]
-    if rose and condition and condition.metric != "population_change":
+    if rose and not condition and not result["population_growth"] and not (areas or wards or districts or zips) \
+            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what|number\s+of)\b|#\s*of\b", low):
+        # "in how many community areas were there more homicides in 2021 than in 2016": picked by the change's sign
+        condition = result["area_condition"] = _homicide_change(rose)
+        result["group_by"], result["ranking"] = None, None
+    elif rose and condition and condition.metric != "population_change":
         # "more homicides in 2022 than in 2019 AND a Zillow value under $180k": the change's sign is a condition too
         result["more_conditions"] = [*result["more_conditions"], _homicide_change(rose)]
     if condition and condition.metric == "home_value" and condition.percent and len(w.month_years) == 2:
@@ -738,10 +751,14 @@ def _finish(w) -> Analysis:
     result["area_condition"] = condition
     result["more_conditions"] = w.more_conditions if condition else []
     result["compared_groups"] = w.compared
+    result["asks_spread"] = w.spread
+    result["asks_share_of_places"] = w.share_of_places
     _query_parts(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
-    result["share_of_city"] = bool(named_places and "homicides" in metrics and SHARE_OF_CITY_RE.search(low))
+    # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share
+    result["share_of_city"] = bool(named_places and ("homicides" in metrics or result.get("census_group")) and
+                                   SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
     result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together)

@@ -183,6 +183,12 @@ def _with_count(specs: list, analysis: Analysis) -> list:
         if spec["measure"] == "arrests":  # "what percent of them led to an arrest": the rate beside the count (a
             # set's rate is pooled from its sums, not averaged)
             out.append({**spec, "measure": "arrest_rate"})
+        domestic = {"dimension": "domestic", "equals": True}
+        if spec["measure"] == "homicides" and domestic in spec.get("filters", []):
+            # "what percentage of their homicides were domestic": the share of all their homicides beside the count
+            rest = [f for f in spec["filters"] if f != domestic]
+            out.append({**{k: v for k, v in spec.items() if k != "filters"}, "measure": "domestic_share",
+                        **({"filters": rest} if rest else {})})
     return out
 
 
@@ -208,7 +214,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
     by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
         any(m not in (*CENSUS_METRICS, "population") for m in _others(analysis, ranking.metric))  # another domain
     only_here = ranking.metric in LAYER_ONLY  # no tool ranks it: the query does, even one place alone
-    if n < 2 and not by_group and not only_here:
+    # "the home value in January 2020 in the area with the worst hardship": the chain gives the latest month only
+    dated = ranking.metric != "home_value" and "home_value" in analysis.metrics and _home_month(analysis)
+    if n < 2 and not by_group and not only_here and not dated:
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
@@ -241,8 +249,8 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
     condition = condition or analysis.area_condition
     if condition.metric == "homicides":  # "areas with more than 30 homicides in 2021": counted over the years asked
         return {"measure": "homicides", **({"period": period} if period else {})}
-    if condition.metric == "homicide_rate":
-        return {"measure": "homicide_rate", **({"period": period} if period else {})}
+    if condition.metric in ("homicide_rate", "homicide_density"):
+        return {"measure": condition.metric, **({"period": period} if period else {})}
     if condition.metric == "home_value":
         return _spec("home_value", analysis, period)
     if condition.metric in CENSUS_METRICS:
@@ -264,6 +272,13 @@ def threshold_set(analysis: Analysis) -> dict | None:
         return _population_change_set(analysis, period)
     if condition.metric == "home_value_change":
         return _home_change_set(analysis)
+    if condition.metric == "homicide_change":  # "more homicides in 2021 than in 2016": each year, the change's sign
+        pair = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in condition.years]
+        return {"measures": pair, "group_by": [condition.grain],
+                "derived": [{"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]}],
+                "having": [{"field": "homicides_change", "op": OPS[condition.side], "value": 0}],
+                "order_by": [{"field": "homicides_change", "direction": "desc" if condition.side == "above"
+                              else "asc"}], "totals": True}
     first = _bounded(analysis, period)
     if first is None:
         return None
@@ -966,6 +981,42 @@ def group_compare(analysis: Analysis) -> dict | None:
             "groups": [{**g, "figure": compared["figure"]} for g in groups]}
 
 
+def area_share_of_city(analysis: Analysis) -> dict | None:
+    """"What share of all of Chicago's Asian residents live in Armour Square": the group's count in the places named,
+    with the city's and the places' share of it."""
+    group = CENSUS_GROUP.get(analysis.census_group)
+    if not (analysis.share_of_city and analysis.areas and group) or "homicides" in analysis.metrics:
+        return None
+    return {"measures": [group], "group_by": ["community_area"], "totals": True,
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
+
+
+def across_places(analysis: Analysis) -> dict | None:
+    """"The median poverty rate across the 77 areas", "the gap between the highest and lowest per capita income": a
+    measure over every place, its spread (lowest and highest with their places, median, plain mean, range)."""
+    ranking = analysis.ranking  # "the gap between the highest and lowest", "across the 77 areas": the spread's words
+    if not analysis.asks_spread or ranking and (ranking.top_n or 77) < 77 or analysis.area_condition \
+            or not _plain(analysis):
+        return None
+    specs = [s for s in (_spec(m, analysis, _period(analysis)) for m in analysis.metrics) if s]
+    if len(specs) != 1:
+        return None
+    return {"measures": specs, "group_by": ["zip" if analysis.group_by == "zip" else "community_area"],
+            "spread": [_name(specs[0])]}
+
+
+def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:
+    """A set's query with the spread of what is asked over it ("of the ten ..., the median home value"), and a
+    threshold's count as a share of all the places with a figure ("what percent of community areas have ...")."""
+    if query is not None and analysis.asks_share_of_places and query.get("having"):
+        query = {**query, "count_share": True}
+    if query is None or not analysis.asks_spread:
+        return query
+    picking = {o["field"] for o in query.get("order_by") or []} | {h["field"] for h in query.get("having") or []}
+    asked = [_name(m) for m in query["measures"] if _name(m) not in picking]
+    return {**query, "spread": asked} if asked else query
+
+
 def bound_query(analysis: Analysis) -> dict | None:
     """"How many homicides in 2020, and what percent of 2016-2022 homicides there led to an arrest", "the area with
     the most homicides in 2021: its arrest rate over 2016-2020": each clause's measure over its own period
@@ -1007,9 +1058,11 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, bound_query, station_chain, ranked_within, zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation, threshold_set,
-                   ranked_change, ranked_set, grain_set):
+    for reader in (group_compare, across_places, area_share_of_city, bound_query, station_chain, ranked_within,
+                   zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only,
+                   area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation,
+                   threshold_set, ranked_change, ranked_set, grain_set):
         query = reader(analysis)
         if query is not None:
-            return query
+            return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set) else query
     return None

@@ -21,8 +21,11 @@ def _label(name: str) -> str:
 def _number(value, unit: str = "") -> str:
     """30.0 -> "30", 75000 -> "75,000", with the measure's unit: a threshold as the question wrote it ("25%",
     "$500,000")."""
-    if value in ("city", "median", "mean"):  # a threshold named by what it is (semantic/query.py)
-        return {"city": "the city's figure", "median": "the median", "mean": "the average"}[value]
+    if isinstance(value, str) and value.split("*")[-1].strip() in ("city", "median", "mean"):
+        # a threshold named by what it is, or a multiple of it ("2*city"; semantic/query.py)
+        times, _, word = value.rpartition("*")
+        said = {"city": "the city's figure", "median": "the median", "mean": "the average"}[word.strip()]
+        return f"{times.strip()} times {said}" if times else said
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
     text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}".rstrip("0")
@@ -129,8 +132,12 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
         parts.append(_order(query))
     if query.get("totals"):
         parts.append("with their total")
+    if query.get("count_share"):
+        parts.append("as a share of all with a figure")
     if query.get("correlate"):
         parts.append("correlation of " + " and ".join(map(str, query["correlate"])))
+    if query.get("spread"):  # "the median ... across the areas"
+        parts.append("with the spread (lowest, median, highest) of " + ", ".join(_label(str(f)) for f in query["spread"]))
     if query.get("members_from"):
         parts.append("over: " + describe_query(query["members_from"], depth + 1))
     return ", ".join(p for p in parts if p)

@@ -18,7 +18,7 @@ from semantic.catalog import catalog
 from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
 from semantic.errors import QueryError
 from semantic.estimates import band_median_value
-from semantic.query import PAIR_OPS, Filter, Query, parse_query
+from semantic.query import MULTIPLE_RE, PAIR_OPS, Filter, Query, parse_query
 from semantic.result import ALL, QueryResult, build_result
 HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
 
@@ -43,6 +43,9 @@ class Executor:
     def run(self) -> QueryResult:
         table, filters = self.table()
         table = self._derive(table)
+        # the rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)"
+        fields = [h["field"] for h in self.q.having if h["field"] in table]
+        considered = int(table[fields].notna().all(axis=1).sum()) if fields else len(table)
         table = self._having(table)
         if self.q.groups:
             return self._compare_groups(table, filters)
@@ -51,7 +54,8 @@ class Executor:
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
         spread = {name: _spread(_column(table, name)) for name in self.q.spread} if self.q.spread else None
-        return build_result(self, table, totals, correlation, ties, spread, selected)
+        return build_result(self, table, totals, correlation, ties, spread, selected,
+                            considered=considered if self.q.count_share else None)
 
     def table(self) -> tuple[pd.DataFrame, list]:
         q = self.q
@@ -455,7 +459,10 @@ class Executor:
         for h in having:
             values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
             if isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
-                h = {**h, "value": self._reference(h["field"], h["value"], values), "reference": h["value"]}
+                times, word = MULTIPLE_RE.fullmatch(h["value"]).groups() if "*" in h["value"] else (1, h["value"])
+                base = self._reference(h["field"], word, values)
+                h = {**h, "value": round(float(times) * base, 6), "reference": word,
+                     **({"times": float(times), "base": base} if "*" in h["value"] else {})}
             resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
         return table, resolved
@@ -632,12 +639,15 @@ def _column(table: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _spread(values: pd.Series) -> dict:
-    """The spread of a column over the rows: how many have a value, the lowest, the median and the highest."""
+    """The spread of a column over the rows: how many have a value, the lowest, the median, the plain mean and the
+    highest, with the members holding the lowest and the highest."""
     values = pd.to_numeric(values, errors="coerce").dropna()
     if values.empty:
-        return {"n": 0, "min": None, "median": None, "max": None}
+        return {"n": 0, "min": None, "median": None, "mean": None, "max": None, "lowest": None, "highest": None}
     return {"n": int(len(values)), "min": float(values.min()), "median": float(values.median()),
-            "max": float(values.max())}
+            "mean": float(values.mean()), "max": float(values.max()),
+            "lowest": values.idxmin() if values.index.nlevels == 1 else None,
+            "highest": values.idxmax() if values.index.nlevels == 1 else None}
 
 
 def _latest(frame: pd.DataFrame) -> tuple[str, str]:

@@ -29,9 +29,11 @@ HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 # A threshold named by what it is, not by its number: the city's own figure for the column's measure (same period
 # and filters), or the median or mean over the grouped rows ("areas whose income is above the city's").
 HAVING_REFERENCES = ("city", "median", "mean")
+# ... or a multiple of one: "2*city" ("more than double the city-wide rate")
+MULTIPLE_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\*\s*(city|median|mean)")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "offset", "totals", "correlate", "population", "spread", "groups")
+            "offset", "totals", "correlate", "population", "spread", "groups", "count_share")
 # Sets of the grouped rows compared ("areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic
 # areas", "the 5 lowest hardship vs the 5 highest"): each set is picked by its own having or order_by + limit and
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
@@ -127,6 +129,7 @@ class Query:
     population: str = "auto"
     spread: list = field(default_factory=list)  # columns whose min, median and max over the rows are given
     groups: list = field(default_factory=list)  # [{"label", "having", "order_by", "limit", "figure"}]
+    count_share: bool = False  # the rows a having keeps as a share of the rows with a value ("what % of areas")
 
     @property
     def place(self) -> str | None:
@@ -153,6 +156,8 @@ class Query:
             out["offset"] = self.offset
         if self.totals:
             out["totals"] = True
+        if self.count_share:
+            out["count_share"] = True
         if self.population != "auto":
             out["population"] = self.population
         return out
@@ -426,10 +431,11 @@ def _havings(query: Query, items, at: str) -> list:
         if op not in HAVING_OPS:
             raise QueryError(f"{where}.op must be one of {' '.join(HAVING_OPS)}", "invalid_query", f"{where}.op")
         value = item.get("value")
-        if value in HAVING_REFERENCES:
-            pass
+        if value in HAVING_REFERENCES or isinstance(value, str) and MULTIPLE_RE.fullmatch(value.strip()):
+            value = value.strip()
         elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise QueryError(f"{where}.value must be a finite number or one of {' '.join(HAVING_REFERENCES)}",
+            raise QueryError(f"{where}.value must be a finite number, one of {' '.join(HAVING_REFERENCES)} or a "
+                             f"multiple of one ('2*city')",
                              "invalid_query", f"{where}.value")
         out.append({"field": _known_field(query, item.get("field"), f"{where}.field"), "op": op, "value": value})
     return out
@@ -486,10 +492,13 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
         query.offset = _int(raw["offset"], f"{at}offset", 0, MAX_LIMIT)
         if query.offset and not query.order_by:
             raise QueryError(f"{at}offset needs an order_by (which rows come first?)", "invalid_query", f"{at}offset")
-    totals = raw.get("totals", False)
-    if not isinstance(totals, bool):
-        raise QueryError(f"{at}totals must be true or false", "invalid_query", f"{at}totals")
-    query.totals = totals
+    for key in ("totals", "count_share"):
+        if not isinstance(raw.get(key, False), bool):
+            raise QueryError(f"{at}{key} must be true or false", "invalid_query", f"{at}{key}")
+    query.totals, query.count_share = raw.get("totals", False), raw.get("count_share", False)
+    if query.count_share and not query.having:
+        raise QueryError(f"{at}count_share gives the rows a having keeps as a share: add a having", "invalid_query",
+                         f"{at}count_share")
     query.spread = [_known_field(query, f, f"{at}spread") for f in _list(raw.get("spread"), f"{at}spread", 20)]
     if raw.get("correlate") is not None:
         pair = _list(raw["correlate"], f"{at}correlate", 2)

@@ -24,6 +24,7 @@ class QueryResult:
     spread: dict | None = None  # column -> {n, min, median, max} over the rows, where the query asks for it
     ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
     selected: int | None = None  # rows before the limit (those the filters and the threshold kept)
+    considered: int | None = None  # count_share: the rows with a value before the threshold
     names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
     groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
@@ -51,7 +52,7 @@ def _clean(value):
 
 
 def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None,
-                 selected: int | None = None, groups=None, between=None) -> QueryResult:
+                 selected: int | None = None, groups=None, between=None, considered=None) -> QueryResult:
     q, cat, data = executor.q, executor.cat, executor.data
     dims = cat.dimensions
     columns, rows = [], []
@@ -108,7 +109,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         rows.append(row)
     result = QueryResult(query=q.to_dict(), columns=columns, rows=rows, steps=executor.steps,
                          totals={k: _clean(v) for k, v in totals.items()} if totals is not None else None,
-                         correlation=correlation, spread=spread, caveats=list(executor.caveats),
+                         correlation=correlation, spread=_named_spread(spread, keys, dims, data),
+                         caveats=list(executor.caveats),
                          groups=[{**g, "members": [_clean(m) for m in g["members"]],
                                   "figures": {k: _clean(v) for k, v in g["figures"].items()}} for g in groups or []],
                          between={k: {op: _clean(v) for op, v in d.items()} for k, d in (between or {}).items()},
@@ -118,9 +120,26 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             else dims[keys[0]].display(data, t)) for t in result.ties}
     result.sources = _sources(executor)
     result.text = render_text(result, data)
-    result.selected = selected
+    result.selected, result.considered = selected, considered
     result.lead = render_lead(result)
     return result
+
+
+def _named_spread(spread, keys: list, dims, data):
+    """Each spread's numbers JSON-safe, and its lowest and highest members by name where the rows are places."""
+    if not spread:
+        return spread
+    place = keys[0] if len(keys) == 1 and dims[keys[0]].display is not None else None
+    out = {}
+    for name, stats in spread.items():
+        stats = {k: _clean(v) for k, v in stats.items()}
+        for end in ("lowest", "highest"):
+            member = stats.get(end)
+            if place and member is not None:
+                shown = dims[place].display(data, member)
+                stats[f"{end}_name"] = f"{shown} ({member})" if place == "community_area" else shown
+        out[name] = stats
+    return out
 
 
 def _window(filters: list) -> str:
@@ -358,7 +377,12 @@ def _selection(result: QueryResult) -> str:
             continue
         whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
         value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))
-        if h.get("reference"):  # "above the city's 27.1", "above the median $231,000"
+        if h.get("times"):  # "over twice the city's 26.2 (52.4)"
+            times = {2.0: "twice", 3.0: "three times"}.get(h["times"], f"{h['times']:g} times")
+            base = fmt(h["base"], 0 if h["base"] % 1 == 0 or column.get("unit") == "dollars" else 1,
+                       column.get("unit", ""))
+            value = f"{times} {REFERENCE_WORDS[h['reference']]} {base} ({value})"
+        elif h.get("reference"):  # "above the city's 27.1", "above the median $231,000"
             value = f"{REFERENCE_WORDS[h['reference']]} {value}"
         if column.get("unit") in COUNT_UNITS and column.get("measure_label"):  # "with over 30 homicides in 2021"
             period = f" in {column['period']}" if column.get("period") else ""
@@ -459,11 +483,11 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"{head}, the {n} {ranked} are {_and([_who(r, result) for r in rows])}.")
         how = ""
     elif having and result.totals:  # the set and what it holds, one sentence: the period asked is in the first
-        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}; together they had "
-                         f"{_and(_total_parts(result))}." if _total_parts(result) else
-                         f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}.")
+        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}{_of_all(result, n)}; "
+                         f"together they had {_and(_total_parts(result))}." if _total_parts(result) else
+                         f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}{_of_all(result, n)}.")
     elif having:
-        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}.")
+        sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}{_of_all(result, n)}.")
     elif how and n > 1:
         names = [_who(row, result) for row in result.rows[:LEAD_ROWS]]
         sentences.append(f"The {_grain_words(result, n)} {how} are {_and(names)}.")
@@ -476,7 +500,11 @@ def render_lead(result: QueryResult) -> str:
         # one place found ("the area with the highest share ...: how does its rate compare with the city's"): the
         # city's own figures beside it, not a "together" of one
         labels = {c["name"]: c for c in result.columns}
-        city = [_phrase(labels[name], result.totals[f"{name}_city"]) for name in labels
+        who = _who(result.rows[0], result)
+        city = [_phrase(labels[name], result.totals[f"{name}_city"]) + (
+                    f" ({who} holds {result.totals[name + '_share_of_city']:.1f}% of them)"
+                    if result.totals.get(f"{name}_share_of_city") is not None and who else "")
+                for name in labels
                 if labels[name].get("kind") == "measure" and result.totals.get(f"{name}_city") is not None]
         if city:
             sentences.append(f"For the city as a whole: {_and(city)}.")
@@ -484,6 +512,13 @@ def render_lead(result: QueryResult) -> str:
         parts = _total_parts(result)
         if parts:
             sentences.append(f"Together they had {_and(parts)}.")
+    if result.spread:
+        if not (result.query.get("limit") or _thresholds(result)):
+            sentences = []  # the figures across all the rows are the answer; the rows are in the table
+            rows = []
+        sentences += [_spread_sentence(name, stats, result) for name, stats in result.spread.items() if stats["n"]]
+        if not rows:
+            return " ".join(sentences)
     if result.correlation:
         c = result.correlation
         labels = {col["name"]: col for col in result.columns}
@@ -500,6 +535,29 @@ def render_lead(result: QueryResult) -> str:
     if result.ties:
         sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _of_all(result: QueryResult, n: int) -> str:
+    """count_share: " (29.9% of the 77 community areas with a figure)"."""
+    if not result.considered:
+        return ""
+    return f" ({n / result.considered * 100:.1f}% of the {_grain_words(result, result.considered)} with a figure)"
+
+
+def _spread_sentence(name: str, stats: dict, result: QueryResult) -> str:
+    """"Across the 77 community areas, households below poverty runs from 3.1% (Forest Glen (12)) to 56.5% (Riverdale
+    (54)), a range of 53.4; the median is 18.9% and the plain average 21.8%."."""
+    column = next((c for c in result.columns if c["name"] == name), {"label": name, "unit": "", "decimals": 0})
+    decimals = column.get("decimals", 0)
+    shown = {k: fmt(stats[k], decimals if k != "mean" or column["unit"] == "dollars" else max(decimals, 1),
+                    column["unit"]) for k in ("min", "median", "mean", "max")}
+    low, high = (f" ({stats[k]})" if stats.get(k) else "" for k in ("lowest_name", "highest_name"))
+    span = fmt(stats["max"] - stats["min"], decimals, column["unit"] if column["unit"] == "dollars" else "")
+    what = _lower(column.get("measure_label") or column["label"])
+    when = f" in {column['period']}" if column.get("period") else ""
+    return (f"Across the {_grain_words(result, stats['n'])}, {what}{when} runs from {shown['min']}{low} to "
+            f"{shown['max']}{high}, a range of {span}; the median is {shown['median']} and the plain average "
+            f"{shown['mean']}.")
 
 
 def _groups_lead(result: QueryResult, figures: list) -> str:

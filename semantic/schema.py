@@ -75,6 +75,8 @@ def query_schema() -> dict:
                 "field": {"type": "string"}, "op": {"type": "string", "enum": list(HAVING_OPS)},
                 "value": {"type": "number"}}}},
         "totals": {"type": "boolean", "description": "add the total over the rows and its share of the city"},
+        "count_share": {"type": "boolean", "description": "with a having: the rows it keeps as a share of the rows "
+                                                         "with a value (what percent of areas)"},
         "correlate": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
         "spread": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
                    "description": "columns whose count, lowest, median and highest over the rows are given"},

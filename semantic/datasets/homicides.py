@@ -49,6 +49,10 @@ MEASURES = (
     Measure("arrest_rate", "Arrest rate", "percent", agg="ratio", numerator="arrests", denominator="homicides",
             scale=100.0, decimals=1, words=("arrest rate", "clearance rate", "solve rate"),
             description="the share of homicides with an arrest recorded", **_COMMON),
+    Measure("domestic_share", "Domestic share of homicides", "percent", agg="ratio",
+            numerator="domestic_homicides", denominator="homicides", scale=100.0, decimals=1,
+            words=("domestic share", "share domestic", "percent domestic"),
+            description="the share of homicides flagged domestic", **_COMMON),
     Measure("homicide_rate", "Homicides per 100,000 residents a year", "per 100,000 residents a year",
             agg="ratio", numerator="homicides", denominator="person_years", scale=100000.0, decimals=1,
             dataset="homicides", grains=("city", "community_area"), words=(

@@ -1,0 +1,117 @@
+"""Shapes of a fresh blind set (blind21) answered as a nearby question before: a measure's spread across the areas
+(median, the gap between the highest and the lowest), a set's median, the share of all areas a threshold keeps, a
+set's domestic share, areas picked by the sign of a change between two years, a threshold at a multiple of the city's
+figure, a place's share of the city's residents of a group, a dated home value in a ranked area, homicides per square
+mile as a bound, a reference threshold naming its own measure. Figures from the CSVs with plain pandas
+(tests/semantic_reference.py); every question runs through the rules backend end to end."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tests import semantic_reference as ref
+from tests.planner_helpers import lead
+
+pytestmark = pytest.mark.full_data
+
+
+def _rows(years: tuple, areas) -> pd.DataFrame:
+    """The raw homicide rows of those years in those areas, with their arrest and domestic flags."""
+    raw = pd.read_csv(ref.DATA / "homicides.csv", usecols=["Year", "Community Area", "Arrest", "Domestic"])
+    raw = raw[raw["Year"].isin(list(years)) & raw["Community Area"].notna()]
+    return raw[raw["Community Area"].astype(float).astype(int).isin([int(a) for a in areas])]
+
+
+def _land(data_dir) -> pd.Series:
+    areas = pd.read_csv(data_dir / "community_areas.csv")
+    return areas.set_index(areas["area_number"].astype(int))["area_sq_mi"].astype(float)
+
+
+def test_the_median_across_the_areas(ask):
+    unemployed = ref._sm("unemployed")
+    text = lead(ask("what is the median unemployment rate across chicago's community areas (2008-2012 figures)?"))
+    assert f"the median is {unemployed.median():.1f}%" in text
+    assert f"runs from {unemployed.min():.1f}%" in text and f"to {unemployed.max():.1f}%" in text
+
+
+def test_the_gap_between_the_highest_and_the_lowest(ask):
+    hardship = ref._sm("hardship")
+    text = lead(ask("How big is the difference between the highest and the lowest hardship index among the "
+                    "community areas?"))
+    assert f"a range of {hardship.max() - hardship.min():.0f}" in text
+
+
+def test_the_median_over_a_ranked_set(ask):
+    values = ref._ca_zhvi(2024, 9)
+    poorest = ref._rank(ref._sm("income"), 8, highest=False)
+    text = lead(ask("For the 8 community areas with the lowest per capita income, what is the median Zillow home "
+                    "value in September 2024?"))
+    assert f"the median is ${values[poorest].median():,.0f}" in text
+
+
+def test_the_share_of_all_areas_a_threshold_keeps(ask):
+    crowded = ref._sm("crowded")
+    kept = int((crowded > 5).sum())
+    text = lead(ask("What percentage of community areas have more than 5% of housing crowded?"))
+    assert f"There are {kept} community areas" in text
+    assert f"({kept / 77 * 100:.1f}% of the 77 community areas with a figure)" in text
+
+
+def test_a_set_s_domestic_share(ask):
+    poverty = ref._sm("poverty")
+    picked = poverty[poverty >= 30].index
+    rows = _rows(ref._years(2016, 2022), picked)
+    share = (rows["Domestic"].astype(str) == "True").mean() * 100
+    text = lead(ask("In neighborhoods where at least 30% of households are below poverty, what percentage of the "
+                    "2016-2022 homicides were domestic?"))
+    assert f"a combined domestic share of homicides of {share:.1f}%" in text
+
+
+def test_areas_picked_by_the_sign_of_a_change(ask):
+    counts = ref._counts((2022,)) - ref._counts((2018,))
+    fewer = int((counts < 0).sum())
+    text = lead(ask("How many community areas had fewer homicides in 2022 than in 2018?"))
+    assert f"There are {fewer} community areas" in text
+
+
+def test_a_threshold_at_a_multiple_of_the_city_s_figure(ask):
+    years = ref._years(2016, 2022)
+    rates = ref._rate(years, ref._acs_pop())
+    city = ref._city_count(years) / (ref._acs_pop().sum() * len(years)) * 100000
+    over = int((rates > 3 * city).sum())
+    text = lead(ask("How many community areas had a 2016-2022 homicide rate more than three times the city-wide "
+                    "rate?"))
+    assert f"There are {over} community areas" in text and f"three times the city's {city:.1f}" in text
+
+
+def test_a_place_s_share_of_the_city_s_residents_of_a_group(ask):
+    acs = ref._acs()
+    share = acs.loc[60, "hispanic_or_latino"] / acs["hispanic_or_latino"].sum() * 100  # Bridgeport
+    text = lead(ask("What share of all of Chicago's Hispanic residents live in Bridgeport (2019-2023 ACS)?"))
+    assert f"holds {share:.1f}% of them" in text
+
+
+def test_a_dated_home_value_in_the_top_ranked_area(ask):
+    top = ref._rank(ref._sm("poverty"), 1)[0]
+    value = ref._ca_zhvi(2018, 6)[top]
+    text = lead(ask("What was the Zillow home value in June 2018 in the community area with the highest poverty "
+                    "rate?"))
+    assert f"${value:,.0f}" in text and ref._names()[top].title() in text
+
+
+def test_homicides_per_square_mile_as_a_bound(ask, data_dir):
+    density = ref._counts(ref._years(2018, 2022)) / _land(data_dir)
+    text = lead(ask("Counting homicides from 2018 through 2022, how many community areas had more than 15 per "
+                    "square mile?"))
+    assert f"There are {int((density > 15).sum())} community areas" in text
+
+
+def test_a_reference_names_the_measure_after_it(ask):
+    poverty = ref._sm("poverty")
+    above = poverty[poverty > poverty.median()].index
+    rows = _rows(ref._years(2016, 2022), above)
+    pct = (rows["Arrest"].astype(str) == "True").mean() * 100
+    text = lead(ask("Are poorer areas less likely to see arrests? Give the 2016-2022 arrest rate for homicides in "
+                    "areas above the median poverty rate and in the rest."))
+    assert "households below poverty over the median" in text
+    assert f"{pct:.1f}%" in text
