@@ -592,7 +592,13 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
     # "its homicide rates per 100,000 in 2010 and in 2020": the rates (and the counts where those are asked too)
     counted = (["homicides"] if not analysis.per_capita or analysis.asks_count else []) + \
         (["homicide_rate"] if analysis.per_capita else [])
-    if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total:
+    ranking = analysis.ranking
+    # "whose home value rose the most ..., and how many homicides did it have in 2019-2022": the rise is the home
+    # value's; the homicides are counted over the span
+    counted_over = bool(ranking and ranking.metric == "home_value" and analysis.asks_count
+                        and not analysis.ranks_homicide_change and len(years) == 2
+                        and any((p.start, p.end) == (years[0], years[1]) for p in analysis.periods))
+    if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total and not counted_over:
         specs = [{"measure": m, "period": {"year": y}, "as": f"{m}_{y}"} for m in counted for y in years]
         return specs, [{"name": f"{m}_change", "op": "change", "of": [f"{m}_{y}" for y in years]} for m in counted]
     period = _years_period(years)
@@ -981,6 +987,18 @@ def group_compare(analysis: Analysis) -> dict | None:
             "groups": [{**g, "figure": compared["figure"]} for g in groups]}
 
 
+def submarket_areas_set(analysis: Analysis) -> dict | None:
+    """"The pooled 2016-2022 homicide rate across the community areas in the IHS Englewood/Greater Grand Crossing
+    submarket": the areas mostly in the submarket (the layer's area_submarket), their figures and their total."""
+    named = [s.name for s in analysis.submarkets if not s.suburban and s.match == "name"]
+    if not named or "homicides" not in analysis.metrics or "home_value" in analysis.metrics \
+            or analysis.areas or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    specs = _with_count([_spec("homicides", analysis, _period(analysis))], analysis)
+    return {"measures": specs, "group_by": ["community_area"], "totals": True,
+            "filters": [{"dimension": "area_submarket", "in": named}]}
+
+
 def area_share_of_city(analysis: Analysis) -> dict | None:
     """"What share of all of Chicago's Asian residents live in Armour Square": the group's count in the places named,
     with the city's and the places' share of it."""
@@ -1058,7 +1076,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, across_places, area_share_of_city, bound_query, station_chain, ranked_within,
+    for reader in (group_compare, across_places, area_share_of_city, submarket_areas_set, bound_query, station_chain, ranked_within,
                    zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only,
                    area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation,
                    threshold_set, ranked_change, ranked_set, grain_set):

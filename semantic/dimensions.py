@@ -14,7 +14,7 @@ from semantic.errors import QueryError
 from semantic.holidays import HOLIDAY_NAMES, holiday_day_strings
 from semantic.model import Dimension
 from semantic.datasets import iucr
-from semantic.datasets.common import cached
+from semantic.datasets.common import cached, read_source
 from semantic.datasets.redfin import neighborhoods
 
 WEEKDAYS = list(calendar.day_name)  # Monday first, as pandas' dt.day_name()
@@ -92,6 +92,17 @@ def _submarkets(data) -> dict:
         pairs = data.ihs_index[["submarket_code", "submarket_name"]].drop_duplicates()
         return dict(zip(pairs["submarket_code"], pairs["submarket_name"]))
     return cached(data, "submarket_names", build)
+
+
+def _areas_of_submarket(data, code: str) -> list[int]:
+    """The community areas whose land lies mostly in an IHS submarket (each area counted in one submarket: the one
+    holding the largest share of it, from the crosswalk)."""
+    def build(data):
+        rows = read_source(data, "community_area_ihs_submarket_crosswalk.csv")
+        rows = rows.dropna(subset=["area_number"]).sort_values("share_of_community_area", ascending=False)
+        main = rows.drop_duplicates("area_number")
+        return {c: sorted(int(a) for a in g["area_number"]) for c, g in main.groupby("submarket_code")}
+    return cached(data, "submarket_main_areas", build).get(code, [])
 
 
 def _submarket(data, value) -> str:
@@ -248,6 +259,11 @@ DIMENSIONS = [
     Dimension("submarket", "IHS submarket", "place", ("submarket",), members=lambda d: list(_submarkets(d)),
               resolve=_submarket, display=lambda d, m: _submarkets(d).get(m, m),
               description="DePaul IHS price-index submarkets (code p31xx, or CHICAGO, COOK, SUBURBS)"),
+    Dimension("area_submarket", "IHS submarket (community areas mostly in it)", "attribute", ("submarket",),
+              members=lambda d: list(_submarkets(d)), resolve=_submarket, parent="community_area",
+              lookup=_areas_of_submarket,
+              description="the community areas whose land lies mostly in an IHS submarket: a filter on it is one on "
+                          "those areas (their homicides, their residents)"),
     Dimension("redfin_neighborhood", "Redfin neighborhood", "place", ("neighborhood",),
               members=neighborhoods,
               resolve=_redfin_neighborhood, display=lambda d, m: m, description="Redfin's Chicago neighborhoods"),

@@ -115,3 +115,30 @@ def test_a_reference_names_the_measure_after_it(ask):
                     "areas above the median poverty rate and in the rest."))
     assert "households below poverty over the median" in text
     assert f"{pct:.1f}%" in text
+
+
+def test_the_areas_mostly_in_an_ihs_submarket(ask, data_dir):
+    cross = pd.read_csv(data_dir / "community_area_ihs_submarket_crosswalk.csv")
+    main = cross.sort_values("share_of_community_area", ascending=False).drop_duplicates("area_number")
+    areas = main.loc[main["submarket_name_2023"] == "Chicago--Chatham/West Pullman", "area_number"].astype(int)
+    total = int(ref._counts(ref._years(2018, 2021))[list(areas)].sum())
+    text = lead(ask("How many homicides were there from 2018 to 2021 across the community areas of the IHS "
+                    "Chatham/West Pullman submarket, all added up?"))
+    assert f"Together they had {total:,} homicides in 2018-2021" in text
+
+
+def test_redfin_inventory_is_a_declared_measure(ask, data_dir):
+    redfin = pd.read_csv(data_dir / "property_redfin_neighborhoods.csv", encoding="utf-8-sig")
+    ends = pd.to_datetime(redfin["Period End"], format="%m/%d/%Y")
+    city = redfin[(redfin["Region"] == "Chicago, IL") & (ends == "2017-03-31")]
+    text = lead(ask("What was Redfin's citywide inventory of homes for sale in March 2017?"))
+    assert f"{int(city['Inventory'].iloc[0]):,} homes for sale" in text
+
+
+def test_homicides_over_a_span_beside_a_home_value_s_rise(ask):
+    before, after = ref._ca_zhvi(2015, 1), ref._ca_zhvi(2023, 1)
+    top = ref._rank((after - before) / before, 1)[0]
+    total = int(ref._counts(ref._years(2016, 2020))[top])
+    text = lead(ask("Which community area's Zillow value grew the most in percent from January 2015 to January 2023, "
+                    "and how many homicides did it have in 2016-2020?"))
+    assert ref._names()[top].title() in text and f"{total} homicides in 2016-2020" in text

@@ -85,6 +85,9 @@ MEASURES = (
             column="median_list_price", words=("list price", "asking price"), **_COMMON),
     Measure("redfin_median_days_on_market", "Median days on market (Redfin)", "days", agg="mean",
             column="median_days_on_market", words=("days on market",), **_COMMON),
+    Measure("redfin_inventory", "Homes for sale (Redfin inventory)", "homes", agg="sum", column="inventory",
+            words=("inventory", "homes on the market", "homes for sale", "houses on the market", "listings"),
+            description="homes listed for sale in the window (a period's last window)", **_COMMON),
 )
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
