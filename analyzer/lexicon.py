@@ -498,9 +498,12 @@ GROUP_WORDS = [
                             r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or)\s+(?:the\s+)?domestic\b|"
                             r"\bdomestic\s+or\s+not\b|\bby\s+domestic\b", _FLAGS)),
     # "the month with the second most homicides": the kind, then what ranks it
-    ("month", re.compile(BY_MONTH_RE.pattern + r"|\b(?:which|what)\s+calendar\s+months?\b|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
+    # "how many months of 2021 had more than 70": months counted, each month a row
+    ("month", re.compile(BY_MONTH_RE.pattern + r"|\bhow\s+many\s+(?:calendar\s+)?months\b(?!\s+(?:ago|since|of\s+data))|"
+                         r"\b(?:which|what)\s+calendar\s+months?\b|\b" + _SUPERLATIVE + r"\s+months?\b|" + _KIND_WITH.format("months?"),
                          _FLAGS)),
-    ("year", re.compile(r"\b(?:which|what)\s+(?:(?:full|whole|complete|calendar|single)\s+)?years?\b|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
+    ("year", re.compile(r"\b(?:which|what)\s+(?:(?:full|whole|complete|calendar|single)\s+)?years?\b|"
+                        r"\bhow\s+many\s+(?:(?:full|whole|complete|calendar)\s+)?years\b(?!\s+(?:ago|since|of\s+data))|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
                         r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]

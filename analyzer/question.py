@@ -771,7 +771,7 @@ def _finish(w) -> Analysis:
         CITYWIDE_RE.search(scoped_low) and re.search(r"\b(?:that|the\s+same)\s+year\b", low)))
     # "which community areas had more than 20 killings": every place over the floor, listed
     result["min_homicides"] = count_floor(floor) if floor and (ranking or group_by in (
-        "community_area", "ward", "district", "location_type")) else None
+        "community_area", "ward", "district", "location_type", "year", "month")) else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))

@@ -568,6 +568,13 @@ def grain_set(analysis: Analysis) -> dict | None:
     of the wards had more than 25 homicides in 2022, and which had the most" (the places over the floor, counted)."""
     ranking, grain = analysis.ranking, analysis.group_by
     places = analysis.areas or analysis.wards or analysis.districts or analysis.zips
+    if grain in ("year", "month") and analysis.min_homicides and not places and not ranking \
+            and set(analysis.metrics) == {"homicides"} and not analysis.per_capita:
+        # "in how many years did Chicago record more than 600 homicides": each year over the floor, counted
+        period = _period(analysis)
+        return {"measures": [{"measure": "homicides", **({"period": period} if period else {})}], "group_by": [grain],
+                "having": [{"field": "homicides", "op": ">=", "value": analysis.min_homicides}],
+                "order_by": [{"field": grain, "direction": "asc"}]}
     if grain not in ("ward", "district", "community_area", "beat") or places or analysis.per_capita or analysis.trend \
             or not ranking or ranking.metric not in ("homicides", None) or set(analysis.metrics) - {"homicides"}:
         return None

@@ -2,6 +2,7 @@
 itself in canonical form; rendered once as data and once as text for a model or a terminal."""
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from dataclasses import asdict, dataclass, field
@@ -442,7 +443,18 @@ def _ordinal_word(n: int) -> str:
     return {2: "second-", 3: "third-", 4: "fourth-", 5: "fifth-"}.get(n, f"{n}th-")
 
 
+_TIME_KEYS = ("year", "month", "quarter", "date")
+
+
 def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
+    keys = [c["name"] for c in result.columns if c["kind"] == "dimension"]
+    if keys and keys[0] in _TIME_KEYS and len(keys) == 1:
+        # a row of a time grouping: "2016: 786 homicides." (the query's whole period is the first sentence's)
+        value = str(row.get(keys[0]))
+        when = f"{calendar.month_name[int(value[5:7])]} {value[:4]}" if keys[0] == "month" and len(value) == 7 \
+            else value
+        said = _and([_phrase({**c, "period": ""}, row.get(c["name"])) for c in figures]).rstrip(".")
+        return f"{when}: {said}."
     who = _who(row, result)
     if all(c["unit"] == "text" for c in figures):  # names and addresses: "For Ward 42, the alderperson is ..."
         said = "; ".join(f"the {_lower(c['label'])} is {fmt(row.get(c['name']))}" for c in figures).rstrip(".")

@@ -142,3 +142,15 @@ def test_homicides_over_a_span_beside_a_home_value_s_rise(ask):
     text = lead(ask("Which community area's Zillow value grew the most in percent from January 2015 to January 2023, "
                     "and how many homicides did it have in 2016-2020?"))
     assert ref._names()[top].title() in text and f"{total} homicides in 2016-2020" in text
+
+
+def test_years_and_months_over_a_count(ask):
+    hom = ref._hom()
+    by_year = hom[hom["year"].between(2005, 2020)].groupby("year").size()
+    over = by_year[by_year > 650]
+    text = lead(ask("Between 2005 and 2020, in how many years were there more than 650 murders?"))
+    assert f"There are {len(over)} years with at least 651 homicides in 2005-2020" in text
+    assert all(f"{year}: {count} homicides." in text for year, count in over.items())
+    months = hom[hom["year"] == 2020].groupby("month").size()
+    text = lead(ask("which months of 2020 had more than 75 homicides?"))
+    assert f"There are {int((months > 75).sum())} months with at least 76 homicides in 2020" in text
