@@ -157,6 +157,7 @@ class Analysis:
     # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
     compared_groups: dict | None = None
     asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
+    asks_peak: str | None = None  # "when did the price index peak": "high" | "low", a series' extreme over time
     asks_share_of_places: bool = False  # "what percent of community areas have ...": the count as a share of all
     each_year: bool = False
     span_total: bool = False

@@ -498,7 +498,7 @@ def _read_warnings(w) -> None:
     dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
         if {"homicides", "property"} <= set(domains) and (w.years_alone or w.beyond) else set()
     out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
-                                              bool(ihs["submarkets"] or quarter))
+                                              bool(ihs["submarkets"] or quarter or declared_spans(low, ("price_index",))))
     for m in _OTHER_CENSUS_RE.finditer(low):
         # "the 2000 census": a census ChiQA does not hold (it has the 2010 census and the ACS estimates)
         year = int(m.group(1) or m.group(2))
@@ -734,6 +734,10 @@ def _asked_forms(w, result: dict) -> None:
         result["not_used"] = [p for p in result["not_used"] if p not in ("on average", "average", "daily")]
     result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
     result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
+    peak = _PEAK_RE.search(low) if {"home_value", "price_trend"} & set(metrics) and _WHEN_RE.search(low) else None
+    result["asks_peak"] = ("low" if peak.group("low") else "high") if peak else None
+    if peak:  # "when did the price index peak": the series' highest quarter or month, asked by when
+        result["not_used"] = [p for p in result["not_used"] if p not in peak.group(0)]
     dollars = _IN_DOLLARS_RE.search(low) if "home_value" in metrics else None
     if dollars:  # "how much did its Zillow value change in dollars": the change itself, not its percent
         result["in_dollars"] = True
@@ -932,6 +936,12 @@ _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
 _LEVEL_RANKED_RE = re.compile(r"\b(?:highest|lowest|priciest|cheapest|most\s+expensive|least\s+expensive)\s+"
                               r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:home\s+)?(?:values?|prices?)\b")
+# "when did ... peak", "hit its lowest point": a series' highest (lowest) month or quarter, and when
+_PEAK_RE = re.compile(r"\b(?:(?:hit|reach(?:ed)?|at)\s+(?:its|their|a|the)\s+(?:[\w-]+\s+)?(?:peak|high(?:est)?"
+                      r"(?:\s+point)?|max(?:imum)?|top)|peak(?:ed|s|ing)?|highest\s+(?:point|level)|all[\s-]time\s+high|(?P<low>bottom(?:ed)?"
+                      r"\s+out|trough|(?:hit|reach(?:ed)?|at)\s+(?:its|their|a|the)\s+(?:low(?:est)?(?:\s+point)?|bottom|"
+                      r"min(?:imum)?)|lowest\s+(?:point|level)))\b", re.I)
+_WHEN_RE = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:month|quarter|year|date)\b|\bmonth\s+and\s+year\b", re.I)
 _PER_DAY_RE = re.compile(r"\b(?:per|a|each|every)\s+day\b|\bdaily\b|\bon\s+an?\s+(?:average|typical)\s+day\b")
 _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"

@@ -1006,6 +1006,28 @@ def submarket_areas_set(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "area_submarket", "in": named}]}
 
 
+def series_peak(analysis: Analysis) -> dict | None:
+    """"When did the IHS price index for the City of Chicago peak (1997-2009), and at what level", "in which month did
+    60647's Zillow value peak before 2010": one place's series over the years asked, its highest (lowest) quarter or
+    month."""
+    span, where = analysis.year_range, None
+    if not analysis.asks_peak:
+        return None
+    if "price_trend" in analysis.metrics and len(analysis.submarkets) <= 1 and not (analysis.zips or analysis.areas):
+        named = [s.name for s in analysis.submarkets] or (["CHICAGO"] if analysis.citywide else [])
+        measure, grain, where = "price_index", "quarter", {"dimension": "submarket", "in": named} if named else None
+    elif "home_value" in analysis.metrics and len(analysis.zips) + len(analysis.areas) == 1:
+        measure, grain = "home_value", "month"
+        where = {"dimension": "zip", "in": list(analysis.zips)} if analysis.zips else \
+            {"dimension": "community_area", "in": [analysis.areas[0].number]}
+    if where is None:
+        return None
+    return {"measures": [measure], "group_by": [grain], "filters": [where],
+            **({"period": {"start": str(span.start), "end": str(span.end)}} if span else {}),
+            "order_by": [{"field": measure, "direction": "asc" if analysis.asks_peak == "low" else "desc"}],
+            "limit": 1}
+
+
 def area_share_of_city(analysis: Analysis) -> dict | None:
     """"What share of all of Chicago's Asian residents live in Armour Square": the group's count in the places named,
     with the city's and the places' share of it."""
@@ -1079,6 +1101,8 @@ def bound_query(analysis: Analysis) -> dict | None:
 
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
+    if not (analysis.injection_suspected or analysis.unsupported) and series_peak(analysis):
+        return series_peak(analysis)  # the price index's own years reach back before Zillow's
     month = _home_month(analysis)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:

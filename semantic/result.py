@@ -294,6 +294,10 @@ def _who(row: dict, result: QueryResult) -> str:
             parts.append(f"{name} ({value})" if c["name"] == "community_area" else str(name))
         elif isinstance(value, bool):  # a yes/no attribute: "domestic True" read as a data dump
             parts.append(f"{c['label']} ({'yes' if value else 'no'})")
+        elif c["name"] == "month" and re.fullmatch(r"\d{4}-\d{2}", str(value)):  # "May 2007", not "month 2007-05"
+            parts.append(f"{calendar.month_name[int(str(value)[5:])]} {str(value)[:4]}")
+        elif c["name"] == "quarter":
+            parts.append(str(value))
         else:
             parts.append(f"{c['label'].lower()} {value}" if c["name"] != "year" else f"in {value}")
     return ", ".join(parts)

@@ -6,6 +6,8 @@ mile as a bound, a reference threshold naming its own measure. Figures from the 
 (tests/semantic_reference.py); every question runs through the rules backend end to end."""
 from __future__ import annotations
 
+import calendar
+
 import pandas as pd
 import pytest
 
@@ -154,3 +156,17 @@ def test_years_and_months_over_a_count(ask):
     months = hom[hom["year"] == 2020].groupby("month").size()
     text = lead(ask("which months of 2020 had more than 75 homicides?"))
     assert f"There are {int((months > 75).sum())} months with at least 76 homicides in 2020" in text
+
+
+def test_when_a_series_peaked_and_bottomed_out(ask, data_dir):
+    ihs = pd.read_csv(data_dir / "property_ihs_price_index_long.csv")
+    city = ihs[(ihs["submarket_code"] == "CHICAGO") & ihs["year"].between(1997, 2009)]
+    top = city.loc[city["index_2000q1_100"].idxmax()]
+    text = lead(ask("when did DePaul's IHS house price index for the city of Chicago peak between 1997 and 2009, and "
+                    "at what level?"))
+    assert f"is {top['yearq']}, with house price index (2000Q1 = 100) {top['index_2000q1_100']:.1f}" in text
+    series = pd.Series({f"{y}-{m:02d}": ref._ca_zhvi(y, m)[68] for y in range(2009, 2016) for m in range(1, 13)})
+    low = series.idxmin()
+    text = lead(ask("in which month did Englewood's Zillow home value bottom out between 2009 and 2015?"))
+    assert f"{calendar.month_name[int(low[5:])]} {low[:4]}, with typical home value (Zillow ZHVI) ${series.min():,.0f}" \
+        in text
