@@ -797,9 +797,13 @@ def _finish(w) -> Analysis:
             # "which month of 2018 had the most sales": a ranking over time the declared reading cannot make, said
             result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
         elif ranking:  # "which community area is the largest by land area? and the smallest?"
-            declared = ranked_query(declared, ranking["order"], ranking["top_n"])
-            ranking["both_ends"] = bool(RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) \
-                or bool(ranking.get("both_ends"))
+            declared = ranked_query(declared, ranking["order"], ranking["top_n"], low)
+            if declared.get("having"):  # "at least 10 homes sold": "least" bounds the set, it does not rank
+                again = _ranking(re.sub(r"\b(?:at|the)\s+(?:least|most)\b", " ", low), metrics, w.metric_pos)
+                declared["order_by"][0]["direction"] = (again or ranking)["order"]
+            # "at least 10 homes sold" is the set's bound, not the other end of the ranking
+            ranking["both_ends"] = not declared.get("having") and (bool(
+                RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) or bool(ranking.get("both_ends")))
         result["declared_query"] = declared
         _words_used(result, text)
     elif domains and not unsupported and not injection and result["not_used"] and data is not None:

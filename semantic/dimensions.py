@@ -272,7 +272,7 @@ DIMENSIONS = [
     Dimension("month", "Month", "time", ("month",), resolve=_month, description="YYYY-MM"),
     Dimension("date", "Date", "time", ("day", "date"), resolve=_date, description="YYYY-MM-DD"),
     Dimension("window_start", "Window starting", "time", tuple(
-                  f"{noun} {verb}" for noun in ("window", "period") for verb in (
+                  f"{noun} {verb}" for noun in ("window", "period", "days") for verb in (
                       "starting", "beginning", "that starts", "that started", "that begins", "that began"))
               + ("90-day window", "90 day window", "90-day period", "90 day period"), resolve=_date,
               description="the first day of a Redfin 90-day window (its date is the window's last day), YYYY-MM-DD"),

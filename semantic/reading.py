@@ -171,13 +171,38 @@ def declared_query(text: str, places: dict, years: list, data, months: list = ()
     return query
 
 
-def ranked_query(query: dict, order: str, top_n: int | None) -> dict:
+# A bound written before a measure's words: "with at least 10 homes sold", "more than 50 sales"
+_BOUND_BEFORE = {"at least": ">=", "no fewer than": ">=", "a minimum of": ">=", "more than": ">", "over": ">",
+                 "fewer than": "<", "less than": "<", "under": "<", "at most": "<=", "no more than": "<="}
+_BOUND_RE = re.compile(r"\b(" + "|".join(sorted(_BOUND_BEFORE, key=len, reverse=True)).replace(" ", r"\s+") +
+                       r")\s+(\d{1,3}(?:,\d{3})+|\d+)\s+", re.I)
+
+
+def measure_bounds(text: str, names: list) -> list[dict]:
+    """The having each bound written just before a measure's own words makes ("among neighborhoods with at least 10
+    homes sold": homes sold >= 10)."""
+    out = []
+    for m in _BOUND_RE.finditer(text):
+        for name in names:
+            words = words_re(name).match(text, m.end())
+            if words:
+                op = _BOUND_BEFORE[re.sub(r"\s+", " ", m.group(1).lower())]
+                out.append({"field": name, "op": op, "value": int(m.group(2).replace(",", "")), "span": (m.start(),
+                                                                                                      words.end())})
+    return out
+
+
+def ranked_query(query: dict, order: str, top_n: int | None, text: str = "") -> dict:
     """A declared query over all the places of a grain, ranked ("the largest community area by land area", "the 3
-    smallest"): ordered by its first measure, the top ``top_n`` (one where none is said). A query that names its
-    members, or the city's one figure, is returned as it is."""
+    smallest"): ordered by its first measure no bound is written on, the top ``top_n`` (one where none is said),
+    among the places the bounds keep ("among neighborhoods with at least 10 homes sold, the highest list price"). A
+    query that names its members, or the city's one figure, is returned as it is."""
     filtered = any(f.get("dimension") in PLACE_GRAINS for f in query.get("filters", []))
     if filtered or not query.get("group_by") or query.get("order_by"):
         return query
-    first = query["measures"][0]
-    return {**query, "order_by": [{"field": first if isinstance(first, str) else first.get("as") or first["measure"],
-                                   "direction": order}], "limit": top_n or 1}
+    names = [m if isinstance(m, str) else m.get("as") or m["measure"] for m in query["measures"]]
+    bounds = measure_bounds(text, names) if text else []
+    ranked = next((n for n in names if all(b["field"] != n for b in bounds)), names[0])
+    having = [{k: v for k, v in b.items() if k != "span"} for b in bounds]
+    return {**query, "order_by": [{"field": ranked, "direction": order}], "limit": top_n or 1,
+            **({"having": having} if having else {})}

@@ -61,3 +61,16 @@ def test_several_beats_with_their_total(ask):
     five = counts.sort_values(ascending=False, kind="mergesort").head(5)
     text = lead(ask("the 5 beats with the most murders in 2021 - how many did they have together?"))
     assert f"Together they had {five.sum()} homicides in 2021" in text
+
+
+def test_a_bound_on_one_declared_measure_and_a_ranking_by_another(ask, data_dir):
+    redfin = pd.read_csv(data_dir / "property_redfin_neighborhoods.csv", encoding="utf-8-sig")
+    ends = pd.to_datetime(redfin["Period End"], format="%m/%d/%Y")
+    rows = redfin[(ends == "2019-09-30") & redfin["Region"].str.startswith("Chicago, IL - ")
+                  & (pd.to_numeric(redfin["Homes Sold"]) >= 10)]
+    top = rows.loc[pd.to_numeric(rows["Median List Price"]).idxmax()]
+    text = lead(ask("Among Redfin neighborhoods with at least 10 homes sold in the 90 days ending Sept 30, 2019, which "
+                    "had the highest median list price, and what was it?"))
+    assert f"the one with the highest median list price (Redfin) in September 2019 is " \
+           f"{top['Region'].removeprefix('Chicago, IL - ')}" in text
+    assert f"${int(top['Median List Price']):,}" in text

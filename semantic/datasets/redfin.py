@@ -40,6 +40,8 @@ def _rows(data):
         "median_list_price": pd.to_numeric(raw["Median List Price"], errors="coerce"),
         "median_days_on_market": pd.to_numeric(raw["Median Dom"], errors="coerce"),
         "inventory": pd.to_numeric(raw["Inventory"], errors="coerce"),
+        "median_sale_ppsf": pd.to_numeric(raw["Median Sale Ppsf"], errors="coerce"),
+        "median_list_ppsf": pd.to_numeric(raw["Median List Ppsf"], errors="coerce"),
         "region": raw["Region"].astype(str).str.strip(),
     }).dropna(subset=["date"]).reset_index(drop=True)
 
@@ -85,6 +87,12 @@ MEASURES = (
             column="median_list_price", words=("list price", "asking price"), **_COMMON),
     Measure("redfin_median_days_on_market", "Median days on market (Redfin)", "days", agg="mean",
             column="median_days_on_market", words=("days on market",), **_COMMON),
+    Measure("redfin_median_sale_ppsf", "Median sale price per square foot (Redfin)", "dollars", agg="mean",
+            column="median_sale_ppsf", words=("sale price per square foot", "sale price per sq ft", "sale ppsf",
+                                              "sold price per square foot"), **_COMMON),
+    Measure("redfin_median_list_ppsf", "Median list price per square foot (Redfin)", "dollars", agg="mean",
+            column="median_list_ppsf", words=("list price per square foot", "list price per sq ft", "list ppsf",
+                                              "asking price per square foot"), **_COMMON),
     Measure("redfin_inventory", "Homes for sale (Redfin inventory)", "homes", agg="sum", column="inventory",
             words=("inventory", "homes on the market", "homes for sale", "houses on the market", "listings"),
             description="homes listed for sale in the window (a period's last window)", **_COMMON),
