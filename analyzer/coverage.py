@@ -146,7 +146,8 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
     if {"population_density", "homicide_density"} & set(metrics):  # "(ACS pop / land area)", "per sq mile": how the density is made
         words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
     if "police_station" in metrics:
-        words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website"}
+        words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website", "sits",
+                  "stands", "lies"}
     return frozenset(words)
 
 

@@ -55,6 +55,9 @@ def correct_spelling(low: str) -> str:
 
 # Shorthand written in chat ("how many ppl live in avondale", "adults w/o a diploma"): read as the words it stands for.
 _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "between", "yrs": "years", "yr": "year",
+              # money in words ("over half a million dollars"), read as the figure it is
+              "half a million dollars": "$500,000", "half a million": "500,000", "a quarter million": "250,000",
+              "a quarter of a million": "250,000", "a million dollars": "$1,000,000",
               "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's",
               "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you",
               "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
@@ -185,7 +188,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"police\s+stations?|(?:district|cpd)\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
      r"station\s+address(?:es)?|cop\s+shops?|"
      # "where is the station?" beside a district: a police station (not a gas, train, bus or CTA one)
-     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s+(?:address|located|is|for|in|at|on))"),
+     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.

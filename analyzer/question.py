@@ -1308,6 +1308,8 @@ def _area_only_warnings(domains: list, places: dict, metrics: list, ranked_grain
     warnings = []
     area_domains = [d for d in domains if d in ("census", "socioeconomic", "property")
                     and not (d == "property" and "police_station" in metrics)]  # the station's ZIP's value
+    if "police_station" in metrics and ranked_grain == "district" and not districts:
+        area_domains = []  # the ranked district's station area's figures (rules/compositions.station_chain)
     wards, districts = wards or ranked_grain == "ward", districts or ranked_grain == "district"
     if area_domains and (wards or districts) and not areas and not zips:
         kinds = " and ".join(x for x in (("ward" if wards else ""), ("police district" if districts else "")) if x)

@@ -7,6 +7,7 @@ mile as a bound, a reference threshold naming its own measure. Figures from the 
 from __future__ import annotations
 
 import calendar
+import re
 
 import pandas as pd
 import pytest
@@ -170,3 +171,22 @@ def test_when_a_series_peaked_and_bottomed_out(ask, data_dir):
     text = lead(ask("in which month did Englewood's Zillow home value bottom out between 2009 and 2015?"))
     assert f"{calendar.month_name[int(low[5:])]} {low[:4]}, with typical home value (Zillow ZHVI) ${series.min():,.0f}" \
         in text
+
+
+def test_money_in_words_as_a_bound(ask):
+    values = ref._zhvi(2023, 3)
+    text = lead(ask("how many zip codes had a zillow value over half a million dollars in march 2023?"))
+    assert f"There are {int((values > 500000).sum())} zip codes with a typical home value (Zillow ZHVI) over " \
+           f"$500,000 in March 2023" in text
+
+
+def test_a_ranked_district_s_station_area_without_a_grain_caveat(ask):
+    hom = ref._hom()
+    counts = hom[hom["year"] == 2021].groupby("district").size()
+    top = int(counts.idxmax())
+    text = lead(ask("The police district with the most homicides in 2021: its station sits in which community area, "
+                    "and what is that area's poverty rate?"))
+    assert f"is District {top}, with {int(counts.max())} homicides in 2021" in text
+    area = int(re.search(r"community area the station stands in: (\d+)", text).group(1))
+    assert f"{ref._names()[area].title()} ({area}) had households below poverty {ref._sm('poverty')[area]:.1f}%" in text
+    assert "The data does not include" not in text
