@@ -1101,8 +1101,9 @@ def bound_query(analysis: Analysis) -> dict | None:
 
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
-    if not (analysis.injection_suspected or analysis.unsupported) and series_peak(analysis):
-        return series_peak(analysis)  # the price index's own years reach back before Zillow's
+    peak = None if analysis.injection_suspected or analysis.unsupported else series_peak(analysis)
+    if peak is not None:
+        return peak  # the price index's own years reach back before Zillow's
     month = _home_month(analysis)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:

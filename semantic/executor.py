@@ -43,9 +43,7 @@ class Executor:
     def run(self) -> QueryResult:
         table, filters = self.table()
         table = self._derive(table)
-        # the rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)"
-        fields = [h["field"] for h in self.q.having if h["field"] in table]
-        considered = int(table[fields].notna().all(axis=1).sum()) if fields else len(table)
+        considered = self._considered(table) if self.q.count_share else None
         table = self._having(table)
         if self.q.groups:
             return self._compare_groups(table, filters)
@@ -54,8 +52,7 @@ class Executor:
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
         spread = {name: _spread(_column(table, name)) for name in self.q.spread} if self.q.spread else None
-        return build_result(self, table, totals, correlation, ties, spread, selected,
-                            considered=considered if self.q.count_share else None)
+        return build_result(self, table, totals, correlation, ties, spread, selected, considered=considered)
 
     def table(self) -> tuple[pd.DataFrame, list]:
         q = self.q
@@ -449,6 +446,11 @@ class Executor:
         for item in self.q.derived:
             table[item["name"]] = derive(item, table)
         return table
+
+    def _considered(self, table: pd.DataFrame) -> int:
+        """The rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)"."""
+        fields = [h["field"] for h in self.q.having if h["field"] in table]
+        return int(table[fields].notna().all(axis=1).sum()) if fields else len(table)
 
     def _having(self, table: pd.DataFrame) -> pd.DataFrame:
         table, self.q.having = self._picked_by(table, self.q.having)
