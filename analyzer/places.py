@@ -303,3 +303,48 @@ def spell_place_numbers(text: str) -> str:
 
     text = _ORDINAL_BEFORE_RE.sub(ordinal, text)
     return _NUMBER_AFTER_RE.sub(lambda m: f"{m.group(1)} {_value(m.group(2))}", text)
+
+
+# ---------------------------------------------------------------- wards named by their alderperson
+
+_TITLE = r"(?:ald(?:erman|erwoman|erperson)?\.?|council\s*(?:member|woman|man)|councillor)"
+
+
+def _alderperson_re(data) -> re.Pattern | None:
+    """One pattern naming every alderperson of the ward office file, built once per data bundle: the full name
+    ("Brian Hopkins", "Sophia D. King"), the surname after a title ("Ald. Hopkins") or before "ward" ("Hopkins'
+    ward"). A surname alone is not read: "King", "Moore" and "Hall" are also ordinary words and street names."""
+    cached = data.__dict__.get("_alderperson_re", False)
+    if cached is not False:
+        return cached
+    offices = getattr(data, "ward_offices", None)
+    names = []
+    for ward, name in zip(offices["ward"], offices["alderperson"]) if offices is not None else ():
+        last, _, given = str(name).partition(",")
+        first = given.split()[0] if given.split() else ""
+        if last.strip() and first:
+            names.append((int(ward), re.escape(first), re.escape(last.strip()).replace(r"\ ", r"\s+")))
+    if not names:
+        data.__dict__["_alderperson_re"] = None
+        return None
+    alternatives = "|".join(rf"(?P<w{ward}>(?:{_TITLE}\s+)?{first}\s+(?:[a-z]\.?\s+)?{last}|{_TITLE}\s+{last}|"
+                            rf"{last}(?='s?\s+ward\b|'\s+ward\b))" for ward, first, last in names)
+    pattern = data.__dict__["_alderperson_re"] = re.compile(
+        rf"\b(?:{alternatives})(?P<pos>'s\b|')?(?P<again>\s+ward\b(?!\s+office))?", _FLAGS)
+    return pattern
+
+
+def name_alderpersons(text: str, data) -> str:
+    """A ward named by its alderperson reads as the ward: "Ald. Brian Hopkins' ward office" -> "ward 2's ward office".
+    The names come from the ward office file (the 2019-2023 council), so no word list here needs a new council."""
+    pattern = _alderperson_re(data) if data is not None else None
+    if pattern is None:
+        return text
+
+    def ward(m: re.Match) -> str:
+        number = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k[1:].isdigit())
+        if m.group("again"):  # "Hopkins's ward": the ward, its word read once
+            return f"ward {number}"
+        return f"ward {number}" + ("'s" if m.group("pos") else "")
+
+    return pattern.sub(ward, text)

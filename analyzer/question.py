@@ -77,7 +77,7 @@ from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
 from analyzer.groups import compared_groups, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
-from analyzer.places import extract_places, place_warnings, spell_place_numbers
+from analyzer.places import extract_places, name_alderpersons, place_warnings, spell_place_numbers
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
@@ -124,7 +124,7 @@ def _read_places(w) -> None:
     # Full-width digits and letters ("２０２１") and other compatibility forms read as their plain ones.
     text = unicodedata.normalize("NFKC", str(question or "")[:2000])
     # "twenty twenty-one", "back in '19", "the twenty-eighth ward": read as the years and numbers they are
-    text = spell_place_numbers(spell_years(text))
+    text = name_alderpersons(spell_place_numbers(spell_years(text)), data)  # "Ald. Hopkins' ward" is ward 2
     geo = None
     if data is not None:
         try:
@@ -482,8 +482,11 @@ def _read_warnings(w) -> None:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
-    warnings += _survey_warnings(w) + _area_only_warnings(
-        domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None)
+    # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
+    w.office_zip = bool(wards) and not (areas or w.zips) and "home_value" in metrics and any(
+        name.startswith("ward_office") for name, _ in measures_named(text))
+    warnings += _survey_warnings(w) + ([] if w.office_zip else _area_only_warnings(
+        domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
     wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
     if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas:
@@ -620,7 +623,8 @@ def _query_parts(w, result: dict) -> None:
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
                   each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
                   quarters=w.ihs.get("quarters", []) if "price_trend" in w.metrics else [],
-                  named_measures=[name for name, _ in measures_named(w.text)],
+                  named_measures=list(dict.fromkeys(["ward_office_zip"] * w.office_zip
+                                                    + [name for name, _ in measures_named(w.text)])),
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted

@@ -54,9 +54,28 @@ def _century(two_digits: int) -> int:
     return 2000 + two_digits if two_digits <= 40 else 1900 + two_digits
 
 
+# Dates written as numbers: "6/1/2019" (month first, as in the US), "2019-06-01". Not "2019-06" (a month, read
+# elsewhere) nor a ZIP+4; a day or month out of range is left as written.
+_US_DATE_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/((?:19|20)\d{2}|\d{2})(?![\d/])")
+_ISO_DATE_RE = re.compile(r"(?<![\d-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\d-])")
+
+
+def _date_words(year: str, month: str, day: str, whole: str) -> str:
+    y, m, d = int(year), int(month), int(day)
+    y = _century(y) if len(year) == 2 else y
+    return f"{calendar.month_name[m]} {d}, {y}" if 1 <= m <= 12 and 1 <= d <= 31 else whole
+
+
+def spell_dates(text: str) -> str:
+    """Numeric dates as the words every date reader knows: "6/1/2019" -> "June 1, 2019"."""
+    text = _US_DATE_RE.sub(lambda m: _date_words(m.group(3), m.group(1), m.group(2), m.group(0)), text)
+    return _ISO_DATE_RE.sub(lambda m: _date_words(m.group(1), m.group(2), m.group(3), m.group(0)), text)
+
+
 def spell_years(text: str) -> str:
     """The question with years written as words or abbreviated rewritten as digits ("twenty twenty-one" -> 2021,
-    "back in '19" -> "back in 2019"), so every other reader sees an ordinary year."""
+    "back in '19" -> "back in 2019"), and numeric dates as words, so every other reader sees an ordinary year."""
+    text = spell_dates(text)
     text = _CENTURY_WORDS_RE.sub(
         lambda m: str((2000 if m.group(1).lower() == "twenty" else 1900) + _words_value(m.group(2))), text)
     text = _THOUSAND_WORDS_RE.sub(lambda m: str(2000 + (_words_value(m.group(1)) if m.group(1) else 0)), text)

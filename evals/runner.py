@@ -88,6 +88,9 @@ def number_in_answer(value, answer: str) -> bool:
         if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
             return True
     number = float(value)
+    if abs(number) >= 100 and not number.is_integer() and re.search(  # money shown in whole dollars ($415 a sq ft)
+            r"\$" + re.escape(f"{round(abs(number)):,}") + r"(?![\d]|[.,]\d)", answer):
+        return True
     if number > 0 and not number.is_integer() and round(number, 1) == number:
         # the figure was given to one decimal (a blind set's convention): the answer's longer decimal rounds to it
         for m in _LONGER_DECIMAL.finditer(answer):

@@ -248,7 +248,8 @@ def _area_only_for_wards(analysis: Analysis) -> bool:
     ward 27"): no tool can answer, and a small model called three of them for other places."""
     return (bool(analysis.domains) and set(analysis.domains) <= set(_AREA_ONLY_DOMAINS)
             and bool(analysis.wards or analysis.districts) and not (analysis.areas or analysis.zips)
-            and not (analysis.ranking or analysis.group_by or analysis.chained or analysis.unsupported))
+            and not (analysis.ranking or analysis.group_by or analysis.chained or analysis.unsupported)
+            and "ward_office_zip" not in analysis.named_measures)  # a ward office's ZIP has a home value
 
 
 def outside_question(allowed: dict[str, list], arguments: dict) -> str | None:

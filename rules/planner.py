@@ -45,7 +45,10 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
     if remaining <= 0:
         return []
     plan = plan_calls(analysis, results, geo)
-    if analysis.declared_extra and analysis.declared_extra.get("filters"):
+    extra = analysis.declared_extra
+    if extra and extra.get("filters") and not any(  # not where a composition's query already asks it
+            name == names.QUERY and args.get("filters") == extra["filters"]
+            and all(m in args.get("measures", []) for m in extra.get("measures", [])) for name, args in plan):
         # the alderperson of the ward counted: the layer's query beside the count (a ranked grain's names are part of
         # the ranking's own query: rules/compositions.py)
         plan.append((names.QUERY, analysis.declared_extra))

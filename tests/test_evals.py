@@ -47,6 +47,9 @@ def test_number_formats():
     # A whole-number percentage keeps its decimal as the tools write it ("28.0%"); that is the same figure.
     assert number_in_answer(28.0, "aged 16+ unemployed 28.0% vs 12.9%") and number_in_answer(28.0, "28%")
     assert not number_in_answer(28.0, "28.05%")
+    # Money is shown in whole dollars: a price per square foot of 414.857 is "$415", never a bare "415"
+    assert number_in_answer(414.8566, "a median of $415 a square foot")
+    assert not number_in_answer(414.8566, "415 homes sold") and not number_in_answer(414.8566, "$4,150")
 
 
 @pytest.mark.full_data

@@ -46,7 +46,8 @@ DATASET = Dataset(
         # the office's ZIP alone: what links a ward to a ZIP's home value ("what ZIP is it in, and its Zillow value")
         _attribute("ward_office_zip", "Ward office ZIP", "office_zip", ("office zip", "zip is it in",
                                                                         "zip code is it in", "zip is the office")),
-        _attribute("ward_office_phone", "Ward office phone", "office_phone", ("ward phone", "ward office phone")),
+        _attribute("ward_office_phone", "Ward office phone", "office_phone",
+                   ("ward phone", "ward office phone", "office phone", "office's phone")),
         _attribute("ward_email", "Ward email", "email", ("ward email",)),
         _attribute("city_hall_office", "City Hall office", "city_hall_address", ("city hall office",)),
         _attribute("city_hall_phone", "City Hall phone", "city_hall_phone", ("city hall phone",)),
