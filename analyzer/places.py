@@ -305,6 +305,16 @@ def spell_place_numbers(text: str) -> str:
     return _NUMBER_AFTER_RE.sub(lambda m: f"{m.group(1)} {_value(m.group(2))}", text)
 
 
+# "the #2 ward on that list", "the 3rd district of those": a place in a ranked list by its position, not its number
+_IN_LIST_RE = re.compile(r"\b(\d{1,2}(?:st|nd|rd|th))\s+(?:police\s+district|community\s+area|ward|district|area|zip)\b"
+                         r"(?=\s+(?:(?:on|in)\s+(?:that|the|this|your)\s+list|of\s+(?:those|them|these)|"
+                         r"among\s+(?:them|those|these)))", _FLAGS)
+
+
+def positions_in_lists(low: str) -> str:
+    return _IN_LIST_RE.sub(lambda m: f"{m.group(1)} one", low)
+
+
 # ---------------------------------------------------------------- wards named by their alderperson
 
 _TITLE = r"(?:ald(?:erman|erwoman|erperson)?\.?|council\s*(?:member|woman|man)|councillor)"

@@ -24,6 +24,8 @@ from analyzer.analysis import LAYER_MEASURES, Analysis, AreaCondition, HomicideC
 from analyzer.lexicon import (
     correct_place_words,
     expand_shorthand,
+    RANK_ASC,
+    RANK_DESC,
     BY_HOUR_RE,
     BY_MONTH_RE,
     BY_WEEKDAY_RE,
@@ -77,7 +79,8 @@ from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
 from analyzer.groups import compared_groups, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
-from analyzer.places import extract_places, name_alderpersons, place_warnings, spell_place_numbers
+from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
+                             spell_place_numbers)
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
@@ -138,7 +141,7 @@ def _read_places(w) -> None:
     # Spans of the question the reading used beyond the vocabulary tables (negations, hours, spans of dates): each
     # reader below adds its own, so the coverage check does not list them as unused.
     consumed: list[tuple[int, int]] = []
-    fixed = correct_place_words(expand_shorthand(low))
+    fixed = positions_in_lists(correct_place_words(expand_shorthand(low)))
     fixed = _month_bounded_spans(fixed, cov)
     if fixed != low:  # "ppl", a misspelled "district" or "police": read the words meant (place texts in lower case)
         low = text = fixed
@@ -1229,7 +1232,14 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     if desc and asc and top_n and (COMPARE_RE.search(low) or GAP_RE.search(low) or TIMES_RE.search(low)) \
             and not re.match(r"(?:most|least)$", asc.group(0), re.I):
         ranking["both_ends"] = True  # "the 5 richest community areas vs the 5 poorest"
+    if desc and asc and _OTHER_END_RE.search(low):
+        ranking["both_ends"] = True  # "which is the largest? and the smallest?": the same measure's other end
     return ranking
+
+
+# The other end asked alone, the measure left to the sentence before: "... and the smallest?", "what about the lowest"
+_OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:also\s+)?(?:the\s+)?(?:"
+                           + RANK_ASC + "|" + RANK_DESC + r")(?:\s+ones?)?\s*(?:[?.!]|$)", re.I)
 
 
 # A superlative on the count itself ("the most homicides"), not on a rate asked elsewhere in the question

@@ -15,6 +15,7 @@ data cannot answer: the answer must say it cannot, name one of them, and give no
 """
 from __future__ import annotations
 
+import calendar
 import json
 import re
 import statistics
@@ -83,6 +84,10 @@ _LONGER_DECIMAL = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2,})(?![
 
 def number_in_answer(value, answer: str) -> bool:
     if isinstance(value, str):
+        month = re.fullmatch(r"((?:19|20)\d{2})-(\d{2})", value.strip())
+        if month and 1 <= int(month.group(2)) <= 12:  # a month "2022-01" written "January 2022" (or "Jan 2022")
+            name = calendar.month_name[int(month.group(2))]
+            return bool(re.search(rf"\b{value.strip()}\b|\b(?:{name}|{name[:3]})\.?,?\s+{month.group(1)}\b", answer, re.I))
         return value.lower() in answer.lower()
     for form in number_forms(value):
         if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):

@@ -470,7 +470,8 @@ def ranked_names(analysis: Analysis) -> dict | None:
     position = ranking.position or 1
     return {"measures": [counted, *extra["measures"]], "group_by": [grain],
             "order_by": [{"field": "homicides", "direction": ranking.order}],
-            "limit": max(ranking.top_n or 1, position)}
+            "limit": max(ranking.top_n or 1, position),
+            **({"totals": True} if analysis.asks_total and (ranking.top_n or 1) > 1 else {})}  # "combined total"
 
 
 def city_rates(analysis: Analysis) -> dict | None:
@@ -691,6 +692,22 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         lead, rest = query["order_by"][0], query["order_by"][1:]
         return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]
     return [query]
+
+
+def other_end_ranked(analysis: Analysis) -> dict | None:
+    """"Which ward had the most homicides in 2020, and the fewest?": one measure ranked over the places of a grain,
+    read from the top (composed_queries adds the bottom: the tools rank one way only)."""
+    ranking, grain = analysis.ranking, analysis.group_by or "community_area"
+    if not ranking or not ranking.both_ends or grain not in ("community_area", "ward", "district") \
+            or analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.locations \
+            or analysis.excluded_areas or analysis.trend or analysis.correlation or not ranking.metric \
+            or _others(analysis, ranking.metric) or (grain != "community_area" and analysis.per_capita):
+        return None
+    spec = _spec(ranking.metric, analysis, _period(analysis))
+    if spec is None:
+        return None
+    return {"measures": [spec], "group_by": [grain], "order_by": [{"field": _name(spec), "direction": ranking.order}],
+            "limit": ranking.top_n or 1}
 
 
 def dates_ranked(analysis: Analysis) -> dict | None:
@@ -1010,8 +1027,11 @@ def series_peak(analysis: Analysis) -> dict | None:
     """"When did the IHS price index for the City of Chicago peak (1997-2009), and at what level", "in which month did
     60647's Zillow value peak before 2010": one place's series over the years asked, its highest (lowest) quarter or
     month."""
-    span, where = analysis.year_range, None
-    if not analysis.asks_peak:
+    span, where, ranking = analysis.year_range, None, analysis.ranking
+    # "the highest Zillow value ever recorded for 60622, and in what month": a ranking over months is a peak
+    peak = analysis.asks_peak or (ranking and analysis.group_by in ("month", "quarter") and not ranking.top_n
+                                  and ("low" if ranking.order == "asc" else "high"))
+    if not peak:
         return None
     if "price_trend" in analysis.metrics and len(analysis.submarkets) <= 1 and not (analysis.zips or analysis.areas):
         named = [s.name for s in analysis.submarkets] or (["CHICAGO"] if analysis.citywide else [])
@@ -1024,7 +1044,7 @@ def series_peak(analysis: Analysis) -> dict | None:
         return None
     return {"measures": [measure], "group_by": [grain], "filters": [where],
             **({"period": {"start": str(span.start), "end": str(span.end)}} if span else {}),
-            "order_by": [{"field": measure, "direction": "asc" if analysis.asks_peak == "low" else "desc"}],
+            "order_by": [{"field": measure, "direction": "asc" if peak == "low" else "desc"}],
             "limit": 1}
 
 
@@ -1111,7 +1131,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     for reader in (group_compare, across_places, area_share_of_city, submarket_areas_set, bound_query, station_chain, ranked_within,
                    zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only,
                    area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation,
-                   threshold_set, ranked_change, ranked_set, grain_set):
+                   threshold_set, ranked_change, ranked_set, grain_set, other_end_ranked):
         query = reader(analysis)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set) else query

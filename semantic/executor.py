@@ -343,7 +343,8 @@ class Executor:
             return frame
         coverage = dataset.coverage(self.data)
         if period is None:
-            if dataset.time == "series":  # a value with no period asked: the latest the data has
+            over_time = [g for g in self.q.group_by if self.cat.dimensions[g].kind == "time" and g in frame.columns]
+            if dataset.time == "series" and not over_time:  # a value with no period asked: the latest the data has
                 latest = _latest(frame)
                 self._note(f"{m.label} is the latest the data has: {latest[1]}.")
                 return frame[frame[latest[0]] == latest[1]]

@@ -47,6 +47,9 @@ def test_number_formats():
     # A whole-number percentage keeps its decimal as the tools write it ("28.0%"); that is the same figure.
     assert number_in_answer(28.0, "aged 16+ unemployed 28.0% vs 12.9%") and number_in_answer(28.0, "28%")
     assert not number_in_answer(28.0, "28.05%")
+    # A month is its name and year in prose ("January 2022"), or as the data writes it
+    assert number_in_answer("2022-01", "peaked in January 2022 at $577,508") and number_in_answer("2022-01", "2022-01")
+    assert not number_in_answer("2022-01", "January 2021, and 2022") and not number_in_answer("2022-01", "2022-011")
     # Money is shown in whole dollars: a price per square foot of 414.857 is "$415", never a bare "415"
     assert number_in_answer(414.8566, "a median of $415 a square foot")
     assert not number_in_answer(414.8566, "415 homes sold") and not number_in_answer(414.8566, "$4,150")

@@ -1,7 +1,10 @@
-"""A ward named by its alderperson ("Ald. Brian Hopkins' ward office"), read from the ward office file, and dates
-written as numbers ("6/1/2019", "2019-06-01"). Figures from the CSVs with plain pandas; every question runs through
+"""A ward named by its alderperson ("Ald. Brian Hopkins' ward office"), read from the ward office file; dates
+written as numbers ("6/1/2019", "2019-06-01"); the other end of a ranking asked alone ("... and the fewest?"); a
+place by its position on a ranked list ("the #2 ward on that list"); a series' peak over all its months. Figures from the CSVs with plain pandas; every question runs through
 the rules backend end to end."""
 from __future__ import annotations
+
+import calendar
 
 import pandas as pd
 import pytest
@@ -73,3 +76,40 @@ def test_a_numeric_window_start_for_redfin(ask):
     assert "window starting 2019-06-01" in text
     assert top["Region"].split(" - ")[-1] in text
     assert f"${top['Median Sale Ppsf']:,.0f}" in text
+
+
+def _ward_counts(year: int) -> pd.Series:
+    rows = _homicides()
+    counts = rows[rows["when"].dt.year == year].dropna(subset=["Ward"])["Ward"].astype(int).value_counts()
+    return counts.reindex(range(1, 51), fill_value=0)
+
+
+def test_the_other_end_asked_alone(ask):
+    counts = _ward_counts(2020)
+    most, fewest = counts.idxmax(), counts[counts == counts.min()].index.min()
+    text = lead(ask("which ward had the most homicides in 2020, and the fewest?"))
+    assert f"is Ward {most}, with {counts.max()} homicides" in text
+    assert f"the fewest homicides in 2020 is Ward {fewest}, with {counts.min()} homicides" in text
+    land = pd.read_csv(ref.DATA / "community_areas.csv").set_index("area_number")["area_sq_mi"]
+    text = lead(ask("Which community area is the largest by land area and how many square miles is it? And the "
+                    "smallest?"))
+    assert f"{land.max():.2f}" in text and f"{land.min():.2f}" in text
+
+
+def test_a_place_by_its_position_on_a_ranked_list(ask):
+    counts = _ward_counts(2019).sort_values(ascending=False, kind="stable")
+    second = int(counts.index[1])
+    alderperson = _offices().set_index("WARD").loc[second, "ALDERMAN"]
+    text = lead(ask("Top 3 wards for homicides in 2019 — what's their combined total, and who is the alderman of "
+                    "the #2 ward on that list?"))
+    assert f"Together they had {counts.iloc[:3].sum()} homicides in 2019" in text
+    assert f"Ward {second} had {counts.iloc[1]} homicides in 2019 and alderperson: {alderperson}" in text
+
+
+def test_a_zip_series_peak_over_every_month(ask):
+    zhvi = pd.read_csv(ref.DATA / "property_zhvi_zip_monthly.csv")
+    one = zhvi[zhvi["RegionName"].astype(str) == "60622"].dropna(subset=["price"])
+    top = one.loc[one["price"].idxmax()]
+    text = lead(ask("what's the highest zillow value ever recorded for zip 60622 in the file, and in what month?"))
+    assert f"{calendar.month_name[int(top['Month'])]} {int(top['Year'])}" in text
+    assert f"${top['price']:,.0f}" in text
