@@ -155,7 +155,9 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
         since_year, quarter = int(quarter[:4]), None
     figure, figure_spans = _figure(low) if asks_index else (None, [])
     latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
-    consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + figure_spans + latest
+    every_quarter = [m.span() for pattern, _, _ in _QUARTER_RES for m in pattern.finditer(low)] if asks_index else []
+    consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + every_quarter + figure_spans \
+        + latest
     return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
             "figure": figure if matches else None,
             "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}

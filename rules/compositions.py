@@ -822,16 +822,22 @@ def area_value_change(analysis: Analysis) -> dict | None:
 
 def ihs_quarters(analysis: Analysis) -> dict | None:
     """"The IHS index for the City of Chicago in Q4 2019 and Q4 2025, and the % change": the index in each quarter
-    named for the submarkets named (the city's own series where none is), and the change between two."""
-    if "price_trend" not in analysis.metrics or len(analysis.quarters) != 2 or analysis.ranking \
-            or analysis.areas or analysis.zips:
+    named for the submarkets named (the city's own series where none is), and the change between two. Ranked ("which
+    Chicago submarket appreciated the most since 2000 Q1"): the city's submarkets ordered by the percent change."""
+    ranking = analysis.ranking
+    if "price_trend" not in analysis.metrics or len(analysis.quarters) != 2 or analysis.areas or analysis.zips \
+            or (ranking and analysis.submarkets):
         return None
     members = [s.code for s in analysis.submarkets] or ["CHICAGO"]
     specs = [{"measure": "price_index", "period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters]
     pair = [s["as"] for s in specs]
+    derived = [{"name": "change", "op": "change", "of": pair}, {"name": "change_pct", "op": "pct_change", "of": pair}]
+    if ranking:
+        return {"measures": specs, "group_by": ["submarket"], "derived": derived,
+                "filters": [{"dimension": "submarket_part", "equals": "city"}],
+                "order_by": [{"field": "change_pct", "direction": ranking.order}], "limit": ranking.top_n or 1}
     return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": members}],
-            "derived": [{"name": "change", "op": "change", "of": pair},
-                        {"name": "change_pct", "op": "pct_change", "of": pair}]}
+            "derived": derived}
 
 
 def named_layer_only(analysis: Analysis) -> dict | None:

@@ -105,6 +105,23 @@ def _areas_of_submarket(data, code: str) -> list[int]:
     return cached(data, "submarket_main_areas", build).get(code, [])
 
 
+def _part(data, value) -> str:
+    text = str(value).strip().lower()
+    for part, words in (("city", ("city", "chicago", "city of chicago", "in chicago")),
+                        ("suburbs", ("suburbs", "suburban", "suburban cook", "cook suburbs"))):
+        if text in words:
+            return part
+    raise QueryError(f"unknown part of Cook County {value!r}: 'city' (the Chicago submarkets) or 'suburbs'",
+                     "unknown_member")
+
+
+def _submarkets_in(data, part: str) -> list[str]:
+    """The submarkets of one part of Cook County: the city's are named "Chicago--..." in the file; the summary series
+    (CHICAGO, COOK, SUBURBS) belong to neither."""
+    return [code for code, name in _submarkets(data).items() if code.startswith("p")
+            and name.startswith("Chicago--") == (part == "city")]
+
+
 def _submarket(data, value) -> str:
     names = _submarkets(data)
     text = str(value).strip()
@@ -264,6 +281,10 @@ DIMENSIONS = [
               lookup=_areas_of_submarket,
               description="the community areas whose land lies mostly in an IHS submarket: a filter on it is one on "
                           "those areas (their homicides, their residents)"),
+    Dimension("submarket_part", "Part of Cook County (IHS submarkets)", "attribute", ("chicago submarkets",),
+              members=lambda d: ["city", "suburbs"], resolve=_part, parent="submarket", lookup=_submarkets_in,
+              description="'city' (the 18 Chicago submarkets) or 'suburbs' (the suburban Cook ones): a filter on it "
+                          "is one on those submarkets"),
     Dimension("redfin_neighborhood", "Redfin neighborhood", "place", ("neighborhood",),
               members=neighborhoods,
               resolve=_redfin_neighborhood, display=lambda d, m: m, description="Redfin's Chicago neighborhoods"),

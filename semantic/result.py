@@ -316,7 +316,8 @@ def _a(phrase: str) -> str:
 
 
 def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:]
+    """The label inside a sentence: "Typical home value" -> "typical home value"; an acronym stays ("IHS submarket")."""
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
 
 
 def _phrase(column: dict, value) -> str:
@@ -362,7 +363,7 @@ def _and(items: list[str]) -> str:
 
 def _grain_words(result: QueryResult, n: int) -> str:
     keys = [c for c in result.columns if c["kind"] == "dimension"]
-    word = keys[0]["label"].lower() if keys else "row"
+    word = _lower(keys[0]["label"]) if keys else "row"
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -408,8 +409,12 @@ def _selection(result: QueryResult) -> str:
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
         what, span = _change_words(change, labels)
         kind = "percent " if change["op"] == "pct_change" else ""
-        parts.append(f"with the {nth}biggest {kind}{'drop' if order[0]['direction'] == 'asc' else 'rise'} in "
-                     f"{what}{span}")
+        falls = order[0]["direction"] == "asc"
+        values = [r.get(change["name"]) for r in result.rows if isinstance(r.get(change["name"]), (int, float))]
+        # the lowest of changes that all rose is the smallest rise, not a drop (and the highest of falls the smallest)
+        size = "smallest" if values and all((v > 0) if falls else (v < 0) for v in values) else "biggest"
+        word = ("rise" if size == "smallest" else "drop") if falls else ("drop" if size == "smallest" else "rise")
+        parts.append(f"with the {nth}{size} {kind}{word} in {what}{span}")
     elif order and query.get("limit") and order[0]["field"] not in {d["name"] for d in query.get("derived", [])}:
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})

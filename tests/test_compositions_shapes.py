@@ -109,7 +109,7 @@ def test_zips_picked_by_their_home_value(ask, question):
     assert _one_query(run)["group_by"] == ["zip"]
     values = ref._zhvi(2024, 9)
     over = values[values > 500000].sort_values(ascending=False)
-    assert lead(run).startswith(f"There are {len(over)} zip codes with ")
+    assert lead(run).startswith(f"There are {len(over)} ZIP codes with ")
     assert all(f"ZIP {z} had" in lead(run) for z in over.index[:5])
 
 
@@ -352,7 +352,7 @@ def test_a_threshold_and_the_other_end_of_all_the_places(ask):
     run = ask("How many of the Chicago ZIPs in the Zillow file had a typical home value above $400,000 in June 2022, "
               "and which ZIP was the cheapest that month?")
     values = ref._zhvi(2022, 6)
-    assert lead(run).startswith(f"There are {int((values > 400000).sum())} zip codes with ")
+    assert lead(run).startswith(f"There are {int((values > 400000).sum())} ZIP codes with ")
     assert f"is ZIP {values.idxmin()}, with a typical home value (Zillow ZHVI) of ${values.min():,.0f} in June 2022" \
         in lead(run)
     assert "where typical home value (Zillow ZHVI) is over $400,000" in run.reading.line

@@ -258,7 +258,7 @@ def test_zip_thresholds_in_two_months(ask):
               "jan 2015?")
     for (year, month), words in (((2015, 1), "January 2015"), ((2024, 9), "September 2024")):
         n = int((ref._zhvi(year, month) > 350000).sum())
-        assert f"There are {n} zip codes with a typical home value (Zillow ZHVI) over $350,000 in {words}." \
+        assert f"There are {n} ZIP codes with a typical home value (Zillow ZHVI) over $350,000 in {words}." \
             in lead(run)
 
 

@@ -307,3 +307,28 @@ def test_area_question_names_the_submarket_first(ask):
 def test_quarter_outside_the_index_is_declined_with_its_range(ask, quarterly):
     r = ask("IHS price index for Evanston/Skokie in 1995 Q1")
     assert quarterly.index[0] in r["answer"] and quarterly.index[-1] in r["answer"]
+
+
+def _city_submarket_changes(quarterly, first: str, last: str) -> pd.Series:
+    """Percent change of each of the city's submarkets (the "Chicago--" columns) between two quarters."""
+    city = [c for c in quarterly.columns if c.startswith("p31") and int(c[1:]) >= 3151]
+    return (quarterly.loc[last, city] / quarterly.loc[first, city] - 1) * 100
+
+
+@pytest.mark.parametrize("question, first, last, highest", [
+    ("Among the Chicago submarkets in the IHS house price index, which one has appreciated the most since 2000 Q1 "
+     "as of 2025 Q4, and by how much?", "2000Q1", "2025Q4", True),
+    ("which IHS submarket had the smallest gain between 2010Q1 and 2020Q1?", "2010Q1", "2020Q1", False),
+])
+def test_the_city_submarkets_ranked_by_their_change(ask, data_dir, quarterly, question, first, last, highest):
+    names = pd.read_csv(data_dir / "property_ihs_price_index_quarterly.csv", header=None, nrows=2, dtype=str)
+    name_of = dict(zip(names.iloc[0], names.iloc[1]))
+    changes = _city_submarket_changes(quarterly, first, last)
+    code = changes.idxmax() if highest else changes.idxmin()
+    assert name_of[code].startswith("Chicago--")  # the suburban submarkets are not ranked with the city's
+    r = ask(question)
+    lead = _lead(r["answer"])
+    assert name_of[code] in lead and f"{changes[code]:+.1f}%" in lead
+    # the lowest of changes that all rose is the smallest rise, never called a drop
+    assert ("smallest percent rise" in lead) == (not highest and changes.min() > 0)
+    assert r["reading"]["not_used"] == []

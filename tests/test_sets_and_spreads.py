@@ -176,7 +176,7 @@ def test_when_a_series_peaked_and_bottomed_out(ask, data_dir):
 def test_money_in_words_as_a_bound(ask):
     values = ref._zhvi(2023, 3)
     text = lead(ask("how many zip codes had a zillow value over half a million dollars in march 2023?"))
-    assert f"There are {int((values > 500000).sum())} zip codes with a typical home value (Zillow ZHVI) over " \
+    assert f"There are {int((values > 500000).sum())} ZIP codes with a typical home value (Zillow ZHVI) over " \
            f"$500,000 in March 2023" in text
 
 
