@@ -100,6 +100,10 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
                    + list(_REFERENCE_RE.finditer(low)), key=lambda m: m.start())
     out: list[AreaCondition] = []
     for match in found:
+        shared = _shared_reference(match, low, metric_pos, grain)
+        if shared:  # "above the city figure on both poverty and the homicide rate": one bound, each measure
+            out += [c for c in shared if all(o.metric != c.metric for o in out)]
+            continue
         others = {c.metric for c in out} & set(_OTHER_DOMAIN)
         condition = _condition(match, low, {**metric_pos, **{m: 0 for m in others}}, skip, grain)
         if condition is _SKIP:
@@ -109,6 +113,25 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
         if all(c.metric != condition.metric for c in out):
             out.append(condition)
     return out
+
+
+# "... the city figure on BOTH X and Y", "... the median for each of X, Y and Z": the measures after share the bound
+_SHARED_RE = re.compile(r"\s*(?:on|for|in)\s+(?:both|each\s+of|all(?:\s+three|\s+of)?)\s+", re.I)
+
+
+def _shared_reference(match: re.Match, low: str, metric_pos: dict, grain: str) -> list[AreaCondition]:
+    after = _SHARED_RE.match(low, match.end()) if match.re is _REFERENCE_RE else None
+    if after is None:
+        return []
+    clause = re.search(r"[?;]|$", low[after.end():]).start() + after.end()
+    reference = next(k for k in ("city", "median", "mean") if match.group(k))
+    out = []
+    for pos, metric in sorted((pos, m) for m, pos in metric_pos.items() if after.end() <= pos < clause):
+        if metric == "homicides" and re.match(r"(?:homicide|murder|killing)s?\s+rates?\b", low[pos:]):
+            metric = "homicide_rate"
+        if metric in MEASURES or metric == "homicide_rate":
+            out.append(AreaCondition(metric, _side(match), 0.0, match.span(), grain=grain, reference=reference))
+    return out if len(out) >= 2 else []
 
 
 def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):

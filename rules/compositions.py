@@ -679,8 +679,10 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
             if name == "home_value" else [query]
     both = _all_conditions(analysis, query)
-    if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both
-        return [query, both]
+    if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both;
+        # one bound shared ("above the city figure on both X and Y") asks only for the areas meeting all of them
+        shared = all(c.span == condition.span for c in analysis.more_conditions)
+        return [both] if shared else [query, both]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")

@@ -458,12 +458,14 @@ class Executor:
         return table  # the result and its sentences say the number a reference stood for
 
     def _picked_by(self, table: pd.DataFrame, having: list) -> tuple[pd.DataFrame, list]:
-        resolved = []
+        resolved, whole = [], table
         for h in having:
             values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
             if isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
                 times, word = MULTIPLE_RE.fullmatch(h["value"]).groups() if "*" in h["value"] else (1, h["value"])
-                base = self._reference(h["field"], word, values)
+                # a median of all the places, not of those an earlier bound kept ("below the median on both")
+                every = whole[h["field"]] if h["field"] in whole else _index_values(whole, h["field"])
+                base = self._reference(h["field"], word, every)
                 h = {**h, "value": round(float(times) * base, 6), "reference": word,
                      **({"times": float(times), "base": base} if "*" in h["value"] else {})}
             resolved.append(h)

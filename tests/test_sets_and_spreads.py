@@ -190,3 +190,26 @@ def test_a_ranked_district_s_station_area_without_a_grain_caveat(ask):
     area = int(re.search(r"community area the station stands in: (\d+)", text).group(1))
     assert f"{ref._names()[area].title()} ({area}) had households below poverty {ref._sm('poverty')[area]:.1f}%" in text
     assert "The data does not include" not in text
+
+
+def _city_poverty() -> float:
+    socio = pd.read_csv(ref.DATA / "socioeconomic.csv")
+    city = socio[socio["Community Area Number"].isna()].iloc[0]
+    return float(city["PERCENT HOUSEHOLDS BELOW POVERTY"])
+
+
+def test_one_bound_shared_by_two_measures(ask):
+    # "above the city figure on BOTH poverty and the homicide rate": the areas over each city figure, counted once
+    years = ref._years(2019, 2022)
+    rate = ref._rate(years, ref._acs_pop())
+    city_rate = ref._city_count(years) / len(years) / ref._acs_pop().sum() * 100000
+    both = int(((ref._sm("poverty") > _city_poverty()) & (rate > city_rate)).sum())
+    text = lead(ask("How many community areas are above the city figure on BOTH household poverty (2008-2012) and "
+                    "the 2019-2022 homicide rate?"))
+    assert text.startswith(f"There are {both} community areas with households below poverty over the city's "
+                           f"{_city_poverty():.1f}% and with a homicides per 100,000 residents a year over the city's "
+                           f"{city_rate:.1f}")
+    income, hardship = ref._sm("income"), ref._sm("hardship")
+    below = int(((income < income.median()) & (hardship < hardship.median())).sum())
+    text = lead(ask("Which community areas are below the median on both per capita income and hardship index?"))
+    assert text.startswith(f"There are {below} community areas with per capita income (2008-2012) under the median")
