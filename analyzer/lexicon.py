@@ -423,8 +423,8 @@ SHARE_OF_CITY_RE = re.compile(
 # A ratio or a gap between two figures ("how many times higher than the city", "what's the gap").
 TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
                       r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
-GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:more|higher|lower|less|fewer|bigger|"
-                    r"greater|smaller)\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
+GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+)?"
+                    r"(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b|\bexceeds?\b|\bexceeded\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
                     r"\bmargin\b", _FLAGS)
 # The latest figure asked beside a year's ("what was it in 2010, and what is it now").
 NOW_RE = re.compile(r"\b(?:now|today|currently|these\s+days|at\s+present|presently|nowadays|right\s+now|"

@@ -20,6 +20,7 @@ import threading
 
 from analyzer.analysis import LAYER_MEASURES, SubmarketMatch
 from analyzer.lexicon import METRIC_RES, overlaps
+from semantic.dimensions import SUBMARKET_TOTALS
 from semantic.reading import declared_spans
 
 CHICAGO_PREFIX = "Chicago--"
@@ -73,6 +74,19 @@ class _Names:
         self.halves = {half: codes[0] for half, codes in halves.items() if len(codes) == 1}
         self.half_re = _alternation(list(self.halves), "")
         self.by_full = {_key(n): code for code, n in self.names.items()}
+        # The index's summary series, by the words people use for them: "suburban Cook County", "Cook County".
+        for code, label in TOTALS.items():
+            if code in pairs:
+                self.names[code] = label
+
+
+# The summary series of the index and the words naming them (read with an IHS word only; "the city" beside one of
+# them is the City of Chicago series, not the city-wide figure of another measure).
+TOTALS = SUBMARKET_TOTALS
+_TOTAL_RES = (("SUBURBS", re.compile(r"\b(?:suburban\s+cook(?:\s+county)?|cook\s+county\s+suburbs|"
+                                     r"(?:the\s+)?suburbs)\b")),
+              ("COOK", re.compile(r"\b(?:all\s+of\s+)?cook\s+county(?:\s+as\s+a\s+whole|\s+overall)?\b(?!\s+suburbs)")),
+              ("CHICAGO", re.compile(r"\b(?:the\s+city(?:\s+of\s+chicago)?|city\s+of\s+chicago|chicago\s+proper)\b")))
 
 
 def _key(text: str) -> str:
@@ -124,7 +138,7 @@ def full_names(low: str, data) -> list[dict]:
     names = _names(data)
     if names is None or not about_prices(low):
         return []
-    found = []
+    found = _totals(low) if TRIGGER_RE.search(low) else []
     for m in names.full_re.finditer(low):
         code = names.by_full.get(_key(m.group(0)))
         if code:
@@ -161,6 +175,17 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
             "figure": figure if matches else None,
             "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
+
+
+def _totals(low: str) -> list[dict]:
+    """The summary series named ("the city than suburban Cook County"): the city's own only beside another one."""
+    found, used = [], []
+    for code, pattern in _TOTAL_RES:
+        for m in pattern.finditer(low):
+            if not overlaps(m.span(), used):
+                found.append({"code": code, "span": m.span(), "match": "name"})
+                used.append(m.span())
+    return found if any(f["code"] != "CHICAGO" for f in found) else []
 
 
 def _from_areas(data, areas: list[dict], known: list[str], names: _Names) -> list[dict]:

@@ -822,6 +822,22 @@ def area_value_change(analysis: Analysis) -> dict | None:
             **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
 
 
+def submarket_pair(analysis: Analysis) -> dict | None:
+    """"How many index points higher was the IHS index for the city than for suburban Cook County in Q4 2025": each
+    series' index in the quarter asked (the latest without one) as its own column, and the gap (or the ratio)."""
+    totals = [s for s in analysis.submarkets if not s.code.startswith("p")]  # the tools know the p31xx ones only
+    if "price_trend" not in analysis.metrics or not totals or len(analysis.submarkets) > 2 \
+            or len(analysis.quarters) > 1 or analysis.areas or analysis.zips or analysis.ranking:
+        return None
+    period = {"period": {"quarter": analysis.quarters[0]}} if analysis.quarters else {}
+    columns = [{"measure": "price_index", **period, "filters": [{"dimension": "submarket", "in": [s.code]}],
+                "as": f"price_index_{s.code}"} for s in analysis.submarkets]
+    pair = [c["as"] for c in columns]
+    derived = [{"name": "times", "op": "ratio", "of": pair} if analysis.asks_times else
+               {"name": "gap", "op": "difference", "of": pair}] if len(pair) == 2 else []
+    return {"measures": columns, "group_by": [], **({"derived": derived} if derived else {})}
+
+
 def ihs_quarters(analysis: Analysis) -> dict | None:
     """"The IHS index for the City of Chicago in Q4 2019 and Q4 2025, and the % change": the index in each quarter
     named for the submarkets named (the city's own series where none is), and the change between two. Ranked ("which
@@ -1137,7 +1153,8 @@ def composed_query(analysis: Analysis) -> dict | None:
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
     for reader in (group_compare, across_places, area_share_of_city, submarket_areas_set, bound_query, station_chain, ranked_within,
-                   zip_change_ranked, dates_ranked, ihs_quarters, zip_facts, area_facts, ward_facts, named_layer_only,
+                   zip_change_ranked, dates_ranked, submarket_pair, ihs_quarters, zip_facts, area_facts, ward_facts,
+                   named_layer_only,
                    area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation,
                    threshold_set, ranked_change, ranked_set, grain_set, other_end_ranked):
         query = reader(analysis)

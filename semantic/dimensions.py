@@ -85,6 +85,10 @@ def _zip(data, value) -> str:
     return text
 
 
+# The index's summary series, by the names people use for them (the file names them by their codes)
+SUBMARKET_TOTALS = {"CHICAGO": "City of Chicago", "SUBURBS": "Suburban Cook County", "COOK": "Cook County"}
+
+
 def _submarkets(data) -> dict:
     """code -> name for every IHS series (the city, Cook County and suburbs too), made once per bundle (each row's
     name is looked up here)."""
@@ -274,7 +278,7 @@ DIMENSIONS = [
     Dimension("zip", "ZIP code", "place", ("zip", "zip code"), members=_zips, resolve=_zip,
               display=lambda d, m: f"ZIP {m}", description="Chicago ZIP codes, five digits"),
     Dimension("submarket", "IHS submarket", "place", ("submarket",), members=lambda d: list(_submarkets(d)),
-              resolve=_submarket, display=lambda d, m: _submarkets(d).get(m, m),
+              resolve=_submarket, display=lambda d, m: SUBMARKET_TOTALS.get(m) or _submarkets(d).get(m, m),
               description="DePaul IHS price-index submarkets (code p31xx, or CHICAGO, COOK, SUBURBS)"),
     Dimension("area_submarket", "IHS submarket (community areas mostly in it)", "attribute", ("submarket",),
               members=lambda d: list(_submarkets(d)), resolve=_submarket, parent="community_area",

@@ -186,9 +186,11 @@ def _derived_label(item, specs, cat, data=None) -> str:
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
-    if op == "ratio" and all(f in specs for f in item["of"]):  # "Ratio of home value (zip code: 60614) to ..."
+    if op in ("ratio", "difference") and all(f in specs for f in item["of"]):
+        # "Ratio of home value (zip code: 60614) to ...", "Difference between ... and ..."
         parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions, data) for f in item["of"]]
-        return f"Ratio of {parts[0][:1].lower() + parts[0][1:]} to {parts[1][:1].lower() + parts[1][1:]}"
+        head, joint = ("Ratio of", "to") if op == "ratio" else ("Difference between", "and")
+        return f"{head} {parts[0][:1].lower() + parts[0][1:]} {joint} {parts[1][:1].lower() + parts[1][1:]}"
     if op == "share_of_total":
         return f"Share of the rows' total {names[0]}"
     return f"{op.title()} of {item['of'][0]} and {item['of'][1]}"

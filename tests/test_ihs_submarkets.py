@@ -332,3 +332,14 @@ def test_the_city_submarkets_ranked_by_their_change(ask, data_dir, quarterly, qu
     # the lowest of changes that all rose is the smallest rise, never called a drop
     assert ("smallest percent rise" in lead) == (not highest and changes.min() > 0)
     assert r["reading"]["not_used"] == []
+
+
+def test_the_index_summary_series_by_their_names(ask, quarterly):
+    # "the city" and "suburban Cook County" are the index's CHICAGO and SUBURBS series, not places outside the data
+    city, suburbs = quarterly.loc["2025Q4", "CHICAGO"], quarterly.loc["2025Q4", "SUBURBS"]
+    r = ask("In Q4 2025, how many index points higher was the IHS index for the city than for suburban Cook County?")
+    lead = _lead(r["answer"])
+    assert f"(City of Chicago) of {city:.1f}" in lead and f"(Suburban Cook County) of {suburbs:.1f}" in lead
+    assert f" {city - suburbs:.1f}." in lead and "outside" not in lead.lower()
+    r = ask("IHS index for suburban Cook County in 2025Q4")
+    assert f"(Suburban Cook County) of {suburbs:.1f} in 2025Q4" in _lead(r["answer"])
