@@ -125,6 +125,16 @@ class AreaCondition:
     reference: str = ""  # the bound named by what it is: "city" ("above the city's"), "median", "mean"
 
 
+@dataclass(frozen=True)
+class RankedSet:
+    """Places named by their rank on a measure: "the ten areas with the most homicides" (analyzer/sets.py)."""
+
+    metric: str
+    n: int
+    order: str  # "desc": the highest n; "asc": the lowest
+    span: tuple = ()
+
+
 @dataclass
 class Analysis:
     """Entities, periods, metrics and intent found in one question."""
@@ -154,6 +164,10 @@ class Analysis:
     # Conditions after the first, each on its own measure ("a rate above 50 ... and a hardship index of 90 or
     # higher"): the areas that meet them all (AreaCondition)
     more_conditions: list = field(default_factory=list)
+    # places named by their rank on a measure ("the top 20 for poverty"), and one asked for within them ("which of
+    # them had the highest Zillow value"): analyzer/sets.py
+    ranked_sets: list = field(default_factory=list)
+    rank_within: RankedSet | None = None
     # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
     compared_groups: dict | None = None
     asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
@@ -294,7 +308,11 @@ class Analysis:
         ranking, year_range, followup = found.pop("ranking", None), found.pop("year_range", None), \
             found.pop("followup", None)
         condition = found.pop("area_condition", None)
+        within = found.pop("rank_within", None)
         return cls(
+            ranked_sets=[RankedSet(**{**r, "span": tuple(r.get("span") or ())}) for r in found.pop("ranked_sets", None)
+                         or []],
+            rank_within=RankedSet(**{**within, "span": tuple(within.get("span") or ())}) if within else None,
             coverage=HomicideCoverage(cov.get("first_year", 0), cov.get("last_year", 0),
                                       cov.get("last_full_year", 0), cov.get("end", "")),
             areas=[PlaceMatch(**area) for area in found.pop("areas", None) or []],

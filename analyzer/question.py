@@ -81,6 +81,7 @@ from analyzer.groups import compared_groups, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
+from analyzer.sets import rank_within, ranked_sets
 from analyzer.submarkets import full_names, read_submarkets
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
@@ -631,6 +632,8 @@ def _query_parts(w, result: dict) -> None:
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
+    sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
+    result["rank_within"] = rank_within(w.low, w.metric_pos, sets)
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))

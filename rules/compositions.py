@@ -261,6 +261,58 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
     return {"measure": MEASURE_OF[condition.metric]} if condition.metric in MEASURE_OF else None
 
 
+def _set_spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
+    if metric in ("homicide_rate", "homicide_density"):
+        return {"measure": metric, **({"period": period} if period else {})}
+    return _spec(metric, analysis, period)
+
+
+def _add(measures: list, spec: dict) -> str:
+    if all(_name(m) != _name(spec) for m in measures):
+        measures.append(spec)
+    return _name(spec)
+
+
+def set_query(analysis: Analysis) -> dict | None:
+    """Places picked by their rank on a measure and something more: two ranked sets ("in both the top 20 for poverty
+    and the top 20 for homicide rate"), a set and a bound ("of the ten with the most homicides, how many had a home
+    value below the median"), or a ranking inside a set ("among the 15 worst for hardship, which had the highest
+    Zillow value"). Each set is a rank column bounded; the ranks are over every area, before any bound."""
+    sets, within = analysis.ranked_sets, analysis.rank_within
+    conditions = [c for c in (analysis.area_condition, *analysis.more_conditions) if c is not None]
+    if not sets or not (len(sets) > 1 or within or conditions) or analysis.correlation or not _plain(analysis) \
+            or any(c.grain != "community_area" for c in conditions):
+        return None
+    period, measures, derived, having = _period(analysis), [], [], []
+    for ranked in sets:
+        spec = _set_spec(ranked.metric, analysis, period)
+        if spec is None:
+            return None
+        name = _add(measures, spec)
+        derived.append({"name": f"{name}_rank", "op": "rank", "of": [name],
+                        **({"direction": "asc"} if ranked.order == "asc" else {})})
+        having.append({"field": f"{name}_rank", "op": "<=", "value": ranked.n})
+    for condition in conditions:
+        spec = _bounded(analysis, period, condition)
+        if spec is None:
+            return None
+        having.append({"field": _add(measures, spec), "op": OPS[condition.side],
+                       "value": condition.reference or condition.value})
+    if within:
+        spec = _set_spec(within.metric, analysis, period)
+        if spec is None:
+            return None
+        order = [{"field": _add(measures, spec), "direction": within.order}]
+    else:
+        order = [{"field": _name(measures[0]), "direction": sets[0].order}]
+    for metric in analysis.metrics:  # the figures asked of the places beside
+        spec = _set_spec(metric, analysis, period) if metric in MEASURE_OF or metric == "homicide_rate" else None
+        if spec is not None:
+            _add(measures, spec)
+    return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
+            "order_by": order, **({"limit": within.n} if within else {"totals": True})}
+
+
 def threshold_set(analysis: Analysis) -> dict | None:
     """"The share of 2021's homicides in areas where at least 30% of households are below poverty": the areas the
     condition picks, their figures and the total with its share of the city."""
@@ -1152,11 +1204,11 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, across_places, area_share_of_city, submarket_areas_set, bound_query, station_chain, ranked_within,
-                   zip_change_ranked, dates_ranked, submarket_pair, ihs_quarters, zip_facts, area_facts, ward_facts,
-                   named_layer_only,
-                   area_value_change, ranked_names, zip_months, named_places, member_rank, city_rates, correlation,
-                   threshold_set, ranked_change, ranked_set, grain_set, other_end_ranked):
+    for reader in (group_compare, across_places, set_query, area_share_of_city, submarket_areas_set, bound_query,
+                   station_chain, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_quarters,
+                   zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,
+                   named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
+                   grain_set, other_end_ranked):
         query = reader(analysis)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set) else query

@@ -593,7 +593,7 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
     op, of = item["op"], item["of"]
     a = table[of[0]].astype(float)
     if op == "rank":
-        return a.rank(ascending=False, method="min")
+        return a.rank(ascending=item.get("direction") == "asc", method="min")
     if op == "share_of_total":
         total = a.sum()
         return a / total * 100 if total else a * math.nan

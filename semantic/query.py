@@ -419,7 +419,12 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         name = item.get("name") or f"{op}_{'_'.join(of)}"[:60]
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}", str(name)) or name in query.fields():
             raise QueryError(f"{where}.name must be a new column name", "invalid_query", f"{where}.name")
-        query.derived.append({"name": name, "op": op, "of": of})
+        direction = item.get("direction", "desc")
+        if op == "rank" and direction not in ("asc", "desc"):
+            raise QueryError(f"{where}.direction must be asc or desc", "invalid_query", f"{where}.direction")
+        # a rank counts from the highest (desc) or, for "the 10 poorest", from the lowest (asc)
+        query.derived.append({"name": name, "op": op, "of": of, **({"direction": "asc"} if op == "rank"
+                                                                   and direction == "asc" else {})})
 
 
 def _havings(query: Query, items, at: str) -> list:

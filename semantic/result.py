@@ -85,6 +85,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                                                 if f in specs and item["op"] in ("change", "difference")), "")
             columns.append({"name": name, "label": _derived_label(item, specs, cat, data), "unit": unit,
                             "kind": "derived", "decimals": decimals, "op": item["op"],
+                            **({"direction": "asc"} if item.get("direction") == "asc" else {}),
                             "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
                                               if f in specs), "")})
     by_name = {c["name"]: c for c in columns}
@@ -328,7 +329,7 @@ def _phrase(column: dict, value) -> str:
     if column.get("op") == "rank" and isinstance(value, (int, float)) and value == value:
         # "rank 18 by homicides, 2022 (1 = the highest)": the position among all the members, ties sharing the best
         what = column["label"].removeprefix("Rank by ")
-        return f"rank {value:.0f} by {_lower(what)} (1 = the highest)"
+        return f"rank {value:.0f} by {_lower(what)} (1 = the {'lowest' if column.get('direction') else 'highest'})"
     if column.get("op") == "change" and isinstance(value, (int, float)):  # "a rise of 38"
         size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
         what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
@@ -382,6 +383,14 @@ def _selection(result: QueryResult) -> str:
         if moved and moved["op"] == "change" and h["value"] == 0 and h["op"] in ("<", ">"):
             what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
             parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
+            continue
+        if moved and moved["op"] == "rank" and h["op"] in ("<=", "<"):  # "among the 20 highest by poverty"
+            n = int(h["value"]) - (1 if h["op"] == "<" else 0)
+            end = "lowest" if moved.get("direction") == "asc" else "highest"
+            ranked = labels.get(moved["of"][0], {})
+            what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
+                f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
+            parts.append(f"among the {n} {end} by {_lower(what)}")
             continue
         whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
         value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))
@@ -498,6 +507,8 @@ def render_lead(result: QueryResult) -> str:
         ranked = _selection(QueryResult(query={k: v for k, v in result.query.items() if k != "having"},
                                         columns=result.columns, rows=[]))
         said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]) if result.rows else ""
+        for end in ("highest", "lowest"):  # "Of the 10 community areas with the highest poverty", not "among the 10"
+            picked = re.sub(rf"^among the {result.selected} {end} by ", f"with the {end} ", picked)
         head = f"Of the {_grain_words(result, result.selected)} {picked}"
         if n == 1 and said:
             sentences.append(f"{head}, the one {ranked} is {_who(result.rows[0], result)}, with {said}.")

@@ -69,7 +69,9 @@ def query_schema() -> dict:
         "derived": {"type": "array", "maxItems": MAX_MEASURES, "items": {
             "type": "object", "required": ["op", "of"], "properties": {
                 "name": {"type": "string"}, "op": {"type": "string", "enum": list(DERIVED_OPS)},
-                "of": {"type": "array", "items": {"type": "string"}, "maxItems": 2}}}},
+                "of": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+                "direction": {"type": "string", "enum": ["desc", "asc"],
+                              "description": "rank only: 1 = the highest (desc) or the lowest (asc)"}}}},
         "having": {"type": "array", "maxItems": 6, "items": {
             "type": "object", "required": ["field", "op", "value"], "properties": {
                 "field": {"type": "string"}, "op": {"type": "string", "enum": list(HAVING_OPS)},

@@ -1,0 +1,94 @@
+"""Sets of places named by their rank on a measure, and a ranking asked within them.
+
+"The ten areas with the most homicides", "the top 20 for household poverty", "the 15 areas with the worst hardship
+index", "the 5 poorest areas": each is a ranked set (measure, how many, which end). A question may name two ("in both
+the top 20 for poverty and the top 20 for homicide rate"), bound one ("of the ten ..., how many had a home value below
+the median") or rank inside one ("among the 15 worst ..., which had the highest Zillow value"). The compositions
+(rules/compositions.set_query) turn them into one query: a rank column per set, bounded; the thresholds beside.
+
+The measure of a set is the one named right after its words; the ranking words are the lexicon's.
+"""
+from __future__ import annotations
+
+import re
+
+from analyzer.analysis import RankedSet
+from analyzer.lexicon import NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC
+
+_PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip\s+codes|zips)"
+_SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
+# "top 20 for household poverty", "the bottom 10 by income", "the top five areas by hardship"
+_END_RE = re.compile(rf"\b(?P<end>top|bottom)\s+{NUM}\s+(?:{_PLACES}\s+)?(?:for|by|on|in)\s+(?:the\s+)?", re.I)
+# "the ten areas with the most homicides", "5 neighborhoods with the lowest per capita income"
+_WITH_RE = re.compile(rf"\b{NUM}\s+{_PLACES}\s+(?:with|having|that\s+(?:have|had)|which\s+(?:have|had))\s+"
+                      rf"(?:the\s+)?{_SUPER}\s+", re.I)
+# "the 5 poorest areas", "the ten most dangerous neighborhoods"
+_BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
+_HIGHER_IS_BETTER = ("income", "arrests", "home_value")
+# The measure a set names comes within this many characters of its ranking words.
+_REACH = 40
+
+
+def _count(text: str) -> int:
+    return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
+
+
+def _order(word: str, metric: str) -> str:
+    word = word.lower()
+    if word in ("worst", "best"):  # the worst income is the lowest; the worst hardship the highest
+        better = "desc" if metric in _HIGHER_IS_BETTER else "asc"
+        return better if word == "best" else ("asc" if better == "desc" else "desc")
+    if re.match(r"poor", word) and metric == "poverty":
+        return "desc"
+    return "asc" if re.fullmatch(RANK_ASC, word, re.I) else "desc"
+
+
+_RATE_RE = re.compile(r"[\w\s-]{0,20}?\b(?:rates?|per\s+(?:capita|100,?000|100k|resident))\b")
+
+
+def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
+    after = [(pos - end, metric) for metric, pos in metric_pos.items() if 0 <= pos - end <= _REACH]
+    if not after:
+        return None
+    distance, metric = min(after)
+    if metric == "homicides" and _RATE_RE.match(low, end + distance):  # "the highest homicide rate"
+        return "homicide_rate"
+    return metric
+
+
+def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
+    """Every ranked set the question names, in its order; a set whose measure cannot be told is left out."""
+    found: list[RankedSet] = []
+    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE):
+        for m in pattern.finditer(low):
+            if any(s.span[0] <= m.start() < s.span[1] for s in found):
+                continue
+            groups = m.groupdict()
+            metric = _metric_after(low, m.end(), metric_pos)
+            if metric is None and groups.get("sup"):  # "the 5 poorest areas": the ranking word's own measure
+                metric = next((name for rx, name in RANK_WORD_METRIC if rx.search(groups["sup"] or "")), metric)
+            if metric is None:
+                continue
+            order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
+                _order(groups["sup"], metric)
+            n = _count(m.group(2) if groups.get("end") else m.group(1))
+            found.append(RankedSet(metric, n, order, m.span()))
+    return sorted(found, key=lambda s: s.span)
+
+
+_OUTER_RE = re.compile(rf"\b(?:which|what)\b(?:\s+(?:one|area|community\s+area|neighbou?rhood|of\s+(?:them|those|"
+                       rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?{_SUPER}\s+", re.I)
+
+
+def rank_within(low: str, metric_pos: dict, sets: list[RankedSet]) -> RankedSet | None:
+    """The one place asked for inside a set ("which one had the highest Zillow home value"), as a set of one."""
+    if not sets:
+        return None
+    for m in _OUTER_RE.finditer(low):
+        if any(s.span[0] <= m.start() < s.span[1] for s in sets):
+            continue
+        metric = _metric_after(low, m.end(), metric_pos) or next(
+            (name for rx, name in RANK_WORD_METRIC if rx.search(m.group("sup"))), None)
+        if metric is not None:
+            return RankedSet(metric, 1, _order(m.group("sup"), metric), m.span())
+    return None
