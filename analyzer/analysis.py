@@ -167,6 +167,7 @@ class Analysis:
     # places named by their rank on a measure ("the top 20 for poverty"), and one asked for within them ("which of
     # them had the highest Zillow value"): analyzer/sets.py
     ranked_sets: list = field(default_factory=list)
+    conditions_joint: bool = False  # "how many had X and Y": only the places meeting all the conditions are asked
     rank_within: RankedSet | None = None
     # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
     compared_groups: dict | None = None
@@ -196,6 +197,7 @@ class Analysis:
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
+    station_area: bool = False  # "the district's station is in which community area, and that area's rate"
     station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value
     relative_year_note: str | None = None
     recent: bool = False

@@ -16,7 +16,7 @@ from analyzer.lexicon import CENSUS_GROUP_RES
 _AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
          r"zip\s*codes)"
 _ZIPS_RE = re.compile(r"\bzips\b|\bzip\s*codes\b", re.I)
-_ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than|topped|tops|exceed(?:s|ed|ing)?"
+_ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than|topped|tops|exceed(?:s|ed|ing)?|beat(?:s|ing)?|outpac(?:es|ed|ing)"
 _BELOW = r"under|below|less\s+than|fewer\s+than|lower\s+than"
 _VALUE = r"\$?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k\b|thousand\b|%|\s?percent\b|\s?per\s?cent\b)?"
 # The side and the value: "more than 30%", "above $50,000", "over 25 percent".
@@ -91,15 +91,17 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     if not places:
         return []
     none = _NONE_RE.search(low)
-    if none and places.group(0).lower().split()[0] not in ("zips", "zip"):
-        return [AreaCondition("homicides", "at_most", 0.0, none.span())]
+    # "zero homicides in 2022" is one bound; others beside it still count ("a home value above $300,000 and zero ...")
+    out: list[AreaCondition] = [AreaCondition("homicides", "at_most", 0.0, none.span())] \
+        if none and places.group(0).lower().split()[0] not in ("zips", "zip") else []
     low = _digits(low)
     # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low))
                    + list(_REFERENCE_RE.finditer(low)), key=lambda m: m.start())
-    out: list[AreaCondition] = []
     for match in found:
+        if out and out[0].span[0] <= match.start() < out[0].span[1]:
+            continue
         shared = _shared_reference(match, low, metric_pos, grain)
         if shared:  # "above the city figure on both poverty and the homicide rate": one bound, each measure
             out += [c for c in shared if all(o.metric != c.metric for o in out)]
@@ -170,7 +172,12 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     (a homicide rate where one is named just before it), bounded by the reference."""
     reference = next(k for k in ("city", "median", "mean") if match.group(k))
     after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and 0 <= pos - match.end() <= 3]
-    if _RATE_BEFORE_RE.search(low, 0, match.start()) and "homicides" in metric_pos:
+    # "split the areas at the median hardship index: ... the areas above the median": the median named before
+    named = [metric for metric, pos in metric_pos.items() if metric in MEASURES and pos < match.start()
+             and re.search(rf"\b{reference}\s+$", low[max(0, pos - 12):pos])] if reference != "city" else []
+    if named and not after:
+        metric = named[0]
+    elif _RATE_BEFORE_RE.search(low, 0, match.start()) and "homicides" in metric_pos:
         metric = "homicide_rate"
     elif after:  # "above the median poverty rate": the measure the reference names
         metric = after[0]

@@ -32,6 +32,7 @@ off out through during before after between among across per via upon toward tow
 all any some each every both either much many more most few lots lot plenty several such own same
 very really just only even also too quite rather pretty actually basically exactly roughly approximately around
 nearly almost overall altogether total totals whole entire add adds added adding sum summed combined together inside
+running cumulative cumulatively
 separately separate individually respectively pooled pool span still using use
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would

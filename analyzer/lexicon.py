@@ -369,7 +369,7 @@ PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
-                      r"\brose\b|\bfall(?:en)?\b|\bfell\b|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
+                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b)|\bfell\b|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)

@@ -486,14 +486,19 @@ def _read_warnings(w) -> None:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
+    # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
+    # figures (rules/compositions.station_chain), so none is missing for the district
+    w.station_area = bool("police_station" in metrics and districts and not areas and _STATION_AREA_RE.search(low)
+                          and (per_capita or set(w.domains) & {"census", "socioeconomic", "property"}))
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
     w.office_zip = bool(wards) and not (areas or w.zips) and "home_value" in metrics and any(
         name.startswith("ward_office") for name, _ in measures_named(text))
-    warnings += _survey_warnings(w) + ([] if w.office_zip else _area_only_warnings(
+    warnings += _survey_warnings(w) + ([] if w.office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
     wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
-    if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas:
+    if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas \
+            and not w.station_area:
         kinds = " or ".join(x for x in (("ward" if wards or wards_ranked else ""),
                                         ("police district" if districts or districts_ranked else ""),
                                         ("ZIP code" if w.zips else "")) if x)
@@ -633,7 +638,14 @@ def _query_parts(w, result: dict) -> None:
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
-    result["rank_within"] = rank_within(w.low, w.metric_pos, sets)
+    ranking = result.get("ranking")
+    if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
+        # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
+        ranking["order"] = sets[0].order
+    result["rank_within"] = rank_within(w.low, w.metric_pos, sets, result.get("area_condition"))
+    # "how many had X and Y" asks for the places meeting both; "how many had X? and how many of those also Y" for
+    # the first set, then those meeting both
+    result["conditions_joint"] = bool(result.get("more_conditions")) and not _OF_THOSE_RE.search(w.low)
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
@@ -688,8 +700,10 @@ def _change_conditions(w, result: dict, condition):
     homicide change beside another condition, a home value's change between two months; the condition kept."""
     areas, districts, low, metrics, wards, zips = w.areas, w.districts, w.low, w.metrics, w.wards, w.zips
     rose = _MORE_THAN_YEAR_RE.search(low)
-    if result["population_growth"] and result["ranking"] and _LOSS_RE.search(low):
-        # "which neighborhoods lost the most people": the most lost is the lowest change
+    if result["population_growth"] and result["ranking"] and result["ranking"]["metric"] in ("population", None) \
+            and _LOSS_RE.search(low):
+        # "which neighborhoods lost the most people": the most lost is the lowest change (a ranking by another
+        # measure keeps its end: "the ten most overcrowded areas ... their population shrank by what percent")
         order = result["ranking"]["order"]
         result["ranking"] = {**result["ranking"], "order": "asc" if order == "desc" else "desc"}
     if result["population_growth"] and not result["ranking"] and not condition and not (areas or wards or districts
@@ -787,6 +801,7 @@ def _finish(w) -> Analysis:
     result["min_homicides"] = count_floor(floor) if floor and (ranking or group_by in (
         "community_area", "ward", "district", "location_type", "year", "month")) else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
+    result["station_area"] = w.station_area
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
@@ -1307,8 +1322,21 @@ _HOMICIDE_METRICS = frozenset({"homicides", "arrests", "domestic", "iucr", "loca
                                "police_station"})
 
 
+# "the Hispanic share in the 2010 census", "how old were residents in 2010": groups the 2010 file does not hold
+_CENSUS_2010_RE = re.compile(r"\b2010\s+(?:u\.?s\.?\s+)?census\b|\bcensus\s+(?:of\s+|in\s+)?2010\b")
+
+
+_OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")
+_STATION_AREA_RE = re.compile(r"\bstation\b[^.?;]{0,40}\b(?:community\s+)?area\b|\b(?:community\s+)?area\b[^.?;]{0,40}"
+                              r"\bstation\b|\bthat\s+area\b")
+
+
 def _survey_warnings(w) -> list[str]:
-    """"Edgewater's per capita income according to the 2019-2023 ACS": the indicators are 2008-2012's only."""
+    """"Edgewater's per capita income according to the 2019-2023 ACS": the indicators are 2008-2012's only. A race
+    or age group "in the 2010 census": the 2010 file holds total population only."""
+    if set(w.metrics) & {"race", "age"} and _CENSUS_2010_RE.search(w.low):
+        return [f"{AREA_ONLY} race, ethnicity or age from the 2010 census (its 2010 file holds each area's total "
+                "population only); the group figures here are from the 2019-2023 ACS."]
     if w.domains != ["socioeconomic"] or not any("2019" in w.low[a:b] for a, b in w.vintage):
         return []
     asked = " and ".join(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in w.metrics))
@@ -1445,6 +1473,9 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     group = next((m for m in ("age", "race") if m in metric_pos and "population" in metric_pos), None)
     if chosen == "population" and group and abs(metric_pos[group] - metric_pos["population"]) < 30:
         return group  # "the oldest population (highest % aged 65+)": the group describes the population ranked
+    if chosen == "homicides" and "homicide_density" in metrics and re.match(
+            r"[\w\s-]{0,25}?(?:\bper\s+(?:square|sq)\b|\bdensity\b)", low[first.end():]):
+        return "homicide_density"  # "5th highest homicides per sq mile": the density is ranked, not the count
     return chosen
 
 

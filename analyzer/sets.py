@@ -80,15 +80,16 @@ _OUTER_RE = re.compile(rf"\b(?:which|what)\b(?:\s+(?:one|area|community\s+area|n
                        rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?{_SUPER}\s+", re.I)
 
 
-def rank_within(low: str, metric_pos: dict, sets: list[RankedSet]) -> RankedSet | None:
-    """The one place asked for inside a set ("which one had the highest Zillow home value"), as a set of one."""
-    if not sets:
+def rank_within(low: str, metric_pos: dict, sets: list[RankedSet], condition=None) -> RankedSet | None:
+    """The one place asked for inside a set, ranked or bounded ("which one had the highest Zillow home value"), as a
+    set of one, on a measure other than the bound's."""
+    if not sets and condition is None:
         return None
     for m in _OUTER_RE.finditer(low):
         if any(s.span[0] <= m.start() < s.span[1] for s in sets):
             continue
         metric = _metric_after(low, m.end(), metric_pos) or next(
             (name for rx, name in RANK_WORD_METRIC if rx.search(m.group("sup"))), None)
-        if metric is not None:
+        if metric is not None and (sets or metric != condition.metric):
             return RankedSet(metric, 1, _order(m.group("sup"), metric), m.span())
     return None

@@ -66,8 +66,14 @@ def _date_words(year: str, month: str, day: str, whole: str) -> str:
     return f"{calendar.month_name[m]} {d}, {y}" if 1 <= m <= 12 and 1 <= d <= 31 else whole
 
 
+# "from the start of 2016 through the end of 2022": the span of whole years, said as such
+_WHOLE_YEARS_RE = re.compile(r"\b(?:from\s+)?(?:the\s+)?(?:start|beginning)\s+of\s+((?:19|20)\d{2})\s+(?:through|thru|to|"
+                             r"until|till)\s+(?:the\s+)?(?:end\s+of\s+)?((?:19|20)\d{2})\b", re.I)
+
+
 def spell_dates(text: str) -> str:
     """Numeric dates as the words every date reader knows: "6/1/2019" -> "June 1, 2019"."""
+    text = _WHOLE_YEARS_RE.sub(r"from \1 through \2", text)
     text = _US_DATE_RE.sub(lambda m: _date_words(m.group(3), m.group(1), m.group(2), m.group(0)), text)
     return _ISO_DATE_RE.sub(lambda m: _date_words(m.group(1), m.group(2), m.group(3), m.group(0)), text)
 

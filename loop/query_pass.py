@@ -222,6 +222,12 @@ def reading_answer(state: RunState, ctx: RunContext) -> None:
         words = f" (I could not use {', '.join(repr(w) for w in unused[:4])})" if unused else ""
         text, reason = prompts.template("no_reading").format(words=words, capabilities=ctx.planner.capabilities), \
             "no_reading"
+        # what the reading asked and the data cannot give is said first ("2022 is not in the data: Redfin
+        # neighborhood market data covers 2012-03-31 to 2019-10-31"), as the planner's own answer says it
+        missing = list(dict.fromkeys(c.error.rstrip(".") for c in state.calls if c.status == "error" and c.error
+                                     and (c.origin != "model" or "is not in the data" in c.error)))
+        if missing:
+            text = "; ".join(missing[:2]) + ". " + text
     # Built, not written by the model: the checks of a model's prose do not apply. The model-only answer had been
     # refused for its form ("I could not read this question ..." names no figure first) and replaced by the
     # planner's sentences over the model's query, which dropped the warning that the reading was the model's.

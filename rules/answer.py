@@ -136,7 +136,8 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
-    if group == "year" and "arrests" in analysis.metrics and analysis.trend and not analysis.ranking \
+    rate_asked = analysis.trend or analysis.comparison and "arrest_rate" in analysis.named_measures  # "2012 vs 2022"
+    if group == "year" and "arrests" in analysis.metrics and rate_asked and not analysis.ranking \
             and len(named) >= 2:
         # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change
         sentence = arrest_rate_change_sentence(values, named[0], named[-1])

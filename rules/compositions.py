@@ -206,9 +206,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
-    if not ranking or analysis.trend or analysis.correlation or not _plain(analysis) or ranking.position > 1:
+    if not ranking or analysis.trend or analysis.correlation or not _plain(analysis) \
+            or ranking.position > 1 and ranking.top_n:
         return None
-    n = ranking.top_n or 1
+    n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
     # One area ranked by a census group ("the largest share of households earning $125,000+, and its homicides")
     # has no chain of tool calls that ranks the group: the query ranks it.
     by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
@@ -216,7 +217,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
     only_here = ranking.metric in LAYER_ONLY  # no tool ranks it: the query does, even one place alone
     # "the home value in January 2020 in the area with the worst hardship": the chain gives the latest month only
     dated = ranking.metric != "home_value" and "home_value" in analysis.metrics and _home_month(analysis)
-    if n < 2 and not by_group and not only_here and not dated:
+    # a figure only the layer has, asked of the ranked place ("its homicide density"): no tool chain gives it
+    layer_other = any(m in LAYER_ONLY for m in _others(analysis, ranking.metric))
+    if n < 2 and not by_group and not only_here and not dated and not layer_other \
+            or offset and not (layer_other or only_here or by_group):
         return None
     period = _period(analysis)
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
@@ -235,12 +239,19 @@ def ranked_set(analysis: Analysis) -> dict | None:
         derived = [{"name": "residents_change", "op": "pct_change" if analysis.population_growth == "change_pct"
                     else "change", "of": ["population_2010", "population"]}, *derived]
         first = {"measure": "residents_change"}
+    elif analysis.population_growth and any(o["measure"] == "population" for o in others):
+        # "the ten most overcrowded areas: by what percent did their combined population shrink since 2010": the
+        # census count beside the ACS one, and the change (over the set's sums in its total)
+        others = [{"measure": "population_2010"}, *others]
+        derived = [*derived, {"name": "residents_change", "op": "pct_change" if analysis.population_growth ==
+                              "change_pct" else "change", "of": ["population_2010", "population"]}]
     left_out = [p.number for p in analysis.excluded_areas]  # "excluding Austin, the 5 largest areas": the rest ranked
     # one place found and the city asked beside it ("how does its rate compare with the city's"): the city's figures
     totals = n > 1 or analysis.citywide
     return {"measures": [*ranked, *others], "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
-            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": totals}
+            "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": totals,
+            **({"offset": offset} if offset else {})}
 
 
 def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | None:
@@ -280,8 +291,8 @@ def set_query(analysis: Analysis) -> dict | None:
     Zillow value"). Each set is a rank column bounded; the ranks are over every area, before any bound."""
     sets, within = analysis.ranked_sets, analysis.rank_within
     conditions = [c for c in (analysis.area_condition, *analysis.more_conditions) if c is not None]
-    if not sets or not (len(sets) > 1 or within or conditions) or analysis.correlation or not _plain(analysis) \
-            or any(c.grain != "community_area" for c in conditions):
+    if not (sets or within and conditions) or not (len(sets) > 1 or within or conditions) or analysis.correlation \
+            or not _plain(analysis) or any(c.grain != "community_area" for c in conditions):
         return None
     period, measures, derived, having = _period(analysis), [], [], []
     for ranked in sets:
@@ -655,7 +666,7 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
     ranking = analysis.ranking
     # "whose home value rose the most ..., and how many homicides did it have in 2019-2022": the rise is the home
     # value's; the homicides are counted over the span
-    counted_over = bool(ranking and ranking.metric == "home_value" and analysis.asks_count
+    counted_over = bool(ranking and ranking.metric == "home_value" and (analysis.asks_count or analysis.per_capita)
                         and not analysis.ranks_homicide_change and len(years) == 2
                         and any((p.start, p.end) == (years[0], years[1]) for p in analysis.periods))
     if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total and not counted_over:
@@ -734,7 +745,7 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both;
         # one bound shared ("above the city figure on both X and Y") asks only for the areas meeting all of them
         shared = all(c.span == condition.span for c in analysis.more_conditions)
-        return [both] if shared else [query, both]
+        return [both] if shared or analysis.conditions_joint else [query, both]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
@@ -871,7 +882,8 @@ def area_value_change(analysis: Analysis) -> dict | None:
     return {"measures": [*specs, *others], "group_by": ["community_area"], "derived": derived,
             **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
             "order_by": [{"field": key, "direction": direction}], "limit": ranking.top_n or 1,
-            **({"offset": ranking.position - 1} if ranking.position > 1 else {})}
+            **({"offset": ranking.position - 1} if ranking.position > 1 else {}),
+            **({"totals": True} if (ranking.top_n or 1) > 1 and others else {})}  # "their pooled rate"
 
 
 def submarket_pair(analysis: Analysis) -> dict | None:
@@ -1002,7 +1014,8 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
         skip = {"home_value", "price_trend", "trend"}
         if link == "station_area":  # the district's figures ran; the area its station stands in gets the rest
-            skip = {"homicides", "arrests", "police_station", "price_trend", "trend"}
+            counted = any(n in ("homicides", "arrests") for n in names)  # a ranked district's own count ran
+            skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted else set())
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         return [{"measures": specs, "group_by": ["community_area"],
@@ -1035,6 +1048,11 @@ def station_chain(analysis: Analysis) -> dict | None:
     area's Zillow value": the districts ranked with each station's name and area; the area's own figures follow
     once it is known (linked_followup, the "station_area" link)."""
     ranking = analysis.ranking
+    if analysis.station_area and analysis.districts and not ranking:
+        # "the 7th district's station is in which community area, and that area's homicide rate in 2021": the
+        # stations named first; every figure asked is the area's (linked_followup)
+        return {"measures": ["station_name", "station_area"], "group_by": ["district"],
+                "filters": [{"dimension": "district", "in": list(analysis.districts)}]}
     area_metrics = [m for m in analysis.metrics if m in MEASURE_OF and m not in TIMED]
     if analysis.group_by != "district" or not ranking or "police_station" not in analysis.metrics \
             or not area_metrics or analysis.districts or analysis.wards or analysis.areas:
@@ -1138,9 +1156,15 @@ def across_places(analysis: Analysis) -> dict | None:
     """"The median poverty rate across the 77 areas", "the gap between the highest and lowest per capita income": a
     measure over every place, its spread (lowest and highest with their places, median, plain mean, range)."""
     ranking = analysis.ranking  # "the gap between the highest and lowest", "across the 77 areas": the spread's words
+    yearly = analysis.group_by == "year" and not (analysis.areas or analysis.wards or analysis.districts
+                                                  or analysis.zips) and len(analysis.years) >= 2
     if not analysis.asks_spread or ranking and (ranking.top_n or 77) < 77 or analysis.area_condition \
-            or not _plain(analysis):
+            or not (_plain(analysis) or yearly):
         return None
+    if yearly:  # "the median annual homicide count over 2010-2019": the spread over the years
+        period = _years_period(sorted(analysis.years))
+        return {"measures": ["homicides"], "group_by": ["year"], "period": period, "spread": ["homicides"]} \
+            if "homicides" in analysis.metrics and period else None
     specs = [s for s in (_spec(m, analysis, _period(analysis)) for m in analysis.metrics) if s]
     if len(specs) != 1:
         return None

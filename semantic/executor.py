@@ -43,7 +43,8 @@ class Executor:
     def run(self) -> QueryResult:
         table, filters = self.table()
         table = self._derive(table)
-        considered = self._considered(table) if self.q.count_share else None
+        # the places with a figure, and every place ("of all 77": East Side has no Zillow value)
+        considered = (self._considered(table), len(table)) if self.q.count_share else None
         table = self._having(table)
         if self.q.groups:
             return self._compare_groups(table, filters)

@@ -26,6 +26,7 @@ class QueryResult:
     ties: list = field(default_factory=list)  # members tied with the last row kept by the limit
     selected: int | None = None  # rows before the limit (those the filters and the threshold kept)
     considered: int | None = None  # count_share: the rows with a value before the threshold
+    every: int | None = None  # count_share: every row before the threshold, with a value or not
     names: dict = field(default_factory=dict)  # tied member -> its name, for the sentences
     steps: list = field(default_factory=list)  # the members_from results
     groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
@@ -122,7 +123,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             else dims[keys[0]].display(data, t)) for t in result.ties}
     result.sources = _sources(executor)
     result.text = render_text(result, data)
-    result.selected, result.considered = selected, considered
+    result.selected = selected
+    result.considered, result.every = considered or (None, None)  # (rows with a value, every row)
     result.lead = render_lead(result)
     return result
 
@@ -575,7 +577,9 @@ def _of_all(result: QueryResult, n: int) -> str:
     """count_share: " (29.9% of the 77 community areas with a figure)"."""
     if not result.considered:
         return ""
-    return f" ({n / result.considered * 100:.1f}% of the {_grain_words(result, result.considered)} with a figure)"
+    considered, every = result.considered, result.every or 0
+    said = f" ({n / considered * 100:.1f}% of the {_grain_words(result, considered)} with a figure"
+    return said + (f"; {n / every * 100:.1f}% of all {every})" if every > considered else ")")
 
 
 def _spread_sentence(name: str, stats: dict, result: QueryResult) -> str:
@@ -658,10 +662,16 @@ def _total_parts(result: QueryResult) -> list[str]:
             first = result.totals.get(of[0]) if of else None
             pct = f" ({value / first * 100:+.1f}%)" if isinstance(first, (int, float)) and first else ""
             parts.append(_phrase(base, value) + pct)
+        elif base and base.get("op") == "pct_change" and isinstance(value, (int, float)) and value == value \
+                and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."
+            parts.append(_phrase(base, value))
         elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \
                 and isinstance(value, (int, float)) and value == value:
             # "taken together, what share of residents are Hispanic": the share over the set, a ratio of its sums
-            parts.append(f"a combined {_lower(base['measure_label'])} of {fmt(value, base.get('decimals', 1), 'percent')}")
+            city = result.totals.get(f"{name}_city")  # "and what was the city's?": beside it, as for a rate
+            parts.append(f"a combined {_lower(base['measure_label'])} of {fmt(value, base.get('decimals', 1), 'percent')}"
+                         + (f" (the city's: {fmt(city, base.get('decimals', 1), 'percent')})"
+                            if isinstance(city, (int, float)) and city == city else ""))
         elif base and base.get("kind") == "measure" and base["unit"].startswith("per ") and value is not None:
             # A rate over the set is its own ratio of sums ("their combined homicide rate"), with the city's beside it
             city = result.totals.get(f"{name}_city")

@@ -25,6 +25,11 @@ def _ward_of(surname: str) -> int:
     return int(offices.loc[offices["ALDERMAN"].str.startswith(surname + ","), "WARD"].iloc[0])
 
 
+def _area_name(area: int) -> str:
+    areas = pd.read_csv(ref.DATA / "community_areas.csv")
+    return dict(zip(areas["area_number"].astype(int), areas["name_socioeconomic"]))[area]
+
+
 def _homicides() -> pd.DataFrame:
     raw = pd.read_csv(ref.DATA / "homicides.csv", usecols=["Date", "Ward"])
     return raw.assign(when=pd.to_datetime(raw["Date"], format="mixed"))
@@ -113,3 +118,21 @@ def test_a_zip_series_peak_over_every_month(ask):
     text = lead(ask("what's the highest zillow value ever recorded for zip 60622 in the file, and in what month?"))
     assert f"{calendar.month_name[int(top['Month'])]} {int(top['Year'])}" in text
     assert f"${top['price']:,.0f}" in text
+
+
+def test_a_named_districts_station_area_and_its_figures(ask):
+    stations = pd.read_csv(ref.DATA / "police_stations.csv", dtype=str)
+    stations = stations[stations["DISTRICT"].str.strip().str.isdigit()]
+    area_of = dict(zip(stations["DISTRICT"].astype(int), stations["COMMUNITY AREA"].astype(int)))
+    area = area_of[7]
+    rate = ref._rate(ref._years(2021), ref._acs_pop())[area]
+    text = lead(ask("The 7th police district's station is in which community area, and what was that area's homicide "
+                    "rate per 100,000 in 2021?"))
+    assert f"{_area_name(area)} ({area}) had {rate:.1f} homicides per 100,000 residents a year in 2021" in text
+    assert "cannot be computed by police district" not in text  # nothing is missing: the rate is the area's
+    area = area_of[11]
+    count = ref._counts(ref._years(2016, 2022))[area]
+    text = lead(ask("Harrison district (11th) — the community area its station is in: hardship index, and homicides "
+                    "there 2016 through 2022?"))
+    assert f"{_area_name(area)} ({area}) had {count} homicides in 2016-2022 and hardship index (2008-2012) " \
+           f"{ref._sm('hardship')[area]:.0f}" in text

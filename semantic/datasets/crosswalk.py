@@ -74,6 +74,7 @@ AREA_ZIPS = Dataset(
     frame=lambda d: cached(d, "area_zips", _area_frame), dimensions=("community_area",), vintage="crosswalk",
     coverage=lambda d: ("crosswalk", "crosswalk"), measures=(
         Measure("main_zip", "Main ZIP (largest share of the area's land)", "text", "area_zips", column="main_zip",
-                grains=("community_area",), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land"),
+                grains=("community_area",), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land",
+                                                   "zip code does most of", "zip does most of"),
                 **_COMMON),
     ))

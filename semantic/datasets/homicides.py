@@ -66,7 +66,7 @@ MEASURES = (
             numerator="homicides", denominator="land_area", scale=1.0, decimals=1, dataset="homicides",
             grains=("city", "community_area"), words=(
                 "homicides per square mile", "murders per square mile", "killings per square mile",
-                "homicides per sq mi", "homicide density"),
+                "homicides per sq mi", "homicides per sq mile", "victims per square mile", "homicide density"),
             description="homicides over the period / the community area's land area (community_areas.csv)"),
 )
 

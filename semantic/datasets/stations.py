@@ -19,7 +19,15 @@ VINTAGE = "Police station details are the 2019 file's."
 
 def _frame(data):
     district = data.police_stations["district"].astype(int)
-    return data.police_stations.assign(district=district, station_district=district)
+
+    def named(number) -> str:  # "67 (West Englewood)": the number links on (rules/compositions.py), the name is read
+        try:
+            return f"{int(number)} ({data.geography.area_name(int(number))})"
+        except (TypeError, ValueError):
+            return str(number)
+
+    return data.police_stations.assign(district=district, station_district=district,
+                                       area_named=data.police_stations["community_area"].map(named))
 
 
 def _headquarters(data) -> pd.DataFrame:
@@ -85,7 +93,7 @@ def _headquarters_attribute(name, label, column):
 
 DATASET = Dataset(
     "police_stations", source="police_stations", title="Police stations", time="snapshot",
-    frame=lambda d: cached(d, "stations", _frame), dimensions=("district",), vintage="2019",
+    frame=lambda d: cached(d, "semantic_stations", _frame), dimensions=("district",), vintage="2019",
     coverage=lambda d: ("2019", "2019"), measures=(
         _attribute("station_name", "District name", "name", ("district name",)),
         _attribute("station_address", "Station address", "address", ("station address", "police station")),
@@ -95,7 +103,7 @@ DATASET = Dataset(
         _attribute("station_city", "Station city", "city", ()),
         _attribute("station_state", "Station state", "state", ()),
         _attribute("station_website", "Station website", "website", ()),
-        _attribute("station_area", "Community area the station stands in", "community_area", ()),
+        _attribute("station_area", "Community area the station stands in", "area_named", ()),
     ))
 
 HEADQUARTERS = Dataset(

@@ -14,6 +14,8 @@ between areas and districts, and the caveat says so). With no argument, every st
 """
 from __future__ import annotations
 
+import re
+
 from semantic.datasets.stations import area_station
 from semantic.executor import run_query
 from semantic.names import normalize_name
@@ -46,7 +48,9 @@ def _records(data) -> list[dict]:
 def _place_record(row: dict, prefix: str, geo) -> dict:
     """A query row's name, address, contacts and the community area the place stands in."""
     value = {f: row.get(f"{prefix}_{f}") for f in FIELDS}
-    area = None if value["area"] is None or str(value["area"]) == "<NA>" else int(value["area"])
+    # the layer writes the area "67 (West Englewood)": its number leads
+    number = re.match(r"\s*(\d+)", str(value["area"])) if value["area"] is not None else None
+    area = int(number.group(1)) if number else None
     return {**{f: value[f] for f in FIELDS if f != "area"}, "community_area": area,
             "area_name": geo.area_name(area) if area and 1 <= area <= 77 else None}
 
