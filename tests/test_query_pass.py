@@ -2,6 +2,7 @@
 never take the reader's answer away. Expected figures come from the raw CSVs with pandas."""
 import json
 
+import pandas as pd
 import pytest
 
 import prompt_registry as prompts
@@ -230,3 +231,18 @@ def test_a_ranking_of_every_area_is_no_reading_of_one_areas_count(registry, sett
     result = Orchestrator(backend, registry, settings).run(question)
     assert [c.status for c in result.calls if c.origin == "model"] == ["error"]
     assert "Another reading" not in result.answer
+
+
+def test_a_reading_the_data_cannot_answer_is_said_when_the_model_finds_none_either(registry, settings, data_dir):
+    # blind22 "Redfin median sale price for Logan Square in mid-2022": the reader's query names a year the Redfin
+    # file does not reach; the model's own calls found nothing more. The planner's answer said why; the model's
+    # fallback had dropped it and said only that the question could not be read.
+    redfin = pd.read_csv(data_dir / "property_redfin_neighborhoods.csv", usecols=["Period End"])
+    last = pd.to_datetime(redfin["Period End"], format="%m/%d/%Y").max().strftime("%Y-%m-%d")
+    again = query_call(measures=["redfin_median_sale_price"], group_by=["redfin_neighborhood"],
+                       filters=[{"dimension": "redfin_neighborhood", "in": ["Logan Square"]}],
+                       period={"years": [2022]})
+    backend = SuggestibleModel([again, "NO_TOOL_CALL", "NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run("Redfin median sale price for Logan Square in mid-2022?")
+    assert result.answer.startswith("2022 is not in the data: Redfin neighborhood market data covers")
+    assert last in result.answer.split(". ")[0]
