@@ -206,7 +206,8 @@ def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
-    if not ranking or analysis.trend or analysis.correlation or not _plain(analysis) \
+    grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
+    if not ranking or analysis.trend and not grew or analysis.correlation or not _plain(analysis) \
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
@@ -902,6 +903,27 @@ def submarket_pair(analysis: Analysis) -> dict | None:
     return {"measures": columns, "group_by": [], **({"derived": derived} if derived else {})}
 
 
+def ihs_years(analysis: Analysis) -> dict | None:
+    """"How much did the IHS index for the City of Chicago fall from 2006 to 2012 (annual averages)": each year's
+    index (the mean of its four quarters, as the layer gives a year of a quarterly series) and the change between."""
+    years = sorted(set(analysis.years))
+    if "price_trend" not in analysis.metrics or analysis.quarters or len(years) != 2 or not analysis.trend \
+            or analysis.areas or analysis.zips or analysis.ranking or "homicides" in analysis.metrics \
+            or analysis.price_figure or analysis.correlation or analysis.area_condition or analysis.group_by \
+            not in (None, "year") or years[-1] == analysis.coverage.last_year:
+        # "since 2000" (read as running to the homicide data's last year) is the published summary's change, which
+        # the price tool gives; a correlation is its own query
+        return None
+    members = [s.code for s in analysis.submarkets] or ["CHICAGO"]
+    if len(members) != 1:
+        return None
+    specs = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in years]
+    pair = [s["as"] for s in specs]
+    return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": members}],
+            "derived": [{"name": "change", "op": "change", "of": pair},
+                        {"name": "change_pct", "op": "pct_change", "of": pair}]}
+
+
 def ihs_quarters(analysis: Analysis) -> dict | None:
     """"The IHS index for the City of Chicago in Q4 2019 and Q4 2025, and the % change": the index in each quarter
     named for the submarkets named (the city's own series where none is), and the change between two. Ranked ("which
@@ -1229,7 +1251,8 @@ def composed_query(analysis: Analysis) -> dict | None:
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
     for reader in (group_compare, across_places, set_query, area_share_of_city, submarket_areas_set, bound_query,
-                   station_chain, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_quarters,
+                   station_chain, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
+                   ihs_quarters,
                    zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,
                    named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
                    grain_set, other_end_ranked):

@@ -343,3 +343,11 @@ def test_the_index_summary_series_by_their_names(ask, quarterly):
     assert f" {city - suburbs:.1f}." in lead and "outside" not in lead.lower()
     r = ask("IHS index for suburban Cook County in 2025Q4")
     assert f"(Suburban Cook County) of {suburbs:.1f} in 2025Q4" in _lead(r["answer"])
+
+
+def test_a_change_between_two_years_of_the_index_is_between_their_quarterly_means(ask, quarterly):
+    years = {y: quarterly.loc[[f"{y}Q{q}" for q in range(1, 5)], "CHICAGO"].mean() for y in (2006, 2012)}
+    lead = _lead(ask("How much did the IHS price index for the City of Chicago fall from 2006 to 2012 (annual "
+                     "averages), in percent?")["answer"])
+    assert f"of {years[2006]:.1f} in 2006" in lead and f"of {years[2012]:.1f} in 2012" in lead
+    assert f"a change of {(years[2012] / years[2006] - 1) * 100:+.1f}% from 2006 to 2012" in lead

@@ -144,3 +144,13 @@ def test_a_ranked_sets_pooled_figures(ask):
                     "same years?"))
     assert f"a combined {pooled:.1f} homicides per 100,000 residents a year in 2019-2022 (the city's: {city:.1f})" \
         in text
+
+
+def test_the_places_that_grew_fastest_and_their_homicides(ask):
+    growth = (ref._acs_pop() / ref._pop2010() - 1) * 100
+    fastest = ref._rank(growth, 5)
+    total = ref._counts(ref._years(2019, 2022))[fastest].sum()
+    text = lead(ask("The five community areas that grew fastest (percent) between the 2010 census and the 2019–2023 "
+                    "ACS — how many homicides did they have in total over 2019-2022?"))
+    assert f"{total} homicides in 2019-2022" in text.split(". Loop")[0]
+    assert all(_name(a) in text for a in fastest)
