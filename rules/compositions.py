@@ -273,6 +273,24 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
     return {"measure": MEASURE_OF[condition.metric]} if condition.metric in MEASURE_OF else None
 
 
+def filtered_share_of_set(analysis: Analysis) -> dict | None:
+    """"In the five areas with the most homicides over 2015-2022, what percent of those homicides happened between
+    10pm and 3:59am": the set ranked by all its homicides, the ones the hours (days, months, domestic flag) keep
+    beside, and those as a percent of all, per area and over the set."""
+    ranking = analysis.ranking
+    kinds = _homicide_filters(analysis)
+    if not ranking or not ranking.top_n or ranking.metric != "homicides" or analysis.per_capita or not kinds \
+            or not _plain(analysis) or analysis.area_condition or len(analysis.metrics) != 1:
+        return None
+    period = _period(analysis)
+    every = {"measure": "homicides", **({"period": period} if period else {}), "as": "homicides_all"}
+    kept = {**every, "filters": kinds, "as": "homicides_kept"}
+    return {"measures": [every, kept], "group_by": ["community_area"],
+            "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}],
+            "order_by": [{"field": "homicides_all", "direction": ranking.order}], "limit": ranking.top_n,
+            "totals": True}
+
+
 def _set_spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
     if metric in ("homicide_rate", "homicide_density"):
         return {"measure": metric, **({"period": period} if period else {})}
@@ -1250,7 +1268,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, across_places, set_query, area_share_of_city, submarket_areas_set, bound_query,
+    for reader in (group_compare, across_places, set_query, filtered_share_of_set, area_share_of_city, submarket_areas_set, bound_query,
                    station_chain, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
                    ihs_quarters,
                    zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,

@@ -605,6 +605,8 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
         return (b - a) / a.where(a != 0) * 100
     if op == "difference":
         return a - b
+    if op == "percent_of":
+        return a / b.where(b != 0) * 100
     if op == "sum":
         return a + b
     return a / b.where(b != 0)

@@ -23,8 +23,9 @@ MAX_MEASURES = 12
 MAX_FILTERS = 20
 MAX_VALUES = 200
 MAX_LIMIT = 1000
-DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "sum", "share_of_total", "rank")
-PAIR_OPS = ("change", "pct_change", "difference", "ratio", "sum")  # the ops of two columns
+DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "share_of_total", "rank")
+# the ops of two columns; percent_of is the first as a percent of the second ("what percent of them were at night")
+PAIR_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum")
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 # A threshold named by what it is, not by its number: the city's own figure for the column's measure (same period
 # and filters), or the median or mean over the grouped rows ("areas whose income is above the city's").

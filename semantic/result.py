@@ -189,6 +189,9 @@ def _derived_label(item, specs, cat, data=None) -> str:
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
+    if op == "percent_of" and all(f in specs for f in item["of"]):  # "Share of homicides (hours 22-3) in homicides"
+        parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions, data) for f in item["of"]]
+        return f"Share of {parts[0][:1].lower() + parts[0][1:]} in {parts[1][:1].lower() + parts[1][1:]}"
     if op in ("ratio", "difference") and all(f in specs for f in item["of"]):
         # "Ratio of home value (zip code: 60614) to ...", "Difference between ... and ..."
         parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions, data) for f in item["of"]]
@@ -209,7 +212,8 @@ def _short(name, specs, cat) -> str:
 
 
 def _derived_unit(item) -> str:
-    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "ratio": "times"}.get(item["op"], "")
+    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "ratio": "times",
+            "percent_of": "percent"}.get(item["op"], "")
 
 
 def _sources(executor) -> list:
@@ -662,7 +666,8 @@ def _total_parts(result: QueryResult) -> list[str]:
             first = result.totals.get(of[0]) if of else None
             pct = f" ({value / first * 100:+.1f}%)" if isinstance(first, (int, float)) and first else ""
             parts.append(_phrase(base, value) + pct)
-        elif base and base.get("op") == "pct_change" and isinstance(value, (int, float)) and value == value \
+        elif base and base.get("op") in ("pct_change", "percent_of") and isinstance(value, (int, float)) \
+                and value == value \
                 and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."
             parts.append(_phrase(base, value))
         elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \

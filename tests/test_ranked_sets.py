@@ -154,3 +154,16 @@ def test_the_places_that_grew_fastest_and_their_homicides(ask):
                     "ACS — how many homicides did they have in total over 2019-2022?"))
     assert f"{total} homicides in 2019-2022" in text.split(". Loop")[0]
     assert all(_name(a) in text for a in fastest)
+
+
+def test_the_share_of_a_sets_homicides_in_some_hours(ask):
+    rows = ref._hom()
+    rows = rows[rows["year"].between(2015, 2022)]
+    most = ref._rank(ref._counts(ref._years(2015, 2022)), 5)
+    picked = rows[rows["area"].isin(most)]
+    night = picked["date"].dt.hour.isin([22, 23, 0, 1, 2, 3])
+    text = lead(ask("In the five community areas with the most homicides over 2015-2022, what percent of those "
+                    "homicides happened between 10pm and 3:59am?"))
+    together = text.split("Together they had ")[1].split(". ")[0]
+    assert f"{len(picked):,} homicides in 2015-2022" in together and f"{int(night.sum())} homicides (hour" in together
+    assert together.endswith(f"of {night.mean() * 100:.1f}%")
