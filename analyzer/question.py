@@ -486,13 +486,7 @@ def _read_warnings(w) -> None:
     sets_aside = bool(ranking) and not areas and ("homicides" not in domains or per_capita) and not ranks_change
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
-    # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
-    # figures (rules/compositions.station_chain), so none is missing for the district
-    w.station_area = bool("police_station" in metrics and districts and not areas and _STATION_AREA_RE.search(low)
-                          and (per_capita or set(w.domains) & {"census", "socioeconomic", "property"}))
-    # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
-    w.office_zip = bool(wards) and not (areas or w.zips) and "home_value" in metrics and any(
-        name.startswith("ward_office") for name, _ in measures_named(text))
+    _read_links(w)
     warnings += _survey_warnings(w) + ([] if w.office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
@@ -1324,6 +1318,18 @@ _HOMICIDE_METRICS = frozenset({"homicides", "arrests", "domestic", "iucr", "loca
 
 # "the Hispanic share in the 2010 census", "how old were residents in 2010": groups the 2010 file does not hold
 _CENSUS_2010_RE = re.compile(r"\b2010\s+(?:u\.?s\.?\s+)?census\b|\bcensus\s+(?:of\s+|in\s+)?2010\b")
+
+
+def _read_links(w) -> None:
+    """Figures asked of a place another one links to, so none is missing for the place named."""
+    metrics, low = w.metrics, w.low
+    # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
+    # figures (rules/compositions.station_chain)
+    w.station_area = bool("police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
+                          and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}))
+    # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
+    w.office_zip = bool(w.wards) and not (w.areas or w.zips) and "home_value" in metrics and any(
+        name.startswith("ward_office") for name, _ in measures_named(w.text))
 
 
 _OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")

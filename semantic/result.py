@@ -494,6 +494,13 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
     return f"The figures: {said}." if places else f"For the whole city: {said}."
 
 
+def _set_words(picked: str, n: int) -> str:
+    """"Of the 10 community areas with the highest poverty", not "... among the 10 highest by poverty"."""
+    for end in ("highest", "lowest"):
+        picked = re.sub(rf"^among the {n} {end} by ", f"with the {end} ", picked)
+    return picked
+
+
 def render_lead(result: QueryResult) -> str:
     """Sentences a person reads first: what was asked as a whole (a count of the areas a threshold picks, a total
     over a set, a correlation) before the rows, each figure with its label, unit and period, its member named."""
@@ -513,9 +520,7 @@ def render_lead(result: QueryResult) -> str:
         ranked = _selection(QueryResult(query={k: v for k, v in result.query.items() if k != "having"},
                                         columns=result.columns, rows=[]))
         said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]) if result.rows else ""
-        for end in ("highest", "lowest"):  # "Of the 10 community areas with the highest poverty", not "among the 10"
-            picked = re.sub(rf"^among the {result.selected} {end} by ", f"with the {end} ", picked)
-        head = f"Of the {_grain_words(result, result.selected)} {picked}"
+        head = f"Of the {_grain_words(result, result.selected)} {_set_words(picked, result.selected)}"
         if n == 1 and said:
             sentences.append(f"{head}, the one {ranked} is {_who(result.rows[0], result)}, with {said}.")
             rows = []
