@@ -394,6 +394,8 @@ GROUP_CONTRAST_RE = re.compile(
 COMPARE_RE = re.compile(r"\bcompar\w*|\bvs\.?\b|\bversus\b|\bdifference\s+between\b|\bagainst\b|"
                         r"\bhigher\s+than\b|\blower\s+than\b|\bmore\s+than\b|\bfewer\s+than\b|\bless\s+than\b|"
                         r"\b(?!(?:other|rather)\b)(?:worse|better|\w{3,}ier|\w{3,}er)\s+than\b", _FLAGS)
+# Measures where more is better: "best" ranks them from the top (for homicides, poverty or hardship, from the bottom).
+HIGHER_IS_BETTER = ("arrests", "income")
 RANK_DESC_RE = word_re(RANK_DESC)
 RANK_ASC_RE = word_re(RANK_ASC)
 # A ranking word that carries its own metric: "safest" ranks by homicides whatever else is named.

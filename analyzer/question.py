@@ -34,6 +34,7 @@ from analyzer.lexicon import (
     CITYWIDE_RE,
     COMPARE_RE,
     GAP_RE,
+    HIGHER_IS_BETTER,
     NOW_RE,
     CORRELATION_RE,
     FILTERING_SUBJECTS,
@@ -1230,7 +1231,7 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
         ranking["order"] = "desc" if order == "asc" else "asc"
     judged = next((m.group(0).lower() for m in (desc, asc, top) if m and re.search(r"\b(?:best|worst)\b", m.group(0),
                                                                                    re.I)), None)
-    if judged and ranking["metric"] in _HIGHER_IS_BETTER:
+    if judged and ranking["metric"] in HIGHER_IS_BETTER:
         # "the best arrest rate", "the worst income": best is the highest of a measure people want more of.
         ranking["order"] = "desc" if "best" in judged else "asc"
     if top_n is None and WHICH_RE.search(low) and not re.search(
@@ -1258,8 +1259,6 @@ _OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:als
 _BY_COUNT_RE = re.compile(r"\b(?:most|fewest|(?:highest|largest|biggest|greatest|lowest|smallest)\s+(?:number|count|"
                           r"total)\s+of|(?:drop|decline|decrease|fall|rise|increase|jump|spike|change)\s+in)\s+"
                           r"(?:the\s+number\s+of\s+)?(?:homicides|murders|killings|victims|deaths)\b")
-# Measures where more is better: "best" ranks them from the top (for homicides, poverty or hardship, from the bottom).
-_HIGHER_IS_BETTER = ("arrests", "income")
 
 _DOMESTIC_ONLY_RE = re.compile(
     r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|killings?|slayings?|cases?|deaths?)\b|"

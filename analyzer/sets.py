@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import RankedSet
-from analyzer.lexicon import NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC
+from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC
 
 _PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip\s+codes|zips)"
 _SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
@@ -24,7 +24,7 @@ _WITH_RE = re.compile(rf"\b{NUM}\s+{_PLACES}\s+(?:with|having|that\s+(?:have|had
                       rf"(?:the\s+)?{_SUPER}\s+", re.I)
 # "the 5 poorest areas", "the ten most dangerous neighborhoods"
 _BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
-_HIGHER_IS_BETTER = ("income", "arrests", "home_value")
+_HIGHER_IS_BETTER = (*HIGHER_IS_BETTER, "home_value")  # the best home value is the highest
 # The measure a set names comes within this many characters of its ranking words.
 _REACH = 40
 
