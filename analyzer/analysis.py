@@ -133,6 +133,7 @@ class RankedSet:
     n: int
     order: str  # "desc": the highest n; "asc": the lowest
     span: tuple = ()
+    excluded: bool = False  # "then drop any that are also among the 20 ...": the set taken away, not intersected
 
 
 @dataclass
@@ -197,6 +198,8 @@ class Analysis:
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
+    growth_counted: str | None = None  # "how many of them lost population": "below" | "above" zero, counted
+    district_counted: bool = False  # "homicides in district 11 in 2022, and the area its station is in": by district
     station_area: bool = False  # "the district's station is in which community area, and that area's rate"
     station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value
     relative_year_note: str | None = None

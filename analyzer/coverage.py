@@ -91,7 +91,7 @@ _VOCABULARY: list[re.Pattern] = [
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
     # "Chicago homicides in 2016 minus Austin - what's left?", "across every year you've got": asking, not a subject.
-    re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was)\s+(?:left|remaining)\b|\bwhat\s+remains\b|"
+    re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was)\s+(?:left|remaining)\b|\bwhat\s+remains\b|\b(?:are|is)\s+left\b|"
                r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
     # "how many died that month": the month (year, day) the question's ranking finds, named again.
     re.compile(r"\b(?:that|this)\s+(?:month|year|day|week)\b"),
@@ -99,6 +99,16 @@ _VOCABULARY: list[re.Pattern] = [
     re.compile(r"\bbreak\s+(?:it\s+|them\s+|that\s+|those\s+)?down\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
+    # "Englewood lies in which submarket", "the quarterly values" (a year's index is the mean of its quarters)
+    re.compile(r"\b(?:lies|lie|lying|sits|falls?)\s+(?:in|within|inside)\s+which\b|"
+               r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b"),
+    # "the 90-day period ending Oct 31 2019": a window named by its last day (the day is read as a date); "% change"
+    re.compile(r"\bending\s+(?:on\s+)?(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)\w+\.?|"
+               r"%\s*change\b|\bpercent(?:age)?\s+change\b"),
+    # "the areas whose main IHS submarket is ...": the submarket an area lies mostly in
+    re.compile(r"\bmain\s+(?:ihs\s+)?(?:price[\s-]index\s+)?submarket\b"),
+    # "after the housing crash", "before the bubble burst": the time the years asked stand for, said in words
+    re.compile(r"\b(?:the\s+)?(?:housing|market|real\s+estate|mortgage)\s+(?:crash|bust|collapse|bubble|crisis)\b"),
     # Zillow's typical home value is the middle tier's: a fair reading of a median home price (not of an income).
     re.compile(r"\bmedian\s+(?:home|house|housing|property|sale|condo)s?\s*(?:values?|prices?|costs?)?\b"),
 ]

@@ -35,7 +35,9 @@ def named_districts(low: str, data, taken: list, context: str = _CONTEXT) -> tup
     if not names:
         return [], []
     alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(r"\b(" + alternatives + r")\s+" + context + r"\b|\b" + context + r"\s+(?:of\s+)?(" +
+    # "the Gresham (district 6) police station": the number in brackets between the name and its word
+    pattern = re.compile(r"\b(" + alternatives + r")\s+(?:\((?:police\s+)?district\s+\d{1,2}\)\s+)?" + context +
+                         r"\b|\b" + context + r"\s+(?:of\s+)?(" +
                          alternatives + r")\b")
     numbers, spans = [], []
     for m in pattern.finditer(low):

@@ -16,12 +16,12 @@ from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, TIMES_RE, number
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
                       r"communities))|everywhere\s+else|every(?:\s+other|one\s+else)\b(?:\s+(?:area|neighbou?rhood|"
-                      r"community\s+area))?|all\s+other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
+                      r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over))\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
-_SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:higher|lower|richer|poorer)"
+_SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
                       r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
 # A set's figure as its members' plain average, not pooled from the set's sums.
 MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:average|mean)s?\b|\bnot\s+(?:pooled|"
@@ -53,7 +53,9 @@ _RANGE_RE = re.compile(r"\b(?:range|gap|difference|spread|distance)\s+between\s+
                        r"top|richest|max(?:imum)?)\b(?:[\w\s'-]{0,40}?\band\s+(?:the\s+)?(?:lowest|smallest|bottom|"
                        r"poorest|min(?:imum)?)\b)?|\b(?:highest|largest|max(?:imum)?)\s+(?:and|minus|vs\.?)\s+(?:the\s+)?"
                        r"(?:lowest|smallest|min(?:imum)?)\b(?:[^?.]{0,60}?\b(?:gap|difference|range|spread)\b)?|"
-                       r"\bhow\s+(?:wide|big|large)\s+(?:is\s+)?the\s+(?:range|spread)\b", re.I)
+                       r"\bhow\s+(?:wide|big|large)\s+(?:is\s+)?the\s+(?:range|spread)\b|"
+                       # "the range (max minus min) of the individual area rates"
+                       r"\brange\b\s*\(?\s*(?=(?:max(?:imum)?|highest)\s+(?:minus|less|-)\s+(?:min(?:imum)?|lowest))", re.I)
 # "the median poverty rate across the areas": a median of the places' values, not a measure named "median" (a
 # household income's, a sale price's)
 _MEDIAN_RE = re.compile(r"\bmedian\b(?!\s+(?:household\s+|family\s+)?incomes?\b)(?!\s+(?:sale|list|days?|dom)\b)", re.I)
@@ -65,9 +67,9 @@ _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+are
 def spread_asked(low: str, condition, consumed: list) -> str | None:
     """"range" where the question asks how far apart the places' highest and lowest values are, "median" where it
     asks the median of their values; the words read are added to ``consumed``."""
-    found = _RANGE_RE.search(low)
+    found = list(_RANGE_RE.finditer(low))
     if found:
-        consumed.append(found.span())
+        consumed += [m.span() for m in found]
         return "range"
     found = _MEDIAN_RE.search(low)
     if found and _OVER_PLACES_RE.search(low) and not (condition and condition.reference):  # not "above the median"

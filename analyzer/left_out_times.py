@@ -14,8 +14,9 @@ from analyzer.years import _MONTH_WORD, _SEASONS, _month_number
 _Y = r"(?:19|20)\d{2}"
 _CUE = (r"\b(?:except(?:\s+for)?|excluding|exclude|excludes|but\s+not|not\s+counting|not\s+including|"
         r"(?:but\s+)?(?:do\s+not|don'?t|dont|doesn'?t|without)\s+(?:count(?:ing)?|includ(?:e|ing))|skip(?:ping|s)?|"
-        r"leav(?:e|ing)\s+out|minus|other\s+than|apart\s+from|aside\s+from|besides|ignoring|"
+        r"leav(?:e|ing)\s+out|(?<![0-9]\s)(?<![0-9])minus|other\s+than|apart\s+from|aside\s+from|besides|ignoring|"
         r"with\s+the\s+exception\s+of|(?<=years)\s+but|(?<=year)\s+but)")
+# ("2022 minus 2012" is a difference of two years asked, not a year left out: no cue after a number.)
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+|&\s*)?|\s+and\s+|\s+or\s+|\s*&\s*)"
 _LEFT_YEARS_RE = re.compile(_CUE + r"\s+(?:the\s+)?(?:years?\s+(?:of\s+)?)?(" + _Y + r"(?:" + _SEP + _Y +
                             r")*)(?:\s+at\s+all)?\b(?!\s*(?:-|–|to|through|thru)\s*\d)", re.I)

@@ -62,7 +62,7 @@ _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "betw
               "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you",
               "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
               "sat+sun": "saturday and sunday", "community-area": "community area",
-              "community-areas": "community areas"}
+              "community-areas": "community areas", "dist": "district", "dists": "districts"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -185,7 +185,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("domestic", "homicides", r"domestic"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
     ("police_station", "police_stations",
-     r"police\s+stations?|(?:district|cpd)\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
+     r"police\s+stations?|(?:district|cpd)\s+stations?|district\s+\d{1,2}(?:st|nd|rd|th)?\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
      r"station\s+address(?:es)?|cop\s+shops?|"
      # "where is the station?" beside a district: a police station (not a gas, train, bus or CTA one)
      r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))"),
@@ -201,6 +201,8 @@ LOCATIONS: dict[str, str] = {
     "tavern": "TAVERN", "bar": "TAVERN", "sidewalk": "SIDEWALK", "hallway": "HALLWAY",
     "residence": "RESIDENCE", "house": "HOUSE", "houses": "HOUSE", "garage": "GARAGE",
     "retail store": "RETAIL STORE", "store": "RETAIL STORE", "gangway": "GANGWAY",
+    # the Housing Authority's places: a family of kinds (CHA APARTMENT, CHA HALLWAY, ...) with no row of its own
+    "cha": "CHA", "chicago housing authority": "CHA", "public housing": "CHA",
 }
 LOCATION_GENERIC = r"location\s+types?|where\s+(?:do|did|are|were)\s+(?:most\s+)?(?:homicides|murders|killings)|" \
                    r"(?:kinds?|types?|sorts?)\s+of\s+(?:places?|locations?|settings?|spots?)|locations?"
@@ -214,7 +216,11 @@ UNSUPPORTED: list[tuple[str, str]] = [
     ("theft", r"thefts?|stolen|steal(?:ing)?|shoplifting"),
     ("assault", r"assaults?|batter(?:y|ies)|sexual\s+assault|rapes?"),
     ("drugs", r"drugs?|narcotics?"),
-    ("traffic", r"traffic|crash(?:es)?|accidents?|car\s+accidents?|pedestrians?"),
+    # "the housing crash" is the price index's fall, not a traffic crash
+    ("traffic", r"traffic|(?<!housing\s)(?<!market\s)(?<!stock\s)(?<!price\s)crash(?:es)?|accidents?|car\s+accidents?|"
+                r"pedestrians?"),
+    # the homicide rows are first-degree murders (IUCR 0110) only: no manslaughter or reckless homicide
+    ("manslaughter", r"(?:involuntary\s+)?manslaughters?|reckless\s+homicides?"),
     # A graduation rate is a school's figure; the indicators hold adults' diplomas, another measure.
     ("graduation rates", r"graduation\s+rates?|dropout\s+rates?"),
     ("schools", r"schools?(?!ing)|test\s+scores?|cps\b"),
@@ -381,7 +387,7 @@ BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bwe
 BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+hours?\b|\bhours?\s+of\s+"
                         r"(?:the\s+)?day\b|\bby\s+hour\b|\bhourly\b|\b(?:at|during\s+the)\s+night\b|"
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
-BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+months?\b|\bseason\w*|"
+BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+(?:calendar\s+)?months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
 CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\br\s+between\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
@@ -409,6 +415,7 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+
                       r"\b" + NUM +
                       r"\s+(?:most|least|highest|lowest|safest|deadliest|richest|poorest|wealthiest|"
                       r"cheapest|fewest|biggest|largest|smallest|worst|best|priciest|costliest|densest|areas|"
+                      r"fastest(?:[\s-](?:growing|shrinking))?|slowest(?:[\s-](?:growing|shrinking))?|"
                       r"neighbou?rhoods|"
                       r"communit(?:y|ies)|community\s+areas|wards|districts|(?:police\s+)?beats)\b", _FLAGS)
 HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"

@@ -70,6 +70,7 @@ from analyzer.lexicon import (
     rank_position,
 )
 from analyzer import negations
+from analyzer.fallback import FALLBACK_RE, acs_vintage_warning, latest_instead
 from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
@@ -91,6 +92,7 @@ from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, 
                              read_times, spell_years)
 from semantic.catalog import catalog
 from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, ranked_query,
+                              time_ranked, two_periods,
                               words_named)
 from analyzer.years import (
     ACS_VINTAGE_RE,
@@ -182,12 +184,20 @@ def _read_places(w) -> None:
     w.wards, w.zips = wards, zips
 
 
+_BY_QUARTER_RE = re.compile(r"\b(?:which|what|lowest|highest|worst|best|peak|bottom|top|low|high)\s+quarter\b|"
+                            r"\b(?:by|each|every)\s+quarter\b")
+_GROWTH_COUNTED_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:them|those|these)\s+)?(?:\w+\s+){0,2}?"
+                                r"(lost|shr[aiu]nk|declined|fell|gained|grew)\b")
+_COVERS_MOST_RE = re.compile(r"\b(?:covers?|covering|covered|overlaps?)\s+(?:the\s+)?(?:most|biggest|largest)\b")
+_YEAR_MINUS_RE = re.compile(r"\b(?:19|20)\d\d\s+minus\s+(?:19|20)\d\d\b")
+
+
 def _read_times(w) -> None:
     """Years, spans, months and hours, and the years and months left out."""
     consumed, cov, low, places, scoped_low = w.consumed, w.cov, w.low, w.places, w.scoped_low
     vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(low)] + \
         [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)", "income (2008-2012)": a source
-    consumed += vintage
+    consumed += vintage + [m.span() for m in _YEAR_MINUS_RE.finditer(low)]  # "(2022 minus 2012)": a difference
     w.acs_named = any("acs" in low[a:b] or "american" in low[a:b] for a, b in vintage)
     w.vintage = vintage
     when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
@@ -317,7 +327,9 @@ def _read_declared_or_unsupported(w) -> None:
     if starts:
         w.consumed.append(window.span())
     declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months,
-                              starts[0] if starts else "") if not metrics else None
+                              starts[0] if starts else "") if not [m for m in metrics if m != "trend"] else None
+    if declared and "trend" in metrics:  # "Redfin homes sold: 2016 vs 2018, % change": the change is the layer's
+        metrics.remove("trend")
     if not domains and not declared and not UNSUPPORTED_ANY_RE.search(low) and (
             wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
@@ -390,7 +402,9 @@ def _read_shape(w) -> None:
     floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
     if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
         consumed.append(floor.span())
-    ranking = _ranking(low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():],
+    ranked_low = low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():]
+    # "the community area that covers most of that ZIP": the link's words (semantic/datasets/crosswalk.py), no ranking
+    ranking = _ranking(negations.blanked(ranked_low, [m.span() for m in _COVERS_MOST_RE.finditer(low)]),
                        metrics, metric_pos)
     follow = _follow_year(w, ranking)
     if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
@@ -416,13 +430,20 @@ def _read_shape(w) -> None:
             group_by = other
     if group_by == "zip" and "property" not in domains:
         group_by = None  # only home values are published by ZIP
+    if "property" in domains and _BY_QUARTER_RE.search(low):
+        group_by = "quarter"  # "the lowest quarter between 2008 and 2015": the price index's quarters ranked
+        consumed += [m.span() for m in _BY_QUARTER_RE.finditer(low)]
     if ihs["submarkets"] and group_by == "year" and domains == ["property"]:
         group_by = None  # "year over year", "changed": a submarket's answer always carries its quarterly series
     # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
     # Every group's own words ("earning $125,000 or more" beside "the highest percentage of Black residents") are a
     # group, not a bound on the areas
     group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
-    conditions = read_conditions(low, metric_pos, group_words) if not (areas or wards or districts or zips) else []
+    # "among areas over 90% Black, where does Chatham rank": one named area ranked inside a threshold's set
+    ranked_inside = len(areas) == 1 and not (wards or districts or zips) and bool(_RANK_OF_RE.search(low)) and \
+        bool(re.search(r"\b(?:among|of)\s+(?:the\s+)?(?:community\s+)?areas\s+(?:where|with|that|whose)\b", low))
+    conditions = read_conditions(low, metric_pos, group_words) if not (areas or wards or districts or zips) \
+        or ranked_inside else []
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
@@ -663,12 +684,19 @@ def _query_parts(w, result: dict) -> None:
     # both named before it ("Chatham or Auburn Gresham -- which ... how many times the other's"): the question's order
     result["ratio_first"] = (before if len(before) == 1 else after if not before else [(0, None)])[0][1] \
         if before or after else None
+    asked = _TIMES_SUBJECT_RE.match(w.low, times.end()) if times else None
+    if asked:  # "A vs B ...: how many times higher is B's?": the place the question puts after "is" is the top
+        result["ratio_first"] = next((a["number"] for a in w.areas if a.get("text") and
+                                      w.low.startswith(a["text"].lower(), asked.end())), result["ratio_first"])
     if times:  # its words are the ratio's, read
         result["not_used"] = [p for p in result.get("not_used", []) if p not in ("divided", "x", "ratio")]
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 
 
+# "how many times higher is Englewood's", "how many times as high was X's": the subject of the comparison follows
+_TIMES_SUBJECT_RE = re.compile(r"\s+(?:(?:higher|greater|larger|bigger|more|lower|smaller|as\s+\w+)\s+)?"
+                               r"(?:is|was|are|were)\s+(?:the\s+)?")
 # "how many households", "what share of the city's households ... live in": the households counted (a share of the
 # city's count), not each area's share of its own households
 _MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|killings)\s+in\s+((?:19|20)\d\d)\s+than\s+"
@@ -777,6 +805,14 @@ def _finish(w) -> Analysis:
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
     _query_parts(w, result)
+    latest_instead(result, low, getattr(data, "coverage", None) or {} if data is not None else {})
+    fallback = FALLBACK_RE.search(low)
+    if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
+        result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
+                              and not (p == "vintage" and "acs" in low)]
+    vintage = acs_vintage_warning(low) if "census" in domains else None
+    if vintage:
+        result["warnings"] = [*(result.get("warnings") or []), vintage]
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share
@@ -797,6 +833,10 @@ def _finish(w) -> Analysis:
         "community_area", "ward", "district", "location_type", "year", "month")) else None
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
     result["station_area"] = w.station_area
+    # "among the 10 ..., how many lost population since 2010": the members on one side of zero, counted
+    counted = _GROWTH_COUNTED_RE.search(w.low) if result.get("population_growth") else None
+    result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
+    result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
@@ -812,10 +852,21 @@ def _finish(w) -> Analysis:
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     _asked_forms(w, result)
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
+    days = sorted({s.start for s in times.date_spans if len(s.start) == 10 and s.start == s.end})  # single days
     if declared and not domains and not unsupported and not injection:
         if ranking and result["group_by"] in ("month", "year", "weekday", "hour"):
-            # "which month of 2018 had the most sales": a ranking over time the declared reading cannot make, said
-            result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
+            # "which month of 2018 had the most sales": the declared measure over that grain, its top one
+            over_time = time_ranked(declared, result["group_by"], ranking["order"], ranking["top_n"],
+                                    total=bool(re.search(r"\b(?:in\s+total|total|altogether|combined)\b", low)))
+            if over_time is None:  # a grain the measure's dataset has not: said, not answered for another one
+                result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
+            else:
+                declared = over_time
+        elif len(days) == 2 and (result.get("trend") or result.get("comparison")):
+            # "the 90-day period ending Oct 31 2019 vs ending Oct 31 2014": a series by its days, those two days'
+            declared = two_periods(declared, [{"start": d, "end": d} for d in days])
+        elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")):
+            declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
         elif ranking:  # "which community area is the largest by land area? and the smallest?"
             declared = ranked_query(declared, ranking["order"], ranking["top_n"], low)
             if declared.get("having"):  # "at least 10 homes sold": "least" bounds the set, it does not rank
@@ -910,8 +961,8 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"(?:\d+\s+|77\s+|50\s+)?(?:community\s+areas|areas|wards|(?:police\s+)?districts|"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
-_HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost\s+value|"
-                             r"(?:went|gone|go|going)\s+down)|"
+_HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost|los(?:e|es|ing)|"
+                             r"shed|plunged|plummeted|sank|(?:went|gone|go|going)\s+down)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew|climb\w*|(?:went|gone|go)\s+up))\b")
 def _not_describing_a_zip(low: str, zips: list, areas: list) -> list:
     """The areas asked about: not those in parentheses after a ZIP, which only say where it is ("ZIP 60617 (South
@@ -977,7 +1028,8 @@ _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dro
 _AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
 # "grew faster", "in percent", "growth rate": a relative change; a homicide rate asked beside it is no such cue
 _IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|growth\s+rate|rate\s+of\s+"
-                            r"(?:growth|change|decline|loss))\b|%")
+                            r"(?:growth|change|decline|loss)|(?:share|proportion|fraction)\s+of\s+(?:its|their|the)\s+"
+                            r"(?:population|residents|people))\b|%")
 
 
 def _population_growth(low: str, metrics: list) -> str | None:
@@ -1325,12 +1377,19 @@ def _read_links(w) -> None:
     # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
     # figures (rules/compositions.station_chain)
     w.station_area = bool("police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
-                          and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}))
+                          and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}
+                               or re.search(r"\b(?:that|this|the\s+same)\s+(?:community\s+)?area\b", low)))
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
-    w.office_zip = bool(w.wards) and not (w.areas or w.zips) and "home_value" in metrics and any(
+    # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
+    w.office_zip = bool(w.wards) and not (w.areas or w.zips) and ("home_value" in metrics or any(
+        name == "main_community_area" for name, _ in measures_named(w.text))) and any(
         name.startswith("ward_office") for name, _ in measures_named(w.text))
 
 
+# "how many homicides were recorded in police district 11 in 2022, and ... the area where its station is": the
+# district's own count (the area's figures are the rest)
+_DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for)\s+"
+                                  r"(?:police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
 _OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")
 _STATION_AREA_RE = re.compile(r"\bstation\b[^.?;]{0,40}\b(?:community\s+)?area\b|\b(?:community\s+)?area\b[^.?;]{0,40}"
                               r"\bstation\b|\bthat\s+area\b")

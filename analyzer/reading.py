@@ -105,12 +105,15 @@ def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading
 def _declared(a: Analysis) -> Reading:
     """The reading of a semantic-layer query (analysis.declared_query): its measures' labels, members and period."""
     query = a.declared_query
-    measures = [catalog().measures[name] for name in query["measures"]]
+    specs = [m if isinstance(m, dict) else {"measure": m} for m in query["measures"]]
+    measures = list({s["measure"]: catalog().measures[s["measure"]] for s in specs}.values())
     filters = query.get("filters", [])
     places = [str(v) if f["dimension"] != "ward" else f"ward {v}" for f in filters for v in f.get("in", [])]
     period = query.get("period") or {}
     periods = [f"{period['start']} to {period['end']}"] if "start" in period else \
         [", ".join(map(str, values)) for values in period.values()]
+    periods += [str(s["period"].get("year") or s["period"].get("start")) for s in specs
+                if s.get("period", {}).get("year") or s.get("period", {}).get("start")]  # side by side
     periods += [f"the window starting {f['equals']}" for f in filters if f["dimension"] == "window_start"]
     return Reading(measures=[m.label for m in measures], places=places, periods=periods, not_used=list(a.not_used),
                    text_answer=all(m.agg == "attribute" for m in measures))

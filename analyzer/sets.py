@@ -72,10 +72,14 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
                 _order(groups["sup"], metric)
             n = _count(m.group(2) if groups.get("end") else m.group(1))
-            found.append(RankedSet(metric, n, order, m.span()))
+            excluded = bool(found) and bool(_DROP_RE.search(low[max(0, m.start() - 60):m.start()]))
+            found.append(RankedSet(metric, n, order, m.span(), excluded))
     return sorted(found, key=lambda s: s.span)
 
 
+# "then drop any that are also among", "excluding those in", "but not in": a later set is taken away from the first
+_DROP_RE = re.compile(r"\b(?:drop|dropping|remove|removing|exclude|excluding|minus|take\s+out|taking\s+out|leave\s+out|"
+                      r"leaving\s+out|throw\s+out|except|but\s+not|not\s+(?:also\s+)?(?:in|among))\b[^.?;]{0,45}$")
 _OUTER_RE = re.compile(rf"\b(?:which|what)\b(?:\s+(?:one|area|community\s+area|neighbou?rhood|of\s+(?:them|those|"
                        rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?{_SUPER}\s+", re.I)
 

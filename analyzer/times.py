@@ -558,7 +558,10 @@ _PERCENT_CHANGE_RE = re.compile(
     r"(?:\bpercent(?:age)?|\bper\s+cent|%)\s+(?:change|increase|decrease|rise|drop|decline|jump|fall|difference)\b|"
     r"\bby\s+what\s+(?:percent(?:age)?|%)|\bhow\s+many\s+percent\b|\bchange\s+in\s+percent(?:age)?\s+terms\b|"
     # "how big was the jump from 2015 to 2016, in percent?"
-    r"\bin\s+percent(?:age)?(?:\s+terms)?\s*(?:[?.!]|$)", re.I)
+    r"\bin\s+percent(?:age)?(?:\s+terms)?\s*(?:[?.!]|$)|"
+    # "home-value gain (%)", "% gain", "growth in %"
+    r"\b(?:change|increase|decrease|rise|drop|decline|jump|fall|gain|growth|loss)\s*\(\s*%\s*\)|%\s+(?:gain|growth|loss)\b|"
+    r"\b(?:gain|growth|loss|change)\s+in\s+%", re.I)
 
 
 # ---------------------------------------------------------------- the whole reading

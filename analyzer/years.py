@@ -241,7 +241,8 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
                             r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:data|figures|numbers|estimates|snapshot)\b", re.I)
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
-                              r"socioeconomic\w*|dependency)\W{0,3}(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
+                              r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
+                              r"numbers?|indicators?)\W{0,3})?(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
 _MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b", re.I)
 
 

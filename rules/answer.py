@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from analyzer.analysis import Analysis
 from analyzer.lexicon import FILTERING_SUBJECTS
+from analyzer.fallback import NOT_HELD
 from analyzer.notes import not_used_note, unsupported_named, user_notes
 from analyzer.question import AREA_ONLY, RATE_WITHOUT_POPULATION, ZIP_GAP
 from loop import grounding
@@ -682,6 +683,8 @@ def _qualifies(warning: str, lead: str) -> bool:
     """A note that changes how the lead's figure reads, not already said there."""
     if warning.startswith((RATE_WITHOUT_POPULATION, AREA_ONLY, ZIP_GAP)):
         return warning.rstrip(".") not in lead
+    if NOT_HELD in warning:  # "March 2025 is not in the data: ... the latest month is given instead"
+        return warning not in lead
     return " is partial in the homicide data:" in warning and "partial" not in lead
 
 

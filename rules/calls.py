@@ -133,6 +133,12 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         if analysis.per_capita:
             return [(names.AREA_RATES, {**_rate_years(analysis), "community_area": first,
                                                                   "compare_areas": rest or None})]
+        if analysis.trend and (analysis.periods or len(set(analysis.years)) == 2) and area_numbers \
+                and not has_time_filters(analysis):
+            # "the area that lost the biggest share of its people: how did its count change from 2012 to 2022":
+            # the place found, compared between the ends (a total over the span answered another question)
+            return _period_comparison_calls(analysis, [("community_area", n) for n in [first] + rest],
+                                            sorted(set(analysis.years)), list(analysis.periods))
         # the place a ranking found, counted over the question's own times: "the most populous area: its homicides
         # in Q3 2020 and in Q3 2019" is the quarter's months in each year, each year said
         times = with_times(analysis, {**_year_args(analysis), **({"months": analysis.months} if analysis.months

@@ -273,22 +273,63 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
     return {"measure": MEASURE_OF[condition.metric]} if condition.metric in MEASURE_OF else None
 
 
+_SET_TIME_GRAINS = {"month": "calendar_month", "weekday": "weekday", "hour": "hour", "year": "year"}
+
+
+def set_breakdown(analysis: Analysis) -> dict | None:
+    """"In the 5 highest-hardship areas, which calendar month had the most homicides over 2016-2022", "the 10
+    lowest-income areas' combined homicides for 2019, then 2020, then 2021": a set ranked by another measure, its
+    homicides by a time grain over the set as a whole (members_from), and where the most are asked, the top one."""
+    ranking = analysis.ranking
+    if not ranking or (ranking.top_n or 0) < 2 or ranking.metric in (None, "homicides", "homicide_rate") \
+            or "homicides" not in analysis.metrics or analysis.per_capita or analysis.correlation \
+            or analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.area_condition:
+        return None
+    # (years listed are the ranked set's columns side by side, with their totals: ranked_set)
+    grain = _SET_TIME_GRAINS.get(analysis.group_by or "")
+    if grain is None:
+        return None
+    period = _period(analysis)
+    ranked = _set_spec(ranking.metric, analysis, period)
+    if ranked is None:
+        return None
+    counted = {"measure": "homicides", **({"period": period} if period else {})}
+    kinds = [k for k in _homicide_filters(analysis) if k["dimension"] != grain]
+    if kinds:
+        counted["filters"] = kinds
+    members = {"measures": [ranked], "group_by": ["community_area"],
+               "order_by": [{"field": _name(ranked), "direction": ranking.order}], "limit": ranking.top_n}
+    peak = grain != "year" and ranking.by_count  # "which month had the most homicides": the set's top month
+    return {"measures": [counted], "group_by": [grain], "members_from": members,
+            **({"order_by": [{"field": "homicides", "direction": "desc"}], "limit": 1} if peak else {})}
+
+
 def filtered_share_of_set(analysis: Analysis) -> dict | None:
     """"In the five areas with the most homicides over 2015-2022, what percent of those homicides happened between
     10pm and 3:59am": the set ranked by all its homicides, the ones the hours (days, months, domestic flag) keep
     beside, and those as a percent of all, per area and over the set."""
     ranking = analysis.ranking
-    kinds = _homicide_filters(analysis)
-    if not ranking or not ranking.top_n or ranking.metric != "homicides" or analysis.per_capita or not kinds \
-            or not _plain(analysis) or analysis.area_condition or len(analysis.metrics) != 1:
+    # "what percent were domestic": the domestic ones are the kept ones, asked as a share rather than as a filter
+    kinds = _homicide_filters(analysis) or ([{"dimension": "domestic", "equals": True}]
+                                            if "domestic" in analysis.metrics else [])
+    if not ranking or not ranking.top_n or analysis.per_capita or not kinds \
+            or not _plain(analysis) or analysis.area_condition:
+        return None
+    # "of the homicides in the 10 areas with the highest poverty, what percent were domestic": a set ranked by
+    # another measure, its homicides and the kept ones beside it
+    other = ranking.metric != "homicides" and set(analysis.metrics) <= {"homicides", "domestic", ranking.metric}
+    if not (other or ranking.metric == "homicides" and len(analysis.metrics) == 1):
         return None
     period = _period(analysis)
     every = {"measure": "homicides", **({"period": period} if period else {}), "as": "homicides_all"}
     kept = {**every, "filters": kinds, "as": "homicides_kept"}
-    return {"measures": [every, kept], "group_by": ["community_area"],
+    ranked = _set_spec(ranking.metric, analysis, period) if other else None
+    if other and ranked is None:
+        return None
+    return {"measures": [*([ranked] if ranked else []), every, kept], "group_by": ["community_area"],
             "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}],
-            "order_by": [{"field": "homicides_all", "direction": ranking.order}], "limit": ranking.top_n,
-            "totals": True}
+            "order_by": [{"field": _name(ranked) if ranked else "homicides_all", "direction": ranking.order}],
+            "limit": ranking.top_n, "totals": True}
 
 
 def _set_spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
@@ -321,7 +362,7 @@ def set_query(analysis: Analysis) -> dict | None:
         name = _add(measures, spec)
         derived.append({"name": f"{name}_rank", "op": "rank", "of": [name],
                         **({"direction": "asc"} if ranked.order == "asc" else {})})
-        having.append({"field": f"{name}_rank", "op": "<=", "value": ranked.n})
+        having.append({"field": f"{name}_rank", "op": ">" if ranked.excluded else "<=", "value": ranked.n})
     for condition in conditions:
         spec = _bounded(analysis, period, condition)
         if spec is None:
@@ -339,6 +380,8 @@ def set_query(analysis: Analysis) -> dict | None:
         spec = _set_spec(metric, analysis, period) if metric in MEASURE_OF or metric == "homicide_rate" else None
         if spec is not None:
             _add(measures, spec)
+    if analysis.asks_count and any(_name(m) == "homicide_rate" for m in measures):
+        _add(measures, {"measure": "homicides", **({"period": period} if period else {})})  # "their combined count"
     return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
             "order_by": order, **({"limit": within.n} if within else {"totals": True})}
 
@@ -381,7 +424,8 @@ def threshold_set(analysis: Analysis) -> dict | None:
         target = _spec(ranked.metric, analysis, period)
         if target is not None and any(_name(s) == _name(target) for s in others):
             n = ranked.top_n or 1
-            query.update(order_by=[{"field": _name(target), "direction": ranked.order}], limit=n, totals=n > 1)
+            query.update(order_by=[{"field": _name(target), "direction": ranked.order}], limit=n, totals=n > 1,
+                         **({"offset": ranked.position - 1} if ranked.position > 1 else {}))  # "the SECOND highest"
     return query
 
 
@@ -412,7 +456,11 @@ def _home_change_set(analysis: Analysis) -> dict | None:
     homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
              for m in months]
     counted = _years_period(analysis.years_alone)
-    others = [{"measure": "homicides", "period": counted}] if counted and "homicides" in analysis.metrics else []
+    # "the pooled homicide rate in those areas over 2007-2011": the rate (over the set's sums in its total)
+    others = [{"measure": m, "period": counted} for m in (["homicide_rate"] + (["homicides"] if analysis.asks_count
+                                                                                else []) if analysis.per_capita
+                                                          else ["homicides"])] \
+        if counted and "homicides" in analysis.metrics else []
     others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics if m not in ("home_value", "homicides"))
                if s and s["measure"] not in TIMED]  # "how many people live in them (ACS)"
     changes = [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}]
@@ -591,7 +639,10 @@ def named_places(analysis: Analysis) -> dict | None:
             years = [y for y in years if y != 2010 or analysis.counts_2010]  # the census's year, not a count's
         span = next((p for p in analysis.periods if p.start < p.end and {p.start, p.end} >= set(years)), None)
         if span is not None and not analysis.each_year:  # "how many homicides in 2001-2005": the span, not its ends
-            specs.append({"measure": "homicides", "period": {"start": str(span.start), "end": str(span.end)}})
+            # "their 2019-2022 homicide rates": the rate over the span (the count beside it where one is asked)
+            counted = ["homicide_rate"] + (["homicides"] if analysis.asks_count else []) if analysis.per_capita \
+                else ["homicides"]
+            specs += [{"measure": m, "period": {"start": str(span.start), "end": str(span.end)}} for m in counted]
             years = None
     elif analysis.population_growth and "population" in analysis.metrics \
             and not any(p.start == 2010 for p in analysis.periods):  # "since 2010" is the census's span, not a count's
@@ -629,20 +680,49 @@ def named_places(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "community_area", "in": places}], **({"derived": derived} if derived else {})}
 
 
+def places_pooled(analysis: Analysis) -> dict | None:
+    """"Austin, Humboldt Park and North Lawndale combined: pooled homicide rate 2019-2022 and their total
+    population": the places named as one set, each one's figures and the set's own (a rate's ratio of sums, a
+    count's sum)."""
+    if len(analysis.areas) < 2 or not analysis.places_together or analysis.ranking or analysis.area_condition \
+            or analysis.correlation or analysis.wards or analysis.districts or analysis.zips \
+            or not (analysis.per_capita or "population" in analysis.metrics) or analysis.month_years:
+        return None
+    period = _period(analysis)
+    specs = [{"measure": "homicide_rate", **({"period": period} if period else {})}] if analysis.per_capita else []
+    if analysis.asks_count or "homicides" in analysis.metrics and not analysis.per_capita:
+        specs.append({"measure": "homicides", **({"period": period} if period else {})})
+    specs += [s for s in (_spec(m, analysis, period) for m in analysis.metrics
+                          if m not in ("homicides", "arrests", "domestic")) if s and s not in specs]
+    if not specs:
+        return None
+    return {"measures": specs, "group_by": ["community_area"],
+            "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}], "totals": True}
+
+
 def member_rank(analysis: Analysis) -> dict | None:
     """"Where did Englewood rank among community areas for homicides in 2022": the measure over all the areas, each
     one's rank, and the named area's row."""
     if not analysis.asks_rank or analysis.ranking or analysis.trend or analysis.correlation:
         return None
-    metrics = [m for m in analysis.metrics if m in MEASURE_OF or m in CENSUS_METRICS]
+    bounding = analysis.area_condition.metric if analysis.area_condition else None  # the set's, not the ranked
+    metrics = [m for m in analysis.metrics if (m in MEASURE_OF or m in CENSUS_METRICS) and m != bounding]
     spec = _spec(metrics[0], analysis, _period(analysis)) if len(metrics) == 1 else None
     if spec is None:
         return None
+    if analysis.per_capita and spec["measure"] == "homicides":
+        spec = {**spec, "measure": "homicide_rate"}
     # "where does ZIP 60647 rank among the Chicago ZIPs by home value": a ZIP among the ZIPs
     grain, member = ("zip", int(analysis.zips[0])) if analysis.zips else ("community_area", analysis.areas[0].number)
+    condition = analysis.area_condition
+    bound = _bounded(analysis, _period(analysis), condition) if condition and grain == "community_area" else None
+    # "among areas where over 90% are Black, where does Chatham rank": ranked among the set's members only
+    inside = {"measures": [bound], "group_by": [grain], "having": [{"field": _name(bound), "op": OPS[condition.side],
+                                                                  "value": condition.reference or condition.value}]} \
+        if bound else None
     return {"measures": [spec], "group_by": [grain],
             "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)]}],
-            "having": [{"field": grain, "op": "==", "value": member}]}
+            "having": [{"field": grain, "op": "==", "value": member}], **({"members_from": inside} if inside else {})}
 
 
 def grain_set(analysis: Analysis) -> dict | None:
@@ -760,11 +840,29 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         name = _name(query["measures"][0])
         return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
             if name == "home_value" else [query]
+    if analysis.growth_counted and query.get("limit") and "population" in str(query["measures"]):
+        # "among the 10 densest, how many lost population since 2010": the set, then its members on that side of zero
+        bound = {"measures": [{"measure": "population_2010"}, {"measure": "population"}], "group_by": ["community_area"],
+                 "derived": [{"name": "residents_change", "op": "change", "of": ["population_2010", "population"]}],
+                 "having": [{"field": "residents_change", "op": "<" if analysis.growth_counted == "below" else ">",
+                             "value": 0}], "count_share": True, "members_from": dict(query)}
+        return [query, bound]
+    sub = next((f["in"] for f in query.get("filters") or [] if f.get("dimension") == "area_submarket"), None)
+    if sub and "price_trend" in analysis.metrics:
+        # "...the areas in the Englewood/Greater Grand Crossing submarket, and that submarket's index in 2021 Q4"
+        codes = [s.code for s in analysis.submarkets if s.name in sub]
+        when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or [{}]
+        return [query, {"measures": [{"measure": "price_index", **w} for w in when], "group_by": ["submarket"],
+                        "filters": [{"dimension": "submarket", "in": codes}]}]
     both = _all_conditions(analysis, query)
     if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both;
         # one bound shared ("above the city figure on both X and Y") asks only for the areas meeting all of them
         shared = all(c.span == condition.span for c in analysis.more_conditions)
-        return [both] if shared or analysis.conditions_joint else [query, both]
+        if shared or analysis.conditions_joint:
+            return [both]
+        # the further bounds over the first set's members: "what percent of those also ..." is of that set
+        first = {k: v for k, v in query.items() if k not in ("totals", "count_share")}
+        return [query, {**both, "members_from": first}]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
@@ -809,7 +907,8 @@ def dates_ranked(analysis: Analysis) -> dict | None:
 LINKS = {"main_community_area": ("zip", "community_area", re.compile(r"community area (\d+)")),
          "station_area": ("district", "community_area", re.compile(r"^(\d+)")),
          "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})")),
-         "ward_office_zip": ("ward", "zip", re.compile(r"\b(\d{5})\b"))}
+         "ward_office_zip": ("ward", "zip", re.compile(r"\b(\d{5})\b")),
+         "station_zip": ("district", "zip", re.compile(r"\b(\d{5})\b"))}
 ZIP_FACTS = ("main_community_area", "community_areas_overlapping")
 
 
@@ -850,10 +949,32 @@ def zip_facts(analysis: Analysis) -> dict | None:
 def ward_facts(analysis: Analysis) -> dict | None:
     """"The 36th ward office - what ZIP is it in, and the Zillow value for that ZIP in January 2023": the office's
     ZIP first (the ZIP's value follows once it is known)."""
-    if "ward_office_zip" not in analysis.named_measures or not analysis.wards or "home_value" not in analysis.metrics:
+    named = analysis.named_measures
+    if "ward_office_zip" not in named or not analysis.wards or \
+            not ("home_value" in analysis.metrics or "main_community_area" in named):
         return None
-    return {"measures": ["ward_office_zip", "ward_office_address"], "group_by": ["ward"],
+    # "ward 20's homicides in 2022, plus the Zillow value of its office's ZIP": the ward's own count beside the link
+    # (with the ZIP's main area asked, the count is that area's: linked_followup)
+    counted = [{"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}] \
+        if "homicides" in analysis.metrics and "main_community_area" not in named else []
+    return {"measures": [*counted, "ward_office_zip", "alderperson" if "alderperson" in named else
+                         "ward_office_address"],
+            "group_by": ["ward"],
             "filters": [{"dimension": "ward", "in": list(analysis.wards)}]}
+
+
+def station_zip_facts(analysis: Analysis) -> dict | None:
+    """"The district 6 station's ZIP: its Zillow value in Jan 2019 and Sep 2024": the station's ZIP first (the ZIP's
+    values follow once it is known, linked_followup)."""
+    if "station_zip" not in analysis.named_measures or not analysis.districts or "home_value" not in analysis.metrics:
+        return None
+    # "... and how many homicides did district 7 have that year": the district's own count, in the month's year
+    month = _home_month(analysis)
+    period = _period(analysis) or ({"year": int(month[:4])} if month else None)
+    counted = [{"measure": "homicides", **({"period": period} if period else {})}] \
+        if "homicides" in analysis.metrics else []
+    return {"measures": [*counted, "station_zip", "station_address"], "group_by": ["district"],
+            "filters": [{"dimension": "district", "in": list(analysis.districts)}]}
 
 
 def area_value_change(analysis: Analysis) -> dict | None:
@@ -925,8 +1046,11 @@ def ihs_years(analysis: Analysis) -> dict | None:
     """"How much did the IHS index for the City of Chicago fall from 2006 to 2012 (annual averages)": each year's
     index (the mean of its four quarters, as the layer gives a year of a quarterly series) and the change between."""
     years = sorted(set(analysis.years))
+    ranking = analysis.ranking if analysis.ranking and not analysis.submarkets else None
+    # an area named stands for its submarket ("Englewood lies in which submarket? its rise from 2019 to 2024")
     if "price_trend" not in analysis.metrics or analysis.quarters or len(years) != 2 or not analysis.trend \
-            or analysis.areas or analysis.zips or analysis.ranking or "homicides" in analysis.metrics \
+            or (analysis.areas and len(analysis.submarkets) != 1) or analysis.zips \
+            or (analysis.ranking and not ranking) or "homicides" in analysis.metrics \
             or analysis.price_figure or analysis.correlation or analysis.area_condition or analysis.group_by \
             not in (None, "year") or years[-1] == analysis.coverage.last_year:
         # "since 2000" (read as running to the homicide data's last year) is the published summary's change, which
@@ -937,9 +1061,15 @@ def ihs_years(analysis: Analysis) -> dict | None:
         return None
     specs = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in years]
     pair = [s["as"] for s in specs]
+    derived = [{"name": "change", "op": "change", "of": pair}, {"name": "change_pct", "op": "pct_change", "of": pair}]
+    if ranking:  # "which Chicago submarket's index grew fastest from 2019 to 2024": the city's submarkets ranked
+        down = analysis.change_direction == "down"
+        return {"measures": specs, "group_by": ["submarket"], "derived": derived,
+                "filters": [{"dimension": "submarket_part", "equals": "city"}],
+                "order_by": [{"field": "change_pct", "direction": ("asc" if ranking.order == "desc" else "desc")
+                              if down else ranking.order}], "limit": ranking.top_n or 1}
     return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": members}],
-            "derived": [{"name": "change", "op": "change", "of": pair},
-                        {"name": "change_pct", "op": "pct_change", "of": pair}]}
+            "derived": derived}
 
 
 def ihs_quarters(analysis: Analysis) -> dict | None:
@@ -1046,13 +1176,21 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
                                      for f in found if f))
         if not members:
             return []
+        if target == "zip" and "main_community_area" in analysis.named_measures and link != "main_zip":
+            # "the ward office's ZIP: which area covers most of it, and that area's figures": one more link
+            continue_with = {"measures": ["main_community_area"], "group_by": ["zip"],
+                             "filters": [{"dimension": "zip", "in": members}]}
+            if any(a == continue_with for a, _ in ran):
+                continue
+            return [continue_with]
         if target == "zip":
             specs, derived, _ = _home_values(analysis)
             return [{"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": members}],
                      **({"derived": derived} if derived else {})}]
         period = {"year": analysis.follow_year} if analysis.follow_year else \
             _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
-        skip = {"home_value", "price_trend", "trend"}
+        # the ZIP's own value ran beside its link ("the cheapest ZIP ... the area covering most of it"): not again
+        skip = {"home_value", "price_trend", "trend"} if "home_value" in names else {"price_trend", "trend"}
         if link == "station_area":  # the district's figures ran; the area its station stands in gets the rest
             counted = any(n in ("homicides", "arrests") for n in names)  # a ranked district's own count ran
             skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted else set())
@@ -1091,7 +1229,9 @@ def station_chain(analysis: Analysis) -> dict | None:
     if analysis.station_area and analysis.districts and not ranking:
         # "the 7th district's station is in which community area, and that area's homicide rate in 2021": the
         # stations named first; every figure asked is the area's (linked_followup)
-        return {"measures": ["station_name", "station_area"], "group_by": ["district"],
+        counted = [{"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}] \
+            if analysis.district_counted else []  # the district's own count: the area gets the other figures
+        return {"measures": [*counted, "station_name", "station_area"], "group_by": ["district"],
                 "filters": [{"dimension": "district", "in": list(analysis.districts)}]}
     area_metrics = [m for m in analysis.metrics if m in MEASURE_OF and m not in TIMED]
     if analysis.group_by != "district" or not ranking or "police_station" not in analysis.metrics \
@@ -1137,11 +1277,18 @@ def group_compare(analysis: Analysis) -> dict | None:
                   for spec, op, value in picks]
         skip = "race"
     others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
+    derived = []
+    if "home_value" in analysis.metrics and len(set(analysis.month_years)) == 2 and skip != "home_value":
+        # "each group's mean home-value change (%) from Jan 2019 to Sep 2024": both months, the change per area
+        specs, derived, _ = _home_values(analysis)
+        others = [*[o for o in others if o["measure"] != "home_value"], *specs]
+        if not analysis.asks_percent_change:
+            derived = [d for d in derived if d["op"] != "pct_change"] or derived
     if first is None or not others or len(groups) != 2:
         return None
     picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
     measures = [*picking, *[s for s in _with_count(others, analysis) if s not in picking]]
-    return {"measures": measures, "group_by": ["community_area"],
+    return {"measures": measures, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             "groups": [{**g, "figure": compared["figure"]} for g in groups]}
 
 
@@ -1268,13 +1415,14 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, across_places, set_query, filtered_share_of_set, area_share_of_city, submarket_areas_set, bound_query,
-                   station_chain, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
+    for reader in (group_compare, across_places, set_breakdown, set_query, filtered_share_of_set, area_share_of_city, submarket_areas_set, bound_query,
+                   station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
                    ihs_quarters,
                    zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,
-                   named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
+                   places_pooled, named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
                    grain_set, other_end_ranked):
         query = reader(analysis)
         if query is not None:
-            return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set) else query
+            return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
+                                                                  places_pooled) else query
     return None

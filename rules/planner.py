@@ -337,7 +337,7 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     if composed:  # a cross-domain composition: one query says it whole (rules/compositions.py); a place it links to
         # (a ZIP's main community area) is asked once that query has run
         ran = [(step.arguments, step.result.values) for step in results
-               if step.name == names.QUERY and step.status == "ok" and step.arguments in composed]
+               if step.name == names.QUERY and step.status == "ok"]  # a link's own query may link on (two links)
         times = ratio_query(analysis)
         return [(names.QUERY, query) for query in composed + linked_followup(analysis, ran) + ([times] if times else [])]
     planned: list = []

@@ -224,7 +224,7 @@ def _flag(data, value) -> bool:
 def _location_type(data, value) -> str:
     known = _location_types(data)
     text = str(value).strip().upper()
-    if text in known:
+    if text in known or any(k.startswith(text + " ") for k in known):  # "CHA": the family of "CHA ..." kinds
         return text
     raise QueryError(f"unknown location type {value!r}", "unknown_member", suggestions=_closest(text, known))
 

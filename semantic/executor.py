@@ -61,11 +61,15 @@ class Executor:
         if q.members_from is not None:
             inner = Executor(self.data, q.members_from)
             result = inner.run()
-            members = [row[q.place] for row in result.rows]
+            place = q.members_from.place  # this query's own place, or none (grouped by time over the set)
+            members = [row[place] for row in result.rows]
             self.caveats.extend(c for c in inner.caveats if c not in self.caveats)
             self.used.extend(inner.used)
-            self.steps.append({"query": q.members_from.to_dict(), "members": members})
-            filters.append(Filter(q.place, "in", members))
+            names = [f"{row[place + '_name']} ({row[place]})" if row.get(place + "_name") else str(row[place])
+                     for row in result.rows]
+            self.steps.append({"query": q.members_from.to_dict(), "members": members, "names": names,
+                               "grain": place})
+            filters.append(Filter(place, "in", members))
         keys = list(q.group_by) or [ALL]
         columns = {}
         by_name = {spec.name: spec for spec in q.measures}
@@ -78,7 +82,7 @@ class Executor:
         table = pd.concat(columns, axis=1) if columns else pd.DataFrame()
         table.index.names = keys
         table = self._restrict(table, filters)
-        if q.members_from is not None and not q.order_by:
+        if q.members_from is not None and not q.order_by and q.place is not None:
             order = self.steps[-1]["members"]  # the set's own order (a ranking's) carries over
             table = table.reindex([m for m in order if m in table.index])
         return table, filters
@@ -173,7 +177,8 @@ class Executor:
         picking rows copies only those."""
         q, dims = self.q, self.cat.dimensions
         named = set(q.group_by) | {f.dimension for f in q.filters} | \
-            {f.dimension for spec in q.measures for f in spec.filters} | ({q.place} if q.place else set())
+            {f.dimension for spec in q.measures for f in spec.filters} | ({q.place} if q.place else set()) | \
+            ({q.members_from.place} if q.members_from is not None else set())  # a set's places filter the rows
         wanted = {"date", "month", "quarter", "year"} | named
         for name in named:
             wanted |= set(dims[name].needs) if name in dims else set()

@@ -65,7 +65,7 @@ class Period:
             if self.start.endswith("-01-01") and self.end.endswith("-12-31"):  # whole years: "2019-2022"
                 first, last = self.start[:4], self.end[:4]
                 return first if first == last else f"{first}-{last}"
-            return f"{self.start} to {self.end}"
+            return self.start if self.start == self.end else f"{self.start} to {self.end}"  # one day: that day
         if self.kind == "years" and len(self.values) > 2 and self.values == list(
                 range(self.values[0], self.values[-1] + 1)):
             return f"{self.values[0]}-{self.values[-1]}"
@@ -386,9 +386,12 @@ def parse_query(raw, data, depth: int = 0, at: str = "") -> Query:
         if depth + 1 > MAX_DEPTH:
             raise QueryError(f"members_from nests at most {MAX_DEPTH} deep", "too_deep", f"{at}members_from")
         query.members_from = parse_query(raw["members_from"], data, depth + 1, f"{at}members_from.")
-        if query.place is None or query.members_from.place != query.place:
-            raise QueryError("members_from must group by the same place grain as the query that uses its rows",
-                             "invalid_composition", f"{at}members_from")
+        # A set's members feed a query by the same place ("their incomes, each") or by no place at all ("the month
+        # with the most homicides across those five areas": a filter on the set's places, grouped by time).
+        inner_place = query.members_from.place
+        if inner_place is None or query.place not in (None, inner_place):
+            raise QueryError("members_from must group by a place, the same place grain as the query that uses its "
+                             "rows (or that query by no place)", "invalid_composition", f"{at}members_from")
     query.population = raw.get("population", "auto")
     if query.population not in POPULATIONS:
         raise QueryError(f"population must be one of {', '.join(POPULATIONS)}", "invalid_query", f"{at}population")

@@ -206,3 +206,39 @@ def ranked_query(query: dict, order: str, top_n: int | None, text: str = "") -> 
     having = [{k: v for k, v in b.items() if k != "span"} for b in bounds]
     return {**query, "order_by": [{"field": ranked, "direction": order}], "limit": top_n or 1,
             **({"having": having} if having else {})}
+
+
+def time_ranked(query: dict, grain: str, order: str, top_n: int | None, total: bool = False) -> dict | None:
+    """"Which month of 2017 had the most homes sold (Redfin)": the declared measures over a time grain their
+    datasets have, ordered, the top ``top_n`` (one where none is said); None where a dataset lacks the grain.
+    ``total``: the sum is asked too ("how many in 2018 in total, and which month had the most"): every member in
+    order, with the total."""
+    cat = catalog()
+    names = [m if isinstance(m, str) else m["measure"] for m in query["measures"]]
+    if not all(grain in cat.datasets[cat.measures[n].dataset].dimensions for n in names):
+        return None
+    first = query["measures"][0]
+    field = first if isinstance(first, str) else first.get("as") or first["measure"]
+    if total:
+        return {**query, "group_by": [grain], "order_by": [{"field": field, "direction": order}], "totals": True}
+    return {**query, "group_by": [grain], "order_by": [{"field": field, "direction": order}], "limit": top_n or 1}
+
+
+def two_periods(query: dict, periods: list) -> dict:
+    """"Homes sold in 2016 vs 2018, and the % change": each measure once per period (a year, or a period dict such
+    as one day), side by side, with the change and the percent change between (a sum over both answered another
+    question)."""
+    timed = [m if isinstance(m, str) else m["measure"] for m in query["measures"]]
+    cat = catalog()
+    if len(periods) != 2 or any(cat.datasets[cat.measures[n].dataset].time == "snapshot" for n in timed):
+        return query
+    measures, derived = [], []
+    for name in timed:
+        keys = [str(p if not isinstance(p, dict) else p.get("start")).replace("-", "_") for p in periods]
+        pair = [f"{name}_{k}" for k in keys]
+        measures += [{"measure": name, "period": p if isinstance(p, dict) else {"year": p}, "as": a}
+                     for p, a in zip(periods, pair)]
+        derived += [{"name": f"{name}_change", "op": "change", "of": pair},
+                    {"name": f"{name}_pct_change", "op": "pct_change", "of": pair}]
+    out = {k: v for k, v in query.items() if k != "period"}
+    return {**out, "measures": measures, "derived": derived}

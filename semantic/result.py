@@ -307,6 +307,8 @@ def _who(row: dict, result: QueryResult) -> str:
             parts.append(f"{calendar.month_name[int(str(value)[5:])]} {str(value)[:4]}")
         elif c["name"] == "quarter":
             parts.append(str(value))
+        elif c["name"] == "calendar_month" and str(value).isdigit() and 1 <= int(value) <= 12:  # "July"
+            parts.append(calendar.month_name[int(value)])
         else:
             parts.append(f"{c['label'].lower()} {value}" if c["name"] != "year" else f"in {value}")
     return ", ".join(parts)
@@ -390,13 +392,14 @@ def _selection(result: QueryResult) -> str:
             what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
             parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
             continue
-        if moved and moved["op"] == "rank" and h["op"] in ("<=", "<"):  # "among the 20 highest by poverty"
-            n = int(h["value"]) - (1 if h["op"] == "<" else 0)
+        if moved and moved["op"] == "rank" and h["op"] in ("<=", "<", ">", ">="):  # "among the 20 highest by poverty"
+            inside = h["op"] in ("<=", "<")  # ("> 20": a set taken away, "not among the 20 highest by poverty")
+            n = int(h["value"]) - (1 if h["op"] in ("<", ">=") else 0)
             end = "lowest" if moved.get("direction") == "asc" else "highest"
             ranked = labels.get(moved["of"][0], {})
             what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
                 f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
-            parts.append(f"among the {n} {end} by {_lower(what)}")
+            parts.append(f"{'' if inside else 'not '}among the {n} {end} by {_lower(what)}")
             continue
         whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
         value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))
@@ -508,6 +511,15 @@ def render_lead(result: QueryResult) -> str:
     if result.groups:
         return _groups_lead(result, figures)
     sentences = []
+    step = result.steps[-1] if result.steps else None
+    one_member = any(h.get("field") == (step or {}).get("grain") for h in result.query.get("having") or [])
+    if step and step.get("names") and (one_member or not any(c["kind"] == "dimension" and c["name"] in PLACE_GRAINS
+                                                             for c in result.columns)):
+        # figures over a set as a whole (by month, by year), or one member ranked inside it: the set said first
+        grain = step["grain"].replace("_", " ")
+        named = f" {_and(step['names'])}" if len(step["names"]) <= 15 else " picked"
+        sentences.append(f"{'Among' if one_member else 'Over'} the {len(step['names'])} "
+                         f"{grain}{'s' if len(step['names']) != 1 else ''}{named}:")
     how = _selection(result)
     n = len(result.rows)
     rows = result.rows[:LEAD_ROWS]
@@ -559,7 +571,9 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"Together they had {_and(parts)}.")
     if result.spread:
         if not (result.query.get("limit") or _thresholds(result)):
-            sentences = []  # the figures across all the rows are the answer; the rows are in the table
+            # the figures across all the rows are the answer (with the set's total, where asked); the rows are in
+            # the table
+            sentences = [s for s in sentences if s.startswith("Together")]
             rows = []
         sentences += [_spread_sentence(name, stats, result) for name, stats in result.spread.items() if stats["n"]]
         if not rows:
@@ -587,6 +601,8 @@ def _of_all(result: QueryResult, n: int) -> str:
     if not result.considered:
         return ""
     considered, every = result.considered, result.every or 0
+    if result.steps:  # picked among another query's members: "what percent of those also ..."
+        return f" ({n / considered * 100:.1f}% of those {_grain_words(result, considered)})" if considered else ""
     said = f" ({n / considered * 100:.1f}% of the {_grain_words(result, considered)} with a figure"
     return said + (f"; {n / every * 100:.1f}% of all {every})" if every > considered else ")")
 
@@ -624,9 +640,14 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
         pair = result.between.get(c["name"])
         if pair and pair["ratio"] is not None and pair["difference"] is not None:
             decimals = c.get("decimals", 0) if c["unit"] == "dollars" else max(c.get("decimals", 0), 1)
-            sentences.append(f"For {_lower(c.get('measure_label') or c['label'])}, the first set's figure is "
-                             f"{pair['ratio']:.2f} times the second's (a difference of "
-                             f"{fmt(pair['difference'], decimals, c['unit'])}).")
+            # said with the larger over the smaller ("the second set's is 4.92 times the first's"): "0.20 times" reads
+            # as a figure the user must invert, and "how many times higher" asks the larger one's multiple
+            flip = 0 < pair["ratio"] < 1
+            sentences.append(f"For {_lower(c.get('measure_label') or c['label'])}, the "
+                             f"{'second' if flip else 'first'} set's figure is "
+                             f"{(1 / pair['ratio'] if flip else pair['ratio']):.2f} times the "
+                             f"{'first' if flip else 'second'}'s (a difference of "
+                             f"{fmt(pair['difference'], decimals, c['unit'])}, first minus second).")
     return " ".join(sentences)
 
 
@@ -675,8 +696,9 @@ def _total_parts(result: QueryResult) -> list[str]:
                 and value == value \
                 and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."
             parts.append(_phrase(base, value))
-        elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \
+        elif base and base.get("agg") == "ratio" and base["unit"] == "percent" \
                 and isinstance(value, (int, float)) and value == value:
+            # (the ranked share too: "the 10 areas with the highest share under $25k: their pooled share")
             # "taken together, what share of residents are Hispanic": the share over the set, a ratio of its sums
             city = result.totals.get(f"{name}_city")  # "and what was the city's?": beside it, as for a rate
             parts.append(f"a combined {_lower(base['measure_label'])} of {fmt(value, base.get('decimals', 1), 'percent')}"

@@ -75,6 +75,7 @@ AREA_ZIPS = Dataset(
     coverage=lambda d: ("crosswalk", "crosswalk"), measures=(
         Measure("main_zip", "Main ZIP (largest share of the area's land)", "text", "area_zips", column="main_zip",
                 grains=("community_area",), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land",
-                                                   "zip code does most of", "zip does most of"),
+                                                   "zip code does most of", "zip does most of",
+                                                   "zip code that most of", "zip that most of"),
                 **_COMMON),
     ))

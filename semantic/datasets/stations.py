@@ -97,7 +97,9 @@ DATASET = Dataset(
     coverage=lambda d: ("2019", "2019"), measures=(
         _attribute("station_name", "District name", "name", ("district name",)),
         _attribute("station_address", "Station address", "address", ("station address", "police station")),
-        _attribute("station_zip", "Station ZIP", "zip", ("station zip",)),
+        _attribute("station_zip", "Station ZIP", "zip", ("station zip", "station's zip", "station zip code",
+                                                        "station's zip code", "zip code of the station",
+                                                        "zip of the station")),
         _attribute("station_phone", "Station phone", "phone", ("station phone",)),
         _attribute("station_district", "Station's police district", "station_district", ()),
         _attribute("station_city", "Station city", "city", ()),

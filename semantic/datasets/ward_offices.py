@@ -45,7 +45,9 @@ DATASET = Dataset(
                    ("ward office", "their office", "his office", "her office", "office address")),
         # the office's ZIP alone: what links a ward to a ZIP's home value ("what ZIP is it in, and its Zillow value")
         _attribute("ward_office_zip", "Ward office ZIP", "office_zip", ("office zip", "zip is it in",
-                                                                        "zip code is it in", "zip is the office")),
+                                                                        "zip code is it in", "zip is the office",
+                                                                        "office's zip", "zip code of the ward office",
+                                                                        "zip of the ward office", "office zip code")),
         _attribute("ward_office_phone", "Ward office phone", "office_phone",
                    ("ward phone", "ward office phone", "office phone", "office's phone")),
         _attribute("ward_email", "Ward email", "email", ("ward email",)),

@@ -134,6 +134,17 @@ def location_family(arrays: HomicideArrays, code: int) -> list[int]:
     return [code] + [i for i, other in enumerate(arrays.location_types) if other.startswith(name + " ")]
 
 
+def location_codes(arrays: HomicideArrays, text: str) -> list[int]:
+    """The codes a location_type names: a recorded kind with its sub-kinds, or a family no row records by its own
+    name ("CHA": CHA APARTMENT, CHA HALLWAY, ... the Housing Authority's places), else the error check gives."""
+    key = " ".join(str(text).upper().split())
+    if key not in arrays.location_index:
+        family = [i for i, other in enumerate(arrays.location_types) if other.startswith(key + " ")]
+        if key and family:
+            return family
+    return location_family(arrays, check_location_type(arrays, text))
+
+
 def check_location_type(arrays: HomicideArrays, text: str) -> int:
     key = " ".join(str(text).upper().split())
     if key in arrays.location_index:

@@ -37,8 +37,7 @@ from tools.homicide.common import (
     SMALL_NUMBER_LIMIT,
     WARD_MAP_CAVEAT,
     HomicideArrays,
-    check_location_type,
-    location_family,
+    location_codes,
     places_set,
     district_name,
     geo_missing_caveat,
@@ -555,7 +554,7 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
         sel.narrow({"dimension": "domestic", "equals": bool(domestic)}, "domestic", bool(domestic),
                    "domestic" if domestic else "non-domestic")
     if location_type is not None:
-        codes = location_family(arrays, check_location_type(arrays, location_type))
+        codes = location_codes(arrays, location_type)
         named = " or ".join(arrays.location_types[c] for c in codes)
         sel.narrow(_within("location_type", [arrays.location_types[c] for c in codes]), "location_type",
                    arrays.location_types[codes[0]],
@@ -563,11 +562,11 @@ def _select_kind(arrays: HomicideArrays, sel: _Selection, months, arrest_status,
     if location_types:
         if location_type is not None:
             raise ToolArgumentError("give location_type or location_types, not both", "invalid_argument")
-        codes = sorted({c for t in location_types for c in location_family(arrays, check_location_type(arrays, t))})
+        codes = sorted({c for t in location_types for c in location_codes(arrays, t)})
         kept = [arrays.location_types[c] for c in codes]
         sel.narrow(_within("location_type", kept), "location_types", kept, "location " + " or ".join(kept))
     if exclude_location_types:
-        codes = sorted({c for t in exclude_location_types for c in location_family(arrays, check_location_type(arrays, t))})
+        codes = sorted({c for t in exclude_location_types for c in location_codes(arrays, t)})
         left_out = [arrays.location_types[c] for c in codes]
         kept = sel.filters.get("location_types") or ([sel.filters["location_type"]] if "location_type" in sel.filters
                                                      else [])

@@ -1,0 +1,77 @@
+"""A period the data does not hold, asked with a fallback ("Zillow value for 60614 in March 2025 - or, if you don't
+have it, the latest month you have?"), and a survey vintage ChiQA does not hold ("Logan Square in the 2011-2015 ACS").
+
+Declining the whole question answered less than was asked: the user named what to give instead. The latest period
+of the measure asked replaces the one past the data's end, and the answer's lead says which period is missing and
+what stands in for it. A vintage not held is said in the lead beside the figures of the one held.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+
+# "if you don't have it, the latest month you have", "if that's not out, give the latest quarter's value", "if that
+# month isn't covered, tell me July 2023 so far instead"
+FALLBACK_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|"
+                         r"unavailable)\b[^.?]{0,60}?\b(?:latest|most\s+recent|newest|last\s+(?:month|quarter|year)|"
+                         r"instead)\b")
+# "the 2011-2015 ACS", "ACS 2014-2018": a five-year ACS vintage named
+_ACS_VINTAGE_RE = re.compile(r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\s+(?:5-year\s+)?acs\b|"
+                             r"\bacs\s+(?:5-year\s+)?((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b")
+HELD_ACS = ("2019", "2023")
+NOT_HELD = " is not in the data: "  # the lead says a period or vintage is missing, and what stands in for it
+
+
+def _month_name(month: str) -> str:
+    return f"{calendar.month_name[int(month[5:7])]} {month[:4]}"
+
+
+def acs_vintage_warning(low: str) -> str | None:
+    """The lead's note where an ACS vintage other than the one held is named."""
+    for m in _ACS_VINTAGE_RE.finditer(low):
+        first, last = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if (first, last) != HELD_ACS:
+            return (f"The {first}-{last} ACS is not in the data: ChiQA holds the ACS 2019-2023 5-year estimates "
+                    "(and the 2010 census), so the figures here are 2019-2023's.")
+    return None
+
+
+def latest_instead(result: dict, low: str, coverage: dict) -> None:
+    """Where a fallback is asked, a home value month or price index quarter past the data's end becomes the latest
+    one held, with the lead's note; a homicide month past the end is named as missing (the user's own fallback
+    period is read as usual)."""
+    if not FALLBACK_RE.search(low):
+        return
+    metrics = set(result.get("metrics") or [])
+    notes = []
+    zhvi_end = str((coverage.get("zhvi") or {}).get("end") or "")
+    late = [m for m in result.get("month_years") or [] if zhvi_end and m > zhvi_end]
+    if "home_value" in metrics and late:
+        result["month_years"] = sorted({*[m for m in result["month_years"] if m not in late], zhvi_end})
+        notes.append(f"{_month_name(late[0])} is not in the data: Zillow home values end in "
+                     f"{_month_name(zhvi_end)}, so that latest month is given instead.")
+    ihs_end = str((coverage.get("ihs_index") or {}).get("end") or "")
+    late_q = [q for q in result.get("quarters") or [] if ihs_end and q > ihs_end]
+    if "price_trend" in metrics and ihs_end and (late_q or _past(result, ihs_end[:4])):
+        result["quarters"] = [q for q in result.get("quarters") or [] if q not in late_q] or [ihs_end]
+        result["quarter"] = ihs_end
+        named = late_q[0] if late_q else str(max(result.get("out_of_range_years") or [int(ihs_end[:4]) + 1]))
+        notes.append(f"{named} is not in the data: the IHS price index ends in {ihs_end}, so that latest quarter "
+                     "is given instead.")
+    end = str((coverage.get("homicides") or {}).get("end") or "")
+    if "homicides" in metrics and end and any(m > end[:7] for m in result.get("month_years") or []):
+        month = min(m for m in result["month_years"] if m > end[:7])
+        notes.append(f"{_month_name(month)} is not in the data: the homicide data ends on {end}.")
+    if not notes:
+        return
+    last_year = {int(zhvi_end[:4]) if late else None, int(ihs_end[:4]) if late_q or "price_trend" in metrics else None}
+    result["out_of_range_years"] = [y for y in result.get("out_of_range_years") or [] if not (
+        ("home_value" in metrics and late) or "price_trend" in metrics)]
+    result["years"] = [y for y in result.get("years") or [] if not any(y > ly for ly in last_year if ly)]
+    if not result["years"]:
+        result["year_range"] = None
+    result["warnings"] = [w for w in result.get("warnings") or [] if "outside the" not in w] + notes
+
+
+def _past(result: dict, last_year: str) -> bool:
+    return any(y > int(last_year) for y in result.get("out_of_range_years") or [])
