@@ -393,19 +393,62 @@ def _bound_periods(w) -> list:
                               lambda t: _ranking(t, metrics_of(t), {}) is not None, extract_months)
 
 
+def _periods_not_held(w, result: dict) -> None:
+    """The latest period in place of one past the data where a fallback is asked, and a survey vintage not held, each
+    said in the lead (analyzer/fallback.py)."""
+    low, data = w.low, w.data
+    latest_instead(result, low, getattr(data, "coverage", None) or {} if data is not None else {})
+    fallback = FALLBACK_RE.search(low)
+    if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
+        result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
+                              and not (p == "vintage" and "acs" in low)]
+    vintage = acs_vintage_warning(low) if "census" in w.domains else None
+    if vintage:
+        result["warnings"] = [*(result.get("warnings") or []), vintage]
+
+
+def _link_fields(w, result: dict) -> None:
+    """Where a place's link carries the figures: a station's area, a district's own count beside it, the members of
+    a set counted by the side of zero their population change is on."""
+    result["station_area"] = w.station_area
+    # "among the 10 ..., how many lost population since 2010": the members on one side of zero, counted
+    counted = _GROWTH_COUNTED_RE.search(w.low) if result.get("population_growth") else None
+    result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
+    result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
+
+
+def _floor_and_ranking(w) -> tuple:
+    """A count floor ("among wards with at least 50 homicides": which places are ranked, not "the least") and the
+    ranking the rest of the words ask for."""
+    low, metrics = w.low, w.metrics
+    floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
+    if floor:
+        w.consumed.append(floor.span())
+    ranked_low = low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():]
+    # "the community area that covers most of that ZIP": the link's words (semantic/datasets/crosswalk.py), no ranking
+    return floor, _ranking(negations.blanked(ranked_low, [m.span() for m in _COVERS_MOST_RE.finditer(low)]),
+                           metrics, w.metric_pos)
+
+
+def _conditions(w) -> list:
+    """The bounds that pick places; every group's own words ("earning $125,000 or more") are a group, not a bound.
+    Read where no place is named, or where one named area is ranked inside a threshold's set ("among areas over 90%
+    Black, where does Chatham rank")."""
+    low, areas = w.low, w.areas
+    group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
+    others = w.wards or w.districts or w.zips
+    ranked_inside = len(areas) == 1 and not others and bool(_RANK_OF_RE.search(low)) and \
+        bool(re.search(r"\b(?:among|of)\s+(?:the\s+)?(?:community\s+)?areas\s+(?:where|with|that|whose)\b", low))
+    return read_conditions(low, w.metric_pos, group_words) if not (areas or others) or ranked_inside else []
+
+
 def _read_shape(w) -> None:
     """The ranking, the grouping, the condition that picks places, and whether places are compared."""
     areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
     districts, domains, ihs, low, metric_pos = w.districts, w.domains, w.ihs, w.low, w.metric_pos
     metrics, per_capita, periods, places, zips = w.metrics, w.per_capita, w.periods, w.places, w.zips
     scoped_low, times, trend, wards, when, years = w.scoped_low, w.times, w.trend, w.wards, w.when, w.years
-    floor = COUNT_FLOOR_RE.search(low) if "homicides" in metrics else None
-    if floor:  # "among wards with at least 50 homicides": which places are ranked, not "the least"
-        consumed.append(floor.span())
-    ranked_low = low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():]
-    # "the community area that covers most of that ZIP": the link's words (semantic/datasets/crosswalk.py), no ranking
-    ranking = _ranking(negations.blanked(ranked_low, [m.span() for m in _COVERS_MOST_RE.finditer(low)]),
-                       metrics, metric_pos)
+    floor, ranking = _floor_and_ranking(w)
     follow = _follow_year(w, ranking)
     if follow:  # "whichever ward led in 2020, how many did it have the next year": rank 2020, then count 2021
         years = follow.ranked
@@ -438,12 +481,7 @@ def _read_shape(w) -> None:
     # "homicides in the areas where more than 30% of households are below poverty": areas picked by a measure
     # Every group's own words ("earning $125,000 or more" beside "the highest percentage of Black residents") are a
     # group, not a bound on the areas
-    group_words = [m.span() for _, rx in CENSUS_GROUP_RES for m in rx.finditer(low)]
-    # "among areas over 90% Black, where does Chatham rank": one named area ranked inside a threshold's set
-    ranked_inside = len(areas) == 1 and not (wards or districts or zips) and bool(_RANK_OF_RE.search(low)) and \
-        bool(re.search(r"\b(?:among|of)\s+(?:the\s+)?(?:community\s+)?areas\s+(?:where|with|that|whose)\b", low))
-    conditions = read_conditions(low, metric_pos, group_words) if not (areas or wards or districts or zips) \
-        or ranked_inside else []
+    conditions = _conditions(w)
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
     majority = _MAJORITY_RE.search(low) if census_group and not condition else None
     if majority and not (areas or wards or districts or zips):
@@ -805,14 +843,7 @@ def _finish(w) -> Analysis:
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
     _query_parts(w, result)
-    latest_instead(result, low, getattr(data, "coverage", None) or {} if data is not None else {})
-    fallback = FALLBACK_RE.search(low)
-    if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
-        result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
-                              and not (p == "vintage" and "acs" in low)]
-    vintage = acs_vintage_warning(low) if "census" in domains else None
-    if vintage:
-        result["warnings"] = [*(result.get("warnings") or []), vintage]
+    _periods_not_held(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share
@@ -831,12 +862,8 @@ def _finish(w) -> Analysis:
     # "which community areas had more than 20 killings": every place over the floor, listed
     result["min_homicides"] = count_floor(floor) if floor and (ranking or group_by in (
         "community_area", "ward", "district", "location_type", "year", "month")) else None
+    _link_fields(w, result)
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
-    result["station_area"] = w.station_area
-    # "among the 10 ..., how many lost population since 2010": the members on one side of zero, counted
-    counted = _GROWTH_COUNTED_RE.search(w.low) if result.get("population_growth") else None
-    result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
-    result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.
@@ -852,30 +879,8 @@ def _finish(w) -> Analysis:
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     _asked_forms(w, result)
     result["hint_text"] = negations.hint(_hint_text(result), scope, filters)
-    days = sorted({s.start for s in times.date_spans if len(s.start) == 10 and s.start == s.end})  # single days
     if declared and not domains and not unsupported and not injection:
-        if ranking and result["group_by"] in ("month", "year", "weekday", "hour"):
-            # "which month of 2018 had the most sales": the declared measure over that grain, its top one
-            over_time = time_ranked(declared, result["group_by"], ranking["order"], ranking["top_n"],
-                                    total=bool(re.search(r"\b(?:in\s+total|total|altogether|combined)\b", low)))
-            if over_time is None:  # a grain the measure's dataset has not: said, not answered for another one
-                result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
-            else:
-                declared = over_time
-        elif len(days) == 2 and (result.get("trend") or result.get("comparison")):
-            # "the 90-day period ending Oct 31 2019 vs ending Oct 31 2014": a series by its days, those two days'
-            declared = two_periods(declared, [{"start": d, "end": d} for d in days])
-        elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")):
-            declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
-        elif ranking:  # "which community area is the largest by land area? and the smallest?"
-            declared = ranked_query(declared, ranking["order"], ranking["top_n"], low)
-            if declared.get("having"):  # "at least 10 homes sold": "least" bounds the set, it does not rank
-                again = _ranking(re.sub(r"\b(?:at|the)\s+(?:least|most)\b", " ", low), metrics, w.metric_pos)
-                declared["order_by"][0]["direction"] = (again or ranking)["order"]
-            # "at least 10 homes sold" is the set's bound, not the other end of the ranking
-            ranking["both_ends"] = not declared.get("having") and (bool(
-                RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) or bool(ranking.get("both_ends")))
-        result["declared_query"] = declared
+        result["declared_query"] = _declared_shape(w, result, declared)
         _words_used(result, text)
     elif domains and not unsupported and not injection and result["not_used"] and data is not None:
         # "homicides in ward 28 in 2022 and who's the alderman": the alderperson beside the count, from the layer
@@ -888,6 +893,35 @@ def _finish(w) -> Analysis:
     if any(catalog().measures[name].agg == "attribute" for name in result.get("named_measures", [])):
         _words_used(result, text)  # "which community area makes up most of that ZIP": a fact the layer declares
     return _typed(result)
+
+
+def _declared_shape(w, result: dict, declared: dict) -> dict:
+    """A declared query shaped by the question: a ranking over time ("which month of 2017 had the most homes sold"),
+    two days or two years side by side with the change, or a ranking over places with its bounds."""
+    low, metrics, ranking, years = w.low, w.metrics, w.ranking, w.years
+    days = sorted({s.start for s in w.times.date_spans if len(s.start) == 10 and s.start == s.end})  # single days
+    if ranking and result["group_by"] in ("month", "year", "weekday", "hour"):
+        # "which month of 2018 had the most sales": the declared measure over that grain, its top one
+        over_time = time_ranked(declared, result["group_by"], ranking["order"], ranking["top_n"],
+                                total=bool(re.search(r"\b(?:in\s+total|total|altogether|combined)\b", low)))
+        if over_time is None:  # a grain the measure's dataset has not: said, not answered for another one
+            result["not_used"] = [*result["not_used"], f"which {result['group_by']}"]
+        else:
+            declared = over_time
+    elif len(days) == 2 and (result.get("trend") or result.get("comparison")):
+        # "the 90-day period ending Oct 31 2019 vs ending Oct 31 2014": a series by its days, those two days'
+        declared = two_periods(declared, [{"start": d, "end": d} for d in days])
+    elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")):
+        declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
+    elif ranking:  # "which community area is the largest by land area? and the smallest?"
+        declared = ranked_query(declared, ranking["order"], ranking["top_n"], low)
+        if declared.get("having"):  # "at least 10 homes sold": "least" bounds the set, it does not rank
+            again = _ranking(re.sub(r"\b(?:at|the)\s+(?:least|most)\b", " ", low), metrics, w.metric_pos)
+            declared["order_by"][0]["direction"] = (again or ranking)["order"]
+        # "at least 10 homes sold" is the set's bound, not the other end of the ranking
+        ranking["both_ends"] = not declared.get("having") and (bool(
+            RANK_DESC_RE.search(low) and RANK_ASC_RE.search(low)) or bool(ranking.get("both_ends")))
+    return declared
 
 
 def _words_used(result: dict, text: str) -> None:

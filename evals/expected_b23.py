@@ -313,8 +313,9 @@ def _hour_list(spec: str) -> list[int]:
 def _apply_filters(h: pd.DataFrame, filters: list[str]) -> pd.DataFrame:
     m = pd.Series(True, index=h.index)
     for f in filters:
-        f = f.strip()
-        if not f:
+        # (lstrip only: "loccontains=CHA " keeps its trailing space; stripped, "CURRENCY EXCHANGE" matched "CHA")
+        f = f.lstrip()
+        if not f.strip():
             continue
         k, _, v = f.partition("=")
         if k == "arrest":
@@ -392,6 +393,64 @@ def _idx():
     return _areas().index
 
 
+def _hom_measure(kind: str, rest: str, idx):
+    """(value, numerator, denominator, scale) of a homicide measure spec (split out of _measure unchanged)."""
+    num = den = None
+    scale = 1.0
+    years, base, cond = _parse_hom_spec(rest)
+    rows = _hom_rows(years, base)
+    cnt = rows.groupby("ca").size().reindex(idx, fill_value=0).astype(float)
+    if kind == "hom":
+        num, val = cnt, cnt
+    elif kind == "rate":
+        den = sum(_pop_for_year(y).reindex(idx) for y in _years(years))
+        num, scale = cnt, 1e5
+        val = num / den * scale
+    elif kind == "density":
+        den = _areas()["area_sq_mi"].reindex(idx).astype(float)
+        num = cnt
+        val = num / den
+    else:
+        if kind == "arrest":
+            sub = rows[rows["arrest"]]
+        elif kind == "domestic":
+            sub = rows[rows["domestic"]]
+        else:
+            sub = _apply_filters(rows, cond)
+        num = sub.groupby("ca").size().reindex(idx, fill_value=0).astype(float)
+        den = cnt.replace(0, np.nan)
+        scale = 100.0
+        val = num / den * scale
+    return val, num, den, scale
+
+
+def _acs_measure(rest: str, idx):
+    """(value, numerator, denominator, scale) of an ACS measure spec (split out of _measure unchanged)."""
+    a = _acs().reindex(idx)
+    den = None
+    scale = 1.0
+    if rest in ("pop", "total_population"):
+        val = a["total_population"].astype(float)
+        num = val
+    elif rest in _ACS_SHARE:
+        num = a[_ACS_SHARE[rest]].sum(axis=1).astype(float)
+        den = a["total_population"].astype(float)
+        scale = 100.0
+        val = num / den * scale
+    elif rest in _ACS_BAND_ALIAS:
+        num = a[_ACS_BAND_ALIAS[rest]].sum(axis=1).astype(float)
+        den = a[_ACS_BANDS].sum(axis=1).astype(float)
+        scale = 100.0
+        val = num / den * scale
+    elif rest == "households":
+        val = a[_ACS_BANDS].sum(axis=1).astype(float)
+        num = val
+    else:
+        val = a[rest].astype(float)
+        num = val
+    return val, num, den, scale
+
+
 def _measure(spec: str):
     """Return (value Series over areas 1..77, num, den, scale, kind)."""
     neg = False
@@ -402,30 +461,7 @@ def _measure(spec: str):
     num = den = None
     scale = 1.0
     if kind in ("hom", "rate", "density", "arrest", "domestic", "pct"):
-        years, base, cond = _parse_hom_spec(rest)
-        rows = _hom_rows(years, base)
-        cnt = rows.groupby("ca").size().reindex(idx, fill_value=0).astype(float)
-        if kind == "hom":
-            num, val = cnt, cnt
-        elif kind == "rate":
-            den = sum(_pop_for_year(y).reindex(idx) for y in _years(years))
-            num, scale = cnt, 1e5
-            val = num / den * scale
-        elif kind == "density":
-            den = _areas()["area_sq_mi"].reindex(idx).astype(float)
-            num = cnt
-            val = num / den
-        else:
-            if kind == "arrest":
-                sub = rows[rows["arrest"]]
-            elif kind == "domestic":
-                sub = rows[rows["domestic"]]
-            else:
-                sub = _apply_filters(rows, cond)
-            num = sub.groupby("ca").size().reindex(idx, fill_value=0).astype(float)
-            den = cnt.replace(0, np.nan)
-            scale = 100.0
-            val = num / den * scale
+        val, num, den, scale = _hom_measure(kind, rest, idx)
     elif kind == "homchg":  # homchg:2019:2021 -> later - earlier count
         a, b = rest.split(":")[:2]
         extra = rest.split("|")[1:]
@@ -441,26 +477,7 @@ def _measure(spec: str):
         a, b = rest.split(":")[:2]
         val = _measure("rate:" + b)[0] - _measure("rate:" + a)[0]
     elif kind == "acs":
-        a = _acs().reindex(idx)
-        if rest in ("pop", "total_population"):
-            val = a["total_population"].astype(float)
-            num = val
-        elif rest in _ACS_SHARE:
-            num = a[_ACS_SHARE[rest]].sum(axis=1).astype(float)
-            den = a["total_population"].astype(float)
-            scale = 100.0
-            val = num / den * scale
-        elif rest in _ACS_BAND_ALIAS:
-            num = a[_ACS_BAND_ALIAS[rest]].sum(axis=1).astype(float)
-            den = a[_ACS_BANDS].sum(axis=1).astype(float)
-            scale = 100.0
-            val = num / den * scale
-        elif rest == "households":
-            val = a[_ACS_BANDS].sum(axis=1).astype(float)
-            num = val
-        else:
-            val = a[rest].astype(float)
-            num = val
+        val, num, den, scale = _acs_measure(rest, idx)
     elif kind == "pop2010":
         val = _pop2010().reindex(idx)
         num = val

@@ -504,22 +504,27 @@ def _set_words(picked: str, n: int) -> str:
     return picked
 
 
+def _set_first(result: QueryResult) -> list[str]:
+    """Figures over another query's set as a whole (by month, by year), or one member ranked inside it: the set
+    said first, its members named ("Over the 5 community areas Riverdale (54), ...:")."""
+    step = result.steps[-1] if result.steps else None
+    if not step or not step.get("names"):
+        return []
+    one_member = any(h.get("field") == step.get("grain") for h in result.query.get("having") or [])
+    if not one_member and any(c["kind"] == "dimension" and c["name"] in PLACE_GRAINS for c in result.columns):
+        return []
+    grain, n = step["grain"].replace("_", " "), len(step["names"])
+    named = f" {_and(step['names'])}" if n <= 15 else " picked"
+    return [f"{'Among' if one_member else 'Over'} the {n} {grain}{'s' if n != 1 else ''}{named}:"]
+
+
 def render_lead(result: QueryResult) -> str:
     """Sentences a person reads first: what was asked as a whole (a count of the areas a threshold picks, a total
     over a set, a correlation) before the rows, each figure with its label, unit and period, its member named."""
     figures = [c for c in result.columns if c["kind"] in ("measure", "derived")]
     if result.groups:
         return _groups_lead(result, figures)
-    sentences = []
-    step = result.steps[-1] if result.steps else None
-    one_member = any(h.get("field") == (step or {}).get("grain") for h in result.query.get("having") or [])
-    if step and step.get("names") and (one_member or not any(c["kind"] == "dimension" and c["name"] in PLACE_GRAINS
-                                                             for c in result.columns)):
-        # figures over a set as a whole (by month, by year), or one member ranked inside it: the set said first
-        grain = step["grain"].replace("_", " ")
-        named = f" {_and(step['names'])}" if len(step["names"]) <= 15 else " picked"
-        sentences.append(f"{'Among' if one_member else 'Over'} the {len(step['names'])} "
-                         f"{grain}{'s' if len(step['names']) != 1 else ''}{named}:")
+    sentences = _set_first(result)
     how = _selection(result)
     n = len(result.rows)
     rows = result.rows[:LEAD_ROWS]
@@ -571,9 +576,7 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"Together they had {_and(parts)}.")
     if result.spread:
         if not (result.query.get("limit") or _thresholds(result)):
-            # the figures across all the rows are the answer (with the set's total, where asked); the rows are in
-            # the table
-            sentences = [s for s in sentences if s.startswith("Together")]
+            sentences = [s for s in sentences if s.startswith("Together")]  # the spread (and total) is the answer
             rows = []
         sentences += [_spread_sentence(name, stats, result) for name, stats in result.spread.items() if stats["n"]]
         if not rows:
