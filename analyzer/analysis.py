@@ -198,6 +198,7 @@ class Analysis:
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
+    asks_pooled: bool = False  # "their pooled share of households under $25k": the set's own figure of a share
     growth_counted: str | None = None  # "how many of them lost population": "below" | "above" zero, counted
     district_counted: bool = False  # "homicides in district 11 in 2022, and the area its station is in": by district
     station_area: bool = False  # "the district's station is in which community area, and that area's rate"

@@ -414,6 +414,8 @@ def _link_fields(w, result: dict) -> None:
     # "among the 10 ..., how many lost population since 2010": the members on one side of zero, counted
     counted = _GROWTH_COUNTED_RE.search(w.low) if result.get("population_growth") else None
     result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
+    result["asks_pooled"] = bool(re.search(r"\bpooled\b|\b(?:combined|overall|aggregate)\s+(?:share|percent(?:age)?|"
+                                           r"proportion)\b", w.low))
     result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
 
 

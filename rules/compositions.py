@@ -246,6 +246,11 @@ def ranked_set(analysis: Analysis) -> dict | None:
         others = [{"measure": "population_2010"}, *others]
         derived = [*derived, {"name": "residents_change", "op": "pct_change" if analysis.population_growth ==
                               "change_pct" else "change", "of": ["population_2010", "population"]}]
+    if analysis.asks_pooled and first["measure"].startswith("share_"):
+        # "the 10 areas with the highest share under $25k: their pooled share": the ranked share again, unordered, so
+        # the total says it over the set's sums
+        others = [*others, {**first, "as": f"{first['measure']}_pooled"}]
+        ranked = [{**first, "as": first["measure"]}]  # its own name kept beside the copy
     left_out = [p.number for p in analysis.excluded_areas]  # "excluding Austin, the 5 largest areas": the rest ranked
     # one place found and the city asked beside it ("how does its rate compare with the city's"): the city's figures
     totals = n > 1 or analysis.citywide
@@ -317,7 +322,8 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
         return None
     # "of the homicides in the 10 areas with the highest poverty, what percent were domestic": a set ranked by
     # another measure, its homicides and the kept ones beside it
-    other = ranking.metric != "homicides" and set(analysis.metrics) <= {"homicides", "domestic", ranking.metric}
+    other = ranking.metric != "homicides" and set(analysis.metrics) <= {"homicides", "domestic", ranking.metric} \
+        and "domestic" in analysis.metrics and not analysis.domestic_filter  # the share asked, not a count kept
     if not (other or ranking.metric == "homicides" and len(analysis.metrics) == 1):
         return None
     period = _period(analysis)

@@ -699,9 +699,8 @@ def _total_parts(result: QueryResult) -> list[str]:
                 and value == value \
                 and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."
             parts.append(_phrase(base, value))
-        elif base and base.get("agg") == "ratio" and base["unit"] == "percent" \
+        elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \
                 and isinstance(value, (int, float)) and value == value:
-            # (the ranked share too: "the 10 areas with the highest share under $25k: their pooled share")
             # "taken together, what share of residents are Hispanic": the share over the set, a ratio of its sums
             city = result.totals.get(f"{name}_city")  # "and what was the city's?": beside it, as for a rate
             parts.append(f"a combined {_lower(base['measure_label'])} of {fmt(value, base.get('decimals', 1), 'percent')}"
