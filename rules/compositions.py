@@ -163,6 +163,14 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
     return found
 
 
+def _homicide_measures(analysis: Analysis) -> list[str]:
+    """The homicide figures a composition gives a set or a place: the rate where one is asked per capita (the count
+    beside it where a count is asked too), else the count."""
+    if not analysis.per_capita:
+        return ["homicides"]
+    return ["homicide_rate"] + (["homicides"] if analysis.asks_count else [])
+
+
 def _others(analysis: Analysis, first: str) -> list[str]:
     """The question's other measures, in its order, that the layer has."""
     skip = {first, "trend", "correlation"}
@@ -463,9 +471,7 @@ def _home_change_set(analysis: Analysis) -> dict | None:
              for m in months]
     counted = _years_period(analysis.years_alone)
     # "the pooled homicide rate in those areas over 2007-2011": the rate (over the set's sums in its total)
-    others = [{"measure": m, "period": counted} for m in (["homicide_rate"] + (["homicides"] if analysis.asks_count
-                                                                                else []) if analysis.per_capita
-                                                          else ["homicides"])] \
+    others = [{"measure": m, "period": counted} for m in _homicide_measures(analysis)] \
         if counted and "homicides" in analysis.metrics else []
     others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics if m not in ("home_value", "homicides"))
                if s and s["measure"] not in TIMED]  # "how many people live in them (ACS)"
@@ -646,9 +652,8 @@ def named_places(analysis: Analysis) -> dict | None:
         span = next((p for p in analysis.periods if p.start < p.end and {p.start, p.end} >= set(years)), None)
         if span is not None and not analysis.each_year:  # "how many homicides in 2001-2005": the span, not its ends
             # "their 2019-2022 homicide rates": the rate over the span (the count beside it where one is asked)
-            counted = ["homicide_rate"] + (["homicides"] if analysis.asks_count else []) if analysis.per_capita \
-                else ["homicides"]
-            specs += [{"measure": m, "period": {"start": str(span.start), "end": str(span.end)}} for m in counted]
+            specs += [{"measure": m, "period": {"start": str(span.start), "end": str(span.end)}}
+                      for m in _homicide_measures(analysis)]
             years = None
     elif analysis.population_growth and "population" in analysis.metrics \
             and not any(p.start == 2010 for p in analysis.periods):  # "since 2010" is the census's span, not a count's
@@ -695,9 +700,9 @@ def places_pooled(analysis: Analysis) -> dict | None:
             or not (analysis.per_capita or "population" in analysis.metrics) or analysis.month_years:
         return None
     period = _period(analysis)
-    specs = [{"measure": "homicide_rate", **({"period": period} if period else {})}] if analysis.per_capita else []
-    if analysis.asks_count or "homicides" in analysis.metrics and not analysis.per_capita:
-        specs.append({"measure": "homicides", **({"period": period} if period else {})})
+    asked = _homicide_measures(analysis) if analysis.per_capita or analysis.asks_count or "homicides" in analysis.metrics \
+        else []
+    specs = [{"measure": m, **({"period": period} if period else {})} for m in asked]
     specs += [s for s in (_spec(m, analysis, period) for m in analysis.metrics
                           if m not in ("homicides", "arrests", "domestic")) if s and s not in specs]
     if not specs:
