@@ -44,17 +44,16 @@ class Orchestrator:
         self.config = LoopConfig.from_settings(settings)
         self.planner = planner or Planner(registry.data)
         self.grammars = ToolGrammars(registry)
-        # A language model decides, and the planner helps it (drafts, key figures, the answer check); a backend
+        # A language model decides, and the planner helps it (the reading, key figures, the answer check); a backend
         # that is no model leaves gathering and the answer to the planner; canned test replies get no help.
-        self.model_drafts = self.config.suggest_calls and getattr(backend, "is_language_model", False)
+        self.model_decides = getattr(backend, "is_language_model", False)
         self.planner_decides = getattr(backend, "is_planner", False)
         self._system: str | None = None
         self._query: str | None = None
 
     def system_prompt(self) -> str:
         if self._system is None:
-            self._system = prompts.system_prompt(self.registry.prompt_schemas(), self.config.max_tool_calls,
-                                                 self.model_drafts)
+            self._system = prompts.system_prompt(self.registry.prompt_schemas(), self.config.max_tool_calls)
         return self._system
 
     def query_prompt(self) -> str:
@@ -120,7 +119,7 @@ class Orchestrator:
         return RunContext(backend=self.backend, registry=self.registry, planner=self.planner, config=self.config,
                           grammars=self.grammars, system_prompt=self.system_prompt(),
                           answer_prompt=prompts.answer_system_prompt(), query_prompt=self.query_prompt(),
-                          model_drafts=self.model_drafts,
+                          model_decides=self.model_decides,
                           planner_decides=self.planner_decides)
 
     def _execute(self, state: RunState) -> None:
@@ -149,7 +148,7 @@ class Orchestrator:
         # without the grammar nothing enforces "no call": the model decides.
         constrain = self.config.question_grammar
         state.allowed_values = argument_values(analysis) if constrain else {}
-        state.no_calls_reason = (unanswerable_subjects(analysis, nothing_named=self.model_drafts)
+        state.no_calls_reason = (unanswerable_subjects(analysis, nothing_named=self.model_decides)
                                  if constrain and state.use_grammar else "")
         state.notes = user_notes(analysis)
         state.emit(AnalysisStep(analysis=analysis, no_calls_reason=state.no_calls_reason), started, "analysis_ms")

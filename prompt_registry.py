@@ -12,8 +12,6 @@ import re
 from semantic.catalog import catalog, public_measures
 from tools import names
 
-SUGGESTED_REPLY = "USE_SUGGESTED"  # the whole reply that accepts the planner's suggested calls
-
 TEMPLATES: dict[str, str] = {
     "system_tools": (
         "You are ChiQA, an assistant answering questions about Chicago public data: homicides, census "
@@ -28,7 +26,6 @@ TEMPLATES: dict[str, str] = {
         "- If a call fails, read the error, fix the arguments and try again, or continue without it.\n"
         "- {no_call_rule}\n"
         "- Never invent numbers; use only the numbers the tools return.\n"
-        "{suggestion_rule}"
         "Tools (name(argument: type [choices], ...) - what it does):\n{tool_specs}\n"
         "Examples (<YEAR> and <AREA> stand for the question's own values, or values from a result):\n{examples}"
     ),
@@ -70,10 +67,6 @@ TEMPLATES: dict[str, str] = {
     "model_reading": "I could not read this question with my own rules; the model read it as one query ({read_as}), "
                      "which you should check: {lead}",
     "no_reading": "I could not read this question into a query over the data{words}. {capabilities}",
-    "suggestion_rule": (
-        "- A question may come with suggested calls, planned from its places and years. If they get the data "
-        "the question asks for, reply USE_SUGGESTED; write your own TOOL_CALL lines only if they miss something.\n"
-    ),
     "no_call_rule": (
         "When you have enough data (or the question needs no Chicago data), reply with one line "
         "starting NO_TOOL_CALL (optionally followed by a brief note), for example: NO_TOOL_CALL I have the yearly counts."
@@ -93,46 +86,6 @@ TEMPLATES: dict[str, str] = {
         "otherwise reply NO_TOOL_CALL."
     ),
     "no_more_calls": "No more tool calls are allowed.",
-    "plan_done": (
-        "The planned calls have all run. Reply NO_TOOL_CALL now unless the question asks for something "
-        "the results above do not cover."
-    ),
-    "suggestion": (
-        "Suggested next call(s), planned from the question's entities:\n{calls}\n"
-        "Reply USE_SUGGESTED to make exactly these calls, or write your own TOOL_CALL lines if they miss "
-        "something the question asks, or NO_TOOL_CALL if the results already answer it."
-    ),
-    "own_calls_partial": (
-        "The question analyzer read only part of this question. Its calls, which leave out {words}:\n{calls}\n"
-        "Write your own TOOL_CALL lines for the whole question: keep what these calls got right and change or add "
-        "arguments for {words}. USE_SUGGESTED is not available for this question."
-    ),
-    "own_calls_none": (
-        "The question analyzer found no call for this question{words}. Write your own TOOL_CALL lines for it, or "
-        "reply NO_TOOL_CALL if no tool holds what it asks."
-    ),
-    "own_calls_add": (
-        "The calls above were planned from the question but leave out {words}. If a tool argument can cover "
-        "{words}, write ONE TOOL_CALL that does, keeping the calls' places and years; if none can, reply "
-        "NO_TOOL_CALL."
-    ),
-    "argument_guide": (
-        "How query_homicides_advanced writes what a reading often misses:\n"
-        "- part of a year (a season, a quarter, a half, some months): \"year\": Y, \"months\": [6, 7, 8]\n"
-        "- a stretch of dates: \"start_date\": \"YYYY-MM-DD\", \"end_date\": \"YYYY-MM-DD\"\n"
-        "- a stretch of years: \"start_year\": Y1, \"end_year\": Y2; separate years only: \"years\": [Y1, Y2, Y3]\n"
-        "- leaving some out (not counting, except, apart from): \"exclude_wards\": [..], \"exclude_districts\": [..], "
-        "\"exclude_community_areas\": [..], \"exclude_location_types\": [\"STREET\"]\n"
-        "- days of the week: \"weekdays\": [6, 7] (1 = Monday, 7 = Sunday); hours: \"hours\": [22, 23, 0, 1]\n"
-        "- several kinds of place counted together (on a street or in an alley): \"location_types\": [\"STREET\", "
-        "\"ALLEY\"]; a ranking of places with at least N homicides: \"min_homicides\": N\n"
-        "- which month, ward, year ... had the most: \"group_by\": \"month\", \"top_n\": 1; the second most: "
-        "\"top_n\": 2\n"
-        "- only domestic: \"domestic\": true; only with an arrest: \"arrest_status\": \"arrested\"\n"
-        "A place's income, poverty or hardship: query_socioeconomic; its population, race or age groups: "
-        "query_census_demographics; home values: query_property_values; homicides per 100,000 residents: "
-        "analyze_homicide_rates_by_community_area."
-    ),
     "synthesis_missing": (
         "Your answer leaves out these figures: {numbers}. They come from: {lines}\n"
         "Write one more sentence that states them (it will follow your answer; do not repeat your answer)."
@@ -176,16 +129,13 @@ TEMPLATES: dict[str, str] = {
 # Few-shot examples. They name no real place or year: <AREA> and <YEAR> stand for the question's own values
 # (or, in a later reply, values from a result), so a small model cannot copy "Austin" into an unrelated
 # question; the question-conditioned grammar keeps it from writing the placeholders themselves.
-# Each: question, the planner's suggested calls shown with it (when suggestions are on; None = none shown),
-# and the replies, one list of calls per gather pass. An example is shown only if every tool it names is
+# Each: question and the replies, one list of calls per gather pass. An example is shown only if every tool it names is
 # registered.
 EXAMPLES: list[dict] = [
     {"question": "How many homicides were there in <YEAR>?",
-     "suggested": [(names.HOMICIDES, {"year": "<YEAR>"})],
      "passes": [[(names.HOMICIDES, {"year": "<YEAR>"})]]},
     # One call per reply: a small model copied a two-call reply into questions that needed one of them.
     {"question": "What is the per capita income in the community area with the most homicides in <YEAR>?",
-     "suggested": None,
      "passes": [[(names.HOMICIDES, {"year": "<YEAR>", "group_by": "community_area", "top_n": 1})],
                 [(names.SOCIOECONOMIC, {"community_area": "<AREA>", "metric": "income"})]],
      "between": ["(results come back: <AREA> had the most)"]},
@@ -275,22 +225,18 @@ def _call_line(name: str, arguments: dict) -> str:
     return PLACEHOLDER.sub(r"\1", f'TOOL_CALL: {json.dumps({"name": name, "arguments": arguments})}')
 
 
-def render_examples(tool_names: set[str], suggestions: bool = False) -> str:
-    """The few-shot block. With ``suggestions`` an example with a planner draft shows it being accepted."""
+def render_examples(tool_names: set[str]) -> str:
+    """The few-shot block."""
     shown = []
     for example in EXAMPLES:
         passes = example["passes"]
         if not all(name in tool_names for calls in passes for name, _ in calls):
             continue
         lines = [f"Question: {example['question']}"]
-        accepted = suggestions and example.get("suggested")
-        if accepted:
-            lines.append("Suggested next call(s):")
-            lines += [_call_line(n, a) for n, a in example["suggested"]]
         between = example.get("between") or []
         for number, calls in enumerate(passes, 1):
             lines.append(f"Reply {number}:")
-            lines += [SUGGESTED_REPLY] if accepted and number == 1 else [_call_line(n, a) for n, a in calls]
+            lines += [_call_line(n, a) for n, a in calls]
             lines.append(between[number - 1] if number <= len(between) else "(results come back)")
         lines.append(f"Reply {len(passes) + 1}:\nNO_TOOL_CALL")
         shown.append("\n".join(lines))
@@ -298,12 +244,11 @@ def render_examples(tool_names: set[str], suggestions: bool = False) -> str:
     return "\n\n".join(shown)
 
 
-def system_prompt(schemas: list[dict], max_calls: int, suggestions: bool = False) -> str:
+def system_prompt(schemas: list[dict], max_calls: int) -> str:
     names = {s["name"] for s in schemas}
     return TEMPLATES["system_tools"].format(
         max_calls=max_calls, no_call_rule=TEMPLATES["no_call_rule"],
-        tool_specs=render_tool_specs(schemas), examples=render_examples(names, suggestions),
-        suggestion_rule=TEMPLATES["suggestion_rule"] if suggestions else "")
+        tool_specs=render_tool_specs(schemas), examples=render_examples(names))
 
 
 def answer_system_prompt() -> str:

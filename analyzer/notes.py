@@ -51,14 +51,6 @@ def not_used_note(phrases: list[str]) -> str:
     return f"I could not use {quoted} from the question, so the figures do not take {them} into account."
 
 
-def own_calls_note(phrases: list[str]) -> str:
-    """The not-used note where the model wrote its own calls for the words the reading missed: the figures may take
-    them into account, as the model read them, and the reader should see that the reading was the model's."""
-    quoted = " or ".join(f"'{p}'" for p in phrases)
-    return (f"The question reader could not use {quoted}; the figures come from calls the model wrote for it "
-            "itself (shown in the trace), so check that they read the question as you meant.")
-
-
 _NOTE_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _COMMON = {"the", "and", "are", "not", "for", "that", "this", "with", "what", "does", "also", "above", "figures",
            "data", "name", "those", "them", "they", "from", "have", "which", "your", "there", "here", "it's"}

@@ -108,7 +108,7 @@ class Backend:
 
     name = "base"
     n_ctx = 4096
-    is_language_model = True  # a model: the rule planner helps it (drafts, key figures, the answer check)
+    is_language_model = True  # a model: the rule planner helps it (the reading, key figures, the answer check)
     is_planner = False  # no model: the orchestrator lets the rule planner gather and answer
 
     def __init__(self, queue_size: int = 8):

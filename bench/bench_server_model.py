@@ -67,7 +67,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="qwen2.5-coder-0.5b")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--model-calls", default="gaps", choices=("gaps", "always"))
+    parser.add_argument("--model-calls", default="gaps", choices=("gaps", "own"))
     args = parser.parse_args(argv)
     pulled = ROOT / "var" / "models" / f"{args.model}.gguf"  # the server's var/ is a temporary folder
     overrides = {"model.path": str(pulled) if pulled.exists() else args.model, "orchestrator.model_calls": args.model_calls}

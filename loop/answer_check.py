@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import prompt_registry as prompts
-from analyzer.notes import not_used_note, own_calls_note, unstated_notes
+from analyzer.notes import not_used_note, unstated_notes
 from analyzer.reading import read
 from loop import decisions, grounding
 from loop.answer_form import form_problems
@@ -88,10 +88,10 @@ def missing_lead_figures(state: RunState, ctx: RunContext) -> list[str]:
     """The figures a model's answer leaves out. With key figures (the lines the synthesis request named), each
     line's lead figure: the top entry's value of a ranking ("Austin saw the most killings" left out 83), the count
     or rate of a summary; any year of a yearly series; and where the question compares, each compared entry's
-    figure ("786 murders in 2016 were higher than in 2017" left out 2017's 672). Without them (no planner draft),
+    figure ("786 murders in 2016 were higher than in 2017" left out 2017's 672). Without them (no reading),
     any figure of each result counts as using it, since a summary leads with a total the question may not ask for.
     The planner writes its own answers from the summaries: the check is for models."""
-    if not ctx.model_drafts:
+    if not ctx.model_decides:
         return []
     stated = _figures(state.answer)
 
@@ -146,7 +146,7 @@ def dropped_from_the_reading(state: RunState, ctx: RunContext) -> list[str]:
     thirteenth blind set the 0.5B model's rewrites dropped each of those and turned "a 2022 figure is not available"
     into "the poverty rate in 2022 was 28.6%", passing the other checks: the model may say the figures in its own
     words, never fewer of them."""
-    if not state.reader_ran or state.used_planner_answer or state.used_fallback or not ctx.model_drafts:
+    if not state.reader_ran or state.used_planner_answer or state.used_fallback or not ctx.model_decides:
         return []
     stated = _figures(state.answer)
     keys = [f for line in state.key_lines for f in _figures(line)]
@@ -200,7 +200,7 @@ def _names(answer: str, place: str) -> bool:
 def model_form_problems(state: RunState, ctx: RunContext) -> list[str]:
     """What keeps a model's answer from reading as an answer (loop/answer_form.py), where the planner has one to
     give instead. The planner's own answers and the summary fallback are not refused for their form."""
-    if not ctx.model_drafts or ctx.planner_decides or state.used_planner_answer or state.used_fallback:
+    if not ctx.model_decides or ctx.planner_decides or state.used_planner_answer or state.used_fallback:
         return []
     answered = any(step.status == "ok" for step in state.ran_calls())
     reading = read(state.analysis)
@@ -212,12 +212,8 @@ def pass_on_notes(state: RunState) -> None:
     often answered "33 homicides in ward 20" and never said that poverty is not published by ward."""
     started = state.now_ms()
     unused = state.analysis.not_used if state.analysis is not None else []
-    if unused and own_calls_note(unused) in state.notes:
-        # The planner's answer says the unread words were not taken into account; the model's own calls may have
-        # taken them: its note replaces that one.
-        state.answer = state.answer.replace(not_used_note(unused), own_calls_note(unused))
     added = unstated_notes(state.analysis, state.notes, state.answer)
-    unread = [n for n in added if unused and n in (not_used_note(unused), own_calls_note(unused))]
+    unread = [n for n in added if unused and n == not_used_note(unused)]
     if unread and state.answer.strip():
         # The words the reading could not use qualify the figures: said beside them, at the end of the answer's
         # first paragraph, not only at its foot (as the planner's own answer does, rules/answer.py).

@@ -11,11 +11,7 @@ admits no call at all.
 """
 from __future__ import annotations
 
-import re
-
 from analyzer.analysis import Analysis
-from analyzer.lexicon import LOCATION_GENERIC_RE, LOCATION_RE
-from analyzer.negations import EXCLUSION_CUE_RE
 
 # argument name -> the kind of entity it holds
 ARGUMENT_KINDS = {
@@ -149,65 +145,13 @@ def _reading_only(analysis: Analysis, values: dict) -> dict[str, list]:
     return out
 
 
-# Where the reading left words unused, what the model's own calls may name beyond what the reading found: the times
-# of the homicide data (a "back half", "ten years ending with 2020", "weekends" the reading missed), the filters a
-# reading alone admits (separate years, exclusions, domestic, arrests), and leaving out wards and districts whose
-# numbers the question writes. Places to filter on stay the question's own: an unread word is no licence to invent
-# a place. (Without this widening the grammar kept the model's own calls exactly as narrow as the failed reading.)
-_TIME_ARGUMENTS = ("year", "start_year", "end_year", "years", "months", "hours", "weekdays", "month_days",
-                   "holidays", "start_date", "end_date", "since_year", "period1_start", "period1_end",
-                   "period2_start", "period2_end")
-_FREE_WHEN_UNREAD = ("exclude_location_types", "domestic", "arrest_status", "location_type")
-_WRITTEN_NUMBER = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
-# A filter the model may add for unread words only where the question has a word of its kind: asked "how many were
-# murdered, and how many more were shot but survived?", the 1.5B model filtered on "no arrest" and on domestic
-# cases, which no word of the question asks for.
-_FILTER_CUES = {
-    "arrest_status": re.compile(r"\barrest\w*|\bclear(?:ed|ance)\b|\b(?:un)?solved\b|\bcharged\b|\bcaught\b|"
-                                r"\bclosed\b|\bconvict\w*", re.I),
-    "domestic": re.compile(r"\bdomestic\b|\bfamil(?:y|ies)\b|\bpartners?\b|\bspous\w*|\bhusbands?\b|\bwi(?:fe|ves)\b|"
-                           r"\brelatives?\b|\bintimate\b|\b(?:boy|girl)friends?\b", re.I),
-    "location_type": re.compile(LOCATION_RE.pattern + "|" + LOCATION_GENERIC_RE.pattern + r"|\bwhere\b|\bplaces?\b|"
-                                r"\bindoors?\b|\boutdoors?\b|\boutside\b|\binside\b", re.I),
-}
-
-
-def widened_for_unread(analysis: Analysis | None, question: str, values: dict[str, list]) -> dict[str, list]:
-    """``values`` (argument_values) widened for a model writing its own calls where the reading fell short."""
-    if analysis is None or analysis.error or not analysis.not_used:
-        return values
-    out = {name: allowed for name, allowed in values.items()
-           if name not in _TIME_ARGUMENTS and name not in _FREE_WHEN_UNREAD}
-    for name, cue in _FILTER_CUES.items():
-        if not cue.search(question):
-            out[name] = list(values.get(name) or (analysis.locations[:1] if name == "location_type" else []))
-    cov = analysis.coverage
-    if _homicide_years_only(analysis) or not analysis.domains:
-        named = [y for y in values.get("year") or [] if not cov.first_year <= y <= cov.last_year]
-        years = named + list(range(cov.first_year, cov.last_year + 1))
-        for name in ("year", "start_year", "end_year", "years", "period1_start", "period1_end", "period2_start",
-                     "period2_end"):
-            out[name] = years
-    if not EXCLUSION_CUE_RE.search(question.lower()):
-        # No word that leaves anything out: only what the reading itself left out (given freely, the 1.5B model
-        # left the street out of a question that never mentioned one).
-        out["exclude_location_types"] = list(values.get("exclude_location_types") or [])
-        return out
-    written = sorted({int(n) for n in _WRITTEN_NUMBER.findall(question)})
-    for name, high, own in (("exclude_wards", 50, analysis.wards), ("exclude_districts", 25, analysis.districts)):
-        # A number the reading took as the place asked about stays offered (the reading may have missed that it was
-        # left out); a call that both asks for it and leaves it out is refused by the tool, with the clash named.
-        out[name] = list(dict.fromkeys([*(values.get(name) or []), *own, *(n for n in written if 1 <= n <= high)]))
-    return out
-
-
 # The analyzer's data domains a tool's own domain (Tool.domain) answers: IUCR codes are part of the homicide data.
 _DOMAIN_FAMILY = {"iucr": "homicides"}
 
 
 def admitted_tools(analysis: Analysis | None, tool_domains: dict[str, str], drafted: list[str]) -> list[str]:
     """The tools a gathering pass may call: those of the data domains the question names, with any tool the
-    planner drafted; [] (no constraint) when it names none or refers to earlier turns. Asked "is Englewood safer
+    reading calls; [] (no constraint) when it names none or refers to earlier turns. Asked "is Englewood safer
     than Roseland once you adjust for population?", a small model called the census and income tools first."""
     if analysis is None or analysis.error or analysis.followup is not None or not analysis.domains:
         return []

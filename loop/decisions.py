@@ -1,13 +1,11 @@
 """The loop's decisions, as pure functions of what a run knows (tested as tables in tests/test_loop_decisions.py).
 
 - before a gathering pass: whether to stop (call cap, pass cap, time);
-- for a pass: how many calls it may write, and whether it must write one;
-- after a pass: why gathering stops, if it does, and what the next pass may do with the planner's draft;
+- after a pass: why gathering stops, if it does;
 - in the answer check: accept the answer, add a sentence, rewrite it, or take the planner's answer.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from loop.state import StopReason
@@ -25,81 +23,16 @@ def stop_before_pass(calls_used: int, max_calls: int, passes: int, time_left: fl
     return None
 
 
-@dataclass(frozen=True)
-class PassAllowance:
-    calls: int  # how many TOOL_CALL lines the grammar admits
-    must_call: bool  # the pass may not end gathering before its first call
-
-
-def pass_allowance(remaining: int, drafted: int, first_pass: bool, draft_done: bool) -> PassAllowance:
-    """A question the planner could map needs data: its first pass may not end gathering before any call (a small
-    model answered "NO_TOOL_CALL" to "how many murders were there last year?"), and may write as many calls as the
-    draft has (a small model copied the draft and then wrote it again line after line). Once the drafted calls
-    have run, a further call is an exception: one per pass (a small model tended to repeat the last call)."""
-    must_call = drafted > 0 and first_pass and remaining > 0
-    if must_call:
-        return PassAllowance(min(remaining, drafted), True)
-    if draft_done:
-        return PassAllowance(min(remaining, 1), False)
-    return PassAllowance(remaining, False)
-
-
-@dataclass(frozen=True)
-class PassFacts:
-    """What a finished gathering pass and the run around it show."""
-
-    stop: StopReason | None  # already decided while its calls ran (timeout, the cap)
-    outstanding: bool  # the planner's draft still has calls that have not run
-    offered_only: bool  # a draft-only pass was already offered
-    use_grammar: bool
-    chained: bool  # the question's next call takes its place from a result
-    asked_only_duplicates: bool
-    asked_a_duplicate: bool
-    duplicates_so_far: int  # refused repeats across all passes
-    had_draft: bool  # some pass of this run was shown a draft
-    remaining: int  # calls left under the cap
-    stop_when_drafted: bool  # the sufficiency stop is on
-    wrote_calls: bool
-    wrote_errors: bool
-    all_calls_ok: bool
-
-
-@dataclass(frozen=True)
-class PassVerdict:
-    stop: StopReason | None
-    draft_only: bool  # the next pass may only take the outstanding draft or stop
-    offered_only: bool
-    keep_draft: bool  # the outstanding draft is shown to the next pass
-    draft_done: bool  # every drafted call has run (the next prompt says so)
-    close_pass: bool  # the pass gets its footer (calls left, the next draft): a later prompt reads it
-
-
-def after_pass(f: PassFacts) -> PassVerdict:
-    """A pass that asks only for calls already made has nothing new to ask: another free pass would cost seconds
-    and, with a small model, usually the same repeat. If the draft is still unrun, the model gets one pass that may
-    only take it or stop; otherwise gathering ends. A chained question's every step is such a pass: given a free
-    pass, a small model wrote the city-wide call instead of the one the chain's result names."""
-    stop, draft_only, offered = f.stop, False, f.offered_only
-    repeated = f.duplicates_so_far >= 2
-    if f.asked_only_duplicates or (repeated and f.asked_a_duplicate):
-        if f.outstanding and not f.offered_only and f.use_grammar:
-            draft_only = offered = True
-        else:
-            stop = stop or StopReason.DUPLICATE_CALL
-    elif f.outstanding and f.chained and f.use_grammar and not stop:
-        draft_only = offered = True
-    keep_draft = f.outstanding and not stop
-    draft_done = f.had_draft and not keep_draft and f.remaining > 0
-    # Sufficiency: once every drafted call has run without error, a further pass measured as a repeat of the last
-    # call (seconds of generation, nothing new), so gathering ends.
-    if draft_done and not stop and f.stop_when_drafted and f.wrote_calls and f.all_calls_ok:
-        stop = StopReason.PLAN_COMPLETE
-    # No further pass reads a footer once gathering stops, except after a pass that asked for nothing: the
-    # synthesis request then follows it.
-    close_pass = stop is None
-    if not stop and not f.wrote_calls and not f.wrote_errors:
-        stop = StopReason.MODEL_DONE
-    return PassVerdict(stop, draft_only, offered, keep_draft, draft_done, close_pass)
+def after_pass(stop: StopReason | None, wrote_calls: bool, wrote_errors: bool, asked_only_duplicates: bool,
+               asked_a_duplicate: bool, duplicates_so_far: int) -> StopReason | None:
+    """Why gathering stops after a pass, if it does. A pass that asks only for calls already made has nothing new
+    to ask: another free pass would cost seconds and, with a small model, usually the same repeat; so would a
+    further repeat after two. A pass that asks for nothing ends gathering."""
+    if asked_only_duplicates or (duplicates_so_far >= 2 and asked_a_duplicate):
+        return stop or StopReason.DUPLICATE_CALL
+    if not stop and not wrote_calls and not wrote_errors:
+        return StopReason.MODEL_DONE
+    return stop
 
 
 class CheckAction(Enum):

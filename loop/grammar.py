@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 
-from prompt_registry import SUGGESTED_REPLY
 
 NO_CALL_TEXT_CHARS = 120
 STRING_MAX_CHARS = 60
@@ -179,28 +178,14 @@ NO_CALL_RULE = f'"NO_TOOL_CALL" (" " [^\\n{{}}]{{0,{NO_CALL_TEXT_CHARS}}})?'
 
 
 def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True,
-                       allow_suggested: bool = False, allowed: dict | None = None,
-                       only_lines: list[str] | None = None) -> str:
+                       allowed: dict | None = None) -> str:
     """GBNF text: a NO_TOOL_CALL line or 1..max_calls TOOL_CALL lines over ``schemas``.
 
     ``allow_no_call=False`` drops the NO_TOOL_CALL alternative (forces at least one call;
     used by benches and tests to drive a model through tool calls). ``allowed``: argument name
     -> the only values it may take, an empty list leaving it out (loop/argument_constraints.py).
-    ``only_lines``: the reply is one of these exact call lines (or USE_SUGGESTED / NO_TOOL_CALL as
-    allowed), not any call: the loop's choice between the planner's outstanding draft and stopping.
     """
     builder = _Builder(allowed)
-    if only_lines:
-        builder.add("no-call", NO_CALL_RULE)
-        alts = [_lit(line) for line in only_lines]
-        if len(only_lines) > 1:
-            alts.append(_lit("\n".join(only_lines)))
-        if allow_suggested:
-            alts.append(f'"{SUGGESTED_REPLY}"')
-        if allow_no_call:
-            alts.append("no-call")
-        builder.add("root", " | ".join(alts))
-        return _render(builder)
     tools = []
     seen = set()
     for schema in schemas or []:
@@ -223,10 +208,7 @@ def build_tool_grammar(schemas: list, max_calls: int, allow_no_call: bool = True
     builder.add("call", '"TOOL_CALL: " (' + " | ".join(alts) + ")")
     more = f' ("\\n" call){{0,{max_calls - 1}}}' if max_calls > 1 else ""
     builder.add("calls", f"call{more}")
-    root = "calls | no-call" if allow_no_call else "calls"
-    if allow_suggested:  # a few tokens instead of the whole call when the suggested calls are right
-        root += f' | "{SUGGESTED_REPLY}"'
-    builder.add("root", root)
+    builder.add("root", "calls | no-call" if allow_no_call else "calls")
     return _render(builder)
 
 

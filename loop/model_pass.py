@@ -33,8 +33,6 @@ class PassOutcome:
 def messages(state: RunState, ctx: RunContext) -> list:
     user = prompts.question_message(state.question, state.analysis.hint_text, state.earlier)
     user += f"\nYou may make up to {state.max_calls} tool call(s)."
-    if state.draft.first_text:
-        user += "\n" + state.draft.first_text
     out = [{"role": "system", "content": ctx.system_prompt}, {"role": "user", "content": user}]
     for step in state.passes:
         out += step.to_messages()

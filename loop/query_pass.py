@@ -34,14 +34,14 @@ _FIGURE = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
 def queries_where_the_reading_fell_short(state: RunState, ctx: RunContext) -> bool:
     """Under "gaps", a language model, a question that names data, and query_data registered."""
     analysis = state.analysis
-    return (ctx.model_drafts and ctx.config.model_calls == "gaps" and analysis is not None and not analysis.error
+    return (ctx.model_decides and ctx.config.model_calls == "gaps" and analysis is not None and not analysis.error
             and not state.no_calls_reason and names.QUERY in ctx.registry.names())
 
 
 def model_queries(state: RunState, ctx: RunContext, reader_gathers, run_call) -> StopReason:
-    """The reading's calls (``reader_gathers``, when it drafted any), then the model's query pass (its call run by
+    """The reading's calls (``reader_gathers``, when it has any), then the model's query pass (its call run by
     ``run_call``, as every call is: canonicalised, never twice, within the cap)."""
-    stop = reader_gathers(state, ctx) if state.draft.calls else StopReason.PLAN_COMPLETE
+    stop = reader_gathers(state, ctx) if state.reading_calls else StopReason.PLAN_COMPLETE
     state.query_pass = True
     reader_calls = [s for s in state.ran_calls() if s.status == "ok"]
     reader_answer = _reader_answer(state, ctx, reader_calls) if reader_calls else ""

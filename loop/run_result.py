@@ -75,10 +75,9 @@ def places_left_out(state: RunState) -> list[str]:
 
 def model_error(state: RunState) -> dict | None:
     """The last model failure of this run as {"phase", "type", "message"}, or None. A context overflow is handled
-    by trimming, so it is not reported as a model failure; drafted calls run for a model that stopped early are
-    reported only when nothing else failed (the failure that made it stop is the one to name)."""
+    by trimming, so it is not reported as a model failure."""
     errors = [s for s in state.trace if isinstance(s, ErrorStep) and s.error_type != "ContextOverflow"]
     if not errors:
         return None
-    last = ([s for s in errors if s.error_type != "DraftsLeftOut"] or errors)[-1]
+    last = errors[-1]
     return {"phase": last.phase, "type": last.error_type, "message": last.message}

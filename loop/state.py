@@ -25,7 +25,7 @@ class StopReason(StrEnum):
     TIMEOUT = "timeout"  # the deadline passed
     ERROR = "error"  # a model pass failed
     DUPLICATE_CALL = "duplicate_call"  # the model only repeated calls already made
-    PLAN_COMPLETE = "plan_complete"  # every call the planner would make has run (sufficiency stop)
+    PLAN_COMPLETE = "plan_complete"  # every call of the question's reading has run
     NO_DATA_NEEDED = "no_data_needed"  # no tool applies to what the question asks
 
 
@@ -37,17 +37,6 @@ class AnswerTokens:
     text: str
     strict: bool = False
     restart: bool = False
-
-
-@dataclass
-class DraftState:
-    """The rule planner's draft calls as offered to a model during gathering."""
-
-    calls: list = field(default_factory=list)  # the draft for the coming pass: [(name, arguments)]
-    first_text: str = ""  # the draft's text in the first user message (later ones follow each pass's results)
-    only: bool = False  # the coming pass may only take the outstanding draft or stop
-    offered_only: bool = False  # such a pass happens at most once per question, except along a chain
-    done: bool = False  # the draft's calls have all run (the model was told so)
 
 
 @dataclass
@@ -77,13 +66,12 @@ class RunState:
     allowed_values: dict = field(default_factory=dict)  # argument -> values the question allows (question grammar)
     allowed_tools: list = field(default_factory=list)  # the tools of the question's data domains ([] = all)
     no_calls_reason: str = ""  # the question asks only about what no tool has: no call is admitted
-    own_calls: bool = False  # the reading fell short and the model writes its own calls (no USE_SUGGESTED)
     reader_ran: bool = False  # model_calls "gaps": the reading covered the question; its calls ran, no model pass
     query_pass: bool = False  # "gaps", the reading fell short: the model was asked for one query (loop/query_pass.py)
     reader_answer: str = ""  # the planner's answer from the reading's own calls, shown to the query writer
     model_reading: object = None  # the ToolCallStep of the model's query that ran (ok), if any
-    unread_pass: str = ""  # unread_calls "add": "offered" (the coming pass is for the unread words) or "done"
-    draft: DraftState = field(default_factory=DraftState)
+    reading_calls: list = field(default_factory=list)  # the reading's next calls: [(name, arguments)]
+    reading_tools: set = field(default_factory=set)  # every tool the reading has called for in this run
     notes: list = field(default_factory=list)  # what the answer must tell the user (analyzer/notes.py)
     key_lines: list = field(default_factory=list)  # the result lines the synthesis request named
     sink: Callable | None = None  # receives each step and AnswerTokens as they happen (streaming)
@@ -115,7 +103,7 @@ class RunState:
 
     def calls_used(self) -> int:
         """Calls counted against the cap: the ones that ran (ok or error). A refused repeat runs nothing; counting
-        it left a model that repeated itself twice no call for the planner's draft (chained questions)."""
+        it left a model that repeated itself twice no call for the next link of a chained question."""
         return sum(step.status in ("ok", "error") for step in self.calls)
 
     def calls_left(self) -> int:

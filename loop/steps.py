@@ -62,8 +62,8 @@ class ToolCallStep(Step):
     source: int | None = None  # "[Source N]" number in the prompt, for ok results
     label: str = ""
     duplicate_of: int | None = None
-    # Who wrote the call: "planner" (no model: the rule planner ran it), "draft" (a model took the planner's draft)
-    # or "model" (the model's own call, not among the drafts it was shown).
+    # Who wrote the call: "planner" (no model: the rule planner ran it), "reader" (the reading ran it, no model
+    # pass), "reading" (the model wrote a call the question's reading makes) or "model" (the model's own call).
     origin: str = "model"
     result: ToolResult | None = None
     _render: str = "full"
@@ -135,11 +135,8 @@ class ModelPassStep(_ModelOutput):
     phase: str = "gather"
     parsed_calls: list = field(default_factory=list)
     parse_errors: list = field(default_factory=list)
-    suggested_calls: list = field(default_factory=list)  # the planner's draft shown to the model for this pass
-    used_suggestion: bool = False  # the model replied USE_SUGGESTED and the draft was run as its calls
     allowed_values: dict = field(default_factory=dict)  # argument -> values the grammar admitted ([] = none)
     allowed_tools: list = field(default_factory=list)  # the tools the grammar admitted ([] = all of them)
-    draft_only: bool = False  # after a repeated call: the grammar admitted only the planner's draft or stopping
     _calls: list = field(default_factory=list)  # the ToolCallSteps this pass asked for
     _footer: str = ""
 

@@ -95,11 +95,10 @@ def small_synthesis(state: RunState, ctx: RunContext) -> None:
 
 def key_figures(state: RunState, ctx: RunContext) -> list[str]:
     """The planner's lead lines for the results gathered, shown to a model writing the answer."""
-    if not (ctx.config.key_figures and ctx.model_drafts) or state.analysis is None:
+    if not (ctx.config.key_figures and ctx.model_decides) or state.analysis is None:
         return []
     try:
-        planned = {call["name"] for step in state.passes for call in step.suggested_calls}
-        return ctx.planner.key_figures(state.question, state.analysis, state.ran_calls(), planned)
+        return ctx.planner.key_figures(state.question, state.analysis, state.ran_calls(), state.reading_tools)
     except Exception:  # noqa: BLE001 - the planner only adds a hint here; the answer is still the model's
         return []
 
@@ -192,7 +191,7 @@ def fallback(state: RunState) -> None:
 
 def planner_answer(state: RunState, ctx: RunContext, reason: str = "planner") -> bool:
     """Replace a model's answer with the planner's, marked in the trace; False when there is none to give."""
-    if not ctx.model_drafts or state.analysis is None:
+    if not ctx.model_decides or state.analysis is None:
         return False
     started = state.now_ms()
     ran = state.ran_calls()

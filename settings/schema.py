@@ -80,23 +80,12 @@ class OrchestratorSettings:
     grounding_check: bool = setting(True, "check answer numbers against tool results")
     question_grammar: bool = setting(True, "the gathering grammar admits only the places, years and months the "
                                      "question named, where it named any")
-    suggest_calls: bool = setting(True, "show a model the rule planner's draft calls; it may reply USE_SUGGESTED, "
-                                        "edit them or write its own")
-    unread_calls: str = setting("draft", "with a model, where the reading left part of the question unused: draft = "
-                                         "the planner's draft is offered as for any question; none = no draft, the "
-                                         "model writes its own calls; replace = the draft is shown as the partial "
-                                         "reading and the model must write its own calls; add = the draft runs, then "
-                                         "the model may add one call for the unread words (none, replace and add "
-                                         "show a guide to the arguments for times and exclusions, and the grammar "
-                                         "admits them)", choices=("draft", "none", "replace", "add"))
     model_calls: str = setting("gaps", "with a model: gaps = where the reading used every word of the question, its "
                                        "calls run with no model gathering pass, the model writes the answer from the "
                                        "key figures, and an answer that fails the check is replaced by the planner's "
-                                       "(no rewrite pass); the model writes calls only where the reading falls short; "
-                                       "always = every question gets model gathering passes shown the planner's draft",
-                               choices=("gaps", "always"))
-    stop_when_plan_done: bool = setting(True, "with a model, gathering ends once the rule planner's draft calls have "
-                                              "all run without error (stop reason plan_complete)")
+                                       "(no rewrite pass); where the reading falls short the model writes one typed "
+                                       "query; own = the design's plain loop: the model writes every call itself",
+                               choices=("gaps", "own"))
     key_figures: bool = setting(True, "with a model, the synthesis request names the result lines that answer the "
                                       "question (the rule planner's lead for those results)")
     number_grammar: bool = setting(False, "with a model, the synthesis grammar admits only numerals found in the "

@@ -130,8 +130,6 @@
       var calls = step.calls || step.parsed_calls || step.tool_calls;
       if (Array.isArray(calls)) bits.push(calls.length + " tool call" + (calls.length === 1 ? "" : "s") + " parsed");
       if (step.finish_reason) bits.push(step.finish_reason);
-      if (step.used_suggestion) bits.push("took the planner's draft");
-      if (step.draft_only) bits.push("only the planner's draft or stopping admitted");
       if (Array.isArray(step.allowed_tools) && step.allowed_tools.length) {
         bits.push("tools admitted: " + step.allowed_tools.join(", "));
       }

@@ -7,9 +7,12 @@ the test leaves the ``with`` block or after ``max_seconds``, so nothing outlives
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
+
+from tools import names
 
 
 class FaultServer:
@@ -159,17 +162,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def copies_the_draft(answer: str):
-    """A well-behaved model server: a gathering pass (one that carries a grammar) copies the first drafted
-    TOOL_CALL line of the prompt, then asks for nothing more; the synthesis pass answers with ``answer``."""
+def answers_well(answer: str):
+    """A well-behaved model server: a gathering pass (one that carries a grammar) asks for the homicides of the
+    question's year, then for nothing more; the synthesis pass answers with ``answer``."""
     def behaviour(conn, request, server):
         body = request.get("body") or {}
         messages = body.get("messages") or []
         if body.get("grammar"):
             prompt = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
-            drafted = [line for line in prompt.splitlines() if line.startswith("TOOL_CALL:")]
+            year = re.search(r"^Question: .*\b(\d{4})\b", prompt, re.M)
             asked = any(m.get("role") == "assistant" for m in messages)
-            text = drafted[0] if drafted and not asked else "NO_TOOL_CALL"
+            text = "NO_TOOL_CALL"
+            if year and not asked:
+                text = "TOOL_CALL: " + json.dumps({"name": names.HOMICIDES, "arguments": {"year": int(year.group(1))}})
         else:
             text = answer
         reply({"choices": [{"message": {"content": text}, "finish_reason": "stop"}]})(conn, request, server)

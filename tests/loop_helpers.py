@@ -1,21 +1,35 @@
 """Shared pieces of the loop tests: TOOL_CALL lines for the scripted model, the tools' own figures, shortcuts."""
 import json
+import re
 
 import pandas as pd
 
+from analyzer.question import analyze_question
 from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
+from rules.collaborator import Planner
+from toolcall.protocol import format_tool_call
 from tools import names
 
 HOMICIDES = names.HOMICIDES
 SOCIO = names.SOCIOECONOMIC
 RATES = names.AREA_RATES
 CENSUS = names.CENSUS
-# Tests of the model's gathering passes shown the planner's draft: the path every question took before
-# model_calls "gaps", and the one a question takes where the reading falls short.
-DRAFT_PASSES = {"orchestrator.model_calls": "always"}
-# Tests about the passes after the plan has run turn the sufficiency stop off.
-KEEP_GATHERING = {**DRAFT_PASSES, "orchestrator.stop_when_plan_done": False}
+# Tests of the design's plain loop, the model writing every call itself (model_calls "own").
+OWN_PASSES = {"orchestrator.model_calls": "own"}
+
+
+def the_reading(registry):
+    """A scripted reply that writes the calls the question's reading makes first: what a model that reads the
+    question as the planner does writes in its first pass (model_calls "own")."""
+    planner = Planner(registry.data)
+
+    def reply(request):
+        user = next(m["content"] for m in request.messages if m["role"] == "user")
+        question = re.search(r"^Question: (.*)$", user, re.M).group(1)
+        planned = planner.next_calls(analyze_question(question, registry.data), [], 4)
+        return "\n".join(format_tool_call(n, a) for n, a in planned)
+    return reply
 
 
 def call(name, **arguments):
@@ -45,7 +59,7 @@ def step_types(result):
 
 
 class SuggestibleModel(ScriptedBackend):
-    """Canned replies, but treated like a model: it is shown the planner's draft calls."""
+    """Canned replies, but treated like a model: the planner gives it the reading, key figures and checks."""
 
     is_language_model = True
 

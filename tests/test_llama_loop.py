@@ -14,7 +14,7 @@ from evals.runner import first_word_ms
 from intelligent_mcp import Orchestrator
 from toolcall.protocol import parse_tool_calls
 from settings.loader import load_settings
-from tests.loop_helpers import DRAFT_PASSES
+from tests.loop_helpers import OWN_PASSES
 
 # Runs llama.cpp on the tiny model: minutes on 2 cores, so not in the quick tier.
 pytestmark = pytest.mark.slow
@@ -25,7 +25,7 @@ STRUCTURAL_ERRORS = {"unknown_tool", "unknown_argument", "missing_argument"}
 
 @pytest.fixture(scope="module")
 def llama_setup(tiny_gguf_path, registry):
-    settings = load_settings(overrides={**DRAFT_PASSES, 
+    settings = load_settings(overrides={**OWN_PASSES, 
         "model.path": str(tiny_gguf_path), "model.n_ctx": 12288, "model.n_threads": 2, "model.max_tokens": 96,
         "model.temperature": 0.8, "model.seed": 7, "orchestrator.max_tool_calls": 4,
         "orchestrator.timeout_seconds": 900})  # the deadline is not what these tests measure: never reach it

@@ -9,6 +9,7 @@ from tests.loop_helpers import (
     RATES,
     SOCIO,
     SuggestibleModel,
+    the_reading,
     call,
     orchestrate,
     step_types,
@@ -16,14 +17,14 @@ from tests.loop_helpers import (
     yearly_counts,
 )
 import pytest
-from tests.loop_helpers import DRAFT_PASSES
+from tests.loop_helpers import OWN_PASSES
 from settings.loader import with_overrides
 
 
 @pytest.fixture(scope="module")
 def settings(settings):
-    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
-    return with_overrides(settings, DRAFT_PASSES)
+    """This module tests the model's own gathering passes (model_calls "own")."""
+    return with_overrides(settings, OWN_PASSES)
 
 
 def test_grounding_triggers_one_strict_resynthesis(registry, settings):
@@ -67,7 +68,7 @@ def test_a_rewrite_that_copies_the_correction_gives_way_to_the_planner(registry,
     rate = f"{figures['arrest_rate_pct']}%"
     wrong = f"There were {figures['total']:,} homicides in 2022; {rate} domestic homicide rate."
     echo = f"{rate} is the arrest rate in 2022 in the results, not the domestic share."
-    backend = SuggestibleModel(["USE_SUGGESTED", wrong, echo])
+    backend = SuggestibleModel([the_reading(registry), wrong, echo])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     errors = [s for s in result.steps if s.type == "error"]
     assert [e.error_type for e in errors] == ["EchoedCorrection"]
@@ -85,7 +86,7 @@ def test_numbers_that_stay_ungrounded_are_flagged(registry, settings):
 
 
 def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "There were 99,999 homicides.",
+    backend = SuggestibleModel([the_reading(registry), "There were 99,999 homicides.",
                                 "Still 99,999 homicides."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     kinds = [(s.type, getattr(s, "strict", None), getattr(s, "planner_answer", None)) for s in result.steps]
@@ -96,7 +97,7 @@ def test_an_answer_the_data_cannot_back_gives_way_to_the_planners(registry, sett
 
 def test_an_answer_without_the_lead_figure_gets_a_sentence_added(registry, settings):
     # The added sentence makes the answer whole, but it still opens with no figure: the planner's sentence leads.
-    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.",
+    backend = SuggestibleModel([the_reading(registry), "Homicides were common that year.",
                                 "There were 717 homicides in 2022."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     first, second, third = [s for s in result.steps if s.type == "grounding"]
@@ -113,7 +114,7 @@ def test_a_left_out_second_figure_is_added_after_a_first_sentence_that_leads(reg
     figures = tool_values(registry, HOMICIDES, year=2022)
     count = f"There were {figures['total']:,} homicides in Chicago in 2022."
     rate = f"{figures['arrest_rate_pct']}% of them led to an arrest."
-    backend = SuggestibleModel(["USE_SUGGESTED", count, rate])
+    backend = SuggestibleModel([the_reading(registry), count, rate])
     result = Orchestrator(backend, registry, settings).run(
         "How many homicides were there in 2022, and what share led to an arrest?")
     checks = [s for s in result.steps if s.type == "grounding"]
@@ -141,7 +142,7 @@ def test_a_station_answer_needs_its_phone_and_a_pasted_line_is_not_a_sentence(re
     stations = pd.read_csv(data_dir / "police_stations.csv", dtype=str)
     row = stations[stations["DISTRICT"] == "7"].iloc[0]
     address_only = f"The police station for district 7 is at {row['ADDRESS']}."
-    backend = SuggestibleModel(["USE_SUGGESTED", address_only, lambda req: "It comes from: " + req.messages[-1][
+    backend = SuggestibleModel([the_reading(registry), address_only, lambda req: "It comes from: " + req.messages[-1][
         "content"].split("They come from: ")[1]])
     result = Orchestrator(backend, registry, settings).run("Where is the police station for district 7?")
     grounding = [s for s in result.steps if s.type == "grounding"]
@@ -151,7 +152,7 @@ def test_a_station_answer_needs_its_phone_and_a_pasted_line_is_not_a_sentence(re
 
 
 def test_a_strict_rewrite_of_a_few_words_gives_way_to_the_planner(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "Homicides were common that year.", "717"])
+    backend = SuggestibleModel([the_reading(registry), "Homicides were common that year.", "717"])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     assert "leaves out these figures: 717" in backend.requests[-1].messages[-1]["content"]
     assert result.answer != "717" and result.steps[-2].planner_answer and "717" in result.answer
@@ -213,7 +214,7 @@ def test_a_population_and_an_age_band_are_each_asked_for(registry, settings, dat
     population, seniors = int(row["total_population"]), int(row["male_65"] + row["female_65"])
     short = f"Austin had {population:,} residents."
     added = f"Of them, {seniors:,} were 65 or older."
-    backend = SuggestibleModel(["USE_SUGGESTED", short, added])
+    backend = SuggestibleModel([the_reading(registry), short, added])
     result = Orchestrator(backend, registry, settings).run(
         "what's the population of austin, and how many of the people living there are 65 or older")
     grounding = [s for s in result.steps if s.type == "grounding"]
@@ -237,7 +238,7 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
     # added after the answer, and the trace says which notes were added.
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
     in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
-    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in 2020."])
+    backend = SuggestibleModel([the_reading(registry), f"There were {in_2020:,} homicides in 2020."])
     result = Orchestrator(backend, registry, settings).run(
         "how many homicides were there in 2020, and how many of the victims were women?")
     assert result.answer == (f"There were {in_2020:,} homicides in 2020.\n\nNote: The data does not include victim "
@@ -247,7 +248,7 @@ def test_notes_the_answer_leaves_out_are_added_to_it(registry, settings, data_di
     assert notes.type == "notes" and len(notes.added) == 1 and result.to_dict()["trace"][-1]["added"] == notes.added
     # An answer that tells the user in its own words gets nothing added.
     said = f"The data has no victim demographics, so it cannot say how many were women; {in_2020:,} people were killed."
-    backend = SuggestibleModel(["USE_SUGGESTED", said])
+    backend = SuggestibleModel([the_reading(registry), said])
     result = Orchestrator(backend, registry, settings).run(
         "how many homicides were there in 2020, and how many of the victims were women?")
     assert result.answer == said and result.steps[-1].added == []
@@ -258,7 +259,7 @@ def test_words_the_reading_could_not_use_are_said_beside_the_model_figure(regist
     # figure's own paragraph, not only at the answer's foot.
     raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date"])
     in_2020 = int((pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2020).sum())
-    backend = SuggestibleModel(["USE_SUGGESTED", f"There were {in_2020:,} homicides in Chicago in 2020.\n\nMore."])
+    backend = SuggestibleModel([the_reading(registry), f"There were {in_2020:,} homicides in Chicago in 2020.\n\nMore."])
     result = Orchestrator(backend, registry, settings).run("how many homicides happened on paydays in 2020")
     assert result.answer.startswith(f"There were {in_2020:,} homicides in Chicago in 2020. I could not use 'on paydays' "
                                     "from the question, so the figures do not take it into account.\n\nMore.")
@@ -266,7 +267,7 @@ def test_words_the_reading_could_not_use_are_said_beside_the_model_figure(regist
 
 
 def test_a_partial_year_note_reaches_the_answer(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "There were 340 homicides in 2023."])
+    backend = SuggestibleModel([the_reading(registry), "There were 340 homicides in 2023."])
     result = Orchestrator(backend, registry, settings).run("homicides so far this year in chicago")
     assert "it is partial (the snapshot ends" in result.answer.split("\n\nNote: ")[1]
     assert result.ungrounded_numbers == []
@@ -332,7 +333,7 @@ def test_two_named_years_answered_from_a_yearly_series_need_both_years(registry,
 def test_a_note_naming_a_number_needs_that_number(registry, settings):
     # Asked for "community area 999", the 0.5B model answered with what the data covers (by community area):
     # the same words as the note, not its 999. The note is added.
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", CAPABILITIES])
+    backend = SuggestibleModel([the_reading(registry), "NO_TOOL_CALL", CAPABILITIES])
     result = Orchestrator(backend, registry, settings).run("income of community area 999")
     assert result.answer.startswith(CAPABILITIES)
     assert result.answer.endswith("\n\nNote: There is no community area 999: Chicago's community areas are "
@@ -346,7 +347,7 @@ def test_both_periods_of_a_period_comparison_are_needed(registry, settings, data
     year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
     in_11 = pd.to_numeric(raw["District"]) == 11
     first, second = (round(int((in_11 & year.between(a, b)).sum()) / 3, 1) for a, b in ((2015, 2017), (2019, 2021)))
-    backend = SuggestibleModel(["USE_SUGGESTED", f"District 11 (2015-2017) -> {second}/yr (2019-2021).",
+    backend = SuggestibleModel([the_reading(registry), f"District 11 (2015-2017) -> {second}/yr (2019-2021).",
                                 f"District 11 went from {first} a year in 2015-2017 to {second} in 2019-2021."])
     result = Orchestrator(backend, registry, settings).run("compare 2015-2017 with 2019-2021 in district 11")
     assert [c.name for c in result.calls] == ["compare_homicide_district_trends"]
@@ -363,7 +364,7 @@ def test_how_many_over_a_range_needs_the_periods_total(registry, settings, data_
     counts = {y: int(((year == y) & loop).sum()) for y in range(2015, 2021)}
     total = sum(counts.values())
     backend = SuggestibleModel([
-        "USE_SUGGESTED", f"In the Loop there were {counts[2015]} homicides in 2015 and {counts[2020]} in 2020.",
+        the_reading(registry), f"In the Loop there were {counts[2015]} homicides in 2015 and {counts[2020]} in 2020.",
         f"That is {total} homicides from 2015 to 2020."])
     result = Orchestrator(backend, registry, settings).run(
         "yo how many murders went down in the Loop between 2015 and 2020")
@@ -378,7 +379,7 @@ def test_a_top_three_answer_needs_each_entrys_figure(registry, settings, data_di
     year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
     counts = pd.to_numeric(raw.loc[year == 2019, "Ward"], errors="coerce").value_counts()
     (w1, n1), (w2, n2), (w3, n3) = [(int(w), int(n)) for w, n in counts.iloc[:3].items()]
-    backend = SuggestibleModel(["USE_SUGGESTED", f"Ward {w1} had the most homicides in 2019, with {n1}.",
+    backend = SuggestibleModel([the_reading(registry), f"Ward {w1} had the most homicides in 2019, with {n1}.",
                                 f"Then came ward {w2} with {n2} and ward {w3} with {n3}."])
     result = Orchestrator(backend, registry, settings).run("Which three wards lost the most people to homicide in 2019?")
     grounding = [s for s in result.steps if s.type == "grounding"]
@@ -392,7 +393,7 @@ def test_a_count_and_its_arrest_rate_are_both_asked_for(registry, settings, data
     year = pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year
     rows = raw[(year == 2016) & (pd.to_numeric(raw["Ward"], errors="coerce") == 24)]
     rate = round(100 * (rows["Arrest"].str.lower() == "true").sum() / len(rows), 1)
-    backend = SuggestibleModel(["USE_SUGGESTED", f"In ward 24 in 2016, {rate}% of the homicides led to an arrest.",
+    backend = SuggestibleModel([the_reading(registry), f"In ward 24 in 2016, {rate}% of the homicides led to an arrest.",
                                 f"There were {len(rows)} homicides."])
     result = Orchestrator(backend, registry, settings).run(
         "In ward 24 during 2016, how many people were killed, and in what percent of those cases was someone arrested?")
@@ -405,7 +406,7 @@ def test_a_model_answer_that_is_a_bare_key_line_gives_way_to_the_planners_senten
     # line. The planner's answer, a sentence naming the year, is shown instead, and the reason is in the trace.
     figures = tool_values(registry, HOMICIDES, year=2022)
     fragment = f"{figures['total']:,} homicides (year 2022); arrest rate {figures['arrest_rate_pct']}%"
-    backend = SuggestibleModel(["USE_SUGGESTED", fragment])
+    backend = SuggestibleModel([the_reading(registry), fragment])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     first = [s for s in result.steps if s.type == "grounding"][0]
     assert first.unmatched == [] and first.missing_lead_figures == []
@@ -418,7 +419,7 @@ def test_a_model_answer_that_is_a_bare_key_line_gives_way_to_the_planners_senten
 def test_a_model_answer_that_reads_as_one_is_kept(registry, settings):
     figures = tool_values(registry, HOMICIDES, year=2022)
     sentence = f"Chicago had {figures['total']:,} homicides in 2022, and {figures['arrest_rate_pct']}% led to an arrest."
-    backend = SuggestibleModel(["USE_SUGGESTED", sentence])
+    backend = SuggestibleModel([the_reading(registry), sentence])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
     assert result.answer.startswith(sentence)
     assert not any(s.type == "grounding" and s.form_problems for s in result.steps)
@@ -430,11 +431,11 @@ def test_the_planners_stand_in_answer_leads_with_its_own_calls_not_a_models_extr
     # year was asked); its answer was refused and the planner's answer led with "667 homicides in Chicago in 2001".
     extra = call(HOMICIDES, year=2001)
     fragment = "Englewood is safer than Roseland once you adjust for population."
-    backend = SuggestibleModel([extra, "USE_SUGGESTED", fragment, fragment])
+    backend = SuggestibleModel([extra, the_reading(registry), fragment, fragment])
     result = Orchestrator(backend, registry, settings).run(
         "Is Englewood safer than Roseland once you adjust for population?")
     origins = {(c.name, c.arguments.get("year")): c.origin for c in result.calls if c.status == "ok"}
-    assert origins[(HOMICIDES, 2001)] == "model" and origins[(RATES, None)] == "draft"
+    assert origins[(HOMICIDES, 2001)] == "model" and origins[(RATES, None)] == "reading"
     assert result.steps[-2].planner_answer
     total_2001 = tool_values(registry, HOMICIDES, year=2001)["total"]
     assert "2001" not in result.answer and f"{total_2001:,}" not in result.answer

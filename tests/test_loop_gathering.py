@@ -1,5 +1,5 @@
 """The loop's gathering phase, driven by the scripted fake model against the real tools: calls, the cap, repeats,
-the deadline, grammars and the planner's drafts."""
+the deadline and grammars (the design's plain loop, model_calls "own")."""
 import time
 from types import SimpleNamespace
 
@@ -12,11 +12,10 @@ from backends.rules_only import RulesBackend
 from backends.scripted import ScriptedBackend
 from intelligent_mcp import Orchestrator
 from settings.loader import load_settings
-from tests.planner_helpers import raw_homicides
 from tests.loop_helpers import (
     CENSUS,
     HOMICIDES,
-    KEEP_GATHERING,
+    OWN_PASSES,
     RATES,
     SOCIO,
     SuggestibleModel,
@@ -26,18 +25,17 @@ from tests.loop_helpers import (
     orchestrate,
     statuses,
     step_types,
+    the_reading,
     tool_values,
 )
 from tools.registry import Tool, ToolRegistry, ToolResult
-from tools.names import SOCIOECONOMIC_CONTEXT
-from tests.loop_helpers import DRAFT_PASSES
 from settings.loader import with_overrides
 
 
 @pytest.fixture(scope="module")
 def settings(settings):
-    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
-    return with_overrides(settings, DRAFT_PASSES)
+    """This module tests the model's own gathering passes (model_calls "own")."""
+    return with_overrides(settings, OWN_PASSES)
 
 
 def test_one_domain_one_call(registry, settings):
@@ -171,7 +169,7 @@ def test_a_crashing_tool_is_an_error_result():
     registry.register(Tool("boom", "always fails", {"type": "object", "properties": {}}, boom))
     registry.register(Tool("echo", "echoes n", {"type": "object", "properties": {"n": {"type": "integer"}}}, echo))
     backend = ScriptedBackend([call("boom"), call("echo", n=42), "NO_TOOL_CALL", "n is 42."])
-    result = Orchestrator(backend, registry, load_settings(overrides=DRAFT_PASSES)).run("test")
+    result = Orchestrator(backend, registry, load_settings(overrides=OWN_PASSES)).run("test")
     assert statuses(result) == ["error", "ok"]
     assert "disk on fire" in result.calls[0].error
     assert result.ungrounded_numbers == [] and result.answer == "n is 42."
@@ -257,51 +255,34 @@ def test_analysis_step_feeds_the_prompt(registry, settings, monkeypatch):
     assert result.analysis is analysis
 
 
-def test_a_model_can_take_the_planners_draft(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
-    first = result.steps[1]
-    assert first.type == "model_pass" and first.used_suggestion and first.suggested_calls
-    assert [c.name for c in result.calls] == [s["name"] for s in first.suggested_calls]
-    assert result.calls[0].arguments["start_year"] == 2022 and result.calls[0].status == "ok"
-    # The draft was in the prompt, and the grammar offered the short reply.
-    assert "USE_SUGGESTED" in backend.requests[0].messages[1]["content"]
-    assert '"USE_SUGGESTED"' in backend.requests[0].grammar.splitlines()[0]
-    assert result.to_dict()["trace"][1]["used_suggestion"] is True
-    # A question the planner mapped needs data: the first pass cannot stop before a call; later ones can.
-    assert "no-call" not in backend.requests[0].grammar.splitlines()[0]
-    assert "no-call" in backend.requests[1].grammar.splitlines()[0]
+def test_the_model_writes_its_own_calls_shown_no_draft(registry, settings):
+    """The design's plain loop (model_calls "own"): the model is shown the question, never the planner's calls,
+    and no reply other than TOOL_CALL lines or NO_TOOL_CALL is admitted. A question the reading maps needs data: the
+    first pass cannot stop before a call. Once the reading has no call left to make, gathering ends."""
+    backend = SuggestibleModel([call(HOMICIDES, year=2021, group_by="month"), "804 homicides."])
+    result = Orchestrator(backend, registry, load_settings(overrides=OWN_PASSES)).run(
+        "How many homicides were there in 2021?")
+    first = backend.requests[0]
+    assert "TOOL_CALL: {" not in first.messages[1]["content"] and "USE_SUGGESTED" not in first.grammar
+    assert "no-call" not in first.grammar.splitlines()[0]
+    assert result.calls[0].arguments["year"] == 2021 and result.calls[0].status == "ok"
+    assert result.stopped_because == "plan_complete" and [r.phase for r in backend.requests] == ["gather", "synthesis"]
 
 
-def test_a_model_may_ignore_the_draft(registry, settings):
-    own = call(HOMICIDES, year=2021)
-    backend = SuggestibleModel([own, "NO_TOOL_CALL", "answer"])
-    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
-    assert not result.steps[1].used_suggestion and result.calls[0].arguments["year"] == 2021
-
-
-def test_planners_and_canned_replies_get_no_draft(registry, settings):
-    orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
-    orch.run("How many homicides were there in 2022?")
-    assert "USE_SUGGESTED" not in backend.requests[0].messages[1]["content"]
-
-
-def test_the_first_pass_may_write_no_more_calls_than_the_draft(registry, settings):
-    # A small model copied the draft and then wrote it again; the first pass admits as many lines as the draft.
-    # Its "year": 2022 is the draft's start_year = end_year = 2022, so the draft has run: a later pass admits one
-    # call at a time.
-    backend = SuggestibleModel([call(HOMICIDES, year=2022), "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
-    assert '("\\n" call)' not in backend.requests[0].grammar  # one call line only
-    assert "The planned calls have all run" in backend.requests[1].messages[-1]["content"]
-    assert '("\\n" call)' not in backend.requests[1].grammar
-
-
-def test_the_model_is_told_when_the_plan_is_done(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
-    second_pass_prompt = backend.requests[1].messages[-1]["content"]
-    assert "The planned calls have all run" in second_pass_prompt
+def test_a_chained_question_is_the_models_passes_each_reading_the_last_result(registry, settings, data_dir):
+    """"which area had the most homicides in 2021, and its per capita income": the model's second pass names the
+    area the first result ranked top (from the raw file), and the reading's calls all having run ends gathering."""
+    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
+    in_2021 = raw[pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2021]
+    top_area = int(pd.to_numeric(in_2021["Community Area"]).value_counts().idxmax())
+    question = "which area had the most homicides in 2021, and what is the per capita income there?"
+    backend = SuggestibleModel([the_reading(registry), call(SOCIO, community_area=top_area, metric="income"),
+                                "answer"])
+    result = Orchestrator(backend, registry, settings).run(question)
+    assert [c.origin for c in result.calls] == ["reading", "reading"]
+    assert result.calls[1].name == SOCIO and result.calls[1].arguments["community_area"] == top_area
+    assert result.stopped_because == "plan_complete" and [r.phase for r in backend.requests][-1] == "synthesis"
+    assert "You can make 3 more tool call(s)" in backend.requests[1].messages[-1]["content"]
 
 
 def test_calls_written_before_the_deadline_still_run(registry, settings):
@@ -325,7 +306,7 @@ def test_the_gathering_grammar_is_conditioned_on_the_question(registry, settings
     passes = [s for s in result.steps if s.type == "model_pass"]
     assert passes[0].allowed_values["community_area"] == [25, "Austin"]
     assert passes[0].to_dict()["allowed_values"]["year"] == [2019] and not result.steps[0].no_calls_reason
-    plain = load_settings(overrides={**DRAFT_PASSES, "orchestrator.question_grammar": False})
+    plain = load_settings(overrides={**OWN_PASSES, "orchestrator.question_grammar": False})
     orch, backend = orchestrate(registry, plain, ["NO_TOOL_CALL", "No."])
     orch.run("How many homicides were there in Austin in 2019?")
     assert '"25" | "\\"Austin\\""' not in backend.requests[0].grammar
@@ -368,14 +349,6 @@ def test_a_question_naming_only_a_place_or_a_year_may_still_call(registry, setti
         assert "TOOL_CALL" in backend.requests[0].grammar.replace("NO_TOOL_CALL", ""), question
 
 
-def test_after_the_plan_one_call_per_pass(registry, settings):
-    backend = SuggestibleModel(["USE_SUGGESTED", call(SOCIO, community_area=25), "NO_TOOL_CALL",
-                                "There were 717 homicides in 2022."])
-    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run("How many homicides were there in 2022?")
-    assert "The planned calls have all run" in backend.requests[1].messages[-1]["content"]
-    assert '("\\\\n" call)' not in backend.requests[1].grammar and "no-call" in backend.requests[1].grammar
-
-
 def test_gathering_ends_once_the_plan_has_run(registry, settings):
     backend = SuggestibleModel([call(HOMICIDES, start_year=2022, end_year=2022), "There were 717 homicides in 2022."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
@@ -393,64 +366,10 @@ def test_a_failed_call_keeps_gathering_open(registry, settings):
     assert result.stopped_because == "model_done" and result.answer == "There were 717 homicides in 2022."
 
 
-def test_the_sufficiency_stop_can_be_turned_off(registry):
-    backend = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 717 homicides in 2022."])
-    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
-        "How many homicides were there in 2022?")
-    assert result.stopped_because == "model_done" and [s.type for s in result.steps].count("model_pass") == 2
-
-
 def test_the_rule_planner_is_not_cut_short(registry, settings):
     # Only a model's gathering is ended by the check; canned replies (no draft) run as written.
     orch, backend = orchestrate(registry, settings, [call(HOMICIDES, year=2022), "NO_TOOL_CALL", "answer"])
     assert orch.run("How many homicides were there in 2022?").stopped_because == "model_done"
-
-
-def test_a_repeat_while_the_draft_is_unrun_gets_one_draft_only_pass(registry, settings):
-    own, draft = call(SOCIO, community_area=25), call(HOMICIDES, start_year=2022, end_year=2022)
-    backend = SuggestibleModel([own, own, draft, "There were 717 homicides in 2022."])
-    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
-    passes = [s for s in result.steps if s.type == "model_pass"]
-    assert [p.draft_only for p in passes] == [False, False, True]
-    root = backend.requests[2].grammar.splitlines()[0]
-    assert "query_homicides_advanced" in root and "no-call" in root
-    assert '"TOOL_CALL: " (' not in backend.requests[2].grammar  # no free call: the draft's line or stopping
-    assert [c.status for c in result.calls] == ["ok", "duplicate", "ok"]
-    assert result.stopped_because == "plan_complete" and "717" in result.answer
-    assert [s["draft_only"] for s in result.to_dict()["trace"] if s["type"] == "model_pass"][2] is True
-
-
-def test_the_draft_only_pass_may_decline_and_comes_once(registry, settings):
-    own = call(SOCIO, community_area=25)
-    backend = SuggestibleModel([own, own, "NO_TOOL_CALL", "Per capita income in Austin is shown."])
-    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2022?")
-    assert result.stopped_because == "model_done" and len([s for s in result.steps if s.type == "model_pass"]) == 3
-    backend = SuggestibleModel([own, own, own, "answer"])  # without the grammar the repeat comes through
-    result = Orchestrator(backend, registry, load_settings(overrides={**DRAFT_PASSES, "model.grammar": False})).run(
-        "How many homicides were there in 2022?")
-    assert result.stopped_because == "duplicate_call"
-
-
-def test_the_draft_is_shown_in_the_grammars_argument_order(registry, settings):
-    # The planner drafts {"metric": ..., "zip": ...}; the grammar makes zip come first (schema order), so a
-    # draft in the planner's order could not be copied without losing the ZIP.
-    backend = SuggestibleModel(["USE_SUGGESTED", "answer"])
-    result = Orchestrator(backend, registry, settings).run("What are home values in 60614?")
-    drafted = result.steps[1].suggested_calls[0]["arguments"]
-    order = list(registry.get("query_property_values").parameters["properties"])
-    assert list(drafted) == sorted(drafted, key=order.index) and drafted["zip"] == "60614"
-    assert '"zip": "60614", "metric"' in backend.requests[0].messages[1]["content"]
-
-
-def test_repeats_across_passes_still_get_the_draft_only_pass(registry, settings):
-    # Pass 2 asks for one new call and one repeat; pass 3 repeats again: the draft, still unrun, is offered.
-    own, other = call(SOCIO, community_area=25), call(SOCIO, community_area=26)
-    draft = call(HOMICIDES, start_year=2022, end_year=2022)
-    backend = SuggestibleModel([own, other + "\n" + own, other, draft, "There were 717 homicides in 2022."])
-    six_calls = load_settings(overrides={**DRAFT_PASSES, "orchestrator.max_tool_calls": 6})  # refused repeats count as calls
-    result = Orchestrator(backend, registry, six_calls).run("How many homicides were there in 2022?")
-    assert [p.draft_only for p in result.steps if p.type == "model_pass"] == [False, False, False, True]
-    assert result.stopped_because == "plan_complete"
 
 
 def test_a_refused_repeat_does_not_use_up_a_call(registry, settings):
@@ -498,43 +417,6 @@ def test_area_only_figures_asked_for_a_ward_admit_no_call(registry, settings, qu
     assert notes.added == notes.notes and len(notes.added) == 1
 
 
-def test_a_chained_questions_next_step_is_a_draft_only_pass(registry, settings, data_dir):
-    # "Which area had the most homicides in 2021, and its per capita income?": the income call's area comes
-    # from the first result, so the second pass admits only the planner's drafted line (or stopping).
-    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Date", "Community Area"])
-    in_2021 = raw[pd.to_datetime(raw["Date"], format="%m/%d/%Y %I:%M:%S %p").dt.year == 2021]
-    top_area = int(pd.to_numeric(in_2021["Community Area"]).value_counts().idxmax())
-    ranking = call(HOMICIDES, start_year=2021, end_year=2021, group_by="community_area", top_n=5, sort_order="desc")
-    chained = call(SOCIO, community_area=top_area, metric="income")
-    backend = SuggestibleModel([ranking, chained, "Austin had the most; its per capita income is $15,957."])
-    result = Orchestrator(backend, registry, settings).run(
-        "which area had the most homicides in 2021, and what is the per capita income there?")
-    passes = [s for s in result.steps if s.type == "model_pass"]
-    assert [p.draft_only for p in passes] == [False, True]
-    assert passes[1].suggested_calls[0]["arguments"]["community_area"] == top_area
-    assert '"TOOL_CALL: " (' not in backend.requests[1].grammar
-    assert [c.arguments.get("community_area") for c in result.calls] == [None, top_area]
-
-
-def test_each_step_of_a_chain_is_a_draft_only_pass(registry, settings, data_dir):
-    # The 0.5B model ranked counts where the question asked for rates, was offered the rate draft (and took it),
-    # then wrote a city-wide poverty call: the draft-only pass had been offered once per question. Each step of a
-    # chain now gets it, so the poverty call names the top-rate area.
-    backend = SuggestibleModel([call(HOMICIDES, year=2022, top_n=5, sort_order="desc"),
-                                call(RATES, year=2022, top_n=5, sort_order="desc"),
-                                "NO_TOOL_CALL", "answer"])
-    result = Orchestrator(backend, registry, settings).run(
-        "which area had the highest homicide rate in 2022 and what is its poverty rate?")
-    passes = [s for s in result.steps if s.type == "model_pass"]
-    assert [p.draft_only for p in passes] == [False, True, True]
-    top_rate_area = result.calls[1].result.values["breakdown"][0]["community_area"]
-    assert passes[2].suggested_calls == [{"name": SOCIO, "arguments": {"community_area": top_rate_area,
-                                                                      "metric": "poverty"}}]
-    # The third pass's grammar admits that one line (or stopping), nothing else.
-    assert f'\\"community_area\\": {top_rate_area}' in backend.requests[2].grammar
-    assert "TOOL_CALL: \" (" not in backend.requests[2].grammar
-
-
 def test_the_gathering_grammar_admits_only_the_tools_of_the_questions_subjects(registry, settings):
     # Asked whether Englewood is safer once adjusted for population, the 0.5B model called the census and income
     # tools first. The question names homicides only, so only homicide tools are admitted.
@@ -557,14 +439,16 @@ def test_the_gathering_grammar_admits_only_the_tools_of_the_questions_subjects(r
 
 
 def test_the_trace_says_who_wrote_each_call(registry, settings):
-    """A call the model took from the planner's draft is "draft"; one it wrote itself is "model"; with no model, the
-    planner's own calls are "planner"."""
-    backend = SuggestibleModel(["USE_SUGGESTED", call(HOMICIDES, year=2021, group_by="month"), "NO_TOOL_CALL",
+    """A model's call that the question's reading also makes is "reading"; one of its own is "model"; with no
+    model, the planner's calls are "planner"."""
+    backend = SuggestibleModel([the_reading(registry) , call(HOMICIDES, year=2021, group_by="month"), "NO_TOOL_CALL",
                                 "There were 717 homicides in 2022."])
-    result = Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
-        "How many homicides were there in 2022?")
-    assert [(s.name, s.origin) for s in result.steps if s.type == "tool_call"][:2] == \
-        [(HOMICIDES, "draft"), (HOMICIDES, "model")]
+    own = load_settings(overrides={**OWN_PASSES, "orchestrator.question_grammar": False})
+    result = Orchestrator(backend, registry, own).run("How many homicides were there in 2022?")
+    assert [s.origin for s in result.steps if s.type == "tool_call"] == ["reading"]
+    backend = SuggestibleModel([call(HOMICIDES, year=2022, group_by="month"), "NO_TOOL_CALL", "answer"])
+    result = Orchestrator(backend, registry, own).run("How many homicides were there in 2022?")
+    assert [s.origin for s in result.steps if s.type == "tool_call"] == ["model"]
     planned = answered_by_the_planner(registry, settings, "How many homicides were there in 2022?")
     assert {s.origin for s in planned.steps if s.type == "tool_call"} == {"planner"}
     assert planned.to_dict()["trace"][1]["type"] == "model_pass"
@@ -575,138 +459,3 @@ def answered_by_the_planner(registry, settings, question):
     return Orchestrator(RulesBackend(), registry, settings).run(question)
 
 
-def test_a_failed_call_with_extra_arguments_leaves_the_draft_on_offer(registry, settings):
-    # The 0.5B model added start_year 2000 and end_year 2023 to the drafted income call; the year was refused, and
-    # since the failed call held the draft's arguments, the draft was never offered again. Only the drafted call
-    # itself, failing, counts as asked.
-    question = "how does per capita income correlate with murder rates across neighborhoods"
-    backend = SuggestibleModel([call(SOCIOECONOMIC_CONTEXT, indicator="per_capita_income", start_year=2000,
-                                     end_year=2023), "USE_SUGGESTED", "r = -0.52"])
-    result = Orchestrator(backend, registry, settings).run(question)
-    assert [c.status for c in result.calls] == ["error", "ok"]
-    assert result.calls[1].arguments["indicator"] == "per_capita_income"
-    assert result.calls[1].arguments["start_year"] != 2000
-    assert "per_capita_income" in backend.requests[1].messages[-1]["content"]  # the draft, shown again
-
-
-def test_with_drafts_off_where_the_reading_falls_short_the_model_writes_its_own_calls(registry, settings):
-    """orchestrator.unread_calls none: a question whose reading left a word unused gets no draft; the model's
-    calls are its own ("model" in the trace), still held to the question's years by the grammar. A question read
-    whole keeps its draft."""
-    question = "how many homicides in the blorp of 2018"  # 'blorp' is read by nothing
-    own = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "none"})
-    backend = SuggestibleModel([call(HOMICIDES, year=2018), "NO_TOOL_CALL", "There were 589 homicides in 2018."])
-    result = Orchestrator(backend, registry, own).run(question)
-    first = [s for s in result.steps if s.type == "model_pass"][0]
-    assert result.analysis.not_used and not first.suggested_calls
-    assert "USE_SUGGESTED" not in backend.requests[0].grammar
-    assert "found no call" in backend.requests[0].messages[-1]["content"]
-    # The unread word may name a time the reading missed: the grammar admits the data's years, not 2024.
-    assert '"2017"' in backend.requests[0].grammar and '"2024"' not in backend.requests[0].grammar
-    assert [s.origin for s in result.steps if s.type == "tool_call"] == ["model"]
-    assert "calls the model wrote for it itself" in result.answer
-    # By default the draft is shown there too; and with drafts off, a question read whole keeps its draft.
-    default = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
-    assert [s for s in Orchestrator(default, registry, settings).run(question).steps
-            if s.type == "model_pass"][0].suggested_calls
-    whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
-    assert [s for s in Orchestrator(whole, registry, own).run("How many homicides were there in 2018?").steps
-            if s.type == "model_pass"][0].suggested_calls
-
-
-def test_own_calls_where_the_reading_falls_short_replace_the_partial_draft(registry, settings, data_dir):
-    """orchestrator.unread_calls replace: the reading of "the tail end of 2018" leaves 'tail' unused, so the model is
-    shown the partial reading (the whole-year call) with a guide to the arguments, may not reply USE_SUGGESTED, and
-    its grammar admits months although the question names none. Its own call (October to December) runs as
-    "model" in place of the whole-year draft; the answer says the reading was the model's."""
-    question = "killings in the tail end of 2018"
-    own = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "replace"})
-    rows = raw_homicides(data_dir)
-    expected = int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
-    backend = SuggestibleModel([call(HOMICIDES, year=2018, months=[10, 11, 12]),
-                                f"There were {expected} homicides in Chicago from October to December 2018."])
-    result = Orchestrator(backend, registry, own).run(question)
-    assert "tail" in " ".join(result.analysis.not_used)
-    first = backend.requests[0]
-    content = first.messages[-1]["content"]
-    assert "read only part of this question" in content and '"start_year": 2018, "end_year": 2018' in content
-    assert '"months"' in content and "USE_SUGGESTED is not available" in content
-    assert "USE_SUGGESTED" not in first.grammar and "months" in first.grammar
-    steps = [s for s in result.steps if s.type == "tool_call"]
-    assert [(s.origin, s.status) for s in steps] == [("model", "ok")]
-    assert steps[0].result.values["total"] == expected
-    # Its calls stand for the draft's: gathering ends as when a draft has run, and the whole-year call never runs.
-    assert result.stopped_because == "plan_complete"
-    assert str(expected) in result.answer and "could not use 'tail'" in result.answer
-    assert "calls the model wrote for it itself" in result.answer
-    # A question read whole keeps its draft and USE_SUGGESTED under the same setting.
-    whole = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
-    run = Orchestrator(whole, registry, own).run("How many homicides were there in 2018?")
-    assert [s for s in run.steps if s.type == "model_pass"][0].used_suggestion
-
-
-def test_with_unread_calls_add_the_draft_runs_then_the_model_adds_a_call_for_the_unread_words(registry, settings,
-                                                                                            data_dir):
-    """orchestrator.unread_calls add: the draft (the whole of 2018) runs as for any question; then, instead of ending
-    gathering, one pass asks the model for a call covering 'tail', with the argument guide and a grammar that admits
-    months. Its call (October to December) runs as "model" and, refining the draft's call, leads the planner's key
-    lines; gathering ends after that pass."""
-    question = "killings in the tail end of 2018"
-    add = load_settings(overrides={**DRAFT_PASSES, "orchestrator.unread_calls": "add"})
-    rows = raw_homicides(data_dir)
-    whole, tail = int((rows["year"] == 2018).sum()), int(((rows["year"] == 2018) & rows["month"].isin([10, 11, 12])).sum())
-    backend = SuggestibleModel(["USE_SUGGESTED", call(HOMICIDES, year=2018, months=[10, 11, 12]),
-                                f"There were {tail} homicides in Chicago from October to December 2018, of the "
-                                f"{whole} in all of 2018."])
-    result = Orchestrator(backend, registry, add).run(question)
-    steps = [s for s in result.steps if s.type == "tool_call"]
-    assert [(s.origin, s.status) for s in steps] == [("draft", "ok"), ("model", "ok")]
-    assert [s.result.values["total"] for s in steps] == [whole, tail]
-    second = backend.requests[1]
-    assert "leave out 'tail'" in second.messages[-1]["content"] and '"months"' in second.messages[-1]["content"]
-    assert "months" in second.grammar and "USE_SUGGESTED" not in second.grammar
-    assert result.stopped_because == "plan_complete"
-    assert [r.phase for r in backend.requests] == ["gather", "gather", "synthesis"]  # no pass after the added one
-    synthesis = backend.requests[2].messages[-1]["content"]
-    assert synthesis.index(f"{tail}") < synthesis.index(f"{whole}")  # the refinement's figure is named first
-    assert "calls the model wrote for it itself" in result.answer
-    # The model may also add nothing: gathering then ends with the draft's result.
-    quiet = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", f"There were {whole} homicides in 2018."])
-    run = Orchestrator(quiet, registry, add).run(question)
-    assert [s.origin for s in run.steps if s.type == "tool_call"] == ["draft"]
-    assert "could not use 'tail'" in run.answer and "calls the model wrote" not in run.answer
-    # A question read whole ends when its draft has run, as by default.
-    whole_q = SuggestibleModel(["USE_SUGGESTED", "There were 589 homicides in 2018."])
-    assert Orchestrator(whole_q, registry, add).run("How many homicides were there in 2018?").stopped_because \
-        == "plan_complete" and len(whole_q.requests) == 2
-
-
-def test_drafted_calls_the_model_left_out_run_before_the_answer(registry, settings, data_dir):
-    """Asked for the city's population without the Loop, a model that ran a top-1 ranking (not the city-wide call
-    drafted) and then stopped would have answered with the Loop's population: the drafted calls it left out run
-    anyway, marked as drafts, the trace says so, and the answer is the city's count less the Loop's."""
-    acs = pd.read_csv(data_dir / "census_acs.csv")
-    acs = acs[acs["acs_year"] == acs["acs_year"].max()]
-    city, loop = int(acs["total_population"].sum()), int(acs.loc[acs["community_area"] == "LOOP", "total_population"].iloc[0])
-    backend = SuggestibleModel([call(CENSUS, metric="population", top_n=1), "NO_TOOL_CALL", f"Loop had {loop:,} residents."])
-    result = Orchestrator(backend, registry, settings).run("chicago's population if you leave out the loop?")
-    steps = [s for s in result.steps if s.type == "tool_call"]
-    assert [(s.origin, s.arguments.get("top_n"), s.arguments.get("community_area")) for s in steps] == \
-        [("model", 1, None), ("draft", None, None), ("draft", None, 32)]
-    assert [s.error_type for s in result.steps if s.type == "error"] == ["DraftsLeftOut"]
-    assert f"{city - loop:,}" in result.answer.split("\n\nDetails:")[0]
-    # A model that ran the drafts itself gets nothing added.
-    done = SuggestibleModel(["USE_SUGGESTED", "NO_TOOL_CALL", "There were 589 homicides in 2018."])
-    run = Orchestrator(done, registry, settings).run("How many homicides were there in 2018?")
-    assert "DraftsLeftOut" not in [getattr(s, "error_type", "") for s in run.steps]
-    assert [s.origin for s in run.steps if s.type == "tool_call"] == ["draft"]
-
-
-def test_drafted_calls_left_out_run_also_when_time_ran_out(registry, settings):
-    """The deadline passes after the model's first (ranking) call: the drafted city-wide and Loop calls still run
-    (milliseconds, no model pass), so the time-limited answer has the figures the question asks for."""
-    backend = SuggestibleModel([call(CENSUS, metric="population", top_n=1), "unused"], delay=1.2)
-    result = Orchestrator(backend, registry, settings).run("chicago's population if you leave out the loop?",
-                                                            {"timeout_seconds": 1})
-    assert result.stopped_because == "timeout"
-    assert [s.origin for s in result.steps if s.type == "tool_call" and s.status == "ok"] == ["model", "draft", "draft"]

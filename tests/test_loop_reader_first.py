@@ -9,7 +9,7 @@ from backends.base import BackendError
 from intelligent_mcp import Orchestrator
 from loop.answer_check import _names, places_named
 from settings.loader import with_overrides
-from tests.loop_helpers import HOMICIDES, SuggestibleModel, call, yearly_counts
+from tests.loop_helpers import HOMICIDES, SuggestibleModel, call, the_reading, yearly_counts
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +97,17 @@ def test_where_the_reading_falls_short_the_model_writes_one_query_and_the_reader
     assert f"{counts[2022]:,}" in result.answer and "could not use" in result.answer.split("\n\n")[0]
 
 
-def test_always_keeps_the_model_gathering_passes(registry, base_settings):
-    always = with_overrides(base_settings, {"orchestrator.model_calls": "always"})
-    backend = SuggestibleModel(["USE_SUGGESTED", "Chicago had many homicides in 2022."])
-    Orchestrator(backend, registry, always).run("How many homicides were there in 2022?")
-    assert _passes(backend)[0] == "gather"
+def test_own_is_the_plain_loop_the_model_writing_every_call(registry, base_settings, data_dir):
+    """model_calls "own": the model writes its calls (shown no reading); its call that the reading also makes is
+    marked so, the reading's sufficiency ends gathering, and the answer is the model's."""
+    own = with_overrides(base_settings, {"orchestrator.model_calls": "own"})
+    count = yearly_counts(data_dir, [2022])[2022]
+    backend = SuggestibleModel([the_reading(registry), f"Chicago had {count:,} homicides in 2022."])
+    result = Orchestrator(backend, registry, own).run("How many homicides were there in 2022?")
+    assert _passes(backend) == ["gather", "synthesis"] and result.stopped_because == "plan_complete"
+    assert "USE_SUGGESTED" not in backend.requests[0].messages[0]["content"]
+    assert "Suggested" not in backend.requests[0].messages[-1]["content"]
+    assert [c.origin for c in result.calls] == ["reading"] and result.answer.startswith(f"Chicago had {count:,}")
 
 
 def test_long_key_figures_are_the_answer_with_no_model_pass(registry, settings, raw, data_dir):

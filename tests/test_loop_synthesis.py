@@ -11,7 +11,7 @@ from loop.steps import RunResult
 from settings.loader import load_settings, with_overrides
 from tests.loop_helpers import (
     HOMICIDES,
-    KEEP_GATHERING,
+    OWN_PASSES,
     RATES,
     SuggestibleModel,
     call,
@@ -21,14 +21,14 @@ from tests.loop_helpers import (
     tool_values,
     yearly_counts,
 )
-from tests.loop_helpers import DRAFT_PASSES
+from tests.loop_helpers import OWN_PASSES
 from settings.loader import with_overrides
 
 
 @pytest.fixture(scope="module")
 def settings(settings):
-    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
-    return with_overrides(settings, DRAFT_PASSES)
+    """This module tests the model's own gathering passes (model_calls "own")."""
+    return with_overrides(settings, OWN_PASSES)
 
 
 def test_model_error_keeps_gathered_results(registry, settings):
@@ -165,7 +165,7 @@ def test_a_trend_request_lists_each_year_and_the_setting_turns_it_off(registry, 
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     assert "- By year: " + "; ".join(f"{y}: {n:,}" for y, n in counts.items()) + "." in request
     off = SuggestibleModel(list(replies))
-    Orchestrator(off, registry, load_settings(overrides={**DRAFT_PASSES, "orchestrator.key_figures": False})).run(question)
+    Orchestrator(off, registry, load_settings(overrides={**OWN_PASSES, "orchestrator.key_figures": False})).run(question)
     request = [r.messages[-1]["content"] for r in off.requests if r.phase == "synthesis"][0]
     assert "The figures that answer it" not in request
 
@@ -176,7 +176,7 @@ def test_key_figures_come_from_the_planned_tools_results(registry, settings, dat
     counts = call(HOMICIDES, year=2022, group_by="community_area", top_n=5, sort_order="desc")
     rates = call(RATES, year=2022, top_n=5, sort_order="desc")
     backend = SuggestibleModel([counts, rates, "NO_TOOL_CALL", "Fuller Park had the highest rate."])
-    Orchestrator(backend, registry, load_settings(overrides=KEEP_GATHERING)).run(
+    Orchestrator(backend, registry, load_settings(overrides=OWN_PASSES)).run(
         "Which community area has the highest homicide rate per capita in 2022?")
     request = [r.messages[-1]["content"] for r in backend.requests if r.phase == "synthesis"][0]
     key = request.split("from the data tools' results:\n")[1].split("\nWrite a short")[0]

@@ -10,14 +10,14 @@ from evals import expected as E
 from intelligent_mcp import Orchestrator
 from tests.loop_helpers import SuggestibleModel
 from tests.planner_helpers import lead
-from tests.loop_helpers import DRAFT_PASSES
+from tests.loop_helpers import OWN_PASSES
 from settings.loader import with_overrides
 
 
 @pytest.fixture(scope="module")
 def settings(settings):
-    """This module tests the model's gathering passes shown the planner's draft (model_calls "always")."""
-    return with_overrides(settings, DRAFT_PASSES)
+    """This module tests the model's own gathering passes (model_calls "own")."""
+    return with_overrides(settings, OWN_PASSES)
 
 
 def _between(raw, start, end):

@@ -42,20 +42,11 @@ def test_few_shot_calls_parse_and_are_valid(registry):
 
 def test_examples_name_no_real_place_or_year(registry):
     # A small model copied the example's "Austin" into unrelated questions; examples hold placeholders only.
-    text = prompts.render_examples(set(registry.names()), suggestions=True)
+    text = prompts.render_examples(set(registry.names()))
     named = [n for n in registry.data.geography.name_index if re.search(rf"\b{re.escape(n)}\b", text.lower())]
     assert named == []
     assert not re.search(r"\b(19|20)\d\d\b", text)
     assert "<YEAR>" in text and "<AREA>" in text
-
-
-def test_suggestions_change_the_first_example_to_an_accepted_draft(registry):
-    plain = prompts.render_examples(set(registry.names()))
-    suggested = prompts.render_examples(set(registry.names()), suggestions=True)
-    assert "USE_SUGGESTED" not in plain and "Suggested next call(s):" not in plain
-    assert "Suggested next call(s):\n" in suggested and "Reply 1:\nUSE_SUGGESTED" in suggested
-    assert "USE_SUGGESTED" in prompts.system_prompt(registry.schemas(), 4, suggestions=True)
-    assert "USE_SUGGESTED" not in prompts.system_prompt(registry.schemas(), 4)
 
 
 def test_examples_naming_missing_tools_are_left_out():

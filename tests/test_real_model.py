@@ -27,10 +27,10 @@ pytestmark = [pytest.mark.slow,
 
 def model_settings(**extra):
     """The tests of gathering passes (the cap, repeats, the deadline) need the model to gather: model_calls
-    "always"; the whole-loop test runs the served default, "gaps"."""
+    "own"; the whole-loop test runs the served default, "gaps"."""
     return load_settings(overrides={"model.backend": "llama", "model.path": str(MODEL), "model.n_ctx": 4096,
                                     "model.n_threads": 2, "model.max_tokens": 160, "model.temperature": 0.2,
-                                    "orchestrator.timeout_seconds": 900, "orchestrator.model_calls": "always",
+                                    "orchestrator.timeout_seconds": 900, "orchestrator.model_calls": "own",
                                     **extra})
 
 

@@ -14,7 +14,7 @@ from backends.openai_http import OpenAIBackend
 from intelligent_mcp import Orchestrator
 from tests.fault_server import (
     FaultServer,
-    copies_the_draft,
+    answers_well,
     drip,
     drip_body,
     endless_stream,
@@ -98,7 +98,7 @@ def test_the_loop_reports_the_cause_and_still_answers(fault, tmp_path, registry)
 @pytest.mark.parametrize("fault", ["http_500", "hang"])
 def test_a_failing_gathering_pass_reports_the_cause_and_still_answers(fault, tmp_path, registry):
     behaviour, expected = FAULTS[fault]
-    settings = settings_for(tmp_path, **{"orchestrator.timeout_seconds": 5, "orchestrator.model_calls": "always"})
+    settings = settings_for(tmp_path, **{"orchestrator.timeout_seconds": 5, "orchestrator.model_calls": "own"})
     with serve(behaviour) as server:
         result = Orchestrator(OpenAIBackend(server.base_url, timeout=0.6), registry, settings).run(QUESTION)
     assert result.error["type"] == "BackendError" and expected in result.error["message"]
@@ -118,7 +118,7 @@ def test_a_dripping_server_cannot_outlast_the_question_limit(tmp_path, registry)
 
 def test_api_answers_with_the_error_and_health_shows_degraded(tmp_path):
     failing = {"now": True}
-    crash, fine = reply("model crashed", status=500, content_type="text/plain"), copies_the_draft(ANSWER)
+    crash, fine = reply("model crashed", status=500, content_type="text/plain"), answers_well(ANSWER)
     with FaultServer(lambda conn, req, srv: (crash if failing["now"] else fine)(conn, req, srv)) as server:
         client = app_for(tmp_path, **{"model.backend": "openai", "model.openai.base_url": server.base_url,
                                       "model.openai.request_timeout_seconds": 2}).test_client()
@@ -150,10 +150,10 @@ def test_api_stream_carries_the_error_in_the_result(tmp_path):
 def _config(tmp_path, base_url):
     path = tmp_path / "config.yaml"
     # The faults of a gathering pass (no call, a call outside the question) need the model to gather: model_calls
-    # "always" (under "gaps" only a question the reading falls short on gets a gathering pass).
+    # "own" (under "gaps" only a question the reading falls short on gets a gathering pass).
     path.write_text(f"model:\n  backend: openai\n  openai:\n    base_url: {base_url}\n"
                     f"    request_timeout_seconds: 1\nserver:\n  var_dir: {tmp_path / 'var'}\n"
-                    f"orchestrator:\n  model_calls: always\n")
+                    f"orchestrator:\n  model_calls: own\n")
     return str(path)
 
 
@@ -172,7 +172,7 @@ def test_cli_exits_3_on_a_model_failure_and_still_prints_the_answer(tmp_path, ca
 
 
 def test_cli_exits_0_when_the_model_answers(tmp_path, capsys):
-    with FaultServer(copies_the_draft(ANSWER)) as server:
+    with FaultServer(answers_well(ANSWER)) as server:
         assert app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION]) == 0
     assert ANSWER in capsys.readouterr().out
 
@@ -202,7 +202,7 @@ def test_a_model_that_asks_for_no_data_is_a_failure_not_a_no_data_answer(tmp_pat
 
 def test_a_model_that_echoes_its_prompt_is_a_failure(tmp_path, capsys):
     echo = "SYSTEM: You are ChiQA, an assistant for Chicago public data. USER: How many homicides"
-    with FaultServer(_by_phase(copies_the_draft(ANSWER), _content(echo))) as server:
+    with FaultServer(_by_phase(answers_well(ANSWER), _content(echo))) as server:
         code = app.main(["--config", _config(tmp_path, server.base_url), "ask", QUESTION, "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 3 and result["error"]["type"] == "EchoedPrompt" and result["partial"] is True

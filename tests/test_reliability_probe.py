@@ -30,7 +30,7 @@ import requests
 import yaml
 
 from bench.bench_web import gunicorn_server
-from tests.fault_server import FaultServer, copies_the_draft, reply
+from tests.fault_server import FaultServer, answers_well, reply
 from tests.test_reliability_mcp import StdioServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,11 +213,11 @@ def model_by_question(conn, request, server):
     prompt = "\n".join(str(m.get("content") or "") for m in body.get("messages") or [])
     gathering = bool(body.get("grammar"))
     if "happened in 2022?" in prompt:  # Markdown that would carry data out
-        behaviour = copies_the_draft(MARKUP)
+        behaviour = answers_well(MARKUP)
     elif "in 2020?" in prompt:  # asks for nothing, to a question the data answers
         behaviour = _content(None)
     elif "in 2021?" in prompt:  # echoes its prompt as the answer
-        behaviour = copies_the_draft("") if gathering else _content(ECHO)
+        behaviour = answers_well("") if gathering else _content(ECHO)
     else:  # ignores the grammar and asks for other years
         behaviour = _content(OUTSIDE if gathering else "There were 1,234 homicides.")
     behaviour(conn, request, server)
@@ -250,10 +250,10 @@ def probe_model_faults(base: str) -> list[Outcome]:
 
 def test_gunicorn_in_front_of_a_misbehaving_model_holds_every_case(tmp_path):
     with FaultServer(model_by_question, max_seconds=240) as model:
-        # The cases are faults of a gathering pass: model_calls "always" (under "gaps" a question the reading
+        # The cases are faults of a gathering pass: model_calls "own" (under "gaps" a question the reading
         # covers gets none, and the model's bad answer gives way to the planner's: tests/test_loop_reader_first.py).
         overrides = {"model.backend": "openai", "model.openai.base_url": model.base_url,
-                     "model.openai.request_timeout_seconds": 5, "orchestrator.model_calls": "always"}
+                     "model.openai.request_timeout_seconds": 5, "orchestrator.model_calls": "own"}
         with gunicorn_server(tmp_path, overrides=overrides, env={"CHIQA_BACKEND": "openai"}) as base:
             outcomes = probe_model_faults(base)
     outcomes.append(no_traceback("gunicorn log (model server)", tmp_path / "gunicorn.log"))

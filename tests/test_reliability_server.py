@@ -19,7 +19,7 @@ import requests
 from backends.base import BackendBusy, ModelGate
 from bench.bench_web import gunicorn_server
 from settings.loader import load_settings
-from tests.fault_server import FaultServer, copies_the_draft, endless_stream, hang, reply
+from tests.fault_server import FaultServer, answers_well, endless_stream, hang, reply
 from tests.faults import app_for
 from web import RECEIVED_KEY
 from web.worker import default_threads, request_complete
@@ -227,18 +227,18 @@ def huge_stream(conn, request, server):
 
 
 def model_by_question(conn, request, server):
-    """Gathering copies the planner's draft; the answer pass misbehaves by the question's year."""
+    """Gathering asks for the question's year; the answer pass misbehaves by the question's year."""
     body = request.get("body") or {}
     prompt = "\n".join(str(m.get("content") or "") for m in body.get("messages") or [])
     if body.get("grammar"):
-        behaviour = copies_the_draft(ANSWER)
+        behaviour = answers_well(ANSWER)
     elif "in 2021?" in prompt:  # an answer that streams without end
-        behaviour = endless_stream(0.05) if body.get("stream") else copies_the_draft(ANSWER)
+        behaviour = endless_stream(0.05) if body.get("stream") else answers_well(ANSWER)
     elif "in 2019?" in prompt:  # an answer far past max_tokens
         behaviour = huge_stream if body.get("stream") else reply(
             {"choices": [{"message": {"content": HUGE}, "finish_reason": "stop"}]})
     else:
-        behaviour = copies_the_draft(ANSWER)
+        behaviour = answers_well(ANSWER)
     behaviour(conn, request, server)
 
 

@@ -64,11 +64,11 @@ def test_a_wrong_type_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_a_text_setting_outside_its_choices_names_them(tmp_path):
     cfg = tmp_path / "config.yaml"
-    cfg.write_text("orchestrator:\n  unread_calls: sometimes\n")
+    cfg.write_text("orchestrator:\n  model_calls: sometimes\n")
     with pytest.raises(settings_mod.SettingsError,
-                       match="orchestrator.unread_calls.*one of draft, none, replace, add, got 'sometimes'"):
+                       match="orchestrator.model_calls.*one of gaps, own, got 'sometimes'"):
         settings_mod.load_settings(cfg)
-    assert settings_mod.load_settings(overrides={"orchestrator.unread_calls": "add"}).orchestrator.unread_calls == "add"
+    assert settings_mod.load_settings(overrides={"orchestrator.model_calls": "own"}).orchestrator.model_calls == "own"
 
 
 def test_overrides_never_change_the_original():

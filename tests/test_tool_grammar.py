@@ -7,7 +7,7 @@ import pytest
 from analyzer.question import analyze_question
 from backends.base import GenerationRequest
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
-from loop.argument_constraints import argument_values, widened_for_unread
+from loop.argument_constraints import argument_values
 from loop.grammar import build_tool_grammar
 from toolcall.protocol import format_tool_call, parse_tool_calls
 from settings.loader import load_settings
@@ -71,47 +71,6 @@ def test_no_tools_or_no_calls_left_only_allows_no_call():
 
 def test_forced_calls_grammar_has_no_no_call_branch():
     assert build_tool_grammar(SCHEMAS, 2, allow_no_call=False).splitlines()[0] == "root ::= calls"
-
-
-def test_where_the_reading_falls_short_the_model_may_name_times_and_the_wards_the_question_writes(registry, data_dir):
-    """A model writing its own calls for unread words may name the data's years, any months, hours, weekdays and dates,
-    and leave out the wards or districts whose numbers the question writes; places to filter on stay the question's."""
-    raw = pd.read_csv(data_dir / "homicides.csv", dtype=str, usecols=["Year"])
-    years = sorted(pd.to_numeric(raw["Year"]).dropna().astype(int).unique().tolist())
-    question = "killings in the tail end of 2018 in austin, minus the 24th and 28th wardz"
-    analysis = analyze_question(question, registry.data)
-    assert analysis.not_used
-    narrow = argument_values(analysis)
-    wide = widened_for_unread(analysis, question, narrow)
-    assert narrow["months"] == [] and "months" not in wide and "hours" not in wide and "start_date" not in wide
-    assert narrow["year"] == [2018] and wide["year"] == wide["years"] == list(range(years[0], years[-1] + 1))
-    assert wide["exclude_wards"] == [24, 28] and wide["exclude_districts"] == [24]
-    assert wide["community_area"] == narrow["community_area"] == [25, "Austin"]
-    assert "exclude_location_types" not in wide  # "minus": leaving a kind of place out stays open
-    # With no word that leaves anything out, only the reading's own exclusions are offered: none here.
-    plain = "killings in the tail end of 2018 in austin"
-    unread = analyze_question(plain, registry.data)
-    assert unread.not_used
-    bare = widened_for_unread(unread, plain, argument_values(unread))
-    assert bare["exclude_location_types"] == [] and bare["exclude_wards"] == [] and bare["exclude_districts"] == []
-    # A question read whole is not widened.
-    whole = analyze_question("killings in 2018 in austin", registry.data)
-    assert widened_for_unread(whole, "killings in 2018 in austin", argument_values(whole)) == argument_values(whole)
-
-
-def test_own_calls_add_a_filter_only_where_the_question_has_a_word_of_its_kind(registry):
-    """"how many were murdered, and how many more were shot but survived?": the 1.5B model's own calls filtered on
-    "no arrest" and on domestic cases, which no word asks for (the answer gave 5 and 316 for a 2019 total of 498)."""
-    question = "In 2019 how many people were murdered, and how many more were shot but survived?"
-    analysis = analyze_question(question, registry.data)
-    assert analysis.not_used
-    wide = widened_for_unread(analysis, question, argument_values(analysis))
-    assert wide["arrest_status"] == ["any"] and wide["domestic"] == [] and wide["location_type"] == []
-    cued = "killings in the tail end of 2018 in austin by a partner, and was anyone charged"
-    analysis = analyze_question(cued, registry.data)
-    assert analysis.not_used
-    opened = widened_for_unread(analysis, cued, argument_values(analysis))  # the words a filter needs open it again
-    assert "domestic" not in opened and "arrest_status" not in opened and opened["location_type"] == []
 
 
 @pytest.mark.slow
@@ -237,23 +196,6 @@ def test_question_grammar_admits_only_the_questions_values(tiny_backend, registr
     finally:
         tiny_backend.seed = original_seed
     assert len(seen) >= 10
-
-
-def test_a_draft_only_grammar_admits_exactly_the_drafts_lines(tiny_backend):
-    lines = [format_tool_call("count", {"year": 2019}), format_tool_call("count", {"year": 2020, "ward": 3})]
-    gbnf = build_tool_grammar(SCHEMAS, 4, only_lines=lines, allow_suggested=True, allow_no_call=False)
-    assert validate_grammar(tiny_backend.llm, gbnf)
-    messages = [{"role": "system", "content": "Call a tool."}, {"role": "user", "content": "Homicides?"}]
-    original_seed, replies = tiny_backend.seed, set()
-    try:
-        for seed in range(6):
-            tiny_backend.seed = seed
-            replies.add(tiny_backend.generate(GenerationRequest(messages=messages, grammar=gbnf, max_tokens=200)).text)
-    finally:
-        tiny_backend.seed = original_seed
-    assert replies <= {lines[0], lines[1], "\n".join(lines), "USE_SUGGESTED"}, replies
-    with_stop = build_tool_grammar(SCHEMAS, 4, only_lines=lines[:1])
-    assert validate_grammar(tiny_backend.llm, with_stop) and "no-call" in with_stop.splitlines()[0]
 
 
 def test_places_together_and_a_city_share_only_when_asked(registry):
