@@ -446,11 +446,28 @@ PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altoge
 
 # A place in a ranking other than the first: "the second-deadliest district", "the 3rd highest poverty rate",
 # "the runner-up". Group 1 is the position's word, or "runner".
-# Ordinal words and their numbers: the one table the reading, the claims check and the answer sentences share.
+# Ordinal and counting words and their numbers: the one table the reading (positions, quarters, weeks, steps of
+# years, ward numbers in words), the claims check and the answer sentences share.
 ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
                  "ninth": 9, "tenth": 10}
-_POSITIONS = {**{word: n for word, n in ORDINAL_WORDS.items() if n > 1},
-              "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10, "runner": 2}
+COUNTING_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                  "ten": 10, "eleven": 11, "twelve": 12}
+
+
+def ordinals(high: int = 10, low: int = 1) -> dict[str, int]:
+    """Ordinals from ``low`` to ``high`` in words and in digits: {"first": 1, "1st": 1, ...}."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}
+    out = {word: n for word, n in ORDINAL_WORDS.items() if low <= n <= high}
+    out |= {f"{n}{suffix.get(n % 10 if n // 10 != 1 else 0, 'th')}": n for n in range(low, high + 1)}
+    return out
+
+
+def alternation(words) -> str:
+    """A regex alternation of words, longest first (so "tenth" is tried before "ten")."""
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+_POSITIONS = {**ordinals(10, low=2), "runner": 2}
 RANK_POSITION_RE = re.compile(r"\b(" + "|".join(k for k in _POSITIONS if k != "runner") +
                               r")[\s-]+(?=(?:most|least|highest|lowest|largest|biggest|fewest|worst|best|\w{3,}est)\b)|"
                               r"\b(runner)[\s-]+up\b|"

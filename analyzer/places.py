@@ -10,7 +10,7 @@ import difflib
 import re
 import threading
 
-from analyzer.lexicon import add_unique, overlaps
+from analyzer.lexicon import COUNTING_WORDS, ORDINAL_WORDS, add_unique, overlaps
 
 _FLAGS = re.I
 _NUMBER_LIST = r"((?:\d{1,3}(?:\s*,\s*|\s+and\s+|\s+(?:vs\.?|versus)\s+|\s*&\s*))+\d{1,3})"
@@ -258,8 +258,8 @@ VOCABULARY = [_BROAD_RE, _WARD_RE, _WARDS_MORE_RE, _WARD_RANGE_RE, _DISTRICT_RE,
 
 # ---------------------------------------------------------------- ward and district numbers in words
 
-_ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-_ONES_ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+_ONES = [word for word, n in COUNTING_WORDS.items() if n < 10]
+_ONES_ORD = [word for word, n in ORDINAL_WORDS.items() if n < 10]
 _TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
           "nineteen"]
 _TEENS_ORD = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",

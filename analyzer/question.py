@@ -447,7 +447,7 @@ def _conditions(w) -> list:
 def _read_shape(w) -> None:
     """The ranking, the grouping, the condition that picks places, and whether places are compared."""
     areas, by_year, census_group, consumed, cov = w.areas, w.by_year, w.census_group, w.consumed, w.cov
-    districts, domains, ihs, low, metric_pos = w.districts, w.domains, w.ihs, w.low, w.metric_pos
+    districts, domains, ihs, low = w.districts, w.domains, w.ihs, w.low
     metrics, per_capita, periods, places, zips = w.metrics, w.per_capita, w.periods, w.places, w.zips
     scoped_low, times, trend, wards, when, years = w.scoped_low, w.times, w.trend, w.wards, w.when, w.years
     floor, ranking = _floor_and_ranking(w)

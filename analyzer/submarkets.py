@@ -19,7 +19,7 @@ import re
 import threading
 
 from analyzer.analysis import LAYER_MEASURES, SubmarketMatch
-from analyzer.lexicon import METRIC_RES, overlaps
+from analyzer.lexicon import METRIC_RES, alternation, ordinals, overlaps
 from semantic.dimensions import SUBMARKET_TOTALS
 from semantic.reading import declared_spans
 
@@ -44,13 +44,14 @@ LATEST_RE = re.compile(r"\b(?:right\s+now|now|today|currently|(?:the\s+)?(?:late
 # With a submarket named, "prices" are its prices, and "the submarket holding Austin" links it to the area.
 CONTEXT_RE = re.compile(r"\bprices?\b|\b(?:holds?|holding|contains?|containing|includes?|including|covers?|"
                         r"covering)\b")
-_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINAL = ordinals(4)
+_QUARTER_WORD = "(" + alternation(_ORDINAL) + ")"
 _QUARTER_RES = (
     (re.compile(r"\b((?:19|20)\d{2})\s*[-/]?\s*q([1-4])\b"), 1, 2),  # 2008Q3, 2008 Q3, 2008-q3
     (re.compile(r"\bq([1-4])\s*(?:of\s+|in\s+|[-/,]\s*)?((?:19|20)\d{2})\b"), 2, 1),  # Q3 2008, Q3 of 2008
-    (re.compile(r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+|in\s+)?"
+    (re.compile(r"\b(?:the\s+)?" + _QUARTER_WORD + r"\s+quarter\s+(?:of\s+|in\s+)?"
                 r"((?:19|20)\d{2})\b"), 2, 1),  # third quarter of 2008
-    (re.compile(r"\b((?:19|20)\d{2})(?:'s)?\s+(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b"), 1, 2),
+    (re.compile(r"\b((?:19|20)\d{2})(?:'s)?\s+" + _QUARTER_WORD + r"\s+quarter\b"), 1, 2),
 )
 
 

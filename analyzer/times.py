@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.analysis import DateSpan, HourSpan
+from analyzer.lexicon import ORDINAL_WORDS, alternation, ordinals
 from analyzer.moving_holidays import read_moving_holidays
 from analyzer.years import _MONTH_WORD, _month_number
 
@@ -136,9 +137,9 @@ _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
 # A week of a month: "the first week of July 2020" is July 1-7, the second 8-14, "the last week" the month's last
 # seven days.
-_WEEK_OF_RE = re.compile(r"\b(?:the\s+)?(?P<w>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+(?:of|in)\s+"
+_WEEK_NUMBER = ordinals(4)
+_WEEK_OF_RE = re.compile(r"\b(?:the\s+)?(?P<w>" + alternation(_WEEK_NUMBER) + r"|last|final)\s+week\s+(?:of|in)\s+"
                          r"(?P<m>" + _M + r")" + _OF_YEAR + r"(?P<y>" + _Y + r")\b", re.I)
-_WEEK_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 
 
 # One winter named by the two years it spans ("the winter of 2021-2022", "winter 2021-22", "the 2021/22 winter"):
@@ -592,12 +593,11 @@ class Times:
 # Years picked by a rule within the range asked (or the whole data): "even-numbered years", "every other year",
 # "every fifth year starting in 2007", "leap years", "presidential election years" (both every fourth year
 # divisible by 4 in the years the data covers).
+_STEPS = {"other": 2, **{word: n for word, n in ORDINAL_WORDS.items() if n > 1}}
 _ALTERNATE_YEARS_RE = re.compile(r"\b(?P<parity>odd|even)(?:[\s-]numbered)?\s+years?\b|"
-                                 r"\bevery\s+(?P<step>other|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                                 r"\bevery\s+(?P<step>" + alternation(_STEPS) + r"|"
                                  r"\d{1,2}(?:st|nd|rd|th))\s+years?\b|"
                                  r"\b(?P<four>leap|(?:us\s+|u\.s\.\s+)?presidential(?:\s+election)?)\s+years?\b", re.I)
-_STEPS = {"other": 2, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-          "ninth": 9, "tenth": 10}
 
 
 def _years_by_rule(match: re.Match, start: int, end: int) -> list[int]:

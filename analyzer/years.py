@@ -9,7 +9,7 @@ import calendar
 import re
 from types import SimpleNamespace
 
-from analyzer.lexicon import NUM, YEAR, add_unique, number, overlaps
+from analyzer.lexicon import COUNTING_WORDS, NUM, ORDINAL_WORDS, YEAR, add_unique, alternation, number, overlaps
 from analyzer.pandemic import VOCABULARY as PANDEMIC_VOCABULARY
 from analyzer.pandemic import pandemic_times
 
@@ -285,13 +285,12 @@ _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
             (re.compile(r"\b(?:second|back|latter|later|last|final|closing)\s+half\b|\bh2\b|"
                         r"\b(?:last|final|second)\s+(?:six|6)\s+months\s+of\b", re.I),
              [7, 8, 9, 10, 11, 12])]
-_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(first|second|third|fourth|last|final)\s+quarter)\b", re.I)
+_QUARTER_WORDS = {**{word: n for word, n in ORDINAL_WORDS.items() if n <= 4}, "last": 4, "final": 4}
+_QUARTER_RE = re.compile(r"\b(?:q([1-4])|(" + alternation(_QUARTER_WORDS) + r")\s+quarter)\b", re.I)
 # "the first month of 2015", "the last three months of 2019" (with "of": "the last 3 months" alone is relative).
-_COUNTED = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-            "eleven": 11}
+_COUNTED = {word: n for word, n in COUNTING_WORDS.items() if 2 <= n <= 11}
 _END_MONTHS_RE = re.compile(r"\b(first|opening|last|final|closing)\s+(?:(\d{1,2}|" + "|".join(_COUNTED) +
                             r")\s+)?months?\s+of\b", re.I)
-_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4, "final": 4}
 
 
 def _month_number(word: str) -> int:
