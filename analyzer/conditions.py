@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import AreaCondition
-from analyzer.lexicon import CENSUS_GROUP_RES
+from analyzer.lexicon import CENSUS_GROUP_RES, TENS_WORDS, counting
 
 _AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
          r"zip\s*codes)"
@@ -61,9 +61,8 @@ _OTHER_DOMAIN = MEASURES + ("population", "population_density")
 
 # Tens written out ("over forty percent", "thirty or more homicides"), read as digits padded to the word's length so
 # every span still points at the question's own characters.
-_TENS = {"ten": 10, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TENS = {"ten": 10, **TENS_WORDS}
+_UNITS = counting(9)
 _SPELLED_RE = re.compile(rf"\b({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?\b", re.I)
 # "went all of 2019 without a single homicide", "no homicides at all", "zero murders": areas with none
 _NONE_RE = re.compile(r"\b(?:without\s+(?:a\s+(?:single\s+)?|any\s+)|no\s+|zero\s+|not\s+(?:a\s+single|one)\s+)"

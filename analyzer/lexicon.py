@@ -328,8 +328,25 @@ RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|p
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
 
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}
+# Ordinal and counting words and their numbers: the one table the reading (positions, quarters, weeks, steps of
+# years, set sizes, ward numbers and years in words, thresholds written out), the claims check and the answer
+# sentences share.
+ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                 "ninth": 9, "tenth": 10}
+COUNTING_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                  "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                  "seventeen": 17, "eighteen": 18, "nineteen": 19}
+TENS_WORDS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+              "ninety": 90}
+
+
+def counting(high: int, low: int = 1) -> dict[str, int]:
+    """The counting words from ``low`` to ``high`` (at most 19)."""
+    return {word: n for word, n in COUNTING_WORDS.items() if low <= n <= high}
+
+
+# The sizes of a set a question writes in words ("the five areas"): the usual ones, not every number.
+NUMBER_WORDS = {**counting(10), "twelve": 12, "fifteen": 15, "twenty": 20}
 NUM = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
 
 INJECTION_RE = re.compile(
@@ -446,14 +463,6 @@ PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altoge
 
 # A place in a ranking other than the first: "the second-deadliest district", "the 3rd highest poverty rate",
 # "the runner-up". Group 1 is the position's word, or "runner".
-# Ordinal and counting words and their numbers: the one table the reading (positions, quarters, weeks, steps of
-# years, ward numbers in words), the claims check and the answer sentences share.
-ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-                 "ninth": 9, "tenth": 10}
-COUNTING_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                  "ten": 10, "eleven": 11, "twelve": 12}
-
-
 def ordinals(high: int = 10, low: int = 1) -> dict[str, int]:
     """Ordinals from ``low`` to ``high`` in words and in digits: {"first": 1, "1st": 1, ...}."""
     suffix = {1: "st", 2: "nd", 3: "rd"}

@@ -10,7 +10,7 @@ import difflib
 import re
 import threading
 
-from analyzer.lexicon import COUNTING_WORDS, ORDINAL_WORDS, add_unique, overlaps
+from analyzer.lexicon import ORDINAL_WORDS, TENS_WORDS, add_unique, counting, overlaps
 
 _FLAGS = re.I
 _NUMBER_LIST = r"((?:\d{1,3}(?:\s*,\s*|\s+and\s+|\s+(?:vs\.?|versus)\s+|\s*&\s*))+\d{1,3})"
@@ -258,13 +258,12 @@ VOCABULARY = [_BROAD_RE, _WARD_RE, _WARDS_MORE_RE, _WARD_RANGE_RE, _DISTRICT_RE,
 
 # ---------------------------------------------------------------- ward and district numbers in words
 
-_ONES = [word for word, n in COUNTING_WORDS.items() if n < 10]
+_ONES = list(counting(9))
 _ONES_ORD = [word for word, n in ORDINAL_WORDS.items() if n < 10]
-_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-          "nineteen"]
+_TEENS = list(counting(19, low=10))
 _TEENS_ORD = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
               "eighteenth", "nineteenth"]
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_TENS = {word: n for word, n in TENS_WORDS.items() if n <= 50}
 _TENS_ORD = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
 
 

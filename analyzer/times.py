@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.analysis import DateSpan, HourSpan
-from analyzer.lexicon import ORDINAL_WORDS, alternation, ordinals
+from analyzer.lexicon import ORDINAL_WORDS, TENS_WORDS, alternation, counting, ordinals
 from analyzer.moving_holidays import read_moving_holidays
 from analyzer.years import _MONTH_WORD, _month_number
 
@@ -22,11 +22,9 @@ _Y = r"(?:19|20)\d{2}"
 
 # ---------------------------------------------------------------- years written as words or abbreviated
 
-_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-          "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
+_UNITS = counting(9)
+_TEENS = counting(19, low=10)
+_TENS = TENS_WORDS
 _UNIT = "|".join(_UNITS)
 _SEP = r"[\s-]+"
 # 10-99 in words ("twenty-one", "nineteen"), or "oh five" for 05.

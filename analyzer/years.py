@@ -9,7 +9,7 @@ import calendar
 import re
 from types import SimpleNamespace
 
-from analyzer.lexicon import COUNTING_WORDS, NUM, ORDINAL_WORDS, YEAR, add_unique, alternation, number, overlaps
+from analyzer.lexicon import NUM, ORDINAL_WORDS, YEAR, add_unique, alternation, counting, number, overlaps
 from analyzer.pandemic import VOCABULARY as PANDEMIC_VOCABULARY
 from analyzer.pandemic import pandemic_times
 
@@ -288,7 +288,7 @@ _SEASONS = [(re.compile(r"\bsummer(?:time|s)?\b", re.I), [6, 7, 8]),
 _QUARTER_WORDS = {**{word: n for word, n in ORDINAL_WORDS.items() if n <= 4}, "last": 4, "final": 4}
 _QUARTER_RE = re.compile(r"\b(?:q([1-4])|(" + alternation(_QUARTER_WORDS) + r")\s+quarter)\b", re.I)
 # "the first month of 2015", "the last three months of 2019" (with "of": "the last 3 months" alone is relative).
-_COUNTED = {word: n for word, n in COUNTING_WORDS.items() if 2 <= n <= 11}
+_COUNTED = counting(11, low=2)
 _END_MONTHS_RE = re.compile(r"\b(first|opening|last|final|closing)\s+(?:(\d{1,2}|" + "|".join(_COUNTED) +
                             r")\s+)?months?\s+of\b", re.I)
 

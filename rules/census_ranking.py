@@ -8,11 +8,11 @@ share beside it and the whole it is a part of, then the survey it is from.
 """
 from __future__ import annotations
 
-from analyzer.lexicon import ORDINAL_WORDS
+from analyzer.lexicon import ORDINAL_WORDS, counting
 from tools.census.data import AGE_BANDS, GROUP_COUNTS, GROUPS
 
 _ORDINALS = {n: word for word, n in ORDINAL_WORDS.items()}
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+_COUNT_WORDS = {n: word for word, n in counting(5, low=2).items()}
 
 
 _WHOLE = {"race": "population", "income": "households", "age": "age_total"}

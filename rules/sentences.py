@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from analyzer.lexicon import GAP_RE, ORDINAL_WORDS, TIMES_RE
+from analyzer.lexicon import GAP_RE, ORDINAL_WORDS, TIMES_RE, counting
 from rules.census_ranking import census_ranking_sentence
 from tools import names
 
@@ -542,7 +542,7 @@ def split_sentences(values: dict, without_arrest: bool = False, arrests: bool = 
                    f"{flagged['homicides']:,} and in {other['homicides']:,} none was."]
 
 
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+_COUNT_WORDS = {n: word for word, n in counting(5, low=2).items()}
 
 
 def ranking_list_sentence(first: str, rows: list[str]) -> str | None:
