@@ -92,8 +92,12 @@ class Executor:
     def measure(self, name: str, group_by: list, period, filters: list) -> pd.Series:
         m = self.cat.measures[name]
         dims = self.cat.dimensions
+        grouping = next((g for g in group_by if dims[g].groups is not None), None)
+        if grouping is not None and m.agg not in ("ratio", "band_median"):  # those are made of their parts
+            return self._by_attribute(m, grouping, group_by, period, filters)
         place = next((g for g in group_by if dims[g].kind == "place"), None)
-        self._check_grain(m, place, group_by)
+        if grouping is None:  # a ratio or band median over groups: each part is checked as it is grouped
+            self._check_grain(m, place, group_by)
         if m.agg == "ratio":
             num = self.measure(m.numerator, group_by, period, filters)
             den = self.measure(m.denominator, group_by, period, filters)
@@ -115,6 +119,21 @@ class Executor:
             per_member = self._carried(m, set_filter.dimension, [set_filter.dimension, *group_by], period, filters)
             return self._collapse(per_member, set_filter.dimension, group_by)
         return self._direct(m, group_by, period, filters)
+
+    def _by_attribute(self, m, attribute: str, group_by: list, period, filters: list) -> pd.Series:
+        """A measure over groups of places that an attribute names ("the community areas mostly in each IHS
+        submarket"): the places' own figures added up, so a rate of a group is its summed homicides over its
+        summed population (the ratio's parts are each grouped). A figure that does not add up (a mean, a median)
+        is refused rather than averaged silently."""
+        if m.agg not in ("count", "sum"):
+            raise QueryError(f"{m.label} cannot be added up over groups of places; ask for it by "
+                             f"{self.cat.dimensions[self.cat.dimensions[attribute].parent].label.lower()}",
+                             "grain_not_available")
+        dim = self.cat.dimensions[attribute]
+        per_place = self.measure(m.name, [dim.parent if g == attribute else g for g in group_by], period, filters)
+        frame = per_place.rename(m.name).reset_index()
+        frame[attribute] = frame[dim.parent].map(dim.groups(self.data))
+        return frame.dropna(subset=[attribute]).groupby(list(group_by))[m.name].sum(min_count=1)
 
     def _check_grain(self, m, place, group_by) -> None:
         dims = self.cat.dimensions
@@ -179,6 +198,8 @@ class Executor:
         named = set(q.group_by) | {f.dimension for f in q.filters} | \
             {f.dimension for spec in q.measures for f in spec.filters} | ({q.place} if q.place else set()) | \
             ({q.members_from.place} if q.members_from is not None else set())  # a set's places filter the rows
+        # An attribute that groups places ("the areas mostly in each submarket") reads its places' column.
+        named |= {dims[name].parent for name in named if name in dims and dims[name].groups is not None}
         wanted = {"date", "month", "quarter", "year"} | named
         for name in named:
             wanted |= set(dims[name].needs) if name in dims else set()

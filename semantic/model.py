@@ -116,6 +116,9 @@ class Dimension:
     # it, found by lookup(data, value) -> parent members (a kind of crime is the IUCR codes of that kind).
     parent: str | None = None
     lookup: Callable | None = None
+    # Places grouped by it: groups(data) -> {parent member: this dimension's member} (each community area's main
+    # submarket), so a query may group by it and add each group's places up.
+    groups: Callable | None = None
     description: str = ""
 
 

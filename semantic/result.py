@@ -61,7 +61,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     keys = [k for k in table.index.names if k != ALL]
     for key in keys:
         columns.append({"name": key, "label": dims[key].label, "unit": "", "kind": "dimension"})
-        if dims[key].display is not None and dims[key].kind == "place":
+        if dims[key].display is not None and dims[key].kind in ("place", "attribute"):
             columns.append({"name": f"{key}_name", "label": f"{dims[key].label} name", "unit": "", "kind": "name"})
     specs = {s.name: s for s in q.measures}
     for name in table.columns:
@@ -105,7 +105,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         row = {}
         for key in keys:
             row[key] = _clean(record[key])
-            if dims[key].display is not None and dims[key].kind == "place" and row[key] is not None:
+            if dims[key].display is not None and dims[key].kind in ("place", "attribute") and row[key] is not None:
                 row[f"{key}_name"] = dims[key].display(data, row[key])
         for name in table.columns:
             row[name] = _clean(record[name])
@@ -375,7 +375,8 @@ def _and(items: list[str]) -> str:
 def _grain_words(result: QueryResult, n: int) -> str:
     keys = [c for c in result.columns if c["kind"] == "dimension"]
     word = _lower(keys[0]["label"]) if keys else "row"
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    head, paren, rest = word.partition(" (")  # "IHS submarkets (community areas mostly in it)"
+    return f"{n} {head}{'' if n == 1 else 's'}{paren}{rest}"
 
 
 def _selection(result: QueryResult) -> str:
