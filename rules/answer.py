@@ -137,14 +137,18 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
     pair = (analysis.comparison or analysis.asks_percent_change or not analysis.periods) and len(named) == 2 and \
         [row.get("year") for row in breakdown if row.get("year") in named] == named  # not "between 2015 and 2019"
     listed = bool((values.get("filters") or {}).get("year_list")) and len(breakdown) <= YEAR_ROWS_MAX
-    rate_asked = analysis.trend or analysis.comparison and "arrest_rate" in analysis.named_measures  # "2012 vs 2022"
+    # "2012 vs 2022", and two years named apart ("the arrest rate in 2002, and in 2022"): each year's rate.
+    rate_asked = analysis.trend or (analysis.comparison or pair) and "arrest_rate" in analysis.named_measures
     if group == "year" and "arrests" in analysis.metrics and rate_asked and not analysis.ranking \
             and len(named) >= 2:
         # "how many points did the arrest rate drop between 2001 and 2022": the rate at both ends, and the change
         sentence = arrest_rate_change_sentence(values, named[0], named[-1])
         if sentence:
             return True, sentence
-    if group == "year" and values.get("change") and not analysis.ranking and (len(breakdown) <= 3 or pair or listed):
+    # Two years named apart over a long range (2002 and 2022: the tool gives no change past twelve years) are still
+    # two figures, not the range's total.
+    if group == "year" and (values.get("change") or pair) and not analysis.ranking and \
+            (len(breakdown) <= 3 or pair or listed):
         # "Was 2012 deadlier than 2011?": each year's figure, then the change between them; separate years also
         # give their total.
         rows = [row for row in breakdown if row.get("year") in named] if pair else breakdown
@@ -157,7 +161,7 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
         if change and analysis.asks_percent_change:
             noun, where, conditions = where_and_conditions(values)
             return True, f"{change_sentence(change, f'{noun} {where}{conditions}')} {years}"  # the figure asked first
-        return True, (f"{years} {change_sentence(change)}" if change else None)
+        return True, (f"{years} {change_sentence(change)}" if change else years if pair else None)
     if group in ("weekday", "hour") or (group in ("year", "month") and analysis.ranking):
         # A time pattern is listed in time order: its peak line, not its first row, answers "which day".
         peak = next((line for line in _lines(result.text, 60) if line.startswith("Highest:")), None)
