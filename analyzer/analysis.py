@@ -226,6 +226,7 @@ class Analysis:
     comparison: bool = False
     chained: bool = False
     citywide: bool = False
+    city_as_a_whole: bool = False  # "the citywide rate", "the whole city": the city itself, beside a place
     broad_places: list[str] = field(default_factory=list)
     invalid: dict = field(default_factory=dict)  # kind -> values the question named that do not exist
     out_of_range_years: list[int] = field(default_factory=list)

@@ -546,3 +546,7 @@ GROUP_WORDS = [
                         r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)
+# The city named as a whole beside a place ("and the citywide rate", "vs the whole city"), not "Chicago Lawn" or
+# "Chicago's Austin neighborhood".
+CITY_AS_A_WHOLE_RE = re.compile(r"\b(?:city[\s-]?wide|the\s+(?:whole\s+|entire\s+)?city|all\s+of\s+chicago|"
+                                r"chicago\s+(?:as\s+a\s+whole|overall)|(?:the\s+)?(?:whole|entire)\s+city)\b", _FLAGS)

@@ -52,7 +52,9 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
         # the alderperson of the ward counted: the layer's query beside the count (a ranked grain's names are part of
         # the ranking's own query: rules/compositions.py)
         plan.append((names.QUERY, analysis.declared_extra))
-    if analysis.compare_city:  # a follow-up "how does that compare with the city?" (analyzer/followup.py)
+    if analysis.compare_city or _city_beside(analysis):
+        # a follow-up "how does that compare with the city?" (analyzer/followup.py), or "Englewood's arrest rate,
+        # and the citywide rate for the same years": the place's calls again without the place
         plan += city_versions(plan)
     out = []
     for name, args in plan:
@@ -63,6 +65,14 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
 
 
 PLACE_ARGS = ("community_area", "compare_areas", "ward", "district", "zip")
+
+
+def _city_beside(analysis: Analysis) -> bool:
+    """One place's homicide figures asked beside the city's ("and the citywide count"): not a ranking, a share of the
+    city or a rate (those carry the city's figure already)."""
+    places = len(analysis.areas) + len(analysis.wards) + len(analysis.districts)
+    return (analysis.city_as_a_whole and places == 1 and not analysis.ranking and not analysis.share_of_city
+            and not analysis.per_capita and analysis.domains == ["homicides"] and not analysis.chained)
 
 
 def city_versions(plan: list) -> list:

@@ -1,6 +1,6 @@
 """Two years named apart over a long range ("the arrest rate in 2002, and in 2022"; "homicides in 2002 and in 2022"):
-each year's figure leads, not the 21-year total the tool counted to reach both (blind24's silently wrong answer).
-Figures from plain pandas over homicides.csv."""
+each year's figure leads, not the 21-year total the tool counted to reach both; and a place's figures beside the
+city's for the same years (blind24's silently wrong answers). Figures from plain pandas over homicides.csv."""
 from __future__ import annotations
 
 import pandas as pd
@@ -33,3 +33,18 @@ def test_each_years_count_leads(ask):
     total = int(counts[(counts.index >= 2002) & (counts.index <= 2022)].sum())
     assert lead(ask("how many homicides from 2002 to 2022")).startswith(f"There were {total:,} homicides in Chicago "
                                                                         "from 2002 to 2022")
+
+
+def test_a_places_figures_beside_the_citys_for_the_same_years(ask):
+    """"Englewood's arrest rate over 2016-2022, and the citywide arrest rate for the same years": both, from the same
+    years; "Chicago Lawn" or "Chicago's Austin" name no city-wide figure."""
+    h = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Arrest", "Community Area"])
+    h = h.assign(year=h["Year"].astype(int), arrest=h["Arrest"].str.lower() == "true",
+                 area=pd.to_numeric(h["Community Area"]))
+    span = h[h.year.between(2016, 2022)]
+    place, city = span[span.area == 68].arrest.mean() * 100, span.arrest.mean() * 100
+    text = lead(ask("Englewood's homicide arrest rate over 2016-2022, and the citywide arrest rate for the same years?"))
+    assert f"the arrest rate was {place:.1f}%" in text and f"the arrest rate was {city:.1f}%" in text
+    assert f"There were {len(span):,} homicides in Chicago from 2016 to 2022" in text
+    alone = lead(ask("over the 2010s, how many people were killed in chicago lawn?"))
+    assert "homicides in Chicago from" not in alone
