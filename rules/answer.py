@@ -29,7 +29,7 @@ from rules.sentences import (area_rate_sentence, arrest_rate_change_sentence, ar
                              count_sentence, floor_list_sentence, home_value_change_sentence,
                              peak_sentence, place_difference_sentence, ranked_time_sentence, ranking_list_sentence,
                              split_sentences, ranking_sentence, time_label, trend_sentence, where_and_conditions,
-                             year_counts_sentence)
+                             year_counts_sentence, years_over_sentence)
 from rules.gaps import (census_group_gap_sentence, city_without_areas_sentence, condition_homicides_sentence,
                         home_value_ratio_sentence, period_average_change_sentence, rate_versus_city_sentence,
                         socio_gap_sentence, year_ratio_sentence)
@@ -130,6 +130,9 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
     group = values.get("group_by")
     breakdown = values.get("breakdown") or []
     named = sorted(set(analysis.years))
+    if group == "year" and analysis.min_homicides and not analysis.ranking:
+        # "in how many years from 2001 through 2022 did Austin record more than 50": the years over the floor, counted
+        return True, years_over_sentence(values, analysis.min_homicides)
     # The two years a question names are the ends of the range the tool counted ("was last year any worse than
     # 2019?" counts 2019-2022): those two rows, not the range's total, answer it.
     # "percent change from 2015 to 2021" asks for the two ends too.

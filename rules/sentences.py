@@ -294,6 +294,21 @@ def where_and_conditions(values: dict) -> tuple[str, str, str]:
     return noun, " ".join(places) or "in Chicago", (", " + ", ".join(others)) if others else ""
 
 
+def years_over_sentence(values: dict, floor: int) -> str | None:
+    """How many years of a yearly series had at least a number of homicides ("in how many years did Austin record more
+    than 50"): "In 6 of the 22 years from 2001 to 2022 there were more than 50 homicides in Austin (community area
+    25): 2016 (88); ...". None without a yearly series."""
+    rows = [row for row in values.get("breakdown") or [] if isinstance(row.get("year"), int)]
+    if values.get("group_by") != "year" or not rows:
+        return None
+    noun, where, conditions = where_and_conditions(values)
+    hits = [row for row in rows if row["homicides"] >= floor]
+    listed = ": " + "; ".join(f"{row['year']} ({row['homicides']:,})" for row in hits) if hits else ""
+    # Said as the question's own bound ("more than 50"), not the floor it is read as (51).
+    return (f"In {len(hits)} of the {len(rows)} years from {rows[0]['year']} to {rows[-1]['year']} there were more "
+            f"than {floor - 1:,} {noun}{_inline(conditions)} {where}{listed}.")
+
+
 def floor_list_sentence(values: dict) -> str | None:
     """Every place with at least a number of homicides ("which community areas had more than 20 killings in 2021"):
     "4 community areas had at least 21 homicides in 2021: Austin (25) with 83; ...". None without a floor."""

@@ -1,6 +1,7 @@
-"""Two years named apart over a long range ("the arrest rate in 2002, and in 2022"; "homicides in 2002 and in 2022"):
-each year's figure leads, not the 21-year total the tool counted to reach both; and a place's figures beside the
-city's for the same years (blind24's silently wrong answers). Figures from plain pandas over homicides.csv."""
+"""Readings blind24 found silently wrong, each now answered end to end by the rules backend: two years named apart
+over a long range ("the arrest rate in 2002, and in 2022") give each year's figure, not the 21-year total the tool
+counted to reach both; a place's figures beside the city's for the same years; how many years were over a number.
+Figures from plain pandas over homicides.csv."""
 from __future__ import annotations
 
 import pandas as pd
@@ -48,3 +49,17 @@ def test_a_places_figures_beside_the_citys_for_the_same_years(ask):
     assert f"There were {len(span):,} homicides in Chicago from 2016 to 2022" in text
     alone = lead(ask("over the 2010s, how many people were killed in chicago lawn?"))
     assert "homicides in Chicago from" not in alone
+
+
+def test_how_many_years_were_over_a_number(ask):
+    """"In how many years from 2001 through 2022 did Austin record more than 50 homicides?": the years over it,
+    counted and listed (the 22-year total answered another question)."""
+    h = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Community Area"])
+    h = h.assign(year=h["Year"].astype(int), area=pd.to_numeric(h["Community Area"]))
+    per_year = h[(h.area == 25) & h.year.between(2001, 2022)].groupby("year").size().reindex(range(2001, 2023),
+                                                                                          fill_value=0)
+    over = per_year[per_year > 50]
+    text = lead(ask("In how many years from 2001 through 2022 did Austin record more than 50 homicides?"))
+    listed = "; ".join(f"{year} ({n})" for year, n in over.items())
+    assert text.startswith(f"In {len(over)} of the 22 years from 2001 to 2022 there were more than 50 homicides in "
+                           f"Austin (community area 25): {listed}.")
