@@ -626,7 +626,10 @@ def _result(w) -> None:
         "iucr_codes": places["iucr_codes"],
         "years": years,
         "year_range": when["year_range"],
-        "periods": periods,
+        # The same span said twice ("in 2019-2022 ... of the city's 2019-2022 homicides") is one period, not two
+        # to compare.
+        "periods": [p for i, p in enumerate(periods)
+                    if all((q["start"], q["end"]) != (p["start"], p["end"]) for q in periods[:i])],
         "months": months,
         "left_out_years": left.years if kept else [],
         "left_out_months": left.months,

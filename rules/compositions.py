@@ -235,6 +235,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
     first = _spec(ranking.metric, analysis, period) if ranking.metric else None
     others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s],
                          analysis)
+    if first is not None and first["measure"] == "homicide_rate" and not others and n >= 2 and analysis.asks_count \
+            and not ranking.by_count:
+        # "the 8 areas with the highest homicide rate: how many homicides did they have combined": the set's count
+        others = [{**first, "measure": "homicides"}]
     if first is None or not (others or only_here):
         return None
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set

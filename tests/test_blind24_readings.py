@@ -1,6 +1,7 @@
 """Readings blind24 found silently wrong, each now answered end to end by the rules backend: two years named apart
 over a long range ("the arrest rate in 2002, and in 2022") give each year's figure, not the 21-year total the tool
-counted to reach both; a place's figures beside the city's for the same years; how many years were over a number.
+counted to reach both; a place's figures beside the city's for the same years; how many years were over a number;
+a set ranked by rate, its combined count and share of the city.
 Figures from plain pandas over homicides.csv."""
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def test_how_many_years_were_over_a_number(ask):
     listed = "; ".join(f"{year} ({n})" for year, n in over.items())
     assert text.startswith(f"In {len(over)} of the 22 years from 2001 to 2022 there were more than 50 homicides in "
                            f"Austin (community area 25): {listed}.")
+
+
+def test_a_rate_ranked_sets_combined_count_and_its_share_of_the_city(ask):
+    """"The 8 areas with the highest homicide rate in 2019-2022: how many homicides combined in those four years,
+    and what percent of the whole city's 2019-2022 homicides": the set's count and share (the same span said twice is
+    one period, not two to compare)."""
+    years = ref._years(2019, 2022)
+    top = ref._rate(years, ref._acs_pop()).sort_values(ascending=False, kind="stable").index[:8]
+    counts = ref._counts(years)
+    total = int(counts[top].sum())
+    city = int(ref._hom()["year"].isin(list(years)).sum())
+    text = lead(ask("The 8 areas with the highest homicide rate in 2019-2022: how many homicides did they have combined "
+                    "in those four years, and what percent of the whole city's 2019-2022 homicides is that?"))
+    assert f"{total:,} homicides in 2019-2022 ({total / city * 100:.1f}% of the city's {city:,})" in text
