@@ -425,8 +425,13 @@ def threshold_set(analysis: Analysis) -> dict | None:
     first = _bounded(analysis, period)
     if first is None:
         return None
+    # A rate's set counts its homicides only where the count is named too ("and what % of the city's 2022 homicides
+    # happened there"): the rate's own word "homicide" asks for none.
+    counted = "homicides" in analysis.named_measures and first["measure"] == "homicide_rate"
     skip = "homicides" if first["measure"] == "homicide_rate" else condition.metric
     others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s], analysis)
+    if counted and not any(s["measure"] == "homicides" for s in others):
+        others = [{**first, "measure": "homicides"}, *others]
     if first["measure"] == "population":
         others = [s for s in others if s["measure"] != "population"]
     derived: list = []

@@ -1,7 +1,7 @@
 """Readings blind24 found silently wrong, each now answered end to end by the rules backend: two years named apart
 over a long range ("the arrest rate in 2002, and in 2022") give each year's figure, not the 21-year total the tool
 counted to reach both; a place's figures beside the city's for the same years; how many years were over a number;
-a set ranked by rate, its combined count and share of the city.
+a set ranked by rate, its combined count and share of the city; a rate threshold's set, its share of the homicides.
 Figures from plain pandas over homicides.csv."""
 from __future__ import annotations
 
@@ -78,3 +78,19 @@ def test_a_rate_ranked_sets_combined_count_and_its_share_of_the_city(ask):
     text = lead(ask("The 8 areas with the highest homicide rate in 2019-2022: how many homicides did they have combined "
                     "in those four years, and what percent of the whole city's 2019-2022 homicides is that?"))
     assert f"{total:,} homicides in 2019-2022 ({total / city * 100:.1f}% of the city's {city:,})" in text
+
+
+def test_a_rate_thresholds_set_with_its_count_named_gives_its_share_of_the_citys_homicides(ask):
+    """"Areas whose 2022 rate was above the citywide rate: what % of the population lives there, and what % of the
+    city's 2022 homicides happened there": both shares (the population's alone left the second part out)."""
+    pop = ref._acs_pop()
+    counts = ref._counts((2022,))
+    city_rate = int(ref._hom()["year"].eq(2022).sum()) / pop.sum() * 100000
+    members = (counts / pop.reindex(counts.index) * 100000)
+    members = members[members > city_rate].index
+    city = int(ref._hom()["year"].eq(2022).sum())
+    n = int(counts[members].sum())
+    text = lead(ask("Areas whose 2022 homicide rate was above the citywide 2022 rate — what % of Chicago's population "
+                    "(2019-2023 ACS) lives there, and what % of the city's 2022 homicides happened there?"))
+    assert f"{n:,} homicides in 2022 ({n / city * 100:.1f}% of the city's {city:,})" in text
+    assert f"({pop[members].sum() / pop.sum() * 100:.1f}% of the city's {pop.sum():,})" in text
