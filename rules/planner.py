@@ -72,6 +72,7 @@ def _city_beside(analysis: Analysis) -> bool:
     city or a rate (those carry the city's figure already)."""
     places = len(analysis.areas) + len(analysis.wards) + len(analysis.districts)
     return (analysis.city_as_a_whole and places == 1 and not analysis.ranking and not analysis.share_of_city
+            and not analysis.rest_of_city  # "Austin versus the rest of the city": the city without it, not with it
             and not analysis.per_capita and analysis.domains == ["homicides"] and not analysis.chained)
 
 

@@ -101,11 +101,11 @@ class OneCallOnly(ForcedCallsBackend):
 
 
 def test_duplicates_are_refused_and_gathering_stops(llama, registry):
-    # Its one call is the planner's draft, so the sufficiency stop would end gathering after it: off here, so
-    # the model keeps calling and repeats itself.
-    settings = model_settings(**{"orchestrator.stop_when_plan_done": False})
+    # A chained question: its one call is not the whole reading (the ranking, then the poverty of the area it
+    # finds), so gathering goes on, and the model, admitted only that call, repeats itself.
+    settings = model_settings()
     result = Orchestrator(OneCallOnly(llama, registry.schemas()), registry, settings).run(
-        "How many homicides in 2020?").to_dict()
+        "What is the poverty rate in the community area with the most homicides in 2020?").to_dict()
     statuses = [c["status"] for c in result["tool_calls"]]
     assert statuses[0] == "ok" and statuses.count("duplicate") >= 1
     assert result["stopped_because"] in ("duplicate_call", "max_tool_calls")
@@ -134,11 +134,12 @@ class FixedPassTime:
 def test_the_deadline_holds(llama, registry):
     backend = FixedPassTime(ForcedCallsBackend(llama, registry.schemas(), calls=4), seconds=1.2)
     started = time.monotonic()
-    # Gathering must not end early because the planner's draft ran (once the question grammar admitted only the
-    # question's own values, the first forced call was the draft and the loop stopped with plan_complete).
-    settings = model_settings(**{"orchestrator.stop_when_plan_done": False})
+    # Gathering must not end early because the reading's calls have all run (a forced call that is the whole reading
+    # ends it with plan_complete): a chained question's reading needs a call the forced ones are unlikely to be.
+    settings = model_settings()
     result = Orchestrator(backend, registry, settings).run(
-        "How many homicides in Austin in 2020?", {"timeout_seconds": 3}).to_dict()
+        "What is the poverty rate in the community area with the most homicides in 2020?",
+        {"timeout_seconds": 3}).to_dict()
     assert time.monotonic() > started
     assert result["stopped_because"] == "timeout" and result["partial"] and result["answer"]
     assert sum(c["status"] == "ok" for c in result["tool_calls"]) < 4  # stopped before all four passes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import calendar
 import math
+import re
 from collections import Counter
 
 import pytest
@@ -393,6 +394,9 @@ def properties(args, values):
         raise Unexpressed("the IHS summary's figures for a submarket")
     if args.get("month") and args["month"] != "latest":
         period = {"month": args["month"]}
+    elif args.get("year") and re.fullmatch(r"\d{4}-\d{2}", str(values.get("home_value_period") or "")):
+        # the year the data ends inside (Zillow's 2024 ends in September): the tool gives its latest month, and says so
+        period = {"month": values["home_value_period"]}
     elif args.get("year"):
         period = {"years": [args["year"]]}
     else:
