@@ -25,14 +25,14 @@ from tools.registry import ToolResult, call_key
 
 
 def gather(state: RunState, ctx: RunContext) -> StopReason:
+    # The reading's first calls, once (none without a model). Never shown to the model: they say whether the question
+    # needs data (the first pass must then call), which tools beside the question's domains it may use, and which of
+    # its calls are the reading's own.
+    state.reading_calls = reading_calls(state, ctx)
     if reading_covers(state, ctx):
         return reader_gathers(state, ctx)
     if queries_where_the_reading_fell_short(state, ctx):
-        state.reading_calls = reading_calls(state, ctx)
         return model_queries(state, ctx, reader_gathers, run_call)
-    # Never shown to the model: the reading's calls say whether the question needs data (the first pass must then
-    # call), which tools beside the question's domains it may use, and which of its calls are the reading's own.
-    state.reading_calls = reading_calls(state, ctx)
     while True:
         stop = decisions.stop_before_pass(state.calls_used(), state.max_calls, len(state.passes), state.time_left())
         if stop is None:
@@ -47,7 +47,6 @@ def reading_covers(state: RunState, ctx: RunContext) -> bool:
     if not ctx.model_decides or ctx.config.model_calls != "gaps" or analysis is None or analysis.error \
             or analysis.not_used or state.no_calls_reason:
         return False
-    state.reading_calls = reading_calls(state, ctx)
     return bool(state.reading_calls)
 
 
