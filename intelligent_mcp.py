@@ -30,6 +30,7 @@ from loop.run_result import build_result
 from loop.state import AnswerTokens, RunState, StopReason
 from loop.steps import AnalysisStep, RunResult, Step
 from loop.synthesis import synthesize
+from loop.coverage_check import check_coverage
 from rules.collaborator import Planner
 from settings.schema import Settings
 
@@ -129,6 +130,7 @@ class Orchestrator:
         # just written it wrote it again as its answer.
         state.stop = StopReason.NO_DATA_NEEDED if state.no_calls_reason else gather(state, ctx)
         synthesize(state, ctx)
+        check_coverage(state)
         if self.config.grounding_check:
             check_answer(state, ctx)
         if state.notes:

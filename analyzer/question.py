@@ -776,7 +776,7 @@ def _change_conditions(w, result: dict, condition):
         result["ranking"] = {**result["ranking"], "order": "asc" if order == "desc" else "desc"}
     if result["population_growth"] and not result["ranking"] and not condition and not (areas or wards or districts
                                                                                          or zips) \
-            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what|number\s+of)\b|#\s*of\b", low):
+            and _ASKS_AREAS_RE.search(low):
         # "how many community areas lost population since 2010": the areas picked by the sign of the change
         lost = bool(_LOSS_RE.search(low))
         # "lost more than 10% of their population": the change bounded where a value is written, else its sign
@@ -786,7 +786,7 @@ def _change_conditions(w, result: dict, condition):
         if rose:  # "... but had more homicides in 2021 than in 2019": both changes
             result["more_conditions"] = [_homicide_change(rose)]
     if rose and not condition and not result["population_growth"] and not (areas or wards or districts or zips) \
-            and _AREAS_WORD_RE.search(low) and re.search(r"\b(?:how\s+many|which|what|number\s+of)\b|#\s*of\b", low):
+            and _ASKS_AREAS_RE.search(low):
         # "in how many community areas were there more homicides in 2021 than in 2016": picked by the change's sign
         condition = result["area_condition"] = _homicide_change(rose)
         result["group_by"], result["ranking"] = None, None
@@ -1066,6 +1066,13 @@ _HOMICIDE_CHANGE_RANKED_RE = re.compile(
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
+# The areas themselves are asked for ("how many community areas", "which of the 77 neighborhoods", "areas that
+# lost population"), not a figure
+# that names them in passing ("by what percent did the population change (sum of community areas)").
+_ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)\s+(?:[\w'’-]+\s+){0,3}?"
+                            r"(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b|"
+                            # "neighborhoods that lost more than 10% of their population: their pooled rate"
+                            r"\b(?:community\s+areas|neighbou?rhoods|areas)\s+(?:that|which|where|whose|with)\b")
 _AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
 # "grew faster", "in percent", "growth rate": a relative change; a homicide rate asked beside it is no such cue
 _IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|growth\s+rate|rate\s+of\s+"

@@ -70,8 +70,8 @@ def test_a_yearly_average_over_the_partial_year_says_so():
               "change_in_yearly_average_pct": -10.7, "partial_year": {"year": 2023, "data_end": "2023-07-19"}}
     summary = "Austin (community area 25): 65.8/yr (2015-2019) -> 58.8/yr (2020-2023), -10.7%"
     assert trend_sentence(values, summary) == (
-        "In Austin (community area 25), there were 65.8 homicides a year in 2015-2019; 58.8 a year in 2020-2023 "
-        "(2023 is partial: data end 2023-07-19, counted as a whole year); the yearly average changed by -7.0 (-10.7%).")
+        "In Austin (community area 25), there were 329 homicides in 2015-2019 (65.8 a year); 235 in 2020-2023 "
+        "(58.8 a year) (2023 is partial: data end 2023-07-19, counted as a whole year); the yearly average changed by -7.0 (-10.7%).")
 
 
 def test_the_planner_names_the_partial_year_in_a_period_comparison(registry, settings, data):

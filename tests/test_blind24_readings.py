@@ -94,3 +94,29 @@ def test_a_rate_thresholds_set_with_its_count_named_gives_its_share_of_the_citys
                     "(2019-2023 ACS) lives there, and what % of the city's 2022 homicides happened there?"))
     assert f"{n:,} homicides in 2022 ({n / city * 100:.1f}% of the city's {city:,})" in text
     assert f"({pop[members].sum() / pop.sum() * 100:.1f}% of the city's {pop.sum():,})" in text
+
+
+def test_the_citys_population_change_is_not_read_as_the_areas_that_grew(ask):
+    """"By what percent did Chicago's population change ... (sum of community areas)": the city's change, not the
+    areas whose population rose (a question word and "community areas" apart do not ask for the areas)."""
+    before, after = int(ref._pop2010().sum()), int(ref._acs_pop().sum())
+    text = lead(ask("By what percent did Chicago's population change between the 2010 census and the 2019-2023 ACS "
+                    "(sum of community areas)?"))
+    assert f"({(after / before - 1) * 100:+.1f}%)" in text and "community areas whose" not in text
+    # The areas themselves asked for, before or after the figure, still pick the areas by the change's sign.
+    lost = ref._acs_pop() < ref._pop2010()
+    assert lead(ask("how many community areas lost population between the 2010 census and the 2019-2023 ACS?")) \
+        .startswith(f"There are {int(lost.sum())} community areas")
+
+
+def test_two_spans_counts_are_given_beside_their_yearly_averages(ask):
+    """"How many homicides did it have in 2010-2015 versus 2016-2022": each span's count, its yearly average beside
+    it (the averages alone did not answer "how many")."""
+    h = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Community Area"])
+    h = h.assign(year=h["Year"].astype(int), area=pd.to_numeric(h["Community Area"]))
+    first, second = (int(((h.area == 32) & h.year.between(a, b)).sum()) for a, b in ((2010, 2015), (2016, 2022)))
+    text = lead(ask("The community area with the fastest population growth (2010 census to 2019-2023 ACS, in "
+                    "percent) - which is it, and how many homicides did it have in 2010-2015 versus 2016-2022?"))
+    assert "Loop (32)" in text
+    assert f"there were {first} homicides in 2010-2015 ({first / 6:.1f} a year); {second} in 2016-2022 " \
+           f"({second / 7:.1f} a year)" in text

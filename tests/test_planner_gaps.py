@@ -541,10 +541,11 @@ def test_an_areas_rate_names_its_count_and_population(ask, raw):
 def test_two_periods_are_compared_forward_in_time_whatever_the_wording(ask, raw):
     run = ask("auburn gresham - avg murders per year 2016-2020 vs 2011-2015, how much did the yearly average go up")
     area = raw[pd.to_numeric(raw["Community Area"], errors="coerce") == 71]
-    before, after = _count(area, year=list(range(2011, 2016))) / 5, _count(area, year=list(range(2016, 2021))) / 5
-    assert run.answer.startswith(f"In Auburn Gresham (community area 71), there were {before:.1f} homicides a year in "
-                                 f"2011-2015; {after:.1f} a year in 2016-2020; the yearly average changed by "
-                                 f"{after - before:+.1f}")
+    first, second = _count(area, year=list(range(2011, 2016))), _count(area, year=list(range(2016, 2021)))
+    before, after = first / 5, second / 5
+    assert run.answer.startswith(f"In Auburn Gresham (community area 71), there were {first} homicides in 2011-2015 "
+                                 f"({before:.1f} a year); {second} in 2016-2020 ({after:.1f} a year); the yearly "
+                                 f"average changed by {after - before:+.1f}")
 
 
 @pytest.mark.full_data

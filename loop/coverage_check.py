@@ -1,0 +1,242 @@
+"""Coverage checked on what was computed, not on what was read: every year and number the question names lands in a
+call that ran or in the answer, or the answer says it could not use it.
+
+The reading can recognise a year and still put it in no field of any call: "yearly counts 2019, 2020, 2021 and 2022
+for the five poorest areas" computed the areas' 2008-2012 homicides; "the 2019-22 homicide rate" computed 2019's.
+The words were read, so no word was left unused, and the answer gave a figure for another question without saying
+so. This check runs after gathering, on the calls themselves: a year the question names, counted over a period, that
+no call's arguments or results hold is named in the lead ("I could not use '2019-22'") and the reading's not-used
+list, so the answer is never silently about other years.
+
+A survey's span ("2019-2023 ACS", "poverty (2008-2012)") and a census year ("the 2010 census") name a measure's
+source, not a period, and years the data does not hold are declined by the reading itself: neither is checked here.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from analyzer.notes import not_used_note
+from analyzer.years import ACS_VINTAGE_RE, SOCIO_VINTAGE_RE
+from semantic.catalog import catalog
+
+# A year, or a span written with a dash ("2019-22", "2010–2015"), or an apostrophe year ("'21"). Spans joined by
+# "to"/"between" are left as two years: "from 2010 to 2015" is as often a change between two years as a span.
+_UNIT_RE = re.compile(r"(?<![\d$,.])((?:19|20)\d\d)(?:\s*[-\u2013]\s*((?:19|20)?\d\d))?(?![\d%]|,\d|['’]?s\b)"
+                      r"|(?<![\w'’])['’](\d\d)\b")
+_CENSUS_RE = re.compile(r"\b(?:19|20)\d0\s+(?:decennial\s+)?census\b|\bcensus(?:\s+of)?\s+(?:19|20)\d0\b", re.I)
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_SPAN_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-\u2013]\s*((?:19|20)\d\d|\d\d)(?!\d)")
+# Words that join listed years into one phrase ("2019, 2020, 2021 and 2022").
+_JOINER_RE = re.compile(r"^\s*(?:,|and|&|or|,\s*and|,\s*or)\s*$", re.I)
+
+
+def _units(question: str) -> list[tuple[int, int, list[int]]]:
+    """(start, end, years) for each year or dashed span the question writes, outside a survey's or census's name."""
+    sources = [m.span() for r in (ACS_VINTAGE_RE, SOCIO_VINTAGE_RE, _CENSUS_RE) for m in r.finditer(question)]
+    vintages = _vintages()
+    units = []
+    for m in _UNIT_RE.finditer(question):
+        if any(a <= m.start() < b for a, b in sources):
+            continue
+        if m.group(3):
+            years = [2000 + int(m.group(3))]
+        else:
+            first = int(m.group(1))
+            last = m.group(2)
+            last = int(last) if last and len(last) == 4 else (first // 100 * 100 + int(last)) if last else first
+            years = list(range(first, last + 1)) if first <= last <= first + 40 else [first]
+            if len(years) > 1 and (first, last) in vintages:  # "poverty (2008-12)": a snapshot's own span
+                continue
+        units.append((m.start(), m.end(), years))
+    return units
+
+
+@functools.lru_cache(maxsize=1)
+def _vintages() -> frozenset:
+    """The spans the layer's snapshot datasets declare as their vintage ((2008, 2012), (2019, 2023)): written in a
+    question, they name the source, not a period to count over."""
+    spans = set()
+    for dataset in catalog().datasets.values():
+        found = re.match(r"((?:19|20)\d\d)\s*[-\u2013]\s*((?:19|20)\d\d)\b", str(dataset.vintage or "").strip())
+        if found and dataset.time == "snapshot":
+            spans.add((int(found.group(1)), int(found.group(2))))
+    return frozenset(spans)
+
+
+def _years_in(value, into: set[int]) -> None:
+    """Every year a call's arguments hold: numbers and dates anywhere, and each year of a start/end pair."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _years_in(item, into)
+            first = _year_of(item) if "start" in key or "since" in key else None
+            if first is None:
+                continue
+            later = key.replace("start", "end") if "start" in key else None
+            if later in value:
+                last = _year_of(value[later])
+                into.update(range(first, last + 1) if last and last >= first else [])
+            else:  # an open start ("since 2010") runs to the data's end
+                into.update(range(first, 2100))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _years_in(item, into)
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, int) and 1900 <= value <= 2099:
+        into.add(value)
+    elif isinstance(value, str):
+        into.update(int(y) for y in _YEAR_IN_TEXT.findall(value))
+
+
+def _year_of(value) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    found = _YEAR_IN_TEXT.search(str(value))
+    return int(found.group(1)) if found else None
+
+
+def computed_years(calls, lead: str = "") -> set[int]:
+    """The years the calls that ran were about (their arguments' years and spans, the years their results name: a
+    series' rows, a tool's default period said in its text), and the years the answer's lead itself names (a year
+    it declines: "a 2022 figure is not available, as the indicators are one 2008-2012 snapshot")."""
+    years: set[int] = set()
+    for call in calls:
+        if call.status != "ok" or call.result is None or not call.result.ok:
+            continue
+        _years_in(call.arguments or {}, years)
+        years |= _years_written(call.result.text or "")
+    return years | _years_written(lead)
+
+
+def _years_written(text: str) -> set[int]:
+    """The years a text names, each year of a dashed span among them ("2008-2012"); "from 2010 to 2015" is two years
+    (a change between them, as often as the span)."""
+    years = {int(y) for y in _YEAR_IN_TEXT.findall(text)}
+    for m in _SPAN_IN_TEXT.finditer(text):
+        first, last = int(m.group(1)), int(m.group(2))
+        last = last if last >= 100 else first // 100 * 100 + last
+        years.update(range(first, last + 1) if first <= last <= first + 40 else [])
+    return years
+
+
+def uncovered_years(question: str, analysis, calls, lead: str = "") -> list[str]:
+    """The question's own phrases for the years it names that no call computed and the answer does not name,
+    adjacent ones joined ("2019, 2020, 2021 and 2022"); empty when every named year was computed or said."""
+    named = set(analysis.years) | {y for p in analysis.periods for y in range(p.start, p.end + 1)}
+    skipped = set(analysis.out_of_range_years) | set(analysis.left_out_years)
+    done = computed_years(calls, lead)
+    missing = [(a, b) for a, b, years in _units(question)
+               if set(years) & named and set(years) - skipped - done]
+    phrases: list[list[int]] = []
+    for a, b in missing:
+        if phrases and _JOINER_RE.match(question[phrases[-1][1]:a]):
+            phrases[-1][1] = b
+        else:
+            phrases.append([a, b])
+    return [question[a:b] for a, b in phrases]
+
+
+def check_coverage(state) -> None:
+    """After the answer is written: the years and numbers it neither computed nor names, and a share it does not
+    give, join the reading's not-used words, and its lead says it could not use them (one sentence with any words it
+    already said it could not use)."""
+    answer, analysis = state.answer or "", state.analysis
+    lead, rest = (answer.split("\n\n", 1) + [""])[:2]
+    if analysis is None or analysis.error or not lead.strip() or not any(c.status == "ok" for c in state.calls):
+        return
+    found = uncovered_years(state.question, analysis, state.calls, lead) + \
+        uncovered_numbers(state.question, analysis, state.calls, lead) + uncovered_share(state.question, lead)
+    missing = [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
+    if not missing:
+        return
+    before = not_used_note(analysis.not_used) if analysis.not_used else None
+    analysis.not_used = [*analysis.not_used, *missing]
+    note = not_used_note(analysis.not_used)
+    lead = lead.replace(before, note) if before and before in lead else lead.rstrip() + " " + note
+    state.answer = lead + ("\n\n" + rest if rest else "")
+
+
+# A day of the month beside its month ("June 30, 2019", "30 June") is a date, not a figure.
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
+# A number the question writes: a threshold ("over $300k", "at least 40", "above 30%"), a set's size ("the 10
+# areas"), a count ("the 12 monthly prices"). Years, ZIP codes, clock times, ordinals and place numbers are not.
+_NUMBER_RE = re.compile(r"(?<![\w.,'’/-])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?(k|m|million|thousand|"
+                        r"grand|%|percent|pct)\b|(?=\W|$))(?!\s*(?:am|pm|a\.m|p\.m)\b|[:.]\d|[-\u2013/]\d|"
+                        r"\s*(?:st|nd|rd|th)\b|\s*=|\s*-?\s*(?:(?:full|complete|whole|calendar|straight|consecutive)\s+)?"
+                        r"(?:years?|yrs?|months?|days?|weeks?|quarters?|hours?|decimals?|digits?)\b|"
+                        r",?\s+" + _MONTH + r")", re.I)
+_PLACE_NUMBER_RE = re.compile(r"(?:ward|district|area|beat|zip|zipcode|code|q|quarter|#|no\.?|number|per|"
+                              r"station|index|=|top-|bottom-|" + _MONTH + r"\.?)\s*$", re.I)
+_WHOLE_CITY = {77: r"community\s+areas|areas|neighbou?rhoods", 50: r"wards", 22: r"(?:police\s+)?districts"}
+_COMPARATOR_RE = re.compile(r"(?:(?:more|less|fewer|greater|higher|lower|bigger|smaller)\s+than|at\s+(?:least|most)|"
+                            r"over|under|above|below|top|bottom|exceed(?:s|ing)?|>=?|<=?)\s*$", re.I)
+_SCALE = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "million": 1e6}
+
+
+def _numbers_named(question: str, analysis) -> list[tuple[int, int, float]]:
+    """(start, end, value) for each number the question writes as a figure to compute with."""
+    out = []
+    for m in _NUMBER_RE.finditer(question):
+        digits, unit = m.group(2).replace(",", ""), (m.group(3) or "").lower()
+        value = float(digits) * _SCALE.get(unit, 1)
+        before, after = question[max(0, m.start() - 25):m.start()], question[m.end():m.end() + 30]
+        if analysis is not None and analysis.hour_spans and value <= 24:
+            continue  # "9 to 5": the hours the reading took as a span of the day
+        if (len(digits) == 4 and "," not in m.group(2) and not m.group(1) and not unit and 1900 <= value <= 2099) \
+                or (len(digits) == 5 and digits.startswith("60")) or _PLACE_NUMBER_RE.search(before) \
+                or any(value == n and re.match(r"\s+(?:of\s+the\s+|chicago\W?s\s+)?(?:" + w + r")\b", after, re.I)
+                       for n, w in _WHOLE_CITY.items()) or value in (100000, 100e3):
+            continue
+        comparator = _COMPARATOR_RE.search(before)
+        out.append((comparator.start() + max(0, m.start() - 25) if comparator else m.start(), m.end(), value))
+    return out
+
+
+def _numbers_in(value, into: set[float]) -> None:
+    if isinstance(value, dict):
+        for item in value.values():
+            _numbers_in(item, into)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _numbers_in(item, into)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        into.add(float(value))
+    elif isinstance(value, str):
+        into |= _numbers_written(value)
+
+
+def _numbers_written(text: str) -> set[float]:
+    found = set()
+    for m in re.finditer(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m|million|thousand)?\b", text, re.I):
+        found.add(float(m.group(1).replace(",", "")) * _SCALE.get((m.group(2) or "").lower(), 1))
+    return found
+
+
+def _matches(value: float, known: set[float]) -> bool:
+    """The question's number among the computed ones: itself, the step beside it ("at least 40" is "more than 39"),
+    or as a fraction ("30%" is 0.3)."""
+    return any(abs(k - v) < 1e-6 * max(1.0, abs(v)) for k in known
+               for v in (value, value - 1, value + 1, value / 100))
+
+
+def uncovered_numbers(question: str, analysis, calls, lead: str = "") -> list[str]:
+    """The question's phrases for the numbers no call's arguments hold and the answer's lead does not say."""
+    known = _numbers_written(lead)
+    for call in calls:
+        if call.status == "ok":
+            _numbers_in(call.arguments or {}, known)
+    return [question[a:b] for a, b, value in _numbers_named(question, analysis) if not _matches(value, known)]
+
+
+# A share asked for ("what share of their homicides", "what percent", "as a percentage"): the lead must give one.
+_SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|proportion|fraction|%)|"
+                             r"\b(?:what|which)\s+per\s*cent\b|\bin\s+percent(?:age)?\b|"
+                             r"\bas\s+an?\s+(?:share|percent(?:age)?|proportion)\b", re.I)
+
+
+def uncovered_share(question: str, lead: str) -> list[str]:
+    """The question's words asking for a share when the lead gives no percentage at all."""
+    asked = _SHARE_ASKED_RE.search(question)
+    return [asked.group(0)] if asked and lead.strip() and "%" not in lead else []

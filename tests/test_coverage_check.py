@@ -1,0 +1,93 @@
+"""Coverage checked on what was computed (loop/coverage_check.py): a year, a number or a share the question asks for
+that no call computed and the answer does not say is named in the lead and the reading's not-used list, never
+answered silently with figures for something else. Each case is one blind24 found answered silently wrong, run end
+to end through the rules backend; the figures it did compute are checked against pandas, and questions whose years
+and numbers were all computed carry no such note.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from loop.coverage_check import uncovered_numbers, uncovered_share, uncovered_years, _units
+from tests import semantic_reference as ref
+from tests.planner_helpers import lead
+
+pytestmark = pytest.mark.full_data
+
+NOTE = "I could not use "
+
+
+def _homicides() -> pd.DataFrame:
+    h = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Community Area", "Ward"])
+    return h.assign(year=h["Year"].astype(int), area=pd.to_numeric(h["Community Area"]), ward=pd.to_numeric(h["Ward"]))
+
+
+def test_listed_years_no_call_computed_are_named(ask):
+    """The five poorest areas' yearly counts for 2019-2022: the reading ranked the areas and counted their 2008-2012
+    homicides, so the lead names the four years it did not compute."""
+    run = ask("yearly homicide counts 2019, 2020, 2021 and 2022 for the five community areas with the highest "
+              "poverty rate (2008-2012), combined per year")
+    text = lead(run)
+    assert "I could not use '2019, 2020, 2021 and 2022' from the question" in text
+    assert "2019, 2020, 2021 and 2022" in run.reading.not_used
+
+
+def test_a_span_computed_as_its_first_year_is_named(ask):
+    run = ask("cheap but safe? count the areas where the Sept 2024 home value (Zillow, area-weighted) is below the "
+              "median of all areas that have a value AND the 2019-22 homicide rate is below the citywide rate")
+    assert "'2019-22'" in lead(run)
+
+
+def test_a_floor_no_call_applied_is_named(ask):
+    """"In how many years since 2010 did ward 28 have at least 40": the span's total is what ran; the lead gives it
+    and says the floor was not used."""
+    h = _homicides()
+    total = int(((h.ward == 28) & (h.year >= 2010)).sum())
+    text = lead(ask("in how many years since 2010 did ward 28 have at least 40 homicides"))
+    assert f"There were {total:,} homicides in ward 28" in text
+    assert "I could not use 'at least 40'" in text
+
+
+def test_a_share_not_given_is_named(ask):
+    """A share asked of a set, answered with each weekday's count: no percentage in the lead, so it says so."""
+    text = lead(ask("For the 10 highest per-capita-income areas (2008-2012), what share of their 2010-2022 homicides "
+                    "fell on a weekend (Saturday or Sunday)?"))
+    assert "%" not in text.split(NOTE)[0] and "I could not use 'what share'" in text
+
+
+def test_every_year_and_number_computed_carries_no_note(ask):
+    h = _homicides()
+    run = ask("how many homicides were there in Austin in 2019-2021?")
+    count = int(((h.area == 25) & h.year.between(2019, 2021)).sum())
+    assert f"{count:,} homicides" in lead(run) and NOTE not in run.answer
+    # A snapshot's own span names the source, and a year the answer itself declines is said in it.
+    for question in ("top 4 community areas by home value in sept 2024 -- give me the 2008-12 poverty % for each",
+                     "What's the poverty rate in Austin in 2022?",
+                     "which 5 areas had the most homicides in 2021?",
+                     "areas with more than 30% of households below poverty (2008-2012): how many?"):
+        assert NOTE not in ask(question).answer, question
+
+
+def test_the_question_units_and_the_computed_years():
+    """The check's reading of the question: dashed spans expanded, decades and ordinals not years, a census or survey
+    name not a period, numbers with their comparators, clock times and place numbers left alone."""
+    years = [y for _, _, y in _units("2019-22 vs 2010–2012, the 2010s, the 2010 census, '21, ACS 2019-2023")]
+    assert years == [[2019, 2020, 2021, 2022], [2010, 2011, 2012], [2021]]
+
+    class Analysis:
+        error, years, periods, out_of_range_years, left_out_years, hour_spans = None, [2019, 2022], [], [], [], []
+
+    class Call:
+        def __init__(self, arguments, text=""):
+            self.status, self.arguments = "ok", arguments
+            self.result = type("R", (), {"ok": True, "text": text})()
+
+    calls = [Call({"measures": [{"measure": "homicides", "period": {"start": "2019", "end": "2022"}}]})]
+    assert uncovered_years("homicides 2019-22", Analysis(), calls) == []
+    assert uncovered_years("homicides 2019-22", Analysis(), [Call({"year": 2019})]) == ["2019-22"]
+    assert uncovered_years("homicides since 2019", Analysis(), [Call({"start_year": 2019})]) == []
+    question = "ward 28, zip 60623, from 9pm to 5am, the top 5 with at least 40 and over $300k, per 100,000"
+    assert uncovered_numbers(question, Analysis(), [Call({"top_n": 5, "min": 39})]) == ["over $300k"]
+    assert uncovered_share("what percent were domestic?", "There were 12 homicides.") == ["what percent"]
+    assert uncovered_share("what percent were domestic?", "12 (3.4%) were domestic.") == []
