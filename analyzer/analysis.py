@@ -202,6 +202,7 @@ class Analysis:
     growth_counted: str | None = None  # "how many of them lost population": "below" | "above" zero, counted
     district_counted: bool = False  # "homicides in district 11 in 2022, and the area its station is in": by district
     station_area: bool = False  # "the district's station is in which community area, and that area's rate"
+    station_share: bool = False  # "what percent of district 7's homicides happened in its station's area"
     station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value
     relative_year_note: str | None = None
     recent: bool = False
@@ -251,6 +252,7 @@ class Analysis:
     excluded_zips: list[str] = field(default_factory=list)  # left out of a ranking of ZIPs' home values
     rest_of_city: bool = False  # "Austin vs the rest of the city": the city without the places named
     police_headquarters: bool = False  # "where is police headquarters": not a district's station
+    asks_share: bool = False  # a share is the figure asked ("what share of their homicides fell on a weekend")
     share_of_city: bool = False  # "what share of Chicago's homicides happened in Englewood": the place's share
     area_condition: AreaCondition | None = None  # areas picked by a socioeconomic measure
     places_together: bool = False  # "Englewood and West Englewood combined": the places counted as one

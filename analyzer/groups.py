@@ -61,7 +61,8 @@ _RANGE_RE = re.compile(r"\b(?:range|gap|difference|spread|distance)\s+between\s+
 _MEDIAN_RE = re.compile(r"\bmedian\b(?!\s+(?:household\s+|family\s+)?incomes?\b)(?!\s+(?:sale|list|days?|dom)\b)", re.I)
 _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+areas|neighbou?rhoods|areas|zips|zip\s+codes|"
                              r"wards|communities)\b|\b(?:per|each|by)\s+(?:community\s+)?(?:area|neighbou?rhood|ward)\b|"
-                             r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year)\b", re.I)  # or over the years
+                             r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year|monthly|per\s+month|each\s+month)\b",
+                             re.I)  # or over the years, or the months
 
 
 def spread_asked(low: str, condition, consumed: list) -> str | None:

@@ -392,7 +392,7 @@ PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
-                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b)|\bfell\b|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
+                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bfell\b(?!\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)
@@ -438,6 +438,13 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+
 HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"
                              r"\b(?:headquarters|hq)\s+of\s+the\s+(?:chicago\s+)?police\b", _FLAGS)
 
+# What an index is relative to ("(2000 Q1 = 100)", "2000Q1 as the base"): no quarter or year asked.
+INDEX_BASE_RE = re.compile(r"\b(?:base(?:d)?\s*(?:on|at|:)?\s*)?(?:19|20)\d\d\s*[-\s]?q[1-4]\s*=\s*100\b|"
+                           r"\b(?:19|20)\d\d\s*[-\s]?q[1-4]\s+(?:is|as|=)\s+(?:the\s+)?base\b", _FLAGS)
+# A share asked for as the figure ("what share of their homicides", "what percent", "as a percentage").
+SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|proportion|fraction|%)|"
+                            r"\b(?:what|which)\s+per\s*cent\b|\bin\s+percent(?:age)?\b|"
+                            r"\bas\s+an?\s+(?:share|percent(?:age)?|proportion)\b", _FLAGS)
 # A share of the whole city asked for, the city named ("what share of Chicago's 2016 homicides happened in
 # Englewood", "what percent of all the murders in the city were in Austin").
 _KILLINGS = r"(?:homicides|murders|killings|deaths)"

@@ -42,6 +42,7 @@ from analyzer.lexicon import (
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
     HEADQUARTERS_RE,
+    INDEX_BASE_RE,
     INJECTION_RE,
     INJECTION_STRIP_RE,
     LOCATION_GENERIC_RE,
@@ -57,6 +58,7 @@ from analyzer.lexicon import (
     RANK_POSITION_RE,
     RANK_WORD_METRIC,
     SECOND_QUESTION_RE,
+    SHARE_ASKED_RE,
     SHARE_OF_CITY_RE,
     TIMES_RE,
     TOP_N_RE,
@@ -150,6 +152,8 @@ def _read_places(w) -> None:
     fixed = _month_bounded_spans(fixed, cov)
     if fixed != low:  # "ppl", a misspelled "district" or "police": read the words meant (place texts in lower case)
         low = text = fixed
+    # "(2000 Q1 = 100)" says what the price index is relative to: no year or quarter asked, and no word left unread
+    low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
     submarket_spans = [s["span"] for s in named_submarkets]
     by_district_word, district_word_spans = named_districts(low, data, submarket_spans, DISTRICT_WORD)
@@ -411,7 +415,7 @@ def _periods_not_held(w, result: dict) -> None:
 def _link_fields(w, result: dict) -> None:
     """Where a place's link carries the figures: a station's area, a district's own count beside it, the members of
     a set counted by the side of zero their population change is on."""
-    result["station_area"] = w.station_area
+    result["station_area"], result["station_share"] = w.station_area, w.station_share
     # "among the 10 ..., how many lost population since 2010": the members on one side of zero, counted
     counted = _GROWTH_COUNTED_RE.search(w.low) if result.get("population_growth") else None
     result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
@@ -854,11 +858,15 @@ def _finish(w) -> Analysis:
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share
+    result["asks_share"] = bool(SHARE_ASKED_RE.search(low))
     result["share_of_city"] = bool(named_places and ("homicides" in metrics or result.get("census_group")) and
                                    SHARE_OF_CITY_RE.search(low))
     result["places_together"] = bool(max(len(areas), len(wards), len(districts)) >= 2 and PLACES_TOGETHER_RE.search(low))
     # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
-    result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together)
+    # "yearly counts 2019, 2020, 2021 and 2022 for the five poorest areas, combined per year": the areas combined,
+    # each year its own figure
+    result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together
+                                    and not _PER_YEAR_RE.search(low))
     condition = _change_conditions(w, result, condition)
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
@@ -994,7 +1002,7 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
-                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:the\s+)?"
+                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
                         r"(?:population|number\s+of\s+residents))\b")
 # "rank the community areas by homicides", "sort wards by murders": the places in order, most first
 _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
@@ -1066,6 +1074,9 @@ _HOMICIDE_CHANGE_RANKED_RE = re.compile(
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
+_WEEKEND_DEFINED_RE = re.compile(r"\b(weekends?)\s*\(\s*(?:i\.?e\.?,?\s*)?sat(?:urday)?s?\s*(?:or|and|\+|&|/|,)\s*"
+                                 r"sun(?:day)?s?\s*\)")
+_PER_YEAR_RE = re.compile(r"\b(?:per|each|every|by)\s+year\b|\byearly\b|\byear[\s-]by[\s-]year\b")
 # The areas themselves are asked for ("how many community areas", "which of the 77 neighborhoods", "areas that
 # lost population"), not a figure
 # that names them in passing ("by what percent did the population change (sum of community areas)").
@@ -1403,7 +1414,9 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
         group_by = "year"
     if BY_MONTH_RE.search(low):
         group_by = "month"
-    if BY_WEEKDAY_RE.search(low) and not (kept_weekdays(low) and not WHICH_WEEKDAY_RE.search(low)):
+    # "on a weekend (Saturday or Sunday)": the days in brackets say what the weekend is, not each day's count
+    defined = _WEEKEND_DEFINED_RE.sub(r"\1", low)
+    if BY_WEEKDAY_RE.search(low) and not (kept_weekdays(low) and not WHICH_WEEKDAY_RE.search(defined)):
         group_by = "weekday"
     elif BY_HOUR_RE.search(low):
         group_by = "hour"
@@ -1424,9 +1437,13 @@ def _read_links(w) -> None:
     metrics, low = w.metrics, w.low
     # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
     # figures (rules/compositions.station_chain)
-    w.station_area = bool("police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
-                          and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}
-                               or re.search(r"\b(?:that|this|the\s+same)\s+(?:community\s+)?area\b", low)))
+    near = "police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
+    # "what percent of District 7's 2021 homicides happened in the area where its station is": the district's
+    # homicides inside that area, as a share of all of them
+    w.station_share = bool(near and "homicides" in metrics and SHARE_ASKED_RE.search(low))
+    w.station_area = bool(near and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}
+                                    or w.station_share
+                                    or re.search(r"\b(?:that|this|the\s+same)\s+(?:community\s+)?area\b", low)))
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
     w.office_zip = bool(w.wards) and not (w.areas or w.zips) and ("home_value" in metrics or any(

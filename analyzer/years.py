@@ -242,8 +242,17 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
                               r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
-                              r"numbers?|indicators?)\W{0,3})?(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
+                              r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
 _MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b", re.I)
+
+
+# A year, or a span's two ends where it is written short ("the 2019-22 rate": 2019 and 2022).
+_ALONE_RE = re.compile(r"\b((?:19|20)\d\d)(?:\s*[-\u2013]\s*(\d\d)\b(?![-/:]))?\b")
+
+
+def _span_ends(m: re.Match) -> list[int]:
+    first = int(m.group(1))
+    return [first] if not m.group(2) else [first, first // 100 * 100 + int(m.group(2))]
 
 
 def month_years(low: str) -> tuple[list[str], list[int]]:
@@ -252,8 +261,9 @@ def month_years(low: str) -> tuple[list[str], list[int]]:
     years of their own ("home value in January 2016 vs January 2022, and its homicides in 2016 vs 2022")."""
     dated = list(_MONTH_YEAR_RE.finditer(low))
     months = list(dict.fromkeys(f"{m.group(2)}-{_month_number(m.group(1)):02d}" for m in dated))
-    alone = list(dict.fromkeys(int(m.group(0)) for m in re.finditer(r"\b(?:19|20)\d\d\b", low)
-                               if not any(d.start(2) <= m.start() < d.end(2) for d in dated)))
+    alone = list(dict.fromkeys(year for m in _ALONE_RE.finditer(low)
+                               if not any(d.start(2) <= m.start() < d.end(2) for d in dated)
+                               for year in _span_ends(m)))
     each = _MONTH_EACH_YEAR_RE.search(low)
     if each and not months and 2 <= len(alone) <= 4:  # "its home value in January of each year": each year's January
         months = [f"{y}-{_month_number(each.group(1)):02d}" for y in sorted(alone)]

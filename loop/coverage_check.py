@@ -1,21 +1,24 @@
 """Coverage checked on what was computed, not on what was read: every year and number the question names lands in a
-call that ran or in the answer, or the answer says it could not use it.
+call that ran or in the answer, a share asked is given, and every call the reading needs ran; or the answer's lead
+says what it could not use.
 
 The reading can recognise a year and still put it in no field of any call: "yearly counts 2019, 2020, 2021 and 2022
-for the five poorest areas" computed the areas' 2008-2012 homicides; "the 2019-22 homicide rate" computed 2019's.
-The words were read, so no word was left unused, and the answer gave a figure for another question without saying
-so. This check runs after gathering, on the calls themselves: a year the question names, counted over a period, that
-no call's arguments or results hold is named in the lead ("I could not use '2019-22'") and the reading's not-used
-list, so the answer is never silently about other years.
+for the five poorest areas" computed the areas' 2008-2012 homicides; "the 2019-22 homicide rate" computed 2019's;
+"in how many years did ward 28 have at least 40" gave the span's total. The words were read, so no word was left
+unused, and the answer gave a figure for another question without saying so. This check runs after the answer is
+written, on the calls that ran and the lead: a year or number no call's arguments or results hold and the lead does
+not name, a share the lead does not give, is named in the lead ("I could not use '2019-22'") and in the reading's
+not-used list, so the answer is never silently about other years, another threshold or counts for a share.
 
-A survey's span ("2019-2023 ACS", "poverty (2008-2012)") and a census year ("the 2010 census") name a measure's
-source, not a period, and years the data does not hold are declined by the reading itself: neither is checked here.
+A survey's span ("2019-2023 ACS", "poverty (2008-2012)", the layer's snapshot vintages) and a census year ("the 2010
+census") name a measure's source, not a period; years the data does not hold are declined by the reading itself.
 """
 from __future__ import annotations
 
 import functools
 import re
 
+from analyzer.lexicon import SHARE_ASKED_RE
 from analyzer.notes import not_used_note
 from analyzer.years import ACS_VINTAGE_RE, SOCIO_VINTAGE_RE
 from semantic.catalog import catalog
@@ -116,7 +119,8 @@ def _years_written(text: str) -> set[int]:
     for m in _SPAN_IN_TEXT.finditer(text):
         first, last = int(m.group(1)), int(m.group(2))
         last = last if last >= 100 else first // 100 * 100 + last
-        years.update(range(first, last + 1) if first <= last <= first + 40 else [])
+        if (first, last) not in _vintages():  # "ACS 2019-2023" names a survey: its years are not computed ones
+            years.update(range(first, last + 1) if first <= last <= first + 40 else [])
     return years
 
 
@@ -140,11 +144,16 @@ def uncovered_years(question: str, analysis, calls, lead: str = "") -> list[str]
 def check_coverage(state) -> None:
     """After the answer is written: the years and numbers it neither computed nor names, and a share it does not
     give, join the reading's not-used words, and its lead says it could not use them (one sentence with any words it
-    already said it could not use)."""
+    already said it could not use); where the call limit left some of the reading's calls unrun, the lead says the
+    answer covers only part of the question."""
     answer, analysis = state.answer or "", state.analysis
     lead, rest = (answer.split("\n\n", 1) + [""])[:2]
     if analysis is None or analysis.error or not lead.strip() or not any(c.status == "ok" for c in state.calls):
         return
+    if state.calls_left_out:  # "the 10 richest areas", one call an area: the limit answered only some of them
+        lead = lead.rstrip() + (f" I could not make every call this question needs (at most {state.max_calls} a "
+                                "question), so the answer covers only part of it.")
+        state.answer = lead + ("\n\n" + rest if rest else "")
     found = uncovered_years(state.question, analysis, state.calls, lead) + \
         uncovered_numbers(state.question, analysis, state.calls, lead) + uncovered_share(state.question, lead)
     missing = [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
@@ -230,13 +239,7 @@ def uncovered_numbers(question: str, analysis, calls, lead: str = "") -> list[st
     return [question[a:b] for a, b, value in _numbers_named(question, analysis) if not _matches(value, known)]
 
 
-# A share asked for ("what share of their homicides", "what percent", "as a percentage"): the lead must give one.
-_SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|proportion|fraction|%)|"
-                             r"\b(?:what|which)\s+per\s*cent\b|\bin\s+percent(?:age)?\b|"
-                             r"\bas\s+an?\s+(?:share|percent(?:age)?|proportion)\b", re.I)
-
-
 def uncovered_share(question: str, lead: str) -> list[str]:
     """The question's words asking for a share when the lead gives no percentage at all."""
-    asked = _SHARE_ASKED_RE.search(question)
+    asked = SHARE_ASKED_RE.search(question)
     return [asked.group(0)] if asked and lead.strip() and "%" not in lead else []

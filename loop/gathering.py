@@ -25,6 +25,32 @@ from tools.registry import ToolResult, call_key
 
 
 def gather(state: RunState, ctx: RunContext) -> StopReason:
+    stop = _gather(state, ctx)
+    if stop == StopReason.MAX_TOOL_CALLS:
+        state.calls_left_out = _calls_left_out(state, ctx)
+    return stop
+
+
+def _calls_left_out(state: RunState, ctx: RunContext) -> int:
+    """How many of the reading's calls the limit left unrun ("the 10 richest areas' weekend homicides" asked one call
+    an area): the answer must say it covers only part of the question."""
+    if state.analysis is None or state.analysis.error:
+        return 0
+    try:
+        calls = ctx.planner.next_calls(state.analysis, state.ran_calls(), 20)
+    except Exception:  # noqa: BLE001 - without the planner nothing is known to be left out
+        return 0
+    left = 0
+    for name, arguments in calls:
+        try:
+            key = call_key(name, ctx.registry.canonicalize(name, arguments))
+        except ToolArgumentError:
+            continue
+        left += key not in state.seen
+    return left
+
+
+def _gather(state: RunState, ctx: RunContext) -> StopReason:
     # The reading's first calls, once (none without a model). Never shown to the model: they say whether the question
     # needs data (the first pass must then call), which tools beside the question's domains it may use, and which of
     # its calls are the reading's own.

@@ -66,6 +66,7 @@ class RunState:
     allowed_values: dict = field(default_factory=dict)  # argument -> values the question allows (question grammar)
     allowed_tools: list = field(default_factory=list)  # the tools of the question's data domains ([] = all)
     no_calls_reason: str = ""  # the question asks only about what no tool has: no call is admitted
+    calls_left_out: int = 0  # the reading's calls the call limit left unrun (the answer says it is incomplete)
     reader_ran: bool = False  # model_calls "gaps": the reading covered the question; its calls ran, no model pass
     query_pass: bool = False  # "gaps", the reading fell short: the model was asked for one query (loop/query_pass.py)
     reader_answer: str = ""  # the planner's answer from the reading's own calls, shown to the query writer

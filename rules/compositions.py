@@ -210,12 +210,19 @@ def _plain(analysis: Analysis) -> bool:
                 or analysis.group_by not in (None, "community_area"))
 
 
+def _growth_of_a_ranked_set(analysis: Analysis) -> bool:
+    """"The 10 areas with the highest homicide rates in 2010-2015: the change in their combined population": the
+    change asked is the population's, over a set ranked by a level (not a change in homicides ranked)."""
+    return bool(analysis.population_growth and analysis.ranking and analysis.ranking.metric != "population"
+                and any(s.metric in ("homicides", "homicide_rate") for s in analysis.ranked_sets))
+
+
 def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
     grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
-    if not ranking or analysis.trend and not grew or analysis.correlation or not _plain(analysis) \
+    if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) or analysis.correlation or not _plain(analysis) \
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
@@ -304,7 +311,8 @@ def set_breakdown(analysis: Analysis) -> dict | None:
         return None
     # (years listed are the ranked set's columns side by side, with their totals: ranked_set)
     grain = _SET_TIME_GRAINS.get(analysis.group_by or "")
-    if grain is None:
+    if grain is None or analysis.asks_share and _homicide_filters(analysis):  # the days named kept, as a share
+        return None
         return None
     period = _period(analysis)
     ranked = _set_spec(ranking.metric, analysis, period)
@@ -333,9 +341,11 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
             or not _plain(analysis) or analysis.area_condition:
         return None
     # "of the homicides in the 10 areas with the highest poverty, what percent were domestic": a set ranked by
-    # another measure, its homicides and the kept ones beside it
+    # another measure, its homicides and the kept ones beside it; "for the 10 highest-income areas, what share of
+    # their homicides fell on a weekend": the days kept, as a share
     other = ranking.metric != "homicides" and set(analysis.metrics) <= {"homicides", "domestic", ranking.metric} \
-        and "domestic" in analysis.metrics and not analysis.domestic_filter  # the share asked, not a count kept
+        and ("domestic" in analysis.metrics and not analysis.domestic_filter  # the share asked, not a count kept
+             or analysis.asks_share and bool(_homicide_filters(analysis)))
     if not (other or ranking.metric == "homicides" and len(analysis.metrics) == 1):
         return None
     period = _period(analysis)
@@ -498,7 +508,7 @@ def ranked_change(analysis: Analysis) -> dict | None:
     ranked, with the other measure beside it."""
     ranking = analysis.ranking
     moved = analysis.trend or analysis.change_direction == "down"  # "the largest decline" names no trend word
-    if not ranking or not moved or ranking.metric not in ("homicides", None) or not _plain(analysis):
+    if not ranking or not moved or _growth_of_a_ranked_set(analysis) or ranking.metric not in ("homicides", None) or not _plain(analysis):
         return None
     years = sorted(analysis.years)
     if analysis.periods and len(analysis.periods) == 1 and analysis.periods[0].start != analysis.periods[0].end:
@@ -1067,6 +1077,13 @@ def ihs_years(analysis: Analysis) -> dict | None:
     index (the mean of its four quarters, as the layer gives a year of a quarterly series) and the change between."""
     years = sorted(set(analysis.years))
     ranking = analysis.ranking if analysis.ranking and not analysis.submarkets else None
+    if len(years) == 1 and analysis.asks_average and "price_trend" in analysis.metrics and not (
+            analysis.quarters or analysis.trend or ranking or analysis.areas or analysis.zips or analysis.correlation
+            or "homicides" in analysis.metrics) and len(analysis.submarkets) <= 1:
+        # "the IHS index for the City of Chicago in 2022 (annual average)": the mean of the year's four quarters
+        members = [s.code for s in analysis.submarkets] or ["CHICAGO"]
+        return {"measures": [{"measure": "price_index", "period": {"year": years[0]}}], "group_by": ["submarket"],
+                "filters": [{"dimension": "submarket", "in": members}]}
     # an area named stands for its submarket ("Englewood lies in which submarket? its rise from 2019 to 2024")
     if "price_trend" not in analysis.metrics or analysis.quarters or len(years) != 2 or not analysis.trend \
             or (analysis.areas and len(analysis.submarkets) != 1) or analysis.zips \
@@ -1211,6 +1228,8 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
         # the ZIP's own value ran beside its link ("the cheapest ZIP ... the area covering most of it"): not again
         skip = {"home_value", "price_trend", "trend"} if "home_value" in names else {"price_trend", "trend"}
+        if link == "station_area" and analysis.station_share:
+            return [_share_in_station_area(analysis, members, period)]
         if link == "station_area":  # the district's figures ran; the area its station stands in gets the rest
             counted = any(n in ("homicides", "arrests") for n in names)  # a ranked district's own count ran
             skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted else set())
@@ -1219,6 +1238,17 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         return [{"measures": specs, "group_by": ["community_area"],
                  "filters": [{"dimension": "community_area", "in": members}]}] if specs else []
     return []
+
+
+def _share_in_station_area(analysis: Analysis, areas: list, period: dict | None) -> dict:
+    """"What percent of District 7's 2021 homicides happened inside the area where its station is": the district's
+    homicides, those inside the station's area, and the share."""
+    every = {"measure": "homicides", **({"period": period} if period else {}), "as": "homicides_all",
+             "filters": [{"dimension": "district", "in": list(analysis.districts)}]}
+    kept = {**every, "as": "homicides_kept",
+            "filters": [*every["filters"], {"dimension": "community_area", "in": areas}]}
+    return {"measures": [every, kept], "group_by": [],
+            "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]}
 
 
 def ranked_within(analysis: Analysis) -> dict | None:
@@ -1359,19 +1389,30 @@ def area_share_of_city(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
 
 
+def _named_place(analysis: Analysis) -> bool:
+    return bool(analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets)
+
+
 def across_places(analysis: Analysis) -> dict | None:
     """"The median poverty rate across the 77 areas", "the gap between the highest and lowest per capita income": a
     measure over every place, its spread (lowest and highest with their places, median, plain mean, range)."""
     ranking = analysis.ranking  # "the gap between the highest and lowest", "across the 77 areas": the spread's words
     yearly = analysis.group_by == "year" and not (analysis.areas or analysis.wards or analysis.districts
                                                   or analysis.zips) and len(analysis.years) >= 2
+    monthly = analysis.group_by == "month" and bool(analysis.years) and not _named_place(analysis)
     if not analysis.asks_spread or ranking and (ranking.top_n or 77) < 77 or analysis.area_condition \
-            or not (_plain(analysis) or yearly):
+            or not (_plain(analysis) or yearly or monthly):
         return None
     if yearly:  # "the median annual homicide count over 2010-2019": the spread over the years
         period = _years_period(sorted(analysis.years))
         return {"measures": ["homicides"], "group_by": ["year"], "period": period, "spread": ["homicides"]} \
             if "homicides" in analysis.metrics and period else None
+    if monthly:
+        # "the median of the 12 monthly citywide median sale prices in 2016": the spread over the year's months
+        named = analysis.metrics and [m for m in analysis.metrics if m in ("homicides",)] or analysis.named_measures
+        period = _years_period(sorted(analysis.years))
+        return {"measures": [named[0]], "group_by": ["month"], "period": period, "spread": [named[0]]} \
+            if len(named) == 1 and period else None
     specs = [s for s in (_spec(m, analysis, _period(analysis)) for m in analysis.metrics) if s]
     if len(specs) != 1:
         return None

@@ -120,3 +120,78 @@ def test_two_spans_counts_are_given_beside_their_yearly_averages(ask):
     assert "Loop (32)" in text
     assert f"there were {first} homicides in 2010-2015 ({first / 6:.1f} a year); {second} in 2016-2022 " \
            f"({second / 7:.1f} a year)" in text
+
+
+def test_a_short_span_in_a_second_condition_is_the_whole_span(ask):
+    """"... AND the 2019-22 homicide rate is below the citywide rate": the rate over 2019-2022, not 2019's."""
+    years = ref._years(2019, 2022)
+    rate = ref._rate(years, ref._acs_pop())
+    city = ref._city_count(years) / len(years) / ref._acs_pop().sum() * 100000
+    value = ref._ca_zhvi(2024, 9)
+    kept = (value < value.dropna().median()) & (rate < city)
+    text = lead(ask("cheap but safe? count the areas where the Sept 2024 home value (Zillow, area-weighted) is below "
+                    "the median of all areas that have a value AND the 2019-22 homicide rate is below the citywide "
+                    "rate"))
+    assert text.startswith(f"There are {int(kept.sum())} community areas") and f"the city's {city:.1f} in 2019-2022" \
+        in text
+
+
+def test_a_set_ranked_by_rate_then_its_population_change(ask):
+    """"The 10 areas with the highest homicide rates in 2010-2015: the change in their combined population": the set
+    ranked by the rate over the span, its pooled population change (not the rate's change ranked)."""
+    top = ref._rank(ref._rate(ref._years(2010, 2015), ref._pop2010()), 10)
+    before, after = ref._pop2010().loc[top].sum(), ref._acs_pop().loc[top].sum()
+    text = lead(ask("Take the 10 areas with the highest homicide rates in 2010-2015 (2010 census population). What was "
+                    "the change in their combined population, in percent, from the 2010 census to the 2019-2023 ACS?"))
+    assert f"a change of {(after / before - 1) * 100:.1f}% in residents" in text
+
+
+def test_a_sets_yearly_counts_combined_per_year(ask):
+    """"Yearly homicide counts 2019, 2020, 2021 and 2022 for the five poorest areas (2008-2012), combined per
+    year": each year's count over the set (the indicators' span is their vintage, not the homicides' period)."""
+    top = ref._rank(ref._sm("poverty"), 5)
+    text = lead(ask("yearly homicide counts 2019, 2020, 2021 and 2022 for the five community areas with the highest "
+                    "poverty rate (2008-2012), combined per year"))
+    for year in (2019, 2020, 2021, 2022):
+        assert f"{int(ref._counts([year]).loc[top].sum())} homicides in {year}" in text
+
+
+def test_a_sets_weekend_share_and_a_districts_share_in_its_station_area(ask):
+    """A set ranked by income, the share of its homicides on a weekend ("(Saturday or Sunday)" defines the weekend,
+    it asks no count per day); a district's homicides inside the area its station stands in, as a share."""
+    h = ref._hom()
+    top = ref._rank(ref._sm("income"), 10)
+    span = h[h["year"].between(2010, 2022) & h["area"].isin(top)]
+    text = lead(ask("For the 10 highest per-capita-income areas (2008-2012), what share of their 2010-2022 homicides "
+                    "fell on a weekend (Saturday or Sunday)?"))
+    assert f"of {(span['date'].dt.day_of_week >= 5).mean() * 100:.1f}%" in text and "Monday" not in text
+    d7 = h[(h["year"] == 2021) & (h["district"] == 7)]
+    text = lead(ask("What percent of District 7's 2021 homicides happened inside the community area where the District "
+                    "7 station is located?"))
+    assert "West Englewood" in text and f"of {(d7['area'] == 67).mean() * 100:.1f}%" in text  # the station's area
+
+
+def test_the_median_of_a_years_months(ask):
+    """"The median of the 12 monthly citywide median sale prices in 2016" (Redfin's city rows), "the median of
+    Chicago's monthly homicide counts in 2019": the spread over the year's months."""
+    r = ref._redfin()
+    city = r[(r["Region"] == "Chicago, IL") & (r["end"].dt.year == 2016)]
+    prices = ref._price_k(city["Median Sale Price"].astype(str))
+    assert len(prices) == 12
+    text = lead(ask("typical Chicago sale price in 2016 per Redfin — take the median of the 12 monthly citywide median "
+                    "sale prices"))
+    assert f"the median is ${prices.median():,.0f}" in text
+    h = ref._hom()
+    monthly = h[h["year"] == 2019].groupby("month").size()
+    text = lead(ask("what was the median of Chicago's monthly homicide counts in 2019?"))
+    assert f"the median is {monthly.median():,.0f}" in text
+
+
+def test_a_price_index_years_annual_average_beside_its_base(ask):
+    """"The IHS index for the City of Chicago in 2022 (annual average, 2000 Q1 = 100)": the mean of 2022's four
+    quarters; "2000 Q1 = 100" names the index's base, not a quarter asked."""
+    ihs = pd.read_csv(ref.DATA / "property_ihs_price_index_long.csv")
+    mean = ihs[(ihs["submarket_code"] == "CHICAGO") & (ihs["year"] == 2022)]["index_2000q1_100"]
+    assert len(mean) == 4
+    text = lead(ask("IHS house price index for the City of Chicago in 2022 (annual average, 2000 Q1 = 100)?"))
+    assert f"of {mean.mean():.1f} in 2022" in text and "could not use" not in text
