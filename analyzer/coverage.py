@@ -37,6 +37,7 @@ separately separate individually respectively pooled pool span still using use
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded fell
+usual usually normally typically standard convention
 report reported reports count counted counting number numbers figure figures stats statistics stat data info
 dataset datasets account accounted accounts raw head headcount group groups flagged flag flags marked
 file files full

@@ -392,7 +392,7 @@ PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+income\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
-                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bfell\b(?!\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bdrop(?:ped)?\b|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
+                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bfell\b(?!\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bdrop(?:ped)?\b(?!\s+(?:any|those|the\s+ones|them|it|all|every|areas?|neighbou?rhoods?)\b)|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)
@@ -438,9 +438,32 @@ TOP_N_RE = re.compile(r"\b(?:top|bottom|first|worst|best)\s+" + NUM + r"\b(?!\s+
 HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquarters|hq|head\s+office)\b|"
                              r"\b(?:headquarters|hq)\s+of\s+the\s+(?:chicago\s+)?police\b", _FLAGS)
 
+# A place's rank asked for as the figure ("where does Austin rank", "Austin's rank (1 = highest)").
+RANK_ASKED_RE = re.compile(r"\bwhere\s+(?:does|do|did|would)\b[^?.]{0,80}?\b(?:rank\b|(?:stand|place)s?\s+"
+                           r"(?:among|out\s+of|of\s+the|in\s+the\s+(?:city|ranking)))|"
+                           r"\b(?:what|which)\s+(?:is\s+|was\s+)?(?:its|their|the)?\s*rank\b|\b[a-z]+['’]s\s+rank\b|"
+                           r"\brank(?:ed|s)?\s+(?:among|out\s+of)\b", _FLAGS)
 # What an index is relative to ("(2000 Q1 = 100)", "2000Q1 as the base"): no quarter or year asked.
 INDEX_BASE_RE = re.compile(r"\b(?:base(?:d)?\s*(?:on|at|:)?\s*)?(?:19|20)\d\d\s*[-\s]?q[1-4]\s*=\s*100\b|"
                            r"\b(?:19|20)\d\d\s*[-\s]?q[1-4]\s+(?:is|as|=)\s+(?:the\s+)?base\b", _FLAGS)
+# A rate's population basis stated, as the convention is ("2010 census population for 2013, 2019-2023 ACS for 2017",
+# "2010 census pop through 2015, ACS after"): which population each year's rate uses, no year or population asked.
+_BASIS_YEARS = r"(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?|later\s+years|the\s+rest|after(?:wards)?)"
+RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:pop(?:ulation)?s?\.?\s+)?"
+                           r"(?:for|through|thru|until|up\s+to|before|in)\s+" + _BASIS_YEARS + r"|"
+                           r"\b(?:the\s+)?(?:(?:2019\s*[-\u2013]\s*(?:20)?23\s+)?acs|2019\s*[-\u2013]\s*(?:20)?23)"
+                           r"(?:\s+pop(?:ulation)?s?)?\s+(?:for|after|from|since)(?:\s+" + _BASIS_YEARS + r")?", _FLAGS)
+
+
+def without_conventions(low: str) -> str:
+    """The question with the conventions it states blanked (an index's base, the rates' population basis): they
+    ask for nothing, so no reader reads them and no word of them is left unused. Lengths are kept (spans hold)."""
+    low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):
+        low = RATE_BASIS_RE.sub(lambda m: " " * len(m.group(0)), low)
+    return low
+
+
 # A share asked for as the figure ("what share of their homicides", "what percent", "as a percentage").
 SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|proportion|fraction|%)|"
                             r"\b(?:what|which)\s+per\s*cent\b|\bin\s+percent(?:age)?\b|"

@@ -89,6 +89,10 @@ class PlaceScope:
                 "rest_of_city": self.rest_of_city}
 
 
+_DIFFERENCE_RE = re.compile(r"\b(?:difference|differ|gap|subtract)\b")
+_DIFFERENCE_MINUS_RE = re.compile(r"(\w)\s+minus\b")
+
+
 def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tuple = ()) -> PlaceScope:
     """Places outside Chicago, names shared by two areas and places left out; ``places`` (extract_places') keeps
     only the places asked about (and the shared names' areas), its ``taken`` the text they used. ``inside``: spans
@@ -108,7 +112,11 @@ def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tupl
     else:
         scope.outside_spans = own
     mentions, shared = _with_shared_names(text, low, geo, places, mentions, spans + list(inside))
-    excluded = _excluded(low, mentions) + _kind_exceptions(low, places["taken"])
+    # "the difference in homicides (Woodlawn minus Hyde Park)": a subtraction between two places asked, not a place
+    # left out ("Chicago minus the Loop" still leaves it out)
+    reading = _DIFFERENCE_MINUS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low) \
+        if _DIFFERENCE_RE.search(low) else low
+    excluded = _excluded(reading, mentions) + _kind_exceptions(reading, places["taken"])
     for kind, numbers, span, phrase in excluded:
         _drop(places, [(kind, numbers, span)])
         _record(scope, kind, numbers, text[span[0]:span[1]], geo)

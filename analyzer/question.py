@@ -42,7 +42,6 @@ from analyzer.lexicon import (
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
     HEADQUARTERS_RE,
-    INDEX_BASE_RE,
     INJECTION_RE,
     INJECTION_STRIP_RE,
     LOCATION_GENERIC_RE,
@@ -71,6 +70,7 @@ from analyzer.lexicon import (
     correct_spelling,
     number,
     rank_position,
+    without_conventions,
 )
 from analyzer import negations
 from analyzer.fallback import FALLBACK_RE, acs_vintage_warning, latest_instead
@@ -152,8 +152,9 @@ def _read_places(w) -> None:
     fixed = _month_bounded_spans(fixed, cov)
     if fixed != low:  # "ppl", a misspelled "district" or "police": read the words meant (place texts in lower case)
         low = text = fixed
-    # "(2000 Q1 = 100)" says what the price index is relative to: no year or quarter asked, and no word left unread
-    low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    # "(2000 Q1 = 100)" says what the price index is relative to: no year or quarter asked, and no word left unread,
+    # and the rates' population basis ("2010 census population for 2013"): conventions stated, nothing asked
+    low = without_conventions(low)
     named_submarkets = full_names(low, data)  # before the areas: "Logan Square/Irving Park" is one submarket
     submarket_spans = [s["span"] for s in named_submarkets]
     by_district_word, district_word_spans = named_districts(low, data, submarket_spans, DISTRICT_WORD)
@@ -584,6 +585,13 @@ def _read_warnings(w) -> None:
         out_years.append(cov["last"])
         year_warnings = [w for w in year_warnings if not w.startswith(f"{cov['last']} is partial")] + [
             f"{_month_names(months)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."]
+    elif "homicides" in domains and not w.beyond:
+        # "August 2023? if that's past the end, July 2023 so far": the month past the end said, the rest answered
+        # (a month named with the data's last year: "August 2023"; Zillow's months of later years are Zillow's)
+        late = sorted({int(m[5:]) for m in w.month_years if m[:4] == str(cov["last"]) and m[:7] > cov["end"][:7]})
+        if late:
+            year_warnings.append(f"{_month_names(late)} {cov['last']} is after the homicide data ends "
+                                 f"({_long_date(cov['end'])}).")
     warnings += year_warnings
     injection = bool(INJECTION_RE.search(text))
     if injection:
@@ -708,6 +716,10 @@ def _query_parts(w, result: dict) -> None:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
         ranking["order"] = sets[0].order
     result["rank_within"] = rank_within(w.low, w.metric_pos, sets, result.get("area_condition"))
+    if sets and ranking and ranking["metric"] not in ("homicides", None) and _WHICH_YEAR_RE.search(w.low):
+        # "among the 5 areas with the highest unemployment, which year had the most homicides (combined)": the set's
+        # years, the top one (rules/compositions.set_breakdown)
+        result["group_by"] = "year"
     # "how many had X and Y" asks for the places meeting both; "how many had X? and how many of those also Y" for
     # the first set, then those meeting both
     result["conditions_joint"] = bool(result.get("more_conditions")) and not _OF_THOSE_RE.search(w.low)
@@ -1002,7 +1014,7 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
-                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
+                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|population\s+(?:drop|decline|loss|fall|gain|increase|decrease)s?|(?:drop|decline|loss|fall|gain|increase|decrease)s?\s+in\s+(?:[\w'’-]+\s+){0,2}?population|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
                         r"(?:population|number\s+of\s+residents))\b")
 # "rank the community areas by homicides", "sort wards by murders": the places in order, most first
 _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
@@ -1073,9 +1085,11 @@ _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")
-_LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|dropp\w*|fell|emptied)\b")
+_LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|drops?|dropp\w*|fell|emptied|decreas\w*|"
+                      r"loss(?:es)?)\b")
 _WEEKEND_DEFINED_RE = re.compile(r"\b(weekends?)\s*\(\s*(?:i\.?e\.?,?\s*)?sat(?:urday)?s?\s*(?:or|and|\+|&|/|,)\s*"
                                  r"sun(?:day)?s?\s*\)")
+_WHICH_YEAR_RE = re.compile(r"\b(?:which|what)\s+(?:single\s+|calendar\s+|one\s+)?year\b")
 _PER_YEAR_RE = re.compile(r"\b(?:per|each|every|by)\s+year\b|\byearly\b|\byear[\s-]by[\s-]year\b")
 # The areas themselves are asked for ("how many community areas", "which of the 77 neighborhoods", "areas that
 # lost population"), not a figure

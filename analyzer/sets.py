@@ -24,6 +24,8 @@ _WITH_RE = re.compile(rf"\b{NUM}\s+{_PLACES}\s+(?:with|having|that\s+(?:have|had
                       rf"(?:the\s+)?{_SUPER}\s+", re.I)
 # "the 5 poorest areas", "the ten most dangerous neighborhoods"
 _BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
+# "the 15 lowest per-capita-income areas": the measure between the ranking word and the places
+_AROUND_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+(?=(?:[\w$%+'-]+\s+){{1,4}}?{_PLACES}\b)", re.I)
 _HIGHER_IS_BETTER = (*HIGHER_IS_BETTER, "home_value")  # the best home value is the highest
 # The measure a set names comes within this many characters of its ranking words.
 _REACH = 40
@@ -59,7 +61,7 @@ def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
 def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
     """Every ranked set the question names, in its order; a set whose measure cannot be told is left out."""
     found: list[RankedSet] = []
-    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE):
+    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE):
         for m in pattern.finditer(low):
             if any(s.span[0] <= m.start() < s.span[1] for s in found):
                 continue

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-from analyzer.lexicon import SHARE_ASKED_RE
+from analyzer.lexicon import RANK_ASKED_RE, SHARE_ASKED_RE, without_conventions
 from analyzer.notes import not_used_note
 from analyzer.years import ACS_VINTAGE_RE, SOCIO_VINTAGE_RE
 from semantic.catalog import catalog
@@ -29,7 +29,8 @@ _UNIT_RE = re.compile(r"(?<![\d$,.])((?:19|20)\d\d)(?:\s*[-\u2013]\s*((?:19|20)?
                       r"|(?<![\w'’])['’](\d\d)\b")
 _CENSUS_RE = re.compile(r"\b(?:19|20)\d0\s+(?:decennial\s+)?census\b|\bcensus(?:\s+of)?\s+(?:19|20)\d0\b", re.I)
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-_SPAN_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-\u2013]\s*((?:19|20)\d\d|\d\d)(?!\d)")
+# ("2010 -47,977" is a year beside a negative number, not a span)
+_SPAN_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-\u2013]\s*((?:19|20)\d\d|\d\d)(?!\d|[.,]\d)")
 # Words that join listed years into one phrase ("2019, 2020, 2021 and 2022").
 _JOINER_RE = re.compile(r"^\s*(?:,|and|&|or|,\s*and|,\s*or)\s*$", re.I)
 
@@ -154,8 +155,11 @@ def check_coverage(state) -> None:
         lead = lead.rstrip() + (f" I could not make every call this question needs (at most {state.max_calls} a "
                                 "question), so the answer covers only part of it.")
         state.answer = lead + ("\n\n" + rest if rest else "")
+    lead = _said_after_all(analysis, lead)
+    state.answer = lead + ("\n\n" + rest if rest else "")
     found = uncovered_years(state.question, analysis, state.calls, lead) + \
-        uncovered_numbers(state.question, analysis, state.calls, lead) + uncovered_share(state.question, lead)
+        uncovered_numbers(state.question, analysis, state.calls, lead) + uncovered_share(state.question, lead) + \
+        uncovered_rank(state.question, lead)
     missing = [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
     if not missing:
         return
@@ -166,6 +170,22 @@ def check_coverage(state) -> None:
     state.answer = lead + ("\n\n" + rest if rest else "")
 
 
+def _said_after_all(analysis, lead: str) -> str:
+    """Words the reading could not place that the answer names itself ("district 11 (Harrison)": the answer says
+    "the district name is Harrison"): accounted for, so they leave the not-used list and its sentence."""
+    if not analysis.not_used:
+        return lead
+    note = not_used_note(analysis.not_used)
+    body = lead.replace(note, " ").lower()
+    said = [p for p in analysis.not_used if re.search(r"(?<![\w.])" + re.escape(p.lower()) + r"(?!\w|[.,]\d)", body)]
+    if not said or note not in lead:
+        return lead
+    analysis.not_used = [p for p in analysis.not_used if p not in said]
+    if analysis.not_used:
+        return lead.replace(note, not_used_note(analysis.not_used))
+    return lead.replace(" " + note, "").replace(note, "").strip()
+
+
 # A day of the month beside its month ("June 30, 2019", "30 June") is a date, not a figure.
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
@@ -173,10 +193,10 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 # areas"), a count ("the 12 monthly prices"). Years, ZIP codes, clock times, ordinals and place numbers are not.
 _NUMBER_RE = re.compile(r"(?<![\w.,'’/-])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?(k|m|million|thousand|"
                         r"grand|%|percent|pct)\b|(?=\W|$))(?!\s*(?:am|pm|a\.m|p\.m)\b|[:.]\d|[-\u2013/]\d|"
-                        r"\s*(?:st|nd|rd|th)\b|\s*=|\s*-?\s*(?:(?:full|complete|whole|calendar|straight|consecutive)\s+)?"
+                        r"\s*(?:st|nd|rd|th)\b|\s*=|\s*\+|\s+and\s+(?:over|older|up|above)\b|\s*-?\s*(?:(?:full|complete|whole|calendar|straight|consecutive)\s+)?"
                         r"(?:years?|yrs?|months?|days?|weeks?|quarters?|hours?|decimals?|digits?)\b|"
                         r",?\s+" + _MONTH + r")", re.I)
-_PLACE_NUMBER_RE = re.compile(r"(?:ward|district|area|beat|zip|zipcode|code|q|quarter|#|no\.?|number|per|"
+_PLACE_NUMBER_RE = re.compile(r"(?:ward|district|area|beat|zip|zipcode|code|q|quarter|#|no\.?|number|per|aged?|ages|"
                               r"station|index|=|top-|bottom-|" + _MONTH + r"\.?)\s*$", re.I)
 _WHOLE_CITY = {77: r"community\s+areas|areas|neighbou?rhoods", 50: r"wards", 22: r"(?:police\s+)?districts"}
 _COMPARATOR_RE = re.compile(r"(?:(?:more|less|fewer|greater|higher|lower|bigger|smaller)\s+than|at\s+(?:least|most)|"
@@ -243,3 +263,13 @@ def uncovered_share(question: str, lead: str) -> list[str]:
     """The question's words asking for a share when the lead gives no percentage at all."""
     asked = SHARE_ASKED_RE.search(question)
     return [asked.group(0)] if asked and lead.strip() and "%" not in lead else []
+
+
+_RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\b|\b\d+(?:st|nd|rd|th)\b|#\s?\d|\bof\s+(?:the\s+)?\d+\s+(?:community\s+)?"
+                            r"(?:areas|wards|districts|zips)\b|\b(?:highest|lowest|top|bottom|first|second|third)\b", re.I)
+
+
+def uncovered_rank(question: str, lead: str) -> list[str]:
+    """The question's words asking for a place's rank when the lead gives no rank or position."""
+    asked = RANK_ASKED_RE.search(question)
+    return [asked.group(0)] if asked and lead.strip() and not _RANK_GIVEN_RE.search(lead) else []

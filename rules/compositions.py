@@ -324,7 +324,8 @@ def set_breakdown(analysis: Analysis) -> dict | None:
         counted["filters"] = kinds
     members = {"measures": [ranked], "group_by": ["community_area"],
                "order_by": [{"field": _name(ranked), "direction": ranking.order}], "limit": ranking.top_n}
-    peak = grain != "year" and ranking.by_count  # "which month had the most homicides": the set's top month
+    # "which month (year) had the most homicides": the set's top month (year); years listed are a series
+    peak = ranking.by_count and (grain != "year" or not analysis.year_list)
     return {"measures": [counted], "group_by": [grain], "members_from": members,
             **({"order_by": [{"field": "homicides", "direction": "desc"}], "limit": 1} if peak else {})}
 
@@ -1235,7 +1236,14 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted else set())
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
-        return [{"measures": specs, "group_by": ["community_area"],
+        derived = []
+        if analysis.population_growth and any(s["measure"] in ("population", "population_2010") for s in specs):
+            # "the area where its station is: how much did its population change 2010 -> ACS, in percent"
+            specs = [s for s in specs if s["measure"] not in ("population", "population_2010")] + [
+                {"measure": "population_2010"}, {"measure": "population"}]
+            derived = [{"name": "residents_change", "op": "pct_change" if analysis.population_growth == "change_pct"
+                        else "change", "of": ["population_2010", "population"]}]
+        return [{"measures": specs, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
                  "filters": [{"dimension": "community_area", "in": members}]}] if specs else []
     return []
 
@@ -1425,6 +1433,14 @@ def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:
     threshold's count as a share of all the places with a figure ("what percent of community areas have ...")."""
     if query is not None and analysis.asks_share_of_places and query.get("having"):
         query = {**query, "count_share": True}
+    names = [_name(m) for m in (query or {}).get("measures", [])]
+    if query is not None and analysis.population_growth and "population" in names and "population_2010" not in names:
+        # "the areas where Asian residents are over 20%: their combined population change since 2010": the census
+        # count beside the ACS one, and the change (over the set's sums in its total)
+        query = {**query, "measures": [*query["measures"], {"measure": "population_2010"}],
+                 "derived": [*query.get("derived", []), {"name": "residents_change", "op": "pct_change" if
+                             analysis.population_growth == "change_pct" else "change",
+                             "of": ["population_2010", "population"]}]}
     if query is None or not analysis.asks_spread:
         return query
     picking = {o["field"] for o in query.get("order_by") or []} | {h["field"] for h in query.get("having") or []}

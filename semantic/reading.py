@@ -14,7 +14,8 @@ from semantic.dimensions import PLACE_GRAINS
 
 
 def _normal(text: str) -> str:
-    return " " + re.sub(r"[^a-z0-9$]+", " ", str(text).lower()).strip() + " "
+    # "the 2nd ward's office" names the ward office: a possessive joins the words it sits between
+    return " " + re.sub(r"[^a-z0-9$]+", " ", re.sub(r"['’]s\b", "", str(text).lower())).strip() + " "
 
 
 def measures_named(text: str) -> list[tuple[str, str]]:

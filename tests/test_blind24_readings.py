@@ -195,3 +195,43 @@ def test_a_price_index_years_annual_average_beside_its_base(ask):
     assert len(mean) == 4
     text = lead(ask("IHS house price index for the City of Chicago in 2022 (annual average, 2000 Q1 = 100)?"))
     assert f"of {mean.mean():.1f} in 2022" in text and "could not use" not in text
+
+
+def test_one_place_minus_another_is_a_difference_not_a_place_left_out(ask):
+    """"The difference in homicides 2019-2022 (Woodlawn minus Hyde Park)": both places counted; "Chicago minus the
+    Loop" still leaves the Loop out."""
+    h = ref._hom()
+    span = h[h["year"].between(2019, 2022)]
+    text = lead(ask("hyde park vs woodlawn: ratio of per capita income (2008-12, Hyde Park / Woodlawn) and the "
+                    "difference in homicides 2019-2022 (Woodlawn minus Hyde Park)"))
+    assert f"{int((span['area'] == 41).sum())} homicides in Hyde Park" in text and "excluding" not in text
+    assert "excluding" in lead(ask("homicides in 2021 in chicago minus the loop"))
+
+
+def test_set_compositions_blind25_found(ask):
+    """Readings blind25 found, each general: a set ranked by one measure minus another ranked set ("drop any that are
+    also among the 15 lowest per-capita-income areas": the measure between the ranking word and the places); the
+    year a set's homicides peaked ("which year ... had the most homicides (the 5 combined)"); a threshold set's pooled
+    population change; a ward office's ZIP named with a possessive ("the 2nd ward's office")."""
+    rate = ref._rate(ref._years(2016, 2022), ref._acs_pop())
+    kept = [a for a in ref._rank(rate, 15) if a not in ref._rank(ref._sm("income"), 15, highest=False)]
+    pooled = ref._counts(ref._years(2016, 2022)).loc[kept].sum() / 7 / ref._acs_pop().loc[kept].sum() * 100000
+    text = lead(ask("Take the 15 areas with the highest 2016-2022 homicide rate and drop any that are also among the 15 "
+                    "lowest per-capita-income areas (2008-12). How many are left, and what's their pooled rate?"))
+    assert text.startswith(f"There are {len(kept)} community areas") and f"a combined {pooled:.1f} homicides" in text
+    top = ref._rank(ref._sm("unemployed"), 5)
+    h = ref._hom()
+    years = h[h["area"].isin(top) & h["year"].between(2010, 2022)].groupby("year").size()
+    text = lead(ask("Among the 5 areas with the highest 16+ unemployment rate in the 2008-2012 data, which year between "
+                    "2010 and 2022 had the most homicides (the 5 combined)?"))
+    assert f"in {years.idxmax()}, with {years.max()} homicides" in text and "could not use" not in text
+    acs = ref._acs()
+    asian = acs.index[acs["asian"] / acs["total_population"] * 100 > 20]
+    change = (ref._acs_pop().loc[asian].sum() / ref._pop2010().loc[asian].sum() - 1) * 100
+    text = lead(ask("For areas where Asian residents are over 20% of the population (2019-2023 ACS), how many are there "
+                    "and what's their combined population change since 2010 (pooled, %)?"))
+    assert text.startswith(f"There are {len(asian)} community areas") and f"a change of {change:+.1f}%" in text
+    z = ref._zhvi(2024, 9)
+    text = lead(ask("Home value (Zillow, Sept 2024) for the zip code where the 2nd ward's office is?"))
+    office = str(ref._wards().loc[2, "ZIPCODE"])[:5]
+    assert f"ZIP {office} had a typical home value (Zillow ZHVI) of ${z[office]:,.0f}" in text

@@ -89,3 +89,12 @@ def test_calls_the_limit_left_unrun_are_said_in_the_lead(ask):
     assert f"There were {int(((h.area == 25) & (h.year == 2019)).sum())} homicides in Austin" in text
     assert "I could not make every call this question needs (at most 4 a question)" in text
     assert NOTE not in ask("homicides in Austin and Englewood in 2019").answer
+
+
+def test_a_rank_no_call_gave_is_named(ask):
+    """"Austin's rank ... in homicides per square mile": the density ran, the rank did not, and the lead says so; a
+    rank the answer gives carries no note."""
+    text = lead(ask("Austin's rank (1 = highest) in homicides per square mile among community areas, 2016-2022?"))
+    assert "I could not use 'Austin's rank'" in text
+    ranked = lead(ask("where does Englewood rank on homicides in 2021?"))
+    assert "rank" in ranked and NOTE not in ranked
