@@ -130,9 +130,10 @@ class Orchestrator:
         # just written it wrote it again as its answer.
         state.stop = StopReason.NO_DATA_NEEDED if state.no_calls_reason else gather(state, ctx)
         synthesize(state, ctx)
-        check_coverage(state)
         if self.config.grounding_check:
             check_answer(state, ctx)
+        # after the answer check, which may add a figure the answer left out: what is still missing is said
+        check_coverage(state)
         if state.notes:
             pass_on_notes(state)
 

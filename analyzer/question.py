@@ -530,6 +530,14 @@ def _read_shape(w) -> None:
     w.place_count, w.ranking, w.years = place_count, ranking, years
 
 
+def _late_months(month_years: list, cov: dict) -> list[str]:
+    """"August 2023? if that's past the end, July 2023 so far": a month named with the data's last year past its end,
+    said beside the months answered (Zillow's months of later years are Zillow's)."""
+    late = sorted({int(m[5:]) for m in month_years if m[:4] == str(cov["last"]) and m[:7] > cov["end"][:7]})
+    return [f"{_month_names(late)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."] \
+        if late else []
+
+
 def _read_warnings(w) -> None:
     """The spans the reading used, the warnings the answer gives, and how complex the question is."""
     areas, asked_years, comparison, condition = w.areas, w.asked_years, w.comparison, w.condition
@@ -585,14 +593,8 @@ def _read_warnings(w) -> None:
         out_years.append(cov["last"])
         year_warnings = [w for w in year_warnings if not w.startswith(f"{cov['last']} is partial")] + [
             f"{_month_names(months)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."]
-    elif "homicides" in domains and not w.beyond:
-        # "August 2023? if that's past the end, July 2023 so far": the month past the end said, the rest answered
-        # (a month named with the data's last year: "August 2023"; Zillow's months of later years are Zillow's)
-        late = sorted({int(m[5:]) for m in w.month_years if m[:4] == str(cov["last"]) and m[:7] > cov["end"][:7]})
-        if late:
-            year_warnings.append(f"{_month_names(late)} {cov['last']} is after the homicide data ends "
-                                 f"({_long_date(cov['end'])}).")
-    warnings += year_warnings
+    late = _late_months(w.month_years, cov) if "homicides" in domains and not w.beyond else []
+    warnings += list(dict.fromkeys(year_warnings + late))
     injection = bool(INJECTION_RE.search(text))
     if injection:
         warnings.append("The question contains instruction-like text or markup; it is treated as plain text.")

@@ -193,7 +193,7 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 # areas"), a count ("the 12 monthly prices"). Years, ZIP codes, clock times, ordinals and place numbers are not.
 _NUMBER_RE = re.compile(r"(?<![\w.,'’/-])(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?(k|m|million|thousand|"
                         r"grand|%|percent|pct)\b|(?=\W|$))(?!\s*(?:am|pm|a\.m|p\.m)\b|[:.]\d|[-\u2013/]\d|"
-                        r"\s*(?:st|nd|rd|th)\b|\s*=|\s*\+|\s+and\s+(?:over|older|up|above)\b|\s*-?\s*(?:(?:full|complete|whole|calendar|straight|consecutive)\s+)?"
+                        r"\s*(?:st|nd|rd|th)\b|\s*=|\s*\+|,\d|\s+(?:and|or)\s+(?:over|older|up|above)\b|\s*-?\s*(?:(?:full|complete|whole|calendar|straight|consecutive)\s+)?"
                         r"(?:years?|yrs?|months?|days?|weeks?|quarters?|hours?|decimals?|digits?)\b|"
                         r",?\s+" + _MONTH + r")", re.I)
 _PLACE_NUMBER_RE = re.compile(r"(?:ward|district|area|beat|zip|zipcode|code|q|quarter|#|no\.?|number|per|aged?|ages|"
@@ -213,6 +213,8 @@ def _numbers_named(question: str, analysis) -> list[tuple[int, int, float]]:
         before, after = question[max(0, m.start() - 25):m.start()], question[m.end():m.end() + 30]
         if analysis is not None and analysis.hour_spans and value <= 24:
             continue  # "9 to 5": the hours the reading took as a span of the day
+        if analysis is not None and len(digits) == 2 and 2000 + value in analysis.years:
+            continue  # "homicides in 21": the year the reading took it for
         if (len(digits) == 4 and "," not in m.group(2) and not m.group(1) and not unit and 1900 <= value <= 2099) \
                 or (len(digits) == 5 and digits.startswith("60")) or _PLACE_NUMBER_RE.search(before) \
                 or any(value == n and re.match(r"\s+(?:of\s+the\s+|chicago\W?s\s+)?(?:" + w + r")\b", after, re.I)

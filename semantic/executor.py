@@ -115,6 +115,9 @@ class Executor:
             return self._carried(m, place, group_by, period, filters)
         set_filter = next((f for f in filters if dims[f.dimension].kind == "place" and f.dimension not in group_by
                            and f.dimension in m.derived_grains), None)
+        if set_filter is not None and m.agg == "attribute":  # a text per ZIP (a station's) does not average
+            raise QueryError(f"{m.label} is one value per {m.grains[0] if m.grains else 'member'}: group by "
+                             f"{set_filter.dimension} to give it for each", "grain_not_available")
         if set_filter is not None:  # a value asked of a few areas, published by ZIP: carry, then average
             per_member = self._carried(m, set_filter.dimension, [set_filter.dimension, *group_by], period, filters)
             return self._collapse(per_member, set_filter.dimension, group_by)
@@ -256,6 +259,9 @@ class Executor:
             series = grouped[column].first()
         series = self._complete(series.rename(m.name), m, keys, period)
         for f in post:
+            if f.dimension not in keys:  # "the alderperson" over a set of community areas, with no grouping to hold it
+                raise QueryError(f"{m.label} cannot be narrowed to {self.cat.dimensions[f.dimension].label.lower()} "
+                                 f"members without grouping by {f.dimension}", "grain_not_available")
             series = series[_mask(pd.Series(series.index.get_level_values(f.dimension), index=series.index), f)]
         return series
 

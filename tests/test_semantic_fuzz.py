@@ -102,3 +102,12 @@ def test_mcp_tool_answers_or_names_the_error(mcp_tools, query):
     assert outcome["text"] and "Traceback" not in outcome["text"]
     assert outcome["is_error"] or outcome["structured"]["rows"] is not None
 
+
+
+@pytest.mark.parametrize("measure", ["alderperson", "station_zip"])
+def test_a_text_value_over_a_set_with_no_grouping_is_refused_by_name(registry, measure):
+    """Found by the fuzzing above: a ward's or a district's text value asked over a set of community areas with no
+    grouping to hold it raised inside the layer (a level missing from the index; a mean of strings)."""
+    result = registry.run("query_data", {"measures": [measure], "members_from": {
+        "measures": ["homicides"], "group_by": ["community_area"]}})
+    assert not result.ok and result.error["code"] == "grain_not_available" and "group" in result.error["message"]

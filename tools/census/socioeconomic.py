@@ -192,7 +192,10 @@ def _single(data, cache, number, metric, columns, city, caveats):
     values["city"] = city
     head = columns[0] if metric != "all" else "per_capita_income"
     versus = f" vs {fmt_value(head, city[head])} city-wide" if city[head] is not None else ""
-    summary = f"{name}: {COLUMN_SPEC[head][0]} {fmt_value(head, record[head])}{versus} (2008-2012)"
+    # the place's rank beside its figure ("21st lowest of 77"): where it stands is part of what the figure says
+    placed = f"; {_rank_words(ranks[head], cache['ranks_low'][number][head], cache['counts'][head])}" \
+        if ranks[head] and head != "hardship_index" else ""
+    summary = f"{name}: {COLUMN_SPEC[head][0]} {fmt_value(head, record[head])}{versus} (2008-2012{placed})"
     if head == "hardship_index":
         summary += f", rank {ranks[head]} of 77 (1 = most hardship)"
     if metric == "all":
