@@ -267,8 +267,11 @@ def uncovered_share(question: str, lead: str) -> list[str]:
     return [asked.group(0)] if asked and lead.strip() and "%" not in lead else []
 
 
-_RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\b|\b\d+(?:st|nd|rd|th)\b|#\s?\d|\bof\s+(?:the\s+)?\d+\s+(?:community\s+)?"
-                            r"(?:areas|wards|districts|zips)\b|\b(?:highest|lowest|top|bottom|first|second|third)\b", re.I)
+# A rank or position given as a figure ("rank 15 of 77", "21st lowest", "#3", "has the highest"): the word "rank"
+# alone is not one (a 0.5B answer echoed "Austin's rank ... is 67.8 homicides per square mile").
+_RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\s+(?:no\.?\s*|#\s?|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\b|#\s?\d+|"
+                            r"\b\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\b|\b(?:has|had|is|was)\s+the\s+(?:highest|lowest|"
+                            r"most|fewest|largest|smallest)\b", re.I)
 
 
 def uncovered_rank(question: str, lead: str) -> list[str]:

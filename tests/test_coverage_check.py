@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from loop.coverage_check import uncovered_numbers, uncovered_share, uncovered_years, _units
+from loop.coverage_check import _units, uncovered_numbers, uncovered_rank, uncovered_share, uncovered_years
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
 
@@ -77,6 +77,11 @@ def test_the_question_units_and_the_computed_years():
     assert uncovered_numbers(question, Analysis(), [Call({"top_n": 5, "min": 39})]) == ["over $300k"]
     assert uncovered_share("what percent were domestic?", "There were 12 homicides.") == ["what percent"]
     assert uncovered_share("what percent were domestic?", "12 (3.4%) were domestic.") == []
+    # a rank is a position given, not the word echoed (a 0.5B answer: "Austin's rank ... is 67.8 homicides per square
+    # mile")
+    asked = "Austin's rank (1 = highest) in homicides per square mile, 2016-2022?"
+    assert uncovered_rank(asked, "Austin's rank (1 = highest) in homicides per square mile is 67.8.") == ["Austin's rank"]
+    assert uncovered_rank(asked, "Austin had 67.8 homicides per square mile (rank 6 of 77).") == []
 
 
 def test_calls_the_limit_left_unrun_are_said_in_the_lead(ask):
