@@ -417,19 +417,19 @@ def trend_sentence(values: dict, summary: str) -> str | None:
     place = summary.split(": ", 1)[0]
     yearly = first["years"] > 1 or second["years"] > 1
 
-    def figure(stats: dict, label: str, noun: str = "") -> str:
+    def figure(stats: dict, noun: str = "") -> str:
         # "how many ... in 2010-2015 versus 2016-2022": each span's count, its yearly average beside it (spans of
         # different lengths compare by the average, a count answers "how many")
         average = f" ({stats['yearly_average']:,.1f} a year)" if yearly else ""
-        return f"{stats['homicides']:,}{noun} in {label}{average}"
+        return f"{stats['homicides']:,}{noun} in {stats['label']}{average}"
 
     noun = " homicide" if first["homicides"] == 1 else " homicides"
     partial = values.get("partial_year")
     note = (f" ({partial['year']} is partial: data end {partial['data_end']}, counted as a whole year)"
             if partial and yearly else "")
     change = values.get("change_in_yearly_average_pct")
-    text = (f"In {place}, there {'was' if noun == ' homicide' else 'were'} {figure(first, first['label'], noun)}; "
-            f"{figure(second, second['label'])}{note}")
+    text = (f"In {place}, there {'was' if noun == ' homicide' else 'were'} {figure(first, noun)}; "
+            f"{figure(second)}{note}")
     if change is not None and not yearly:  # two single years: the count's change too ("how many more")
         return text + f"; the change was {second['homicides'] - first['homicides']:+,} ({change:+.1f}%)."
     if change is not None:  # the yearly average's change in homicides too ("how much did the average go up")
