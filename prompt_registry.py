@@ -64,6 +64,8 @@ TEMPLATES: dict[str, str] = {
     "query_no_reading": "The question analyzer found no reading for it.\n",
     "query_repair": "[Error] {error}\nWrite the corrected TOOL_CALL line, or NO_TOOL_CALL.",
     "another_reading": "Another reading (the model's query, {read_as}): {lead}",
+    # the reader's answer left part of the question uncomputed: the model's query for that part, said as its own
+    "rest_of_question": "For {words}, which my own reading did not compute, the model's query ({read_as}): {lead}",
     "model_reading": "I could not read this question with my own rules; the model read it as one query ({read_as}), "
                      "which you should check: {lead}",
     "no_reading": "I could not read this question into a query over the data{words}. {capabilities}",

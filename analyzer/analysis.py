@@ -259,6 +259,7 @@ class Analysis:
     locations_together: bool = False  # "on a street or in an alley": the kinds of place counted as one
     acs_named: bool = False  # the ACS survey is named as a source ("per the 2019-2023 ACS", "the latest ACS")
     asks_rank: bool = False  # "where did Englewood rank for homicides": the one named area's position among all
+    rank_order: str = "desc"  # that rank counted from the highest, or from the lowest ("(1 = lowest)")
     asks_now: bool = False  # "now", "currently": the latest figure is asked for too
     min_homicides: int | None = None  # "among wards with at least 50 homicides": the ranking's floor
     year_found_citywide: bool = False  # "the city's deadliest year - how many did ward 5 have that year"

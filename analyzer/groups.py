@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from analyzer.conditions import group_bounds
-from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, TIMES_RE, number
+from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, number
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
@@ -29,6 +29,9 @@ MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:aver
                      r"numbers|areas)\b", re.I)
 
 
+_END_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\b", re.I)
+
+
 def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -> dict | None:
     """{"kind": "rest" | "each" | "ends", "figure": "pooled" | "mean", "bounds": [(group, side, value)]} when
     the question compares two sets of places, else None; the words read are added to ``consumed``."""
@@ -42,9 +45,14 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     if len(bounds) == 2 and (COMPARE_RE.search(low) or _SETS_RE.search(low)):
         consumed += [span for *_, spans in bounds for span in spans] + words
         return {"kind": "each", "figure": figure, "bounds": [b[:3] for b in bounds]}
-    if ranking and ranking.get("both_ends") and ranking.get("top_n") and (GAP_RE.search(low) or TIMES_RE.search(low)):
+    asked = GAP_RE.search(low) or TIMES_RE.search(low)
+    if ranking and ranking.get("both_ends") and ranking.get("top_n") and asked:
         consumed += words + [m.span() for m in re.finditer(rf"\b{NUM}\b", low) if number(m.group(1)) == ranking["top_n"]]
-        return {"kind": "ends", "figure": figure, "bounds": []}
+        # "the ratio of the poorest one's rate to the richest one's": the end named first after the ratio is the
+        # first set (its figure over the other's)
+        after = _END_RE.search(low, asked.end())
+        first = ("asc" if after.group(1) else "desc") if after else ranking["order"]
+        return {"kind": "ends", "figure": figure, "bounds": [], "first": first}
     return None
 
 
@@ -63,6 +71,10 @@ _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+are
                              r"wards|communities)\b|\b(?:per|each|by)\s+(?:community\s+)?(?:area|neighbou?rhood|ward)\b|"
                              r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year|monthly|per\s+month|each\s+month)\b",
                              re.I)  # or over the years, or the months
+
+
+def asks_range(low: str) -> bool:
+    return bool(_RANGE_RE.search(low))
 
 
 def spread_asked(low: str, condition, consumed: list) -> str | None:

@@ -441,7 +441,7 @@ HEADQUARTERS_RE = re.compile(r"\b(?:police|cpd|department(?:'s)?)\s+(?:headquart
 # A place's rank asked for as the figure ("where does Austin rank", "Austin's rank (1 = highest)").
 RANK_ASKED_RE = re.compile(r"\bwhere\s+(?:does|do|did|would)\b[^?.]{0,80}?\b(?:rank\b|(?:stand|place)s?\s+"
                            r"(?:among|out\s+of|of\s+the|in\s+the\s+(?:city|ranking)))|"
-                           r"\b(?:what|which)\s+(?:is\s+|was\s+)?(?:its|their|the)?\s*rank\b|\b[a-z]+['’]s\s+rank\b|"
+                           r"\b(?:what|which)\s+(?:is\s+|was\s+)?(?:its|their|the)?\s*rank\b|\b[a-z0-9]+['’]s\s+rank\b|"
                            r"\brank(?:ed|s)?\s+(?:among|out\s+of)\b", _FLAGS)
 # What an index is relative to ("(2000 Q1 = 100)", "2000Q1 as the base"): no quarter or year asked.
 INDEX_BASE_RE = re.compile(r"\b(?:base(?:d)?\s*(?:on|at|:)?\s*)?(?:19|20)\d\d\s*[-\s]?q[1-4]\s*=\s*100\b|"

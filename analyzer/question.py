@@ -82,7 +82,7 @@ from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
-from analyzer.groups import compared_groups, share_of_places, spread_asked
+from analyzer.groups import asks_range, compared_groups, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -94,7 +94,8 @@ from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
 from semantic.catalog import catalog
-from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, ranked_query,
+from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, member_ranked,
+                              ranked_query,
                               time_ranked, two_periods,
                               words_named)
 from analyzer.years import (
@@ -511,11 +512,12 @@ def _read_shape(w) -> None:
         group_by = None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
     # "where did Englewood rank among community areas for homicides": one named area's position among all of them
-    rank_of = _RANK_OF_RE.search(low) if (len(areas) == 1 or len(zips) == 1) and place_count == 1 else None
+    rank_of = _RANK_OF_RE.search(low) if place_count == 1 else None
     if rank_of:
         consumed += [rank_of.span()] + [m.span() for m in _RANK_SCALE_RE.finditer(low)]
         ranking = None  # "rank out of the 77 community areas (1 = most)": the position asked, not a top 77
     w.asks_rank = bool(rank_of)
+    w.rank_order = "asc" if rank_of and _RANK_ASC_FIRST_RE.search(low) else "desc"
     comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
@@ -704,7 +706,7 @@ def _result(w) -> None:
 def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
-    result.update(month_years=w.month_years, asks_rank=w.asks_rank, acs_named=w.acs_named,
+    result.update(month_years=w.month_years, asks_rank=w.asks_rank, rank_order=w.rank_order, acs_named=w.acs_named,
                   each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
                   quarters=w.ihs.get("quarters", []) if "price_trend" in w.metrics else [],
                   named_measures=list(dict.fromkeys(["ward_office_zip"] * w.office_zip
@@ -942,6 +944,8 @@ def _declared_shape(w, result: dict, declared: dict) -> dict:
         declared = two_periods(declared, [{"start": d, "end": d} for d in days])
     elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")):
         declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
+    elif result.get("asks_rank"):  # "Austin's rank in homicides per square mile": every area ranked, Austin's row
+        declared = member_ranked(declared, result["rank_order"])
     elif ranking:  # "which community area is the largest by land area? and the smallest?"
         declared = ranked_query(declared, ranking["order"], ranking["top_n"], low)
         if declared.get("having"):  # "at least 10 homes sold": "least" bounds the set, it does not rank
@@ -1067,8 +1071,11 @@ def _month_of(word: str) -> int:
 
 
 _RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|worst|best|lowest|least|cheapest|"
+                            r"largest|biggest|smallest|fewest|"
                             r"(?:most|least)\s+\w+)\s*\)|"
                             r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
+# "(1 = lowest)": a rank counted from the bottom
+_RANK_ASC_FIRST_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:lowest|least|fewest|cheapest|smallest)\b")
 _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")
 # A superlative on the home value itself, not on its change ("the zip with the highest zillow value in september
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
@@ -1372,11 +1379,17 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
     if desc and asc and top_n and (COMPARE_RE.search(low) or GAP_RE.search(low) or TIMES_RE.search(low)) \
             and not re.match(r"(?:most|least)$", asc.group(0), re.I):
         ranking["both_ends"] = True  # "the 5 richest community areas vs the 5 poorest"
+    if desc and asc and top_n is None and _BOTH_ENDS_RE.search(low) and (GAP_RE.search(low) or TIMES_RE.search(low)) \
+            and not asks_range(low):  # "the gap between the highest and lowest income": the range, one figure
+        ranking.update(both_ends=True, top_n=1)  # "the richest and the poorest area: the ratio of their rates"
     if desc and asc and _OTHER_END_RE.search(low):
         ranking["both_ends"] = True  # "which is the largest? and the smallest?": the same measure's other end
     return ranking
 
 
+# Both ends named together: "the richest and the poorest", "the highest vs the lowest"
+_BOTH_ENDS_RE = re.compile(r"\b(?:" + RANK_DESC + r")\s+(?:and|vs\.?|versus|or)\s+(?:the\s+)?(?:" + RANK_ASC + r")\b|"
+                           r"\b(?:" + RANK_ASC + r")\s+(?:and|vs\.?|versus|or)\s+(?:the\s+)?(?:" + RANK_DESC + r")\b", re.I)
 # The other end asked alone, the measure left to the sentence before: "... and the smallest?", "what about the lowest"
 _OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:also\s+)?(?:the\s+)?(?:"
                            + RANK_ASC + "|" + RANK_DESC + r")(?:\s+ones?)?\s*(?:[?.!]|$)", re.I)

@@ -16,6 +16,7 @@ census") name a measure's source, not a period; years the data does not hold are
 from __future__ import annotations
 
 import functools
+import json
 import re
 
 from analyzer.lexicon import RANK_ASKED_RE, SHARE_ASKED_RE, without_conventions
@@ -157,10 +158,7 @@ def check_coverage(state) -> None:
         state.answer = lead + ("\n\n" + rest if rest else "")
     lead = _said_after_all(analysis, lead)
     state.answer = lead + ("\n\n" + rest if rest else "")
-    found = uncovered_years(state.question, analysis, state.calls, lead) + \
-        uncovered_numbers(state.question, analysis, state.calls, lead) + uncovered_share(state.question, lead) + \
-        uncovered_rank(state.question, lead)
-    missing = [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
+    missing = coverage_gaps(state.question, analysis, state.calls, lead)
     if not missing:
         return
     before = not_used_note(analysis.not_used) if analysis.not_used else None
@@ -168,6 +166,14 @@ def check_coverage(state) -> None:
     note = not_used_note(analysis.not_used)
     lead = lead.replace(before, note) if before and before in lead else lead.rstrip() + " " + note
     state.answer = lead + ("\n\n" + rest if rest else "")
+
+
+def coverage_gaps(question: str, analysis, calls, lead: str) -> list[str]:
+    """The question's phrases (years, numbers, a share, a rank, a source) that neither the calls nor the lead account
+    for, beyond the words the reading already could not use."""
+    found = uncovered_years(question, analysis, calls, lead) + uncovered_numbers(question, analysis, calls, lead) + \
+        uncovered_share(question, lead) + uncovered_rank(question, lead) + uncovered_sources(question, calls, lead)
+    return [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
 
 
 def _said_after_all(analysis, lead: str) -> str:
@@ -270,7 +276,7 @@ def uncovered_share(question: str, lead: str) -> list[str]:
 # A rank or position given as a figure ("rank 15 of 77", "21st lowest", "#3", "has the highest"): the word "rank"
 # alone is not one (a 0.5B answer echoed "Austin's rank ... is 67.8 homicides per square mile").
 _RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\s+(?:no\.?\s*|#\s?|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\b|#\s?\d+|"
-                            r"\b\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\b|\b(?:has|had|is|was)\s+the\s+(?:highest|lowest|"
+                            r"(?<![\d,.])\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\b(?![,.]\d)|\b(?:has|had|is|was)\s+the\s+(?:highest|lowest|"
                             r"most|fewest|largest|smallest)\b", re.I)
 
 
@@ -278,3 +284,57 @@ def uncovered_rank(question: str, lead: str) -> list[str]:
     """The question's words asking for a place's rank when the lead gives no rank or position."""
     asked = RANK_ASKED_RE.search(question)
     return [asked.group(0)] if asked and lead.strip() and not _RANK_GIVEN_RE.search(lead) else []
+
+
+def uncovered_sources(question: str, calls, lead: str) -> list[str]:
+    """A source the question names by its own word ("Zillow", "Redfin", "IHS": the layer's dataset words) that no call
+    read and the lead does not name: "the IHS index change vs Englewood's own Zillow value change" answered the index
+    alone, and nothing said the Zillow half was missing."""
+    read = {source.get("key") for call in calls if call.status == "ok" and call.result is not None
+            for source in call.result.sources or []}
+    low, said = question.lower(), lead.lower()
+    by_word: dict[str, set] = {}
+    for dataset in catalog().datasets.values():
+        if all(m.agg == "attribute" for m in dataset.measures):
+            continue  # "via the ZIP crosswalk" names how figures are carried, not a figure of its own
+        for word in dataset.words:
+            by_word.setdefault(word.lower(), set()).add(dataset.source)
+    missing = []
+    for word, sources in by_word.items():
+        found = re.search(r"\b" + re.escape(word) + r"\b", low)
+        if found and not sources & read and word not in said:
+            missing.append(question[found.start():found.end()])
+    return missing
+
+
+def addresses(gap: str, query: dict) -> bool:
+    """Whether a typed query computes the part of a question one gap phrase names: its years in a period, its number in
+    a bound, its source's measures, a share or a rank among its fields."""
+    text = json.dumps(query)
+    measures = {str(m if isinstance(m, str) else m.get("measure")) for m in _all_measures(query)}
+    cat = catalog()
+    named = {d.source for d in cat.datasets.values() for w in d.words if w.lower() == gap.lower()}
+    if named:
+        return any(m in cat.measures and cat.datasets[cat.measures[m].dataset].source in named for m in measures)
+    years = [y for _, _, span in _units(gap) for y in span]
+    if years:
+        return all(str(y) in text for y in years)
+    numbers = [value for _, _, value in _numbers_named(gap, None)]
+    if numbers:
+        known: set[float] = set()
+        _numbers_in(query, known)
+        return all(_matches(v, known) for v in numbers)
+    if RANK_ASKED_RE.search(gap):
+        return '"rank"' in text or "order_by" in query
+    if SHARE_ASKED_RE.search(gap):
+        return any(op in text for op in ('"percent_of"', '"share_of_total"', "count_share", "share_of_city")) or \
+            any(m in cat.measures and cat.measures[m].unit == "percent" for m in measures)
+    return False
+
+
+def _all_measures(query) -> list:
+    """The measures of a query and of every query inside it (members_from)."""
+    if not isinstance(query, dict):
+        return []
+    own = query.get("measures") if isinstance(query.get("measures"), list) else []
+    return [m for m in own if isinstance(m, (str, dict))] + _all_measures(query.get("members_from"))

@@ -16,7 +16,7 @@ from loop import decisions
 from loop.argument_constraints import admitted_tools, outside_question
 from loop.context import RunContext
 from loop.model_pass import generate, out_of_time
-from loop.query_pass import model_queries, queries_where_the_reading_fell_short
+from loop.query_pass import model_queries, queries_where_the_answer_fell_short, queries_where_the_reading_fell_short
 from toolcall.protocol import format_tool_call, parse_tool_calls
 from loop.state import RunState, StopReason
 from loop.steps import ErrorStep, ModelPassStep, ToolCallStep
@@ -56,7 +56,7 @@ def _gather(state: RunState, ctx: RunContext) -> StopReason:
     # its calls are the reading's own.
     state.reading_calls = reading_calls(state, ctx)
     if reading_covers(state, ctx):
-        return reader_gathers(state, ctx)
+        return queries_where_the_answer_fell_short(state, ctx, reader_gathers(state, ctx), run_call)
     if queries_where_the_reading_fell_short(state, ctx):
         return model_queries(state, ctx, reader_gathers, run_call)
     while True:

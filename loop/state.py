@@ -69,6 +69,7 @@ class RunState:
     calls_left_out: int = 0  # the reading's calls the call limit left unrun (the answer says it is incomplete)
     reader_ran: bool = False  # model_calls "gaps": the reading covered the question; its calls ran, no model pass
     query_pass: bool = False  # "gaps", the reading fell short: the model was asked for one query (loop/query_pass.py)
+    coverage_gaps: list = field(default_factory=list)  # what the reader's answer left uncomputed (the model's cue)
     reader_answer: str = ""  # the planner's answer from the reading's own calls, shown to the query writer
     model_reading: object = None  # the ToolCallStep of the model's query that ran (ok), if any
     reading_calls: list = field(default_factory=list)  # the reading's next calls: [(name, arguments)]

@@ -15,6 +15,7 @@ import re
 
 from analyzer.analysis import LAYER_MEASURES, Analysis
 from rules.calls import SOCIO_METRICS
+from semantic.reading import member_ranked
 
 # The analyzer's measure names -> the semantic layer's (semantic/datasets/).
 MEASURE_OF = {
@@ -744,7 +745,8 @@ def member_rank(analysis: Analysis) -> dict | None:
     if analysis.per_capita and spec["measure"] == "homicides":
         spec = {**spec, "measure": "homicide_rate"}
     # "where does ZIP 60647 rank among the Chicago ZIPs by home value": a ZIP among the ZIPs
-    grain, member = ("zip", int(analysis.zips[0])) if analysis.zips else ("community_area", analysis.areas[0].number)
+    grain, member = ("zip", int(analysis.zips[0])) if analysis.zips else ("ward", analysis.wards[0]) if analysis.wards \
+        else ("district", analysis.districts[0]) if analysis.districts else ("community_area", analysis.areas[0].number)
     condition = analysis.area_condition
     bound = _bounded(analysis, _period(analysis), condition) if condition and grain == "community_area" else None
     # "among areas where over 90% are Black, where does Chatham rank": ranked among the set's members only
@@ -752,7 +754,8 @@ def member_rank(analysis: Analysis) -> dict | None:
                                                                   "value": condition.reference or condition.value}]} \
         if bound else None
     return {"measures": [spec], "group_by": [grain],
-            "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)]}],
+            "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)],
+                         **({"direction": "asc"} if analysis.rank_order == "asc" else {})}],
             "having": [{"field": grain, "op": "==", "value": member}], **({"members_from": inside} if inside else {})}
 
 
@@ -1316,8 +1319,9 @@ def group_compare(analysis: Analysis) -> dict | None:
     if compared["kind"] == "ends":
         ranking = analysis.ranking
         first = _spec(ranking.metric, analysis, period) if ranking.metric else None
-        groups = [{"label": way, "order_by": [{"field": _name(first), "direction": way}], "limit": ranking.top_n}
-                  for way in (ranking.order, "desc" if ranking.order == "asc" else "asc")] if first else []
+        lead = compared.get("first") or ranking.order
+        groups = [{"label": way, "order_by": [{"field": _name(first), "direction": way}], "limit": ranking.top_n or 1}
+                  for way in (lead, "desc" if lead == "asc" else "asc")] if first else []
         skip = ranking.metric
     elif compared["kind"] == "rest":
         condition = analysis.area_condition
@@ -1499,6 +1503,9 @@ def composed_query(analysis: Analysis) -> dict | None:
                    places_pooled, named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
                    grain_set, other_end_ranked):
         query = reader(analysis)
+        if query is not None and analysis.asks_rank and reader is not member_rank:
+            # "Austin's rank in homicides per square mile": whichever reading found the measure, every place ranked
+            query = member_ranked(query, analysis.rank_order)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
                                                                   places_pooled) else query

@@ -494,7 +494,9 @@ class Executor:
         resolved, whole = [], table
         for h in having:
             values = table[h["field"]] if h["field"] in table else _index_values(table, h["field"])
-            if isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
+            if isinstance(h["value"], str) and h["field"] in self.q.group_by:  # a member by its name
+                h = {**h, "value": self._member(h["field"], h["value"])}
+            elif isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
                 times, word = MULTIPLE_RE.fullmatch(h["value"]).groups() if "*" in h["value"] else (1, h["value"])
                 # a median of all the places, not of those an earlier bound kept ("below the median on both")
                 every = whole[h["field"]] if h["field"] in whole else _index_values(whole, h["field"])
@@ -504,6 +506,11 @@ class Executor:
             resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
         return table, resolved
+
+    def _member(self, dimension: str, value: str):
+        """A member named in a having, as the dimension's members are written (its resolve, where it has one)."""
+        resolve = self.cat.dimensions[dimension].resolve
+        return resolve(self.data, value) if resolve is not None else value
 
     def _reference(self, field: str, word: str, values: pd.Series) -> float:
         """The number a threshold named by what it is stands for: the median or mean of the grouped rows (places
@@ -654,6 +661,9 @@ def _mask(values: pd.Series, f: Filter) -> pd.Series:
 
 
 def _compare(values: pd.Series, op: str, value) -> pd.Series:
+    if isinstance(value, str):  # a member by its name: only == and != parse
+        same = values.astype(str).str.lower() == value.lower()
+        return same if op == "==" else ~same
     values = pd.to_numeric(values, errors="coerce")
     return {">": values > value, ">=": values >= value, "<": values < value, "<=": values <= value,
             "==": values == value, "!=": values != value}[op]

@@ -440,7 +440,10 @@ def _havings(query: Query, items, at: str) -> list:
         if op not in HAVING_OPS:
             raise QueryError(f"{where}.op must be one of {' '.join(HAVING_OPS)}", "invalid_query", f"{where}.op")
         value = item.get("value")
-        if value in HAVING_REFERENCES or isinstance(value, str) and MULTIPLE_RE.fullmatch(value.strip()):
+        member = item.get("field") in query.group_by and op in ("==", "!=")
+        if member and isinstance(value, str) and 0 < len(value.strip()) <= 80:
+            value = value.strip()  # a member by its name ("Logan Square" among Redfin's neighborhoods)
+        elif value in HAVING_REFERENCES or isinstance(value, str) and MULTIPLE_RE.fullmatch(value.strip()):
             value = value.strip()
         elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise QueryError(f"{where}.value must be a finite number, one of {' '.join(HAVING_REFERENCES)} or a "

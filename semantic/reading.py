@@ -209,6 +209,23 @@ def ranked_query(query: dict, order: str, top_n: int | None, text: str = "") -> 
             **({"having": having} if having else {})}
 
 
+def member_ranked(query: dict, direction: str = "desc") -> dict:
+    """"Austin's rank in homicides per square mile among community areas": the declared measure over every member of
+    the grain, each one's rank, and the one named member's row. A query naming no single member is returned as it
+    is."""
+    filters = query.get("filters") or []
+    place = [f for f in filters if f.get("dimension") in PLACE_GRAINS and len(f.get("in") or []) == 1]
+    if len(place) != 1 or query.get("group_by") != [place[0]["dimension"]] or query.get("order_by"):
+        return query
+    grain, member = place[0]["dimension"], place[0]["in"][0]
+    first = query["measures"][0]
+    ranked = first if isinstance(first, str) else first.get("as") or first["measure"]
+    return {**query, "filters": [f for f in filters if f is not place[0]],
+            "derived": [*query.get("derived", []), {"name": "rank", "op": "rank", "of": [ranked],
+                                                    **({"direction": "asc"} if direction == "asc" else {})}],
+            "having": [*query.get("having", []), {"field": grain, "op": "==", "value": member}]}
+
+
 def time_ranked(query: dict, grain: str, order: str, top_n: int | None, total: bool = False) -> dict | None:
     """"Which month of 2017 had the most homes sold (Redfin)": the declared measures over a time grain their
     datasets have, ordered, the top ``top_n`` (one where none is said); None where a dataset lacks the grain.

@@ -638,21 +638,40 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
     for group in result.groups:
         how = _selection(QueryResult(query={**result.query, **{k: group[k] for k in ("having", "order_by", "limit")}},
                                      columns=result.columns, rows=[]))
+        member = _one_member(result, group)
+        if member is not None:  # "the richest and the poorest area": each one by name, its own figures
+            said = _and([_phrase(c, group["figures"].get(c["name"])) for c in asked])
+            sentences.append(f"{_who(member, result)}, the {_grain_words(result, 1)[2:]} {how}, had {said}.")
+            continue
         said = _and([_group_phrase(c, group["figures"].get(c["name"]), group["figure"]) for c in asked])
         sentences.append(f"The {_grain_words(result, group['n'])} {how} had {said}.")
+    ones = [_one_member(result, g) for g in result.groups[:2]]
+    # two single places are said by name ("Riverdale's figure is 10.89 times Near North Side's"), sets by position
+    names = [_who(r, result).split(" (")[0] for r in ones] if all(ones) else ["first", "second"]
+    owner = (lambda k: f"{names[k]}'s") if all(ones) else (lambda k: f"the {names[k]} set's")
     for c in asked:
         pair = result.between.get(c["name"])
         if pair and pair["ratio"] is not None and pair["difference"] is not None:
             decimals = c.get("decimals", 0) if c["unit"] == "dollars" else max(c.get("decimals", 0), 1)
             # said with the larger over the smaller ("the second set's is 4.92 times the first's"): "0.20 times" reads
             # as a figure the user must invert, and "how many times higher" asks the larger one's multiple
-            flip = 0 < pair["ratio"] < 1
-            sentences.append(f"For {_lower(c.get('measure_label') or c['label'])}, the "
-                             f"{'second' if flip else 'first'} set's figure is "
-                             f"{(1 / pair['ratio'] if flip else pair['ratio']):.2f} times the "
-                             f"{'first' if flip else 'second'}'s (a difference of "
-                             f"{fmt(pair['difference'], decimals, c['unit'])}, first minus second).")
+            big, small = (1, 0) if 0 < pair["ratio"] < 1 else (0, 1)
+            times = 1 / pair["ratio"] if big else pair["ratio"]
+            other = owner(small) if all(ones) else f"the {names[small]}'s"
+            sentences.append(f"For {_lower(c.get('measure_label') or c['label'])}, {owner(big)} figure is "
+                             f"{times:.2f} times {other} (a difference of "
+                             f"{fmt(pair['difference'], decimals, c['unit'])}, {names[0]} minus {names[1]}).")
     return " ".join(sentences)
+
+
+def _one_member(result: QueryResult, group: dict) -> dict | None:
+    """The row of a set of one member, where the result holds it."""
+    if group.get("n") != 1 or not group.get("members"):
+        return None
+    keys = [c["name"] for c in result.columns if c["kind"] == "dimension"]
+    wanted = group["members"][0]
+    return next((r for r in result.rows if keys and (r.get(keys[0]),) == (wanted if isinstance(wanted, tuple)
+                                                                          else (wanted,))), None)
 
 
 def _group_phrase(column: dict, value, figure: str) -> str:

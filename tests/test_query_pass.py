@@ -246,3 +246,46 @@ def test_a_reading_the_data_cannot_answer_is_said_when_the_model_finds_none_eith
     result = Orchestrator(backend, registry, settings).run("Redfin median sale price for Logan Square in mid-2022?")
     assert result.answer.startswith("2022 is not in the data: Redfin neighborhood market data covers")
     assert last in result.answer.split(". ")[0]
+
+
+# The reading uses every word, but the planner's answer from its call computes the IHS index alone: the Zillow half
+# is a gap the coverage check finds after the reader's calls ran (loop/coverage_check.py).
+TWO_SOURCES = ("Englewood: % change in its IHS submarket index from 2019 to 2024 (annual averages) vs the % change "
+               "in Englewood's own Zillow value Jan 2019 -> Jan 2024. Give both.")
+ZILLOW_CHANGE = dict(measures=[{"measure": "home_value", "as": "v2019", "period": {"month": "2019-01"}},
+                               {"measure": "home_value", "as": "v2024", "period": {"month": "2024-01"}}],
+                     group_by=["community_area"], filters=[{"dimension": "community_area", "in": [68]}],
+                     derived=[{"name": "pct", "op": "pct_change", "of": ["v2019", "v2024"]}])
+
+
+def test_a_gap_in_the_readers_answer_gets_the_models_query_beside_it(registry, settings):
+    from tests import semantic_reference as ref
+    change = (ref._ca_zhvi(2024, 1)[68] / ref._ca_zhvi(2019, 1)[68] - 1) * 100
+    backend = SuggestibleModel([query_call(**ZILLOW_CHANGE)])
+    result = Orchestrator(backend, registry, settings).run(TWO_SOURCES)
+    assert not result.analysis.not_used or result.analysis.not_used == ["Zillow"]  # read whole; the gap is computed
+    assert _phases(backend) == ["query"]
+    assert "'Zillow'" in backend.requests[0].messages[1]["content"]  # the model is told what the answer left out
+    lead, other = result.answer.split("\n\nFor 'Zillow', which my own reading did not compute, the model's query (", 1)
+    assert lead.startswith("Chicago--Englewood/Greater Grand Crossing had a house price index")  # the reader's leads
+    assert f"{change:+.1f}%" in other.split("\n\nDetails")[0]
+    assert _reading(result)[0].ran == "reader+model" and _reading(result)[0].not_used == ["Zillow"]
+
+
+def test_a_query_off_the_gap_is_refused_and_the_readers_answer_stands(registry, settings):
+    """The 0.5B model wrote its examples' poverty-homicide correlation for the Zillow half: refused by name, and
+    never shown as another reading."""
+    off = dict(measures=["pct_households_below_poverty", {"measure": "homicide_rate", "period": {"year": 2019}}],
+               group_by=["community_area"], correlate=["pct_households_below_poverty", "homicide_rate"])
+    backend = SuggestibleModel([query_call(**off), "NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run(TWO_SOURCES)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert model[0].status == "error" and "'Zillow'" in model[0].error
+    assert "'Zillow'" in backend.requests[1].messages[-1]["content"]  # the repair pass names it
+    assert "Another reading" not in result.answer and "could not use 'Zillow'" in result.answer
+
+
+def test_an_answer_with_no_gap_asks_the_model_for_no_query(registry, settings, raw):
+    backend = SuggestibleModel(["There were 586 homicides in 2018."])
+    result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2018?")
+    assert "query" not in _phases(backend) and not [c for c in result.calls if c.origin == "model"]
