@@ -200,6 +200,8 @@ class Analysis:
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
     asks_pooled: bool = False  # "their pooled share of households under $25k": the set's own figure of a share
     growth_counted: str | None = None  # "how many of them lost population": "below" | "above" zero, counted
+    open_span: bool = False  # "since 2019", "2019 to now": the span's end is the data's, not a year asked
+    area_counted_too: bool = False  # "... compared with homicides in the area where its station sits": both counts
     district_counted: bool = False  # "homicides in district 11 in 2022, and the area its station is in": by district
     station_area: bool = False  # "the district's station is in which community area, and that area's rate"
     station_share: bool = False  # "what percent of district 7's homicides happened in its station's area"

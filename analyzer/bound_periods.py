@@ -23,12 +23,20 @@ _CLAUSE_RE = re.compile(r"[;:?!]|,(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|while|
 _SHARE_RE = re.compile(r"%|\bper\s?cent|\bshare\b|\bproportion\b|\bfraction\b|\brate\b|\bratio\b")
 
 
+# A change between two years, written with both ends ("the percent change in homicides from 2019 to 2020",
+# "how much did they rise between 2019 and 2021"): the two years, not the span between them.
+_CHANGE_RE = re.compile(r"\b(?:change[ds]?|rise|rose|risen|increase[ds]?|decrease[ds]?|drop(?:ped)?|fell|fall|grew|"
+                        r"growth|jump(?:ed)?|went)\b[^;:?!]{0,60}?\b(?:from|between)\s+(?:19|20)\d\d\s+(?:to|and|through|"
+                        r"-)\s+(?:19|20)\d\d\b")
+
+
 @dataclass(frozen=True)
 class BoundPeriod:
     measure: str  # the layer's measure ("homicides", "arrest_rate", "homicide_rate", ...)
     period: dict  # {"year": 2020} or {"start": "2016", "end": "2022"}
     ranks: bool = False  # the clause that ranks the places ("the area with the most homicides in 2021")
     months: tuple = ()  # months of the year the clause keeps ("summer 2022 (June through August)")
+    change: bool = False  # the clause asks the change between its span's two years ("the % change from 2019 to 2020")
 
 
 def _clauses(low: str) -> list[str]:
@@ -93,7 +101,8 @@ def read_bound_periods(low: str, years_of, metrics_of, per_capita_of, ranks_of, 
                 return []
             carried = (period, months)
             continue
-        bound.append(BoundPeriod(measure, period, ranks_of(clause), months))
+        change = "start" in period and bool(_CHANGE_RE.search(clause)) and not ranks_of(clause)
+        bound.append(BoundPeriod(measure, period, ranks_of(clause), months, change))
     if carried or len(bound) < 2 or len({(str(b.period), b.months) for b in bound}) < 2:
         return []
     if len({b.measure for b in bound}) < 2 and not bound[0].ranks:

@@ -39,6 +39,8 @@ _REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:(?P<times>double|twice|
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
 # "16+ unemployment": the age the unemployment rate counts from
 _AGE_AFTER_RE = re.compile(r"\+?\s*(?:unemploy\w*|jobless\w*)", re.I)
+# "unemployment (16+, 2008-2012)": the measure's own age band, in brackets after its name
+_AGE_LABEL_RE = re.compile(r"\b(?:unemploy\w*|jobless\w*|diplomas?|education|schooling)\s*\(\s*$", re.I)
 _AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|adults|people|persons|residents|those|individuals)\s*$", re.I)
 # The measures an area can be picked by: the socioeconomic tool's, and the semantic layer's (a census group's share
 # or count, the population, the home value, the homicide rate), which rules/compositions.py turns into a query.
@@ -144,7 +146,8 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     if (not unit and 1900 <= number <= 2100) or any(a <= match.start(2) < b for a, b in skip or []):
         return _SKIP
     if match.re is not _BOUND_RE and _AGE_BEFORE_RE.search(low, 0, match.start()) \
-            or match.re is _PLUS_RE and not unit and _AGE_AFTER_RE.match(low, match.end()):
+            or match.re is _PLUS_RE and not unit and (_AGE_AFTER_RE.match(low, match.end())
+                                                      or _AGE_LABEL_RE.search(low, 0, match.start())):
         return _SKIP  # "% aged 65+", "ages 18 or over", "16+ unemployment": an age band, not a bound on the areas
     value = number * 1000 if unit in ("k", "thousand") else number
     named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)

@@ -19,7 +19,10 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
-                      r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over))\b", re.I)
+                      r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
+                      # "... versus the ones that didn't", "and those that did not"
+                      r"(?:the\s+ones|those|areas|the\s+others)\s+(?:that|which|who)\s+(?:didn'?t|did\s+not|don'?t|do\s+not|"
+                      r"haven'?t|have\s+not))\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
                       r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
@@ -71,6 +74,16 @@ _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+are
                              r"wards|communities)\b|\b(?:per|each|by)\s+(?:community\s+)?(?:area|neighbou?rhood|ward)\b|"
                              r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year|monthly|per\s+month|each\s+month)\b",
                              re.I)  # or over the years, or the months
+
+
+def rest_compared(low: str, consumed: list) -> dict | None:
+    """A set a condition picks compared with the rest ("areas that lost population versus the ones that didn't"),
+    where the condition is read after the sets (a change's sign); the words read are added to ``consumed``."""
+    rest = _REST_RE.search(low)
+    if rest is None:
+        return None
+    consumed.append(rest.span())
+    return {"kind": "rest", "figure": "mean" if MEAN_RE.search(low) else "pooled", "bounds": []}
 
 
 def asks_range(low: str) -> bool:

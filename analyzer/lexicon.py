@@ -452,13 +452,22 @@ _BASIS_YEARS = r"(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?|later\s+year
 RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:pop(?:ulation)?s?\.?\s+)?"
                            r"(?:for|through|thru|until|up\s+to|before|in)\s+" + _BASIS_YEARS + r"|"
                            r"\b(?:the\s+)?(?:(?:2019\s*[-\u2013]\s*(?:20)?23\s+)?acs|2019\s*[-\u2013]\s*(?:20)?23)"
-                           r"(?:\s+pop(?:ulation)?s?)?\s+(?:for|after|from|since)(?:\s+" + _BASIS_YEARS + r")?", _FLAGS)
+                           r"(?:\s+pop(?:ulation)?s?)?\s+(?:for|after|from|since)(?:\s+" + _BASIS_YEARS + r")?|"
+                           # "(2015 uses 2010 census population, 2021 uses the ACS)": each year's basis after it
+                           r"\b(?:uses|using|with|on)\s+(?:the\s+)?(?:2010\s+census|census\s+2010|(?:2019\s*[-\u2013]\s*"
+                           r"(?:20)?23\s+)?acs)(?:\s+pop(?:ulation)?s?)?(?=\s*[,;)]|\s+(?:and|for)\b)", _FLAGS)
+
+
+_OF_QUARTERS_RE = re.compile(r"(\baverages?)\s+of\s+(?:the|its|their|all(?:\s+the)?)\s+(?:four\s+|4\s+)?(?:quarters|"
+                             r"quarterly\s+(?:values|figures|readings))\b", _FLAGS)
 
 
 def without_conventions(low: str) -> str:
     """The question with the conventions it states blanked (an index's base, the rates' population basis): they
     ask for nothing, so no reader reads them and no word of them is left unused. Lengths are kept (spans hold)."""
     low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
+    low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):
         low = RATE_BASIS_RE.sub(lambda m: " " * len(m.group(0)), low)
     return low

@@ -82,7 +82,7 @@ from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import change_bound, read_conditions
-from analyzer.groups import asks_range, compared_groups, share_of_places, spread_asked
+from analyzer.groups import asks_range, compared_groups, rest_compared, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -210,7 +210,7 @@ def _read_times(w) -> None:
     when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
     years, periods = when["years"], when["periods"]
     # Separate years, month spans, hours of the day, "so far this year vs the same stretch last year".
-    times = read_times(low, cov, periods)
+    times = read_times(negations.blanked(low, vintage), cov, periods)  # "the 2008-12 indicators": no December 2008
     # "black friday", "memorial day weekend": no race, day of the week or weekend of their own; the days of a run or
     # a holiday weekend left unread are no month or weekend either (they are reported as not used, from seen_low).
     seen_low = low
@@ -244,7 +244,7 @@ def _read_times(w) -> None:
         scoped_low = negations.blanked(scoped_low, left.month_spans)  # "except the summer" asks for no months
     w.consumed, w.kept, w.left, w.low, w.months, w.periods = consumed, kept, left, low, months, periods
     w.scoped_low, w.seen_low, w.times, w.when, w.years = scoped_low, seen_low, times, when, years
-    w.years_together, (w.month_years, w.years_alone) = years_together, month_years(low)
+    w.years_together, (w.month_years, w.years_alone) = years_together, month_years(negations.blanked(low, w.vintage))
 
 
 def _read_subjects(w) -> None:
@@ -382,7 +382,7 @@ def _follow_year(w, ranking: dict | None):
         return None
     if ranking.get("metric") == "home_value" and w.month_years:
         return None
-    return read_follow_year(w.low, w.years, w.periods)
+    return read_follow_year(negations.blanked(w.low, w.vintage), w.years, w.periods)
 
 
 def _bound_periods(w) -> list:
@@ -424,6 +424,11 @@ def _link_fields(w, result: dict) -> None:
     result["asks_pooled"] = bool(re.search(r"\bpooled\b|\b(?:combined|overall|aggregate)\s+(?:share|percent(?:age)?|"
                                            r"proportion)\b", w.low))
     result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
+    # the count named again for the station's area ("... compared with homicides in the community area where the
+    # district 6 station sits", "give both counts")
+    result["area_counted_too"] = result["district_counted"] and (
+        len(re.findall(r"\b(?:homicides?|murders?|killings?)\b", w.low)) >= 2 or bool(re.search(
+            r"\b(?:both|each|the\s+two)\s+(?:counts|numbers|totals)\b", w.low)))
 
 
 def _floor_and_ranking(w) -> tuple:
@@ -549,7 +554,10 @@ def _read_warnings(w) -> None:
     periods, place_count, places, quarter = w.periods, w.place_count, w.places, w.quarter
     ranking, scope, text, times, trend = w.ranking, w.scope, w.text, w.times, w.trend
     unsupported, wards, years = w.unsupported, w.wards, w.years
-    if per_capita and (times.date_spans or times.hour_spans):
+    # "the five areas with the highest rates: how many of their homicides happened between 10pm and 4am": the rate
+    # only picks a set, the hours count its homicides (the query carries both)
+    rate_picks = any(s.metric == "homicide_rate" and s.n >= 2 for s in ranked_sets(w.low, w.metric_pos))
+    if per_capita and (times.date_spans or times.hour_spans) and not rate_picks:
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
     consumed += times.consumed + [m.span() for m in NOT_DAYS_RE.finditer(low)]
     invalid, warnings = place_warnings(places, geo)
@@ -803,8 +811,26 @@ def _change_conditions(w, result: dict, condition):
         side, value, percent = change_bound(low, lost) or ("below" if lost else "above", 0.0, False)
         result["area_condition"] = AreaCondition("population_change", side, value, (0, 0), percent=percent)
         result["group_by"] = None
+        # "areas that lost population versus the ones that didn't: how many times higher is the losers' rate"
+        if not result["compared_groups"]:
+            result["compared_groups"] = rest_compared(low, w.consumed)
+            if result["compared_groups"]:  # "the ones that didn't", "the losers": the two sets, read
+                said = low[w.consumed[-1][0]:w.consumed[-1][1]]
+                result["not_used"] = [p for p in result["not_used"] if re.sub(r"\W+$", "", p.split()[0]) not in said
+                                      and not _SIDE_NAME_RE.fullmatch(p)]
         if rose:  # "... but had more homicides in 2021 than in 2019": both changes
             result["more_conditions"] = [_homicide_change(rose)]
+    elif result["population_growth"] and condition and condition.metric != "population_change" \
+            and not result["ranking"] and not (areas or wards or districts or zips) and _GREW_AREAS_RE.search(low):
+        # "areas that grew in population ... and also had a homicide rate under 10": the change's sign is a
+        # condition beside the other
+        phrase = _GREW_AREAS_RE.search(low).group(0)  # its own bound, not the other condition's ("under 10")
+        lost = bool(_LOSS_RE.search(phrase))
+        side, value, percent = change_bound(phrase, lost) or ("below" if lost else "above", 0.0, False)
+        result["more_conditions"] = [*result["more_conditions"],
+                                     AreaCondition("population_change", side, value, (0, 0), percent=percent)]
+        # "areas that grew ... and also had": one set meeting both ("of those, how many also" asks of the first set)
+        result["conditions_joint"] = not re.search(r"\b(?:of|among)\s+(?:those|them|these)\b", low)
     if rose and not condition and not result["population_growth"] and not (areas or wards or districts or zips) \
             and _ASKS_AREAS_RE.search(low):
         # "in how many community areas were there more homicides in 2021 than in 2016": picked by the change's sign
@@ -886,6 +912,7 @@ def _finish(w) -> Analysis:
     condition = _change_conditions(w, result, condition)
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
+    result["open_span"] = bool(_OPEN_SPAN_RE.search(low))
     # "the full year with the fewest homicides citywide - how many did district 7 have that year": the city's years
     # ranked first, then the place counted in the year found (not the place's own years ranked)
     result["year_found_citywide"] = bool(group_by == "year" and ranking and (districts or wards or areas) and (
@@ -1107,6 +1134,15 @@ _ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)
                             r"(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b|"
                             # "neighborhoods that lost more than 10% of their population: their pooled rate"
                             r"\b(?:community\s+areas|neighbou?rhoods|areas)\s+(?:that|which|where|whose|with)\b")
+# "areas that grew in population", "neighborhoods which lost residents since 2010": places picked by the change
+_GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|communities|ones)\s+(?:that|which|where|"
+                            r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
+                            r"[^.?;:]{0,40}?\b(?:population|residents|people)\b")
+# A span whose end is the data's own: "since 2019", "from 2019 to now"
+_OPEN_SPAN_RE = re.compile(r"\b(?:since|after)\s+(?:(?:the\s+)?(?:start|beginning|end)\s+of\s+)?(?:19|20)\d\d\b|"
+                           r"\b(?:19|20)\d\d\s+(?:to|until|till|through)\s+(?:now|today|the\s+present|present|date)\b")
+# A set named by its side of a change: "the losers", "the gainers"
+_SIDE_NAME_RE = re.compile(r"(?:losers|gainers|growers|decliners|shrinkers|winners)", re.I)
 _AREAS_WORD_RE = re.compile(r"\b(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b")
 # "grew faster", "in percent", "growth rate": a relative change; a homicide rate asked beside it is no such cue
 _IN_PERCENT_RE = re.compile(r"\b(?:faster|slower|fastest|slowest|percent(?:age)?|pct|growth\s+rate|rate\s+of\s+"
@@ -1469,10 +1505,14 @@ def _read_links(w) -> None:
     near = "police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
     # "what percent of District 7's 2021 homicides happened in the area where its station is": the district's
     # homicides inside that area, as a share of all of them
-    w.station_share = bool(near and "homicides" in metrics and SHARE_ASKED_RE.search(low))
+    w.station_share = bool(near and "homicides" in metrics and SHARE_ASKED_RE.search(low)
+                           # "what percent of them led to an arrest": the area's arrest rate, no share of the district's
+                           and not {"arrests", "domestic"} & set(metrics))
     w.station_area = bool(near and (w.per_capita or set(w.domains) & {"census", "socioeconomic", "property"}
                                     or w.station_share
-                                    or re.search(r"\b(?:that|this|the\s+same)\s+(?:community\s+)?area\b", low)))
+                                    or re.search(r"\b(?:that|this|the\s+same)\s+(?:community\s+)?area\b", low)
+                                    # "homicides in the community area where the district 6 station sits"
+                                    or _AREA_OF_STATION_RE.search(low)))
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
     w.office_zip = bool(w.wards) and not (w.areas or w.zips) and ("home_value" in metrics or any(
@@ -1485,6 +1525,8 @@ def _read_links(w) -> None:
 _DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for)\s+"
                                   r"(?:police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
 _OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")
+_AREA_OF_STATION_RE = re.compile(r"\bthe\s+(?:community\s+)?area\s+(?:where|in\s+which|that\s+(?:holds|has|contains))"
+                                 r"\b[^.?;]{0,30}\bstation\b")
 _STATION_AREA_RE = re.compile(r"\bstation\b[^.?;]{0,40}\b(?:community\s+)?area\b|\b(?:community\s+)?area\b[^.?;]{0,40}"
                               r"\bstation\b|\bthat\s+area\b")
 

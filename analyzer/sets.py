@@ -19,8 +19,9 @@ _PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip
 _SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
 # "top 20 for household poverty", "the bottom 10 by income", "the top five areas by hardship"
 _END_RE = re.compile(rf"\b(?P<end>top|bottom)\s+{NUM}\s+(?:{_PLACES}\s+)?(?:for|by|on|in)\s+(?:the\s+)?", re.I)
-# "the ten areas with the most homicides", "5 neighborhoods with the lowest per capita income"
-_WITH_RE = re.compile(rf"\b{NUM}\s+{_PLACES}\s+(?:with|having|that\s+(?:have|had)|which\s+(?:have|had))\s+"
+# "the ten areas with the most homicides", "5 neighborhoods with the lowest per capita income", "the 15 with the
+# lowest income"
+_WITH_RE = re.compile(rf"\b{NUM}\s+(?:{_PLACES}\s+)?(?:with|having|that\s+(?:have|had)|which\s+(?:have|had))\s+"
                       rf"(?:the\s+)?{_SUPER}\s+", re.I)
 # "the 5 poorest areas", "the ten most dangerous neighborhoods"
 _BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
@@ -53,7 +54,12 @@ def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
     if not after:
         return None
     distance, metric = min(after)
-    if metric == "homicides" and _RATE_RE.match(low, end + distance):  # "the highest homicide rate"
+    rate = _RATE_RE.match(low, end + distance) if metric in ("homicides", "arrests", "domestic") else None
+    if rate and re.search(r"\barrest", rate.group(0)) or metric == "arrests" and rate:
+        return "arrest_rate"  # "the highest homicide arrest rate": the share with an arrest, not a rate per capita
+    if rate and re.search(r"\bdomestic", rate.group(0)) or metric == "domestic" and rate:
+        return "domestic_share"
+    if metric == "homicides" and rate:  # "the highest homicide rate"
         return "homicide_rate"
     return metric
 

@@ -240,9 +240,12 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
                             # the indicators' own span, named as their data: "(2008-2012 data)", "the 2008-12 figures"
                             r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:data|figures|numbers|estimates|snapshot)\b", re.I)
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
-SOCIO_VINTAGE_RE = re.compile(r"\b(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
+SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
                               r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
-                              r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
+                              r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?|"
+                              # "in the 2008-12 indicators": the vintage written before the source's name
+                              r"(?=2008\s*[-\u2013]\s*(?:20)?12\s+(?:acs\s+)?(?:socio\w*\s+)?indicators?\b))"
+                              r"(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
 _MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b", re.I)
 
 

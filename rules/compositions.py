@@ -247,6 +247,11 @@ def ranked_set(analysis: Analysis) -> dict | None:
             and not ranking.by_count:
         # "the 8 areas with the highest homicide rate: how many homicides did they have combined": the set's count
         others = [{**first, "measure": "homicides"}]
+    elif first is not None and first["measure"] == "homicide_rate" and not others and n >= 2 and first.get("filters"):
+        # "the five areas with the highest rates: how many of their homicides happened between 10pm and 3:59am": the
+        # set by its whole rate, the hours (days, months) counting the homicides asked of it
+        others = [{**first, "measure": "homicides"}]
+        first = {k: v for k, v in first.items() if k != "filters"}
     if first is None or not (others or only_here):
         return None
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
@@ -363,7 +368,7 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
 
 
 def _set_spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
-    if metric in ("homicide_rate", "homicide_density"):
+    if metric in ("homicide_rate", "homicide_density", "arrest_rate", "domestic_share"):
         return {"measure": metric, **({"period": period} if period else {})}
     return _spec(metric, analysis, period)
 
@@ -528,6 +533,8 @@ def ranked_change(analysis: Analysis) -> dict | None:
     if analysis.per_capita and by_count:
         rates = [{"measure": "homicide_rate", "period": {"year": y}, "as": f"homicide_rate_{y}"} for y in years]
         others = rates + others
+    # "... and which ZIP code is that area mostly in": the area's main ZIP (and that ZIP's figures once it is known)
+    others += ["main_zip"] if "main_zip" in analysis.named_measures else []
     n, position = ranking.top_n or 1, ranking.position or 1
     if not others and n == 1 and position == 1:
         return None  # the one biggest change alone: the trend tool's own ranking of places answers it
@@ -578,9 +585,9 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
         specs, derived, _ = _home_values(analysis)
         return specs, [d for d in derived if d["op"] == "pct_change"], "change_pct"
     if metric == "population" and analysis.population_growth:
-        op = "pct_change" if analysis.population_growth == "change_pct" else "change"
+        # across areas of 2,000 to 100,000 residents a change in residents mostly measures size: its percent
         return [{"measure": "population_2010"}, {"measure": "population"}], \
-            [{"name": "residents_change", "op": op, "of": ["population_2010", "population"]}], "residents_change"
+            [{"name": "residents_change", "op": "pct_change", "of": ["population_2010", "population"]}], "residents_change"
     if metric == "arrests":  # "the percentage of its homicides that ended in an arrest": each area's arrest rate
         return [{"measure": "arrest_rate", **({"period": period} if period else {})}], [], "arrest_rate"
     spec = _spec(metric, analysis, period, rate=rate)
@@ -848,6 +855,15 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             derived.append({"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]})
             having.append({"field": "homicides_change", "op": OPS[condition.side], "value": 0})
             continue
+        if condition.metric == "population_change":
+            # "areas that grew in population ... and also had a rate under 10": the change, its sign (or bound)
+            measures += [{"measure": m} for m in ("population_2010", "population")
+                         if all(_name(x) != m for x in measures)]
+            op = "pct_change" if condition.percent else "change"
+            if all(d["name"] != "residents_change" for d in derived):
+                derived.append({"name": "residents_change", "op": op, "of": ["population_2010", "population"]})
+            having.append({"field": "residents_change", "op": OPS[condition.side], "value": condition.value})
+            continue
         spec = _bounded(analysis, period, condition)
         if spec is None or condition.grain != analysis.area_condition.grain:
             return None
@@ -1093,7 +1109,7 @@ def ihs_years(analysis: Analysis) -> dict | None:
             or (analysis.areas and len(analysis.submarkets) != 1) or analysis.zips \
             or (analysis.ranking and not ranking) or "homicides" in analysis.metrics \
             or analysis.price_figure or analysis.correlation or analysis.area_condition or analysis.group_by \
-            not in (None, "year") or years[-1] == analysis.coverage.last_year:
+            not in (None, "year") or years[-1] == analysis.coverage.last_year and analysis.open_span:
         # "since 2000" (read as running to the homicide data's last year) is the published summary's change, which
         # the price tool gives; a correlation is its own query
         return None
@@ -1224,7 +1240,16 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             if any(a == continue_with for a, _ in ran):
                 continue
             return [continue_with]
+        if link == "station_area" and "main_zip" in analysis.named_measures:
+            # "district 11's station area: the ZIP that area mostly lies in, and that ZIP's Zillow value": one more link
+            continue_with = {"measures": ["main_zip"], "group_by": ["community_area"],
+                             "filters": [{"dimension": "community_area", "in": members}]}
+            if not any(a == continue_with for a, _ in ran):
+                return [continue_with]
+            continue
         if target == "zip":
+            if "home_value" not in analysis.metrics:
+                continue  # "which ZIP is that area mostly in": the ZIP asked, nothing of it
             specs, derived, _ = _home_values(analysis)
             return [{"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": members}],
                      **({"derived": derived} if derived else {})}]
@@ -1236,7 +1261,10 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             return [_share_in_station_area(analysis, members, period)]
         if link == "station_area":  # the district's figures ran; the area its station stands in gets the rest
             counted = any(n in ("homicides", "arrests") for n in names)  # a ranked district's own count ran
-            skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted else set())
+            # "homicides in district 6, compared with homicides in the area where its station sits": both counts
+            again = analysis.area_counted_too
+            skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted and not again
+                                                                 else set())
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         derived = []
@@ -1323,6 +1351,17 @@ def group_compare(analysis: Analysis) -> dict | None:
         groups = [{"label": way, "order_by": [{"field": _name(first), "direction": way}], "limit": ranking.top_n or 1}
                   for way in (lead, "desc" if lead == "asc" else "asc")] if first else []
         skip = ranking.metric
+    elif compared["kind"] == "rest" and analysis.area_condition.metric == "population_change":
+        # "areas that lost population versus the ones that didn't": each side of the change's bound
+        condition, first = analysis.area_condition, {"measure": "population_2010"}
+        derived = [{"name": "residents_change", "op": "pct_change" if condition.percent else "change",
+                    "of": ["population_2010", "population"]}]
+        groups = [{"label": label, "having": [{"field": "residents_change", "op": way, "value": condition.value}]}
+                  for label, way in (("picked", OPS[condition.side]), ("the rest", _OTHER_SIDE[OPS[condition.side]]))]
+        others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, "population")) if s]
+        return {"measures": [first, {"measure": "population"}, *_with_count(others, analysis)],
+                "group_by": ["community_area"], "derived": derived,
+                "groups": [{**g, "figure": compared["figure"]} for g in groups]} if others else None
     elif compared["kind"] == "rest":
         condition = analysis.area_condition
         first = _bounded(analysis, period)
@@ -1466,6 +1505,7 @@ def bound_query(analysis: Analysis) -> dict | None:
               **({"filters": kinds + ([{"dimension": "calendar_month", "in": list(b.months)}] if b.months else [])}
                  if kinds or b.months else {})} for b in bound]
     ranked = next((s for s, b in zip(specs, bound) if b.ranks), None)
+    specs, derived = _bound_changes(specs, bound)
     first = ranked or (_spec(ranking.metric, analysis, None) if ranking and ranking.metric else None)
     timed = (*TIMED, "homicides", "arrest_rate", "domestic_homicides")
     untimed = [s for s in (_spec(m, analysis, None) for m in analysis.metrics)
@@ -1479,12 +1519,30 @@ def bound_query(analysis: Analysis) -> dict | None:
         n = ranking.top_n or 1
         place = analysis.group_by if analysis.group_by in ("ward", "district") else "community_area"
         return {"measures": ([] if ranked else [first]) + specs + untimed, "group_by": [place],
-                "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1}
+                "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": n > 1,
+                **({"derived": derived} if derived else {})}
     if ranking or (grain not in (None, "community_area") and "homicide_rate" in str(specs)):
         return None  # a named place's own rank, or a rate at a grain without residents: the rest of the reader
     return {"measures": specs + (untimed if grain == "community_area" else []),
             "group_by": [grain] if grain else [],
-            **({"filters": [{"dimension": grain, "in": members}]} if grain else {})}
+            **({"filters": [{"dimension": grain, "in": members}]} if grain else {}),
+            **({"derived": derived} if derived else {})}
+
+
+def _bound_changes(specs: list, bound: list) -> tuple[list, list]:
+    """A part that asks the change between its span's two years ("the combined percent change in homicides from 2019
+    to 2020"): each year's figure, the change and the percent change, in place of the span's total."""
+    out, derived = [], []
+    for spec, b in zip(specs, bound):
+        if not b.change:
+            out.append(spec)
+            continue
+        pair = [{**spec, "period": {"year": int(y)}, "as": f"{b.measure}_{y}"} for y in (b.period["start"],
+                                                                                        b.period["end"])]
+        out += pair
+        derived += [{"name": f"{b.measure}_change", "op": "change", "of": [p["as"] for p in pair]},
+                    {"name": f"{b.measure}_pct_change", "op": "pct_change", "of": [p["as"] for p in pair]}]
+    return out, derived
 
 
 def composed_query(analysis: Analysis) -> dict | None:

@@ -633,6 +633,8 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
     ... at most the median 18.9% had 7.7. The first set's is 7.45 times the second's (a difference of 50.0)."."""
     picking = {h["field"] for g in result.groups for h in g["having"]} | \
         {o["field"] for g in result.groups for o in g["order_by"]}
+    # a derived column that picks the sets picks with its inputs ("residents change": both censuses' residents)
+    picking |= {f for d in result.query.get("derived") or [] if d["name"] in picking for f in d["of"]}
     asked = [c for c in figures if c["name"] not in picking] or figures
     sentences = []
     for group in result.groups:

@@ -76,6 +76,9 @@ AREA_ZIPS = Dataset(
         Measure("main_zip", "Main ZIP (largest share of the area's land)", "text", "area_zips", column="main_zip",
                 grains=("community_area",), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land",
                                                    "zip code does most of", "zip does most of",
-                                                   "zip code that most of", "zip that most of"),
+                                                   "zip code that most of", "zip that most of", "zip is most of",
+                                                   "zip code is most of", "zip that area mostly", "zip it mostly",
+                                                   "zip code it mostly", "zip it lies mostly",
+                                                   "zip code is that area mostly", "zip is that area mostly"),
                 **_COMMON),
     ))
