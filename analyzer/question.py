@@ -545,6 +545,12 @@ def _late_months(month_years: list, cov: dict) -> list[str]:
         if late else []
 
 
+def _rate_picks_a_set(w) -> bool:
+    """"The five areas with the highest rates: how many of their homicides happened between 10pm and 4am": the rate
+    only picks a set, the hours count its homicides (the query carries both)."""
+    return any(s.metric == "homicide_rate" and s.n >= 2 for s in ranked_sets(w.low, w.metric_pos))
+
+
 def _read_warnings(w) -> None:
     """The spans the reading used, the warnings the answer gives, and how complex the question is."""
     areas, asked_years, comparison, condition = w.areas, w.asked_years, w.comparison, w.condition
@@ -554,10 +560,7 @@ def _read_warnings(w) -> None:
     periods, place_count, places, quarter = w.periods, w.place_count, w.places, w.quarter
     ranking, scope, text, times, trend = w.ranking, w.scope, w.text, w.times, w.trend
     unsupported, wards, years = w.unsupported, w.wards, w.years
-    # "the five areas with the highest rates: how many of their homicides happened between 10pm and 4am": the rate
-    # only picks a set, the hours count its homicides (the query carries both)
-    rate_picks = any(s.metric == "homicide_rate" and s.n >= 2 for s in ranked_sets(w.low, w.metric_pos))
-    if per_capita and (times.date_spans or times.hour_spans) and not rate_picks:
+    if per_capita and (times.date_spans or times.hour_spans) and not _rate_picks_a_set(w):
         times.without_spans()  # the rates tool takes whole years: the spans are reported, not claimed
     consumed += times.consumed + [m.span() for m in NOT_DAYS_RE.finditer(low)]
     invalid, warnings = place_warnings(places, geo)

@@ -111,7 +111,7 @@ def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call)
             return None
         arguments = calls[0].get("arguments") or {}
         refused = _years_outside_question(state, arguments) or _leaves_out_a_place(state, arguments) or \
-            _off_the_gaps(state, arguments)
+            _year_as_a_bound(state, arguments) or _off_the_gaps(state, arguments)
         tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
         step.add_call(tool_step)
         if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
@@ -154,6 +154,26 @@ def _years_outside_question(state: RunState, query: dict) -> str | None:
         return (f"refused: the years {', '.join(map(str, strange))} are not in the question, which names "
                 f"{', '.join(map(str, sorted(asked)))}")
     return None
+
+
+def _year_as_a_bound(state: RunState, query: dict) -> str | None:
+    """A bound whose value is a year the question names: the 0.5B model wrote "homicides under 2019" for "in 2019",
+    shown as "77 community areas with fewer than 2,019 homicides", another reading of nothing asked."""
+    years = {int(y) for y in state.analysis.years}
+    bounds = [h.get("value") for q in _queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
+    bad = sorted({int(v) for v in bounds if isinstance(v, (int, float)) and not isinstance(v, bool) and v in years})
+    if bad:
+        return (f"refused: {bad[0]} is a year the question names, not a bound on a figure; put it in the period and "
+                f"bound the figure by the number the question gives")
+    return None
+
+
+def _queries_in(query) -> list[dict]:
+    """A query and every query inside it (members_from, and each compared set)."""
+    if not isinstance(query, dict):
+        return []
+    return [query, *_queries_in(query.get("members_from")),
+            *[g for g in query.get("groups") or [] if isinstance(g, dict)]]
 
 
 def _off_the_gaps(state: RunState, query: dict) -> str | None:

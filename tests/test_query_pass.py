@@ -14,6 +14,7 @@ from semantic.describe import describe_query
 from semantic.executor import run_query
 from semantic.schema import query_schema
 from settings.loader import load_settings
+from tests import semantic_reference as ref
 from tests.loop_helpers import SuggestibleModel
 from tools import names
 
@@ -259,7 +260,6 @@ ZILLOW_CHANGE = dict(measures=[{"measure": "home_value", "as": "v2019", "period"
 
 
 def test_a_gap_in_the_readers_answer_gets_the_models_query_beside_it(registry, settings):
-    from tests import semantic_reference as ref
     change = (ref._ca_zhvi(2024, 1)[68] / ref._ca_zhvi(2019, 1)[68] - 1) * 100
     backend = SuggestibleModel([query_call(**ZILLOW_CHANGE)])
     result = Orchestrator(backend, registry, settings).run(TWO_SOURCES)
@@ -289,3 +289,13 @@ def test_an_answer_with_no_gap_asks_the_model_for_no_query(registry, settings, r
     backend = SuggestibleModel(["There were 586 homicides in 2018."])
     result = Orchestrator(backend, registry, settings).run("How many homicides were there in 2018?")
     assert "query" not in _phases(backend) and not [c for c in result.calls if c.origin == "model"]
+
+
+def test_a_year_written_as_a_bound_is_refused(registry, settings, zero_areas):
+    """"homicides under 2019" for "in 2019": refused by name and repaired, never shown as another reading."""
+    year_bound = dict(ZERO_2018, having=[{"field": "homicides", "op": "<", "value": 2018}])
+    backend = SuggestibleModel([query_call(**year_bound), query_call(**ZERO_2018)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert model[0].status == "error" and "2018 is a year the question names" in model[0].error
+    assert model[1].status == "ok" and f"There are {len(zero_areas)} community areas" in result.answer
