@@ -113,9 +113,26 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
             continue
         if condition is None:
             break
-        if all(c.metric != condition.metric for c in out):
-            out.append(condition)
+        if all(c.metric != condition.metric or _opposite(c, condition) for c in out):
+            out.append(condition)  # a second bound on one measure: an interval, or a second set (``apart``)
     return out
+
+
+def _opposite(a: AreaCondition, b: AreaCondition) -> bool:
+    up = {"above", "at_least"}
+    return not (a.reference or b.reference) and (a.side in up) != (b.side in up)
+
+
+def apart(a: AreaCondition, b: AreaCondition) -> bool:
+    """Two bounds on one measure that no place meets both of ("above $400k, and those below $150k"): two sets, not
+    one interval ("above $100k and below $150k")."""
+    if a.metric != b.metric or a.reference or b.reference:
+        return False
+    up = {"above", "at_least"}
+    if (a.side in up) == (b.side in up):
+        return False
+    low, high = (a, b) if a.side in up else (b, a)
+    return low.value >= high.value
 
 
 # "... the city figure on BOTH X and Y", "... the median for each of X, Y and Z": the measures after share the bound

@@ -81,8 +81,8 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of_station_area, districts_by_address,
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
-from analyzer.conditions import change_bound, read_conditions
-from analyzer.groups import asks_range, compared_groups, rest_compared, share_of_places, spread_asked
+from analyzer.conditions import apart, change_bound, read_conditions
+from analyzer.groups import MEAN_RE, asks_range, compared_groups, rest_compared, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -896,6 +896,12 @@ def _finish(w) -> Analysis:
     result["area_condition"] = condition
     result["more_conditions"] = w.more_conditions if condition else []
     result["compared_groups"] = w.compared
+    other = next((c for c in result["more_conditions"] if apart(condition, c)), None) if condition else None
+    if other is not None and not w.compared:
+        # "the pooled rate for areas valued above $400k, and for those below $150k": each bound its own set
+        result["more_conditions"] = [c for c in result["more_conditions"] if c is not other]
+        result["compared_groups"] = {"kind": "sides", "figure": "mean" if MEAN_RE.search(low) else "pooled",
+                                     "bounds": [], "other": {"side": other.side, "value": other.value}}
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
     _query_parts(w, result)

@@ -19,7 +19,7 @@ import functools
 import json
 import re
 
-from analyzer.lexicon import RANK_ASKED_RE, SHARE_ASKED_RE, without_conventions
+from analyzer.lexicon import COUNTING_WORDS, RANK_ASKED_RE, SHARE_ASKED_RE, TENS_WORDS, without_conventions
 from analyzer.notes import not_used_note
 from analyzer.years import ACS_VINTAGE_RE, SOCIO_VINTAGE_RE
 from semantic.catalog import catalog
@@ -229,6 +229,14 @@ def _numbers_named(question: str, analysis) -> list[tuple[int, int, float]]:
         comparator = _COMPARATOR_RE.search(before)
         out.append((comparator.start() + max(0, m.start() - 25) if comparator else m.start(), m.end(), value))
     return out
+
+
+def question_numbers(question: str) -> set[float]:
+    """Every number the question writes, in digits ("30", "$300k", "2.5%") or words ("ten", "forty")."""
+    found = _numbers_written(question)
+    found |= {float(n) for word, n in {**COUNTING_WORDS, **TENS_WORDS}.items()
+              if re.search(rf"\b{word}\b", question, re.I)}
+    return found
 
 
 def _numbers_in(value, into: set[float]) -> None:

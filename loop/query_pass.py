@@ -19,7 +19,7 @@ import re
 import prompt_registry as prompts
 from loop import decisions
 from loop.context import RunContext
-from loop.coverage_check import addresses, coverage_gaps
+from loop.coverage_check import addresses, coverage_gaps, question_numbers
 from loop.grammar import build_tool_grammar
 from loop.model_pass import generate, out_of_time
 from loop.state import RunState, StopReason
@@ -111,7 +111,8 @@ def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call)
             return None
         arguments = calls[0].get("arguments") or {}
         refused = _years_outside_question(state, arguments) or _leaves_out_a_place(state, arguments) or \
-            _year_as_a_bound(state, arguments) or _off_the_gaps(state, arguments)
+            _year_as_a_bound(state, arguments) or _bound_not_asked(state, arguments) or \
+            _one_period_grouped_by_it(arguments) or _off_the_gaps(state, arguments)
         tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
         step.add_call(tool_step)
         if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
@@ -165,6 +166,34 @@ def _year_as_a_bound(state: RunState, query: dict) -> str | None:
     if bad:
         return (f"refused: {bad[0]} is a year the question names, not a bound on a figure; put it in the period and "
                 f"bound the figure by the number the question gives")
+    return None
+
+
+def _bound_not_asked(state: RunState, query: dict) -> str | None:
+    """A bound the question does not write: bounds come from the question ("more than 30", "at least ten", "murder-free"
+    is 0). The 0.5B model bounded "homicides under 2" for "the one of those five with the most", shown as another
+    reading of a threshold nobody named."""
+    bounds = [h.get("value") for q in _queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
+    numbers = [float(v) for v in bounds if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not numbers:
+        return None
+    named = {0.0, 1.0} | question_numbers(state.question)
+    # the number itself, the step beside it ("at least 40" is "more than 39"), or a fraction of a percent ("30%")
+    strange = [x for x in numbers if not any(abs(y - n) < 1e-6 * max(1.0, abs(n)) for n in named
+                                             for y in (x, x - 1, x + 1, x * 100))]
+    if strange:
+        return (f"refused: the question names no bound of {strange[0]:g}; bound a figure only by a number the "
+                f"question gives")
+    return None
+
+
+def _one_period_grouped_by_it(query: dict) -> str | None:
+    """Grouped by year over a single year ("the year with the most homicides in 2016 is 2016"): no reading at all."""
+    for q in _queries_in(query):
+        period = q.get("period") if isinstance(q.get("period"), dict) else {}
+        single = "year" in period or len(period.get("years") or []) == 1
+        if single and "year" in (q.get("group_by") or []):
+            return "refused: the query groups by year over a single year; group by what the question compares"
     return None
 
 

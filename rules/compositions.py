@@ -1362,6 +1362,14 @@ def group_compare(analysis: Analysis) -> dict | None:
         return {"measures": [first, {"measure": "population"}, *_with_count(others, analysis)],
                 "group_by": ["community_area"], "derived": derived,
                 "groups": [{**g, "figure": compared["figure"]} for g in groups]} if others else None
+    elif compared["kind"] == "sides":
+        # "areas valued above $400k, and those below $150k": each bound on the one measure picks its own set
+        condition, other = analysis.area_condition, compared["other"]
+        first = _bounded(analysis, period)
+        groups = [{"label": label, "having": [{"field": _name(first), "op": OPS[side], "value": value}]}
+                  for label, side, value in (("first", condition.side, condition.value),
+                                             ("second", other["side"], other["value"]))] if first else []
+        skip = "homicides" if first and first["measure"] == "homicide_rate" else condition.metric
     elif compared["kind"] == "rest":
         condition = analysis.area_condition
         first = _bounded(analysis, period)

@@ -180,3 +180,23 @@ def test_the_area_with_the_biggest_rate_rise_and_its_main_zip(ask):
                     "in?"))
     assert f"is {ref._sm('name')[top]} ({top})" in text and f"ZIP {_main_zip(top)}" in text
     assert "could not use" not in text
+
+
+def test_two_bounds_on_one_measure_an_interval_or_two_sets(ask):
+    """Opposite bounds on one measure: one set where they overlap ("above 20000 and below 30000"), two sets each
+    with its own figure where no place meets both ("above $400k, and for those below $150k")."""
+    income = ref._sm("income")
+    inside = income[(income.index > 0) & (income > 20000) & (income < 30000)]
+    text = lead(ask("how many community areas had a per capita income above 20000 and below 30000?"))
+    assert text.startswith(f"There are {len(inside)} community areas with per capita income (2008-2012) over $20,000 "
+                           "and with per capita income (2008-2012) under $30,000")
+    value, counts = ref._ca_zhvi(2024, 9), ref._counts(ref._years(2019, 2022))
+
+    def pooled(mask):
+        return counts[mask].sum() / (ref._acs_pop()[mask].sum() * 4) * 100000
+
+    high, low = value > 400000, value < 150000
+    text = lead(ask("Pooled 2019-2022 homicide rate for community areas with an area-weighted Zillow value above "
+                    "$400k in Sept 2024, and for those below $150k?"))
+    assert f"The {int(high.sum())} community areas with a typical home value (Zillow ZHVI) over $400,000" in text
+    assert f"a combined {pooled(high):.1f} homicides" in text and f"a combined {pooled(low):.1f} homicides" in text

@@ -299,3 +299,23 @@ def test_a_year_written_as_a_bound_is_refused(registry, settings, zero_areas):
     model = [c for c in result.calls if c.origin == "model"]
     assert model[0].status == "error" and "2018 is a year the question names" in model[0].error
     assert model[1].status == "ok" and f"There are {len(zero_areas)} community areas" in result.answer
+
+
+def test_a_bound_the_question_does_not_write_is_refused(registry, settings, zero_areas):
+    """"homicides under 2" where the question names no 2: refused and repaired; 0 ("murder-free") stays a bound."""
+    invented = dict(ZERO_2018, having=[{"field": "homicides", "op": "<", "value": 7}])
+    backend = SuggestibleModel([query_call(**invented), query_call(**ZERO_2018)])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert model[0].status == "error" and "names no bound of 7" in model[0].error
+    assert model[1].status == "ok" and f"There are {len(zero_areas)} community areas" in result.answer
+
+
+def test_a_single_year_grouped_by_year_is_refused(registry, settings):
+    by_year = dict(measures=["homicides"], group_by=["year"], period={"year": 2018},
+                   order_by=[{"field": "homicides", "direction": "desc"}], limit=1)
+    backend = SuggestibleModel([query_call(**by_year), "NO_TOOL_CALL"])
+    result = Orchestrator(backend, registry, settings).run(SHORT)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert model[0].status == "error" and "single year" in model[0].error
+    assert "Another reading" not in result.answer
