@@ -340,6 +340,51 @@ def addresses(gap: str, query: dict) -> bool:
     return False
 
 
+# Words too common to tie a query to a phrase ("the homicide rate per year" names a rate, not "per" or "year").
+_PLAIN_WORDS = frozenset("the and for per with from that this what which how many much were was are its their there "
+                         "year years area areas".split())
+
+
+_NONE_RE = re.compile(r"\b(?:free|zero|none|no|without)\b", re.I)
+
+
+def uses_words(phrase: str, query: dict) -> bool:
+    """Whether a query takes up a phrase the reading could not use: ``addresses`` does (a year, a number, a source, a
+    share, a rank), or one of its words names a measure, a grouping or a member the query holds. "Another reading"
+    under the words left out is shown only for such a query: asked "second-degree murders in 2019", the 0.5B model's
+    arrest-rate change by area was shown as another reading of a question nobody asked."""
+    if addresses(phrase, query):
+        return True
+    if _NONE_RE.search(phrase) and any(h.get("value") in (0, 1) for q in [query, *_inner(query)]
+                                       for h in q.get("having") or [] if isinstance(h, dict)):
+        return True  # "murder-free" is a bound at zero
+    words = {w[:5] for w in re.findall(r"[a-z]{3,}", phrase.lower()) if w not in _PLAIN_WORDS}
+    if not words:
+        return False
+    cat = catalog()
+    named = _strings_in(query)
+    for text in list(named):
+        thing = cat.measures.get(text) or cat.dimensions.get(text)
+        if thing is not None:
+            named += [thing.label, *thing.words]
+    held = {w[:5] for text in named for w in re.findall(r"[a-z]{3,}", str(text).lower().replace("_", " "))}
+    return bool(words & held)
+
+
+def _inner(query) -> list[dict]:
+    inner = query.get("members_from") if isinstance(query, dict) else None
+    return [inner, *_inner(inner)] if isinstance(inner, dict) else []
+
+
+def _strings_in(value) -> list[str]:
+    """Every text of a query: its measures, dimensions, members and fields."""
+    if isinstance(value, dict):
+        return [t for item in value.values() for t in _strings_in(item)]
+    if isinstance(value, (list, tuple)):
+        return [t for item in value for t in _strings_in(item)]
+    return [value] if isinstance(value, str) else []
+
+
 def _all_measures(query) -> list:
     """The measures of a query and of every query inside it (members_from)."""
     if not isinstance(query, dict):

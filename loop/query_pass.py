@@ -19,7 +19,7 @@ import re
 import prompt_registry as prompts
 from loop import decisions
 from loop.context import RunContext
-from loop.coverage_check import addresses, coverage_gaps, question_numbers
+from loop.coverage_check import addresses, coverage_gaps, question_numbers, uses_words
 from loop.grammar import build_tool_grammar
 from loop.model_pass import generate, out_of_time
 from loop.state import RunState, StopReason
@@ -112,7 +112,8 @@ def _write_query(state: RunState, ctx: RunContext, reader_answer: str, run_call)
         arguments = calls[0].get("arguments") or {}
         refused = _years_outside_question(state, arguments) or _leaves_out_a_place(state, arguments) or \
             _year_as_a_bound(state, arguments) or _bound_not_asked(state, arguments) or \
-            _one_period_grouped_by_it(arguments) or _off_the_gaps(state, arguments)
+            _one_period_grouped_by_it(arguments) or _off_the_gaps(state, arguments) or \
+            _off_the_words(state, arguments)
         tool_step = run_call(state, ctx, names.QUERY, arguments, origin="model", refused=refused)
         step.add_call(tool_step)
         if tool_step.status == "ok" and tool_step.result is not None and (tool_step.result.values or {}).get("rows"):
@@ -215,6 +216,19 @@ def _off_the_gaps(state: RunState, query: dict) -> str | None:
         return None
     return (f"refused: the query computes none of {', '.join(repr(g) for g in state.coverage_gaps[:3])}, which the "
             f"answer so far leaves out; write a query for that part of the question")
+
+
+def _off_the_words(state: RunState, query: dict) -> str | None:
+    """Beside a reader's answer, a query is another reading only where it takes up a word that answer could not use:
+    on blind26 each of the 0.5B model's six "Another reading"s under unused words computed something unrelated
+    ("second-degree" -> the arrest rate's change by area; "majority-Black" -> homicides by area under 2,019)."""
+    unused = state.analysis.not_used
+    if state.coverage_gaps or not state.reader_answer or not unused:
+        return None
+    if any(uses_words(word, query) for word in unused):
+        return None
+    return (f"refused: the query takes up none of {', '.join(repr(w) for w in unused[:3])}, the words the reading "
+            f"could not use; write a query that computes what they ask")
 
 
 def _leaves_out_a_place(state: RunState, query: dict) -> str | None:

@@ -8,6 +8,7 @@ import pytest
 import prompt_registry as prompts
 from backends.llama_cpp import LlamaCppBackend, validate_grammar
 from intelligent_mcp import Orchestrator
+from loop.coverage_check import uses_words
 from loop.query_pass import agrees, query_grammar
 from semantic.catalog import catalog, public_measures
 from semantic.describe import describe_query
@@ -120,12 +121,31 @@ def test_no_query_leaves_the_readers_answer_alone(registry, settings):
     assert all(c.origin == "reader" for c in result.calls)
 
 
-def test_a_query_that_agrees_with_the_reader_adds_nothing(registry, settings, raw):
+def test_a_query_that_takes_up_no_unused_word_is_refused_and_adds_nothing(registry, settings, raw):
+    # The city's 2018 count is a fair query but not a reading of "murder-free": beside the reader's answer it
+    # would only repeat a figure or show an unrelated one.
     count = int((raw.year == 2018).sum())
-    backend = SuggestibleModel([query_call(measures=["homicides"], period={"year": 2018})])
+    plain = query_call(measures=["homicides"], period={"year": 2018})
+    backend = SuggestibleModel([plain, plain])
     result = Orchestrator(backend, registry, settings).run(SHORT)
+    model = [c for c in result.calls if c.origin == "model"]
+    assert "'free'" in model[0].error and all(c.status != "ok" for c in model)
     assert f"{count:,}" in result.answer and "Another reading" not in result.answer
-    assert _reading(result)[0].agreed is True
+    assert _reading(result)[0].ran == "reader"
+
+
+@pytest.mark.parametrize("words,query,taken", [
+    ("second-degree", {"measures": ["arrest_rate"], "group_by": ["community_area"]}, False),
+    ("majority-black", {"measures": ["homicides"], "group_by": ["community_area"]}, False),
+    ("majority-black", {"measures": ["share_black"], "group_by": ["community_area"],
+                        "having": [{"field": "share_black", "op": ">", "value": 50}]}, True),
+    ("common hour", {"measures": ["homicides"], "group_by": ["year"]}, False),
+    ("common hour", {"measures": ["homicides"], "group_by": ["hour"]}, True),
+    ("murder-free", {"measures": ["homicides"], "group_by": ["community_area"],
+                     "having": [{"field": "homicides", "op": "==", "value": 0}]}, True),
+])
+def test_a_query_takes_up_an_unused_word_by_its_measure_grouping_member_or_bound(words, query, taken):
+    assert uses_words(words, query) is taken
 
 
 def test_agreement_is_every_figure_of_the_model_lead_in_the_readers_answer():
