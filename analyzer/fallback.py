@@ -18,6 +18,8 @@ FALLBACK_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\
 # "the 2011-2015 ACS", "ACS 2014-2018": a five-year ACS vintage named
 _ACS_VINTAGE_RE = re.compile(r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\s+(?:5-year\s+)?acs\b|"
                              r"\bacs\s+(?:5-year\s+)?((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b")
+# "the latest full year", "the most recent complete month": the latest whole period, not a partial one
+WHOLE_RE = re.compile(r"\b(?:latest|most\s+recent|last|newest)\s+(?:full|complete|whole)\b")
 HELD_ACS = ("2019", "2023")
 NOT_HELD = " is not in the data: "  # the lead says a period or vintage is missing, and what stands in for it
 
@@ -59,10 +61,23 @@ def latest_instead(result: dict, low: str, coverage: dict) -> None:
         notes.append(f"{named} is not in the data: the IHS price index ends in {ihs_end}, so that latest quarter "
                      "is given instead.")
     end = str((coverage.get("homicides") or {}).get("end") or "")
-    if "homicides" in metrics and end and any(m > end[:7] for m in result.get("month_years") or []):
+    late_years = [y for y in result.get("out_of_range_years") or [] if end and y > int(end[:4])]
+    if "homicides" in metrics and late_years and set(result.get("years") or []) <= set(late_years) and \
+            not result.get("month_years"):
+        whole = bool(WHOLE_RE.search(low)) and not end.endswith("-12-31")
+        latest = int(end[:4]) - (1 if whole else 0)
+        result.update(years=[latest], year_range={"start": latest, "end": latest},
+                      out_of_range_years=[y for y in result["out_of_range_years"] if y not in late_years])
+        notes.append(f"{late_years[0]} is not in the data: the homicide data ends on {end}, so the latest "
+                     f"{'whole ' if whole else ''}year, {latest}, is given instead.")
+    elif "homicides" in metrics and end and any(m > end[:7] for m in result.get("month_years") or []):
         month = min(m for m in result["month_years"] if m > end[:7])
         notes.append(f"{_month_name(month)} is not in the data: the homicide data ends on {end}.")
     if not notes:
+        return
+    if late_years and result.get("years") == [int(end[:4]) - (1 if WHOLE_RE.search(low) and not
+                                                            end.endswith("-12-31") else 0)]:
+        result["warnings"] = [w for w in result.get("warnings") or [] if "outside the" not in w] + notes
         return
     last_year = {int(zhvi_end[:4]) if late else None, int(ihs_end[:4]) if late_q or "price_trend" in metrics else None}
     result["out_of_range_years"] = [y for y in result.get("out_of_range_years") or [] if not (

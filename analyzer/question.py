@@ -73,7 +73,7 @@ from analyzer.lexicon import (
     without_conventions,
 )
 from analyzer import negations
-from analyzer.fallback import FALLBACK_RE, acs_vintage_warning, latest_instead
+from analyzer.fallback import FALLBACK_RE, WHOLE_RE, acs_vintage_warning, latest_instead
 from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
@@ -406,6 +406,8 @@ def _periods_not_held(w, result: dict) -> None:
     low, data = w.low, w.data
     latest_instead(result, low, getattr(data, "coverage", None) or {} if data is not None else {})
     fallback = FALLBACK_RE.search(low)
+    if fallback:
+        result["period_fallback"] = "latest_full" if WHOLE_RE.search(low[fallback.start():]) else "latest"
     if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
         result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
                               and not (p == "vintage" and "acs" in low)]

@@ -827,6 +827,12 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     # beside it in the lead, not only among the notes at the foot.
     qualifying = [w for w in analysis.warnings if _qualifies(w, " ".join(kept_lead))] if kept_lead and not \
         outside else []
+    # a query's period past the data, answered with the latest held as the question asked: which period is missing
+    # is said before the figure that stands in for it
+    standing_in = list(dict.fromkeys(c for e in ok if e.name == names.QUERY for c in e.result.caveats or []
+                                     if NOT_HELD in c and c.endswith("is given instead.")))
+    if kept_lead and standing_in and not outside:
+        kept_lead = standing_in + kept_lead
     for warning in qualifying:
         kept_lead.append(warning)
         notes = [n for n in notes if n != warning]

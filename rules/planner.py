@@ -56,12 +56,29 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
         # a follow-up "how does that compare with the city?" (analyzer/followup.py), or "Englewood's arrest rate,
         # and the citywide rate for the same years": the place's calls again without the place
         plan += city_versions(plan)
+    if analysis.period_fallback:
+        plan = [(name, _with_fallback(args, analysis.period_fallback) if name == names.QUERY else args)
+                for name, args in plan]
     out = []
     for name, args in plan:
         if _already_asked(name, args, results) or any(n == name and a == args for n, a in out):
             continue
         out.append((name, args))
     return out[:remaining]
+
+
+def _with_fallback(query, fallback: str):
+    """Each period of a query (its own, each measure's, its set's) with the question's fallback to the latest period
+    held, which the layer takes only where the data ends before the period asked."""
+    if isinstance(query, list):
+        return [_with_fallback(item, fallback) for item in query]
+    if not isinstance(query, dict):
+        return query
+    out = {k: _with_fallback(v, fallback) for k, v in query.items()}
+    period = out.get("period")
+    if isinstance(period, dict) and "start" not in period and "else" not in period:
+        out["period"] = {**period, "else": fallback}
+    return out
 
 
 PLACE_ARGS = ("community_area", "compare_areas", "ward", "district", "zip")

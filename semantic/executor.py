@@ -26,7 +26,37 @@ HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
 def run_query(data, raw) -> QueryResult:
     """Check and run one query (a dict); a bad query raises QueryError."""
     query = parse_query(raw, data)
-    return Executor(data, query).run()
+    executor = Executor(data, query)
+    executor.caveats.extend(latest_instead(query, data))
+    return executor.run()
+
+
+def latest_instead(query: Query, data) -> list[str]:
+    """A period with a fallback that the data ends before becomes the latest one held, for the whole query and for
+    each measure's own period; each change is said ("March 2021 is not in the data: Redfin ... covers 2012-03-31 to
+    2019-10-31, so the latest month held, October 2019, is given instead")."""
+    cat, notes = catalog(), []
+    timed = [spec for spec in query.measures
+             if cat.datasets[cat.measures[spec.measure].dataset].time != "snapshot"]
+
+    def replaced(period, spec):
+        dataset = cat.datasets[cat.measures[spec.measure].dataset]
+        held = periods.latest_held(period, dataset.coverage(data)) if period is not None else None
+        if held is not None:
+            kind = {"years": "year", "months": "month", "quarters": "quarter"}[held.kind]
+            whole = "whole " if period.fallback == "latest_full" else ""
+            coverage = dataset.coverage(data)
+            notes.append(f"{period.words()} is not in the data: {dataset.title.split(' (')[0]} covers {coverage[0]} "
+                         f"to {coverage[1]}, so the latest {whole}{kind} held, {held.words()}, is given instead.")
+        return held
+
+    if timed and query.period is not None:
+        query.period = replaced(query.period, timed[0]) or query.period
+    for spec in timed:
+        spec.period = replaced(spec.period, spec) or spec.period
+    if query.members_from is not None:
+        notes += latest_instead(query.members_from, data)
+    return list(dict.fromkeys(notes))
 
 
 class Executor:

@@ -57,6 +57,29 @@ def check_coverage(period: Period, title: str, coverage: tuple, caveats: list) -
             caveats.append(f"{label} is only partly in the data: {title} covers {coverage[0]} to {coverage[1]}.")
 
 
+def latest_held(period: Period, coverage: tuple) -> Period | None:
+    """Where a period asks for a fallback and the data ends before every member of it, the latest period of the same
+    kind the data holds ("latest_full": the latest whole one, so 2022 where homicides end on 2023-07-19); else None."""
+    if not period.fallback or period.kind == "span":
+        return None
+    last = bounds_of(coverage[1], True)
+    if any(member_bounds(period.kind, v)[0] <= last for v in period.values):
+        return None
+    full = period.fallback == "latest_full"
+    if period.kind == "years":
+        year = int(last[:4]) - (1 if full and not last.endswith("-12-31") else 0)
+        return Period("years", [year])
+    if period.kind == "months":
+        month = last[:7]
+        if full and bounds_of(month, True) != last:
+            month = (pd.Period(month, "M") - 1).strftime("%Y-%m")
+        return Period("months", [month])
+    quarter = f"{last[:4]}Q{(int(last[5:7]) - 1) // 3 + 1}"
+    if full and bounds_of(quarter, True) != last:
+        quarter = str(pd.Period(quarter, "Q") - 1)
+    return Period("quarters", [quarter])
+
+
 def _quarter_of(month: pd.Series) -> pd.Series:
     return month.str[:4] + "Q" + ((month.str[5:7].astype(int) - 1) // 3 + 1).astype(str)
 

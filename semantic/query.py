@@ -43,6 +43,7 @@ MAX_GROUPS = 4
 GROUP_KEYS = ("label", "having", "order_by", "limit", "figure")
 
 
+FALLBACKS = ("latest", "latest_full")  # a period's "else": the latest period held, or the latest whole one
 _MONTH_NAMES = tuple(calendar.month_name)[1:]  # "January" ... "December" (the first entry is "")
 
 
@@ -54,11 +55,13 @@ class Period:
     values: list = field(default_factory=list)  # years (int), months ("YYYY-MM") or quarters ("YYYYQn")
     start: str = ""  # span: YYYY-MM-DD
     end: str = ""
+    # "else": "latest" | "latest_full": where the data ends before every member, its latest period of the same kind
+    # stands in (the user's own fallback: "if March 2021 isn't there, the latest month you have")
+    fallback: str = ""
 
     def to_dict(self) -> dict:
-        if self.kind == "span":
-            return {"start": self.start, "end": self.end}
-        return {self.kind: list(self.values)}
+        out = {"start": self.start, "end": self.end} if self.kind == "span" else {self.kind: list(self.values)}
+        return {**out, "else": self.fallback} if self.fallback else out
 
     def label(self) -> str:
         if self.kind == "span":
@@ -236,6 +239,15 @@ def parse_period(raw, at: str) -> Period | None:
     if isinstance(raw, (int, str)) and not isinstance(raw, bool):
         raw = {"year": raw}
     raw = _object(raw, at)
+    fallback = raw.get("else") or ""
+    if fallback not in ("", *FALLBACKS):
+        raise QueryError(f"{at}.else must be one of {', '.join(FALLBACKS)}; got {fallback!r}", "invalid_period", at)
+    period = _period_of({k: v for k, v in raw.items() if k != "else"}, at)
+    period.fallback = fallback
+    return period
+
+
+def _period_of(raw: dict, at: str) -> Period:
     keys = set(raw)
     dims = catalog().dimensions
     if keys in ({"year"}, {"years"}):

@@ -6,8 +6,8 @@ import functools
 
 from semantic.catalog import catalog, public_measures
 from semantic.datasets.population import POPULATIONS
-from semantic.query import (DERIVED_OPS, GROUP_FIGURES, HAVING_OPS, HAVING_REFERENCES, MAX_GROUPS, MAX_LIMIT,
-                            MAX_MEASURES)
+from semantic.query import (DERIVED_OPS, FALLBACKS, GROUP_FIGURES, HAVING_OPS, HAVING_REFERENCES, MAX_GROUPS,
+                            MAX_LIMIT, MAX_MEASURES)
 
 DESCRIPTION = ("Answer with one typed query over every dataset: measures (homicides, homicide_rate, "
                "per_capita_income, home_value, population, alderperson, ...) by a place grain (community_area, "
@@ -22,7 +22,10 @@ def _period() -> dict:
                                              "quarters, or start/end (YYYY[-MM[-DD]])",
             "properties": {"year": {"type": "integer", "minimum": 1997, "maximum": 2025}, "years": years,
                            "month": text, "months": {"type": "array", "items": text, "maxItems": 24},
-                           "quarter": text, "start": text, "end": text}}
+                           "quarter": text, "start": text, "end": text,
+                           "else": {"type": "string", "enum": list(FALLBACKS),
+                                    "description": "only where the question asks for the latest period instead of "
+                                                   "one the data may not hold"}}}
 
 
 def _filters(dimensions: list) -> dict:
