@@ -81,6 +81,13 @@ def _digits(low: str) -> str:
 _SKIP = object()
 
 
+_HOW_FAR = (r"\bhow\s+(?:far|much)\s+(?:is|are|was|were|does|do|did)\s+(?:that|it|this|they|these|those)"
+            r"(?:\s+(?:figure|average|mean|number|value))?\s+")
+_HOW_FAR_RE = re.compile(_HOW_FAR + "$", re.I)
+# "how far is that below the city's figure": the gap between two figures asked, with its bound word
+HOW_FAR_RE = re.compile(_HOW_FAR + r"(?:above|below|under|over|higher\s+than|lower\s+than|short\s+of)\b", re.I)
+
+
 def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> list[AreaCondition]:
     """The conditions on community areas in ``low``, each on its own measure, in the question's order ("a 2016-2022
     homicide rate above 50 ... and a hardship index of 90 or higher": two). ``metric_pos``: where each measure's words
@@ -103,6 +110,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     for match in found:
         if out and out[0].span[0] <= match.start() < out[0].span[1]:
             continue
+        if _HOW_FAR_RE.search(low, max(0, match.start() - 40), match.start()):
+            continue  # "how far is that below the city's figure": a gap asked, not a set picked
         shared = _shared_reference(match, low, metric_pos, grain)
         if shared:  # "above the city figure on both poverty and the homicide rate": one bound, each measure
             out += [c for c in shared if all(o.metric != c.metric for o in out)]

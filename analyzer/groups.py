@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.conditions import group_bounds
+from analyzer.conditions import HOW_FAR_RE, group_bounds
 from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, number
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
@@ -92,7 +92,7 @@ def asks_range(low: str) -> bool:
 
 def spread_asked(low: str, condition, consumed: list) -> str | None:
     """"range" where the question asks how far apart the places' highest and lowest values are, "median" where it
-    asks the median of their values; the words read are added to ``consumed``."""
+    asks the median of their values, "mean" their plain mean; the words read are added to ``consumed``."""
     found = list(_RANGE_RE.finditer(low))
     if found:
         consumed += [m.span() for m in found]
@@ -101,6 +101,12 @@ def spread_asked(low: str, condition, consumed: list) -> str | None:
     if found and _OVER_PLACES_RE.search(low) and not (condition and condition.reference):  # not "above the median"
         consumed.append(found.span())
         return "median"
+    # "the plain average of the 77 areas' per capita incomes": the places' own mean, not the city's figure
+    found = MEAN_RE.search(low)
+    if found and _OVER_PLACES_RE.search(low) and not condition:
+        # "... and how far is that below the city's own figure": the city's figure beside it (rules/compositions.py)
+        consumed += [found.span()] + [m.span() for m in HOW_FAR_RE.finditer(low)]
+        return "mean"
     return None
 
 

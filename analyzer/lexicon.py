@@ -389,7 +389,7 @@ POPULATION_ADJUSTMENT_RE = re.compile(
 PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s*k|100,?000|1,?000|person|"
                            r"resident|head)\b|\b(?:every|each)\s+(?:100\s*k|100,?000|hundred\s+thousand|1,?000|"
                            r"thousand)\b|\brates?\b|" + POPULATION_ADJUSTMENT_RE.pattern, _FLAGS)
-PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+income\b", _FLAGS)
+PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+incomes?\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
                       r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bfell\b(?!\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bdrop(?:ped)?\b(?!\s+(?:any|those|the\s+ones|them|it|all|every|areas?|neighbou?rhoods?)\b)|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"

@@ -1098,8 +1098,9 @@ def ihs_years(analysis: Analysis) -> dict | None:
     years = sorted(set(analysis.years))
     ranking = analysis.ranking if analysis.ranking and not analysis.submarkets else None
     if len(years) == 1 and analysis.asks_average and "price_trend" in analysis.metrics and not (
-            analysis.quarters or analysis.trend or ranking or analysis.areas or analysis.zips or analysis.correlation
-            or "homicides" in analysis.metrics) and len(analysis.submarkets) <= 1:
+            analysis.quarters or analysis.trend or ranking or analysis.zips or analysis.correlation
+            or "homicides" in analysis.metrics) and len(analysis.submarkets) <= 1 and \
+            (not analysis.areas or len(analysis.submarkets) == 1):  # an area named stands for its submarket
         # "the IHS index for the City of Chicago in 2022 (annual average)": the mean of the year's four quarters
         members = [s.code for s in analysis.submarkets] or ["CHICAGO"]
         return {"measures": [{"measure": "price_index", "period": {"year": years[0]}}], "group_by": ["submarket"],
@@ -1475,8 +1476,9 @@ def across_places(analysis: Analysis) -> dict | None:
     specs = [s for s in (_spec(m, analysis, _period(analysis)) for m in analysis.metrics) if s]
     if len(specs) != 1:
         return None
+    # "... and how far is that below the city's own figure": the city's beside the places' plain average
     return {"measures": specs, "group_by": ["zip" if analysis.group_by == "zip" else "community_area"],
-            "spread": [_name(specs[0])]}
+            "spread": [_name(specs[0])], **({"vs_city": True} if analysis.city_as_a_whole else {})}
 
 
 def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:

@@ -137,7 +137,8 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     if query.get("correlate"):
         parts.append("correlation of " + " and ".join(map(str, query["correlate"])))
     if query.get("spread"):  # "the median ... across the areas"
-        parts.append("with the spread (lowest, median, highest) of " + ", ".join(_label(str(f)) for f in query["spread"]))
+        parts.append("with the spread (lowest, median, highest) of " + ", ".join(_label(str(f)) for f in query["spread"])
+                     + (", beside the city's own figure" if query.get("vs_city") else ""))
     if query.get("members_from"):
         parts.append("over: " + describe_query(query["members_from"], depth + 1))
     return ", ".join(p for p in parts if p)

@@ -83,6 +83,10 @@ class Executor:
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
         spread = {name: _spread(_column(table, name)) for name in self.q.spread} if self.q.spread else None
+        for name in self.q.spread if self.q.vs_city else []:
+            # "how far is the plain average of the 77 areas below the city's own figure": the city's, as a
+            # threshold "above the city's" reads it (the published CHICAGO row, or a ratio from the city's sums)
+            spread[name]["city"] = self._reference(name, "city", _column(table, name))
         return build_result(self, table, totals, correlation, ties, spread, selected, considered=considered)
 
     def table(self) -> tuple[pd.DataFrame, list]:

@@ -34,7 +34,7 @@ HAVING_REFERENCES = ("city", "median", "mean")
 MULTIPLE_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\*\s*(city|median|mean)")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "offset", "totals", "correlate", "population", "spread", "groups", "count_share")
+            "offset", "totals", "correlate", "population", "spread", "vs_city", "groups", "count_share")
 # Sets of the grouped rows compared ("areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic
 # areas", "the 5 lowest hardship vs the 5 highest"): each set is picked by its own having or order_by + limit and
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
@@ -132,6 +132,7 @@ class Query:
     correlate: list = field(default_factory=list)
     population: str = "auto"
     spread: list = field(default_factory=list)  # columns whose min, median and max over the rows are given
+    vs_city: bool = False  # with a spread: the city's own figure beside the places' plain average
     groups: list = field(default_factory=list)  # [{"label", "having", "order_by", "limit", "figure"}]
     count_share: bool = False  # the rows a having keeps as a share of the rows with a value ("what % of areas")
 
@@ -151,7 +152,7 @@ class Query:
             out["filters"] = [f.to_dict() for f in self.filters]
         if self.members_from:
             out["members_from"] = self.members_from.to_dict()
-        for key in ("derived", "having", "order_by", "correlate", "spread", "groups"):
+        for key in ("derived", "having", "order_by", "correlate", "spread", "vs_city", "groups"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.limit is not None:
@@ -516,14 +517,18 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
         query.offset = _int(raw["offset"], f"{at}offset", 0, MAX_LIMIT)
         if query.offset and not query.order_by:
             raise QueryError(f"{at}offset needs an order_by (which rows come first?)", "invalid_query", f"{at}offset")
-    for key in ("totals", "count_share"):
+    for key in ("totals", "count_share", "vs_city"):
         if not isinstance(raw.get(key, False), bool):
             raise QueryError(f"{at}{key} must be true or false", "invalid_query", f"{at}{key}")
     query.totals, query.count_share = raw.get("totals", False), raw.get("count_share", False)
+    query.vs_city = raw.get("vs_city", False)
     if query.count_share and not query.having:
         raise QueryError(f"{at}count_share gives the rows a having keeps as a share: add a having", "invalid_query",
                          f"{at}count_share")
     query.spread = [_known_field(query, f, f"{at}spread") for f in _list(raw.get("spread"), f"{at}spread", 20)]
+    if query.vs_city and not query.spread:
+        raise QueryError(f"{at}vs_city sets the city's figure beside a spread: add a spread", "invalid_query",
+                         f"{at}vs_city")
     if raw.get("correlate") is not None:
         pair = _list(raw["correlate"], f"{at}correlate", 2)
         if len(pair) != 2:

@@ -622,9 +622,15 @@ def _spread_sentence(name: str, stats: dict, result: QueryResult) -> str:
     span = fmt(stats["max"] - stats["min"], decimals, column["unit"] if column["unit"] == "dollars" else "")
     what = _lower(column.get("measure_label") or column["label"])
     when = f" in {column['period']}" if column.get("period") else ""
+    city = ""
+    if stats.get("city") is not None:
+        gap = stats["city"] - stats["mean"]
+        city = (f"; the city's own figure is {fmt(stats['city'], decimals, column['unit'])}, "
+                f"{fmt(abs(gap), max(decimals, 1) if column['unit'] != 'dollars' else 0, column['unit'])} "
+                f"{'above' if gap >= 0 else 'below'} the plain average")
     return (f"Across the {_grain_words(result, stats['n'])}, {what}{when} runs from {shown['min']}{low} to "
             f"{shown['max']}{high}, a range of {span}; the median is {shown['median']} and the plain average "
-            f"{shown['mean']}.")
+            f"{shown['mean']}{city}.")
 
 
 def _groups_lead(result: QueryResult, figures: list) -> str:

@@ -85,6 +85,8 @@ def query_schema() -> dict:
         "correlate": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
         "spread": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
                    "description": "columns whose count, lowest, median and highest over the rows are given"},
+        "vs_city": {"type": "boolean", "description": "with a spread: the city's own figure beside the places' plain "
+                                                     "average"},
         "population": {"type": "string", "enum": list(POPULATIONS),
                        "description": "the population a rate divides by"},
         "groups": {"type": "array", "minItems": 2, "maxItems": MAX_GROUPS, "description": (

@@ -1,6 +1,7 @@
 """A period the data does not hold, asked with the user's own fallback ("if March 2021 isn't there, the homes sold in
 the latest month you have"): the latest period held stands in, and the lead says first which period is missing.
 Before, the Redfin and homicide questions were declined (the fallback ignored) and the Redfin one led with an error.
+And the places' plain mean beside the city's own figure (below).
 Expected figures come from the raw CSVs (tests/semantic_reference.py reads them without the app's loaders)."""
 from __future__ import annotations
 
@@ -77,3 +78,35 @@ def test_a_homicide_year_past_the_data_answers_the_latest_whole_year(ask):
     text = lead(ask("How many homicides were there in 2024? If 2024 isn't in the data, give the latest full year."))
     assert f"There were {int((dates.dt.year == 2022).sum()):,} homicides in Chicago in 2022" in text
     assert "2024 is not in the data" in text and "the latest whole year, 2022, is given instead" in text
+
+
+# ---- The places' plain mean beside the city's own figure ("how far is that below the city's"), read before as a
+# threshold (the 57 areas under the city's figure, listed) with 'plain average' and 'far' unused.
+
+def _chicago_row(column: str) -> float:
+    s = pd.read_csv(ref.DATA / "socioeconomic.csv")
+    s.columns = [c.strip() for c in s.columns]
+    return float(s[s["COMMUNITY AREA NAME"].str.upper() == "CHICAGO"][column].iloc[0])
+
+
+def test_the_plain_mean_of_the_areas_beside_the_citys_own_figure(ask):
+    mean, city = ref._sm("income").mean(), _chicago_row("PER CAPITA INCOME")
+    text = lead(ask("Plain average of the 2008-2012 per capita incomes of the 77 community areas, and how far is that "
+                    "below the city's own per capita income figure?"))
+    assert f"the plain average ${mean:,.0f}; the city's own figure is ${city:,.0f}, ${city - mean:,.0f} above" in text
+    assert "could not use" not in text
+
+
+def test_the_plain_mean_of_the_areas_rates_beside_the_city_rate(ask):
+    years = ref._years(2019, 2022)
+    rates = ref._rate(years, ref._acs_pop())
+    city = ref._city_count(years) / len(years) / ref._acs_pop().sum() * 100000
+    text = lead(ask("simple mean of the community areas' 2019-2022 homicide rates vs the citywide rate"))
+    gap = city - rates.mean()
+    assert f"the plain average {rates.mean():.1f}; the city's own figure is {city:.1f}, {abs(gap):.1f} " \
+           f"{'above' if gap >= 0 else 'below'} the plain average" in text
+
+
+def test_an_unweighted_average_over_the_areas_is_their_mean_not_the_citys(ask):
+    text = lead(ask("what's the unweighted average unemployment rate of the 77 areas?"))
+    assert f"the plain average {ref._sm('unemployed').mean():.1f}%" in text and "city's own" not in text
