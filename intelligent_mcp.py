@@ -19,6 +19,7 @@ import prompt_registry as prompts
 from analyzer import followup
 from analyzer.followup import EarlierTurn
 from analyzer.notes import user_notes
+from analyzer.parts import read_parts
 from analyzer.question import analyze_question, failed_analysis
 from loop.answer_check import check_answer, pass_on_notes
 from loop.argument_constraints import argument_values, unanswerable_subjects
@@ -137,6 +138,24 @@ class Orchestrator:
         if state.notes:
             pass_on_notes(state)
 
+    def _in_parts(self, question: str, analysis, earlier: list):
+        """Read whole with words unused, a question of several parts each read alone is read in parts (its later
+        parts as follow-ups of its earlier ones): nothing is left unused, and each part is planned and answered."""
+        data = self.registry.data
+
+        def analyze(text):
+            try:
+                part = analyze_question(text, data)
+            except Exception as exc:  # noqa: BLE001 - a part that cannot be read keeps the whole reading
+                return failed_analysis(data, f"{type(exc).__name__}: {exc}")
+            return followup.apply(part, text, earlier) if earlier else part
+
+        parts = read_parts(question, analysis, analyze,
+                           lambda part, text, before: followup.apply(part, text, earlier + before))
+        if parts:
+            analysis.parts, analysis.not_used = parts, []
+        return analysis
+
     def _analyse(self, state: RunState) -> None:
         started = state.now_ms()
         data = self.registry.data
@@ -144,8 +163,10 @@ class Orchestrator:
             analysis = analyze_question(state.question, data)
         except Exception as exc:  # the analyzer only adds hints; never fail a question over it
             analysis = failed_analysis(data, f"{type(exc).__name__}: {exc}")
-        if state.history:  # a follow-up: places, periods and subjects it leaves out come from earlier turns
-            analysis = followup.apply(analysis, state.question, [t.analysis for t in state.history])
+        earlier = [t.analysis for t in state.history or []]
+        if earlier:  # a follow-up: places, periods and subjects it leaves out come from earlier turns
+            analysis = followup.apply(analysis, state.question, earlier)
+        analysis = self._in_parts(state.question, analysis, earlier)
         state.analysis = analysis
         # The gathering grammar admits only the places, years and months the question named (where it named any);
         # without the grammar nothing enforces "no call": the model decides.

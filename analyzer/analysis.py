@@ -242,6 +242,9 @@ class Analysis:
     compare_city: bool = False  # a follow-up compares its places with the whole city
     followup: FollowUp | None = None  # set in a conversation's later turns: what was carried, from where
     not_used: list[str] = field(default_factory=list)  # phrases of the question the reading could not use
+    # where the whole reading left words unused and each part reads alone: the parts (analyzer/parts.py), each
+    # planned and answered on its own
+    parts: list = field(default_factory=list)
     # A query of the semantic layer for a question in its declarations' words that no other reading covers
     # ("who is the alderman of the 42nd ward"): the planner runs it as a query_data call (semantic/reading.py).
     declared_query: dict | None = None
@@ -323,6 +326,7 @@ class Analysis:
             found.pop("followup", None)
         condition = found.pop("area_condition", None)
         within = found.pop("rank_within", None)
+        found.pop("parts", None)  # a later turn reads the whole question's fields, not its parts
         return cls(
             ranked_sets=[RankedSet(**{**r, "span": tuple(r.get("span") or ())}) for r in found.pop("ranked_sets", None)
                          or []],

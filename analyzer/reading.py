@@ -86,6 +86,11 @@ def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading
     if analysis is None or analysis.error:
         return None
     a = analysis
+    if a.parts:
+        reading = _in_parts([read(p.analysis) for p in a.parts])
+        if query is not None:
+            reading.query = "; and ".join(describe_query(q) for q in (query if isinstance(query, list) else [query]))
+        return reading
     if query is not None:
         reading = _declared(a) if a.declared_query else read(a)
         queries = query if isinstance(query, list) else [query]
@@ -100,6 +105,21 @@ def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading
                    ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together or (a.years_together and len(a.date_spans) >= 2)),
                    not_used=list(a.not_used),
                    outside_data=[str(y) for y in a.out_of_range_years if y not in a.years] if a.years else [])
+
+
+def _in_parts(readings: list) -> Reading:
+    """A question read in parts (analyzer/parts.py): what each part read, in the order asked."""
+    readings = [r for r in readings if r is not None]
+
+    def every(name):
+        return list(dict.fromkeys(x for r in readings for x in getattr(r, name)))
+
+    first = next((r for r in readings if r.ranking), None)
+    grouped = next((r for r in readings if r.grouping), None)
+    return Reading(measures=every("measures"), places=every("places"), periods=every("periods"),
+                   filters=every("filters"), grouping=grouped.grouping if grouped else None,
+                   ranking=first.ranking if first else None, comparison=any(r.comparison for r in readings),
+                   together=any(r.together for r in readings), not_used=[], outside_data=every("outside_data"))
 
 
 def _declared(a: Analysis) -> Reading:

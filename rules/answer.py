@@ -790,6 +790,21 @@ def _error_notes(analysis: Analysis, lead: list, errors: list) -> tuple[list, li
     return lead, notes
 
 
+def joined_answers(texts: list[str]) -> str:
+    """Several parts' answers as one: their leads in order, then their details, then their notes (each once)."""
+    leads, details, notes = [], [], []
+    for text in texts:
+        body, _, foot = text.partition("\n\nNotes:\n")
+        lead, _, detail = body.partition("\n\nDetails:\n")
+        leads.append(lead.strip())
+        details += [detail.strip()] if detail.strip() else []
+        notes += [n for n in foot.strip().split("\n") if n.strip() and n not in notes]
+    out = [" ".join(x for x in leads if x)]
+    out += ["Details:\n" + "\n\n".join(details)] if details else []
+    out += ["Notes:\n" + "\n".join(notes)] if notes else []
+    return "\n\n".join(x for x in out if x)
+
+
 def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False,
                  geo=None) -> str:
     ok = refinements_first([r for r in results if r.status == "ok" and r.result.ok], analysis)

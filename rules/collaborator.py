@@ -14,7 +14,7 @@ from __future__ import annotations
 from analyzer.analysis import Analysis
 from loop.steps import ToolCallStep
 from rules import answer as answers
-from rules.planner import next_calls
+from rules.planner import next_calls, part_results
 
 
 class Planner:
@@ -34,6 +34,10 @@ class Planner:
         return next_calls(analysis, results, remaining, geo=self.geography)
 
     def key_figures(self, question: str, analysis: Analysis, results: list[ToolCallStep], planned: set) -> list[str]:
+        if analysis.parts:
+            return [line for part in analysis.parts for line in answers.key_figures(
+                part.text, part.analysis, part_results(part.analysis, results, self.geography), planned,
+                geo=self.geography)]
         return answers.key_figures(question, analysis, results, planned, geo=self.geography)
 
     @staticmethod
@@ -46,4 +50,9 @@ class Planner:
         return answers.only_years_outside_the_data(analysis)
 
     def answer(self, question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False) -> str:
+        if analysis.parts:
+            # a question read in parts: each part's answer from its own results, the leads in the order asked
+            return answers.joined_answers([answers.write_answer(
+                part.text, part.analysis, part_results(part.analysis, results, self.geography), strict=strict,
+                geo=self.geography) for part in analysis.parts])
         return answers.write_answer(question, analysis, results, strict=strict, geo=self.geography)

@@ -41,9 +41,39 @@ def tool_schemas() -> dict:
 
 
 def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, geo=None) -> list:
-    """The calls still needed: the plan minus what was already asked, at most ``remaining``."""
+    """The calls still needed: the plan minus what was already asked, at most ``remaining``; for a question read in
+    parts (analyzer/parts.py), each part's, given the results of its own calls."""
     if remaining <= 0:
         return []
+    if analysis.parts:
+        out: list = []
+        for part in analysis.parts:
+            out += [c for c in next_calls(part.analysis, part_results(part.analysis, results, geo), remaining, geo)
+                    if c not in out]
+        return out[:remaining]
+    out = []
+    for name, args in _plan(analysis, results, geo):
+        if _already_asked(name, args, results) or any(n == name and a == args for n, a in out):
+            continue
+        out.append((name, args))
+    return out[:remaining]
+
+
+def part_results(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list[ToolCallStep]:
+    """The results of the calls one part's reading asks for, round by round (a chain's later calls are planned from
+    its earlier results)."""
+    mine: list = []
+    for _ in range(8):
+        plan = _plan(analysis, mine, geo)
+        new = [r for r in results if r not in mine and any(_already_asked(n, a, [r]) for n, a in plan)]
+        if not new:
+            break
+        mine += new
+    return [r for r in results if r in mine]
+
+
+def _plan(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
+    """Every call the reading asks for, given what has run (asked ones too)."""
     plan = plan_calls(analysis, results, geo)
     extra = analysis.declared_extra
     if extra and extra.get("filters") and not any(  # not where a composition's query already asks it
@@ -59,12 +89,7 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
     if analysis.period_fallback:
         plan = [(name, _with_fallback(args, analysis.period_fallback) if name == names.QUERY else args)
                 for name, args in plan]
-    out = []
-    for name, args in plan:
-        if _already_asked(name, args, results) or any(n == name and a == args for n, a in out):
-            continue
-        out.append((name, args))
-    return out[:remaining]
+    return plan
 
 
 def _with_fallback(query, fallback: str):

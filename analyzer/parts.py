@@ -1,0 +1,81 @@
+"""A question of several parts read part by part, where reading it whole left words unused.
+
+"For Logan Square: what was the Redfin median sale price for the 90-day period ending 2019-06-30, and what was the
+2019 average index of the IHS submarket Logan Square lies in?" asks two things of two sources. Read whole, the
+reading found one shape (the IHS figures) and named 'redfin median' as not used. Each part read alone is one the
+reader knows; so the parts are read as the turns of a conversation (a later part takes the places and periods an
+earlier one named, analyzer/followup.py), and each part's calls and answer are its own (rules/planner.py,
+rules/answer.py).
+
+Parts are used only where every part reads without an unused word and no later part leans on an earlier one
+("there", "that ward", "how does that compare", "if you don't have 2000, ..."): such a part read alone loses what it
+leans on. A question read whole with every word used is never read in parts.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.analysis import Analysis
+
+MAX_PARTS = 4
+# Where one part ends and the next begins: a question mark or a semicolon with more after it, or "and" / "then" /
+# "also" before a new question word.
+_BREAK_RE = re.compile(r"\?\s+(?=\S)|;\s+|,?\s+(?:and|then|also|plus)\s+(?=(?:what|what's|whats|how|which|where|who|"
+                       r"when|is|was|are|were|did|does|do|give|list|tell|name|show)\b)|(?<!\bvs)(?<!\bst)(?<!\bno)\.\s+(?=(?-i:[A-Z]))", re.I)  # a sentence's end, not "vs. the"
+# "For Logan Square: ...": the topic every part is about
+_TOPIC_RE = re.compile(r"^\s*((?:for|in|about|regarding|on)\s+[^:?]{2,60}?):\s*", re.I)
+# A later part that leans on an earlier one: points back at what it names or finds ("there", "that ward", "their",
+# "the same three months"), compares with it ("how does that compare", "vs", "the difference"), or is its fallback
+# ("if you don't have 2000, just tell me 2001"). Read alone, such a part loses what it leans on: read whole.
+_LEANS_RE = re.compile(r"\b(?:there|that|this|those|these|them|their|its|it|they|same|compar\w*|vs\.?|versus|ratio|"
+                       r"difference|gap|than|instead|otherwise|else|each|both|combined|together|total)\b|^\s*(?:if|or|"
+                       r"but|unless)\b", re.I)
+_MIN_WORDS = 3
+
+
+@dataclass
+class QuestionPart:
+    text: str
+    analysis: Analysis
+
+
+def split_parts(question: str) -> list[str]:
+    """The question's parts, each with the topic it opens with ("For Logan Square:"), or [] for one part."""
+    text = question.strip()
+    topic = _TOPIC_RE.match(text)
+    head = topic.group(1) + ": " if topic else ""
+    body = text[topic.end():] if topic else text
+    pieces = [p.strip(" ,") for p in _BREAK_RE.split(body)]
+    pieces = [p for p in pieces if p.strip(" ?.!")]
+    if not 2 <= len(pieces) <= MAX_PARTS or any(len(p.split()) < _MIN_WORDS for p in pieces):
+        return []  # "..., and 2021?" leans on the part before it
+    return [head + p for p in pieces]
+
+
+def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionPart]:
+    """The parts of a question read whole with words unused, each read alone (``analyze(text)``; a later part through
+    ``carry(analysis, text, earlier analyses)``), or [] where any part leaves a word unused or names no data, or a
+    later part leans on an earlier one."""
+    if not whole.not_used or whole.error or whole.injection_suspected:
+        return []
+    texts = split_parts(question)
+    head = len(_head(question))
+    if any(_LEANS_RE.search(text[head:]) for text in texts[1:]):
+        return []
+    parts: list[QuestionPart] = []
+    for i, text in enumerate(texts):
+        analysis = analyze(text)
+        if not (analysis.domains or analysis.named_measures):
+            return []  # "Give the Pearson r across community areas": no figure of its own, it shapes another part's
+        if i:
+            analysis = carry(analysis, text, [p.analysis for p in parts])
+        if analysis.error or analysis.not_used or analysis.unsupported:
+            return []
+        parts.append(QuestionPart(text, analysis))
+    return parts
+
+
+def _head(question: str) -> str:
+    topic = _TOPIC_RE.match(question.strip())
+    return topic.group(1) + ": " if topic else ""
