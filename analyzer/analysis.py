@@ -199,7 +199,7 @@ class Analysis:
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change
     # "if 2024 isn't there, the latest full year": the queries' periods carry it as "else" (semantic/periods.py)
-    period_fallback: str = ""
+    period_fallback: str | dict = ""
     asks_pooled: bool = False  # "their pooled share of households under $25k": the set's own figure of a share
     growth_counted: str | None = None  # "how many of them lost population": "below" | "above" zero, counted
     open_span: bool = False  # "since 2019", "2019 to now": the span's end is the data's, not a year asked

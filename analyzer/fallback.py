@@ -90,3 +90,16 @@ def latest_instead(result: dict, low: str, coverage: dict) -> None:
 
 def _past(result: dict, last_year: str) -> bool:
     return any(y > int(last_year) for y in result.get("out_of_range_years") or [])
+
+
+def named_instead(result: dict, clause: str) -> dict | None:
+    """"If you don't have 2021, give me the 2018 total instead": the year the fallback clause names (not the one it
+    says may be missing) is the period to give where the data holds none of the one asked (the planner takes it out
+    of the query's own period, rules/planner.py). Not where the reading already found the asked year outside the homicide data (it gives the other)."""
+    years = [int(y) for y in re.findall(r"(?<![\d-])((?:19|20)\d\d)(?![\d-])", clause)]
+    asked = [y for y in result.get("years") or [] if y not in years[-1:]]
+    instead = [y for y in years if y not in asked]
+    if len(instead) != 1 or not asked or set(asked) & set(result.get("out_of_range_years") or []) or \
+            result.get("month_years"):
+        return None
+    return {"year": instead[0]}

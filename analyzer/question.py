@@ -73,7 +73,7 @@ from analyzer.lexicon import (
     without_conventions,
 )
 from analyzer import negations
-from analyzer.fallback import FALLBACK_RE, WHOLE_RE, acs_vintage_warning, latest_instead
+from analyzer.fallback import FALLBACK_RE, WHOLE_RE, acs_vintage_warning, latest_instead, named_instead
 from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
@@ -407,7 +407,8 @@ def _periods_not_held(w, result: dict) -> None:
     latest_instead(result, low, getattr(data, "coverage", None) or {} if data is not None else {})
     fallback = FALLBACK_RE.search(low)
     if fallback:
-        result["period_fallback"] = "latest_full" if WHOLE_RE.search(low[fallback.start():]) else "latest"
+        result["period_fallback"] = named_instead(result, low[fallback.start():]) or (
+            "latest_full" if WHOLE_RE.search(low[fallback.start():]) else "latest")
     if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
         result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
                               and not (p == "vintage" and "acs" in low)]
@@ -906,8 +907,8 @@ def _finish(w) -> Analysis:
                                      "bounds": [], "other": {"side": other.side, "value": other.value}}
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
+    _periods_not_held(w, result)  # before the queries: a fallback year the user names is not a year asked
     _query_parts(w, result)
-    _periods_not_held(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share

@@ -102,6 +102,10 @@ def _with_fallback(query, fallback: str):
     out = {k: _with_fallback(v, fallback) for k, v in query.items()}
     period = out.get("period")
     if isinstance(period, dict) and "start" not in period and "else" not in period:
+        named = fallback.get("year") if isinstance(fallback, dict) else None
+        years = [y for y in period.get("years") or [] if y != named]
+        if named is not None and period.get("years") and years != period["years"]:
+            period = {"years": years}  # "2021? if you don't have 2021, the 2018 total": 2018 is not asked with it
         out["period"] = {**period, "else": fallback}
     return out
 

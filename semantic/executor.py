@@ -18,7 +18,7 @@ from semantic.catalog import catalog
 from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
 from semantic.errors import QueryError
 from semantic.estimates import band_median_value
-from semantic.query import MULTIPLE_RE, PAIR_OPS, Filter, Query, parse_query
+from semantic.query import MULTIPLE_RE, PAIR_OPS, Filter, Period, Query, parse_query
 from semantic.result import ALL, QueryResult, build_result
 HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
 
@@ -43,11 +43,13 @@ def latest_instead(query: Query, data) -> list[str]:
         dataset = cat.datasets[cat.measures[spec.measure].dataset]
         held = periods.latest_held(period, dataset.coverage(data)) if period is not None else None
         if held is not None:
-            kind = {"years": "year", "months": "month", "quarters": "quarter"}[held.kind]
+            kind = {"years": "year", "months": "month", "quarters": "quarter", "span": "period"}[held.kind]
             whole = "whole " if period.fallback == "latest_full" else ""
             coverage = dataset.coverage(data)
+            instead = f"{held.words()}, as asked," if isinstance(period.fallback, Period) else \
+                f"the latest {whole}{kind} held, {held.words()},"
             notes.append(f"{period.words()} is not in the data: {dataset.title.split(' (')[0]} covers {coverage[0]} "
-                         f"to {coverage[1]}, so the latest {whole}{kind} held, {held.words()}, is given instead.")
+                         f"to {coverage[1]}, so {instead} is given instead.")
         return held
 
     if timed and query.period is not None:

@@ -59,10 +59,15 @@ def check_coverage(period: Period, title: str, coverage: tuple, caveats: list) -
 
 def latest_held(period: Period, coverage: tuple) -> Period | None:
     """Where a period asks for a fallback and the data ends before every member of it, the latest period of the same
-    kind the data holds ("latest_full": the latest whole one, so 2022 where homicides end on 2023-07-19); else None."""
+    kind the data holds ("latest_full": the latest whole one, so 2022 where homicides end on 2023-07-19), or the
+    period the user named instead where the data holds none of it; else None."""
     if not period.fallback or period.kind == "span":
         return None
-    last = bounds_of(coverage[1], True)
+    first, last = bounds_of(coverage[0], False), bounds_of(coverage[1], True)
+    if isinstance(period.fallback, Period):  # the user's own: where the data holds none of the period asked
+        held = [v for v in period.values if member_bounds(period.kind, v)[1] >= first
+                and member_bounds(period.kind, v)[0] <= last]
+        return None if held else period.fallback
     if any(member_bounds(period.kind, v)[0] <= last for v in period.values):
         return None
     full = period.fallback == "latest_full"

@@ -56,12 +56,15 @@ class Period:
     start: str = ""  # span: YYYY-MM-DD
     end: str = ""
     # "else": "latest" | "latest_full": where the data ends before every member, its latest period of the same kind
-    # stands in (the user's own fallback: "if March 2021 isn't there, the latest month you have")
-    fallback: str = ""
+    # stands in (the user's own fallback: "if March 2021 isn't there, the latest month you have"); or a period the
+    # user names ("if you don't have 2021, give me the 2018 total"), where the data holds none of this one
+    fallback: "str | Period" = ""
 
     def to_dict(self) -> dict:
         out = {"start": self.start, "end": self.end} if self.kind == "span" else {self.kind: list(self.values)}
-        return {**out, "else": self.fallback} if self.fallback else out
+        if not self.fallback:
+            return out
+        return {**out, "else": self.fallback.to_dict() if isinstance(self.fallback, Period) else self.fallback}
 
     def label(self) -> str:
         if self.kind == "span":
@@ -241,8 +244,11 @@ def parse_period(raw, at: str) -> Period | None:
         raw = {"year": raw}
     raw = _object(raw, at)
     fallback = raw.get("else") or ""
-    if fallback not in ("", *FALLBACKS):
-        raise QueryError(f"{at}.else must be one of {', '.join(FALLBACKS)}; got {fallback!r}", "invalid_period", at)
+    if isinstance(fallback, dict) and "else" not in fallback:
+        fallback = _period_of(fallback, f"{at}.else")
+    elif fallback not in ("", *FALLBACKS):
+        raise QueryError(f"{at}.else must be one of {', '.join(FALLBACKS)} or a period; got {fallback!r}",
+                         "invalid_period", at)
     period = _period_of({k: v for k, v in raw.items() if k != "else"}, at)
     period.fallback = fallback
     return period

@@ -15,17 +15,18 @@ DESCRIPTION = ("Answer with one typed query over every dataset: measures (homici
                "order, limit, totals and correlation; members_from takes the set from another query.")
 
 
-def _period() -> dict:
+def _period(fallback: bool = True) -> dict:
     years = {"type": "array", "items": {"type": "integer", "minimum": 1997, "maximum": 2025}, "maxItems": 30}
     text = {"type": "string"}
+    properties = {"year": {"type": "integer", "minimum": 1997, "maximum": 2025}, "years": years, "month": text,
+                  "months": {"type": "array", "items": text, "maxItems": 24}, "quarter": text, "start": text,
+                  "end": text}
+    if fallback:
+        properties["else"] = {"anyOf": [{"type": "string", "enum": list(FALLBACKS)}, _period(False)],
+                              "description": "only where the question asks for the latest period, or names another "
+                                             "period, instead of one the data may not hold"}
     return {"type": "object", "description": "one of: year, years, month (YYYY-MM), months, quarter (YYYYQn), "
-                                             "quarters, or start/end (YYYY[-MM[-DD]])",
-            "properties": {"year": {"type": "integer", "minimum": 1997, "maximum": 2025}, "years": years,
-                           "month": text, "months": {"type": "array", "items": text, "maxItems": 24},
-                           "quarter": text, "start": text, "end": text,
-                           "else": {"type": "string", "enum": list(FALLBACKS),
-                                    "description": "only where the question asks for the latest period instead of "
-                                                   "one the data may not hold"}}}
+                                             "quarters, or start/end (YYYY[-MM[-DD]])", "properties": properties}
 
 
 def _filters(dimensions: list) -> dict:

@@ -80,6 +80,25 @@ def test_a_homicide_year_past_the_data_answers_the_latest_whole_year(ask):
     assert "2024 is not in the data" in text and "the latest whole year, 2022, is given instead" in text
 
 
+def _city_redfin_year(column: str, year: int) -> float:
+    """A year of the city's own monthly Redfin rows: the sum of the 12 months ending in it."""
+    r = ref._redfin()
+    city = r[(r["Region"] == "Chicago, IL") & (r["end"].dt.year == year)]
+    return float(city[column].sum())
+
+
+def test_a_period_the_user_names_instead_stands_in_where_the_data_holds_none_of_the_one_asked(data, ask):
+    sold = _city_redfin_year("Homes Sold", 2018)
+    result = run_query(data, {"measures": ["redfin_homes_sold"], "period": {"year": 2021, "else": {"year": 2018}}})
+    assert result.rows[0]["redfin_homes_sold"] == pytest.approx(sold)
+    assert any(c.startswith("2021 is not in the data") and "so 2018, as asked, is given instead" in c
+               for c in result.caveats)
+    kept = run_query(data, {"measures": ["redfin_homes_sold"], "period": {"year": 2016, "else": {"year": 2018}}})
+    assert kept.rows[0]["redfin_homes_sold"] == pytest.approx(_city_redfin_year("Homes Sold", 2016))
+    text = lead(ask("Redfin homes sold citywide in 2021? If you don't have 2021, give me the 2018 total instead."))
+    assert text.startswith("2021 is not in the data") and f"{int(sold):,} homes sold (Redfin) in 2018" in text
+
+
 # ---- The places' plain mean beside the city's own figure ("how far is that below the city's"), read before as a
 # threshold (the 57 areas under the city's figure, listed) with 'plain average' and 'far' unused.
 
