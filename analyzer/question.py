@@ -87,7 +87,7 @@ from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, l
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
 from analyzer.sets import rank_within, ranked_sets
-from analyzer.submarkets import full_names, read_submarkets
+from analyzer.submarkets import figure_words_blanked, full_names, read_submarkets
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
@@ -341,7 +341,8 @@ def _read_declared_or_unsupported(w) -> None:
             wards or districts or (years and (areas or periods))):
         add_unique(metrics, "homicides")  # wards, districts and year ranges only exist in the homicide data
         add_unique(domains, "homicides")
-    unsupported = _unsupported(without_pandemic_times(low), metrics)  # "before covid hit" dates it
+    # "before covid hit" dates it; "the IHS change since the pandemic start" is a published column
+    unsupported = _unsupported(figure_words_blanked(without_pandemic_times(low)), metrics)
     if not metrics and not unsupported and not declared:
         # "what's the life expectancy in englewood": no measure the data holds, but a subject named, declined by name
         subject = asked_subject(low)

@@ -36,8 +36,17 @@ FIGURE_RES = (
     ("change_since_2000", re.compile(r"\bsince\s+(?:the\s+year\s+)?2000\b")),
     ("peak_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:pre-?crash\s+)?peak\b")),
     ("bottom_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:bottom|trough)\b")),
-    ("pandemic_to_current", re.compile(r"\b(?:since\s+(?:the\s+)?)?(?:covid(?:-19)?|pandemic)(?:\s+(?:start|began))?\b")),
+    ("pandemic_to_current", re.compile(r"\b(?:since\s+(?:the\s+)?)?(?:covid(?:-19)?\s+)?(?:covid(?:-19)?|pandemic)(?:'s)?"
+                                       r"(?:\s+(?:start(?:ed)?|began|beginning|onset))?\b")),
 )
+
+
+def figure_words_blanked(low: str) -> str:
+    """An IHS question with the published summary's pandemic column blanked: "the change since the COVID-19 pandemic
+    start" names that column, not covid as a subject the data lacks."""
+    if not TRIGGER_RE.search(low):
+        return low
+    return FIGURE_RES[-1][1].sub(lambda m: " " * len(m.group(0)), low)
 # "now", "the latest quarter": the default end of the index, read as such.
 LATEST_RE = re.compile(r"\b(?:right\s+now|now|today|currently|(?:the\s+)?(?:latest|last|most\s+recent|current)\s+"
                        r"(?:quarter|reading|release|figures?|data))\b")

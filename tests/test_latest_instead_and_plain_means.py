@@ -129,3 +129,12 @@ def test_the_plain_mean_of_the_areas_rates_beside_the_city_rate(ask):
 def test_an_unweighted_average_over_the_areas_is_their_mean_not_the_citys(ask):
     text = lead(ask("what's the unweighted average unemployment rate of the 77 areas?"))
     assert f"the plain average {ref._sm('unemployed').mean():.1f}%" in text and "city's own" not in text
+
+
+def test_the_ihs_pandemic_column_is_no_subject_the_data_lacks(ask):
+    summary = pd.read_csv(ref.DATA / "property_ihs_price_index_summary_2025q4.csv", dtype=str)
+    row = summary[summary["Number"] == "p3158"].iloc[0]  # Austin/North Lawndale, the submarket Austin lies in
+    change = float(row["COVID-19 Pandemic Start to Current"].rstrip("%"))
+    text = lead(ask("What's the IHS price change since the COVID-19 pandemic start for the submarket Austin is in "
+                    "(2025 Q4 summary)?"))
+    assert f"+{change:.1f}%" in text and "does not include covid" not in text and "could not use" not in text
