@@ -908,8 +908,8 @@ def _finish(w) -> Analysis:
                                      "bounds": [], "other": {"side": other.side, "value": other.value}}
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
-    _periods_not_held(w, result)  # before the queries: a fallback year the user names is not a year asked
     _query_parts(w, result)
+    _periods_not_held(w, result)
     named_places = len(areas) + len(wards) + len(districts)
     result["police_headquarters"] = bool("police_station" in metrics and HEADQUARTERS_RE.search(low))
     # "what share of Chicago's homicides (of all of Chicago's Asian residents) are in Englewood": the place's share

@@ -183,7 +183,7 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + every_quarter + figure_spans \
         + latest
     return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
-            "figure": figure if matches else None,
+            "figure": figure,  # with no submarket named, the column a ranking of submarkets ranks by
             "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
 
 
@@ -251,9 +251,15 @@ def read_quarter(low: str) -> tuple[str | None, list]:
     return None, []
 
 
+# Words that name the published release the figure comes from ("the IHS Q4 2025 summary table shows")
+_RELEASE_RE = re.compile(r"\b(?:summary(?:\s+table)?|release|table|shows?|reports?|published)\b")
+
+
 def _figure(low: str) -> tuple[str | None, list]:
     for name, pattern in FIGURE_RES:
         m = pattern.search(low)
         if m:
-            return name, [m.span()]
+            start, end = m.span()
+            start -= low[start - 1:start] in ("'", '"', "\u2018", "\u201c")  # "the largest 'bottom to current'"
+            return name, [(start, end)] + [r.span() for r in _RELEASE_RE.finditer(low)]
     return None, []

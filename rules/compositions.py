@@ -1226,6 +1226,8 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         names = [m if isinstance(m, str) else m.get("measure") for m in arguments.get("measures", [])]
         link = next((n for n in names if n in LINKS), None)
         rows = values.get("rows") or []
+        if arguments.get("group_by") == ["submarket"] and set(names) & set(SUMMARY_MEASURES.values()) and rows:
+            return _submarket_areas(analysis, arguments, rows)
         if link is None or not rows:
             continue
         _, target, pattern = LINKS[link]
@@ -1414,6 +1416,44 @@ def submarket_areas_set(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "area_submarket", "in": named}]}
 
 
+# The IHS release's published columns (analysis.price_figure, analyzer/submarkets.py) as the layer's measures.
+SUMMARY_MEASURES = {"median_sales_price": "median_sales_price", "yoy_change": "price_change_year_over_year",
+                    "change_since_2000": "price_change_since_2000", "peak_to_current": "price_change_peak_to_current",
+                    "bottom_to_current": "price_change_bottom_to_current",
+                    "pandemic_to_current": "price_change_since_pandemic"}
+
+
+def submarkets_ranked(analysis: Analysis) -> dict | None:
+    """"Which Chicago IHS submarket had the biggest year-over-year change in the 2025 Q4 summary", "the 2nd highest
+    median sales price": the release's column over the submarkets (the city's 18 where Chicago is named), ranked.
+    The price tool ranked every submarket by its change since 2000 whatever column was asked. The areas lying mostly
+    in the submarket found get the rest of the question (linked_followup)."""
+    measure = SUMMARY_MEASURES.get(analysis.price_figure or "")
+    ranking = analysis.ranking
+    if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
+            or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics:
+        return None
+    if analysis.price_figure == "change_since_2000" and (analysis.quarters or analysis.quarter):
+        return None  # "appreciated the most since 2000 Q1 as of 2025 Q4": the index's change between the quarters
+    return {"measures": [measure], "group_by": ["submarket"],
+            **({"filters": [{"dimension": "submarket_part", "equals": "city"}]} if analysis.citywide else {}),
+            "order_by": [{"field": measure, "direction": ranking.order}], "limit": ranking.top_n or 1,
+            **({"offset": ranking.position - 1} if ranking.position > 1 and not ranking.top_n else {})}
+
+
+def _submarket_areas(analysis: Analysis, arguments: dict, rows: list) -> list[dict]:
+    """The areas lying mostly in the submarkets a ranking found, with the question's other figures: "... then the
+    pooled 2019-2022 homicide rate of the community areas mainly in it"."""
+    codes = [row.get("submarket") for row in rows[:5] if row.get("submarket")]
+    period = _period(analysis)
+    specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in ("price_trend", "trend",
+                                                                                          "home_value")) if s]
+    if not codes or not specs:
+        return []
+    return [{"measures": specs, "group_by": ["community_area"], "totals": True,
+             "filters": [{"dimension": "area_submarket", "in": codes}]}]
+
+
 def series_peak(analysis: Analysis) -> dict | None:
     """"When did the IHS price index for the City of Chicago peak (1997-2009), and at what level", "in which month did
     60647's Zillow value peak before 2010": one place's series over the years asked, its highest (lowest) quarter or
@@ -1561,10 +1601,14 @@ def composed_query(analysis: Analysis) -> dict | None:
     if peak is not None:
         return peak  # the price index's own years reach back before Zillow's
     month = _home_month(analysis)
-    outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4]))]  # Zillow's own years
+    # Zillow's own years, and the IHS release's ("the IHS 2025 Q4 summary")
+    quarters = {int(q[:4]) for q in [*analysis.quarters, analysis.quarter or ""] if q} \
+        if "price_trend" in analysis.metrics else set()
+    outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, across_places, set_breakdown, set_query, filtered_share_of_set, area_share_of_city, submarket_areas_set, bound_query,
+    for reader in (group_compare, submarkets_ranked, across_places, set_breakdown, set_query, filtered_share_of_set,
+                   area_share_of_city, submarket_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
                    ihs_quarters,
                    zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,

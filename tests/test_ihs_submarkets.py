@@ -12,6 +12,7 @@ from analyzer.reading import read
 from backends.rules_only import RulesBackend
 from intelligent_mcp import Orchestrator
 from rules.planner import plan_calls
+from tests import semantic_reference as ref
 
 TOOL = "query_property_values"
 
@@ -351,3 +352,44 @@ def test_a_change_between_two_years_of_the_index_is_between_their_quarterly_mean
                      "averages), in percent?")["answer"])
     assert f"of {years[2006]:.1f} in 2006" in lead and f"of {years[2012]:.1f} in 2012" in lead
     assert f"a change of {(years[2012] / years[2006] - 1) * 100:+.1f}% from 2006 to 2012" in lead
+
+
+def _summary_number(text: str) -> float:
+    return float(text.replace("$", "").replace(",", "").replace("%", "").strip())
+
+
+@pytest.mark.parametrize("question, column, position", [
+    ("Which Chicago IHS submarket had the biggest year-over-year change in the IHS 2025 Q4 summary?",
+     "Year-over-year change", 1),
+    ("In the IHS 2025 Q4 summary, which Chicago submarket has the 2nd highest median sales price, and what is it?",
+     "Median Sales Price", 2),
+    ("Which City of Chicago submarket shows the largest 'bottom to current' change in the IHS Q4 2025 summary, and "
+     "what is it?", "Change Bottom to Current", 1),
+    ("Which Chicago IHS submarket gained the most from the COVID-19 pandemic start to 2025 Q4 (summary table)?",
+     "COVID-19 Pandemic Start to Current", 1),
+])
+def test_the_city_submarkets_ranked_by_a_column_of_the_summary(ask, summary, question, column, position):
+    # Before, every one of these was the submarkets ranked by their change since 2000, whatever column was asked.
+    city = summary[summary["Sub Market"].str.startswith("Chicago--")]
+    ranked = city[column].map(_summary_number).sort_values(ascending=False, kind="mergesort")
+    code, value = ranked.index[position - 1], ranked.iloc[position - 1]
+    lead = _lead(ask(question)["answer"])
+    assert city.loc[code, "Sub Market"] in lead
+    assert (f"${value:,.0f}" if column == "Median Sales Price" else f"{value:.1f}%") in lead
+    assert "could not use" not in lead
+
+
+def test_the_areas_lying_mostly_in_the_submarket_a_ranking_found(ask, summary, crosswalk):
+    city = summary[summary["Sub Market"].str.startswith("Chicago--")]
+    top = city["Year-over-year change"].map(_summary_number).idxmax()
+    rows = crosswalk.sort_values("share_of_community_area", ascending=False).drop_duplicates("area_number")
+    areas = sorted(rows[rows.submarket_code == top].area_number)
+    years = range(2019, 2023)
+    hom = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Community Area"])
+    hom = hom[hom.Year.astype(int).isin(years)]
+    count = int(pd.to_numeric(hom["Community Area"], errors="coerce").isin(areas).sum())
+    people = int(ref._acs_pop()[areas].sum()) * len(years)
+    lead = _lead(ask("Which Chicago submarket had the biggest year-over-year change in the IHS 2025 Q4 summary? Then "
+                     "give the pooled 2019-2022 homicide rate of the community areas that lie mainly in it.")["answer"])
+    assert city.loc[top, "Sub Market"] in lead
+    assert f"a combined {count / people * 100000:.1f} homicides per 100,000 residents a year in 2019-2022" in lead

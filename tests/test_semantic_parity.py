@@ -362,6 +362,8 @@ def stations(args, values):
 
 PUBLISHED = {"median_sales_price": "median_sales_price", "change_since_2000_pct": "price_change_since_2000",
              "change_peak_to_current_pct": "price_change_peak_to_current",
+             "change_bottom_to_current_pct": "price_change_bottom_to_current",
+             "change_pandemic_to_current_pct": "price_change_since_pandemic",
              "yoy_change_pct": "price_change_year_over_year"}
 
 
