@@ -37,10 +37,10 @@ separately separate individually respectively pooled pool span still using use
 tell show give list find know get got see look let want need wondering wonder curious like love please thanks
 thank hi hello hey ok okay pls plz kindly could would
 happen happened happens happening occur occurred occurs occurring take took taken make made record recorded fell
-usual usually normally typically standard convention
+usual usually normally typically standard convention common commonest frequent frequently
 report reported reports count counted counting number numbers figure figures stats statistics stat data info
 dataset datasets account accounted accounts raw head headcount group groups flagged flag flags marked
-file files full
+file files full series
 information amount amounts level levels value values
 people persons person folks ppl individuals residents resident inhabitants lives life souls victims
 chicago chicago's chi city city's town chitown windy community communities neighborhood neighborhoods

@@ -462,10 +462,21 @@ _OF_QUARTERS_RE = re.compile(r"(\baverages?)\s+of\s+(?:the|its|their|all(?:\s+th
                              r"quarterly\s+(?:values|figures|readings))\b", _FLAGS)
 
 
+# An example inside brackets ("(24h clock, e.g. 21 = 9pm-9:59pm)"): it shows the form of the answer, asks nothing
+# ... and the clock hours are read on ("24h clock"): how the hour is written, not a time asked
+_EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance))[,:]?\s+[^()]{1,60}(?=\))|"
+                         r"\b(?:on\s+(?:a|the)\s+)?24[\s-]?(?:h|hr|hour)s?\s+(?:clock|time|format)\b|"
+                         # "(through its end in July 2023)": where the data ends, said, not a month asked
+                         r"\b(?:through|to|until|till)\s+(?:its|the(?:\s+data'?s)?)\s+end\b(?:\s+of\s+the\s+data)?"
+                         r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?", _FLAGS)
+
+
 def without_conventions(low: str) -> str:
-    """The question with the conventions it states blanked (an index's base, the rates' population basis): they
-    ask for nothing, so no reader reads them and no word of them is left unused. Lengths are kept (spans hold)."""
+    """The question with the conventions it states blanked (an index's base, the rates' population basis, an example
+    of the answer's form): they ask for nothing, so no reader reads them and no word of them is left unused. Lengths
+    are kept (spans hold)."""
     low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
     # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
     low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):

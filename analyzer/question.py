@@ -1345,6 +1345,9 @@ def _unsupported(low: str, metrics: list) -> list[str]:
                 continue
             if label == "police staffing" and "police response times" in unsupported:
                 continue  # "how long do cops take to show up": the time asked for, not how many officers
+            if label == "traffic" and not re.search(r"\btraffic|accident", low) and ("price_trend" in metrics or
+                                                                                   "home_value" in metrics):
+                continue  # "before the crash, when did the IHS index hit its high": the housing crash
             unsupported.append(label)
     if re.search(r"\bcrimes?\b", low) and not re.search(r"\bcrime\s+codes?\b", low) and \
             "homicides" in metrics and not re.search(r"murder|homicide|killing|killed|slain|shot\s+dead", low):

@@ -133,6 +133,7 @@ _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
 _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
+_DAY_SINCE_RE = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|beginning|from)\s+(?:on\s+)?$", re.I)
 # A week of a month: "the first week of July 2020" is July 1-7, the second 8-14, "the last week" the month's last
 # seven days.
 _WEEK_NUMBER = ordinals(4)
@@ -310,7 +311,11 @@ def _month_spans(low: str, cov: dict, periods: list) -> tuple[list[DateSpan], li
             day = _valid_day(int(m.group("y")), _month_number(m.group("m")), int(m.group("d")))
             if day and not _overlaps(m.span(), spans):
                 spans.append(m.span())
-                found.append((m.start(), DateSpan(day, day)))
+                # "since January 1, 2020": that day to the data's end
+                since = _DAY_SINCE_RE.search(low, max(0, m.start() - 24), m.start())
+                found.append((m.start(), DateSpan(day, cov["end"] if since else day)))
+                if since:
+                    continue
                 # "the 4th of July 2020 vs 2021": the same day of each year named after it
                 for more in _MORE_YEARS_RE.finditer(low, m.end()):
                     if more.start() != spans[-1][1]:

@@ -25,7 +25,7 @@ _CHANGE_FROM = "".join(rf"(?<!\b{w}\s)" for w in ("up", "down", "rose", "rise", 
                                                    "increase", "decrease", "climb", "grew"))
 _SINCE_RE = re.compile(r"\b(?:since|after|starting\s+(?:in|from)|" + _CHANGE_FROM + r"from)\s+" + YEAR + r"\b|"
                        r"\b" + YEAR + r"\s+(?:on(?:wards?)?|and\s+(?:later|after|since|on))\b", _FLAGS)  # "2001 on"
-_BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to|pre-?)\s*" + YEAR + r"\b", _FLAGS)
+_BEFORE_RE = re.compile(r"\b(?:before|prior\s+to|until|up\s+to|through|thru|till|pre-?)\s*" + YEAR + r"\b", _FLAGS)
 # A decade by its years: "the 2010s", "2000s", "the '90s" is not in the data's years and is left to the coverage check.
 # "2020's killings" is a year's possessive: an apostrophe makes a decade only after "the" ("the 2010's").
 _DECADE_YEARS_RE = re.compile(r"\b((?:19|20)\d)0s\b|(?<=\bthe\s)((?:19|20)\d)0['’]s\b|"
@@ -136,7 +136,7 @@ def _named_years(w) -> None:
     for m in _BEFORE_RE.finditer(low):
         if overlaps(m.span(), year_spans):
             continue
-        end = int(m.group(1)) - (0 if m.group(0).lower().startswith(("until", "up")) else 1)
+        end = int(m.group(1)) - (0 if m.group(0).lower().startswith(("until", "up", "through", "thru", "till")) else 1)
         periods.append({"start": min(cov["first"], end), "end": end})
         year_spans.append(m.span())
     for m in _DECADE_YEARS_RE.finditer(low):
