@@ -179,7 +179,7 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
     if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
         return None
-    if named == "homicide_density" and "homicides" not in metric_pos:
+    if named == "homicide_density" and not {"homicides", "homicide_density"} & set(metric_pos):
         named = "population_density"  # "over 20,000 per square mile" with no homicide named: residents
     if named and grain == "zip":
         return None

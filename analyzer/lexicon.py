@@ -464,10 +464,11 @@ _OF_QUARTERS_RE = re.compile(r"(\baverages?)\s+of\s+(?:the|its|their|all(?:\s+th
 
 # An example inside brackets ("(24h clock, e.g. 21 = 9pm-9:59pm)"): it shows the form of the answer, asks nothing
 # ... and the clock hours are read on ("24h clock"): how the hour is written, not a time asked
-_EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|i\.\s?e\.?|for\s+(?:example|instance))[,:]?\s+[^()]{1,60}(?=\))|"
+# ("i.e. the 19 highest-income areas" defines what is asked, so it is read)
+_EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?\s+[^()]{1,60}(?=\))|"
                          r"\b(?:on\s+(?:a|the)\s+)?24[\s-]?(?:h|hr|hour)s?\s+(?:clock|time|format)\b|"
                          # "(through its end in July 2023)": where the data ends, said, not a month asked
-                         r"\b(?:through|to|until|till)\s+(?:its|the(?:\s+data'?s)?)\s+end\b(?:\s+of\s+the\s+data)?"
+                         r"\b(?:through|to|until|till)\s+(?:its\s+end|the\s+end\s+of\s+the\s+data|the\s+data'?s\s+end)\b"
                          r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?", _FLAGS)
 
 

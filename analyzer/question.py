@@ -443,6 +443,8 @@ def _floor_and_ranking(w) -> tuple:
     if floor:
         w.consumed.append(floor.span())
     ranked_low = low if not floor else low[:floor.start()] + " " * len(floor.group(0)) + low[floor.end():]
+    # "at least double", "at least 40%": a bound, not "the least"
+    ranked_low = _AT_LEAST_RE.sub(lambda m: " " * len(m.group(0)), ranked_low)
     # "the community area that covers most of that ZIP": the link's words (semantic/datasets/crosswalk.py), no ranking
     return floor, _ranking(negations.blanked(ranked_low, [m.span() for m in _COVERS_MOST_RE.finditer(low)]),
                            metrics, w.metric_pos)
@@ -855,6 +857,19 @@ def _change_conditions(w, result: dict, condition):
         condition = result["area_condition"] = AreaCondition("home_value_change", side, value, condition.span,
                                                              percent=True)
         result["group_by"] = None
+    times = _TIMES_CHANGE_RE.search(low)
+    counted = bool(re.search(r"\bhow\s+many\b", low))  # "how many areas saw values at least double (+100% or more)"
+    if "home_value" in metrics and len(w.month_years) == 2 and (counted or not result["ranking"]) and not condition \
+            and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) and times:
+        result["ranking"] = None
+        # "areas where home values more than doubled from Jan 2012 to Jan 2022": a bound on the percent change
+        factor = {"doubl": 100.0, "tripl": 200.0, "quadrupl": 300.0, "halv": -50.0}[
+            next(k for k in ("doubl", "tripl", "quadrupl", "halv") if times.group("what").startswith(k))]
+        side = ("above" if times.group("more") else "at_least") if factor > 0 else "at_most"
+        condition = result["area_condition"] = AreaCondition("home_value_change", side, factor, times.span(),
+                                                             percent=True)
+        result["group_by"] = None
+        w.consumed.append(times.span())
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):
@@ -1068,6 +1083,10 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"(?:\d+\s+|77\s+|50\s+)?(?:community\s+areas|areas|wards|(?:police\s+)?districts|"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
+_AT_LEAST_RE = re.compile(r"\bat\s+(?:least|most)\b(?=\s+(?:\$?\d|doubl|twice|tripl|quadrupl|halv|half\b))")
+# A change as a multiple: "more than doubled", "at least double (+100% or more)", "tripled", "halved"
+_TIMES_CHANGE_RE = re.compile(r"\b(?:(?P<more>more\s+than)|at\s+least|over)?\s*(?P<what>doubl\w*|tripl\w*|"
+                              r"quadrupl\w*|halv\w*)\b(?:\s*\(\s*\+?\d+\s*%[^)]*\))?")
 _HOME_CHANGE_RE = re.compile(r"\b(?:(?P<down>lower|less|cheaper|fell|dropped|declined|decreased|lost|los(?:e|es|ing)|"
                              r"shed|plunged|plummeted|sank|(?:went|gone|go|going)\s+down)|"
                              r"(?P<up>higher|more|pricier|rose|gained|increased|grew|climb\w*|(?:went|gone|go)\s+up))\b")

@@ -172,7 +172,8 @@ def coverage_gaps(question: str, analysis, calls, lead: str) -> list[str]:
     """The question's phrases (years, numbers, a share, a rank, a source) that neither the calls nor the lead account
     for, beyond the words the reading already could not use."""
     found = uncovered_years(question, analysis, calls, lead) + uncovered_numbers(question, analysis, calls, lead) + \
-        uncovered_share(question, lead) + uncovered_rank(question, lead) + uncovered_sources(question, calls, lead)
+        uncovered_share(question, lead) + uncovered_rank(question, lead) + uncovered_sources(question, calls, lead) + \
+        uncovered_ratio(question, lead)
     return [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
 
 
@@ -294,6 +295,18 @@ def uncovered_rank(question: str, lead: str) -> list[str]:
     return [asked.group(0)] if asked and lead.strip() and not _RANK_GIVEN_RE.search(lead) else []
 
 
+# A ratio asked ("how many times more", "the ratio of"), and one given ("2.1 times", "a ratio of", "x2.1")
+_RATIO_ASKED_RE = re.compile(r"\bhow\s+many\s+times\b|\bratio\b|\bwhat\s+multiple\b", re.I)
+_RATIO_GIVEN_RE = re.compile(r"\btimes\b|\bratio\b|\u00d7|(?<![\w.])x\s?\d", re.I)
+
+
+def uncovered_ratio(question: str, lead: str) -> list[str]:
+    """The question's words asking for a ratio when the lead gives none: "how many times more homicides in summer
+    2021 than in winter" had been answered with one count over both seasons' months, and nothing said so."""
+    asked = _RATIO_ASKED_RE.search(question)
+    return [asked.group(0)] if asked and lead.strip() and not _RATIO_GIVEN_RE.search(lead) else []
+
+
 def uncovered_sources(question: str, calls, lead: str) -> list[str]:
     """A source the question names by its own word ("Zillow", "Redfin", "IHS": the layer's dataset words) that no call
     read and the lead does not name: "the IHS index change vs Englewood's own Zillow value change" answered the index
@@ -332,6 +345,8 @@ def addresses(gap: str, query: dict) -> bool:
         known: set[float] = set()
         _numbers_in(query, known)
         return all(_matches(v, known) for v in numbers)
+    if _RATIO_ASKED_RE.search(gap):
+        return '"ratio"' in text or '"groups"' in text
     if RANK_ASKED_RE.search(gap):
         return '"rank"' in text or "order_by" in query
     if SHARE_ASKED_RE.search(gap):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from loop.coverage_check import _units, uncovered_numbers, uncovered_rank, uncovered_share, uncovered_years
+from loop.coverage_check import (_units, addresses, uncovered_numbers, uncovered_rank, uncovered_ratio, uncovered_share,
+                                 uncovered_years)
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
 
@@ -103,3 +104,13 @@ def test_a_rank_no_call_gave_is_named(ask):
     assert "I could not use 'Austin's rank'" in text
     ranked = lead(ask("where does Englewood rank on homicides in 2021?"))
     assert "rank" in ranked and NOTE not in ranked
+
+
+def test_a_ratio_asked_and_not_given_is_a_gap():
+    asked = "How many times more homicides in summer 2021 than in winter 2021?"
+    assert uncovered_ratio(asked, "There were 424 homicides in Chicago in January, February, June ...") == \
+        ["How many times"]
+    assert uncovered_ratio(asked, "Summer's 278 is 3.02 times winter's 92.") == []
+    assert uncovered_ratio("How many homicides in 2021?", "There were 804.") == []
+    assert addresses("How many times", {"measures": ["homicides"], "derived": [
+        {"name": "r", "op": "ratio", "of": ["a", "b"]}]})

@@ -49,3 +49,41 @@ def test_through_a_year_with_no_start_is_every_year_to_its_end(ask, dates):
     count = int(((dates.dt.year <= 2005)).sum())  # the data begins in 2001
     text = lead(ask("How many homicides were there through 2005?"))
     assert f"{count:,} homicides in Chicago from 2001 to 2005" in text
+
+
+@pytest.mark.parametrize("question, first, last, more", [
+    ("Areas where home values more than doubled from January 2012 to January 2022 (Zillow): how many are there?",
+     (2012, 1), (2022, 1), True),
+    ("How many community areas saw their home value at least double (+100% or more, Zillow, area-weighted) between "
+     "January 2014 and January 2024?", (2014, 1), (2024, 1), False),
+])
+def test_a_change_as_a_multiple_bounds_the_percent_change(ask, question, first, last, more):
+    # Before: "more than doubled" picked the areas whose value fell; "at least double" ranked the biggest drop.
+    change = (ref._ca_zhvi(*last) / ref._ca_zhvi(*first) - 1) * 100
+    count = int((change > 100).sum() if more else (change >= 100).sum())
+    text = lead(ask(question))
+    assert text.startswith(f"There are {count} community areas with percent change in typical home value")
+
+
+def test_the_years_named_alone_beside_two_months_are_each_their_own(ask):
+    # Before: "their homicides in 2012 and then in 2021" was the 2012-2021 total.
+    change = (ref._ca_zhvi(2022, 1) / ref._ca_zhvi(2012, 1) - 1) * 100
+    areas = list(change[change > 100].index)
+    text = lead(ask("Areas where home values more than doubled from January 2012 to January 2022 (Zillow): how many "
+                    "are there, and how many homicides did they have combined in 2012 and then in 2021?"))
+    for year in (2012, 2021):
+        assert f"{int(ref._counts([year])[areas].sum()):,} homicides in {year} " in text
+    assert "homicides in 2012-2021" not in text
+
+
+def test_homicides_per_square_mile_bound_the_homicide_density(ask):
+    # Before: "more than 100 homicides per square mile" bounded the residents per square mile (all 77 areas).
+    areas = pd.read_csv(ref.DATA / "community_areas.csv")
+    size = areas.set_index(areas.columns[0])
+    square_miles = size[[c for c in size.columns if "sq" in c.lower() and "mi" in c.lower()][0]]
+    density = ref._counts(ref._years(2001, 2022)) / square_miles.reindex(ref.AREAS)
+    picked = density[density > 100].index
+    text = lead(ask("How many community areas recorded more than 100 homicides per square mile over 2001-2022 "
+                    "altogether, and what's the simple average of their per-capita incomes (2008-2012)?"))
+    assert text.startswith(f"There are {len(picked)} community areas with a homicides per square mile over 100")
+    assert f"${ref._sm('income')[picked].mean():,.0f} across them" in text
