@@ -81,12 +81,6 @@ def _side_by_side(analysis: Analysis) -> list[dict]:
     spans = analysis.periods
     if len(spans) == 2 and analysis.comparison and not analysis.years_together:
         return [_years_period([s.start, s.end]) for s in spans]
-    if analysis.month_years and "home_value" in analysis.metrics and not (
-            spans or analysis.years_together or analysis.out_of_range_years):
-        # "values doubled from Jan 2012 to Jan 2022: their homicides in 2012 and then in 2021": the months date the
-        # values; the years named alone are the counts', each its own
-        alone = sorted(set(analysis.years_alone))
-        return [{"year": y} for y in alone] if 2 <= len(alone) <= 4 else []
     if spans or analysis.years_together or _home_month(analysis) or analysis.out_of_range_years:
         return []
     years = sorted(set(analysis.year_list or analysis.years))
@@ -502,7 +496,11 @@ def _home_change_set(analysis: Analysis) -> dict | None:
     homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
              for m in months]
     counted = _years_period(analysis.years_alone)
-    apart = _side_by_side(analysis)  # "their homicides in 2012 and then in 2021": each year its own
+    # "values doubled from Jan 2012 to Jan 2022: their homicides in 2012 and then in 2021": the months date the values;
+    # the years named alone are the counts', each its own
+    alone = sorted(set(analysis.years_alone))
+    apart = [{"year": y} for y in alone] if 2 <= len(alone) <= 4 and not (
+        analysis.periods or analysis.years_together or analysis.out_of_range_years) else []
     # "the pooled homicide rate in those areas over 2007-2011": the rate (over the set's sums in its total)
     others = [{"measure": m, "period": p, "as": f"{m}_{_period_key(p)}"} for p in apart
               for m in _homicide_measures(analysis)] if apart and "homicides" in analysis.metrics else \
