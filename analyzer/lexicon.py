@@ -472,12 +472,28 @@ _EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?
                          r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?", _FLAGS)
 
 
+_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+# "from March 2020 to May 2020": one year's months, its year written twice (read as "from March to May 2020")
+_SAME_YEAR_SPAN_RE = re.compile(r"\b" + _MONTH_NAME + r"\s+((?:19|20)\d\d)(?=\s*(?:to|through|thru|until|till|-|\u2013)\s*"
+                                + _MONTH_NAME + r"\s+\1\b)", _FLAGS)
+_CHANGE_WORD_RE = re.compile(r"\b(?:change[ds]?|rise|rose|fall|fell|drop(?:ped)?|increase[ds]?|decrease[ds]?|grow|grew|"
+                             r"growth|decline[ds]?|difference|compare[ds]?|vs\.?|versus)\b", _FLAGS)
+
+
+def _one_years_months(low: str) -> str:
+    if _CHANGE_WORD_RE.search(low):
+        return low  # "the change from January 2019 to March 2019": two ends, not the months between
+    return _SAME_YEAR_SPAN_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), low)
+
+
 def without_conventions(low: str) -> str:
     """The question with the conventions it states blanked (an index's base, the rates' population basis, an example
     of the answer's form): they ask for nothing, so no reader reads them and no word of them is left unused. Lengths
     are kept (spans hold)."""
     low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    low = _one_years_months(low)
     # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
     low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):

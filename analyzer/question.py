@@ -413,6 +413,12 @@ def _periods_not_held(w, result: dict) -> None:
     if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
         result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
                               and not (p == "vintage" and "acs" in low)]
+    release = {int(q[:4]) for q in [*(result.get("quarters") or []), result.get("quarter") or ""] if q}
+    if release and "homicides" in w.metrics and set(result.get("out_of_range_years") or []) & release:
+        # "the IHS 2025 Q4 summary ... their homicides in 2021": the release's year is the index's, no homicide year
+        result["out_of_range_years"] = [y for y in result["out_of_range_years"] if y not in release]
+        if not result["out_of_range_years"]:
+            result["warnings"] = [x for x in result.get("warnings") or [] if "outside the homicide data" not in x]
     vintage = acs_vintage_warning(low) if "census" in w.domains else None
     if vintage:
         result["warnings"] = [*(result.get("warnings") or []), vintage]
@@ -935,8 +941,9 @@ def _finish(w) -> Analysis:
     # "july 2017 and july 2021 combined": two spans of dates counted as one, as two listed years are.
     # "yearly counts 2019, 2020, 2021 and 2022 for the five poorest areas, combined per year": the areas combined,
     # each year its own figure
+    # "combined in 2019, in 2020 and in 2021": each year with its own "in" is its own figure, the areas combined
     result["years_together"] = bool((times.year_list or len(times.date_spans) >= 2) and years_together
-                                    and not _PER_YEAR_RE.search(low))
+                                    and not _PER_YEAR_RE.search(low) and not _EACH_IN_RE.search(low))
     condition = _change_conditions(w, result, condition)
     result["locations_together"] = locations_together(low, locations)
     result["asks_now"] = bool(NOW_RE.search(low))
@@ -1084,6 +1091,7 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _AT_LEAST_RE = re.compile(r"\bat\s+(?:least|most)\b(?=\s+(?:\$?\d|doubl|twice|tripl|quadrupl|halv|half\b))")
+_EACH_IN_RE = re.compile(r"\b(?:in|for)\s+(?:19|20)\d\d\s*,?\s+(?:and\s+)?(?:in|for)\s+(?:19|20)\d\d\b")
 # A change as a multiple: "more than doubled", "at least double (+100% or more)", "tripled", "halved"
 _TIMES_CHANGE_RE = re.compile(r"\b(?:(?P<more>more\s+than)|at\s+least|over)?\s*(?P<what>doubl\w*|tripl\w*|"
                               r"quadrupl\w*|halv\w*)\b(?:\s*\(\s*\+?\d+\s*%[^)]*\))?")
@@ -1169,7 +1177,10 @@ _ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)
 # "areas that grew in population", "neighborhoods which lost residents since 2010": places picked by the change
 _GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|communities|ones)\s+(?:that|which|where|"
                             r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
-                            r"[^.?;:]{0,40}?\b(?:population|residents|people)\b")
+                            r"[^.?;:]{0,40}?\b(?:population|residents|people)\b|"
+                            # "a hardship index above 70 AND gained population between the 2010 census and the ACS"
+                            r"\b(?:and|also|but)\s+(?:also\s+)?(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|"
+                            r"shrunk|declined)\s+(?:in\s+)?(?:population|residents|people)\b")
 # A span whose end is the data's own: "since 2019", "from 2019 to now"
 _OPEN_SPAN_RE = re.compile(r"\b(?:since|after)\s+(?:(?:the\s+)?(?:start|beginning|end)\s+of\s+)?(?:19|20)\d\d\b|"
                            r"\b(?:19|20)\d\d\s+(?:to|until|till|through)\s+(?:now|today|the\s+present|present|date)\b")

@@ -133,6 +133,8 @@ _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
 _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
+_CHANGE_BEFORE_RE = re.compile(r"\b(?:change[ds]?|rise|rose|fall|fell|drop(?:ped)?|increase[ds]?|decrease[ds]?|grow|grew|"
+                               r"growth|decline[ds]?|shift|swing|difference)\b[^.?;]*$", re.I)
 _DAY_SINCE_RE = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|beginning|from)\s+(?:on\s+)?$", re.I)
 # A week of a month: "the first week of July 2020" is July 1-7, the second 8-14, "the last week" the month's last
 # seven days.
@@ -333,7 +335,10 @@ def _month_spans(low: str, cov: dict, periods: list) -> tuple[list[DateSpan], li
         if last < first:
             continue
         spans.append(m.span())
-        if m.group("sep").lower() == "and" and not m.group("opener") and last - first > 1:
+        # "the percent change from December 2020 to December 2022": the change's two ends, not the months between
+        ends = m.group("sep").lower() in ("to", "-", "\u2013") and m.group("y1") and last - first > 1 and \
+            _CHANGE_BEFORE_RE.search(low, max(0, m.start() - 40), m.start())
+        if ends or m.group("sep").lower() == "and" and not m.group("opener") and last - first > 1:
             if y1 == y2:
                 continue  # "June and August 2021": two calendar months of one year, the month filter's job
             found += [(m.start(), DateSpan(f"{y1}-{m1:02d}", f"{y1}-{m1:02d}")),

@@ -173,7 +173,7 @@ def coverage_gaps(question: str, analysis, calls, lead: str) -> list[str]:
     for, beyond the words the reading already could not use."""
     found = uncovered_years(question, analysis, calls, lead) + uncovered_numbers(question, analysis, calls, lead) + \
         uncovered_share(question, lead) + uncovered_rank(question, lead) + uncovered_sources(question, calls, lead) + \
-        uncovered_ratio(question, lead)
+        uncovered_ratio(question, lead) + uncovered_change(question, lead)
     return [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
 
 
@@ -307,6 +307,22 @@ def uncovered_ratio(question: str, lead: str) -> list[str]:
     return [asked.group(0)] if asked and lead.strip() and not _RATIO_GIVEN_RE.search(lead) else []
 
 
+# A change asked ("the percent change from December 2020 to December 2022", "by what percent did it rise") and one
+# given (a signed figure, or a change word beside the figures)
+_CHANGE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|%)\s+change\b|\bby\s+what\s+percent(?:age)?\b|\bhow\s+much\s+"
+                              r"(?:did|has|have)\b[^?.]{0,60}\b(?:rise|fall|grow|drop|change|increase|decrease|climb)\b",
+                              re.I)
+_CHANGE_GIVEN_RE = re.compile(r"(?<![\w.])[+\u2212-]\d|\b(?:changes?|changed|rise|rose|risen|drop(?:ped)?|fell|fall|"
+                              r"increase[ds]?|decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b", re.I)
+
+
+def uncovered_change(question: str, lead: str) -> list[str]:
+    """The question's words asking for a change when the lead gives none: "what was the percent change from
+    December 2020 to December 2022" had been answered with the months' counts alone, and nothing said so."""
+    asked = _CHANGE_ASKED_RE.search(question)
+    return [asked.group(0)] if asked and lead.strip() and not _CHANGE_GIVEN_RE.search(lead) else []
+
+
 def uncovered_sources(question: str, calls, lead: str) -> list[str]:
     """A source the question names by its own word ("Zillow", "Redfin", "IHS": the layer's dataset words) that no call
     read and the lead does not name: "the IHS index change vs Englewood's own Zillow value change" answered the index
@@ -345,6 +361,8 @@ def addresses(gap: str, query: dict) -> bool:
         known: set[float] = set()
         _numbers_in(query, known)
         return all(_matches(v, known) for v in numbers)
+    if _CHANGE_ASKED_RE.search(gap):
+        return any(op in text for op in ('"change"', '"pct_change"'))
     if _RATIO_ASKED_RE.search(gap):
         return '"ratio"' in text or '"groups"' in text
     if RANK_ASKED_RE.search(gap):

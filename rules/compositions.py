@@ -13,7 +13,7 @@ import calendar
 
 import re
 
-from analyzer.analysis import LAYER_MEASURES, Analysis
+from analyzer.analysis import LAYER_MEASURES, Analysis, Ranking
 from rules.calls import SOCIO_METRICS
 from semantic.reading import member_ranked
 
@@ -130,7 +130,9 @@ def _spec(metric: str, analysis: Analysis, period: dict | None, rate: bool = Fal
         name = group if counted else f"share_{group}"
     if metric == "homicides" and (analysis.per_capita or rate):
         name = "homicide_rate"
-    if metric == "population" and analysis.years == [2010]:  # "according to the 2010 census"
+    if metric == "population" and (analysis.years == [2010] or 2010 in analysis.years and not analysis.counts_2010
+                                   and not analysis.population_growth):
+        # "according to the 2010 census", "the 5 most populous areas in the 2010 census ... over 2019-2022"
         name = "population_2010"
     if name is None:
         return None
@@ -311,8 +313,16 @@ def set_breakdown(analysis: Analysis) -> dict | None:
     lowest-income areas' combined homicides for 2019, then 2020, then 2021": a set ranked by another measure, its
     homicides by a time grain over the set as a whole (members_from), and where the most are asked, the top one."""
     ranking = analysis.ranking
+    sets = analysis.ranked_sets
+    # "the five areas with the highest homicide rate in 2016-2022: which calendar month had the most homicides":
+    # the set is the rate's; "the most" ranks the months by their count
+    by_rate = ranking is not None and ranking.by_count and len(sets) == 1 and sets[0].metric == "homicide_rate" \
+        and sets[0].n >= 2
+    if by_rate:
+        ranking = Ranking(order=sets[0].order, top_n=sets[0].n, metric="homicide_rate", by_count=True)
     if not ranking or (ranking.top_n or 0) < 2 or ranking.metric in (None, "homicides", "homicide_rate") \
-            or "homicides" not in analysis.metrics or analysis.per_capita or analysis.correlation \
+            and not by_rate or "homicides" not in analysis.metrics or analysis.per_capita and not by_rate \
+            or analysis.correlation \
             or analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.area_condition:
         return None
     # (years listed are the ranked set's columns side by side, with their totals: ranked_set)
@@ -1452,7 +1462,10 @@ def _submarket_areas(analysis: Analysis, arguments: dict, rows: list) -> list[di
     """The areas lying mostly in the submarkets a ranking found, with the question's other figures: "... then the
     pooled 2019-2022 homicide rate of the community areas mainly in it"."""
     codes = [row.get("submarket") for row in rows[:5] if row.get("submarket")]
-    period = _period(analysis)
+    # "the IHS 2025 Q4 summary ... their homicides in 2021": the release's year dates the ranking, not the counts
+    release = {int(q[:4]) for q in [*analysis.quarters, analysis.quarter or ""] if q}
+    counted = [y for y in analysis.years if y not in release]
+    period = _years_period(counted) if counted and release else _period(analysis)
     specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in ("price_trend", "trend",
                                                                                           "home_value")) if s]
     if not codes or not specs:

@@ -35,6 +35,16 @@ def average_lead(entry: ToolCallStep, analysis: Analysis) -> str | None:
     average = values.get("per_year_average")
     if not isinstance(average, (int, float)):
         return None
+    peak, years = values.get("peak"), values.get("per_year_years")
+    if analysis.ranking and values.get("group_by") not in (None, "year") and isinstance(peak, dict) and years \
+            and peak.get("per_year_average") is not None:
+        # "which day of the week saw the most, and the average on that weekday per year": the top group's own
+        # average, not the city's over every day
+        name = next((str(v) for k, v in peak.items() if k.endswith(("_name", "_label"))), None) or str(
+            peak.get(values["group_by"], ""))
+        return (f"The {values['group_by'].replace('_', ' ')} with the most homicides in "
+                f"{values.get('start_year')}-{values.get('end_year')} was {name}, with {peak['homicides']:,}: an "
+                f"average of {fmt_num(peak['per_year_average'])} a year over {years} years.")
     line = average_sentence(values, fmt_num(average))
     partial = values.get("partial_year")
     if partial:

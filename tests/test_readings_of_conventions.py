@@ -87,3 +87,26 @@ def test_homicides_per_square_mile_bound_the_homicide_density(ask):
                     "altogether, and what's the simple average of their per-capita incomes (2008-2012)?"))
     assert text.startswith(f"There are {len(picked)} community areas with a homicides per square mile over 100")
     assert f"${ref._sm('income')[picked].mean():,.0f} across them" in text
+
+
+def test_each_year_with_its_own_in_is_its_own_figure(ask):
+    # Before: "combined in 2019, in 2020 and in 2021" was one 2019-2021 total; "combined" was the areas'.
+    poverty = ref._sm("poverty")
+    top5 = ref._rank(poverty[poverty.index > 0], 5)
+    text = lead(ask("the five areas with the highest household poverty rate (2008-2012) -- how many homicides did "
+                    "they have combined in 2019, in 2020 and in 2021?"))
+    for year in (2019, 2020, 2021):
+        assert f"{int(ref._counts([year])[top5].sum())} homicides in {year} " in text
+
+
+def test_one_years_months_with_the_year_written_twice(ask, dates):
+    # Before: "from March 2020 to May 2020" counted March and May alone.
+    count = int(((dates >= "2020-03-01") & (dates < "2020-06-01")).sum())
+    text = lead(ask("homicides from March 2020 to May 2020"))
+    assert f"There were {count} homicides in Chicago in March, April and May 2020" in text
+
+
+def test_a_change_asked_and_not_given_is_said(ask):
+    text = lead(ask("How many homicides in December 2016 and in December 2022? Also, what was the percent change from "
+                    "December 2020 to December 2022?"))
+    assert "could not use 'percent change'" in text

@@ -831,6 +831,10 @@ def query_homicides_advanced(data, year=None, start_year=None, end_year=None, wa
                                                                   top_n, sort_order, rank_by, filter_text,
                                                                   min_homicides)
         lines.append(heading)
+        peak = values.get("peak")
+        if isinstance(peak, dict) and group_by != "year" and average.get("per_year_years"):
+            # "the deadliest weekday, and its average per year": the top group's own yearly average
+            peak["per_year_average"] = round(peak["homicides"] / average["per_year_years"], 1)
         if group_by == "community_area" and rank_by == "homicides":  # every area's count, for the page's map
             counts = _count(data, sel.scopes, period, "community_area")  # the breakdown's own query
             map_hint = area_map("homicides", "homicides", chart["title"], period.filters["years"],
