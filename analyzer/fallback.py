@@ -96,6 +96,12 @@ def named_instead(result: dict, clause: str) -> dict | None:
     """"If you don't have 2021, give me the 2018 total instead": the year the fallback clause names (not the one it
     says may be missing) is the period to give where the data holds none of the one asked (the planner takes it out
     of the query's own period, rules/planner.py). Not where the reading already found the asked year outside the homicide data (it gives the other)."""
+    month = _MONTH_IN_RE.search(clause)
+    if result.get("month_years") and month:
+        # "the period ending June 2021? If not, the latest figure you have (period ending Oct 31 2019)"
+        named = f"{month.group('y')}-{_MONTHS.index(month.group('m')[:3]) + 1:02d}"
+        asked = [m for m in result["month_years"] if m != named]
+        return {"month": named} if asked else None
     years = [int(y) for y in re.findall(r"(?<![\d-])((?:19|20)\d\d)(?![\d-])", clause)]
     asked = [y for y in result.get("years") or [] if y not in years[-1:]]
     instead = [y for y in years if y not in asked]
@@ -103,3 +109,8 @@ def named_instead(result: dict, clause: str) -> dict | None:
             result.get("month_years"):
         return None
     return {"year": instead[0]}
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_IN_RE = re.compile(r"\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?"
+                          r"\s+)?(?P<y>(?:19|20)\d\d)\b")

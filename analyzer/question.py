@@ -543,6 +543,11 @@ def _read_shape(w) -> None:
         # how safe a place is depends on its size: the rate, not the count; but one place's years ("the deadliest
         # year in austin") rank the same by count, and its counts are what each year holds
         per_capita = True
+    second = _AND_SECOND_RE.search(low) if ranking and not ranking.get("top_n") and ranking.get("position", 1) == 1 \
+        else None
+    if second:  # "which area had the most ...? and the second?": the first two, in order
+        ranking = {**ranking, "top_n": 2}
+        consumed.append(second.span())
     w.asked_years, w.comparison, w.condition, w.consumed = asked_years, comparison, condition, consumed
     _read_sets(w, condition, ranking, consumed)
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
@@ -1004,7 +1009,8 @@ def _declared_shape(w, result: dict, declared: dict) -> dict:
     elif len(days) == 2 and (result.get("trend") or result.get("comparison")):
         # "the 90-day period ending Oct 31 2019 vs ending Oct 31 2014": a series by its days, those two days'
         declared = two_periods(declared, [{"start": d, "end": d} for d in days])
-    elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")):
+    elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")) \
+            and not isinstance(result.get("period_fallback"), dict):  # "2021? if not, the 2019 figure": one asked
         declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
     elif result.get("asks_rank"):  # "Austin's rank in homicides per square mile": every area ranked, Austin's row
         declared = member_ranked(declared, result["rank_order"])
@@ -1091,6 +1097,8 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _AT_LEAST_RE = re.compile(r"\bat\s+(?:least|most)\b(?=\s+(?:\$?\d|doubl|twice|tripl|quadrupl|halv|half\b))")
+_AND_SECOND_RE = re.compile(r"\b(?:and|also|plus|then)\s+(?:the\s+|which\s+(?:is|was)\s+(?:the\s+)?)?(?:second|2nd|"
+                            r"runner[\s-]up|next\s+one)(?:\s+(?:one|place|highest|most|biggest|largest))?\b")
 _EACH_IN_RE = re.compile(r"\b(?:in|for)\s+(?:19|20)\d\d\s*,?\s+(?:and\s+)?(?:in|for)\s+(?:19|20)\d\d\b")
 # A change as a multiple: "more than doubled", "at least double (+100% or more)", "tripled", "halved"
 _TIMES_CHANGE_RE = re.compile(r"\b(?:(?P<more>more\s+than)|at\s+least|over)?\s*(?P<what>doubl\w*|tripl\w*|"

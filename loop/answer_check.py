@@ -136,8 +136,10 @@ def covered(wanted, stated: list, keys: list) -> bool:
 
 # Words by which the planner's lead says what it could not give ("a 2022 figure is not available", "I could not use
 # 'gun'"): a model's answer after the reading's calls must say it too.
+# ... and a period past the data answered with another ("2021 is not in the data: ... so the latest ... is given
+# instead"): the 0.5B model's synthesis gave Logan Square's 2019 price "for the period ending June 2021"
 _QUALIFIER_RE = re.compile(r"\bnot available\b|\bcannot\b|\bcould not\b|\bdoes not (?:include|record|have)\b|"
-                           r"\bno population\b|\bpartial\b", re.I)
+                           r"\bno population\b|\bpartial\b|\bis not in the data\b|\bgiven instead\b", re.I)
 
 
 def dropped_from_the_reading(state: RunState, ctx: RunContext) -> list[str]:

@@ -790,6 +790,18 @@ def _error_notes(analysis: Analysis, lead: list, errors: list) -> tuple[list, li
     return lead, notes
 
 
+def _neighbourhoods_read(analysis: Analysis, lead: str) -> list[str]:
+    """A neighbourhood named for a community area ("the Wrigleyville community area"): the lead says which area its
+    figures are, so the user who meant the neighbourhood alone sees they are not its own."""
+    out = []
+    for area in analysis.areas:
+        said, name = re.sub(r"[^a-z]", "", area.text.lower()), re.sub(r"[^a-z]", "", area.name.lower())
+        if said and said not in name and name not in said and area.text.lower() not in lead.lower():
+            out.append(f"The data does not have {area.text} as a community area: it is read as {area.name} "
+                       f"({area.number}), the community area it lies in.")
+    return out
+
+
 def joined_answers(texts: list[str]) -> str:
     """Several parts' answers as one: their leads in order, then their details, then their notes (each once)."""
     leads, details, notes = [], [], []
@@ -851,6 +863,8 @@ def write_answer(question: str, analysis: Analysis, results: list[ToolCallStep],
     for warning in qualifying:
         kept_lead.append(warning)
         notes = [n for n in notes if n != warning]
+    if kept_lead and not outside:
+        kept_lead += _neighbourhoods_read(analysis, " ".join(kept_lead))
     unread = not_used_note(analysis.not_used) if analysis.not_used and not strict else None
     if unread and kept_lead and checker.keep(unread):
         kept_lead.append(unread)

@@ -621,7 +621,8 @@ def correlation(analysis: Analysis) -> dict | None:
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "population_density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
-    if "arrests" in metrics:  # the arrests' share is a measure of the homicides, not a third side
+    if "arrests" in metrics or "homicide_density" in metrics:
+        # the arrests' share, the homicides per square mile: measures of the homicides, not a third side
         metrics = [m for m in metrics if m != "homicides"]
     moved = analysis.population_growth and "population" in metrics
     period = _years_period([y for y in analysis.years if y != 2010]) if moved else \
@@ -991,6 +992,20 @@ def _home_values(analysis: Analysis) -> tuple[list, list, str]:
                        {"name": "change_pct", "op": "pct_change", "of": pair}], \
             "change" if analysis.in_dollars else "change_pct"
     return [{"measure": "home_value", **({"period": {"month": months[0]}} if months else {})}], [], "home_value"
+
+
+def area_months(analysis: Analysis) -> dict | None:
+    """"Englewood vs West Englewood: percent change in Zillow home value from Jan 2019 to Jan 2024 for each": the
+    named areas' values in the two months and the change between. The property tool gave September 2024's value
+    against the 2019 average, months nobody asked for."""
+    months = sorted(set(analysis.month_years))
+    if len(months) != 2 or "home_value" not in analysis.metrics or not 1 <= len(analysis.areas) <= 4 \
+            or analysis.zips or analysis.wards or analysis.districts or analysis.ranking or analysis.submarkets \
+            or analysis.correlation or any(m not in ("home_value", "price_trend", "trend") for m in analysis.metrics):
+        return None
+    specs, derived, _ = _home_values(analysis)
+    return {"measures": specs, "group_by": ["community_area"], "derived": derived,
+            "filters": [{"dimension": "community_area", "in": [a.number for a in analysis.areas]}]}
 
 
 def zip_facts(analysis: Analysis) -> dict | None:
@@ -1631,7 +1646,8 @@ def composed_query(analysis: Analysis) -> dict | None:
                    area_share_of_city, submarket_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
                    ihs_quarters,
-                   zip_facts, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names, zip_months,
+                   zip_facts, area_months, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names,
+                   zip_months,
                    places_pooled, named_places, member_rank, city_rates, correlation, threshold_set, ranked_change, ranked_set,
                    grain_set, other_end_ranked):
         query = reader(analysis)

@@ -87,25 +87,29 @@ def _plan(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list:
         # and the citywide rate for the same years": the place's calls again without the place
         plan += city_versions(plan)
     if analysis.period_fallback:
-        plan = [(name, _with_fallback(args, analysis.period_fallback) if name == names.QUERY else args)
-                for name, args in plan]
+        plan = [(name, _with_fallback(args, analysis.period_fallback, analysis.month_years) if name == names.QUERY
+                 else args) for name, args in plan]
     return plan
 
 
-def _with_fallback(query, fallback: str):
+def _with_fallback(query, fallback, months: list = ()):
     """Each period of a query (its own, each measure's, its set's) with the question's fallback to the latest period
-    held, which the layer takes only where the data ends before the period asked."""
+    held, or to the period it names, which the layer takes only where the data holds none of the period asked."""
     if isinstance(query, list):
-        return [_with_fallback(item, fallback) for item in query]
+        return [_with_fallback(item, fallback, months) for item in query]
     if not isinstance(query, dict):
         return query
-    out = {k: _with_fallback(v, fallback) for k, v in query.items()}
+    out = {k: _with_fallback(v, fallback, months) for k, v in query.items()}
     period = out.get("period")
     if isinstance(period, dict) and "start" not in period and "else" not in period:
         named = fallback.get("year") if isinstance(fallback, dict) else None
         years = [y for y in period.get("years") or [] if y != named]
         if named is not None and period.get("years") and years != period["years"]:
             period = {"years": years}  # "2021? if you don't have 2021, the 2018 total": 2018 is not asked with it
+        month = fallback.get("month") if isinstance(fallback, dict) else None
+        asked = [m for m in months if m != month]
+        if month and asked:  # "the period ending June 2021? if not, the one ending Oct 31 2019": June 2021 asked
+            period = {"months": asked}
         out["period"] = {**period, "else": fallback}
     return out
 
