@@ -80,3 +80,45 @@ def test_the_release_year_of_a_ranked_submarket_is_no_homicide_year(ask, hom):
                     "COVID-19 pandemic start, and how many homicides did its community areas (each area assigned to "
                     "its largest-share submarket) record in 2021 combined?"))
     assert f"Together they had {count} homicides in 2021 " in text and "2025" not in text.split("Together")[1]
+
+
+def test_homicide_density_correlated_with_a_groups_share(ask):
+    # Before: the homicide rate against the hardship index, two measures nobody named.
+    density = ref._counts(ref._years(2019, 2022)) / _square_miles()
+    black = ref._acs()["black_or_african_american"] / ref._acs()["total_population"] * 100
+    r = density.corr(black.reindex(ref.AREAS))
+    text = lead(ask("Is homicide density related to the Black population share? Give me the Pearson r across the 77 "
+                    "areas between the ACS 2019-2023 Black share and homicides per square mile in 2019-2022."))
+    assert f"r = {r:.2f} (Pearson" in text and "hardship" not in text
+
+
+def test_two_named_areas_home_values_in_two_months(ask):
+    # Before: September 2024's value against the 2019 average, months nobody asked for.
+    change = (ref._ca_zhvi(2024, 1) / ref._ca_zhvi(2019, 1) - 1) * 100
+    text = lead(ask("Englewood vs West Englewood: percent change in Zillow home value from Jan 2019 to Jan 2024 for "
+                    "each (area-weighted ZIP values). Which rose more?"))
+    for area in (68, 67):
+        assert f"a change of {change[area]:+.1f}% from January 2019 to January 2024" in text
+
+
+def test_a_neighbourhood_named_as_a_community_area_is_said(ask):
+    text = lead(ask("What's the homicide rate for the Wrigleyville community area in 2019-2022?"))
+    assert "The data does not have Wrigleyville as a community area: it is read as Lake View (6)" in text
+
+
+def test_and_the_second_lists_the_first_two(ask):
+    counts = ref._counts()
+    first, second = ref._rank(counts, 2)
+    text = lead(ask("which community area has had the most homicides overall in the data (2001 to mid-2023)? and the "
+                    "second?"))
+    names = {k: v.title() for k, v in ref._names().items()}
+    assert f"{names[first]} ({first}): {counts[first]:,}; {names[second]} ({second}): {counts[second]:,}" in text
+
+
+def test_a_month_the_user_names_instead(ask):
+    r = ref._redfin_neighborhoods()
+    window = r[(r["neighborhood"] == "Logan Square") & (r["end"] == "2019-10-31")]
+    price = ref._price_k(window["Median Sale Price"]).iloc[0]
+    text = lead(ask("Redfin median sale price in Logan Square for the period ending June 2021? If not available, give "
+                    "the latest Logan Square figure you have (period ending Oct 31 2019)."))
+    assert text.startswith("June 2021 is not in the data") and f"${price:,.0f}" in text
