@@ -413,12 +413,6 @@ def _periods_not_held(w, result: dict) -> None:
     if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
         result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
                               and not (p == "vintage" and "acs" in low)]
-    release = {int(q[:4]) for q in [*(result.get("quarters") or []), result.get("quarter") or ""] if q}
-    if release and "homicides" in w.metrics and set(result.get("out_of_range_years") or []) & release:
-        # "the IHS 2025 Q4 summary ... their homicides in 2021": the release's year is the index's, no homicide year
-        result["out_of_range_years"] = [y for y in result["out_of_range_years"] if y not in release]
-        if not result["out_of_range_years"]:
-            result["warnings"] = [x for x in result.get("warnings") or [] if "outside the homicide data" not in x]
     vintage = acs_vintage_warning(low) if "census" in w.domains else None
     if vintage:
         result["warnings"] = [*(result.get("warnings") or []), vintage]

@@ -90,6 +90,10 @@ def number_in_answer(value, answer: str) -> bool:
         if month and 1 <= int(month.group(2)) <= 12:  # a month "2022-01" written "January 2022" (or "Jan 2022")
             name = calendar.month_name[int(month.group(2))]
             return bool(re.search(rf"\b{value.strip()}\b|\b(?:{name}|{name[:3]})\.?,?\s+{month.group(1)}\b", answer, re.I))
+        # a set's members listed ("Austin, Washington Park, Riverdale"): each named, in any order
+        members = [m.strip() for m in value.split(", ")]
+        if len(members) >= 2 and all(re.fullmatch(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*", m) for m in members):
+            return all(m.lower() in answer.lower() for m in members)
         # an IHS submarket named without the data's "Chicago--" prefix ("Logan Square/Irving Park"): the same name
         return value.lower() in answer.lower() or (value.lower().startswith("chicago--") and
                                                    value[9:].lower() in answer.lower())

@@ -55,6 +55,9 @@ def test_number_formats():
     # Money is shown in whole dollars: a price per square foot of 414.857 is "$415", never a bare "415"
     assert number_in_answer(414.8566, "a median of $415 a square foot")
     assert not number_in_answer(414.8566, "415 homes sold") and not number_in_answer(414.8566, "$4,150")
+    # A set's members listed are the same answer in any order; each must be named
+    assert number_in_answer("Austin, Washington Park, Riverdale", "Riverdale (54) ..., Washington Park (40) ..., Austin")
+    assert not number_in_answer("Austin, Washington Park, Riverdale", "Riverdale (54) and Austin (25)")
 
 
 @pytest.mark.full_data
