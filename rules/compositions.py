@@ -1464,7 +1464,7 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     ranking = analysis.ranking
     if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
             or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics \
-            or ranking.metric not in (None, "price_trend"):  # "the 2000s peak to the bottom": one series' own
+            or ranking.metric == "home_value":  # "house prices fell from the 2000s peak to the bottom": one series'
         return None
     if analysis.price_figure == "change_since_2000" and (analysis.quarters or analysis.quarter):
         return None  # "appreciated the most since 2000 Q1 as of 2025 Q4": the index's change between the quarters
