@@ -1001,7 +1001,8 @@ def area_months(analysis: Analysis) -> dict | None:
     months = sorted(set(analysis.month_years))
     if len(months) != 2 or "home_value" not in analysis.metrics or not 1 <= len(analysis.areas) <= 4 \
             or analysis.zips or analysis.wards or analysis.districts or analysis.ranking or analysis.submarkets \
-            or analysis.correlation or any(m not in ("home_value", "price_trend", "trend") for m in analysis.metrics):
+            or analysis.correlation or any(m not in ("home_value", "price_trend", "trend") for m in analysis.metrics) \
+            or any(m in LINKS or m in ZIP_FACTS for m in analysis.named_measures):  # "Austin's main ZIP's value"
         return None
     specs, derived, _ = _home_values(analysis)
     return {"measures": specs, "group_by": ["community_area"], "derived": derived,
