@@ -324,8 +324,10 @@ def _homicide_calls(analysis: Analysis, metrics: list, where: Places) -> list:
         else [("community_area", a) for a in where.area_like]
     places = areas + _place_set("ward", where.wards, analysis) + _place_set("district", where.districts, analysis)
     if analysis.correlation:
-        indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), "hardship_index")
-        return [(names.SOCIOECONOMIC_CONTEXT, {"indicator": indicator, **_year_args(analysis)})]
+        # No indicator named: no call. The context tool's hardship index answered "is homicide density related to
+        # the Black share" with the rate against hardship, a pair nobody asked for, and said nothing of it.
+        indicator = next((CONTEXT_INDICATORS[m] for m in metrics if m in CONTEXT_INDICATORS), None)
+        return [(names.SOCIOECONOMIC_CONTEXT, {"indicator": indicator, **_year_args(analysis)})] if indicator else []
     if years and not _in_coverage(analysis, years):
         # Outside the snapshot: show what it does cover (the yearly series for the same place).
         key, value = places[0] if places else (None, None)

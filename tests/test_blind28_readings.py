@@ -8,10 +8,15 @@ homicides of the areas in a ranked IHS submarket "in 2021" (2021-2025: the relea
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
+from analyzer.question import analyze_question
+from rules.planner import plan_calls
 from tests import semantic_reference as ref
+from tools import names
 from tests.planner_helpers import lead
 
 pytestmark = pytest.mark.full_data
@@ -122,3 +127,11 @@ def test_a_month_the_user_names_instead(ask):
     text = lead(ask("Redfin median sale price in Logan Square for the period ending June 2021? If not available, give "
                     "the latest Logan Square figure you have (period ending Oct 31 2019)."))
     assert text.startswith("June 2021 is not in the data") and f"${price:,.0f}" in text
+
+
+def test_a_correlation_with_no_indicator_read_makes_no_hardship_call(data):
+    # Before: the context tool's default, the hardship index, was correlated with the rate: a pair nobody asked for.
+    whole = analyze_question("Is the homicide rate correlated with the hardship index across areas in 2019-2022?", data)
+    assert any(name == names.SOCIOECONOMIC_CONTEXT for name, _ in plan_calls(whole, []))
+    unread = replace(whole, metrics=[m for m in whole.metrics if m != "hardship"])
+    assert not any(name == names.SOCIOECONOMIC_CONTEXT for name, _ in plan_calls(unread, []))
