@@ -537,11 +537,7 @@ def _read_shape(w) -> None:
         # how safe a place is depends on its size: the rate, not the count; but one place's years ("the deadliest
         # year in austin") rank the same by count, and its counts are what each year holds
         per_capita = True
-    second = _AND_SECOND_RE.search(low) if ranking and not ranking.get("top_n") and ranking.get("position", 1) == 1 \
-        else None
-    if second:  # "which area had the most ...? and the second?": the first two, in order
-        ranking = {**ranking, "top_n": 2}
-        consumed.append(second.span())
+    ranking = _and_the_second(low, ranking, consumed)
     w.asked_years, w.comparison, w.condition, w.consumed = asked_years, comparison, condition, consumed
     _read_sets(w, condition, ranking, consumed)
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
@@ -862,19 +858,7 @@ def _change_conditions(w, result: dict, condition):
         condition = result["area_condition"] = AreaCondition("home_value_change", side, value, condition.span,
                                                              percent=True)
         result["group_by"] = None
-    times = _TIMES_CHANGE_RE.search(low)
-    counted = bool(re.search(r"\bhow\s+many\b", low))  # "how many areas saw values at least double (+100% or more)"
-    if "home_value" in metrics and len(w.month_years) == 2 and (counted or not result["ranking"]) and not condition \
-            and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) and times:
-        result["ranking"] = None
-        # "areas where home values more than doubled from Jan 2012 to Jan 2022": a bound on the percent change
-        factor = {"doubl": 100.0, "tripl": 200.0, "quadrupl": 300.0, "halv": -50.0}[
-            next(k for k in ("doubl", "tripl", "quadrupl", "halv") if times.group("what").startswith(k))]
-        side = ("above" if times.group("more") else "at_least") if factor > 0 else "at_most"
-        condition = result["area_condition"] = AreaCondition("home_value_change", side, factor, times.span(),
-                                                             percent=True)
-        result["group_by"] = None
-        w.consumed.append(times.span())
+    condition = _times_change(w, result, condition)
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):
@@ -887,6 +871,25 @@ def _change_conditions(w, result: dict, condition):
                                                  change.span())
         result["group_by"] = None
     return condition
+
+
+def _times_change(w, result: dict, condition):
+    """"Areas where home values more than doubled from Jan 2012 to Jan 2022": a bound on the percent change."""
+    low, metrics = w.low, w.metrics
+    times = _TIMES_CHANGE_RE.search(low)
+    counted = bool(re.search(r"\bhow\s+many\b", low))  # "how many areas saw values at least double (+100% or more)"
+    if not times or condition or "home_value" not in metrics or len(w.month_years) != 2 or \
+            (result["ranking"] and not counted) or w.areas or w.wards or w.districts or w.zips or \
+            not _AREAS_WORD_RE.search(low):
+        return condition
+    result["ranking"] = None
+    factor = {"doubl": 100.0, "tripl": 200.0, "quadrupl": 300.0, "halv": -50.0}[
+        next(k for k in ("doubl", "tripl", "quadrupl", "halv") if times.group("what").startswith(k))]
+    side = ("above" if times.group("more") else "at_least") if factor > 0 else "at_most"
+    result["group_by"] = None
+    w.consumed.append(times.span())
+    result["area_condition"] = AreaCondition("home_value_change", side, factor, times.span(), percent=True)
+    return result["area_condition"]
 
 
 def _asked_forms(w, result: dict) -> None:
@@ -1091,6 +1094,16 @@ _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"neighbou?rhoods|communities|zips|zip\s+codes)\s+by\b")
 # A home value's change said as a comparison or a move: "lower ... in Jan 2024 than in Jan 2019", "values fell"
 _AT_LEAST_RE = re.compile(r"\bat\s+(?:least|most)\b(?=\s+(?:\$?\d|doubl|twice|tripl|quadrupl|halv|half\b))")
+def _and_the_second(low: str, ranking: dict | None, consumed: list) -> dict | None:
+    """"Which area had the most ...? and the second?": the first two, in order."""
+    second = _AND_SECOND_RE.search(low) if ranking and not ranking.get("top_n") and ranking.get("position", 1) == 1 \
+        else None
+    if second is None:
+        return ranking
+    consumed.append(second.span())
+    return {**ranking, "top_n": 2}
+
+
 _AND_SECOND_RE = re.compile(r"\b(?:and|also|plus|then)\s+(?:the\s+|which\s+(?:is|was)\s+(?:the\s+)?)?(?:second|2nd|"
                             r"runner[\s-]up|next\s+one)(?:\s+(?:one|place|highest|most|biggest|largest))?\b")
 _EACH_IN_RE = re.compile(r"\b(?:in|for)\s+(?:19|20)\d\d\s*,?\s+(?:and\s+)?(?:in|for)\s+(?:19|20)\d\d\b")
