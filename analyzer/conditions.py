@@ -30,11 +30,17 @@ _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|l
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
 # A bound named by what it is: "above the city-wide per capita income", "higher than Chicago's overall rate", "above
 # the median community area's value", "below average": the city's own figure, or the places' median or mean.
-_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(?:(?P<times>double|twice|triple|(?:\d+(?:\.\d+)?|two|three|four|"
+_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})[\s-]+(?:(?P<times>double|twice|triple|(?:\d+(?:\.\d+)?|two|three|four|"
                            r"five)\s+times)\s+)?(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
                            r"(?P<city>(?:city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)(?:\s+(?:average|rate|figure|"
                            r"level|value|number))?)|"
                            r"(?P<median>median)|(?P<mean>average|mean))\b", re.I)
+# The comparative and its "than" apart, the measure between: "a larger share of households earning under $25,000
+# than Chicago overall", "a higher poverty rate than the median area".
+_SPLIT_REFERENCE_RE = re.compile(r"\b(larger|higher|greater|bigger|smaller|lower)\s+(?P<mid>(?:(?!\bthan\b)[^.;?]){3,80}?)"
+                                 r"\bthan\s+(?:that\s+of\s+)?(?:the\s+)?(?:(?P<city>(?:city[\s-]?wide|city'?s|city|"
+                                 r"chicago'?s|chicago|citywide)(?:\s+(?:overall|as\s+a\s+whole|average|rate|figure|"
+                                 r"level|value|share))?)|(?P<median>median)|(?P<mean>average|mean))\b", re.I)
 # "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
 # "16+ unemployment": the age the unemployment rate counts from
@@ -71,11 +77,25 @@ _NONE_RE = re.compile(r"\b(?:without\s+(?:a\s+(?:single\s+)?|any\s+)|no\s+|zero\
                       r"(?:homicides?|murders?|killings?)\b", re.I)
 
 
+# A share written as a fraction after a bound word ("more than half the residents", "under a third of households"):
+# the percent it is, padded like the tens above.
+_FRACTIONS = {"half": "50%", "a third": "33.33%", "one third": "33.33%", "a quarter": "25%", "one quarter": "25%",
+              "a fourth": "25%", "two thirds": "66.67%", "two-thirds": "66.67%", "three quarters": "75%",
+              "three-quarters": "75%", "a fifth": "20%", "one fifth": "20%", "a tenth": "10%"}
+_FRACTION_RE = re.compile(rf"\b({_ABOVE}|{_BELOW}|at\s+least|at\s+most)\s+(?:(?:one\s+|a\s+)?half|"
+                          rf"{'|'.join(k for k in _FRACTIONS if k != 'half')})\b", re.I)
+
+
 def _digits(low: str) -> str:
     def spelled(m: re.Match) -> str:
         value = _TENS[m.group(1).lower()] + (_UNITS[m.group(2).lower()] if m.group(2) else 0)
         return str(value).ljust(len(m.group(0)))
-    return _SPELLED_RE.sub(spelled, low)
+
+    def fraction(m: re.Match) -> str:
+        words = m.group(0)[len(m.group(1)):]
+        key = re.sub(r"^\s*(?:one\s+|a\s+)?(half)$", r"\1", words.strip().lower())
+        return m.group(1) + words[:len(words) - len(words.lstrip())] + _FRACTIONS[key].rjust(len(words.strip()))
+    return _FRACTION_RE.sub(fraction, _SPELLED_RE.sub(spelled, low))
 
 
 _SKIP = object()
@@ -106,7 +126,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low))
-                   + list(_REFERENCE_RE.finditer(low)), key=lambda m: m.start())
+                   + list(_REFERENCE_RE.finditer(low)) + list(_SPLIT_REFERENCE_RE.finditer(low)),
+                   key=lambda m: m.start())
     for match in found:
         if out and out[0].span[0] <= match.start() < out[0].span[1]:
             continue
@@ -168,6 +189,13 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     None where it bounds nothing this reader knows."""
     if match.re is _REFERENCE_RE:
         return _reference_condition(match, low, metric_pos, grain)
+    if match.re is _SPLIT_REFERENCE_RE:  # the measure is the one named between the comparative and "than"
+        inside = sorted((pos, m) for m, pos in metric_pos.items() if m in MEASURES + ("homicide_rate",)
+                        and match.start("mid") <= pos < match.end("mid"))
+        if not inside:
+            return _SKIP
+        reference = next(k for k in ("city", "median", "mean") if match.group(k))
+        return AreaCondition(inside[0][1], _side(match), 0.0, match.span(), grain=grain, reference=reference)
     number, unit = float(match.group(2).replace(",", "")), (match.group(3) or "").strip().lower()
     if (not unit and 1900 <= number <= 2100) or any(a <= match.start(2) < b for a, b in skip or []):
         return _SKIP
@@ -234,6 +262,8 @@ def _side(match: re.Match) -> str:
         return "at_least"
     if re.match(_AT_MOST, word, re.I):
         return "at_most"
+    if match.re is _SPLIT_REFERENCE_RE:
+        return "above" if word.lower() in ("larger", "higher", "greater", "bigger") else "below"
     return "above" if re.match(_ABOVE, word, re.I) else "below"
 
 
@@ -255,7 +285,7 @@ def group_bounds(low: str) -> list[tuple]:
     for start, end, group in found:
         before = low[last:start]
         majority = _MAJORITY_RE.search(before)
-        bound = [b for b in _BOUND_RE.finditer(before) if "%" in b.group(0) or "cent" in b.group(0)]
+        bound = [b for b in _BOUND_RE.finditer(_digits(before)) if "%" in b.group(0) or "cent" in b.group(0)]
         if majority:
             side, value, span = "above", 50.0, (last + majority.start(), end)
         elif bound:

@@ -40,7 +40,7 @@ happen happened happens happening occur occurred occurs occurring take took take
 usual usually normally typically standard convention common commonest frequent frequently
 report reported reports count counted counting number numbers figure figures stats statistics stat data info
 dataset datasets account accounted accounts raw head headcount group groups flagged flag flags marked
-file files full series assigned assign mapped
+file files full series assigned assign mapped consider considering
 information amount amounts level levels value values
 people persons person folks ppl individuals residents resident inhabitants lives life souls victims
 chicago chicago's chi city city's town chitown windy community communities neighborhood neighborhoods

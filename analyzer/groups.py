@@ -35,9 +35,51 @@ MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:aver
 _END_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\b", re.I)
 
 
+_QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
+_QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b", re.I)
+_PLACE_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+                   "fifth": 5, "5th": 5}
+# Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
+# quartile") or a number counted from the lowest ("Q4", "quartile 1", "the fourth quartile").
+_QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<high>highest|top|richest|most|"
+                               r"upper|last)|(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th))"
+                               r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?:tercile|quartile|quintile|decile)\b|"
+                               r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b", re.I)
+
+
+def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | None:
+    """"Split the 77 areas into income quartiles ... the lowest-income quartile against the highest-income one":
+    the places ranked on the measure, cut into equal groups from the lowest (a remainder goes to the lowest groups
+    first: 20/19/19/19), and the two groups named, in the question's order (1 = lowest)."""
+    kind = _QUANTILE_RE.search(low)
+    if kind is None or not ranking or not ranking.get("metric") or (ranking.get("top_n") or 77) < 77:
+        return None  # "(i.e. the 19 highest and the 19 lowest)": the sets the question counts out are its own
+    m = _QUANTILES[kind.group(1).lower()]
+    picks = []
+    for found in _QUANTILE_PICK_RE.finditer(low):
+        if found.group("low"):
+            pick = 1
+        elif found.group("high"):
+            pick = m
+        else:
+            word = found.group("nth") or found.group("num") or found.group("q")
+            pick = _PLACE_ORDINALS.get(word.lower(), None) or int(word)
+        if 1 <= pick <= m and pick not in picks:
+            picks.append(pick)
+            consumed.append(found.span())
+    if len(picks) != 2:
+        return None
+    consumed += [k.span() for k in _QUANTILE_RE.finditer(low)] + [g.span() for g in re.finditer(
+        r"\(?\s*(?:groups?\s+of\s+)?\d+(?:\s*/\s*\d+)+\b|\b(?:lowest|bottom)\s+(?:\w+\s+)?(?:first|up)\b", low)]
+    return {"kind": "quantiles", "of": m, "picks": picks, "figure": "mean" if MEAN_RE.search(low) else "pooled"}
+
+
 def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -> dict | None:
-    """{"kind": "rest" | "each" | "ends", "figure": "pooled" | "mean", "bounds": [(group, side, value)]} when
-    the question compares two sets of places, else None; the words read are added to ``consumed``."""
+    """{"kind": "rest" | "each" | "ends" | "quantiles", "figure": "pooled" | "mean", "bounds": [(group, side,
+    value)]} when the question compares two sets of places, else None; the words read are added to ``consumed``."""
+    quantiles = quantile_groups(low, ranking, consumed)
+    if quantiles:
+        return quantiles
     figure = "mean" if MEAN_RE.search(low) else "pooled"
     words = [m.span() for rx in (MEAN_RE, _SETS_RE) for m in rx.finditer(low)]
     rest = _REST_RE.search(low)

@@ -168,7 +168,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"buy\s+(?:a\s+)?(?:place|home|house|condo)|set\s+(?:me|you|us|one)\s+back|"
      r"how\s+much\s+(?:is|are|does|do|would|will)\s+(?:a\s+|an\s+)?(?:home|house|condo|apartment|place)s?\b"),
     ("population", "census",
-     r"population(?!\s+densit)|populous|(?<!densely\s)populated|inhabitants|share\s+of\s+(?:chicago'?s\s+|the\s+city'?s\s+)?(?:residents|people)|people\s+live|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
+     r"population(?!\s+densit)|populous|(?<!densely\s)populated|inhabitants|share\s+of\s+(?:chicago'?s\s+|the\s+city'?s\s+)?(?:residents|people)|people\s+live|(?:percent(?:age)?|share|proportion|fraction)\s+of\s+chicagoans\s+(?:\([^)]{0,30}\)\s+)?(?:live|living|reside)|live\s+there|how\s+many\s+(?:people\s+(?:live|are\s+there|reside)|residents)|"
      r"number\s+of\s+residents|how\s+many\s+(?:people|folks|persons)\s+(?:\([^)]{0,40}\)\s+)?(?:call|live|reside)|"
      r"call\s+(?:\w+\s+){1,4}home|(?:most|fewest|more|fewer|least)\s+(?:residents|people\s+living)|headcount|"
      # "which area has the most people?": people with nothing done to them are residents.
@@ -188,7 +188,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"police\s+stations?|(?:district|cpd)\s+stations?|district\s+\d{1,2}(?:st|nd|rd|th)?\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
      r"station\s+address(?:es)?|cop\s+shops?|"
      # "where is the station?" beside a district: a police station (not a gas, train, bus or CTA one)
-     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))"),
+     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s*[-\u2013\u2014:,]|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.
@@ -469,7 +469,13 @@ _EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?
                          r"\b(?:on\s+(?:a|the)\s+)?24[\s-]?(?:h|hr|hour)s?\s+(?:clock|time|format)\b|"
                          # "(through its end in July 2023)": where the data ends, said, not a month asked
                          r"\b(?:through|to|until|till)\s+(?:its\s+end|the\s+end\s+of\s+the\s+data|the\s+data'?s\s+end)\b"
-                         r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?", _FLAGS)
+                         r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?|"
+                         # "(negative if West Englewood had fewer)": the sign's meaning, the answer's form
+                         r"\b(?:negative|positive)\s+(?:if|when|means|=)\s+[^()]{1,60}(?=\))", _FLAGS)
+# "(share of the five income bands)": what an income band's share is of, the convention; read (its words name the
+# household income) but asking nothing more
+BAND_BASE_RE = re.compile(r"\b(?:(?:as\s+a\s+)?(?:share|percent(?:age)?)\s+of\s+|(?:pooled\s+)?over\s+)?"
+                          r"(?:the\s+|all\s+)?(?:five|5)\s+(?:household\s+)?income\s+bands\b", _FLAGS)
 
 
 _MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
@@ -517,7 +523,8 @@ SHARE_OF_CITY_RE = re.compile(
 TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
                       r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
 GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+)?"
-                    r"(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b|\bexceeds?\b|\bexceeded\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
+                    r"(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b"
+                    r"(?:\s+or\s+(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b)?|\bexceeds?\b|\bexceeded\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
                     r"\bmargin\b", _FLAGS)
 # The latest figure asked beside a year's ("what was it in 2010, and what is it now").
 NOW_RE = re.compile(r"\b(?:now|today|currently|these\s+days|at\s+present|presently|nowadays|right\s+now|"

@@ -64,6 +64,7 @@ class PlaceScope:
     exclusion_spans: list[tuple] = field(default_factory=list)  # used only where the data can leave places out
     zip_exclusion_spans: list[tuple] = field(default_factory=list)  # used only by a ranking of ZIPs' home values
     outside_spans: list[tuple] = field(default_factory=list)  # always used: the answer names them
+    minus_spans: list[tuple] = field(default_factory=list)  # "Austin minus Englewood": a subtraction asked, used
     rest_span: tuple | None = None
 
     def read_as_data(self, spans: list) -> None:
@@ -114,8 +115,12 @@ def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tupl
     mentions, shared = _with_shared_names(text, low, geo, places, mentions, spans + list(inside))
     # "the difference in homicides (Woodlawn minus Hyde Park)": a subtraction between two places asked, not a place
     # left out ("Chicago minus the Loop" still leaves it out)
-    reading = _DIFFERENCE_MINUS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low) \
-        if _DIFFERENCE_RE.search(low) else low
+    # ... and "West Englewood minus Englewood": a named place just before "minus" is the subtraction's first side
+    after_place = {m[2][1] for m in mentions}
+    subtractions = [m for m in _DIFFERENCE_MINUS_RE.finditer(low)
+                    if _DIFFERENCE_RE.search(low) or m.start(1) + 1 in after_place]
+    scope.minus_spans = [(m.start(1) + 1, m.end()) for m in subtractions]
+    reading = blanked(low, scope.minus_spans)
     excluded = _excluded(reading, mentions) + _kind_exceptions(reading, places["taken"])
     for kind, numbers, span, phrase in excluded:
         _drop(places, [(kind, numbers, span)])
@@ -419,7 +424,7 @@ def used_spans(scope: PlaceScope, filters: HomicideFilters, domains: list, unfil
     count, which leaves community areas out by taking theirs away ("Chicago's population if you leave out the
     Loop"); only areas left out, nothing else. ``ranks_zips``: a ranking of ZIPs by home value, which can leave
     ZIPs out (and only ZIPs)."""
-    spans = list(scope.outside_spans)
+    spans = list(scope.outside_spans) + scope.minus_spans
     if ranks_zips and scope.excluded_zips:
         spans += scope.zip_exclusion_spans
     else:

@@ -34,6 +34,7 @@ from analyzer.lexicon import (
     CITY_AS_A_WHOLE_RE,
     CITYWIDE_RE,
     COMPARE_RE,
+    BAND_BASE_RE,
     GAP_RE,
     HIGHER_IS_BETTER,
     NOW_RE,
@@ -205,6 +206,7 @@ def _read_times(w) -> None:
     vintage = [m.span() for m in ACS_VINTAGE_RE.finditer(low)] + \
         [m.span(1) for m in SOCIO_VINTAGE_RE.finditer(low)]  # "(2019-2023 ACS)", "income (2008-2012)": a source
     consumed += vintage + [m.span() for m in _YEAR_MINUS_RE.finditer(low)]  # "(2022 minus 2012)": a difference
+    consumed += [m.span() for m in BAND_BASE_RE.finditer(low)]
     w.acs_named = any("acs" in low[a:b] or "american" in low[a:b] for a, b in vintage)
     w.vintage = vintage
     when = extract_years(negations.blanked(low, vintage), places["taken"], cov)
@@ -588,7 +590,8 @@ def _read_warnings(w) -> None:
     # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
     wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
     if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas \
-            and not w.station_area:
+            and not w.station_area and not (w.office_zip and "main_community_area" in (
+                name for name, _ in measures_named(w.text))):  # the rate is the linked area's
         kinds = " or ".join(x for x in (("ward" if wards or wards_ranked else ""),
                                         ("police district" if districts or districts_ranked else ""),
                                         ("ZIP code" if w.zips else "")) if x)
@@ -711,6 +714,7 @@ def _result(w) -> None:
         "submarkets": ihs["submarkets"],
         "quarter": quarter,
         "price_figure": ihs["figure"],
+        "price_figures_beside": ihs.get("figures_beside", []),
         "not_used": _with_unread(seen_low, times.unread_days, _not_used(
             seen_low, places["taken"], consumed, metrics, domains, group_by, locations, bool(
                 areas or wards or districts or zips) and not unsupported, context_words(
@@ -721,14 +725,25 @@ def _result(w) -> None:
     w.result = result
 
 
+_WHICH_ZIP_RE = re.compile(r"\b(?:what|which)\s+(?:zip|zipcode|postal)\b")
+
+
+def _link_direction(w, named: list[str]) -> list[str]:
+    """"What ZIP covers the largest part of Austin": the covering words run from an area to its ZIP when a ZIP is
+    asked for and an area named (no ZIP), not from a ZIP to the area covering it."""
+    if "main_community_area" in named and w.areas and not w.zips and _WHICH_ZIP_RE.search(w.low):
+        return ["main_zip" if n == "main_community_area" else n for n in named]
+    return named
+
+
 def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
     result.update(month_years=w.month_years, asks_rank=w.asks_rank, rank_order=w.rank_order, acs_named=w.acs_named,
                   each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
                   quarters=w.ihs.get("quarters", []) if "price_trend" in w.metrics else [],
-                  named_measures=list(dict.fromkeys(["ward_office_zip"] * w.office_zip
-                                                    + [name for name, _ in measures_named(w.text)])),
+                  named_measures=_link_direction(w, list(dict.fromkeys(
+                      ["ward_office_zip"] * w.office_zip + [name for name, _ in measures_named(w.text)]))),
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
@@ -737,6 +752,12 @@ def _query_parts(w, result: dict) -> None:
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
         ranking["order"] = sets[0].order
+    elif ranking and len(sets) == 1 and ranking["top_n"] == sets[0].n and sets[0].metric == "income" \
+            and ranking["metric"] == "household_income" and "per_capita_income" in result["named_measures"]:
+        # "the 20 areas with the lowest per capita income: what percent of households make under $25k": the set is
+        # the per capita income's; the income band is the figure asked of it
+        ranking["metric"] = "income"
+        result["metrics"] = [*result["metrics"], "income"]
     result["rank_within"] = rank_within(w.low, w.metric_pos, sets, result.get("area_condition"))
     if sets and ranking and ranking["metric"] not in ("homicides", None) and _WHICH_YEAR_RE.search(w.low):
         # "among the 5 areas with the highest unemployment, which year had the most homicides (combined)": the set's
@@ -1577,8 +1598,13 @@ def _read_links(w) -> None:
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
     w.office_zip = bool(w.wards) and not (w.areas or w.zips) and ("home_value" in metrics or any(
-        name == "main_community_area" for name, _ in measures_named(w.text))) and any(
-        name.startswith("ward_office") for name, _ in measures_named(w.text))
+        name == "main_community_area" for name, _ in measures_named(w.text))) and (any(
+        name.startswith("ward_office") for name, _ in measures_named(w.text)) or bool(_WARDS_OFFICE_RE.search(low)))
+
+
+# "Ward 24's office", "the 24th ward's office": the ward's office named with its number between
+_WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2}(?:st|nd|rd|th)\s+ward(?:'s|’s)?\s+"
+                              r"office\b")
 
 
 # "how many homicides were recorded in police district 11 in 2022, and ... the area where its station is": the

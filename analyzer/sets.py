@@ -27,6 +27,8 @@ _WITH_RE = re.compile(rf"\b{NUM}\s+(?:{_PLACES}\s+)?(?:with|having|that\s+(?:hav
 _BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
 # "the 15 lowest per-capita-income areas": the measure between the ranking word and the places
 _AROUND_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+(?=(?:[\w$%+'-]+\s+){{1,4}}?{_PLACES}\b)", re.I)
+# "not among the 15 highest 2019-2022 homicide rates": the set named by its measure's values, no place word
+_AMONG_RE = re.compile(rf"\b(?:among|in)\s+(?:the\s+)?{NUM}\s+{_SUPER}\s+(?!{_PLACES}\b)", re.I)
 _HIGHER_IS_BETTER = (*HIGHER_IS_BETTER, "home_value")  # the best home value is the highest
 # The measure a set names comes within this many characters of its ranking words.
 _REACH = 40
@@ -67,9 +69,9 @@ def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
 def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
     """Every ranked set the question names, in its order; a set whose measure cannot be told is left out."""
     found: list[RankedSet] = []
-    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE):
+    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE, _AMONG_RE):
         for m in pattern.finditer(low):
-            if any(s.span[0] <= m.start() < s.span[1] for s in found):
+            if any(s.span[0] <= m.start() < s.span[1] or m.start() <= s.span[0] < m.end() for s in found):
                 continue
             groups = m.groupdict()
             metric = _metric_after(low, m.end(), metric_pos)
@@ -80,7 +82,8 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
                 _order(groups["sup"], metric)
             n = _count(m.group(2) if groups.get("end") else m.group(1))
-            excluded = bool(found) and bool(_DROP_RE.search(low[max(0, m.start() - 60):m.start()]))
+            excluded = bool(found) and bool(_DROP_RE.search(low[max(0, m.start() - 60):m.start()])
+                                            or pattern is _AMONG_RE and re.search(r"\bnot\s+$", low[:m.start()]))
             found.append(RankedSet(metric, n, order, m.span(), excluded))
     return sorted(found, key=lambda s: s.span)
 

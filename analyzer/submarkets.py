@@ -96,7 +96,8 @@ TOTALS = SUBMARKET_TOTALS
 _TOTAL_RES = (("SUBURBS", re.compile(r"\b(?:suburban\s+cook(?:\s+county)?|cook\s+county\s+suburbs|"
                                      r"(?:the\s+)?suburbs)\b")),
               ("COOK", re.compile(r"\b(?:all\s+of\s+)?cook\s+county(?:\s+as\s+a\s+whole|\s+overall)?\b(?!\s+suburbs)")),
-              ("CHICAGO", re.compile(r"\b(?:the\s+city(?:\s+of\s+chicago)?|city\s+of\s+chicago|chicago\s+proper)\b")))
+              ("CHICAGO", re.compile(r"\b(?:the\s+city(?:\s+of\s+chicago)?|city\s+of\s+chicago|chicago\s+proper|"
+                                     r"chicago[\s-]+wide|city[\s-]?wide|chicago\s+(?:as\s+a\s+whole|overall))\b")))
 
 
 def _key(text: str) -> str:
@@ -148,12 +149,18 @@ def full_names(low: str, data) -> list[dict]:
     names = _names(data)
     if names is None or not about_prices(low):
         return []
-    found = _totals(low) if TRIGGER_RE.search(low) else []
+    totals = _totals(low) if TRIGGER_RE.search(low) else []
+    found = []
     for m in names.full_re.finditer(low):
         code = names.by_full.get(_key(m.group(0)))
-        if code:
+        if code and not overlaps(m.span(), [t["span"] for t in totals]):
             found.append({"code": code, "span": m.span(), "match": "name"})
-    return found
+    # the city's own series only beside another one ("Englewood's index against the Chicago-wide index"); beside a
+    # submarket, only where the words name the city's index ("the city's 2021 homicides" name no index)
+    if not any(t["code"] != "CHICAGO" for t in totals):
+        totals = [t for t in totals if found and re.match(r"[\s'’s-]*(?:ihs\s+)?(?:house\s+)?(?:price\s+)?index\b",
+                                                          low[t["span"][1]:])]
+    return totals + found
 
 
 def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[dict], taken: list) -> dict:
@@ -177,13 +184,14 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
         # "gone up since the first quarter of 2008": the change from 2008Q1 to the latest quarter (the index's
         # change is counted from a year's first quarter), not the index in 2008Q1
         since_year, quarter = int(quarter[:4]), None
-    figure, figure_spans = _figure(low) if asks_index else (None, [])
+    figure, figure_spans, beside = _figure(low) if asks_index else (None, [], [])
     latest = [m.span() for pattern in (LATEST_RE, CONTEXT_RE) for m in pattern.finditer(low)] if matches else []
     every_quarter = [m.span() for pattern, _, _ in _QUARTER_RES for m in pattern.finditer(low)] if asks_index else []
     consumed = [f["span"] for f in found if f.get("span")] + triggers + quarter_spans + every_quarter + figure_spans \
         + latest
     return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
             "figure": figure,  # with no submarket named, the column a ranking of submarkets ranks by
+            "figures_beside": beside,
             "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
 
 
@@ -195,7 +203,7 @@ def _totals(low: str) -> list[dict]:
             if not overlaps(m.span(), used):
                 found.append({"code": code, "span": m.span(), "match": "name"})
                 used.append(m.span())
-    return found if any(f["code"] != "CHICAGO" for f in found) else []
+    return found
 
 
 def _from_areas(data, areas: list[dict], known: list[str], names: _Names) -> list[dict]:
@@ -255,11 +263,25 @@ def read_quarter(low: str) -> tuple[str | None, list]:
 _RELEASE_RE = re.compile(r"\b(?:summary(?:\s+table)?|release|table|shows?|reports?|published)\b")
 
 
-def _figure(low: str) -> tuple[str | None, list]:
+# A ranking's own word: the figure nearest it is the one ranked ("risen the most since 2000, and its median price")
+_RANK_WORD_RE = re.compile(r"\b(?:most|highest|largest|biggest|greatest|lowest|least|smallest|fastest|slowest|top|"
+                           r"worst|best)\b")
+
+
+def _figure(low: str) -> tuple[str | None, list, list]:
+    """The summary figure asked for, the spans read, and the other figures named beside it, in the question's
+    order. With two named, the one nearest a ranking word is the one ranked."""
+    found = []
     for name, pattern in FIGURE_RES:
         m = pattern.search(low)
         if m:
             start, end = m.span()
             start -= low[start - 1:start] in ("'", '"', "\u2018", "\u201c")  # "the largest 'bottom to current'"
-            return name, [(start, end)] + [r.span() for r in _RELEASE_RE.finditer(low)]
-    return None, []
+            if not overlaps((start, end), [sp for _, sp in found]):
+                found.append((name, (start, end)))
+    if not found:
+        return None, [], []
+    ranks = [r.start() for r in _RANK_WORD_RE.finditer(low)]
+    first = min(found, key=lambda f: min((abs(r - f[1][0]) for r in ranks), default=0)) if len(found) > 1 else found[0]
+    beside = [name for name, sp in sorted(found, key=lambda f: f[1][0]) if name != first[0]]
+    return first[0], [sp for _, sp in found] + [r.span() for r in _RELEASE_RE.finditer(low)], beside

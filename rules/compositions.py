@@ -10,11 +10,13 @@ share of the city, a change ranked with another measure beside it.
 from __future__ import annotations
 
 import calendar
+from dataclasses import replace
 
 import re
 
 from analyzer.analysis import LAYER_MEASURES, Analysis, Ranking
 from rules.calls import SOCIO_METRICS
+from semantic.dimensions import SUBMARKET_TOTALS
 from semantic.reading import member_ranked
 
 # The analyzer's measure names -> the semantic layer's (semantic/datasets/).
@@ -301,7 +303,9 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
         group = CENSUS_GROUP.get(analysis.census_group)
         if group is None:
             return None
-        return {"measure": f"share_{group}" if condition.percent else group}
+        # "above-median Hispanic share": a bound by reference is on the share unless the count is what is named
+        share = condition.percent or bool(condition.reference) and not analysis.census_by_count
+        return {"measure": f"share_{group}" if share else group}
     return {"measure": MEASURE_OF[condition.metric]} if condition.metric in MEASURE_OF else None
 
 
@@ -425,7 +429,9 @@ def set_query(analysis: Analysis) -> dict | None:
         spec = _set_spec(metric, analysis, period) if metric in MEASURE_OF or metric == "homicide_rate" else None
         if spec is not None:
             _add(measures, spec)
-    if analysis.asks_count and any(_name(m) == "homicide_rate" for m in measures):
+    # "... NOT among the 15 highest homicide rates: their combined homicides": the count named apart from the rate
+    named_apart = {"homicides", "homicide_rate"} <= set(analysis.named_measures)
+    if (analysis.asks_count or named_apart) and any(_name(m) == "homicide_rate" for m in measures):
         _add(measures, {"measure": "homicides", **({"period": period} if period else {})})  # "their combined count"
     return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
             "order_by": order, **({"limit": within.n} if within else {"totals": True})}
@@ -464,6 +470,7 @@ def threshold_set(analysis: Analysis) -> dict | None:
     derived: list = []
     if first["measure"] not in TIMED:  # the set is picked once; what is counted over it is asked per period
         others, derived = _timed(others, analysis)
+    others, derived = _kept_share(others, derived, analysis)
     query = {"measures": [first, *others], "group_by": [condition.grain], **({"derived": derived} if derived else {}),
              "having": [{"field": first["measure"], "op": OPS[condition.side],
                          "value": condition.reference or condition.value}],
@@ -1119,6 +1126,8 @@ def submarket_pair(analysis: Analysis) -> dict | None:
     period = {"period": {"quarter": analysis.quarters[0]}} if analysis.quarters else {}
     columns = [{"measure": "price_index", **period, "filters": [{"dimension": "submarket", "in": [s.code]}],
                 "as": f"price_index_{s.code}"} for s in analysis.submarkets]
+    # a whole series beside a submarket is the reference: "how far above the Chicago-wide index was Englewood"
+    columns.sort(key=lambda c: c["filters"][0]["in"][0] in SUBMARKET_TOTALS)
     pair = [c["as"] for c in columns]
     derived = [{"name": "times", "op": "ratio", "of": pair} if analysis.asks_times else
                {"name": "gap", "op": "difference", "of": pair}] if len(pair) == 2 else []
@@ -1304,6 +1313,10 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         derived = []
+        if len(set(analysis.month_years)) == 2 and any(s["measure"] == "home_value" for s in specs):
+            # "the Zillow value in Sept 2024 and its percent change since Sept 2019": both months and the change
+            homes, derived, _ = _home_values(analysis)
+            specs = [s for s in specs if s["measure"] != "home_value"] + homes
         if analysis.population_growth and any(s["measure"] in ("population", "population_2010") for s in specs):
             # "the area where its station is: how much did its population change 2010 -> ACS, in percent"
             specs = [s for s in specs if s["measure"] not in ("population", "population_2010")] + [
@@ -1371,6 +1384,31 @@ def station_chain(analysis: Analysis) -> dict | None:
 
 
 _OTHER_SIDE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+# Places a quantile split is made of: the community areas (each has every indicator; the remainder of 77 over the
+# groups goes to the lowest groups first, 20/19/19/19)
+_QUANTILE_PLACES = 77
+
+
+def _quantile_groups(compared: dict, field: str) -> tuple[list, list]:
+    """Each named quantile group as a band of ranks: the top one as "the 19 highest", the others counted from the
+    lowest up."""
+    m, n = compared["of"], _QUANTILE_PLACES
+    sizes = [n // m + (1 if i < n % m else 0) for i in range(m)]
+    up = {"name": f"{field}_rank_up", "op": "rank", "of": [field], "direction": "asc"}
+    down = {"name": f"{field}_rank", "op": "rank", "of": [field]}
+    groups, ranks = [], []
+    for pick in compared["picks"]:
+        low, high = sum(sizes[:pick - 1]), sum(sizes[:pick])
+        rank = down if pick == m else up
+        having = [{"field": down["name"], "op": "<=", "value": sizes[-1]}] if pick == m else \
+            ([{"field": up["name"], "op": ">", "value": low}] if low else []) + \
+            [{"field": up["name"], "op": "<=", "value": high}]
+        ranks += [rank] if rank not in ranks else []
+        groups.append({"label": f"{_ORDINAL_WORDS[pick - 1]} of {m} (lowest first)", "having": having})
+    return groups, ranks
+
+
+_ORDINAL_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
 
 def group_compare(analysis: Analysis) -> dict | None:
@@ -1380,7 +1418,12 @@ def group_compare(analysis: Analysis) -> dict | None:
     compared, period = analysis.compared_groups, _period(analysis)
     if not compared or not _plain(analysis):
         return None
-    if compared["kind"] == "ends":
+    derived: list = []
+    if compared["kind"] == "quantiles":
+        first = _spec(analysis.ranking.metric, analysis, period) if analysis.ranking.metric else None
+        groups, derived = _quantile_groups(compared, _name(first)) if first else ([], [])
+        skip = analysis.ranking.metric
+    elif compared["kind"] == "ends":
         ranking = analysis.ranking
         first = _spec(ranking.metric, analysis, period) if ranking.metric else None
         lead = compared.get("first") or ranking.order
@@ -1422,13 +1465,13 @@ def group_compare(analysis: Analysis) -> dict | None:
                   for spec, op, value in picks]
         skip = "race"
     others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, skip)) if s]
-    derived = []
     if "home_value" in analysis.metrics and len(set(analysis.month_years)) == 2 and skip != "home_value":
         # "each group's mean home-value change (%) from Jan 2019 to Sep 2024": both months, the change per area
-        specs, derived, _ = _home_values(analysis)
+        specs, changes, _ = _home_values(analysis)
         others = [*[o for o in others if o["measure"] != "home_value"], *specs]
         if not analysis.asks_percent_change:
-            derived = [d for d in derived if d["op"] != "pct_change"] or derived
+            changes = [d for d in changes if d["op"] != "pct_change"] or changes
+        derived = derived + changes
     if first is None or not others or len(groups) != 2:
         return None
     picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
@@ -1463,13 +1506,25 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     in the submarket found get the rest of the question (linked_followup)."""
     measure = SUMMARY_MEASURES.get(analysis.price_figure or "")
     ranking = analysis.ranking
+    period = None
+    if measure is None and "price_index" in analysis.named_measures and "home_value" not in analysis.named_measures \
+            and (analysis.quarter or len(analysis.years) == 1) and ranking is not None:
+        # "which Chicago IHS submarket had the highest price index in 2024 (the four quarters' mean)": the index
+        # itself over the submarkets, in the quarter or the year asked, not the Zillow ranking of areas
+        measure = "price_index"
+        period = {"quarter": analysis.quarter} if analysis.quarter else {"year": analysis.years[0]}
+        ranking = replace(ranking, metric="price_trend")
     if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
             or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics \
             or ranking.metric == "home_value":  # "house prices fell from the 2000s peak to the bottom": one series'
         return None
-    if analysis.price_figure == "change_since_2000" and (analysis.quarters or analysis.quarter):
+    if analysis.price_figure == "change_since_2000" and any(q.startswith("2000") for q in [*analysis.quarters,
+                                                                                          analysis.quarter or ""]):
         return None  # "appreciated the most since 2000 Q1 as of 2025 Q4": the index's change between the quarters
-    return {"measures": [measure], "group_by": ["submarket"],
+        # (a release named, "the IHS 2025 Q4 summary", dates the column and is no such span)
+    beside = [SUMMARY_MEASURES[f] for f in analysis.price_figures_beside if f in SUMMARY_MEASURES and not period]
+    return {"measures": [{"measure": measure, "period": period} if period else measure, *beside],
+            "group_by": ["submarket"],
             **({"filters": [{"dimension": "submarket_part", "equals": "city"}]} if analysis.citywide else {}),
             "order_by": [{"field": measure, "direction": ranking.order}], "limit": ranking.top_n or 1,
             **({"offset": ranking.position - 1} if ranking.position > 1 and not ranking.top_n else {})}
@@ -1556,6 +1611,18 @@ def across_places(analysis: Analysis) -> dict | None:
     # "... and how far is that below the city's own figure": the city's beside the places' plain average
     return {"measures": specs, "group_by": ["zip" if analysis.group_by == "zip" else "community_area"],
             "spread": [_name(specs[0])], **({"vs_city": True} if analysis.city_as_a_whole else {})}
+
+
+def _kept_share(specs: list, derived: list, analysis: Analysis) -> tuple[list, list]:
+    """"What share of their 2019-2022 homicides happened on Saturdays or Sundays": the kept homicides beside all of
+    them, and the first as a percent of the second (per place and over the set)."""
+    kept = next((s for s in specs if s["measure"] == "homicides" and s.get("filters") and "as" not in s), None)
+    if kept is None or not analysis.asks_share:
+        return specs, derived
+    every = {k: v for k, v in kept.items() if k != "filters"}
+    out = [{**kept, "as": "homicides_kept"} if s is kept else s for s in specs]
+    out.insert(out.index({**kept, "as": "homicides_kept"}) + 1, {**every, "as": "homicides_all"})
+    return out, [*derived, {"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]
 
 
 def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:

@@ -111,7 +111,8 @@ def home_value_ratio_sentence(question: str, first: dict, second: dict) -> str |
     if TIMES_RE.search(question):
         return f"{head} was {a / b:.1f} times the ${b:,.0f} {tail}"
     if GAP_RE.search(question):
-        return f"{head} was ${a - b:,.0f} more than the ${b:,.0f} {tail}"
+        gap = abs(first.get("home_value_exact", a) - second.get("home_value_exact", b))
+        return f"{head} was ${gap:,.0f} more than the ${b:,.0f} {tail}"
     return None
 
 

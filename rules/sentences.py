@@ -480,6 +480,9 @@ def place_difference_sentence(question: str, first: dict, second: dict) -> str |
                                                                                                others_b):
         return None
     where_a, where_b = " ".join(places_a), " ".join(places_b)
+    signed = _minus_sentence(question, (a, where_a), (b, where_b), " ".join(adj_a + ["homicides"]), periods_a)
+    if signed:
+        return signed
     if a < b and not re.search(r"\b(?:fewer|less|lower|smaller)\b", question, re.I):
         # "which had more, and by how many": the place with more leads, so the sentence answers "which" too
         a, b, where_a, where_b = b, a, where_b, where_a
@@ -493,6 +496,24 @@ def place_difference_sentence(question: str, first: dict, second: dict) -> str |
         if a == b:
             return f"There were as many {noun} {where_a} as {where_b}{tail}"
         return f"There were {abs(a - b):,} {'more' if a > b else 'fewer'} {noun} {where_a} than {where_b}{tail}"
+    return None
+
+
+def _short(where: str) -> str:
+    return re.sub(r"^(?:in|for)\s+|\s+\((?:community area|ward|police district) \d+\)", "", where)
+
+
+def _minus_sentence(question: str, first: tuple, second: tuple, noun: str, periods: list) -> str | None:
+    """"West Englewood minus Englewood": the signed difference in the order the question subtracts, negative where
+    the first had fewer."""
+    for (a, where_a), (b, where_b) in ((first, second), (second, first)):
+        pattern = rf"\b{re.escape(_short(where_a))}\s+minus\s+{re.escape(_short(where_b))}\b"
+        if re.search(pattern, question, re.I):
+            when = "".join(" " + p for p in periods)
+            more = "more" if a > b else "fewer"
+            # the sign in words: the grounding check backs a difference as its size
+            return (f"{_short(where_a)} minus {_short(where_b)}{when}: {abs(a - b):,} {more} {noun} "
+                    f"{where_a} than {where_b}: {a:,} in {_short(where_a)} against {b:,} in {_short(where_b)}.")
     return None
 
 

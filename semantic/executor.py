@@ -537,8 +537,13 @@ class Executor:
                 # a median of all the places, not of those an earlier bound kept ("below the median on both")
                 every = whole[h["field"]] if h["field"] in whole else _index_values(whole, h["field"])
                 base = self._reference(h["field"], word, every)
-                h = {**h, "value": round(float(times) * base, 6), "reference": word,
-                     **({"times": float(times), "base": base} if "*" in h["value"] else {})}
+                # compared unrounded: the median is one place's own value, and a rounded bound would let that
+                # place pass "strictly above the median"
+                exact = float(times) * base
+                table = table[_compare(values, h["op"], exact).fillna(False).to_numpy(dtype=bool)]
+                resolved.append({**h, "value": round(exact, 6), "reference": word,
+                                 **({"times": float(times), "base": base} if "*" in h["value"] else {})})
+                continue
             resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
         return table, resolved
@@ -556,13 +561,13 @@ class Executor:
         if word in ("median", "mean"):
             if numbers.empty:
                 raise QueryError(f"no {field} values to take the {word} of", "empty_result")
-            return round(float(numbers.median() if word == "median" else numbers.mean()), 6)
+            return float(numbers.median() if word == "median" else numbers.mean())
         spec = next((s for s in self.q.measures if s.name == field), None)
         if spec is None:
             raise QueryError(f"having on {field}: 'city' needs a measure column", "invalid_query", "having")
         places = {name for name, d in self.cat.dimensions.items() if d.kind == "place"}
         kept = [f for f in self.q.filters if f.dimension not in places]
-        return round(_scalar(self.measure(spec.measure, [], spec.period or self.q.period, kept + spec.filters)), 6)
+        return _scalar(self.measure(spec.measure, [], spec.period or self.q.period, kept + spec.filters))
 
     def _order(self, table: pd.DataFrame) -> tuple[pd.DataFrame, list]:
         return self._ordered(table, self.q.order_by, self.q.limit, self.q.offset)

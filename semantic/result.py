@@ -573,11 +573,15 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"For the city as a whole: {_and(city)}.")
     elif result.totals and not (having and not result.query.get("limit")):
         parts = _total_parts(result)
-        if parts:
+        if parts and not (result.query.get("limit") or having) and len(result.rows) > 1:
+            # a set named by a filter ("the areas lying mostly in one submarket"): how many it holds, said first
+            sentences.append(f"The {_grain_words(result, len(result.rows))} together had {_and(parts)}.")
+        elif parts:
             sentences.append(f"Together they had {_and(parts)}.")
     if result.spread:
         if not (result.query.get("limit") or _thresholds(result)):
-            sentences = [s for s in sentences if s.startswith("Together")]  # the spread (and total) is the answer
+            # the spread (and total) is the answer
+            sentences = [s for s in sentences if s.startswith("Together") or " together had " in s]
             rows = []
         sentences += [_spread_sentence(name, stats, result) for name, stats in result.spread.items() if stats["n"]]
         if not rows:

@@ -74,7 +74,7 @@ def _area_row(c, number, period, since, end, base) -> tuple[dict, list[str]]:
     if period is not None:
         home = _memo(c, ("home", number, period.label, since.label if since else None),
                      lambda: area_home_value(c.home, number, period, since))
-        row.update({k: home[k] for k in ("home_value", "zip_coverage")})
+        row.update({k: home[k] for k in ("home_value", "home_value_exact", "zip_coverage")})
         if since is not None:
             row.update({k: home[k] for k in ("home_value_since", "home_value_change_pct")})
     if end is not None:

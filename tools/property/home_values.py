@@ -201,7 +201,9 @@ def area_home_value(home: HomeValues, number: int, period: Period, since: Period
     total = sum(z["share_of_community_area"] for z in contributors)
     for z in contributors:
         z["weight"] = round(z["share_of_community_area"] / total, 4) if total else None
-    out = {"home_value": whole(period.area[row]), "home_value_period": period.label, "zips": contributors,
+    # the unrounded value too: a gap between two areas is the gap of their values, not of their rounded dollars
+    out = {"home_value": whole(period.area[row]), "home_value_exact": float(period.area[row]),
+           "home_value_period": period.label, "zips": contributors,
            "zips_without_values": missing, "zip_coverage": round(total, 4)}
     if since is not None:
         then, change = home.change(period, since).get(number, (None, None))
