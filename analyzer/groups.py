@@ -87,7 +87,9 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
         consumed += [rest.span(), *words]
         return {"kind": "rest", "figure": figure, "bounds": []}
     bounds = group_bounds(low)
-    if len(bounds) == 2 and (COMPARE_RE.search(low) or _SETS_RE.search(low)):
+    # "the ratio of the rate in majority-Black areas to that in majority white ones": two sets set against each other
+    if len(bounds) == 2 and (COMPARE_RE.search(low) or _SETS_RE.search(low) or TIMES_RE.search(low)
+                             or GAP_RE.search(low) or re.search(r"\bratio\b", low)):
         consumed += [span for *_, spans in bounds for span in spans] + words
         return {"kind": "each", "figure": figure, "bounds": [b[:3] for b in bounds]}
     asked = GAP_RE.search(low) or TIMES_RE.search(low)

@@ -108,6 +108,7 @@ from analyzer.years import (
     extract_months,
     extract_years,
     homicide_coverage,
+    month_groups,
     month_years,
     within_the_data,
 )
@@ -736,6 +737,10 @@ def _link_direction(w, named: list[str]) -> list[str]:
     return named
 
 
+_SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|"
+                                r"difference|deadlier)\b")
+
+
 def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
@@ -758,6 +763,13 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
+    groups, spans = month_groups(w.low)
+    # "more homicides in fall (Sep-Nov) or spring (Mar-May)? give both counts": each stretch counted on its own
+    result["month_groups"] = groups if len(groups) >= 2 and len({m for g in groups for m in g}) == sum(
+        len(g) for g in groups) and _SETS_OF_MONTHS_RE.search(w.low) else []
+    if result["month_groups"]:  # the stretches' own words ("in fall (Sep-Nov)") are read
+        read = set(re.findall(r"[a-z]+", " ".join(w.low[a:b] for a, b in spans))) | {"in", "the", "of"}
+        result["not_used"] = [p for p in result["not_used"] if not set(re.findall(r"[a-z]+", p.lower())) <= read]
     result["rank_within"] = rank_within(w.low, w.metric_pos, sets, result.get("area_condition"))
     if sets and ranking and ranking["metric"] not in ("homicides", None) and _WHICH_YEAR_RE.search(w.low):
         # "among the 5 areas with the highest unemployment, which year had the most homicides (combined)": the set's
@@ -851,6 +863,8 @@ def _change_conditions(w, result: dict, condition):
                                       and not _SIDE_NAME_RE.fullmatch(p)]
         if rose:  # "... but had more homicides in 2021 than in 2019": both changes
             result["more_conditions"] = [_homicide_change(rose)]
+            # "how many both lost population AND had more homicides": one set meeting both
+            result["conditions_joint"] = not _OF_THOSE_RE.search(low)
     elif result["population_growth"] and condition and condition.metric != "population_change" \
             and not result["ranking"] and not (areas or wards or districts or zips) and _GREW_AREAS_RE.search(low):
         # "areas that grew in population ... and also had a homicide rate under 10": the change's sign is a
@@ -1215,8 +1229,12 @@ _GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|commu
                             r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
                             r"[^.?;:]{0,40}?\b(?:population|residents|people)\b|"
                             # "a hardship index above 70 AND gained population between the 2010 census and the ACS"
-                            r"\b(?:and|also|but)\s+(?:also\s+)?(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|"
-                            r"shrunk|declined)\s+(?:in\s+)?(?:population|residents|people)\b")
+                            r"\b(?:and|also|but)\s+(?:also\s+|still\s+)?(?:have\s+|had\s+)?(?:grew|grown|gained|lost|"
+                            r"shrank|shrunk|declined)\s+(?:in\s+)?(?:population|residents|people)\b|"
+                            # "... AND whose population grew from the 2010 census to the ACS"
+                            r"\b(?:and|also|but)\s+(?:also\s+)?(?:whose|their|where\s+the)\s+(?:population|number\s+of\s+"
+                            r"residents)\s+(?:has\s+|had\s+|also\s+|still\s+)?(?:grew|grown|rose|risen|increased|gained|"
+                            r"fell|fallen|shrank|shrunk|declined|dropped|decreased)\b")
 # A span whose end is the data's own: "since 2019", "from 2019 to now"
 _OPEN_SPAN_RE = re.compile(r"\b(?:since|after)\s+(?:(?:the\s+)?(?:start|beginning|end)\s+of\s+)?(?:19|20)\d\d\b|"
                            r"\b(?:19|20)\d\d\s+(?:to|until|till|through)\s+(?:now|today|the\s+present|present|date)\b")

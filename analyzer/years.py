@@ -226,6 +226,8 @@ _MONTH_WORD = (r"(january|february|march|april|june|july|august|september|octobe
                r"jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec|"
                r"(?<=\bin\s)may|(?<=\bof\s)may|(?<=\bduring\s)may|(?<=\band\s)may|(?<=\bto\s)may|"
                r"(?<=\bthrough\s)may|may(?=\s+(?:19|20)\d\d)|"
+               # "(Mar-May)": both ends of a range written short
+               r"mar(?=\s*[-\u2013/]\s*[a-z]{3})|(?<=[a-z]{3}-)may|(?<=[a-z]{3}\u2013)may|"
                # "may 27 to sept 2": a day of the month after it makes it the month, not the verb
                r"may(?=\s+[0-3]?\d(?:st|nd|rd|th)?\b(?!\s+(?:people|persons|homicides|murders|killings|of\b))))")
 _MONTH_RE = re.compile(r"\b" + _MONTH_WORD + r"\b", re.I)
@@ -338,6 +340,31 @@ def extract_months(low: str) -> list:
         for month in (range(1, n + 1) if first else range(13 - n, 13)):
             add_unique(months, month)
     return sorted(months)
+
+
+# A season's name beside its months in brackets ("fall (Sep-Nov)"): "fall" alone is read only so
+_NAMED_SEASON_RE = re.compile(r"\b(?:fall|autumn|spring|summer|winter)(?=\s*\()", re.I)
+
+
+def month_groups(low: str) -> tuple[list[tuple], list[tuple]]:
+    """Each stretch of the year named on its own, in the question's order ("more in fall (Sep-Nov) or spring
+    (Mar-May)": (9, 10, 11), (3, 4, 5)); a season and its months in brackets are one. Also the spans read."""
+    found: list[tuple[int, tuple]] = []
+    spans = [m.span() for m in _NAMED_SEASON_RE.finditer(low)]
+    for m in _MONTH_RANGE_RE.finditer(low):
+        words = [g for g in m.groups() if g]
+        first, last = _month_number(words[0]), _month_number(words[1])
+        months = range(first, last + 1) if first <= last else [*range(first, 13), *range(1, last + 1)]
+        found.append((m.start(), tuple(months)))
+        spans.append(m.span())
+    for pattern, season in _SEASONS[:4]:
+        found += [(m.start(), tuple(season)) for m in pattern.finditer(low)]
+        spans += [m.span() for m in pattern.finditer(low)]
+    groups: list[tuple] = []
+    for _, months in sorted(found):
+        if all(set(months) != set(g) for g in groups):
+            groups.append(months)
+    return groups, spans
 
 
 # Every pattern above, for the coverage check (analyzer/coverage.py): text they match is text the analyzer reads.

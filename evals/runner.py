@@ -107,7 +107,10 @@ def number_in_answer(value, answer: str) -> bool:
     if number > 0 and not number.is_integer() and round(number, 1) == number:
         # the figure was given to one decimal (a blind set's convention): the answer's longer decimal rounds to it
         for m in _LONGER_DECIMAL.finditer(answer):
-            if round(float(m.group(1).replace(",", "") + "." + m.group(2)), 1) == number:
+            # both are roundings of one true value: the intervals they stand for overlap ("13.15 times" and an
+            # expected 13.1 both hold 13.147; rounding 13.15 again would give 13.2)
+            shown = float(m.group(1).replace(",", "") + "." + m.group(2))
+            if abs(shown - number) <= 0.05 + 0.5 * 10 ** -len(m.group(2)) + 1e-9:
                 return True
     if isinstance(value, (int, float)) and value < 0:  # "-1,822" written as "a drop of 1,822"
         for form in number_forms(-value):

@@ -377,9 +377,14 @@ def _property_years(analysis: Analysis) -> dict:
     years = analysis.years
     if periods:
         return {"since_year": periods[0].start}
-    if len(years) == 1 and analysis.until_now:  # "in 2010, and now": the latest value with its change since 2010
+    # "in 2010, and now": the latest value with its change since 2010 ("if December 2024 isn't there, the latest
+    # month": the latest stands in for the year asked, no change since it)
+    if len(years) == 1 and analysis.until_now and not analysis.period_fallback:
         return {"since_year": int(years[0])}
     if len(analysis.month_years) == 1 and len(years) > 1:  # "2021's homicides ... the value in Sept 2024"
+        month = analysis.month_years[0]
+        return {"year": int(month[:4]), "month": month}
+    if analysis.period_fallback and len(analysis.month_years) == 1:  # the month held, standing in for the one asked
         month = analysis.month_years[0]
         return {"year": int(month[:4]), "month": month}
     if len(years) == 1 and len(analysis.months) == 1:  # "in June 2021": that month's value, not the year's mean

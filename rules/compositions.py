@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import replace
+from datetime import date
 
 import re
 
@@ -86,6 +87,8 @@ def _side_by_side(analysis: Analysis) -> list[dict]:
     if spans or analysis.years_together or _home_month(analysis) or analysis.out_of_range_years:
         return []
     years = sorted(set(analysis.year_list or analysis.years))
+    if analysis.population_growth and not analysis.counts_2010:
+        years = [y for y in years if y != 2010]  # "since the 2010 census": the census's year, no homicide year
     if not 2 <= len(years) <= 4 or (2010 in years and "population" in analysis.metrics):
         return []  # "the 2010 census": the population's year, not a homicide year
     return [{"year": y} for y in years]
@@ -197,7 +200,11 @@ def _with_count(specs: list, analysis: Analysis) -> list:
             # set's rate is pooled from its sums, not averaged)
             out.append({**spec, "measure": "arrest_rate"})
         domestic = {"dimension": "domestic", "equals": True}
-        if spec["measure"] == "homicides" and domestic in spec.get("filters", []):
+        if spec["measure"] == "homicides" and "domestic" in analysis.metrics and not analysis.domestic_filter \
+                and not analysis.domestic_excluded and "as" not in spec and not spec.get("filters"):
+            # "how many homicides in total, and how many of those were domestic": the domestic ones beside all
+            out += [{**spec, "filters": [domestic], "as": "homicides_domestic"}, {**spec, "measure": "domestic_share"}]
+        elif spec["measure"] == "homicides" and domestic in spec.get("filters", []):
             # "what percentage of their homicides were domestic": the share of all their homicides beside the count
             rest = [f for f in spec["filters"] if f != domestic]
             out.append({**{k: v for k, v in spec.items() if k != "filters"}, "measure": "domestic_share",
@@ -227,7 +234,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
     grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
-    if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) or analysis.correlation or not _plain(analysis) \
+    # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
+    plain = _plain(analysis) or analysis.group_by == "year" and bool(_side_by_side(analysis)) \
+        and _plain(replace(analysis, group_by=None))
+    if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) or analysis.correlation or not plain \
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
@@ -240,6 +250,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
     dated = ranking.metric != "home_value" and "home_value" in analysis.metrics and _home_month(analysis)
     # a figure only the layer has, asked of the ranked place ("its homicide density"): no tool chain gives it
     layer_other = any(m in LAYER_ONLY for m in _others(analysis, ranking.metric))
+    # "the area that grew the most since 2010: its homicide rate in 2014 vs 2022": the change ranked, the homicide
+    # figures beside it (the census tool's ranking carries none)
+    layer_other = layer_other or bool(grew and {"homicides", "arrests"} & set(analysis.metrics)
+                                      and _side_by_side(analysis))  # (a span's change is the trend tool's)
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
@@ -367,7 +381,9 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
     other = ranking.metric != "homicides" and set(analysis.metrics) <= {"homicides", "domestic", ranking.metric} \
         and ("domestic" in analysis.metrics and not analysis.domestic_filter  # the share asked, not a count kept
              or analysis.asks_share and bool(_homicide_filters(analysis)))
-    if not (other or ranking.metric == "homicides" and len(analysis.metrics) == 1):
+    # "the seven areas with the most homicides in 2021: what share of their homicides were domestic": the share
+    # asked of the set its own homicides rank
+    if not (other or ranking.metric == "homicides" and set(analysis.metrics) <= {"homicides", "domestic"}):
         return None
     period = _period(analysis)
     every = {"measure": "homicides", **({"period": period} if period else {}), "as": "homicides_all"}
@@ -470,6 +486,10 @@ def threshold_set(analysis: Analysis) -> dict | None:
     derived: list = []
     if first["measure"] not in TIMED:  # the set is picked once; what is counted over it is asked per period
         others, derived = _timed(others, analysis)
+        if not derived and not analysis.population_growth:
+            # "by how many did their combined count change from 2019 to 2021": the span's two ends (a population's
+            # growth is the set's own condition, no change of the counts)
+            others, derived = _span_ends(others, period, analysis, summed_places=True)
     others, derived = _kept_share(others, derived, analysis)
     query = {"measures": [first, *others], "group_by": [condition.grain], **({"derived": derived} if derived else {}),
              "having": [{"field": first["measure"], "op": OPS[condition.side],
@@ -877,7 +897,8 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             # "more homicides in 2021 than in 2019": each year's count, the change, its sign bounded
             pair = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in condition.years]
             measures += [p for p in pair if all(_name(m) != p["as"] for m in measures)]
-            derived.append({"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]})
+            change = {"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]}
+            derived = [d for d in derived if d["name"] != "homicides_change"] + [change]  # the years' own, once
             having.append({"field": "homicides_change", "op": OPS[condition.side], "value": 0})
             continue
         if condition.metric == "population_change":
@@ -926,7 +947,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     if sub and "price_trend" in analysis.metrics:
         # "...the areas in the Englewood/Greater Grand Crossing submarket, and that submarket's index in 2021 Q4"
         codes = [s.code for s in analysis.submarkets if s.name in sub]
-        when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or [{}]
+        # "... and that submarket's 2022 average index": the year named is the index's too (its quarters' mean)
+        year = [{"period": {"year": analysis.years[0]}}] if len(analysis.years) == 1 else []
+        when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or year or [{}]
         return [query, {"measures": [{"measure": "price_index", **w} for w in when], "group_by": ["submarket"],
                         "filters": [{"dimension": "submarket", "in": codes}]}]
     both = _all_conditions(analysis, query)
@@ -1217,11 +1240,13 @@ def area_facts(analysis: Analysis) -> dict | None:
             **({"derived": derived} if derived else {})}
 
 
-def _span_ends(specs: list, period: dict | None, analysis: Analysis) -> tuple[list, list]:
+def _span_ends(specs: list, period: dict | None, analysis: Analysis, summed_places: bool = False) -> tuple[list,
+                                                                                                           list]:
     """"Did Austin's homicides go up or down from 2019 to 2022 (give both counts)": a change over a span is its two
-    ends side by side and the change between, not the span's total (unless a total is asked)."""
+    ends side by side and the change between, not the span's total (unless a total is asked). ``summed_places``:
+    the figures are a set's sums, so "their combined count" sums the places, not the years."""
     if not (analysis.trend and period and "start" in period and period["start"] != period["end"]) \
-            or analysis.span_total:
+            or analysis.span_total and not summed_places:
         return specs, []
     out, derived = [], []
     for spec in specs:
@@ -1699,6 +1724,51 @@ def _bound_changes(specs: list, bound: list) -> tuple[list, list]:
     return out, derived
 
 
+def month_groups_compared(analysis: Analysis) -> dict | None:
+    """"In 2021 were there more homicides in fall (Sep-Nov) or spring (Mar-May)? give both counts": each stretch of
+    the year its own count, side by side, and the difference of the first two."""
+    groups = analysis.month_groups
+    if len(groups) < 2 or analysis.ranking or analysis.area_condition or analysis.wards or analysis.districts \
+            or analysis.zips or len(analysis.areas) > 1 or set(analysis.metrics) - {"homicides", "trend"}:
+        return None
+    period, measure = _period(analysis), "homicide_rate" if analysis.per_capita else "homicides"
+    kinds = [k for k in _homicide_filters(analysis) if k["dimension"] != "calendar_month"]
+    specs = [{"measure": measure, **({"period": period} if period else {}),
+              "filters": [*kinds, {"dimension": "calendar_month", "in": list(g)}],
+              "as": f"{measure}_m" + "_".join(str(m) for m in g)} for g in groups]
+    place = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
+    return {"measures": specs, "group_by": ["community_area"] if place else [],
+            **({"filters": place} if place else {}),
+            "derived": [{"name": "difference", "op": "difference", "of": [specs[0]["as"], specs[1]["as"]]}]}
+
+
+def _day_stretch(month_days: list) -> tuple[str, str] | None:
+    """The first and last day of a stretch of calendar days kept in every year ("Jan 1 through July 19"), where the
+    days run without a gap; None otherwise."""
+    days = sorted({date(2001, int(d[:2]), int(d[3:])).toordinal() for d in month_days if d != "02-29"})
+    if len(days) < 2 or days[-1] - days[0] + 1 != len(days):
+        return None
+    return tuple(date.fromordinal(d).strftime("%m-%d") for d in (days[0], days[-1]))
+
+
+def day_stretch_years(analysis: Analysis) -> dict | None:
+    """"From Jan 1 through July 19, how many homicides in 2023 vs the same stretch of 2022, and the % change": the
+    stretch of days in each year named, side by side, with the change between the first two."""
+    stretch = _day_stretch(analysis.month_days) if len(analysis.month_days) > 1 else None
+    years = sorted(set(analysis.years))
+    if stretch is None or not 2 <= len(years) <= 4 or analysis.ranking or analysis.area_condition \
+            or analysis.wards or analysis.districts or analysis.zips or len(analysis.areas) > 1 \
+            or set(analysis.metrics) - {"homicides", "trend"}:
+        return None
+    specs = [{"measure": "homicides", "period": {"start": f"{y}-{stretch[0]}", "end": f"{y}-{stretch[1]}"},
+              "as": f"homicides_{y}"} for y in years]
+    pair = [specs[0]["as"], specs[1]["as"]]
+    place = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
+    return {"measures": specs, "group_by": ["community_area"] if place else [], **({"filters": place} if place else {}),
+            "derived": [{"name": "change", "op": "change", "of": pair},
+                        {"name": "change_pct", "op": "pct_change", "of": pair}]}
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     peak = None if analysis.injection_suspected or analysis.unsupported else series_peak(analysis)
@@ -1711,7 +1781,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (group_compare, submarkets_ranked, across_places, set_breakdown, set_query, filtered_share_of_set,
+    for reader in (month_groups_compared, day_stretch_years, group_compare, submarkets_ranked, across_places, set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
                    ihs_quarters,

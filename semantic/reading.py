@@ -220,6 +220,9 @@ def member_ranked(query: dict, direction: str = "desc") -> dict:
     grain, member = place[0]["dimension"], place[0]["in"][0]
     first = query["measures"][0]
     ranked = first if isinstance(first, str) else first.get("as") or first["measure"]
+    # "where does Englewood rank on % change in home value from Jan 2014 to Jan 2024": a change asked is what ranks
+    changes = [d for op in ("pct_change", "change") for d in query.get("derived", []) if d.get("op") == op]
+    ranked = changes[0]["name"] if changes else ranked
     return {**query, "filters": [f for f in filters if f is not place[0]],
             "derived": [*query.get("derived", []), {"name": "rank", "op": "rank", "of": [ranked],
                                                     **({"direction": "asc"} if direction == "asc" else {})}],

@@ -84,7 +84,11 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                 2 if item["op"] == "ratio" else 1
             unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
                                                 if f in specs and item["op"] in ("change", "difference")), "")
-            columns.append({"name": name, "label": _derived_label(item, specs, cat, data), "unit": unit,
+            label = _derived_label(item, specs, cat, data)
+            earlier = next((c["label"] for c in columns if item["op"] == "rank" and c["name"] == item["of"][0]
+                            and c["kind"] == "derived"), None)  # a rank of a change: "Rank by percent change in ..."
+            label = f"Rank by {earlier[:1].lower() + earlier[1:]}" if earlier else label
+            columns.append({"name": name, "label": label, "unit": unit,
                             "kind": "derived", "decimals": decimals, "op": item["op"],
                             **({"direction": "asc"} if item.get("direction") == "asc" else {}),
                             "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
@@ -620,7 +624,9 @@ def _spread_sentence(name: str, stats: dict, result: QueryResult) -> str:
     (54)), a range of 53.4; the median is 18.9% and the plain average 21.8%."."""
     column = next((c for c in result.columns if c["name"] == name), {"label": name, "unit": "", "decimals": 0})
     decimals = column.get("decimals", 0)
-    shown = {k: fmt(stats[k], decimals if k != "mean" or column["unit"] == "dollars" else max(decimals, 1),
+    # a mean, or a median between two whole values (79.5), is no longer whole: one decimal more
+    halves = {"mean": True, "median": stats["median"] is not None and float(stats["median"]) % 1 != 0}
+    shown = {k: fmt(stats[k], max(decimals, 1) if halves.get(k) and column["unit"] != "dollars" else decimals,
                     column["unit"]) for k in ("min", "median", "mean", "max")}
     low, high = (f" ({stats[k]})" if stats.get(k) else "" for k in ("lowest_name", "highest_name"))
     span = fmt(stats["max"] - stats["min"], decimals, column["unit"] if column["unit"] == "dollars" else "")

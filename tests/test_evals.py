@@ -58,6 +58,10 @@ def test_number_formats():
     # A set's members listed are the same answer in any order; each must be named
     assert number_in_answer("Austin, Washington Park, Riverdale", "Riverdale (54) ..., Washington Park (40) ..., Austin")
     assert not number_in_answer("Austin, Washington Park, Riverdale", "Riverdale (54) and Austin (25)")
+    # A longer decimal and a one-decimal figure are two roundings of one value where their intervals meet: 13.147 is
+    # "13.15 times" and 13.1; "13.25" is not 13.1
+    assert number_in_answer(13.1, "13.15 times the second's") and number_in_answer(7.2, "7.19 times")
+    assert not number_in_answer(13.1, "13.25 times") and not number_in_answer(13.1, "13.16 times")
 
 
 @pytest.mark.full_data
