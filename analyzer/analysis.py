@@ -277,6 +277,7 @@ class Analysis:
     excluded_locations: list[str] = field(default_factory=list)  # "not on the street" -> ["STREET"]
     submarkets: list[SubmarketMatch] = field(default_factory=list)  # IHS price-index submarkets named
     quarter: str | None = None  # one quarter of the price index asked for, "2008Q3"
+    time_grains: list = field(default_factory=list)  # "what hour ..., and which weekday": each grain asked
     month_groups: list = field(default_factory=list)  # stretches of the year compared, each counted on its own
     price_figures_beside: list[str] = field(default_factory=list)  # other summary figures named beside the ranked one
     price_figure: str | None = None  # the submarket figure asked for: median_sales_price, yoy_change, ... (None: index)

@@ -105,7 +105,10 @@ _VOCABULARY: list[re.Pattern] = [
                r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b"),
     # "the 90-day period ending Oct 31 2019": a window named by its last day (the day is read as a date); "% change"
     re.compile(r"\bending\s+(?:on\s+)?(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)\w+\.?|"
-               r"%\s*change\b|\bpercent(?:age)?\s+change\b"),
+               r"%\s*change\b|\bpercent(?:age)?\s+change\b|"
+               r"\b(?:rolling\s+)?(?:window|period|stretch)\s+ending\b|"
+               # "vs the same stretch of 2022": the days asked, in another year
+               r"\b(?:the\s+)?same\s+(?:stretch|period|span|window|days|dates)\b"),
     # "the areas whose main IHS submarket is ...": the submarket an area lies mostly in
     re.compile(r"\bmain\s+(?:ihs\s+)?(?:price[\s-]index\s+)?submarket\b"),
     # "after the housing crash", "before the bubble burst": the time the years asked stand for, said in words

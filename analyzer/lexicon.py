@@ -483,8 +483,10 @@ _MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|j
 # "from March 2020 to May 2020": one year's months, its year written twice (read as "from March to May 2020")
 _SAME_YEAR_SPAN_RE = re.compile(r"\b" + _MONTH_NAME + r"\s+((?:19|20)\d\d)(?=\s*(?:to|through|thru|until|till|-|\u2013)\s*"
                                 + _MONTH_NAME + r"\s+\1\b)", _FLAGS)
-_CHANGE_WORD_RE = re.compile(r"\b(?:change[ds]?|rise|rose|fall|fell|drop(?:ped)?|increase[ds]?|decrease[ds]?|grow|grew|"
-                             r"growth|decline[ds]?|difference|compare[ds]?|vs\.?|versus)\b", _FLAGS)
+# Words of a change between two times (one table: analyzer/times.py reads a change named before a date with it)
+CHANGE_WORDS = (r"change[ds]?|rise|rose|fall|fell|drop(?:ped)?|increase[ds]?|decrease[ds]?|grow|grew|growth|"
+                r"decline[ds]?|difference")
+_CHANGE_WORD_RE = re.compile(rf"\b(?:{CHANGE_WORDS}|compare[ds]?|vs\.?|versus)\b", _FLAGS)
 
 
 def _one_years_months(low: str) -> str:

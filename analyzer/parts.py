@@ -10,11 +10,17 @@ rules/answer.py).
 Parts are used only where every part reads without an unused word and no later part leans on an earlier one
 ("there", "that ward", "how does that compare", "if you don't have 2000, ..."): such a part read alone loses what it
 leans on. A question read whole with every word used is never read in parts.
+
+One kind of leaning is read: a second part that points at the one place the first part's ranking finds ("Which
+Chicago IHS submarket had the biggest rise ...? How many community areas have it as their main submarket, and ...").
+The second part is read once the first has run, with the place's name in place of "it" / "that submarket"
+(``QuestionPart.reader``; rules/planner.py fills its analysis), where reading the question whole failed.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from analyzer.analysis import Analysis
 
@@ -32,12 +38,18 @@ _LEANS_RE = re.compile(r"\b(?:there|that|this|those|these|them|their|its|it|they
                        r"difference|gap|than|instead|otherwise|else|each|both|combined|together|total)\b|^\s*(?:if|or|"
                        r"but|unless)\b", re.I)
 _MIN_WORDS = 3
+# What a later part points at, where the earlier part found one place: "it", "that submarket", "that area"
+_POINTS_AT_RE = re.compile(r"\b(?:it|that\s+(?:one|area|community\s+area|neighbou?rhood|submarket|zip(?:\s+code)?|"
+                           r"ward|district|place)|the\s+(?:redfin\s+)?(?:neighbou?rhood|area|place)\s+(?:of|with)\s+the\s+"
+                           r"same\s+name)\b", re.I)
 
 
 @dataclass
 class QuestionPart:
     text: str
-    analysis: Analysis
+    analysis: Analysis | None
+    # a part pointing at the place an earlier part finds: reader(name) reads it with the name in place
+    reader: Callable[[str], Analysis] | None = None
 
 
 def split_parts(question: str) -> list[str]:
@@ -57,11 +69,13 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
     """The parts of a question read whole with words unused, each read alone (``analyze(text)``; a later part through
     ``carry(analysis, text, earlier analyses)``), or [] where any part leaves a word unused or names no data, or a
     later part leans on an earlier one."""
-    if not whole.not_used or whole.error or whole.injection_suspected:
+    if whole.error or whole.injection_suspected:
         return []
     texts = split_parts(question)
     head = len(_head(question))
     if any(_LEANS_RE.search(text[head:]) for text in texts[1:]):
+        return _linked_parts(_two_sentences(question), whole, analyze, carry)
+    if not whole.not_used:
         return []
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
@@ -74,6 +88,43 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
             return []
         parts.append(QuestionPart(text, analysis))
     return parts
+
+
+def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[QuestionPart]:
+    """Two parts, the second pointing at the one place the first ranks, where the whole reading left words unused
+    or declined years the first part's own data holds; [] otherwise."""
+    # years declined by the whole reading, other than an IHS release's ("the IHS 2025 Q4 summary" dates a column)
+    released = {int(q[:4]) for q in [*whole.quarters, whole.quarter or ""] if q}
+    declined = [y for y in whole.out_of_range_years if y not in released]
+    if len(texts) != 2 or not (whole.not_used or declined) or not _POINTS_AT_RE.search(texts[1]):
+        return []
+    first = analyze(texts[0])
+    ranking = first.ranking
+    if first.error or first.not_used or first.unsupported or first.out_of_range_years or ranking is None \
+            or (ranking.top_n or 1) != 1 or ranking.both_ends:
+        return []
+    def reader(name: str) -> Analysis:  # the name makes the part whole: nothing carried from the first
+        return analyze(linked_text(texts[1], name))
+    return [QuestionPart(texts[0], first), QuestionPart(texts[1], None, reader)]
+
+
+_SENTENCE_END_RE = re.compile(r"\?\s+(?=\S)|(?<!\bvs)(?<!\bst)(?<!\bno)\.\s+(?=(?-i:[A-Z]))", re.I)
+
+
+def _two_sentences(question: str) -> list[str]:
+    """The question cut at its first sentence's end, the rest whole ("Which submarket ...? How many areas have it
+    ..., and what's their rate?"); [] where it is one sentence."""
+    found = _SENTENCE_END_RE.search(question.strip())
+    if found is None:
+        return []
+    return [question.strip()[:found.start() + 1].strip(), question.strip()[found.end():].strip()]
+
+
+def linked_text(text: str, name: str) -> str:
+    """The part with the place's name where it points at it: "have it as their main submarket" -> "have
+    Chicago--Englewood/Greater Grand Crossing as their main submarket"."""
+    found = _POINTS_AT_RE.search(text)
+    return text if found is None else text[:found.start()] + name + text[found.end():]
 
 
 def _head(question: str) -> str:

@@ -561,6 +561,20 @@ def _rate_picks_a_set(w) -> bool:
     return any(s.metric == "homicide_rate" and s.n >= 2 for s in ranked_sets(w.low, w.metric_pos))
 
 
+def _rate_grain_warning(w) -> list[str]:
+    """"Which police district has the highest homicide rate": districts ranked, and no population to divide by."""
+    wards_ranked, districts_ranked = (bool(w.ranking) and w.group_by == g for g in ("ward", "district"))
+    if not (w.per_capita and (w.wards or w.districts or wards_ranked or districts_ranked or w.zips)) or w.areas \
+            or w.station_area or w.office_zip and "main_community_area" in (
+                name for name, _ in measures_named(w.text)):  # the rate is the linked area's
+        return []
+    kinds = " or ".join(x for x in (("ward" if w.wards or wards_ranked else ""),
+                                    ("police district" if w.districts or districts_ranked else ""),
+                                    ("ZIP code" if w.zips else "")) if x)
+    return [f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population by {kinds} (population is published "
+            "by community area); the count is given instead."]
+
+
 def _read_warnings(w) -> None:
     """The spans the reading used, the warnings the answer gives, and how complex the question is."""
     areas, asked_years, comparison, condition = w.areas, w.asked_years, w.comparison, w.condition
@@ -588,16 +602,7 @@ def _read_warnings(w) -> None:
     _read_links(w)
     warnings += _survey_warnings(w) + ([] if w.office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
-    # "Which police district has the highest homicide rate": districts ranked, and no population to divide by.
-    wards_ranked, districts_ranked = (bool(ranking) and group_by == g for g in ("ward", "district"))
-    if per_capita and (wards or districts or wards_ranked or districts_ranked or w.zips) and not areas \
-            and not w.station_area and not (w.office_zip and "main_community_area" in (
-                name for name, _ in measures_named(w.text))):  # the rate is the linked area's
-        kinds = " or ".join(x for x in (("ward" if wards or wards_ranked else ""),
-                                        ("police district" if districts or districts_ranked else ""),
-                                        ("ZIP code" if w.zips else "")) if x)
-        warnings.append(f"{RATE_WITHOUT_POPULATION} by {kinds}: the data has no population "
-                        f"by {kinds} (population is published by community area); the count is given instead.")
+    warnings += _rate_grain_warning(w)
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
     # months all past the homicide data (Zillow's own): their years are no homicide years
     w.beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)
@@ -737,6 +742,8 @@ def _link_direction(w, named: list[str]) -> list[str]:
     return named
 
 
+_WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(hour)s?(?:\s+of\s+(?:the\s+)?day)?|(weekday|day\s+of\s+(?:the\s+)?"
+                             r"week)|(month)|(year))\b")
 _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|"
                                 r"difference|deadlier)\b")
 
@@ -763,6 +770,10 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
+    # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
+    result["time_grains"] = list(dict.fromkeys(
+        next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)
+        for m in _WHICH_GRAIN_RE.finditer(w.low)))
     groups, spans = month_groups(w.low)
     # "more homicides in fall (Sep-Nov) or spring (Mar-May)? give both counts": each stretch counted on its own
     result["month_groups"] = groups if len(groups) >= 2 and len({m for g in groups for m in g}) == sum(

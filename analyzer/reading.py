@@ -87,7 +87,7 @@ def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading
         return None
     a = analysis
     if a.parts:
-        reading = _in_parts([read(p.analysis) for p in a.parts])
+        reading = _in_parts([read(p.analysis) for p in a.parts if p.analysis is not None])
         if query is not None:
             reading.query = "; and ".join(describe_query(q) for q in (query if isinstance(query, list) else [query]))
         return reading

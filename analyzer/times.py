@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.analysis import DateSpan, HourSpan
-from analyzer.lexicon import ORDINAL_WORDS, TENS_WORDS, alternation, counting, ordinals
+from analyzer.lexicon import CHANGE_WORDS, ORDINAL_WORDS, TENS_WORDS, alternation, counting, ordinals
 from analyzer.moving_holidays import read_moving_holidays
 from analyzer.years import _MONTH_WORD, _month_number
 
@@ -133,8 +133,7 @@ _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
 _DAY_YEAR = r"(?:\s*,)?\s+(?:in\s+|of\s+)?(?P<y>" + _Y + r")\b"
 _DAY_RES = (re.compile(r"\b(?P<m>" + _M + r")\s+" + _DAY + _DAY_YEAR, re.I),
             re.compile(r"\b(?:the\s+)?" + _DAY + r"\s+(?:of\s+)?(?P<m>" + _M + r")" + _DAY_YEAR, re.I))
-_CHANGE_BEFORE_RE = re.compile(r"\b(?:change[ds]?|rise|rose|fall|fell|drop(?:ped)?|increase[ds]?|decrease[ds]?|grow|grew|"
-                               r"growth|decline[ds]?|shift|swing|difference)\b[^.?;]*$", re.I)
+_CHANGE_BEFORE_RE = re.compile(rf"\b(?:{CHANGE_WORDS}|shift|swing)\b[^.?;]*$", re.I)
 _DAY_SINCE_RE = re.compile(r"\b(?:since|starting(?:\s+(?:on|from))?|beginning|from)\s+(?:on\s+)?$", re.I)
 # A week of a month: "the first week of July 2020" is July 1-7, the second 8-14, "the last week" the month's last
 # seven days.

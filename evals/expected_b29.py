@@ -491,6 +491,18 @@ def _measure_frame(measure: str) -> pd.DataFrame:
     idx = a.index
     df = pd.DataFrame(index=idx, columns=["num", "den", "scale"], dtype=float)
     df["scale"] = 1.0
+    if kind in ("hom", "rate", "density", "arrest", "domestic", "share", "homchg", "homchgpct", "ratechg"):
+        poolable = _fill_homicides(df, kind, args, flt, a)
+    else:
+        poolable = _fill_places(df, kind, args, a, measure)
+    df["val"] = df["num"] / df["den"] * df["scale"]
+    df["poolable"] = poolable
+    return df
+
+
+def _fill_homicides(df: pd.DataFrame, kind: str, args: list, flt, a: pd.DataFrame) -> bool:
+    """The homicide measures' num/den/scale (counts, rates, densities, shares, changes); whether they pool."""
+    idx = a.index
     poolable = True
     if kind in ("hom", "rate", "density", "arrest", "domestic", "share"):
         ys = _years(args[0])
@@ -511,7 +523,7 @@ def _measure_frame(measure: str) -> pd.DataFrame:
         else:  # share
             k = _filter(h, args[1]).groupby("ca").size().reindex(idx, fill_value=0).astype(float)
             df["num"], df["den"], df["scale"] = k, cnt.replace(0, np.nan), 100.0
-    elif kind in ("homchg", "homchgpct", "ratechg"):
+    else:  # homchg, homchgpct, ratechg
         y0, y1 = int(args[0]), int(args[1])
         c0 = _measure_frame(f"{'rate' if kind == 'ratechg' else 'hom'}:{y0}" + (f"@{flt}" if flt else ""))
         c1 = _measure_frame(f"{'rate' if kind == 'ratechg' else 'hom'}:{y1}" + (f"@{flt}" if flt else ""))
@@ -523,7 +535,14 @@ def _measure_frame(measure: str) -> pd.DataFrame:
         else:
             df["num"], df["den"] = c1["val"] - c0["val"], 1.0
             poolable = False
-    elif kind == "se":
+    return poolable
+
+
+def _fill_places(df: pd.DataFrame, kind: str, args: list, a: pd.DataFrame, measure: str) -> bool:
+    """The census, indicator and home-value measures' num/den/scale; whether they pool."""
+    idx = a.index
+    poolable = True
+    if kind == "se":
         df["num"], df["den"] = a[SE_COLS[args[0]]].astype(float), 1.0
         poolable = False
     elif kind == "acs" and args[0] == "pop":
@@ -569,9 +588,7 @@ def _measure_frame(measure: str) -> pd.DataFrame:
         poolable = False
     else:
         raise ValueError(f"unknown measure {measure}")
-    df["val"] = df["num"] / df["den"] * df["scale"]
-    df["poolable"] = poolable
-    return df
+    return poolable
 
 
 def _area_zhvi(ym: str) -> pd.Series:

@@ -388,7 +388,7 @@ def uses_words(phrase: str, query: dict) -> bool:
     arrest-rate change by area was shown as another reading of a question nobody asked."""
     if addresses(phrase, query):
         return True
-    if _NONE_RE.search(phrase) and any(h.get("value") in (0, 1) for q in [query, *_inner(query)]
+    if _NONE_RE.search(phrase) and any(h.get("value") in (0, 1) for q in queries_in(query)
                                        for h in q.get("having") or [] if isinstance(h, dict)):
         return True  # "murder-free" is a bound at zero
     words = {w[:5] for w in re.findall(r"[a-z]{3,}", phrase.lower()) if w not in _PLAIN_WORDS}
@@ -404,9 +404,12 @@ def uses_words(phrase: str, query: dict) -> bool:
     return bool(words & held)
 
 
-def _inner(query) -> list[dict]:
-    inner = query.get("members_from") if isinstance(query, dict) else None
-    return [inner, *_inner(inner)] if isinstance(inner, dict) else []
+def queries_in(query) -> list[dict]:
+    """A query and every query inside it (members_from, and each compared set)."""
+    if not isinstance(query, dict):
+        return []
+    return [query, *queries_in(query.get("members_from")),
+            *[g for g in query.get("groups") or [] if isinstance(g, dict)]]
 
 
 def _strings_in(value) -> list[str]:

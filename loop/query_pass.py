@@ -19,7 +19,7 @@ import re
 import prompt_registry as prompts
 from loop import decisions
 from loop.context import RunContext
-from loop.coverage_check import addresses, coverage_gaps, question_numbers, uses_words
+from loop.coverage_check import addresses, coverage_gaps, queries_in, question_numbers, uses_words
 from loop.grammar import build_tool_grammar
 from loop.model_pass import generate, out_of_time
 from loop.state import RunState, StopReason
@@ -162,7 +162,7 @@ def _year_as_a_bound(state: RunState, query: dict) -> str | None:
     """A bound whose value is a year the question names: the 0.5B model wrote "homicides under 2019" for "in 2019",
     shown as "77 community areas with fewer than 2,019 homicides", another reading of nothing asked."""
     years = {int(y) for y in state.analysis.years}
-    bounds = [h.get("value") for q in _queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
+    bounds = [h.get("value") for q in queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
     bad = sorted({int(v) for v in bounds if isinstance(v, (int, float)) and not isinstance(v, bool) and v in years})
     if bad:
         return (f"refused: {bad[0]} is a year the question names, not a bound on a figure; put it in the period and "
@@ -174,7 +174,7 @@ def _bound_not_asked(state: RunState, query: dict) -> str | None:
     """A bound the question does not write: bounds come from the question ("more than 30", "at least ten", "murder-free"
     is 0). The 0.5B model bounded "homicides under 2" for "the one of those five with the most", shown as another
     reading of a threshold nobody named."""
-    bounds = [h.get("value") for q in _queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
+    bounds = [h.get("value") for q in queries_in(query) for h in (q.get("having") or []) if isinstance(h, dict)]
     numbers = [float(v) for v in bounds if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if not numbers:
         return None
@@ -190,20 +190,12 @@ def _bound_not_asked(state: RunState, query: dict) -> str | None:
 
 def _one_period_grouped_by_it(query: dict) -> str | None:
     """Grouped by year over a single year ("the year with the most homicides in 2016 is 2016"): no reading at all."""
-    for q in _queries_in(query):
+    for q in queries_in(query):
         period = q.get("period") if isinstance(q.get("period"), dict) else {}
         single = "year" in period or len(period.get("years") or []) == 1
         if single and "year" in (q.get("group_by") or []):
             return "refused: the query groups by year over a single year; group by what the question compares"
     return None
-
-
-def _queries_in(query) -> list[dict]:
-    """A query and every query inside it (members_from, and each compared set)."""
-    if not isinstance(query, dict):
-        return []
-    return [query, *_queries_in(query.get("members_from")),
-            *[g for g in query.get("groups") or [] if isinstance(g, dict)]]
 
 
 def _off_the_gaps(state: RunState, query: dict) -> str | None:

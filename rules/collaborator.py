@@ -35,7 +35,7 @@ class Planner:
 
     def key_figures(self, question: str, analysis: Analysis, results: list[ToolCallStep], planned: set) -> list[str]:
         if analysis.parts:
-            return [line for part in analysis.parts for line in answers.key_figures(
+            return [line for part in analysis.parts if part.analysis is not None for line in answers.key_figures(
                 part.text, part.analysis, part_results(part.analysis, results, self.geography), planned,
                 geo=self.geography)]
         return answers.key_figures(question, analysis, results, planned, geo=self.geography)
@@ -52,7 +52,10 @@ class Planner:
     def answer(self, question: str, analysis: Analysis, results: list[ToolCallStep], strict: bool = False) -> str:
         if analysis.parts:
             # a question read in parts: each part's answer from its own results, the leads in the order asked
+            # (a part pointing at what an earlier part finds, where that found nothing: said, not skipped)
             return answers.joined_answers([answers.write_answer(
                 part.text, part.analysis, part_results(part.analysis, results, self.geography), strict=strict,
-                geo=self.geography) for part in analysis.parts])
+                geo=self.geography) if part.analysis is not None else
+                f'I could not answer "{part.text}": it asks about what the part before it finds, and that part found '
+                'nothing.' for part in analysis.parts])
         return answers.write_answer(question, analysis, results, strict=strict, geo=self.geography)

@@ -928,6 +928,11 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     query = composed_query(analysis)
     if query is None:
         return []
+    grains = [_SET_TIME_GRAINS[g] for g in analysis.time_grains if g in _SET_TIME_GRAINS]
+    if len(grains) >= 2 and query.get("members_from") and query.get("group_by", [None])[0] in grains:
+        # "in the 10 areas with the highest hardship, what hour had the most homicides, and which weekday": the set's
+        # homicides by each grain asked, each its own query
+        return [{**query, "group_by": [g]} for g in grains]
     months = sorted(set(analysis.month_years))
     condition = analysis.area_condition
     if condition and condition.metric == "home_value" and len(months) == 2 and query.get("having") \
@@ -1533,7 +1538,8 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     ranking = analysis.ranking
     period = None
     if measure is None and "price_index" in analysis.named_measures and "home_value" not in analysis.named_measures \
-            and (analysis.quarter or len(analysis.years) == 1) and ranking is not None:
+            and (analysis.quarter and len(analysis.quarters) <= 1 or len(analysis.years) == 1 and not analysis.quarters) \
+            and ranking is not None and not analysis.trend:  # (a change between quarters is ihs_quarters')
         # "which Chicago IHS submarket had the highest price index in 2024 (the four quarters' mean)": the index
         # itself over the submarkets, in the quarter or the year asked, not the Zillow ranking of areas
         measure = "price_index"

@@ -47,7 +47,11 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
         return []
     if analysis.parts:
         out: list = []
-        for part in analysis.parts:
+        for i, part in enumerate(analysis.parts):
+            if part.analysis is None and not out:
+                _read_linked_part(part, analysis.parts[i - 1], results, geo)
+            if part.analysis is None:
+                continue
             out += [c for c in next_calls(part.analysis, part_results(part.analysis, results, geo), remaining, geo)
                     if c not in out]
         return out[:remaining]
@@ -57,6 +61,23 @@ def next_calls(analysis: Analysis, results: list[ToolCallStep], remaining: int, 
             continue
         out.append((name, args))
     return out[:remaining]
+
+
+def _read_linked_part(part, earlier, results: list[ToolCallStep], geo=None) -> None:
+    """A part pointing at the place the part before it ranks ("How many areas have it as their main submarket"),
+    read once that place is known: the first row of the earlier part's query, by name (analyzer/parts.py)."""
+    if earlier.analysis is None or part.reader is None:
+        return
+    for step in part_results(earlier.analysis, results, geo):
+        values = step.result.values if step.status == "ok" and step.result.ok else {}
+        grain = (step.arguments.get("group_by") or [None])[0] if step.name == names.QUERY else None
+        rows = values.get("rows") or []
+        name = rows[0].get(f"{grain}_name") or rows[0].get(grain) if grain and rows else None
+        ranked = values.get("breakdown") or []  # a tool's ranking: its top row, by name
+        name = name or (ranked[0].get("name") if ranked and values.get("group_by") == "community_area" else None)
+        if name:  # a submarket said as one ("the IHS submarket Chicago--South Lawndale/Brighton Park"), not two areas
+            part.analysis = part.reader(f"the IHS submarket {name}" if grain == "submarket" else str(name))
+            return
 
 
 def part_results(analysis: Analysis, results: list[ToolCallStep], geo=None) -> list[ToolCallStep]:

@@ -112,6 +112,7 @@ class Filter:
     dimension: str
     op: str
     values: list
+    via: str = ""  # the attribute it was written as ("area_submarket"): a set named by what its members share
 
     def to_dict(self) -> dict:
         if self.op == "equals":
@@ -312,7 +313,7 @@ def _filter(raw, at: str, data) -> Filter:
         if op == "between":
             raise QueryError(f"{at}: {name} is filtered by naming its members", "invalid_filter", at)
         values = list(dict.fromkeys(m for v in values for m in dims[name].lookup(data, v)))
-        return Filter(dims[name].parent, "in" if op == "equals" else op, values)
+        return Filter(dims[name].parent, "in" if op == "equals" else op, values, via=name)
     return Filter(name, op, values)
 
 

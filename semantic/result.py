@@ -31,6 +31,7 @@ class QueryResult:
     steps: list = field(default_factory=list)  # the members_from results
     groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
     between: dict = field(default_factory=dict)  # column -> the first set's figure over the second's: ratio, difference
+    by_attribute: bool = False  # the places were picked by an attribute they share ("mostly in one submarket")
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
     text: str = ""
@@ -121,7 +122,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                          groups=[{**g, "members": [_clean(m) for m in g["members"]],
                                   "figures": {k: _clean(v) for k, v in g["figures"].items()}} for g in groups or []],
                          between={k: {op: _clean(v) for op, v in d.items()} for k, d in (between or {}).items()},
-                         ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties])
+                         ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties],
+                         by_attribute=any(f.via for f in q.filters))
     if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
         result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
                             else dims[keys[0]].display(data, t)) for t in result.ties}
@@ -563,25 +565,7 @@ def render_lead(result: QueryResult) -> str:
         said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
         sentences.append(f"The {word} {how} is {_who(result.rows[0], result)}, with {said}.")
         rows = []
-    if result.totals and len(result.rows) == 1 and not having:
-        # one place found ("the area with the highest share ...: how does its rate compare with the city's"): the
-        # city's own figures beside it, not a "together" of one
-        labels = {c["name"]: c for c in result.columns}
-        who = _who(result.rows[0], result)
-        city = [_phrase(labels[name], result.totals[f"{name}_city"]) + (
-                    f" ({who} holds {result.totals[name + '_share_of_city']:.1f}% of them)"
-                    if result.totals.get(f"{name}_share_of_city") is not None and who else "")
-                for name in labels
-                if labels[name].get("kind") == "measure" and result.totals.get(f"{name}_city") is not None]
-        if city:
-            sentences.append(f"For the city as a whole: {_and(city)}.")
-    elif result.totals and not (having and not result.query.get("limit")):
-        parts = _total_parts(result)
-        if parts and not (result.query.get("limit") or having) and len(result.rows) > 1:
-            # a set named by a filter ("the areas lying mostly in one submarket"): how many it holds, said first
-            sentences.append(f"The {_grain_words(result, len(result.rows))} together had {_and(parts)}.")
-        elif parts:
-            sentences.append(f"Together they had {_and(parts)}.")
+    sentences += _totals_sentences(result, having)
     if result.spread:
         if not (result.query.get("limit") or _thresholds(result)):
             # the spread (and total) is the answer
@@ -606,6 +590,26 @@ def render_lead(result: QueryResult) -> str:
     if result.ties:
         sentences.append(f"Tied with the last of these, and left out by the limit: {_tied(result)}.")
     return " ".join(sentences)
+
+
+def _totals_sentences(result: QueryResult, having: list) -> list[str]:
+    """The set's totals: one place found gets the city's own figures beside it (not a "together" of one); a set
+    named by a filter on an attribute ("the areas lying mostly in one submarket") says how many it holds."""
+    if result.totals and len(result.rows) == 1 and not having:
+        labels = {c["name"]: c for c in result.columns}
+        who = _who(result.rows[0], result)
+        city = [_phrase(labels[name], result.totals[f"{name}_city"]) + (
+                    f" ({who} holds {result.totals[name + '_share_of_city']:.1f}% of them)"
+                    if result.totals.get(f"{name}_share_of_city") is not None and who else "")
+                for name in labels
+                if labels[name].get("kind") == "measure" and result.totals.get(f"{name}_city") is not None]
+        return [f"For the city as a whole: {_and(city)}."] if city else []
+    if not result.totals or having and not result.query.get("limit"):
+        return []
+    parts = _total_parts(result)
+    if parts and result.by_attribute and not (result.query.get("limit") or having) and len(result.rows) > 1:
+        return [f"The {_grain_words(result, len(result.rows))} together had {_and(parts)}."]
+    return [f"Together they had {_and(parts)}."] if parts else []
 
 
 def _of_all(result: QueryResult, n: int) -> str:

@@ -109,17 +109,17 @@ def test_the_citys_population_change_is_not_read_as_the_areas_that_grew(ask):
         .startswith(f"There are {int(lost.sum())} community areas")
 
 
-def test_two_spans_counts_are_given_beside_their_yearly_averages(ask):
-    """"How many homicides did it have in 2010-2015 versus 2016-2022": each span's count, its yearly average beside
-    it (the averages alone did not answer "how many")."""
+def test_two_spans_counts_are_both_given(ask):
+    """"How many homicides did it have in 2010-2015 versus 2016-2022": each span's count (yearly averages alone did
+    not answer "how many")."""
     h = pd.read_csv(ref.DATA / "homicides.csv", dtype=str, usecols=["Year", "Community Area"])
     h = h.assign(year=h["Year"].astype(int), area=pd.to_numeric(h["Community Area"]))
     first, second = (int(((h.area == 32) & h.year.between(a, b)).sum()) for a, b in ((2010, 2015), (2016, 2022)))
     text = lead(ask("The community area with the fastest population growth (2010 census to 2019-2023 ACS, in "
                     "percent) - which is it, and how many homicides did it have in 2010-2015 versus 2016-2022?"))
     assert "Loop (32)" in text
-    assert f"there were {first} homicides in 2010-2015 ({first / 6:.1f} a year); {second} in 2016-2022 " \
-           f"({second / 7:.1f} a year)" in text
+    # each span's own count, side by side (the area's figures from one query since the thirty-first session)
+    assert f"{first} homicides in 2010-2015" in text and f"{second} homicides in 2016-2022" in text
 
 
 def test_a_short_span_in_a_second_condition_is_the_whole_span(ask):

@@ -84,7 +84,7 @@ def test_the_release_year_of_a_ranked_submarket_is_no_homicide_year(ask, hom):
     text = lead(ask("Which Chicago submarket in the IHS 2025 Q4 summary had the biggest price change since the "
                     "COVID-19 pandemic start, and how many homicides did its community areas (each area assigned to "
                     "its largest-share submarket) record in 2021 combined?"))
-    assert f"Together they had {count} homicides in 2021 " in text and "homicides in 2021-2025" not in text
+    assert f"together had {count} homicides in 2021 " in text and "homicides in 2021-2025" not in text
 
 
 def test_homicide_density_correlated_with_a_groups_share(ask):

@@ -140,3 +140,51 @@ def test_a_month_past_the_data_with_the_latest_asked_instead(ask):
     text = lead(ask("Zillow home value for ZIP 60614 in December 2024? If that month isn't available give me the "
                     "latest month there is."))
     assert f"${latest['price']:,.0f}" in text and "December 2024 is not in the data" in text
+
+
+def test_a_part_pointing_at_the_submarket_the_first_part_ranks(ask):
+    """Two sentences, the second about "it": read once the first has found the submarket (analyzer/parts.py)."""
+    ihs = pd.read_csv(ref.DATA / "property_ihs_price_index_long.csv")
+    city = ihs[(ihs.is_chicago == 1) & ihs.submarket_code.str.startswith("p")]
+    means = city.groupby(["submarket_code", "submarket_name", "year"])["index_2000q1_100"].mean().unstack()
+    rise = (means[2024] / means[2019] - 1).sort_values(ascending=False)
+    code, name = rise.index[0]
+    x = pd.read_csv(ref.DATA / "community_area_ihs_submarket_crosswalk.csv")
+    main = x.sort_values("share_of_community_area", ascending=False).groupby("area_number").head(1)
+    areas = list(main[main.submarket_code == code].area_number)
+    years = ref._years(2019, 2022)
+    rate = ref._counts(years)[areas].sum() / (ref._acs_pop()[areas].sum() * len(years)) * 100000
+    text = lead(ask("Which Chicago IHS submarket had the biggest rise in its annual average index from 2019 to 2024? "
+                    "How many community areas have it as their main submarket, and what's their pooled homicide rate "
+                    "for 2019-2022?"))
+    assert name in text and f"The {len(areas)} community areas together had a combined {rate:.1f}" in text
+
+
+def test_a_neighbourhood_of_the_same_name_as_the_area_ranked(ask):
+    top = ref._rank(ref._counts(ref._years(2018)), 1)[0]
+    name = ref._names()[top].title()
+    r = ref._redfin()
+    row = r[(r.neighborhood == name) & (r.end == "2018-12-31")].iloc[0]
+    price = int(float(row["Median Sale Price"].strip("$K")) * 1000)
+    text = lead(ask("Take the community area with the most homicides in 2018. What was Redfin's median sale price for "
+                    "the neighborhood of the same name, for the 90-day window ending Dec 31 2018?"))
+    assert f"{name} ({top})" in text and f"${price:,}" in text and "could not use" not in text
+
+
+def test_a_stretch_of_days_in_two_years_and_its_change(ask, hom):
+    counts = {y: int(((hom.date >= f"{y}-01-01") & (hom.date < f"{y}-07-20")).sum()) for y in (2022, 2023)}
+    text = lead(ask("From Jan 1 through July 19, how many homicides were there in 2023 vs the same stretch of 2022, and "
+                    "what's the % change?"))
+    assert f"{counts[2022]} homicides" in text and f"{counts[2023]} homicides" in text
+    assert f"{(counts[2023] / counts[2022] - 1) * 100:+.1f}%" in text
+
+
+def test_two_time_grains_asked_of_one_set(ask, hom):
+    """blind28's "what hour ..., and which weekday?" (the weekday alone had been given): each grain its own query."""
+    top = ref._rank(ref._sm("hardship"), 10)
+    kept = hom[hom.date.dt.year.between(2016, 2022) & hom.area.isin(top)]
+    hours, days = kept.date.dt.hour.value_counts(), kept.date.dt.day_name().value_counts()
+    text = lead(ask("In the 10 community areas with the highest hardship index, what hour of the day had the most "
+                    "homicides over 2016-2022 (24h clock), and which weekday?"))
+    assert f"hour of the day {hours.idxmax()}, with {hours.max()} homicides" in text
+    assert f"{days.idxmax()}, with {days.max()} homicides" in text

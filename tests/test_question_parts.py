@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from analyzer.parts import split_parts
+from analyzer.parts import _two_sentences, linked_text, split_parts
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
 
@@ -22,6 +22,17 @@ def test_a_question_splits_at_its_parts_and_each_keeps_the_topic():
     assert split_parts("homicides in Austin and Englewood in 2020") == []  # "and" between places: one part
     assert split_parts("How many homicides in 2020?") == []
     assert split_parts("the median among the 10 highest areas, vs. the median among the 10 lowest?") == []
+
+
+def test_a_part_pointing_at_a_place_gets_its_name():
+    first, second = _two_sentences("Which submarket rose the most? How many areas have it as their main submarket, "
+                                   "and their rate?")
+    assert first == "Which submarket rose the most?" and second.startswith("How many areas have it")
+    assert linked_text(second, "Chicago--Englewood/Greater Grand Crossing").startswith(
+        "How many areas have Chicago--Englewood/Greater Grand Crossing as their main submarket")
+    assert linked_text("the Redfin price for the neighborhood of the same name in 2018", "Austin") == \
+        "the Redfin price for Austin in 2018"
+    assert _two_sentences("How many homicides in 2020") == []
 
 
 @pytest.mark.full_data

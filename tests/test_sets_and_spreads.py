@@ -127,7 +127,7 @@ def test_the_areas_mostly_in_an_ihs_submarket(ask, data_dir):
     total = int(ref._counts(ref._years(2018, 2021))[list(areas)].sum())
     text = lead(ask("How many homicides were there from 2018 to 2021 across the community areas of the IHS "
                     "Chatham/West Pullman submarket, all added up?"))
-    assert f"Together they had {total:,} homicides in 2018-2021" in text
+    assert f"together had {total:,} homicides in 2018-2021" in text
 
 
 def test_redfin_inventory_is_a_declared_measure(ask, data_dir):
