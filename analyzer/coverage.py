@@ -59,6 +59,7 @@ good bad around nowadays days day these today back once often somebody someone a
 died die dies dying cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
 whole gotten ups body toll hot spot spots line code codes involve involved involves involving according
 latest current currently recent recently ever plus compute computed computing calculate calculated calculating
+holds hold held contains contain contained hosts host hosted houses housed
 """.split())
 
 # Words that name the form of a figure ("what share", "the hardship index", "a percentage"): used whenever the

@@ -374,7 +374,9 @@ CENSUS_GROUP_RES = [(group, word_re(f"(?:{pattern})(?:\\s+(?:descent|origin|heri
                                     if group in RACE_GROUPS else pattern)) for group, pattern in CENSUS_GROUPS]
 # "house prices" names a price, and "street address" an address, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
-                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))",
+                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))"
+                         # "the area that houses the district 11 station": the verb, not a place homicides happen
+                         r"(?!(?<=\bhouses)\s+(?:the|an?|its|their|police|district)\b)",
                          _FLAGS)
 LOCATION_GENERIC_RE = word_re(LOCATION_GENERIC)
 # "once you adjust for population": the population is how the rate is made, not a figure asked for.

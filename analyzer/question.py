@@ -1641,9 +1641,10 @@ _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2
 _DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for)\s+"
                                   r"(?:police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
 _OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")
-_AREA_OF_STATION_RE = re.compile(r"\bthe\s+(?:community\s+)?area\s+(?:where|in\s+which|that\s+(?:holds|has|contains))"
-                                 r"\b[^.?;]{0,30}\bstation\b")
-_STATION_AREA_RE = re.compile(r"\bstation\b[^.?;]{0,40}\b(?:community\s+)?area\b|\b(?:community\s+)?area\b[^.?;]{0,40}"
+# The windows leave room for a district's name in brackets ("the district 11 (Harrison) police station").
+_AREA_OF_STATION_RE = re.compile(r"\bthe\s+(?:community\s+)?area\s+(?:where|in\s+which|that\s+(?:holds|has|contains|"
+                                 r"houses|hosts))\b[^.?;]{0,50}\bstation\b")
+_STATION_AREA_RE = re.compile(r"\bstation\b[^.?;]{0,40}\b(?:community\s+)?area\b|\b(?:community\s+)?area\b[^.?;]{0,60}"
                               r"\bstation\b|\bthat\s+area\b")
 
 

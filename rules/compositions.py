@@ -17,6 +17,7 @@ import re
 
 from analyzer.analysis import LAYER_MEASURES, Analysis, Ranking
 from rules.calls import SOCIO_METRICS
+from semantic.catalog import catalog
 from semantic.dimensions import SUBMARKET_TOTALS
 from semantic.reading import member_ranked
 
@@ -1006,12 +1007,10 @@ def dates_ranked(analysis: Analysis) -> dict | None:
             "limit": analysis.ranking.top_n or analysis.ranking.position}
 
 
-# A fact of a place that names a place of another grain: the area covering most of a ZIP, an area's main ZIP.
-LINKS = {"main_community_area": ("zip", "community_area", re.compile(r"community area (\d+)")),
-         "station_area": ("district", "community_area", re.compile(r"^(\d+)")),
-         "main_zip": ("community_area", "zip", re.compile(r"ZIP (\d{5})")),
-         "ward_office_zip": ("ward", "zip", re.compile(r"\b(\d{5})\b")),
-         "station_zip": ("district", "zip", re.compile(r"\b(\d{5})\b"))}
+# A fact of a place that names a place of another grain (the layer's declared links): measure -> (grain, the
+# grain it names, the pattern finding that place's member in the fact's text).
+LINKS = {m.name: (m.grains[0], m.links_to[0], re.compile(m.links_to[1])) for m in catalog().measures.values()
+         if m.links_to}
 ZIP_FACTS = ("main_community_area", "community_areas_overlapping")
 
 
@@ -1308,20 +1307,15 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
                                      for f in found if f))
         if not members:
             return []
-        if target == "zip" and "main_community_area" in analysis.named_measures and link != "main_zip":
-            # "the ward office's ZIP: which area covers most of it, and that area's figures": one more link
-            continue_with = {"measures": ["main_community_area"], "group_by": ["zip"],
-                             "filters": [{"dimension": "zip", "in": members}]}
-            if any(a == continue_with for a, _ in ran):
-                continue
-            return [continue_with]
-        if link == "station_area" and "main_zip" in analysis.named_measures:
-            # "district 11's station area: the ZIP that area mostly lies in, and that ZIP's Zillow value": one more link
-            continue_with = {"measures": ["main_zip"], "group_by": ["community_area"],
-                             "filters": [{"dimension": "community_area", "in": members}]}
+        follow = _next_link(analysis, link, target)
+        if follow:  # one more link: the place found names the place the figures are asked of
+            continue_with = {"measures": [follow], "group_by": [target],
+                             "filters": [{"dimension": target, "in": members}]}
             if not any(a == continue_with for a, _ in ran):
                 return [continue_with]
             continue
+        if target == "submarket":
+            return [_submarket_figure(analysis, members)]
         if target == "zip":
             if "home_value" not in analysis.metrics:
                 continue  # "which ZIP is that area mostly in": the ZIP asked, nothing of it
@@ -1356,6 +1350,33 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         return [{"measures": specs, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
                  "filters": [{"dimension": "community_area", "in": members}]}] if specs else []
     return []
+
+
+def _next_link(analysis: Analysis, link: str, target: str) -> str | None:
+    """The link to follow from the place a link found, where the question asks of the place that one names: "the ward
+    office's ZIP: which area covers most of it, and that area's figures" (main_community_area); "district 11's station
+    area: the ZIP it mostly lies in, and that ZIP's Zillow value" (main_zip); "... its IHS submarket's year-over-year
+    change" (main_submarket)."""
+    named = analysis.named_measures
+    if target == "zip" and "main_community_area" in named and link != "main_zip":
+        return "main_community_area"
+    if link == "station_area" and "main_zip" in named:
+        return "main_zip"
+    if link == "station_area" and (analysis.price_figure or "price_index" in named):
+        return "main_submarket"
+    return None
+
+
+def _submarket_figure(analysis: Analysis, codes: list) -> dict:
+    """The IHS figure asked of a submarket a link found: the release's column asked, else the index in the quarter or
+    years asked (the latest quarter when none)."""
+    measure = SUMMARY_MEASURES.get(analysis.price_figure or "")
+    if measure:
+        specs = [{"measure": measure}]
+    else:
+        when = [{"quarter": q} for q in analysis.quarters] or [{"year": y} for y in analysis.years] or [{}]
+        specs = [{"measure": "price_index", **({"period": w} if w else {})} for w in when]
+    return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": codes}]}
 
 
 def _share_in_station_area(analysis: Analysis, areas: list, period: dict | None) -> dict:

@@ -98,7 +98,7 @@ def _submarkets(data) -> dict:
     return cached(data, "submarket_names", build)
 
 
-def _main_submarkets(data) -> dict[int, str]:
+def main_submarkets(data) -> dict[int, str]:
     """Each community area's IHS submarket: the one holding the largest share of its land, from the crosswalk. The
     crosswalk names submarkets the price index does not cover (the Loop's): an area still belongs to its own."""
     def build(data):
@@ -109,7 +109,7 @@ def _main_submarkets(data) -> dict[int, str]:
     return cached(data, "submarket_main_areas", build)
 
 
-def _submarket_name(data, code: str) -> str:
+def submarket_name(data, code: str) -> str:
     def build(data):
         rows = read_source(data, "community_area_ihs_submarket_crosswalk.csv")
         return dict(zip(rows["submarket_code"], rows["submarket_name_2023"]))
@@ -118,7 +118,7 @@ def _submarket_name(data, code: str) -> str:
 
 def _areas_of_submarket(data, code: str) -> list[int]:
     """The community areas whose land lies mostly in an IHS submarket (each area counted in one submarket)."""
-    return sorted(area for area, main in _main_submarkets(data).items() if main == code)
+    return sorted(area for area, main in main_submarkets(data).items() if main == code)
 
 
 def _part(data, value) -> str:
@@ -294,7 +294,7 @@ DIMENSIONS = [
               description="DePaul IHS price-index submarkets (code p31xx, or CHICAGO, COOK, SUBURBS)"),
     Dimension("area_submarket", "IHS submarket (community areas mostly in it)", "attribute", ("submarket",),
               members=lambda d: list(_submarkets(d)), resolve=_submarket, parent="community_area",
-              lookup=_areas_of_submarket, groups=_main_submarkets, display=_submarket_name,
+              lookup=_areas_of_submarket, groups=main_submarkets, display=submarket_name,
               description="the community areas whose land lies mostly in an IHS submarket: a filter on it is one on "
                           "those areas (their homicides, their residents)"),
     Dimension("submarket_part", "Part of Cook County (IHS submarkets)", "attribute", ("chicago submarkets",),

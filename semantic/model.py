@@ -56,6 +56,9 @@ class Measure:
     parts: tuple = ()  # band_median: the count measures of the bands, lowest first
     edges: tuple = ()  # band_median: each band's lower edge; the last band is open above
     of: str | None = None  # coverage: the carried measure whose support it measures
+    # an attribute naming a place of another grain: (that grain, the pattern whose group 1 is the place's member in
+    # the attribute's text). The reader follows it to ask that place's figures ("the area covering most of a ZIP").
+    links_to: tuple = ()
 
     def __post_init__(self):
         if self.agg not in AGGREGATIONS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from semantic.datasets.common import cached, read_source
+from semantic.dimensions import main_submarkets, submarket_name
 from semantic.model import Dataset, Measure
 
 FILE = "community_area_zip_crosswalk.csv"
@@ -45,9 +46,13 @@ def _area_frame(data) -> pd.DataFrame:
     rows = cached(data, "crosswalk_rows", _rows)
     main = rows.sort_values(["area_number", "share_of_community_area"], ascending=[True, False]) \
         .groupby("area_number").head(1)
+    # an area's IHS submarket, "Austin/North Lawndale (p3158)": the code in brackets is what the next query links by
+    submarkets = main_submarkets(data)
     return pd.DataFrame({"community_area": main["area_number"].values,
                          "main_zip": [f"ZIP {z}, {s * 100:.0f}% of the area's land"
-                                      for z, s in zip(main["zip"], main["share_of_community_area"])]})
+                                      for z, s in zip(main["zip"], main["share_of_community_area"])],
+                         "main_submarket": [f"{submarket_name(data, submarkets[n])} ({submarkets[n]})"
+                                            if n in submarkets else None for n in main["area_number"]]})
 
 
 _COMMON = dict(agg="attribute", city="none", caveats=(CAVEAT,))
@@ -57,7 +62,7 @@ ZIP_AREAS = Dataset(
     frame=lambda d: cached(d, "zip_areas", _zip_frame), dimensions=("zip",), vintage="crosswalk",
     coverage=lambda d: ("crosswalk", "crosswalk"), words=("crosswalk",), measures=(
         Measure("main_community_area", "Community area covering most of the ZIP", "text", "zip_areas",
-                column="main_area", grains=("zip",),
+                column="main_area", grains=("zip",), links_to=("community_area", r"community area (\d+)"),
                 words=("covers most", "covering most", "covers the biggest part", "covers the largest part",
                        "makes up most", "mostly in", "is it mostly", "main community area", "mainly in",
                        "biggest part of zip", "largest part of zip", "most of that zip", "most of the zip",
@@ -74,11 +79,16 @@ AREA_ZIPS = Dataset(
     frame=lambda d: cached(d, "area_zips", _area_frame), dimensions=("community_area",), vintage="crosswalk",
     coverage=lambda d: ("crosswalk", "crosswalk"), measures=(
         Measure("main_zip", "Main ZIP (largest share of the area's land)", "text", "area_zips", column="main_zip",
-                grains=("community_area",), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land",
+                grains=("community_area",), links_to=("zip", r"ZIP (\d{5})"), words=("main zip", "main zip code", "primary zip", "zip code for", "share of its land",
                                                    "zip code does most of", "zip does most of",
                                                    "zip code that most of", "zip that most of", "zip is most of",
                                                    "zip code is most of", "zip that area mostly", "zip it mostly",
                                                    "zip code it mostly", "zip it lies mostly",
                                                    "zip code is that area mostly", "zip is that area mostly"),
                 **_COMMON),
+        Measure("main_submarket", "IHS submarket (largest share of the area's land)", "text", "area_zips",
+                column="main_submarket", grains=("community_area",), links_to=("submarket", r"\((p\d+)\)$"),
+                words=("its ihs submarket", "its submarket", "ihs submarket is it in", "submarket is it in"),
+                **{**_COMMON, "caveats": ("An area belongs to the IHS submarket holding the largest share of its "
+                                          "land (the submarket crosswalk).",)}),
     ))

@@ -81,9 +81,10 @@ JOIN = JoinPath("district", "community_area", table=area_districts,
                        "in the data)")
 
 
-def _attribute(name, label, column, words):
+def _attribute(name, label, column, words, links_to=()):
     return Measure(name, label, "text", "police_stations", agg="attribute", column=column, grains=("district",),
-                   derived_grains=("community_area",), city="none", words=words, caveats=(VINTAGE,))
+                   derived_grains=("community_area",), city="none", words=words, caveats=(VINTAGE,),
+                   links_to=links_to)
 
 
 def _headquarters_attribute(name, label, column):
@@ -99,13 +100,14 @@ DATASET = Dataset(
         _attribute("station_address", "Station address", "address", ("station address", "police station")),
         _attribute("station_zip", "Station ZIP", "zip", ("station zip", "station's zip", "station zip code",
                                                         "station's zip code", "zip code of the station",
-                                                        "zip of the station")),
+                                                        "zip of the station"), ("zip", r"\b(\d{5})\b")),
         _attribute("station_phone", "Station phone", "phone", ("station phone",)),
         _attribute("station_district", "Station's police district", "station_district", ()),
         _attribute("station_city", "Station city", "city", ()),
         _attribute("station_state", "Station state", "state", ()),
         _attribute("station_website", "Station website", "website", ()),
-        _attribute("station_area", "Community area the station stands in", "area_named", ()),
+        _attribute("station_area", "Community area the station stands in", "area_named", (),
+                   ("community_area", r"^(\d+)")),
     ))
 
 HEADQUARTERS = Dataset(

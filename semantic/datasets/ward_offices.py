@@ -30,9 +30,9 @@ def _frame(data):
     return out.dropna(subset=["ward"]).astype({"ward": int}).sort_values("ward").reset_index(drop=True)
 
 
-def _attribute(name, label, column, words):
+def _attribute(name, label, column, words, links_to=()):
     return Measure(name, label, "text", "ward_offices", agg="attribute", column=column, grains=("ward",),
-                   city="none", words=words, caveats=(COUNCIL,))
+                   city="none", words=words, caveats=(COUNCIL,), links_to=links_to)
 
 
 DATASET = Dataset(
@@ -47,7 +47,8 @@ DATASET = Dataset(
         _attribute("ward_office_zip", "Ward office ZIP", "office_zip", ("office zip", "zip is it in",
                                                                         "zip code is it in", "zip is the office",
                                                                         "office's zip", "zip code of the ward office",
-                                                                        "zip of the ward office", "office zip code")),
+                                                                        "zip of the ward office", "office zip code"),
+                   ("zip", r"\b(\d{5})\b")),
         _attribute("ward_office_phone", "Ward office phone", "office_phone",
                    ("ward phone", "ward office phone", "office phone", "office's phone")),
         _attribute("ward_email", "Ward email", "email", ("ward email",)),
