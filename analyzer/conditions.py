@@ -43,10 +43,11 @@ _SPLIT_REFERENCE_RE = re.compile(r"\b(larger|higher|greater|bigger|smaller|lower
                                  r"level|value|share))?)|(?P<median>median)|(?P<mean>average|mean))\b", re.I)
 # "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
+_RATE_AFTER_RE = re.compile(r"\s*(?:homicide|murder|killing)s?\s+rates?\b", re.I)
 # "16+ unemployment": the age the unemployment rate counts from
 _AGE_AFTER_RE = re.compile(r"\+?\s*(?:unemploy\w*|jobless\w*)", re.I)
 # "unemployment (16+, 2008-2012)": the measure's own age band, in brackets after its name
-_AGE_LABEL_RE = re.compile(r"\b(?:unemploy\w*|jobless\w*|diplomas?|education|schooling)\s*\(\s*$", re.I)
+_AGE_LABEL_RE = re.compile(r"\b(?:unemploy\w*|jobless\w*|diplomas?|education|schooling)(?:\s+rates?)?\s*\(\s*$", re.I)
 _AGE_BEFORE_RE = re.compile(r"\b(?:aged?|ages|adults|people|persons|residents|those|individuals)\s*$", re.I)
 # The measures an area can be picked by: the socioeconomic tool's, and the semantic layer's (a census group's share
 # or count, the population, the home value, the homicide rate), which rules/compositions.py turns into a query.
@@ -62,6 +63,8 @@ _UNIT_MEASURES = ((re.compile(r"\s*(?:residents|people|inhabitants|persons)\s+(?
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)?\s*(?:per|/|for\s+every)\s*(?:100\s*k|100,?000|"
                               r"hundred\s+thousand)\b", re.I), "homicide_rate"),
                   (re.compile(r"\s*(?:homicides?|murders?|killings?)\b", re.I), "homicides"))
+# "a population above 20,000": the residents bound, their word just before the bound
+_POPULATION_BEFORE_RE = re.compile(r"population(?:\s+(?:count|size|total))?\s+(?:(?:is|was|of)\s+)?", re.I)
 # A count of homicides bounds the areas only beside a measure of another domain ("areas with more than 30 homicides
 # in 2021: their average home value"); alone it is the listing's floor (analyzer/count_scope.py).
 _OTHER_DOMAIN = MEASURES + ("population", "population_density")
@@ -213,6 +216,9 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
         return None
     if named:
         return AreaCondition(named, _side(match), value, match.span())
+    pop = metric_pos.get("population", len(low))
+    if _POPULATION_BEFORE_RE.fullmatch(low, pop, match.start()):  # "a 2019-2023 ACS population above 20,000"
+        return AreaCondition("population", _side(match), value, match.span())
     measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
     if not measures:
         return None
@@ -233,7 +239,8 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
              and re.search(rf"\b{reference}\s+$", low[max(0, pos - 12):pos])] if reference != "city" else []
     if named and not after:
         metric = named[0]
-    elif _RATE_BEFORE_RE.search(low, 0, match.start()) and "homicides" in metric_pos:
+    elif (_RATE_BEFORE_RE.search(low, 0, match.start()) or _RATE_AFTER_RE.match(low, match.end())) \
+            and "homicides" in metric_pos:  # "above the city-wide homicide rate"
         metric = "homicide_rate"
     elif after:  # "above the median poverty rate": the measure the reference names
         metric = after[0]

@@ -59,7 +59,7 @@ good bad around nowadays days day these today back once often somebody someone a
 died die dies dying cases case incidents incident chicagoans chiraq cpd looking looks look wise heavily home adults likely
 whole gotten ups body toll hot spot spots line code codes involve involved involves involving according
 latest current currently recent recently ever plus compute computed computing calculate calculated calculating
-holds hold held contains contain contained hosts host hosted houses housed
+holds hold held contains contain contained hosts host hosted houses housed while whilst
 """.split())
 
 # Words that name the form of a figure ("what share", "the hardship index", "a percentage"): used whenever the
@@ -92,6 +92,9 @@ _VOCABULARY: list[re.Pattern] = [
     *yr.VOCABULARY, *pl.VOCABULARY,
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
+    # "how many did those five have combined": the set named before, pointed at ("the one of those five with the
+    # most" ranks within the set, which is not read)
+    re.compile(r"(?<!\bof\s)\b(?:those|these)\s+(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\b"),
     # "Chicago homicides in 2016 minus Austin - what's left?", "across every year you've got": asking, not a subject.
     re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was)\s+(?:left|remaining)\b|\bwhat\s+remains\b|\b(?:are|is)\s+left\b|"
                r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
@@ -103,7 +106,8 @@ _VOCABULARY: list[re.Pattern] = [
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
     # "Englewood lies in which submarket", "the quarterly values" (a year's index is the mean of its quarters)
     re.compile(r"\b(?:lies|lie|lying|sits|falls?)\s+(?:in|within|inside)\s+which\b|"
-               r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b"),
+               r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b|"
+               r"\b(?:mean|average)s?\s+of\s+(?:the\s+|its\s+|all\s+)?(?:four\s+|4\s+)?quarters\b"),
     # "the 90-day period ending Oct 31 2019": a window named by its last day (the day is read as a date); "% change"
     re.compile(r"\bending\s+(?:on\s+)?(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)\w+\.?|"
                r"%\s*change\b|\bpercent(?:age)?\s+change\b|"
@@ -129,8 +133,8 @@ AVERAGE_WORDS = frozenset("average averages avg mean".split())
 CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow grew grown jump jumped fall fell fallen "
                          "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "
                          "plunged soar soared big large steep sharp bounce bounced rebound rebounded recover "
-                         "recovered".split())
-HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode crosswalk "
+                         "recovered negative positive".split())
+HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode crosswalk overlap "
                        "crosswalk-weighted weighted mapped zillow zillow's zhvi estimated estimate".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 

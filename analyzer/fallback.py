@@ -15,6 +15,9 @@ import re
 FALLBACK_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|"
                          r"unavailable)\b[^.?]{0,60}?\b(?:latest|most\s+recent|newest|last\s+(?:month|quarter|year)|"
                          r"instead)\b")
+# "... or if you don't have that, the first year you do have": the earliest period held instead
+EARLIEST_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|"
+                          r"unavailable)\b[^.?]{0,60}?\b(?:first|earliest|oldest)\b")
 # "the 2011-2015 ACS", "ACS 2014-2018": a five-year ACS vintage named
 _ACS_VINTAGE_RE = re.compile(r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\s+(?:5-year\s+)?acs\b|"
                              r"\bacs\s+(?:5-year\s+)?((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b")
@@ -41,8 +44,9 @@ def acs_vintage_warning(low: str) -> str | None:
 def latest_instead(result: dict, low: str, coverage: dict) -> None:
     """Where a fallback is asked, a home value month or price index quarter past the data's end becomes the latest
     one held, with the lead's note; a homicide month past the end is named as missing (the user's own fallback
-    period is read as usual)."""
-    if not FALLBACK_RE.search(low):
+    period is read as usual). A homicide year before the data's start, asked with "the first year you do have",
+    becomes that first year."""
+    if _earliest_instead(result, low, coverage) or not FALLBACK_RE.search(low):
         return
     metrics = set(result.get("metrics") or [])
     notes = []
@@ -86,6 +90,21 @@ def latest_instead(result: dict, low: str, coverage: dict) -> None:
     if not result["years"]:
         result["year_range"] = None
     result["warnings"] = [w for w in result.get("warnings") or [] if "outside the" not in w] + notes
+
+
+def _earliest_instead(result: dict, low: str, coverage: dict) -> bool:
+    """"Homicides in 2000 -- or if you don't have that, the first year you do have": the data's first year."""
+    start = str((coverage.get("homicides") or {}).get("start") or "")
+    early = [y for y in result.get("out_of_range_years") or [] if start and y < int(start[:4])]
+    if not (early and "homicides" in set(result.get("metrics") or []) and EARLIEST_RE.search(low)
+            and set(result.get("years") or []) <= set(early)):
+        return False
+    first = int(start[:4])
+    result.update(years=[first], year_range={"start": first, "end": first},
+                  out_of_range_years=[y for y in result["out_of_range_years"] if y not in early])
+    result["warnings"] = [w for w in result.get("warnings") or [] if "outside the" not in w] + [
+        f"{early[0]}{NOT_HELD}the homicide data starts on {start}, so the first year, {first}, is given instead."]
+    return True
 
 
 def _past(result: dict, last_year: str) -> bool:

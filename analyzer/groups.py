@@ -17,7 +17,7 @@ from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
                       r"communities))|everywhere\s+else|every(?:\s+other|one\s+else)\b(?:\s+(?:area|neighbou?rhood|"
                       r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
-                      r"(?:the\s+)?other\s+(?:half|group|side)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under)\s+"
+                      r"(?:the\s+)?other\s+(?:half|group|side)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
                       # "... versus the ones that didn't", "and those that did not"
@@ -26,6 +26,9 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
                       r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
+# A group named by its side of the bound: "how many times higher is the below-median group's"
+_SIDE_NAMED_RE = re.compile(r"\b(?:below|above|under|over)[\s-]+(?:the\s+)?median\b(?:\s+(?:group|set|half|areas|ones)"
+                            r"(?:'s)?)?", re.I)
 # A set's figure as its members' plain average, not pooled from the set's sums.
 MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:average|mean)s?\b|\bnot\s+(?:pooled|"
                      r"weighted)\b|\baverage\s+of\s+(?:each|the)\s+(?:group'?s\s+)?(?:\w+\s+)?(?:values|figures|"
@@ -81,7 +84,7 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     if quantiles:
         return quantiles
     figure = "mean" if MEAN_RE.search(low) else "pooled"
-    words = [m.span() for rx in (MEAN_RE, _SETS_RE) for m in rx.finditer(low)]
+    words = [m.span() for rx in (MEAN_RE, _SETS_RE, _SIDE_NAMED_RE) for m in rx.finditer(low)]
     rest = _REST_RE.search(low)
     if condition is not None and rest and condition.metric not in ("population_change", "home_value_change"):
         consumed += [rest.span(), *words]

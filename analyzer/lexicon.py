@@ -149,7 +149,8 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("poverty", "socioeconomic", r"poverty|below\s+(?:the\s+)?poverty|poor\s+households|hard[\s-]up|"
                                  r"cash[\s-]strapped|needy|struggl\w*\s+(?:financially|economically|to\s+get\s+by)"),
     ("unemployment", "socioeconomic", r"(?:16\s*\+\s*)?(?:unemploy(?:ment|ed)|jobless(?:ness)?)|out\s+of\s+work|"
-                                      r"employment"),
+                                      # "unemployment rate (16+, 2008-2012)": the rate's age band in its brackets
+                                      r"employment|(?<=\()\s*(?:aged?\s+)?16(?=\s*\+\s*[,)])"),
     ("education", "socioeconomic",
      r"educat(?:ion|ed)|diplomas?|high\s+school|graduat(?:e|es|ion)|dropouts?|schooling|"
      r"(?:adults|aged|people|persons)\s+25(?=\s*(?:\+|and\s+(?:over|older|up)|or\s+older))"),
@@ -610,7 +611,7 @@ GROUP_WORDS = [
                        r"[\w-]+\s+){1,3}zip(?:\s*codes?)?\b(?!\s*\d)", _FLAGS)),
     # "the arrest rate for domestic homicides compared to non-domestic ones": the two kinds side by side
     ("domestic", re.compile(r"\bdomestic\b.{0,40}?\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or|with)\s+"
-                            r"(?:the\s+|those\s+)?(?:non[\s-]?domestic|other|all\s+other)\b|\bnon[\s-]?domestic\b.{0,40}?"
+                            r"(?:for\s+)?(?:the\s+|those\s+)?(?:non[\s-]?domestic|other|all\s+other)\b|\bnon[\s-]?domestic\b.{0,40}?"
                             r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|and|or)\s+(?:the\s+)?domestic\b|"
                             r"\bdomestic\s+or\s+not\b|\bby\s+domestic\b", _FLAGS)),
     # "the month with the second most homicides": the kind, then what ranks it

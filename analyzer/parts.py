@@ -41,7 +41,7 @@ _MIN_WORDS = 3
 # What a later part points at, where the earlier part found one place: "it", "that submarket", "that area"
 _POINTS_AT_RE = re.compile(r"\b(?:it|that\s+(?:one|area|community\s+area|neighbou?rhood|submarket|zip(?:\s+code)?|"
                            r"ward|district|place)|the\s+(?:redfin\s+)?(?:neighbou?rhood|area|place)\s+(?:of|with)\s+the\s+"
-                           r"same\s+name)\b", re.I)
+                           r"same\s+name)\b|(?<=\bsubmarket\s)(?P<is>that\s+is)\b", re.I)
 
 
 @dataclass
@@ -74,9 +74,19 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
     texts = split_parts(question)
     head = len(_head(question))
     if any(_LEANS_RE.search(text[head:]) for text in texts[1:]):
-        return _linked_parts(_two_sentences(question), whole, analyze, carry)
+        # "Austin is in which IHS submarket, and how much did that submarket's index change ...? Also what was
+        # Austin's homicide count ...?": a leaning clause inside a sentence; the sentences themselves stand alone
+        sentences = _sentences(question)
+        alone = (whole.not_used or _declined(whole)) and not any(_LEANS_RE.search(t) for t in sentences[1:])
+        return (_read_each(sentences, analyze, carry) if alone else []) or \
+            _linked_parts(_two_sentences(question), whole, analyze, carry)
     if not whole.not_used:
         return []
+    return _read_each(texts, analyze, carry)
+
+
+def _read_each(texts: list[str], analyze, carry) -> list[QuestionPart]:
+    """Each part read alone (a later one as a follow-up of the earlier), or [] where any leaves a word unused."""
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
         analysis = analyze(text)
@@ -93,10 +103,7 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
 def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[QuestionPart]:
     """Two parts, the second pointing at the one place the first ranks, where the whole reading left words unused
     or declined years the first part's own data holds; [] otherwise."""
-    # years declined by the whole reading, other than an IHS release's ("the IHS 2025 Q4 summary" dates a column)
-    released = {int(q[:4]) for q in [*whole.quarters, whole.quarter or ""] if q}
-    declined = [y for y in whole.out_of_range_years if y not in released]
-    if len(texts) != 2 or not (whole.not_used or declined) or not _POINTS_AT_RE.search(texts[1]):
+    if len(texts) != 2 or not (whole.not_used or _declined(whole)) or not _POINTS_AT_RE.search(texts[1]):
         return []
     first = analyze(texts[0])
     ranking = first.ranking
@@ -109,6 +116,18 @@ def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[Que
 
 
 _SENTENCE_END_RE = re.compile(r"\?\s+(?=\S)|(?<!\bvs)(?<!\bst)(?<!\bno)\.\s+(?=(?-i:[A-Z]))", re.I)
+
+
+def _declined(whole: Analysis) -> list[int]:
+    """Years the whole reading declined, other than an IHS release's ("the IHS 2025 Q4 summary" dates a column)."""
+    released = {int(q[:4]) for q in [*whole.quarters, whole.quarter or ""] if q}
+    return [y for y in whole.out_of_range_years if y not in released]
+
+
+def _sentences(question: str) -> list[str]:
+    """The question's sentences, where it has two to MAX_PARTS; [] otherwise."""
+    pieces = [p.strip() for p in _SENTENCE_END_RE.split(question.strip()) if p.strip(" ?.!")]
+    return pieces if 2 <= len(pieces) <= MAX_PARTS else []
 
 
 def _two_sentences(question: str) -> list[str]:
@@ -124,7 +143,10 @@ def linked_text(text: str, name: str) -> str:
     """The part with the place's name where it points at it: "have it as their main submarket" -> "have
     Chicago--Englewood/Greater Grand Crossing as their main submarket"."""
     found = _POINTS_AT_RE.search(text)
-    return text if found is None else text[:found.start()] + name + text[found.end():]
+    if found is None:
+        return text
+    # "the areas whose main submarket that is" -> "whose main submarket is Chicago--Englewood/..."
+    return text[:found.start()] + ("is " if found.group("is") else "") + name + text[found.end():]
 
 
 def _head(question: str) -> str:

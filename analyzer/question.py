@@ -74,7 +74,7 @@ from analyzer.lexicon import (
     without_conventions,
 )
 from analyzer import negations
-from analyzer.fallback import FALLBACK_RE, WHOLE_RE, acs_vintage_warning, latest_instead, named_instead
+from analyzer.fallback import EARLIEST_RE, FALLBACK_RE, WHOLE_RE, acs_vintage_warning, latest_instead, named_instead
 from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
@@ -413,8 +413,10 @@ def _periods_not_held(w, result: dict) -> None:
     if fallback:
         result["period_fallback"] = named_instead(result, low[fallback.start():]) or (
             "latest_full" if WHOLE_RE.search(low[fallback.start():]) else "latest")
-    if fallback:  # "if you don't have that vintage, give me the latest": the fallback's words are read
-        result["not_used"] = [p for p in result.get("not_used") or [] if p not in fallback.group(0)
+    earliest = EARLIEST_RE.search(low)
+    if fallback or earliest:  # "if you don't have that vintage, give me the latest": the fallback's words are read
+        said = (fallback or earliest).group(0)
+        result["not_used"] = [p for p in result.get("not_used") or [] if p not in said
                               and not (p == "vintage" and "acs" in low)]
     vintage = acs_vintage_warning(low) if "census" in w.domains else None
     if vintage:
@@ -1077,7 +1079,11 @@ def _words_used(result: dict, text: str) -> None:
 _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
                           r"\b(?:both|the\s+two|their|each)\s+counts\b|\btotal\s+(?:homicides|murders|killings)\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
                           r"killings)\b|"
-                          r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b")
+                          r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b|"
+                          # "combined: homicides 2019-2022 and pooled rate": the count a list item of its own
+                          r"\b(?:homicides|murders|killings)(?:\s+(?:in\s+|for\s+|from\s+|over\s+)?(?:19|20)\d\d(?:\s*(?:-|\u2013|"
+                          r"to|through)\s*(?:19|20)?\d\d)?)?(?:\s*,\s*|\s+)(?:and\s+)?(?:the\s+|their\s+|its\s+)?(?:pooled\s+|"
+                          r"combined\s+|overall\s+)?(?:homicide\s+)?rates?\b")
 
 
 @functools.lru_cache(maxsize=1)
@@ -1640,7 +1646,8 @@ _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2
 # district's own count (the area's figures are the rest)
 _DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for)\s+"
                                   r"(?:police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
-_OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|\balso\b|\?.*\band\s+how\s+many\b")
+# "... while also having": both at once, not the second among the first
+_OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|(?<!\bwhile\s)\balso\b|\?.*\band\s+how\s+many\b")
 # The windows leave room for a district's name in brackets ("the district 11 (Harrison) police station").
 _AREA_OF_STATION_RE = re.compile(r"\bthe\s+(?:community\s+)?area\s+(?:where|in\s+which|that\s+(?:holds|has|contains|"
                                  r"houses|hosts))\b[^.?;]{0,50}\bstation\b")
@@ -1763,6 +1770,11 @@ def _year_warnings(years: list, domains: list, cov: dict, data, price_index: boo
     return out_years, warnings
 
 
+# "Ranking the areas by per capita income", "sorted by hardship": what follows "by" is what is ranked
+_RANKED_BY_RE = re.compile(r"\b(?:rank(?:ing|ed)?|sort(?:ing|ed)?|order(?:ing|ed)?)\s+(?:the\s+|all\s+)?(?:\d+\s+)?"
+                           r"(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?|zip\s+codes?|wards?|districts?)?\s*by\s+")
+
+
 def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str | None:
     """The metric a ranking word applies to: the word's own meaning, else the next metric named after it."""
     found = [m for m in matches if m]
@@ -1773,6 +1785,11 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     if "arrests" in metrics and re.match(r"[\w\s-]{0,25}?\b(?:arrest|clearance|solve)\s+rates?\b",
                                          low[first.end():]):
         return "arrests"
+    by = _RANKED_BY_RE.search(low)
+    named_by = [(pos, metric) for metric, pos in metric_pos.items() if metric in metrics and by
+                and by.end() <= pos <= by.end() + 12]
+    if named_by:  # "ranking the areas by per capita income, the 10 highest": the measure after "by" is ranked
+        return min(named_by)[1]
     for pattern, metric in RANK_WORD_METRIC:
         for m in found:
             if pattern.search(m.group(0)) and metric in metrics:

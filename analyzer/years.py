@@ -244,7 +244,8 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
                               r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
-                              r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?|"
+                              r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?"
+                              r"(?:(?:aged?\s+)?(?:16|25)\s*\+\W{0,3})?|"  # "unemployment (16+, 2008-2012)": its age band
                               # "in the 2008-12 indicators": the vintage written before the source's name
                               r"(?=2008\s*[-\u2013]\s*(?:20)?12\s+(?:acs\s+)?(?:socio\w*\s+)?indicators?\b))"
                               r"(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
@@ -282,7 +283,8 @@ _MONTH_EACH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\s+(?:of\s+)?(?:each|bo
 SPAN_TOTAL_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:through|thru)\s*(?:19|20)\d\d\b|\bover\s+(?:that|the|this)\s+(?:decade|"
                            r"span|period|stretch)\b|\b(?:in\s+total|combined|altogether|total)\b", re.I)
 # The years named, each on its own, not the span between them: "its homicide count in each of those years"
-EACH_YEAR_RE = re.compile(r"\b(?:in\s+)?(?:each|both)\s+(?:of\s+)?(?:those|these|the)?\s*(?:two\s+|2\s+)?years\b", re.I)
+EACH_YEAR_RE = re.compile(r"\b(?:in\s+)?(?:each|both)\s+(?:of\s+)?(?:those|these|the)?\s*(?:two\s+|2\s+)?years\b|"
+                          r"\b(?:in\s+)?each\s+year\b|\byear\s+by\s+year\b", re.I)
 
 
 # "from the start of March to the end of May" is March to May.

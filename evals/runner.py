@@ -28,7 +28,7 @@ import yaml
 from assembly.services import Services, build_services
 from evals import expected, expected_b13, expected_b14, expected_b15, expected_b16, expected_b17, expected_b18, \
     expected_b19, expected_b20, expected_b21, expected_b22, expected_b23, expected_b24, expected_b25, expected_b26, \
-    expected_b27, expected_b28, expected_b29
+    expected_b27, expected_b28, expected_b29, expected_b30
 from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
@@ -42,7 +42,7 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_heldout",
                       "blind17_heldout", "blind18_heldout", "blind19_heldout", "blind20_heldout",
                       "blind21_heldout", "blind22_heldout", "blind23_heldout", "blind24_heldout", "blind25_heldout", "blind26_heldout",
-                      "blind27_heldout", "blind28_heldout", "blind29_heldout")
+                      "blind27_heldout", "blind28_heldout", "blind29_heldout", "blind30_heldout")
 
 
 def load_questions(path=QUESTIONS) -> list:
@@ -104,13 +104,17 @@ def number_in_answer(value, answer: str) -> bool:
     if abs(number) >= 100 and not number.is_integer() and re.search(  # money shown in whole dollars ($415 a sq ft)
             r"\$" + re.escape(f"{round(abs(number)):,}") + r"(?![\d]|[.,]\d)", answer):
         return True
-    if number > 0 and not number.is_integer() and round(number, 1) == number:
+    if number > 0 and (not number.is_integer() or isinstance(value, float)) and round(number, 1) == number:
         # the figure was given to one decimal (a blind set's convention): the answer's longer decimal rounds to it
         for m in _LONGER_DECIMAL.finditer(answer):
             # both are roundings of one true value: the intervals they stand for overlap ("13.15 times" and an
             # expected 13.1 both hold 13.147; rounding 13.15 again would give 13.2)
-            shown = float(m.group(1).replace(",", "") + "." + m.group(2))
-            if abs(shown - number) <= 0.05 + 0.5 * 10 ** -len(m.group(2)) + 1e-9:
+            shown, half = float(m.group(1).replace(",", "") + "." + m.group(2)), 0.5 * 10 ** -len(m.group(2))
+            if abs(shown - number) <= 0.05 + half + 1e-9 and not number.is_integer():
+                return True
+            # a one-decimal whole figure ("5.0 times"): only a longer decimal that can round to nothing else ("4.96",
+            # not the tie "28.05")
+            if number.is_integer() and number - 0.05 - 1e-9 <= shown - half and shown + half <= number + 0.05 + 1e-9:
                 return True
     if isinstance(value, (int, float)) and value < 0:  # "-1,822" written as "a drop of 1,822"
         for form in number_forms(-value):
@@ -172,7 +176,7 @@ def score_arguments(expected: dict, calls: list, geo) -> tuple:
 BLIND_MODULES = {"b13_": expected_b13, "b14_": expected_b14, "b15_": expected_b15, "b16_": expected_b16,
                  "b17_": expected_b17, "b18_": expected_b18, "b19_": expected_b19, "b20_": expected_b20,
                  "b21_": expected_b21, "b22_": expected_b22, "b23_": expected_b23, "b24_": expected_b24, "b25_": expected_b25, "b26_": expected_b26,
-                 "b27_": expected_b27, "b28_": expected_b28, "b29_": expected_b29}
+                 "b27_": expected_b27, "b28_": expected_b28, "b29_": expected_b29, "b30_": expected_b30}
 
 
 def expected_module(name: str):

@@ -12,7 +12,7 @@ import prompt_registry as prompts
 from analyzer.notes import not_used_note, unstated_notes
 from analyzer.reading import read
 from loop import decisions, grounding
-from loop.answer_form import form_problems
+from loop.answer_form import form_problems, gap_dropped
 from loop.context import RunContext
 from loop.decisions import CheckAction
 from loop.meaning import Places
@@ -206,7 +206,19 @@ def model_form_problems(state: RunState, ctx: RunContext) -> list[str]:
         return []
     answered = any(step.status == "ok" for step in state.ran_calls())
     reading = read(state.analysis)
-    return form_problems(state.answer, reading.to_dict() if reading else None, answered)
+    return form_problems(state.answer, reading.to_dict() if reading else None, answered) + \
+        gap_dropped(state.answer, _planner_text(state, ctx))
+
+
+def _planner_text(state: RunState, ctx: RunContext) -> str:
+    """The planner's answer from the calls it drafted (what planner_answer would show), "" where it has none."""
+    if state.reader_answer:
+        return state.reader_answer
+    drafted = [step for step in state.ran_calls() if step.origin != "model"]
+    try:
+        return ctx.planner.answer(state.question, state.analysis, drafted) or "" if drafted else ""
+    except Exception:  # noqa: BLE001 - no planner answer: nothing to compare with
+        return ""
 
 
 def pass_on_notes(state: RunState) -> None:

@@ -26,6 +26,22 @@ _YEAR_SUBJECT = re.compile(r"^(?:19|20)\d\d,?\s+(?:saw|was|had|ended|recorded)\b
 _FIGURE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
 
 
+# A lead that says what the data cannot give ("the IHS price index does not cover its submarket", "2024 is not in the
+# data"): a model's rewrite must say it too.
+_GAP = re.compile(r"\b(?:cannot|can't|could not|does not (?:record|include|cover|hold)|doesn't (?:cover|include)|"
+                  r"(?:is|are) not in the data|outside the (?:\w+ )?data|not covered)\b", re.IGNORECASE)
+
+
+def gap_dropped(answer: str, planner_answer: str) -> list[str]:
+    """The planner's lead names a part the data cannot answer and the answer's lead does not: the rewrite turned a
+    decline into a figure for something else ("the Chicago-wide index for the Loop submarket")."""
+    lead = (planner_answer or "").split("\n\n", 1)[0]
+    found = _GAP.search(lead)
+    if found is None or _GAP.search((answer or "").split("\n\n", 1)[0]):
+        return []
+    return [f"drops what the data cannot answer: {found.group(0)!r}"]
+
+
 def first_sentence(answer: str) -> str:
     text = (answer or "").strip()
     return _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""

@@ -787,6 +787,10 @@ def _error_notes(analysis: Analysis, lead: list, errors: list) -> tuple[list, li
             reason = message.split(" (")[0].rstrip(".")
             reason = reason[0].lower() + reason[1:] if reason[1:2].islower() else reason  # "ZIP ..." stays
             lead = [f"I could not get {label} for {place}, because {reason}."] + lead
+    if not lead and errors:  # nothing answered: the reason leads ("unknown Redfin neighborhood 'Riverdale'")
+        message = ((errors[0].result.error or {}).get("message") or "").strip()
+        reason = re.sub(r"\s*\(at [^)]*\)", "", message).rstrip(".")
+        lead = [f"I could not answer that: {reason}."] if reason else lead
     return lead, notes
 
 

@@ -243,7 +243,7 @@ def _count_arguments(analysis: Analysis, metrics: list, places: list, years: lis
         # its months pooled
         group = "year"
     if "arrests" in metrics and not group and not ranking and analysis.trend and len(years) >= 2 and \
-            not analysis.arrest_filter:
+            not analysis.arrest_filter and len(periods) < 2:  # two spans compared: each span's pooled rate
         group = "year"  # "how did the arrest rate change from 2019 to 2021": each year's rate, not one pooled rate
     if "arrests" in metrics and not group and not ranking:
         group = "arrest"

@@ -175,9 +175,15 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
 def _homicide_measures(analysis: Analysis) -> list[str]:
     """The homicide figures a composition gives a set or a place: the rate where one is asked per capita (the count
     beside it where a count is asked too), else the count."""
+    if "homicide_density" in analysis.metrics and "homicides" not in analysis.metrics:
+        return ["homicide_density"]  # "the pooled homicide density (per sq mile)"
     if not analysis.per_capita:
         return ["homicides"]
     return ["homicide_rate"] + (["homicides"] if analysis.asks_count else [])
+
+
+def _counts_homicides(analysis: Analysis) -> bool:
+    return bool({"homicides", "homicide_density"} & set(analysis.metrics))
 
 
 def _others(analysis: Analysis, first: str) -> list[str]:
@@ -337,15 +343,19 @@ def set_breakdown(analysis: Analysis) -> dict | None:
     # the set is the rate's; "the most" ranks the months by their count
     by_rate = ranking is not None and ranking.by_count and len(sets) == 1 and sets[0].metric == "homicide_rate" \
         and sets[0].n >= 2
-    if by_rate:
-        ranking = Ranking(order=sets[0].order, top_n=sets[0].n, metric="homicide_rate", by_count=True)
+    # "for the 5 areas with the highest homicide rate in 2019-2022, their combined homicides in each year": the set's
+    # count year by year
+    yearly = len(sets) == 1 and sets[0].n >= 2 and analysis.each_year and not by_rate
+    if by_rate or yearly:
+        ranking = Ranking(order=sets[0].order, top_n=sets[0].n, metric=sets[0].metric, by_count=by_rate)
     if not ranking or (ranking.top_n or 0) < 2 or ranking.metric in (None, "homicides", "homicide_rate") \
-            and not by_rate or "homicides" not in analysis.metrics or analysis.per_capita and not by_rate \
+            and not (by_rate or yearly) or "homicides" not in analysis.metrics \
+            or analysis.per_capita and not (by_rate or yearly) \
             or analysis.correlation \
             or analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.area_condition:
         return None
     # (years listed are the ranked set's columns side by side, with their totals: ranked_set)
-    grain = _SET_TIME_GRAINS.get(analysis.group_by or "")
+    grain = "year" if yearly else _SET_TIME_GRAINS.get(analysis.group_by or "")
     if grain is None or analysis.asks_share and _homicide_filters(analysis):  # the days named kept, as a share
         return None
         return None
@@ -541,10 +551,11 @@ def _home_change_set(analysis: Analysis) -> dict | None:
         analysis.periods or analysis.years_together or analysis.out_of_range_years) else []
     # "the pooled homicide rate in those areas over 2007-2011": the rate (over the set's sums in its total)
     others = [{"measure": m, "period": p, "as": f"{m}_{_period_key(p)}"} for p in apart
-              for m in _homicide_measures(analysis)] if apart and "homicides" in analysis.metrics else \
+              for m in _homicide_measures(analysis)] if apart and _counts_homicides(analysis) else \
         [{"measure": m, "period": counted} for m in _homicide_measures(analysis)] \
-        if counted and "homicides" in analysis.metrics else []
-    others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics if m not in ("home_value", "homicides"))
+        if counted and _counts_homicides(analysis) else []
+    others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics
+                           if m not in ("home_value", "homicides", "homicide_density"))
                if s and s["measure"] not in TIMED]  # "how many people live in them (ACS)"
     changes = [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}]
     if condition.percent:  # "values climbed more than 40%": the percent change bounded
@@ -580,6 +591,8 @@ def ranked_change(analysis: Analysis) -> dict | None:
         others = rates + others
     # "... and which ZIP code is that area mostly in": the area's main ZIP (and that ZIP's figures once it is known)
     others += ["main_zip"] if "main_zip" in analysis.named_measures else []
+    # "... give its IHS submarket's 2022 index": the area's submarket (and its index once it is known)
+    others += ["main_submarket"] if "price_index" in analysis.named_measures else []
     n, position = ranking.top_n or 1, ranking.position or 1
     if not others and n == 1 and position == 1:
         return None  # the one biggest change alone: the trend tool's own ranking of places answers it
@@ -958,6 +971,12 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or year or [{}]
         return [query, {"measures": [{"measure": "price_index", **w} for w in when], "group_by": ["submarket"],
                         "filters": [{"dimension": "submarket", "in": codes}]}]
+    if "main_zip" in analysis.named_measures and query.get("group_by") == ["community_area"] and query.get("limit") \
+            and any(isinstance(m, dict) and m["measure"] == "home_value" for m in query["measures"]):
+        # "the area with the highest unemployment, its main ZIP, and that ZIP's Zillow value": the link ranked beside
+        # the measure; the ZIP's own value follows (linked_followup), not the area's weighted value
+        measures = [m for m in query["measures"] if not (isinstance(m, dict) and m["measure"] == "home_value")]
+        return [{**query, "measures": [*measures, "main_zip"]}]
     both = _all_conditions(analysis, query)
     if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both;
         # one bound shared ("above the city figure on both X and Y") asks only for the areas meeting all of them
@@ -1199,6 +1218,27 @@ def ihs_years(analysis: Analysis) -> dict | None:
             "derived": derived}
 
 
+def ihs_quarter_and_years(analysis: Analysis) -> dict | None:
+    """"The IHS index for the City of Chicago in 2025 Q4, and its 2019 annual average", "... and by what percent did
+    the annual average rise from 2019 to 2024": the quarter's index beside each year's (the mean of its quarters),
+    and the change between two years. The price tool gave the quarter and its change since the first year's Q1."""
+    if "price_trend" not in analysis.metrics or len(analysis.quarters) != 1 or analysis.ranking or analysis.zips \
+            or len(analysis.submarkets) > 1 or (analysis.areas and len(analysis.submarkets) != 1) \
+            or "homicides" in analysis.metrics or analysis.price_figure or analysis.correlation:
+        return None
+    quarter = analysis.quarters[0]
+    years = sorted({y for y in analysis.years if y != int(quarter[:4])})
+    if not 1 <= len(years) <= 2:
+        return None
+    specs = [{"measure": "price_index", "period": {"quarter": quarter}, "as": f"price_index_{quarter}"}] + [
+        {"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in years]
+    pair = [s["as"] for s in specs[1:]]
+    derived = [{"name": "change", "op": "change", "of": pair},
+               {"name": "change_pct", "op": "pct_change", "of": pair}] if len(pair) == 2 else []
+    return {"measures": specs, "group_by": ["submarket"], **({"derived": derived} if derived else {}),
+            "filters": [{"dimension": "submarket", "in": [s.code for s in analysis.submarkets] or ["CHICAGO"]}]}
+
+
 def ihs_quarters(analysis: Analysis) -> dict | None:
     """"The IHS index for the City of Chicago in Q4 2019 and Q4 2025, and the % change": the index in each quarter
     named for the submarkets named (the city's own series where none is), and the change between two. Ranked ("which
@@ -1277,16 +1317,32 @@ def ratio_query(analysis: Analysis) -> dict | None:
     metric = "home_value" if places and places[0][0] == "zip" else next(
         (m for m in analysis.metrics if m in MEASURE_OF and (m != "homicides" or analysis.per_capita)
          and not (m == "homicides" and analysis.asks_count and len(analysis.metrics) > 1)), None)
+    if not places and len(analysis.locations) == 2 and "homicides" in analysis.metrics and not analysis.per_capita:
+        # "how many times more homicides on the STREET than in an APARTMENT": two kinds of place, counted
+        places, metric = [("location_type", kind) for kind in analysis.locations], "homicides"
     if not analysis.asks_times or not places or metric is None or metric not in analysis.metrics:
         return None
     spec = _spec(metric, analysis, _period(analysis))
     if spec is None:
         return None
     columns = [{**spec, "as": f"{spec['measure']}_city"} if grain == "city" else
-               {**spec, "filters": [{"dimension": grain, "in": [member]}], "as": f"{spec['measure']}_{member}"}
-               for grain, member in places]
+               {**spec, "filters": [{"dimension": grain, "in": [member]}],
+                "as": f"{spec['measure']}_{str(member).lower().replace(' ', '_')}"} for grain, member in places]
     return {"measures": columns, "group_by": [],
             "derived": [{"name": "times", "op": "ratio", "of": [c["as"] for c in columns]}]}
+
+
+def kinds_compared(analysis: Analysis) -> dict | None:
+    """"In 2020, how many homicides on the street vs in an apartment?": each kind of place named, counted; the tool's
+    ten commonest kinds answered with the city's total and left the two asked to the details."""
+    kinds = analysis.locations
+    if len(kinds) < 2 or analysis.locations_together or analysis.asks_times or analysis.ranking or \
+            _named_place(analysis) or analysis.per_capita or analysis.group_by not in (None, "location_type") or \
+            "homicides" not in analysis.metrics:
+        return None
+    spec = _spec("homicides", analysis, _period(analysis))
+    return {"measures": [spec], "group_by": ["location_type"],
+            "filters": [{"dimension": "location_type", "in": list(kinds)}]} if spec else None
 
 
 def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[dict]:
@@ -1808,9 +1864,11 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (month_groups_compared, day_stretch_years, group_compare, submarkets_ranked, across_places, set_breakdown, set_query, filtered_share_of_set,
+    for reader in (month_groups_compared, day_stretch_years, group_compare, submarkets_ranked, across_places, kinds_compared,
+                   set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, bound_query,
-                   station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair, ihs_years,
+                   station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair,
+                   ihs_quarter_and_years, ihs_years,
                    ihs_quarters,
                    zip_facts, area_months, area_facts, ward_facts, named_layer_only, area_value_change, ranked_names,
                    zip_months,

@@ -152,6 +152,10 @@ def declared_query(text: str, places: dict, years: list, data, months: list = ()
     if best is None:
         return None
     grain, fits, members = best
+    if grain == "redfin_neighborhood" and not members and places.get("community_area"):
+        # "Redfin's price in Riverdale": the area named, asked as a neighborhood; the layer says it is not one (every
+        # neighborhood listed answered another question)
+        members = [data.geography.area_name(n) for n in places["community_area"]]
     query: dict = {"measures": [m.name for m in fits], "group_by": [grain]}
     if members:
         query["filters"] = [{"dimension": grain, "in": members}]
@@ -169,6 +173,11 @@ def declared_query(text: str, places: dict, years: list, data, months: list = ()
         month_dim = all("month" in cat.datasets[m.dataset].dimensions for m in timed)
         query["period"] = {"months": [f"{years[0]}-{int(mo):02d}" for mo in months]} \
             if months and len(years) == 1 and month_dim else {"years": years}
+        one = query["period"].get("months") or query["period"]["years"]
+        if len(one) == 1:  # one month (year): each timed figure's own period, which its sentence then says
+            key = "month" if "months" in query["period"] else "year"
+            query["measures"] = [{"measure": m.name, "period": {key: one[0]}} if m in timed else m.name for m in fits]
+            del query["period"]
     return query
 
 

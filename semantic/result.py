@@ -315,6 +315,8 @@ def _who(row: dict, result: QueryResult) -> str:
             parts.append(str(value))
         elif c["name"] == "calendar_month" and str(value).isdigit() and 1 <= int(value) <= 12:  # "July"
             parts.append(calendar.month_name[int(value)])
+        elif c["name"] == "location_type":  # "STREET (kind of place) had 412": the recorded kind first
+            parts.append(f"{value} ({c['label'].lower()})")
         else:
             parts.append(f"{c['label'].lower()} {value}" if c["name"] != "year" else f"in {value}")
     return ", ".join(parts)

@@ -14,7 +14,7 @@ from evals.runner import (HELDOUT_CATEGORIES, evaluate, expected_module, expecte
 UNSETTLED = ("blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_heldout", "blind17_heldout",
              "blind18_heldout", "blind19_heldout", "blind20_heldout", "blind21_heldout",
              "blind22_heldout", "blind23_heldout", "blind24_heldout", "blind25_heldout", "blind26_heldout",
-             "blind27_heldout", "blind28_heldout", "blind29_heldout")
+             "blind27_heldout", "blind28_heldout", "blind29_heldout", "blind30_heldout")
 
 
 @pytest.mark.full_data
@@ -49,6 +49,8 @@ def test_number_formats():
     # A whole-number percentage keeps its decimal as the tools write it ("28.0%"); that is the same figure.
     assert number_in_answer(28.0, "aged 16+ unemployed 28.0% vs 12.9%") and number_in_answer(28.0, "28%")
     assert not number_in_answer(28.0, "28.05%")
+    # a one-decimal whole figure (a blind set's "5.0") is the rounding of a longer decimal that rounds to nothing else
+    assert number_in_answer(5.0, "4.96 times the second's") and not number_in_answer(5.0, "4.94 times")
     # A month is its name and year in prose ("January 2022"), or as the data writes it
     assert number_in_answer("2022-01", "peaked in January 2022 at $577,508") and number_in_answer("2022-01", "2022-01")
     assert not number_in_answer("2022-01", "January 2021, and 2022") and not number_in_answer("2022-01", "2022-011")

@@ -44,7 +44,7 @@ def test_two_sources_asked_in_two_parts_are_both_answered(ask):
     index = ihs[(ihs.submarket_code == "p3155") & (ihs.year == 2019)].index_2000q1_100.mean()
     run = ask(LOGAN)
     text = lead(run)
-    assert f"Logan Square had median sale price (Redfin) ${price:,.0f}" in text
+    assert f"Logan Square had a median sale price (Redfin) of ${price:,.0f} in June 2019" in text
     assert f"of {index:.1f} in 2019" in text
     assert text.index(f"${price:,.0f}") < text.index(f"{index:.1f}")  # in the order asked
     assert "could not use" not in text and not run.reading.not_used
