@@ -206,8 +206,11 @@ def model_form_problems(state: RunState, ctx: RunContext) -> list[str]:
         return []
     answered = any(step.status == "ok" for step in state.ran_calls())
     reading = read(state.analysis)
+    # a gap a note names is passed on after the answer anyway (pass_on_notes), the words not used beside its figures
+    unused = state.analysis.not_used if state.analysis is not None else []
+    passed = list(state.notes) + ([not_used_note(unused)] if unused else [])
     return form_problems(state.answer, reading.to_dict() if reading else None, answered) + \
-        gap_dropped(state.answer, _planner_text(state, ctx))
+        gap_dropped(state.answer, _planner_text(state, ctx), passed)
 
 
 def _planner_text(state: RunState, ctx: RunContext) -> str:

@@ -29,15 +29,17 @@ _FIGURE = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?")
 # A lead that says what the data cannot give ("the IHS price index does not cover its submarket", "2024 is not in the
 # data"): a model's rewrite must say it too.
 _GAP = re.compile(r"\b(?:cannot|can't|could not|does not (?:record|include|cover|hold)|doesn't (?:cover|include)|"
-                  r"(?:is|are) not in the data|outside the (?:\w+ )?data|not covered)\b", re.IGNORECASE)
+                  r"(?:is|are) not in the data|outside the (?:\w+ )?data|not covered|there is no|does not exist)\b",
+                  re.IGNORECASE)
 
 
-def gap_dropped(answer: str, planner_answer: str) -> list[str]:
+def gap_dropped(answer: str, planner_answer: str, passed_on: list[str] = ()) -> list[str]:
     """The planner's lead names a part the data cannot answer and the answer's lead does not: the rewrite turned a
-    decline into a figure for something else ("the Chicago-wide index for the Loop submarket")."""
+    decline into a figure for something else ("the Chicago-wide index for the Loop submarket"). Not where a note
+    that is passed on after the answer (``passed_on``) names a gap itself."""
     lead = (planner_answer or "").split("\n\n", 1)[0]
     found = _GAP.search(lead)
-    if found is None or _GAP.search((answer or "").split("\n\n", 1)[0]):
+    if found is None or _GAP.search((answer or "").split("\n\n", 1)[0]) or any(_GAP.search(n) for n in passed_on):
         return []
     return [f"drops what the data cannot answer: {found.group(0)!r}"]
 

@@ -2,6 +2,7 @@
 import pandas as pd
 
 from intelligent_mcp import Orchestrator
+from loop.answer_form import gap_dropped
 from rules.answer import CAPABILITIES
 from tests.loop_helpers import (
     CENSUS,
@@ -456,3 +457,25 @@ def test_a_rows_arrest_rate_given_as_the_places_is_refused(registry, base_settin
              "ended in an arrest.")  # the 0.5B model's answer, word for word
     result = Orchestrator(SuggestibleModel([wrong] * 3), registry, base_settings).run(question)
     assert f"the arrest rate was {rows.arrested.mean() * 100:.1f}%" in result.answer.split("\n\nDetails:")[0]
+
+
+def test_a_model_answer_that_drops_what_the_data_cannot_answer_is_refused(registry, settings):
+    # blind30: asked for the Loop submarket's IHS index, the 0.5B model turned the planner's "the IHS price index does
+    # not cover its submarket, so this is the Chicago-wide series" into "the Chicago-wide index for the Loop
+    # submarket": a figure for another question, the gap unsaid. The planner's answer is shown instead.
+    question = "IHS price index for the Loop submarket in 2025Q4?"
+    backend = SuggestibleModel([the_reading(registry), "The Chicago-wide IHS price index for the Loop submarket in "
+                                                       "2025Q4 was 275.0."])
+    result = Orchestrator(backend, registry, settings).run(question)
+    grounding = [s for s in result.steps if s.type == "grounding"]
+    assert any("drops what the data cannot answer" in p for g in grounding for p in g.form_problems)
+    assert "does not cover its submarket" in result.answer.split("\n\n")[0]
+    assert result.steps[-2].planner_answer or result.steps[-1].planner_answer
+
+
+def test_gap_dropped_reads_the_leads_only():
+    planner = "In Loop, the IHS price index does not cover its submarket, so this is the Chicago-wide series: 275.0."
+    assert gap_dropped("The Chicago-wide index for the Loop submarket was 275.0.", planner)
+    assert not gap_dropped("The index does not cover the Loop; the city's was 275.0.", planner)
+    assert not gap_dropped("The city's index was 275.0.", planner, ["There is no Loop submarket in the index."])
+    assert not gap_dropped("The city's index was 275.0.", "The city's index was 275.0.\n\nThe data cannot say more.")

@@ -29,7 +29,8 @@ def test_redfin_homes_sold_for_the_city_in_one_month(ask, redfin_city):
     row = redfin_city[redfin_city["begin"] == "2015-06-01"]
     sold = int(row["Homes Sold"].iloc[0])
     args = run.calls[0].arguments
-    assert not args.get("group_by") and args["period"] == {"months": ["2015-06"]}
+    assert not args.get("group_by") and args["measures"] == [{"measure": "redfin_homes_sold",
+                                                              "period": {"month": "2015-06"}}]
     assert lead(run).startswith(f"For the whole city: {sold:,} homes sold (Redfin) in June 2015.")
 
 
@@ -47,7 +48,8 @@ def test_naming_redfin_picks_its_sale_price_not_the_ihs_summary(ask, redfin_city
     run = ask("redfin median sale price for chicago overall, july 2019?")
     shown = redfin_city[redfin_city["begin"] == "2019-07-01"]["Median Sale Price"].iloc[0]  # "$300K"
     price = int(float(shown.strip("$K")) * 1000)
-    assert run.calls[0].arguments["measures"] == ["redfin_median_sale_price"]
+    assert run.calls[0].arguments["measures"] == [{"measure": "redfin_median_sale_price",
+                                                   "period": {"month": "2019-07"}}]
     assert f"${price:,}" in lead(run) and "IHS" not in lead(run)
 
 
