@@ -207,6 +207,7 @@ class Analysis:
     district_counted: bool = False  # "homicides in district 11 in 2022, and the area its station is in": by district
     station_area: bool = False  # "the district's station is in which community area, and that area's rate"
     station_share: bool = False  # "what percent of district 7's homicides happened in its station's area"
+    station_set: bool = False  # "the community areas that contain a police district station": those areas as a set
     station_zip: bool = False  # "what zip is the station in, and what do homes go for there": that ZIP's value
     relative_year_note: str | None = None
     recent: bool = False

@@ -17,6 +17,7 @@ from analyzer import lexicon as lx
 from analyzer import places as pl
 from analyzer import years as yr
 from analyzer.analysis import LAYER_MEASURES
+from analyzer.districts import STATION_SET_RE
 from analyzer.times import DAY_RUN_RE, WEEKDAY_NAME_RE
 from semantic.reading import words_re
 
@@ -88,7 +89,7 @@ _VOCABULARY: list[re.Pattern] = [
     lx.LOCATION_RE, lx.LOCATION_GENERIC_RE, lx.POPULATION_ADJUSTMENT_RE, lx.PER_CAPITA_RE, lx.PER_CAPITA_INCOME_RE,
     lx.TREND_RE, lx.BY_YEAR_RE, lx.BY_WEEKDAY_RE, WEEKDAY_NAME_RE, DAY_RUN_RE, lx.BY_HOUR_RE, lx.BY_MONTH_RE, lx.CORRELATION_RE,
     lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
-    lx.TIMES_RE, lx.GAP_RE,
+    lx.TIMES_RE, lx.GAP_RE, STATION_SET_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),

@@ -119,3 +119,8 @@ _NAMED_NUMBER_RE = re.compile(r"\bdistrict\s+(?:#\s*|no\.?\s*|number\s+)?\d{1,2}
 def district_label_spans(low: str) -> list[tuple[int, int]]:
     """The spans of names in brackets after a police district's number."""
     return [m.span(1) if m.group(1) else m.span(2) for m in _NAMED_NUMBER_RE.finditer(low)]
+
+
+# "the community areas that contain a police district station (22 districts, HQ not counted)": a set of areas
+STATION_SET_RE = re.compile(r"\b(?:community\s+)?areas\s+(?:that|which|with)\s+(?:contain|have|hold|house|host)s?\s+a\s+"
+                            r"(?:police\s+)?(?:district\s+)?(?:police\s+)?station\b(?:\s*\([^()]{0,60}\))?")

@@ -498,6 +498,10 @@ def _one_years_months(low: str) -> str:
     return _SAME_YEAR_SPAN_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), low)
 
 
+# "a police district station (22 districts, HQ not counted)": which stations count, asking for nothing
+_STATIONS_COUNTED_RE = re.compile(r"(?<=station)s?\s*\([^()]{0,40}\b(?:hq|headquarters)\b[^()]{0,30}\)", _FLAGS)
+
+
 def without_conventions(low: str) -> str:
     """The question with the conventions it states blanked (an index's base, the rates' population basis, an example
     of the answer's form): they ask for nothing, so no reader reads them and no word of them is left unused. Lengths
@@ -505,6 +509,7 @@ def without_conventions(low: str) -> str:
     low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _one_years_months(low)
+    low = _STATIONS_COUNTED_RE.sub(lambda m: " " * len(m.group(0)), low)
     # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
     low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):

@@ -79,7 +79,7 @@ from analyzer.moving_holidays import weekdays_beyond
 from analyzer.pandemic import without_pandemic_times
 from analyzer.reading import MEASURES
 from analyzer.coverage import context_words, unused_phrases
-from analyzer.districts import (DISTRICT_WORD, district_label_spans, district_of_station_area, districts_by_address,
+from analyzer.districts import (DISTRICT_WORD, STATION_SET_RE, district_label_spans, district_of_station_area, districts_by_address,
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import apart, change_bound, read_conditions
@@ -1007,6 +1007,7 @@ def _finish(w) -> Analysis:
         "community_area", "ward", "district", "location_type", "year", "month")) else None
     _link_fields(w, result)
     # "what zip is the Austin police station in, and what do homes go for there": the station's ZIP's home value.
+    result["station_set"] = bool(STATION_SET_RE.search(low)) and not (w.areas or w.districts or w.wards or zips)
     result["station_zip"] = bool("police_station" in metrics and "property" in domains and not zips
                                  and re.search(r"\bzip(?:\s*code)?\b", low))
     # "what was it in 2010, and what is it now": a home value then and now, with the change between.

@@ -1599,6 +1599,16 @@ def submarket_areas_set(analysis: Analysis) -> dict | None:
             "filters": [{"dimension": "area_submarket", "in": named}]}
 
 
+def station_areas_set(analysis: Analysis) -> dict | None:
+    """"The community areas that contain a police district station: their pooled 2019-2022 homicide rate, against the
+    city's": the areas the layer's has_station attribute picks, their figures and their total."""
+    if not analysis.station_set or "homicides" not in analysis.metrics or analysis.ranking:
+        return None
+    spec = _spec("homicides", analysis, _period(analysis))
+    return {"measures": _with_count([spec], analysis), "group_by": ["community_area"], "totals": True,
+            "filters": [{"dimension": "has_station", "equals": True}]} if spec else None
+
+
 # The IHS release's published columns (analysis.price_figure, analyzer/submarkets.py) as the layer's measures.
 SUMMARY_MEASURES = {"median_sales_price": "median_sales_price", "yoy_change": "price_change_year_over_year",
                     "change_since_2000": "price_change_since_2000", "peak_to_current": "price_change_peak_to_current",
@@ -1866,7 +1876,7 @@ def composed_query(analysis: Analysis) -> dict | None:
         return None
     for reader in (month_groups_compared, day_stretch_years, group_compare, submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
-                   area_share_of_city, submarket_areas_set, bound_query,
+                   area_share_of_city, submarket_areas_set, station_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair,
                    ihs_quarter_and_years, ihs_years,
                    ihs_quarters,

@@ -63,6 +63,9 @@ def _filters(filters) -> str:
         dim = str(item.get("dimension", "?")).replace("_", " ")
         if "equals" in item:
             value = item["equals"]
+            known = catalog().dimensions.get(str(item.get("dimension")))
+            # a yes/no attribute by its label ("holds a district police station"), not its name ("has station")
+            dim = known.label[:1].lower() + known.label[1:] if known and isinstance(value, bool) else dim
             out.append(f"{dim}" if value is True else f"not {dim}" if value is False else f"{dim} {value}")
         elif "in" in item:
             out.append(f"{dim} {', '.join(map(str, item['in']))}")

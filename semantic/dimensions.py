@@ -138,6 +138,11 @@ def _submarkets_in(data, part: str) -> list[str]:
             and name.startswith("Chicago--") == (part == "city")]
 
 
+def _station_areas(data) -> set:
+    """The community areas a district police station stands in (headquarters is not a district station)."""
+    return cached(data, "station_areas", lambda d: set(d.police_stations["community_area"].dropna().astype(int)))
+
+
 def _submarket(data, value) -> str:
     names = _submarkets(data)
     text = str(value).strip()
@@ -297,6 +302,12 @@ DIMENSIONS = [
               lookup=_areas_of_submarket, groups=main_submarkets, display=submarket_name,
               description="the community areas whose land lies mostly in an IHS submarket: a filter on it is one on "
                           "those areas (their homicides, their residents)"),
+    Dimension("has_station", "Holds a district police station", "attribute", ("police station", "district station"),
+              members=lambda d: [True, False], resolve=_flag, parent="community_area", value_type="boolean",
+              lookup=lambda d, v: sorted(a for a in range(1, 78) if (a in _station_areas(d)) == v),
+              groups=lambda d: {a: a in _station_areas(d) for a in range(1, 78)},
+              description="true: the community areas a district police station stands in (22; headquarters is not "
+                          "one); a filter on it is one on those areas"),
     Dimension("submarket_part", "Part of Cook County (IHS submarkets)", "attribute", ("chicago submarkets",),
               members=lambda d: ["city", "suburbs"], resolve=_part, parent="submarket", lookup=_submarkets_in,
               description="'city' (the 18 Chicago submarkets) or 'suburbs' (the suburban Cook ones): a filter on it "

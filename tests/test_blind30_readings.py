@@ -210,3 +210,18 @@ def test_a_sets_pooled_homicide_density_beside_its_share(ask):
                     "20%, and among those, what was the pooled homicide density (per sq mile) for 2019-2022?"))
     assert f"({len(grew) / len(both) * 100:.1f}% of the {len(both)} community areas with a figure" in text
     assert f"a combined {density:.1f} homicides per square mile in 2019-2022" in text
+
+
+def test_the_areas_that_hold_a_district_station_as_a_set(ask, hom):
+    stations = ref._stations()
+    areas = sorted({int(a) for d, a in zip(stations["DISTRICT"], stations["COMMUNITY AREA"])
+                    if str(d).isdigit() and str(a).isdigit()})
+    years = ref._years(2019, 2022)
+    city = len(hom[hom.year.between(2019, 2022)]) / (ref._acs_pop().sum() * len(years)) * 1e5
+    text = lead(ask("Consider the community areas that contain a police district station (22 districts, HQ not "
+                    "counted). What is their pooled homicide rate for 2019-2022 and how does it compare to the "
+                    "city-wide rate for the same years?"))
+    assert text.startswith(f"The {len(areas)} community areas together had a combined "
+                           f"{_pooled_rate(areas, 2019, 2022):.1f} homicides per 100,000 residents a year in 2019-2022 "
+                           f"(the city's: {city:.1f})")
+    assert "not use" not in text
