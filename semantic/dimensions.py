@@ -300,12 +300,15 @@ DIMENSIONS = [
     Dimension("area_submarket", "IHS submarket (community areas mostly in it)", "attribute", ("submarket",),
               members=lambda d: list(_submarkets(d)), resolve=_submarket, parent="community_area",
               lookup=_areas_of_submarket, groups=main_submarkets, display=submarket_name,
+              picked=lambda d, named: "mostly in the IHS submarket " + " or ".join(submarket_name(d, c) for c in named),
               description="the community areas whose land lies mostly in an IHS submarket: a filter on it is one on "
                           "those areas (their homicides, their residents)"),
     Dimension("has_station", "Holds a district police station", "attribute", ("police station", "district station"),
               members=lambda d: [True, False], resolve=_flag, parent="community_area", value_type="boolean",
               lookup=lambda d, v: sorted(a for a in range(1, 78) if (a in _station_areas(d)) == v),
               groups=lambda d: {a: a in _station_areas(d) for a in range(1, 78)},
+              picked=lambda d, named: ("that hold a district police station" if named == [True] else
+                                       "that hold no district police station" if named == [False] else ""),
               description="true: the community areas a district police station stands in (22; headquarters is not "
                           "one); a filter on it is one on those areas"),
     Dimension("submarket_part", "Part of Cook County (IHS submarkets)", "attribute", ("chicago submarkets",),

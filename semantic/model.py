@@ -122,6 +122,9 @@ class Dimension:
     # Places grouped by it: groups(data) -> {parent member: this dimension's member} (each community area's main
     # submarket), so a query may group by it and add each group's places up.
     groups: Callable | None = None
+    # How the places a filter on it picks are said: picked(data, members named) -> "that hold a district police
+    # station", so a lead reads "The 22 community areas that hold a district police station together had ..."
+    picked: Callable | None = None
     description: str = ""
 
 

@@ -113,6 +113,7 @@ class Filter:
     op: str
     values: list
     via: str = ""  # the attribute it was written as ("area_submarket"): a set named by what its members share
+    named: tuple = ()  # the attribute's members as written (the submarket, True), before they became places
 
     def to_dict(self) -> dict:
         if self.op == "equals":
@@ -312,8 +313,9 @@ def _filter(raw, at: str, data) -> Filter:
     if dims[name].parent is not None:  # an attribute of another dimension's members: a filter on those members
         if op == "between":
             raise QueryError(f"{at}: {name} is filtered by naming its members", "invalid_filter", at)
+        named = tuple(values)
         values = list(dict.fromkeys(m for v in values for m in dims[name].lookup(data, v)))
-        return Filter(dims[name].parent, "in" if op == "equals" else op, values, via=name)
+        return Filter(dims[name].parent, "in" if op == "equals" else op, values, via=name, named=named)
     return Filter(name, op, values)
 
 

@@ -32,6 +32,7 @@ class QueryResult:
     groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
     between: dict = field(default_factory=dict)  # column -> the first set's figure over the second's: ratio, difference
     by_attribute: bool = False  # the places were picked by an attribute they share ("mostly in one submarket")
+    picked_by: str = ""  # how that attribute's set is said ("that hold a district police station"), where declared
     sources: list = field(default_factory=list)
     caveats: list = field(default_factory=list)
     text: str = ""
@@ -123,7 +124,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                                   "figures": {k: _clean(v) for k, v in g["figures"].items()}} for g in groups or []],
                          between={k: {op: _clean(v) for op, v in d.items()} for k, d in (between or {}).items()},
                          ties=[_clean(t) if not isinstance(t, tuple) else [_clean(x) for x in t] for t in ties],
-                         by_attribute=any(f.via for f in q.filters))
+                         by_attribute=any(f.via for f in q.filters), picked_by=_picked_by(q.filters, dims, data))
     if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
         result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
                             else dims[keys[0]].display(data, t)) for t in result.ties}
@@ -380,6 +381,12 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _picked_by(filters: list, dims: dict, data) -> str:
+    """The declared phrase for the first set a filter names by an attribute, "" where none is declared."""
+    via = next((f for f in filters if f.via and dims[f.via].picked is not None), None)
+    return dims[via.via].picked(data, list(via.named)) if via else ""
+
+
 def _grain_words(result: QueryResult, n: int) -> str:
     keys = [c for c in result.columns if c["kind"] == "dimension"]
     word = _lower(keys[0]["label"]) if keys else "row"
@@ -610,7 +617,8 @@ def _totals_sentences(result: QueryResult, having: list) -> list[str]:
         return []
     parts = _total_parts(result)
     if parts and result.by_attribute and not (result.query.get("limit") or having) and len(result.rows) > 1:
-        return [f"The {_grain_words(result, len(result.rows))} together had {_and(parts)}."]
+        picked = f" {result.picked_by}" if result.picked_by else ""
+        return [f"The {_grain_words(result, len(result.rows))}{picked} together had {_and(parts)}."]
     return [f"Together they had {_and(parts)}."] if parts else []
 
 

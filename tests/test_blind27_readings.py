@@ -136,7 +136,8 @@ def test_a_sets_count_is_said_where_a_filter_names_it(ask):
     text = lead(ask("Consider every community area whose main IHS submarket (largest share of its land) is "
                     "Chicago--Austin/North Lawndale. How many areas is that, and how many homicides did they have "
                     "together in 2022?"))
-    assert text.startswith(f"The {len(areas)} community areas together had "
+    assert text.startswith(f"The {len(areas)} community areas mostly in the IHS submarket Chicago--Austin/North "
+                           f"Lawndale together had "
                            f"{ref._counts(ref._years(2022))[areas].sum()} homicides in 2022")
     assert "could not use" not in text
 

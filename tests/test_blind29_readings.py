@@ -157,7 +157,8 @@ def test_a_part_pointing_at_the_submarket_the_first_part_ranks(ask):
     text = lead(ask("Which Chicago IHS submarket had the biggest rise in its annual average index from 2019 to 2024? "
                     "How many community areas have it as their main submarket, and what's their pooled homicide rate "
                     "for 2019-2022?"))
-    assert name in text and f"The {len(areas)} community areas together had a combined {rate:.1f}" in text
+    assert name in text and f"The {len(areas)} community areas mostly in the IHS submarket {name} together had a " \
+                            f"combined {rate:.1f}" in text
 
 
 def test_a_neighbourhood_of_the_same_name_as_the_area_ranked(ask):
