@@ -433,6 +433,11 @@ def _selection(result: QueryResult) -> str:
                 continue
             parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(column['measure_label'])}{period}")
             continue
+        label = column.get("measure_label") or column["label"]
+        if re.match(r"(?i)homicides per\b", label):  # "with more than the city's 26.5 homicides per 100,000 residents"
+            period = f" in {column['period']}" if column.get("period") else ""
+            parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(label)}{period}")
+            continue
         if column.get("period") and column.get("measure_label"):  # "with a typical home value over $400,000 in June 2022"
             parts.append(f"with {_a(_lower(column['measure_label']))} {OP_WORDS[h['op']]} {value} in {column['period']}")
             continue

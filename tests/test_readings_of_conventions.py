@@ -85,7 +85,7 @@ def test_homicides_per_square_mile_bound_the_homicide_density(ask):
     picked = density[density > 100].index
     text = lead(ask("How many community areas recorded more than 100 homicides per square mile over 2001-2022 "
                     "altogether, and what's the simple average of their per-capita incomes (2008-2012)?"))
-    assert text.startswith(f"There are {len(picked)} community areas with a homicides per square mile over 100")
+    assert text.startswith(f"There are {len(picked)} community areas with more than 100 homicides per square mile")
     assert f"${ref._sm('income')[picked].mean():,.0f} across them" in text
 
 

@@ -27,7 +27,7 @@ def test_areas_over_the_city_s_own_rate(ask):
     over = rates[rates > city].index
     text = lead(ask("How many community areas had a 2022 homicide rate higher than Chicago's overall 2022 rate, and "
                     "how many residents (2019-2023 ACS) live in those areas?"))
-    assert f"There are {len(over)} community areas with a homicide" in text
+    assert f"There are {len(over)} community areas with more than the city's {city:.1f} homicides" in text
     assert f"the city's {city:.1f}" in text
     assert f"{int(ref._acs_pop()[over].sum()):,} residents" in text
 

@@ -207,8 +207,8 @@ def test_one_bound_shared_by_two_measures(ask):
     text = lead(ask("How many community areas are above the city figure on BOTH household poverty (2008-2012) and "
                     "the 2019-2022 homicide rate?"))
     assert text.startswith(f"There are {both} community areas with households below poverty over the city's "
-                           f"{_city_poverty():.1f}% and with a homicides per 100,000 residents a year over the city's "
-                           f"{city_rate:.1f}")
+                           f"{_city_poverty():.1f}% and with more than the city's {city_rate:.1f} homicides per 100,000 "
+                           "residents a year")
     income, hardship = ref._sm("income"), ref._sm("hardship")
     below = int(((income < income.median()) & (hardship < hardship.median())).sum())
     text = lead(ask("Which community areas are below the median on both per capita income and hardship index?"))
