@@ -23,7 +23,7 @@ MEASURES = {
     "home_value": "home values", "price_trend": "house-price index", "population": "population",
     "race": "race and ethnicity", "age": "age", "arrests": "arrests", "domestic": "domestic or not",
     "iucr": "IUCR crime codes", "location_type": "where homicides happened", "trend": "change over time",
-    "correlation": "how two measures relate",
+    "correlation": "how two measures relate", "homicide_rate": "homicides per 100,000 residents",
 }
 GROUPINGS = {"community_area": "by community area", "ward": "by ward", "district": "by police district",
              "year": "by year", "month": "by month", "weekday": "by day of the week", "hour": "by hour",
@@ -174,6 +174,8 @@ def _places(a: Analysis) -> list[str]:
                  else f"{c.value:g} per 100,000" if c.metric == "homicide_rate"
                  else f"{c.value:g}" + ("" if c.metric == "hardship" else "%"))
         kind = "ZIP codes" if c.grain == "zip" else "community areas"
+        if c.reference:  # a bound named by what it is carries no number of its own (it was "above 0 per 100,000")
+            value = {"city": "the city's figure"}.get(c.reference, f"the {c.reference}")
         out.append(f"the {kind} with {MEASURES.get(c.metric, c.metric)} {c.side.replace('_', ' ')} {value}")
     return out + [_submarket_label(s) for s in a.submarkets]
 

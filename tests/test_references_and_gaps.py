@@ -25,8 +25,11 @@ def test_areas_over_the_city_s_own_rate(ask):
     rates = ref._rate((2022,), ref._acs_pop())
     city = ref._city_count((2022,)) / ref._acs_pop().sum() * 100000
     over = rates[rates > city].index
-    text = lead(ask("How many community areas had a 2022 homicide rate higher than Chicago's overall 2022 rate, and "
-                    "how many residents (2019-2023 ACS) live in those areas?"))
+    run = ask("How many community areas had a 2022 homicide rate higher than Chicago's overall 2022 rate, and how "
+              "many residents (2019-2023 ACS) live in those areas?")
+    text = lead(run)
+    # The reading names the bound by what it is (it said "above 0 per 100,000": the number a reference has not).
+    assert run.reading.places == ["the community areas with homicides per 100,000 residents above the city's figure"]
     assert f"There are {len(over)} community areas with more than the city's {city:.1f} homicides" in text
     assert f"the city's {city:.1f}" in text
     assert f"{int(ref._acs_pop()[over].sum()):,} residents" in text
