@@ -105,10 +105,10 @@ _VOCABULARY: list[re.Pattern] = [
     re.compile(r"\bbreak\s+(?:it\s+|them\s+|that\s+|those\s+)?down\b"),
     # "what does that work out to per 100,000": a way of asking for the figure, not employment.
     re.compile(r"\b(?:works?|worked|working)\s+out\b"),
-    # "Englewood lies in which submarket", "the quarterly values" (a year's index is the mean of its quarters)
+    # "Englewood lies in which submarket", "the quarterly values" (a year's index is the mean of its quarters:
+    # lexicon._OF_QUARTERS_RE blanks "the mean of the four quarters")
     re.compile(r"\b(?:lies|lie|lying|sits|falls?)\s+(?:in|within|inside)\s+which\b|"
-               r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b|"
-               r"\b(?:mean|average)s?\s+of\s+(?:the\s+|its\s+|all\s+)?(?:four\s+|4\s+)?quarters\b"),
+               r"\bquarterly\s+(?:values?|figures?|numbers?|readings?|index(?:es)?)\b"),
     # "the 90-day period ending Oct 31 2019": a window named by its last day (the day is read as a date); "% change"
     re.compile(r"\bending\s+(?:on\s+)?(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)\w+\.?|"
                r"%\s*change\b|\bpercent(?:age)?\s+change\b|"

@@ -12,12 +12,12 @@ import re
 
 # "if you don't have it, the latest month you have", "if that's not out, give the latest quarter's value", "if that
 # month isn't covered, tell me July 2023 so far instead"
-FALLBACK_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|"
-                         r"unavailable)\b[^.?]{0,60}?\b(?:latest|most\s+recent|newest|last\s+(?:month|quarter|year)|"
-                         r"instead)\b")
+# "if you don't have 2024, ...": the clause that asks for a period held instead; two endings say which one
+_IF_MISSING = (r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|unavailable)\b"
+               r"[^.?]{0,60}?\b")
+FALLBACK_RE = re.compile(_IF_MISSING + r"(?:latest|most\s+recent|newest|last\s+(?:month|quarter|year)|instead)\b")
 # "... or if you don't have that, the first year you do have": the earliest period held instead
-EARLIEST_RE = re.compile(r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|"
-                          r"unavailable)\b[^.?]{0,60}?\b(?:first|earliest|oldest)\b")
+EARLIEST_RE = re.compile(_IF_MISSING + r"(?:first|earliest|oldest)\b")
 # "the 2011-2015 ACS", "ACS 2014-2018": a five-year ACS vintage named
 _ACS_VINTAGE_RE = re.compile(r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\s+(?:5-year\s+)?acs\b|"
                              r"\bacs\s+(?:5-year\s+)?((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b")

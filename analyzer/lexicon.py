@@ -461,7 +461,7 @@ RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:p
                            r"(?:20)?23\s+)?acs)(?:\s+pop(?:ulation)?s?)?(?=\s*[,;)]|\s+(?:and|for)\b)", _FLAGS)
 
 
-_OF_QUARTERS_RE = re.compile(r"(\baverages?)\s+of\s+(?:the|its|their|all(?:\s+the)?)\s+(?:four\s+|4\s+)?(?:quarters|"
+_OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?))\s+of\s+(?:(?:the|its|their|all(?:\s+the)?)\s+)?(?:four\s+|4\s+)?(?:quarters|"
                              r"quarterly\s+(?:values|figures|readings))\b", _FLAGS)
 
 

@@ -360,8 +360,9 @@ def month_groups(low: str) -> tuple[list[tuple], list[tuple]]:
         found.append((m.start(), tuple(months)))
         spans.append(m.span())
     for pattern, season in _SEASONS[:4]:
-        found += [(m.start(), tuple(season)) for m in pattern.finditer(low)]
-        spans += [m.span() for m in pattern.finditer(low)]
+        for m in pattern.finditer(low):
+            found.append((m.start(), tuple(season)))
+            spans.append(m.span())
     groups: list[tuple] = []
     for _, months in sorted(found):
         if all(set(months) != set(g) for g in groups):

@@ -217,11 +217,13 @@ def _planner_text(state: RunState, ctx: RunContext) -> str:
     """The planner's answer from the calls it drafted (what planner_answer would show), "" where it has none."""
     if state.reader_answer:
         return state.reader_answer
-    drafted = [step for step in state.ran_calls() if step.origin != "model"]
-    try:
-        return ctx.planner.answer(state.question, state.analysis, drafted) or "" if drafted else ""
-    except Exception:  # noqa: BLE001 - no planner answer: nothing to compare with
-        return ""
+    if state.planner_text is None:  # the calls are all run before the first check: one planner answer serves each round
+        drafted = [step for step in state.ran_calls() if step.origin != "model"]
+        try:
+            state.planner_text = ctx.planner.answer(state.question, state.analysis, drafted) or "" if drafted else ""
+        except Exception:  # noqa: BLE001 - no planner answer: nothing to compare with
+            state.planner_text = ""
+    return state.planner_text
 
 
 def pass_on_notes(state: RunState) -> None:

@@ -71,6 +71,7 @@ class RunState:
     query_pass: bool = False  # "gaps", the reading fell short: the model was asked for one query (loop/query_pass.py)
     coverage_gaps: list = field(default_factory=list)  # what the reader's answer left uncomputed (the model's cue)
     reader_answer: str = ""  # the planner's answer from the reading's own calls, shown to the query writer
+    planner_text: str | None = None  # the planner's answer from the drafted calls, once per run (answer_check)
     model_reading: object = None  # the ToolCallStep of the model's query that ran (ok), if any
     reading_calls: list = field(default_factory=list)  # the reading's next calls: [(name, arguments)]
     reading_tools: set = field(default_factory=set)  # every tool the reading has called for in this run
