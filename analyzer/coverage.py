@@ -113,6 +113,8 @@ _VOCABULARY: list[re.Pattern] = [
     re.compile(r"\bending\s+(?:on\s+)?(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)\w+\.?|"
                r"%\s*change\b|\bpercent(?:age)?\s+change\b|"
                r"\b(?:rolling\s+)?(?:window|period|stretch)\s+ending\b|"
+               # "the 90 days ending 2019-09-30": Redfin's own window, named by its length (the date is read)
+               r"\b(?:90|ninety)[\s-]days?\s+(?:rolling\s+)?(?:window\s+|period\s+)?ending\b|"
                # "vs the same stretch of 2022": the days asked, in another year
                r"\b(?:the\s+)?same\s+(?:stretch|period|span|window|days|dates)\b"),
     # "the areas whose main IHS submarket is ...": the submarket an area lies mostly in

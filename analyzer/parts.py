@@ -9,7 +9,8 @@ rules/answer.py).
 
 Parts are used only where every part reads without an unused word and no later part leans on an earlier one
 ("there", "that ward", "how does that compare", "if you don't have 2000, ..."): such a part read alone loses what it
-leans on. A question read whole with every word used is never read in parts.
+leans on. A question read whole with every word used is never read in parts, unless it names a
+measure of a source only a query reads (Redfin) and the whole reading has no query of it.
 
 One kind of leaning is read: a second part that points at the one place the first part's ranking finds ("Which
 Chicago IHS submarket had the biggest rise ...? How many community areas have it as their main submarket, and ...").
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from analyzer.analysis import Analysis
+from semantic.catalog import catalog
 
 MAX_PARTS = 4
 # Where one part ends and the next begins: a question mark or a semicolon with more after it, or "and" / "then" /
@@ -77,12 +79,26 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
         # "Austin is in which IHS submarket, and how much did that submarket's index change ...? Also what was
         # Austin's homicide count ...?": a leaning clause inside a sentence; the sentences themselves stand alone
         sentences = _sentences(question)
-        alone = (whole.not_used or _declined(whole)) and not any(_LEANS_RE.search(t) for t in sentences[1:])
+        alone = (whole.not_used or _declined(whole) or _unread_source(whole)) and not any(_LEANS_RE.search(t) for t in sentences[1:])
         return (_read_each(sentences, analyze, carry) if alone else []) or \
             _linked_parts(_two_sentences(question), whole, analyze, carry)
-    if not whole.not_used:
+    if not (whole.not_used or _unread_source(whole)):
         return []
     return _read_each(texts, analyze, carry)
+
+
+# The sources only a semantic query reads (no tool's rows hold them): a whole reading without a query of them
+# answers a nearby question ("Redfin's median sale price for Chatham ..., and its 2019 homicides" read as homicides
+# on the window's last day); the loop's coverage check would only say so after the answer.
+_QUERY_ONLY_SOURCES = ("redfin",)
+
+
+def _unread_source(whole: Analysis) -> bool:
+    """The question names a measure of a query-only source that the whole reading has no query of."""
+    query = whole.declared_query or {}
+    asked = {m if isinstance(m, str) else m.get("measure") for m in query.get("measures", [])}
+    return any(catalog().measures[m].dataset in _QUERY_ONLY_SOURCES and m not in asked
+               for m in whole.named_measures if m in catalog().measures)
 
 
 def _read_each(texts: list[str], analyze, carry) -> list[QuestionPart]:
@@ -103,7 +119,7 @@ def _read_each(texts: list[str], analyze, carry) -> list[QuestionPart]:
 def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[QuestionPart]:
     """Two parts, the second pointing at the one place the first ranks, where the whole reading left words unused
     or declined years the first part's own data holds; [] otherwise."""
-    if len(texts) != 2 or not (whole.not_used or _declined(whole)) or not _POINTS_AT_RE.search(texts[1]):
+    if len(texts) != 2 or not (whole.not_used or _declined(whole) or _unread_source(whole)) or not _POINTS_AT_RE.search(texts[1]):
         return []
     first = analyze(texts[0])
     ranking = first.ranking

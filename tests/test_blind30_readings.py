@@ -226,3 +226,16 @@ def test_the_areas_that_hold_a_district_station_as_a_set(ask, hom):
                            f"{_pooled_rate(areas, 2019, 2022):.1f} homicides per 100,000 residents a year in 2019-2022 "
                            f"(the city's: {city:.1f})")
     assert "not use" not in text
+
+
+def test_a_redfin_window_beside_a_homicide_count_is_read_in_parts(ask, hom):
+    """Every word read whole, the reading had no query of Redfin's price (a source only a query reads): it counted
+    homicides on the window's last day. Read in parts, each part is answered."""
+    red = ref._redfin_neighborhoods()
+    price = ref._price_k(red[(red.neighborhood == "Chatham") & (red.end == "2019-09-30")]["Median Sale Price"]).iloc[0]
+    count = int(((hom["area"] == 44) & (hom["year"] == 2019)).sum())
+    text = lead(ask("Redfin median sale price for Chatham for the 90 days ending 2019-09-30, and how many homicides did "
+                    "the Chatham community area have in 2019?"))
+    assert text.startswith(f"Chatham had a median sale price (Redfin) of ${price:,.0f} in September 2019. There were "
+                           f"{count} homicides in Chatham (community area 44) in 2019")
+    assert "not use" not in text
