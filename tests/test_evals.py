@@ -14,7 +14,8 @@ from evals.runner import (HELDOUT_CATEGORIES, evaluate, expected_module, expecte
 UNSETTLED = ("blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_heldout", "blind17_heldout",
              "blind18_heldout", "blind19_heldout", "blind20_heldout", "blind21_heldout",
              "blind22_heldout", "blind23_heldout", "blind24_heldout", "blind25_heldout", "blind26_heldout",
-             "blind27_heldout", "blind28_heldout", "blind29_heldout", "blind30_heldout")
+             "blind27_heldout", "blind28_heldout", "blind29_heldout", "blind30_heldout",
+             "blind31_heldout")
 
 
 @pytest.mark.full_data
