@@ -134,6 +134,9 @@ class RankedSet:
     order: str  # "desc": the highest n; "asc": the lowest
     span: tuple = ()
     excluded: bool = False  # "then drop any that are also among the 20 ...": the set taken away, not intersected
+    # the years the set is ranked over where each set names its own ("top 15 for rate in 2019-2022 but not in the top
+    # 15 for rate in 2004-2008"): (first, last); () where it names none
+    years: tuple = ()
 
 
 @dataclass
@@ -174,6 +177,8 @@ class Analysis:
     compared_groups: dict | None = None
     asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
     asks_peak: str | None = None  # "when did the price index peak": "high" | "low", a series' extreme over time
+    ranks_submarkets: bool = False  # "which IHS submarket had ...": the submarkets are the places ranked
+    share_base: str | None = None  # "... of the areas with a Zillow value": the measure whose places make the base
     asks_share_of_places: bool = False  # "what percent of community areas have ...": the count as a share of all
     each_year: bool = False
     span_total: bool = False
@@ -332,7 +337,7 @@ class Analysis:
         within = found.pop("rank_within", None)
         found.pop("parts", None)  # a later turn reads the whole question's fields, not its parts
         return cls(
-            ranked_sets=[RankedSet(**{**r, "span": tuple(r.get("span") or ())}) for r in found.pop("ranked_sets", None)
+            ranked_sets=[RankedSet(**{**r, "span": tuple(r.get("span") or ()), "years": tuple(r.get("years") or ())}) for r in found.pop("ranked_sets", None)
                          or []],
             rank_within=RankedSet(**{**within, "span": tuple(within.get("span") or ())}) if within else None,
             coverage=HomicideCoverage(cov.get("first_year", 0), cov.get("last_year", 0),

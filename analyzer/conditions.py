@@ -30,8 +30,8 @@ _TRAILING_RE = re.compile(rf"(){_VALUE}\s+or\s+(more|higher|greater|above|less|l
 _AREAS_RE = re.compile(rf"\b{_AREAS}\b", re.I)
 # A bound named by what it is: "above the city-wide per capita income", "higher than Chicago's overall rate", "above
 # the median community area's value", "below average": the city's own figure, or the places' median or mean.
-_REFERENCE_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})[\s-]+(?:(?P<times>double|twice|triple|(?:\d+(?:\.\d+)?|two|three|four|"
-                           r"five)\s+times)\s+)?(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+)?(?:"
+_REFERENCE_RE = re.compile(rf"(?:\bstrictly\s+)?\b({_ABOVE}|{_BELOW})[\s-]+(?:(?P<times>double|twice|triple|(?:\d+(?:\.\d+)?|two|three|"
+                           r"four|five)\s+times)\s+)?(?:that\s+of\s+|the\s+level\s+of\s+)?(?:the\s+|that\s+)?(?:"
                            r"(?P<city>(?:city[\s-]?wide|city'?s|city|chicago'?s|chicago|overall|citywide)(?:\s+(?:average|rate|figure|"
                            r"level|value|number))?)|"
                            r"(?P<median>median)|(?P<mean>average|mean))\b", re.I)
@@ -44,6 +44,8 @@ _SPLIT_REFERENCE_RE = re.compile(r"\b(larger|higher|greater|bigger|smaller|lower
 # "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
 _RATE_AFTER_RE = re.compile(r"\s*(?:homicide|murder|killing)s?\s+rates?\b", re.I)
+_COUNT_SUBJECT_RE = re.compile(r"\b(?:homicide|murder|killing)s?(?:\s+(?:total|count|tally|numbers?))?\s+(?:is|was|are|were)\s+$",
+                               re.I)
 # "16+ unemployment": the age the unemployment rate counts from
 _AGE_AFTER_RE = re.compile(r"\+?\s*(?:unemploy\w*|jobless\w*)", re.I)
 # "unemployment (16+, 2008-2012)": the measure's own age band, in brackets after its name
@@ -235,8 +237,11 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     reference = next(k for k in ("city", "median", "mean") if match.group(k))
     after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and 0 <= pos - match.end() <= 3]
     # "split the areas at the median hardship index: ... the areas above the median": the median named before
-    named = [metric for metric, pos in metric_pos.items() if metric in MEASURES and pos < match.start()
-             and re.search(rf"\b{reference}\s+$", low[max(0, pos - 12):pos])] if reference != "city" else []
+    # ("split the 77 areas at the median 2019-2022 homicide rate": a period between; a homicide rate split)
+    named = [("homicide_rate" if metric == "homicides" else metric) for metric, pos in metric_pos.items()
+             if (metric in MEASURES or metric == "homicides" and _RATE_AFTER_RE.match(low, pos)) and pos < match.start()
+             and re.search(rf"\b{reference}\s+(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?\s+)?$",
+                           low[max(0, pos - 24):pos])] if reference != "city" else []
     if named and not after:
         metric = named[0]
     elif (_RATE_BEFORE_RE.search(low, 0, match.start()) or _RATE_AFTER_RE.match(low, match.end())) \
@@ -247,6 +252,10 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     else:
         before = [(match.start() - pos, metric) for metric, pos in metric_pos.items()
                   if metric in MEASURES and pos < match.start()]
+        if _COUNT_SUBJECT_RE.search(low, 0, match.start()) and any(m in _OTHER_DOMAIN for m in metric_pos):
+            # "... and whose 2019-2022 homicide total is above the median area's": the count is the bound's subject
+            # (beside a measure of another domain, as a number bounds it in _condition)
+            before = [(0, "homicides")]
         if not before:
             return _SKIP
         metric = min(before)[1]

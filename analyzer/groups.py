@@ -25,7 +25,7 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"haven'?t|have\s+not))\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
-                      r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
+                      r"[\s-]+\w+\s+(?:group|half|set)\b|\b(?:split|divid\w+)\b(?:[^.?;]{0,40}?\bat\s+the\s+median\b)?", re.I)
 # A group named by its side of the bound: "how many times higher is the below-median group's"
 _SIDE_NAMED_RE = re.compile(r"\b(?:below|above|under|over)[\s-]+(?:the\s+)?median\b(?:\s+(?:group|set|half|areas|ones)"
                             r"(?:'s)?)?", re.I)
@@ -83,8 +83,9 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     quantiles = quantile_groups(low, ranking, consumed)
     if quantiles:
         return quantiles
-    figure = "mean" if MEAN_RE.search(low) else "pooled"
-    words = [m.span() for rx in (MEAN_RE, _SETS_RE, _SIDE_NAMED_RE) for m in rx.finditer(low)]
+    figure = "mean" if MEAN_RE.search(low) else "median" if _median_figure(low) else "pooled"
+    words = [m.span() for rx in (MEAN_RE, _SETS_RE, _SIDE_NAMED_RE) for m in rx.finditer(low)] + \
+        ([_median_figure(low).span()] if figure == "median" else [])
     rest = _REST_RE.search(low)
     if condition is not None and rest and condition.metric not in ("population_change", "home_value_change"):
         consumed += [rest.span(), *words]
@@ -121,6 +122,18 @@ _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+are
                              r"wards|communities)\b|\b(?:per|each|by)\s+(?:community\s+)?(?:area|neighbou?rhood|ward)\b|"
                              r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year|monthly|per\s+month|each\s+month)\b",
                              re.I)  # or over the years, or the months
+
+
+# A median asked of each set ("what's the median Zillow home value among the areas above that median, and among the
+# rest"), not the one that splits them ("the median area itself goes with the rest")
+_MEDIAN_FIGURE_RE = re.compile(r"\b(?:what(?:'s|\u2019s|\s+is|\s+was|\s+are)|give(?:\s+me)?|report|show|list)\s+"
+                               r"(?:the\s+|their\s+|each\s+group'?s\s+)?median\b(?!\s+(?:area|community|group|split|line|"
+                               r"point|of\s+all))", re.I)
+
+
+def _median_figure(low: str) -> re.Match | None:
+    """Each set's figure is its members' median where the question asks one of them."""
+    return _MEDIAN_FIGURE_RE.search(low)
 
 
 def rest_compared(low: str, consumed: list) -> dict | None:
@@ -171,3 +184,19 @@ def share_of_places(low: str, consumed: list) -> bool:
     if found:
         consumed.append(found.span())
     return bool(found)
+
+
+# "what percent of the community areas with a Zillow value in Jan 2024 had ...": the share's base is the places with
+# a value of the measure named there
+_WITH_VALUE_RE = re.compile(rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}\s+(?:with|that\s+have|having)\s+"
+                            r"(?:an?\s+)?(?P<what>[^,?;]{3,60}?)\s+(?:values?|figures?|estimates?|numbers?)\b", re.I)
+
+
+def share_base(low: str, metric_pos: dict, consumed: list) -> str | None:
+    """The measure whose places with a value make a share's base, None where the base is every place."""
+    found = _WITH_VALUE_RE.search(low)
+    inside = sorted((pos, m) for m, pos in metric_pos.items() if found and found.start("what") <= pos < found.end())
+    if not inside:
+        return None
+    consumed.append(found.span())
+    return inside[0][1]

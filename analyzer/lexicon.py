@@ -189,7 +189,9 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
      r"police\s+stations?|(?:district|cpd)\s+stations?|district\s+\d{1,2}(?:st|nd|rd|th)?\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
      r"station\s+address(?:es)?|cop\s+shops?|"
      # "where is the station?" beside a district: a police station (not a gas, train, bus or CTA one)
-     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s*[-\u2013\u2014:,]|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))"),
+     r"(?<!gas\s)(?<!train\s)(?<!bus\s)(?<!cta\s)(?<!l\s)(?<!fire\s)(?<!radio\s)stations?(?=\W*$|\s*[-\u2013\u2014:,]|\s+(?:address|located|is|for|in|at|on|sits|stands|lies))|"
+     # "the station's community area": the district's station, its area named after it
+     r"(?<=the\s)station(?:'s|\u2019s)(?=\s+(?:community\s+)?area)"),
 ]
 
 # Words naming where a homicide happened -> the data's location_description values.
@@ -324,8 +326,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
 ]
 RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
             r"most\s+dangerous|most\s+expensive|priciest|costliest|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|" \
-            r"bloodiest|most\s+violent|fastest"
-RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|slowest|" \
+            r"bloodiest|most\s+violent|fastest|strongest"
+RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|slowest|weakest|" \
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
 
@@ -367,6 +369,13 @@ INJECTION_STRIP_RE = re.compile(r";?\s*\bdrop\s+table\s+\w+|;\s*--[^\n]*|\bor\s+
 
 YEAR = r"((?:19|20)\d{2})"
 METRIC_RES = [(metric, domain, word_re(pattern)) for metric, domain, pattern in METRIC_PATTERNS]
+
+
+def mentions_after(low: str, start: int, metric_pos: dict) -> list[tuple[int, str]]:
+    """(position, metric) of each named measure's first mention at or after ``start``: a measure named again later
+    ("share of the city's homicides ... the 10 areas with the most homicides") is ranked where it is named again."""
+    return [(m.start(), metric) for metric, _, rx in METRIC_RES if metric in metric_pos
+            for m in [rx.search(low, start)] if m]
 UNSUPPORTED_RES = [(label, word_re(pattern)) for label, pattern in UNSUPPORTED]
 UNSUPPORTED_ANY_RE = re.compile("|".join(r"\b(?:" + p + r")\b" for _, p in UNSUPPORTED), _FLAGS)
 RACE_GROUPS = ("black", "hispanic_or_latino", "white_not_hispanic", "asian")
@@ -404,7 +413,7 @@ BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\byearly\b|\bannual(?
 BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bweekends?\b|\bwhich\s+day\b|"
                            r"\bwhat\s+day\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b",
                            _FLAGS)
-BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+hours?\b|\bhours?\s+of\s+"
+BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+(?:clock\s+)?hours?\b|\bhours?\s+of\s+"
                         r"(?:the\s+)?day\b|\bby\s+hour\b|\bhourly\b|\b(?:at|during\s+the)\s+night\b|"
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+(?:calendar\s+)?months?\b|\bseason\w*|"
@@ -461,6 +470,7 @@ RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:p
                            r"(?:20)?23\s+)?acs)(?:\s+pop(?:ulation)?s?)?(?=\s*[,;)]|\s+(?:and|for)\b)", _FLAGS)
 
 
+_QUOTED_RE = re.compile(r"(?<![\w'\u2019])['\u2018\u2019]([a-z0-9][^'\u2018\u2019\n]{1,60}?)['\u2019](?![\w'\u2019])", _FLAGS)
 _OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?))\s+of\s+(?:(?:the|its|their|all(?:\s+the)?)\s+)?(?:four\s+|4\s+)?(?:quarters|"
                              r"quarterly\s+(?:values|figures|readings))\b", _FLAGS)
 
@@ -470,6 +480,8 @@ _OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?))\s+of\s+(?:(?:the|its|the
 # ("i.e. the 19 highest-income areas" defines what is asked, so it is read)
 _EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?\s+[^()]{1,60}(?=\))|"
                          r"\b(?:on\s+(?:a|the)\s+)?24[\s-]?(?:h|hr|hour)s?\s+(?:clock|time|format)\b|"
+                         # "which clock hour (0-23)": the form the hour is answered in
+                         r"(?<=hour\s)\(\s*0\s*[-\u2013]\s*23\s*\)|"
                          # "(through its end in July 2023)": where the data ends, said, not a month asked
                          r"\b(?:through|to|until|till)\s+(?:its\s+end|the\s+end\s+of\s+the\s+data|the\s+data'?s\s+end)\b"
                          r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?|"
@@ -507,6 +519,8 @@ def without_conventions(low: str) -> str:
     of the answer's form): they ask for nothing, so no reader reads them and no word of them is left unused. Lengths
     are kept (spans hold)."""
     low = INDEX_BASE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    # "its 'change since 2000'": quotation marks around a phrase quote a name; the words are read, not the marks
+    low = _QUOTED_RE.sub(lambda m: " " + m.group(1) + " ", low)
     low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _one_years_months(low)
     low = _STATIONS_COUNTED_RE.sub(lambda m: " " * len(m.group(0)), low)
@@ -520,7 +534,9 @@ def without_conventions(low: str) -> str:
 # A share asked for as the figure ("what share of their homicides", "what percent", "as a percentage").
 SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|proportion|fraction|%)|"
                             r"\b(?:what|which)\s+per\s*cent\b|\bin\s+percent(?:age)?\b|"
-                            r"\bas\s+an?\s+(?:share|percent(?:age)?|proportion)\b", _FLAGS)
+                            r"\bas\s+an?\s+(?:share|percent(?:age)?|proportion)\b|"
+                            # "Share of homicides in an AUTO: 2012 vs 2022?": the share named as the question's head
+                            r"(?:^|[:;?]\s*)(?:the\s+)?(?:share|percent(?:age)?|proportion|fraction)\s+of\b", _FLAGS)
 # A share of the whole city asked for, the city named ("what share of Chicago's 2016 homicides happened in
 # Englewood", "what percent of all the murders in the city were in Austin").
 _KILLINGS = r"(?:homicides|murders|killings|deaths)"

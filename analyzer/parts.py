@@ -80,8 +80,10 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
         # Austin's homicide count ...?": a leaning clause inside a sentence; the sentences themselves stand alone
         sentences = _sentences(question)
         alone = (whole.not_used or _declined(whole) or _unread_source(whole)) and not any(_LEANS_RE.search(t) for t in sentences[1:])
+        # ("Which submarket rose the most ..., and what was the rate of the areas assigned to it?": one sentence,
+        # its two parts)
         return (_read_each(sentences, analyze, carry) if alone else []) or \
-            _linked_parts(_two_sentences(question), whole, analyze, carry)
+            _linked_parts(_two_sentences(question) or (texts if _declined(whole) else []), whole, analyze, carry)
     if not (whole.not_used or _unread_source(whole)):
         return []
     return _read_each(texts, analyze, carry)

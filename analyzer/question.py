@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from analyzer.analysis import LAYER_MEASURES, Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
 from analyzer.lexicon import (
     correct_place_words,
+    mentions_after,
     expand_shorthand,
     RANK_ASC,
     RANK_DESC,
@@ -83,7 +84,7 @@ from analyzer.districts import (DISTRICT_WORD, STATION_SET_RE, district_label_sp
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import apart, change_bound, read_conditions
-from analyzer.groups import MEAN_RE, asks_range, compared_groups, rest_compared, share_of_places, spread_asked
+from analyzer.groups import MEAN_RE, asks_range, compared_groups, rest_compared, share_base, share_of_places, spread_asked
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -376,6 +377,7 @@ def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
     w.compared = compared_groups(w.low, condition, ranking, consumed)
     w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
     w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
+    w.share_base = share_base(w.low, w.metric_pos, consumed) if w.share_of_places else None
 
 
 def _follow_year(w, ranking: dict | None):
@@ -610,6 +612,10 @@ def _read_warnings(w) -> None:
     w.beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)
     dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
         if {"homicides", "property"} <= set(domains) and (w.years_alone or w.beyond) else set()
+    if ihs.get("figure") and {"homicides", "property"} <= set(domains):
+        # "its change since 2000 in the IHS 2025 Q4 summary": the release's quarter and the column's base date the
+        # column; they are no homicide years
+        dated |= {int(q[:4]) for q in [quarter or ""] if q} | ({2000} if ihs["figure"] == "change_since_2000" else set())
     out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
                                               bool(ihs["submarkets"] or quarter or declared_spans(low, ("price_index",))))
     for m in _OTHER_CENSUS_RE.finditer(low):
@@ -744,9 +750,14 @@ def _link_direction(w, named: list[str]) -> list[str]:
     return named
 
 
-_WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(hour)s?(?:\s+of\s+(?:the\s+)?day)?|(weekday|day\s+of\s+(?:the\s+)?"
+_WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(?:clock\s+)?(hour)s?(?:\s+of\s+(?:the\s+)?day)?|(weekday|day\s+of\s+(?:the\s+)?"
                              r"week)|(month)|(year))\b")
-_SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|"
+_SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b|"
+                                  r"\bsubmarkets?\s+(?:ranked|by)\b|\b(?:rank|sort|order)\s+(?:the\s+)?(?:\d+\s+)?"
+                                  r"(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets\b")
+_PRICE_CLAUSE_RE = re.compile(r"\b(?:change[sd]?|index|prices?|priced|appreciat\w*|ros[e]|rise|rising|grew|growth|fell|"
+                              r"drop(?:ped)?|gain(?:ed)?)\b")
+_SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|ratio|"
                                 r"difference|deadlier)\b")
 
 
@@ -762,6 +773,9 @@ def _query_parts(w, result: dict) -> None:
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
+    # "but were NOT in the top 15 for rate in 2004-2008": the words that take a set away are read with it
+    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded)
+    result["not_used"] = [p for p in result["not_used"] if not (taken and p.lower() in taken)]
     ranking = result.get("ranking")
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
@@ -772,6 +786,12 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
+    # "which IHS submarket had the highest homicide rate": the submarkets ranked by a measure of their areas
+    # (not "which submarket had the biggest year-over-year change": the release's column ranks them)
+    ranked = _SUBMARKET_RANKED_RE.search(w.low)
+    clause = w.low[ranked.end():] if ranked else ""
+    clause = clause[:min([i for i in (clause.find("?"), clause.find(". ")) if i >= 0] or [len(clause)])]
+    result["ranks_submarkets"] = bool(ranked) and not _PRICE_CLAUSE_RE.search(clause)
     # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
     result["time_grains"] = list(dict.fromkeys(
         next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)
@@ -795,13 +815,17 @@ def _query_parts(w, result: dict) -> None:
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
     result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
+    later = [y for y in result["years"] if y != 2010]
+    if result["population_growth"] and not result["counts_2010"] and 2010 in result["years"] and later:
+        # "lost the most population from the 2010 census ..., and its 2021 homicide rate": 2021's, not 2010-2021's
+        result["year_range"] = {"start": later[0], "end": later[-1]}
     result["arrests_counted"] = bool(re.search(r"\bhow\s+many\s+(?:of\s+(?:those|them|these)\s+)?(?:had|led\s+to|"
                                                r"ended\s+(?:in|with)|resulted\s+in|saw|were\s+cleared\s+by)\s+"
                                                r"(?:an?\s+)?arrests?\b|\bhow\s+many\s+arrests\b|\bnumber\s+of\s+"
                                                r"arrests\b", w.low))
     # "how many times", "divided by", "as a ratio", "(how many x)": one figure over another
     times = re.search(r"\bhow\s+many\s+times\b|\b(?:what|which)\s+multiple\b|\bdivided\s+by\b|"
-                      r"\bas\s+a\s+ratio\b|\bhow\s+many\s+x\b", w.low)
+                      r"\bas\s+a\s+ratio\b|\bhow\s+many\s+x\b|\bratio\s+of\b", w.low)
     result["asks_times"] = bool(times)
     # the ratio's top: the place named just before "is how many times" in its sentence ("Lincoln Park's value is how
     # many times Englewood's"), else the first named after it ("How many times higher was Logan Square's ...")
@@ -979,6 +1003,7 @@ def _finish(w) -> Analysis:
                                      "bounds": [], "other": {"side": other.side, "value": other.value}}
     result["asks_spread"] = w.spread
     result["asks_share_of_places"] = w.share_of_places
+    result["share_base"] = w.share_base
     _query_parts(w, result)
     _periods_not_held(w, result)
     named_places = len(areas) + len(wards) + len(districts)
@@ -1019,6 +1044,18 @@ def _finish(w) -> Analysis:
         result["year_range"] = {"start": alone[0], "end": alone[-1]} if alone else None  # the years stay: they date
         if result["group_by"] == "year" and len(alone) <= 1:  # the month too
             result["group_by"] = None
+    released = {int(quarter[:4])} if (quarter := result.get("quarter")) and w.ihs.get("figure") else set()
+    if released and {"homicides", "property"} <= set(w.domains) and not periods and result["year_range"]:
+        # "... the year-over-year change in the 2025 Q4 release, and how many homicides in 2022": the release's
+        # year dates the column; the homicides are 2022's (they had been 2022-2025, read as the whole data)
+        kept = sorted(y for y in years if y not in released)
+        result["year_range"] = {"start": kept[0], "end": kept[-1]} if kept else None
+        result["years"] = [y for y in result["years"] if y not in released]
+        quarter_months = list(range(3 * int(quarter[-1]) - 2, 3 * int(quarter[-1]) + 1))
+        result["months"] = [] if result.get("months") == quarter_months else result.get("months")
+        if len(kept) <= 1:  # one homicide year: no series (the change words are the release column's)
+            result["group_by"] = None if result["group_by"] == "year" else result["group_by"]
+            result["trend"] = False
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     _asked_forms(w, result)
@@ -1139,7 +1176,9 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
                         r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|population\s+(?:drop|decline|loss|fall|gain|increase|decrease)s?|(?:drop|decline|loss|fall|gain|increase|decrease)s?\s+in\s+(?:[\w'’-]+\s+){0,2}?population|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
-                        r"(?:population|number\s+of\s+residents))\b")
+                        r"(?:population|number\s+of\s+residents)|"
+                        # "its ACS population, and how much did it change from 2010": the census year names the change
+                        r"did\s+(?:it|that|this)\s+(?:change|grow|shrink|fall|drop|rise)\s+(?:from|since)\s+(?:the\s+)?2010)\b")
 # "rank the community areas by homicides", "sort wards by murders": the places in order, most first
 _RANK_VERB_RE = re.compile(r"\b(?:rank|order|sort|list)\s+"
                            r"(?:(?:the|all|all\s+the|every|each\s+of\s+the|chicago'?s)\s+)?"
@@ -1803,7 +1842,8 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
         # "whose homicides dropped the most ... and what are homes worth there": the change verb before the ranking
         # word ranks the measure named before it.
         return max(before)[1]
-    after = [c for c in candidates if c[0] >= first.start()]
+    after = [c for c in candidates if c[0] >= first.start()] + \
+        [c for c in mentions_after(low, first.start(), metric_pos) if c[1] in metrics]
     chosen = min(after)[1] if after else max(candidates)[1]
     group = next((m for m in ("age", "race") if m in metric_pos and "population" in metric_pos), None)
     if chosen == "population" and group and abs(metric_pos[group] - metric_pos["population"]) < 30:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import RankedSet
-from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC
+from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC, mentions_after
 
 _PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip\s+codes|zips)"
 _SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
@@ -53,6 +53,9 @@ _RATE_RE = re.compile(r"[\w\s-]{0,20}?\b(?:rates?|per\s+(?:capita|100,?000|100k|
 
 def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
     after = [(pos - end, metric) for metric, pos in metric_pos.items() if 0 <= pos - end <= _REACH]
+    # a measure named again after its first mention ("share of the city's homicides ... in the 10 areas with the most
+    # homicides that year": the set's measure is the second mention's)
+    after += [(pos - end, metric) for pos, metric in mentions_after(low, end, metric_pos) if pos - end <= _REACH]
     if not after:
         return None
     distance, metric = min(after)
@@ -75,6 +78,8 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                 continue
             groups = m.groupdict()
             metric = _metric_after(low, m.end(), metric_pos)
+            if metric is None and found and _ELIDED_RE.match(low, m.end()):
+                metric = found[-1].metric  # "... but not in the top 15 for rate in 2004-2008": the first set's measure
             if metric is None and groups.get("sup"):  # "the 5 poorest areas": the ranking word's own measure
                 metric = next((name for rx, name in RANK_WORD_METRIC if rx.search(groups["sup"] or "")), metric)
             if metric is None:
@@ -82,10 +87,30 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
                 _order(groups["sup"], metric)
             n = _count(m.group(2) if groups.get("end") else m.group(1))
-            excluded = bool(found) and bool(_DROP_RE.search(low[max(0, m.start() - 60):m.start()])
-                                            or pattern is _AMONG_RE and re.search(r"\bnot\s+$", low[:m.start()]))
-            found.append(RankedSet(metric, n, order, m.span(), excluded))
+            drop = _DROP_RE.search(low, max(0, m.start() - 60), m.start())
+            excluded = bool(found) and bool(drop or pattern is _AMONG_RE and re.search(r"\bnot\s+$", low[:m.start()]))
+            # the words that take the set away are the set's ("but were NOT in the top 15 ...")
+            span = (drop.start(), m.end()) if excluded and drop else m.span()
+            found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end())))
+    if len({s.years for s in found}) < 2 or not all(s.years for s in found):
+        found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded) for s in found]  # one period serves all
     return sorted(found, key=lambda s: s.span)
+
+
+# A set's measure left unsaid after the first set's ("for rate", "on the same measure")
+_ELIDED_RE = re.compile(r"(?:the\s+)?(?:rates?|same(?:\s+measure)?|it|that)\b", re.I)
+# The years right after a set's words: "top 15 for homicide rate in 2019-2022"
+_OWN_YEARS_RE = re.compile(r"[^,;.?]{0,30}?\b(?:in|for|during|over|from)\s+((?:19|20)\d\d)(?:\s*(?:-|\u2013|to|through|thru)"
+                           r"\s*((?:19|20)?\d\d))?\b", re.I)
+
+
+def _own_years(low: str, end: int) -> tuple:
+    found = _OWN_YEARS_RE.match(low, end)
+    if not found:
+        return ()
+    first = int(found.group(1))
+    last = found.group(2) or found.group(1)
+    return first, int(last) if len(last) == 4 else first // 100 * 100 + int(last)
 
 
 # "then drop any that are also among", "excluding those in", "but not in": a later set is taken away from the first

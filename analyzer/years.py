@@ -284,7 +284,9 @@ SPAN_TOTAL_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:through|thru)\s*(?:19|20)\d\d\
                            r"span|period|stretch)\b|\b(?:in\s+total|combined|altogether|total)\b", re.I)
 # The years named, each on its own, not the span between them: "its homicide count in each of those years"
 EACH_YEAR_RE = re.compile(r"\b(?:in\s+)?(?:each|both)\s+(?:of\s+)?(?:those|these|the)?\s*(?:two\s+|2\s+)?years\b|"
-                          r"\b(?:in\s+)?each\s+year\b|\byear\s+by\s+year\b", re.I)
+                          r"\b(?:in\s+)?each\s+year\b|\byear\s+by\s+year\b|"
+                          # "the combined count for each of 2019, 2020 and 2021": each year listed, the places together
+                          r"\beach\s+of\s+(?=(?:19|20)\d\d\s*(?:,|and\b))", re.I)
 
 
 # "from the start of March to the end of May" is March to May.

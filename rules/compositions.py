@@ -431,10 +431,15 @@ def set_query(analysis: Analysis) -> dict | None:
             or not _plain(analysis) or any(c.grain != "community_area" for c in conditions):
         return None
     period, measures, derived, having = _period(analysis), [], [], []
+    if sets and sets[0].years:  # each set ranked over its own years; the figures asked are the first set's years
+        period = _years_period(list(sets[0].years))
     for ranked in sets:
-        spec = _set_spec(ranked.metric, analysis, period)
+        spec = _set_spec(ranked.metric, analysis, _years_period(list(ranked.years)) if ranked.years else period)
         if spec is None:
             return None
+        if ranked.years:  # named for its years where they are not the first set's (the first keeps its name)
+            spec = {**spec, "as": _name(spec) if ranked.years == sets[0].years else
+                    f"{_name(spec)}_{ranked.years[0]}_{ranked.years[1]}"}
         name = _add(measures, spec)
         derived.append({"name": f"{name}_rank", "op": "rank", "of": [name],
                         **({"direction": "asc"} if ranked.order == "asc" else {})})
@@ -1355,6 +1360,9 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
         rows = values.get("rows") or []
         if arguments.get("group_by") == ["submarket"] and set(names) & set(SUMMARY_MEASURES.values()) and rows:
             return _submarket_areas(analysis, arguments, rows)
+        if arguments.get("group_by") == ["area_submarket"] and rows and analysis.price_figure:
+            # "... which submarket has the highest homicide rate? What's its change since 2000 in the summary?"
+            return [_submarket_figure(analysis, [rows[0]["area_submarket"]])]
         if link is None or not rows:
             continue
         _, target, pattern = LINKS[link]
@@ -1388,8 +1396,9 @@ def linked_followup(analysis: Analysis, ran: list[tuple[dict, dict]]) -> list[di
             counted = any(n in ("homicides", "arrests") for n in names)  # a ranked district's own count ran
             # "homicides in district 6, compared with homicides in the area where its station sits": both counts
             again = analysis.area_counted_too
+            # ("... give that area's homicide rate": a rate is the area's own, the district's count is not it)
             skip = {"police_station", "price_trend", "trend"} | ({"homicides", "arrests"} if counted and not again
-                                                                 else set())
+                                                                 and not analysis.per_capita else set())
         specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m not in skip) if s]
         specs = _with_count(specs, analysis)
         derived = []
@@ -1479,8 +1488,9 @@ def station_chain(analysis: Analysis) -> dict | None:
         return {"measures": [*counted, "station_name", "station_area"], "group_by": ["district"],
                 "filters": [{"dimension": "district", "in": list(analysis.districts)}]}
     area_metrics = [m for m in analysis.metrics if m in MEASURE_OF and m not in TIMED]
+    # ("... give that area's 2022 homicide rate": a rate is the area's, a district has no population)
     if analysis.group_by != "district" or not ranking or "police_station" not in analysis.metrics \
-            or not area_metrics or analysis.districts or analysis.wards or analysis.areas:
+            or not (area_metrics or analysis.per_capita) or analysis.districts or analysis.wards or analysis.areas:
         return None
     counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
     kinds = _homicide_filters(analysis)
@@ -1626,7 +1636,8 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     period = None
     if measure is None and "price_index" in analysis.named_measures and "home_value" not in analysis.named_measures \
             and (analysis.quarter and len(analysis.quarters) <= 1 or len(analysis.years) == 1 and not analysis.quarters) \
-            and ranking is not None and not analysis.trend:  # (a change between quarters is ihs_quarters')
+            and ranking is not None and not analysis.trend \
+            and ranking.metric in (None, "price_trend", "home_value"):  # (a change between quarters is ihs_quarters')
         # "which Chicago IHS submarket had the highest price index in 2024 (the four quarters' mean)": the index
         # itself over the submarkets, in the quarter or the year asked, not the Zillow ranking of areas
         measure = "price_index"
@@ -1645,6 +1656,23 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
             "group_by": ["submarket"],
             **({"filters": [{"dimension": "submarket_part", "equals": "city"}]} if analysis.citywide else {}),
             "order_by": [{"field": measure, "direction": ranking.order}], "limit": ranking.top_n or 1,
+            **({"offset": ranking.position - 1} if ranking.position > 1 and not ranking.top_n else {})}
+
+
+def area_submarkets_ranked(analysis: Analysis) -> dict | None:
+    """"Which IHS submarket had the highest 2019-2022 homicide rate (each area in its main submarket)": the areas'
+    figures pooled over their main submarkets (the layer's area_submarket grain), ranked. It had ranked the areas, or
+    the submarkets by their price index. A release column asked of the submarket found follows (linked_followup)."""
+    ranking = analysis.ranking
+    if not analysis.ranks_submarkets or ranking is None or ranking.metric in (None, "price_trend", "home_value") \
+            or analysis.areas or analysis.submarkets or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    metric = "homicide_rate" if ranking.metric == "homicides" and analysis.per_capita else ranking.metric
+    spec = _set_spec(metric, analysis, _period(analysis))
+    if spec is None:
+        return None
+    return {"measures": [spec], "group_by": ["area_submarket"],
+            "order_by": [{"field": _name(spec), "direction": ranking.order}], "limit": ranking.top_n or 1,
             **({"offset": ranking.position - 1} if ranking.position > 1 and not ranking.top_n else {})}
 
 
@@ -1747,7 +1775,9 @@ def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:
     """A set's query with the spread of what is asked over it ("of the ten ..., the median home value"), and a
     threshold's count as a share of all the places with a figure ("what percent of community areas have ...")."""
     if query is not None and analysis.asks_share_of_places and query.get("having"):
-        query = {**query, "count_share": True}
+        base = [_name(m) for m in query["measures"] if analysis.share_base and
+                (m if isinstance(m, str) else m["measure"]) == MEASURE_OF.get(analysis.share_base, analysis.share_base)]
+        query = {**query, "count_share": True, **({"count_base": base[:1]} if base else {})}
     names = [_name(m) for m in (query or {}).get("measures", [])]
     if query is not None and analysis.population_growth and "population" in names and "population_2010" not in names:
         # "the areas where Asian residents are over 20%: their combined population change since 2010": the census
@@ -1832,7 +1862,8 @@ def month_groups_compared(analysis: Analysis) -> dict | None:
     place = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
     return {"measures": specs, "group_by": ["community_area"] if place else [],
             **({"filters": place} if place else {}),
-            "derived": [{"name": "difference", "op": "difference", "of": [specs[0]["as"], specs[1]["as"]]}]}
+            "derived": [{"name": "ratio" if analysis.asks_times else "difference",  # "the ratio of summer to winter"
+                         "op": "ratio" if analysis.asks_times else "difference", "of": [specs[0]["as"], specs[1]["as"]]}]}
 
 
 def _day_stretch(month_days: list) -> tuple[str, str] | None:
@@ -1862,6 +1893,31 @@ def day_stretch_years(analysis: Analysis) -> dict | None:
                         {"name": "change_pct", "op": "pct_change", "of": pair}]}
 
 
+def shares_by_year(analysis: Analysis) -> dict | None:
+    """"What share of homicides were in an AUTO: 2012 vs 2022", "what percent led to an arrest in 2012 vs 2022": the
+    share asked in each year (the counts alone answered another question), city-wide or in the places named."""
+    years = sorted(set(analysis.years))
+    if not (analysis.asks_share and len(years) >= 2 and (analysis.comparison or analysis.group_by == "year")) \
+            or analysis.years_together \
+            or analysis.per_capita or analysis.ranking or analysis.ranked_sets or analysis.area_condition \
+            or analysis.wards or analysis.districts or analysis.zips or analysis.span_total:
+        return None
+    period = {"years": years} if len(years) == 2 or analysis.year_list else _years_period(years)
+    where = [{"dimension": "community_area", "in": [a.number for a in analysis.areas]}] if analysis.areas else []
+    kinds = [{"dimension": "location_type", "in": list(analysis.locations)}] if analysis.locations else []
+    # the place on each figure, so each row's sentence names it ("2012: arrest rate (Austin) 59.5%")
+    spec = {"period": period, **({"filters": where} if where else {})}
+    shares = {"arrests": "arrest_rate", "domestic": "domestic_share"}
+    asked = [m for m in analysis.metrics if m != "homicides"]
+    if not kinds and len(asked) == 1 and asked[0] in shares:
+        return {"measures": [{"measure": shares[asked[0]], **spec}], "group_by": ["year"]}
+    if not kinds or asked != ["location_type"]:
+        return None
+    every = {"measure": "homicides", **spec, "as": "homicides_all"}
+    return {"measures": [every, {**every, "filters": [*where, *kinds], "as": "homicides_kept"}], "group_by": ["year"],
+            "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]}
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     peak = None if analysis.injection_suspected or analysis.unsupported else series_peak(analysis)
@@ -1871,10 +1927,13 @@ def composed_query(analysis: Analysis) -> dict | None:
     # Zillow's own years, and the IHS release's ("the IHS 2025 Q4 summary")
     quarters = {int(q[:4]) for q in [*analysis.quarters, analysis.quarter or ""] if q} \
         if "price_trend" in analysis.metrics else set()
+    if analysis.price_figure == "change_since_2000":  # the release column's own base year, no year asked
+        quarters.add(2000)
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (month_groups_compared, day_stretch_years, group_compare, submarkets_ranked, across_places, kinds_compared,
+    for reader in (shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
+                   submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair,

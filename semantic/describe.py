@@ -136,7 +136,8 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     if query.get("totals"):
         parts.append("with their total")
     if query.get("count_share"):
-        parts.append("as a share of all with a figure")
+        parts.append("as a share of all with a figure" + (f" of {', '.join(query['count_base'])}"
+                                                          if query.get("count_base") else ""))
     if query.get("correlate"):
         parts.append("correlation of " + " and ".join(map(str, query["correlate"])))
     if query.get("spread"):  # "the median ... across the areas"

@@ -78,6 +78,8 @@ class Executor:
         # the places with a figure, and every place ("of all 77": East Side has no Zillow value)
         considered = (self._considered(table), len(table)) if self.q.count_share else None
         table = self._having(table)
+        if self.q.count_base:  # a row outside the share's base is not counted in it either
+            table = table.dropna(subset=[f for f in self.q.count_base if f in table])
         if self.q.groups:
             return self._compare_groups(table, filters)
         correlation = self._correlate(table) if self.q.correlate else None
@@ -519,7 +521,7 @@ class Executor:
 
     def _considered(self, table: pd.DataFrame) -> int:
         """The rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)"."""
-        fields = [h["field"] for h in self.q.having if h["field"] in table]
+        fields = [f for f in [h["field"] for h in self.q.having] + self.q.count_base if f in table]
         return int(table[fields].notna().all(axis=1).sum()) if fields else len(table)
 
     def _having(self, table: pd.DataFrame) -> pd.DataFrame:
@@ -641,9 +643,9 @@ class Executor:
         for group in self.q.groups:
             picked, group["having"] = self._picked_by(table, group["having"])
             picked, _ = self._ordered(picked, group["order_by"], group["limit"], 0)
-            if group["figure"] == "mean":
-                values = {name: float(pd.to_numeric(picked[name], errors="coerce").mean()) for name in figures
-                          if name in picked}
+            if group["figure"] in ("mean", "median"):  # the members' own values' plain mean or median
+                values = {name: float(getattr(pd.to_numeric(picked[name], errors="coerce"), group["figure"])())
+                          for name in figures if name in picked}
             else:
                 totals = self._totals(picked, filters) if len(picked) else {}
                 values = {name: totals.get(name, math.nan) for name in figures}

@@ -34,11 +34,11 @@ HAVING_REFERENCES = ("city", "median", "mean")
 MULTIPLE_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\*\s*(city|median|mean)")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "offset", "totals", "correlate", "population", "spread", "vs_city", "groups", "count_share")
+            "offset", "totals", "correlate", "population", "spread", "vs_city", "groups", "count_share", "count_base")
 # Sets of the grouped rows compared ("areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic
 # areas", "the 5 lowest hardship vs the 5 highest"): each set is picked by its own having or order_by + limit and
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
-GROUP_FIGURES = ("pooled", "mean")
+GROUP_FIGURES = ("pooled", "mean", "median")
 MAX_GROUPS = 4
 GROUP_KEYS = ("label", "having", "order_by", "limit", "figure")
 
@@ -140,6 +140,9 @@ class Query:
     vs_city: bool = False  # with a spread: the city's own figure beside the places' plain average
     groups: list = field(default_factory=list)  # [{"label", "having", "order_by", "limit", "figure"}]
     count_share: bool = False  # the rows a having keeps as a share of the rows with a value ("what % of areas")
+    # with count_share: columns a row must also have a value of to be in the share's base ("what percent of the areas
+    # with a Zillow value in Jan 2024 ...": of the 76 with one, not of all 77)
+    count_base: list = field(default_factory=list)
 
     @property
     def place(self) -> str | None:
@@ -168,6 +171,8 @@ class Query:
             out["totals"] = True
         if self.count_share:
             out["count_share"] = True
+        if self.count_base:
+            out["count_base"] = list(self.count_base)
         if self.population != "auto":
             out["population"] = self.population
         return out
@@ -534,6 +539,11 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
     if query.count_share and not query.having:
         raise QueryError(f"{at}count_share gives the rows a having keeps as a share: add a having", "invalid_query",
                          f"{at}count_share")
+    query.count_base = [_known_field(query, f, f"{at}count_base")
+                        for f in _list(raw.get("count_base"), f"{at}count_base", 10)]
+    if query.count_base and not query.count_share:
+        raise QueryError(f"{at}count_base narrows count_share's base: add count_share", "invalid_query",
+                         f"{at}count_base")
     query.spread = [_known_field(query, f, f"{at}spread") for f in _list(raw.get("spread"), f"{at}spread", 20)]
     if query.vs_city and not query.spread:
         raise QueryError(f"{at}vs_city sets the city's figure beside a spread: add a spread", "invalid_query",

@@ -92,6 +92,7 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
             label = f"Rank by {earlier[:1].lower() + earlier[1:]}" if earlier else label
             columns.append({"name": name, "label": label, "unit": unit,
                             "kind": "derived", "decimals": decimals, "op": item["op"],
+                            "plain_label": _derived_label(item, specs, cat, data, with_period=False),
                             **({"direction": "asc"} if item.get("direction") == "asc" else {}),
                             "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
                                               if f in specs), "")})
@@ -180,7 +181,7 @@ def _filtered(label: str, filters: list, dims, data=None) -> str:
     return label
 
 
-def _derived_label(item, specs, cat, data=None) -> str:
+def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str:
     names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
     op = item["op"]
     if op in ("change", "pct_change"):
@@ -197,6 +198,15 @@ def _derived_label(item, specs, cat, data=None) -> str:
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
     if op == "percent_of" and all(f in specs for f in item["of"]):  # "Share of homicides (hours 22-3) in homicides"
+        first, second = (specs[f] for f in item["of"])
+        if first.measure == second.measure and first.period == second.period \
+                and all(f in first.filters for f in second.filters):
+            # "Share of homicides (kind of place: AUTO) in all homicides (Englewood), 2012, 2022": the period once
+            label = cat.measures[first.measure].label
+            kept = _filtered(label, [f for f in first.filters if f not in second.filters], cat.dimensions, data)
+            whole = _filtered(label, second.filters, cat.dimensions, data)
+            return f"Share of {kept[:1].lower() + kept[1:]} in all {whole[:1].lower() + whole[1:]}" + \
+                (f", {first.period.label()}" if first.period and with_period else "")
         parts = [_filtered(_short(f, specs, cat), specs[f].filters, cat.dimensions, data) for f in item["of"]]
         return f"Share of {parts[0][:1].lower() + parts[0][1:]} in {parts[1][:1].lower() + parts[1][1:]}"
     if op in ("ratio", "difference") and all(f in specs for f in item["of"]):
@@ -503,12 +513,23 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
         value = str(row.get(keys[0]))
         when = f"{calendar.month_name[int(value[5:7])]} {value[:4]}" if keys[0] == "month" and len(value) == 7 \
             else value
-        said = _and([_phrase({**c, "period": ""}, row.get(c["name"])) for c in figures]).rstrip(".")
+        # each label without the whole period ("2012: arrest rate 46.7%", not "arrest rate, 2012, 2022")
+        said = _and([_phrase({**c, "period": "", "label": c.get("measure_label") or c.get("plain_label") or c["label"]},
+                             row.get(c["name"]))
+                     for c in figures]).rstrip(".")
         return f"{when}: {said}."
     who = _who(row, result)
     if all(c["unit"] == "text" for c in figures):  # names and addresses: "For Ward 42, the alderperson is ..."
         said = "; ".join(f"the {_lower(c['label'])} is {fmt(row.get(c['name']))}" for c in figures).rstrip(".")
         return f"For {who}, {said}." if who else f"{said[:1].upper() + said[1:]}."
+    missing = [c for c in figures if row.get(c["name"]) is None and c["kind"] == "measure"]
+    if who and missing:
+        # "ZIP 60617's typical home value (Zillow ZHVI) in September 2024 is not in the data": a gap said, not "n/a"
+        gaps = " ".join(f"{who}'s {_lower(c.get('measure_label') or c['label'])}"
+                        f"{' in ' + c['period'] if c.get('period') else ''} is not in the data." for c in missing)
+        figures = [c for c in figures if c not in missing]
+        return (f"{who} had {_and([_phrase(c, row.get(c['name'])) for c in figures]).rstrip('.')}. " if figures
+                else "") + gaps
     said = _and([_phrase(c, row.get(c["name"])) for c in figures]).rstrip(".")  # a name may end "Jason C."
     if who:
         return f"{who} had {said}."
@@ -712,10 +733,11 @@ def _one_member(result: QueryResult, group: dict) -> dict | None:
 
 
 def _group_phrase(column: dict, value, figure: str) -> str:
-    if figure == "mean":  # "an average typical home value of $412,000 across them"
+    if figure in ("mean", "median"):  # "an average typical home value of $412,000 across them", "a median ..."
         when = f" in {column['period']}" if column.get("period") else ""
         shown = fmt(value, max(column.get("decimals", 0), 0 if column["unit"] == "dollars" else 1), column["unit"])
-        return f"an average {_lower(column.get('measure_label') or column['label'])}{when} of {shown} across them"
+        word = "an average" if figure == "mean" else "a median"
+        return f"{word} {_lower(column.get('measure_label') or column['label'])}{when} of {shown} across them"
     pooled = column.get("agg") == "ratio" or column["unit"].startswith("per ")
     return ("a combined " if pooled else "") + _phrase(column, value)
 

@@ -83,6 +83,8 @@ def query_schema() -> dict:
         "totals": {"type": "boolean", "description": "add the total over the rows and its share of the city"},
         "count_share": {"type": "boolean", "description": "with a having: the rows it keeps as a share of the rows "
                                                          "with a value (what percent of areas)"},
+        "count_base": {"type": "array", "items": {"type": "string"}, "maxItems": 10,
+                       "description": "with count_share: columns a row must have a value of to be in the base"},
         "correlate": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
         "spread": {"type": "array", "items": {"type": "string"}, "maxItems": 20,
                    "description": "columns whose count, lowest, median and highest over the rows are given"},

@@ -38,7 +38,8 @@ def _attribute(name, label, column, words, links_to=()):
 DATASET = Dataset(
     "ward_offices", source="ward_offices", title="Ward offices", time="snapshot",
     frame=lambda d: cached(d, "ward_offices", _frame), dimensions=("ward",), vintage="2019-2023 council",
-    coverage=lambda d: ("2019", "2023"), measures=(
+    coverage=lambda d: ("2019", "2023"),
+    words=("ward offices list", "ward-offices list", "ward office list", "list of ward offices"), measures=(
         _attribute("alderperson", "Alderperson", "alderperson", ("alderman", "alderperson", "alderwoman",
                                                                  "council member", "who represents")),
         _attribute("ward_office_address", "Ward office address", "office_address",
@@ -47,7 +48,8 @@ DATASET = Dataset(
         _attribute("ward_office_zip", "Ward office ZIP", "office_zip", ("office zip", "zip is it in",
                                                                         "zip code is it in", "zip is the office",
                                                                         "office's zip", "zip code of the ward office",
-                                                                        "zip of the ward office", "office zip code"),
+                                                                        "zip of the ward office", "office zip code",
+                                                                        "ward office's zip", "ward office zip"),
                    ("zip", r"\b(\d{5})\b")),
         _attribute("ward_office_phone", "Ward office phone", "office_phone",
                    ("ward phone", "ward office phone", "office phone", "office's phone")),

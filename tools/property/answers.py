@@ -185,6 +185,9 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
         summary_parts.append(f"{apart}price index {fmt_num(values['price_index'])} ({end}, "
                              f"{signed_pct(values['price_index_change_pct'])} since {base})")
     summary = f"{name}: " + "; ".join(summary_parts)
+    if period is not None and values.get("home_value") is None and end is None:
+        # no ZIP of the area has a Zillow value: a gap said in words (it read "the typical home value n/a in ... was")
+        summary = f"{name} has no Zillow home value for {period.label}: it is not in the data (none of its ZIPs has one)."
     if period is not None:
         table = home_series(c.home, number - 1, period, since.year if since else None)
         chart = {"type": "line", "x": "period", "y": "home_value", "title": f"{name}: Zillow home value"}
@@ -194,6 +197,10 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
                  "title": f"{name}: IHS price index ({values['submarket_name']})"}
     return dict(values=values, text="\n".join(lines), summary=summary, table=table, chart=chart,
                 map=area_value_map(c.home, period, since))
+
+
+def _and_names(names: list) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def comparison_answer(c, numbers, metric, period, since, end, base, caveats, method) -> dict:
@@ -212,6 +219,10 @@ def comparison_answer(c, numbers, metric, period, since, end, base, caveats, met
     fmt = fmt_money if key == "home_value" else signed_pct
     summary = (("Home value" if key == "home_value" else f"Price change since {base}") + ": "
                + ", ".join(f"{r['name']} {fmt(r[key])}" for r in ranked))
+    without = [r["name"] for r in rows if r.get(key) is None]
+    if without:  # an area left out of the ranking is said, not dropped: "East Side has no Zillow home value ..."
+        what = f"Zillow home value for {label_when}" if key == "home_value" else "price index change"
+        summary += f". {_and_names(without)} {'has' if len(without) == 1 else 'have'} no {what}: not in the data."
     values = {"scope": "comparison", "metric": metric, "compare_by": key, "rows": rows, "city": city,
               "highest": ranked[0]["name"] if ranked else None, "method": method,
               "home_value_period": period.label if period is not None else None,
