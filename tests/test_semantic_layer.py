@@ -107,6 +107,12 @@ def test_redfin_is_a_declaration(client, data_dir):
     ({"measures": []}, "missing_measure", "measure"),
     ({"measures": ["homicides"], "order_by": ["income"]}, "unknown_field", "income"),
     ({"measures": ["home_value"]}, "grain_not_available", "city-wide"),
+    # count_base narrows the base of a count_share; alone it has nothing to narrow
+    ({"measures": ["homicides"], "group_by": ["community_area"], "count_base": ["homicides"]}, "invalid_query",
+     "add count_share"),
+    ({"measures": ["homicides"], "group_by": ["community_area"], "groups": [
+        {"label": "a", "having": [{"field": "homicides", "op": ">", "value": 1}], "figure": "mode"},
+        {"label": "b", "having": [{"field": "homicides", "op": "<=", "value": 1}]}]}, "invalid_query", "median"),
 ])
 def test_bad_queries_are_400_with_a_named_error(client, body, code, words):
     resp = post(client, body)
