@@ -755,6 +755,32 @@ _WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(?:clock\s+)?(hour)s?(?:\s+
 _SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b|"
                                   r"\bsubmarkets?\s+(?:ranked|by)\b|\b(?:rank|sort|order)\s+(?:the\s+)?(?:\d+\s+)?"
                                   r"(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets\b")
+def _release_dates_its_column(w, result: dict) -> None:
+    """"... the year-over-year change in the 2025 Q4 release, and how many homicides in 2022": the release's year
+    and quarter date the column; the homicides are 2022's (they had been 2022-2025, read as the whole data)."""
+    quarter = result.get("quarter")
+    if not (quarter and w.ihs.get("figure") and {"homicides", "property"} <= set(w.domains)):
+        return
+    released = int(quarter[:4])
+    kept = sorted(y for y in w.years if y != released)
+    result["year_range"] = {"start": kept[0], "end": kept[-1]} if kept else None
+    result["years"] = [y for y in result["years"] if y != released]
+    quarter_months = list(range(3 * int(quarter[-1]) - 2, 3 * int(quarter[-1]) + 1))
+    result["months"] = [] if result.get("months") == quarter_months else result.get("months")
+    if len(kept) <= 1:  # one homicide year: no series (the change words are the release column's)
+        result["group_by"] = None if result["group_by"] == "year" else result["group_by"]
+        result["trend"] = False
+
+
+def _ranks_submarkets(low: str) -> bool:
+    """"which IHS submarket had the highest homicide rate": the submarkets ranked by a measure of their areas (not
+    "which submarket had the biggest year-over-year change": the release's column ranks them)."""
+    ranked = _SUBMARKET_RANKED_RE.search(low)
+    clause = low[ranked.end():] if ranked else ""
+    clause = clause[:min([i for i in (clause.find("?"), clause.find(". ")) if i >= 0] or [len(clause)])]
+    return bool(ranked) and not _PRICE_CLAUSE_RE.search(clause)
+
+
 _PRICE_CLAUSE_RE = re.compile(r"\b(?:change[sd]?|index|prices?|priced|appreciat\w*|ros[e]|rise|rising|grew|growth|fell|"
                               r"drop(?:ped)?|gain(?:ed)?)\b")
 _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|ratio|"
@@ -786,12 +812,7 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
-    # "which IHS submarket had the highest homicide rate": the submarkets ranked by a measure of their areas
-    # (not "which submarket had the biggest year-over-year change": the release's column ranks them)
-    ranked = _SUBMARKET_RANKED_RE.search(w.low)
-    clause = w.low[ranked.end():] if ranked else ""
-    clause = clause[:min([i for i in (clause.find("?"), clause.find(". ")) if i >= 0] or [len(clause)])]
-    result["ranks_submarkets"] = bool(ranked) and not _PRICE_CLAUSE_RE.search(clause)
+    result["ranks_submarkets"] = _ranks_submarkets(w.low)
     # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
     result["time_grains"] = list(dict.fromkeys(
         next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)
@@ -1044,18 +1065,8 @@ def _finish(w) -> Analysis:
         result["year_range"] = {"start": alone[0], "end": alone[-1]} if alone else None  # the years stay: they date
         if result["group_by"] == "year" and len(alone) <= 1:  # the month too
             result["group_by"] = None
-    released = {int(quarter[:4])} if (quarter := result.get("quarter")) and w.ihs.get("figure") else set()
-    if released and {"homicides", "property"} <= set(w.domains) and not periods and result["year_range"]:
-        # "... the year-over-year change in the 2025 Q4 release, and how many homicides in 2022": the release's
-        # year dates the column; the homicides are 2022's (they had been 2022-2025, read as the whole data)
-        kept = sorted(y for y in years if y not in released)
-        result["year_range"] = {"start": kept[0], "end": kept[-1]} if kept else None
-        result["years"] = [y for y in result["years"] if y not in released]
-        quarter_months = list(range(3 * int(quarter[-1]) - 2, 3 * int(quarter[-1]) + 1))
-        result["months"] = [] if result.get("months") == quarter_months else result.get("months")
-        if len(kept) <= 1:  # one homicide year: no series (the change words are the release column's)
-            result["group_by"] = None if result["group_by"] == "year" else result["group_by"]
-            result["trend"] = False
+    if not periods and result["year_range"]:
+        _release_dates_its_column(w, result)
     result.update(scope.fields(), **filters.fields(result["domestic_filter"]))
     result["asks_count"] = bool(_COUNT_OF_RE.search(low))
     _asked_forms(w, result)
