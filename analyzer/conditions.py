@@ -150,7 +150,19 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
             break
         if all(c.metric != condition.metric or _opposite(c, condition) for c in out):
             out.append(condition)  # a second bound on one measure: an interval, or a second set (``apart``)
-    return out
+    return out or _split_at_median(low, metric_pos, grain)
+
+
+# "split the areas at the median poverty rate: the homicide rate in each half": the split is the bound, above it one
+# half (analyzer/groups.py compares it with the rest)
+_SPLIT_AT_RE = re.compile(r"\b(?:split|divide|divided|dividing)\b[^.?;:]{0,40}?\bat\s+the\s+median\s+", re.I)
+
+
+def _split_at_median(low: str, metric_pos: dict, grain: str) -> list[AreaCondition]:
+    split = _SPLIT_AT_RE.search(low)
+    named = sorted((pos, m) for m, pos in metric_pos.items()
+                   if split and m in MEASURES and 0 <= pos - split.end() <= 12)
+    return [AreaCondition(named[0][1], "above", 0.0, split.span(), grain=grain, reference="median")] if named else []
 
 
 def _opposite(a: AreaCondition, b: AreaCondition) -> bool:

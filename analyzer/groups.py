@@ -17,7 +17,7 @@ from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
                       r"communities))|everywhere\s+else|every(?:\s+other|one\s+else)\b(?:\s+(?:area|neighbou?rhood|"
                       r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
-                      r"(?:the\s+)?other\s+(?:half|group|side)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
+                      r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
                       # "... versus the ones that didn't", "and those that did not"

@@ -269,7 +269,6 @@ class Executor:
 
     def _direct(self, m, group_by: list, period, filters: list) -> pd.Series:
         post: list = []
-        rows = self._rows(m, period, filters, post)
         place = next((g for g in group_by if self.cat.dimensions[g].kind == "place"), None)
         place_filtered = any(self.cat.dimensions[f.dimension].kind == "place" for f in filters)
         if place is None and not place_filtered:
@@ -277,8 +276,9 @@ class Executor:
                 grains = ", ".join(m.grains + m.derived_grains)
                 raise QueryError(f"{m.label} has no city-wide figure: group by {grains} or name members",
                                  "grain_not_available")
-            if m.city == "published":
+            if m.city == "published":  # before the members' rows: their window's note is not the city's figure's
                 return self._published(m, group_by, period, filters)
+        rows = self._rows(m, period, filters, post)
         keys = list(group_by) or [ALL]
         if not group_by:
             rows = rows.assign(**{ALL: "all"})

@@ -202,3 +202,28 @@ def test_a_missing_value_is_said_and_a_release_dates_only_its_column(ask, hom):
     text = lead(ask("Which DePaul IHS submarket is Englewood in, what was that submarket's year-over-year price change "
                     "in the 2025 Q4 release, and how many homicides did Englewood have in 2022?"))
     assert text.startswith(f"There were {count} homicides in Englewood (community area 68) in 2022")
+
+
+def test_a_city_figure_from_the_source_s_own_rows_carries_no_window_note(data):
+    """Redfin's city-wide homes sold for 2018 is the sum of its twelve monthly "Chicago, IL" rows; the note that a
+    neighborhood's figure is its last 90-day window was said of it too (the members' rows were read first)."""
+    from semantic.executor import run_query
+
+    red = ref._redfin()
+    city = red[(red["Region"] == "Chicago, IL") & (red["Period Duration"] == 30) & (red["end"].dt.year == 2018)]
+    result = run_query(data, {"measures": [{"measure": "redfin_homes_sold", "period": {"year": 2018}},
+                                           {"measure": "homicides", "period": {"year": 2018}}]})
+    assert len(city) == 12 and result.rows[0]["redfin_homes_sold"] == city["Homes Sold"].sum()
+    assert not any("window ending" in c for c in result.caveats)
+
+
+def test_a_split_at_the_median_is_the_bound_of_each_half(ask):
+    """"split the areas at the median poverty rate: the 2019-2022 homicide rate in each half": it gave the city's
+    rate and named 'half' as not used."""
+    poverty = ref._sm("poverty")
+    above = list(poverty[poverty > poverty.median()].index)
+    rest = list(poverty[poverty <= poverty.median()].index)
+    text = lead(ask("split the areas at the median poverty rate: what's the homicide rate in each half 2019-2022?"))
+    assert f"The {len(above)} community areas with households below poverty over the median {poverty.median():.1f}%" \
+        f" had a combined {_pooled(above, 2019, 2022):.1f}" in text
+    assert f"had a combined {_pooled(rest, 2019, 2022):.1f}" in text and "not use" not in text
