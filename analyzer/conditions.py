@@ -155,11 +155,11 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
 
 # "split the areas at the median poverty rate: the homicide rate in each half": the split is the bound, above it one
 # half (analyzer/groups.py compares it with the rest)
-_SPLIT_AT_RE = re.compile(r"\b(?:split|divide|divided|dividing)\b[^.?;:]{0,40}?\bat\s+the\s+median\s+", re.I)
+SPLIT_AT_RE = re.compile(r"\b(?:split|divide|divided|dividing)\b[^.?;:]{0,40}?\bat\s+the\s+median\s+", re.I)
 
 
 def _split_at_median(low: str, metric_pos: dict, grain: str) -> list[AreaCondition]:
-    split = _SPLIT_AT_RE.search(low)
+    split = SPLIT_AT_RE.search(low)
     named = sorted((pos, m) for m, pos in metric_pos.items()
                    if split and m in MEASURES and 0 <= pos - split.end() <= 12)
     return [AreaCondition(named[0][1], "above", 0.0, split.span(), grain=grain, reference="median")] if named else []

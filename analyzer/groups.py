@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from analyzer.conditions import HOW_FAR_RE, group_bounds
+from analyzer.conditions import HOW_FAR_RE, SPLIT_AT_RE, group_bounds
 from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, number
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
@@ -25,7 +25,7 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"haven'?t|have\s+not))\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
-                      r"[\s-]+\w+\s+(?:group|half|set)\b|\b(?:split|divid\w+)\b(?:[^.?;]{0,40}?\bat\s+the\s+median\b)?", re.I)
+                      r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
 # A group named by its side of the bound: "how many times higher is the below-median group's"
 _SIDE_NAMED_RE = re.compile(r"\b(?:below|above|under|over)[\s-]+(?:the\s+)?median\b(?:\s+(?:group|set|half|areas|ones)"
                             r"(?:'s)?)?", re.I)
@@ -84,7 +84,7 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     if quantiles:
         return quantiles
     figure = "mean" if MEAN_RE.search(low) else "median" if _median_figure(low) else "pooled"
-    words = [m.span() for rx in (MEAN_RE, _SETS_RE, _SIDE_NAMED_RE) for m in rx.finditer(low)] + \
+    words = [m.span() for rx in (MEAN_RE, _SETS_RE, _SIDE_NAMED_RE, SPLIT_AT_RE) for m in rx.finditer(low)] + \
         ([_median_figure(low).span()] if figure == "median" else [])
     rest = _REST_RE.search(low)
     if condition is not None and rest and condition.metric not in ("population_change", "home_value_change"):

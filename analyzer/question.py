@@ -24,6 +24,7 @@ from analyzer.analysis import LAYER_MEASURES, Analysis, AreaCondition, HomicideC
 from analyzer.lexicon import (
     correct_place_words,
     mentions_after,
+    CHANGE_WORDS,
     expand_shorthand,
     RANK_ASC,
     RANK_DESC,
@@ -781,8 +782,8 @@ def _ranks_submarkets(low: str) -> bool:
     return bool(ranked) and not _PRICE_CLAUSE_RE.search(clause)
 
 
-_PRICE_CLAUSE_RE = re.compile(r"\b(?:change[sd]?|index|prices?|priced|appreciat\w*|ros[e]|rise|rising|grew|growth|fell|"
-                              r"drop(?:ped)?|gain(?:ed)?)\b")
+# a change (the lexicon's one table of change words) or a price named in the ranked clause: the release ranks them
+_PRICE_CLAUSE_RE = re.compile(rf"\b(?:{CHANGE_WORDS}|rising|gain(?:ed)?|index|prices?|priced|appreciat\w*)\b")
 _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|ratio|"
                                 r"difference|deadlier)\b")
 
