@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from semantic.executor import run_query
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead, raw_homicides
 
@@ -207,8 +208,6 @@ def test_a_missing_value_is_said_and_a_release_dates_only_its_column(ask, hom):
 def test_a_city_figure_from_the_source_s_own_rows_carries_no_window_note(data):
     """Redfin's city-wide homes sold for 2018 is the sum of its twelve monthly "Chicago, IL" rows; the note that a
     neighborhood's figure is its last 90-day window was said of it too (the members' rows were read first)."""
-    from semantic.executor import run_query
-
     red = ref._redfin()
     city = red[(red["Region"] == "Chicago, IL") & (red["Period Duration"] == 30) & (red["end"].dt.year == 2018)]
     result = run_query(data, {"measures": [{"measure": "redfin_homes_sold", "period": {"year": 2018}},
