@@ -137,6 +137,7 @@ class RankedSet:
     # the years the set is ranked over where each set names its own ("top 15 for rate in 2019-2022 but not in the top
     # 15 for rate in 2004-2008"): (first, last); () where it names none
     years: tuple = ()
+    position: int = 1  # within a set: "which one had the SECOND highest": the place at that rank
 
 
 @dataclass
@@ -177,6 +178,7 @@ class Analysis:
     compared_groups: dict | None = None
     asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
     asks_peak: str | None = None  # "when did the price index peak": "high" | "low", a series' extreme over time
+    runner_up_gap: bool = False  # "how far ahead of the runner-up": the first two ranked, the gap between them
     ranks_submarkets: bool = False  # "which IHS submarket had ...": the submarkets are the places ranked
     share_base: str | None = None  # "... of the areas with a Zillow value": the measure whose places make the base
     asks_share_of_places: bool = False  # "what percent of community areas have ...": the count as a share of all

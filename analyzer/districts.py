@@ -37,7 +37,9 @@ def named_districts(low: str, data, taken: list, context: str = _CONTEXT) -> tup
     alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
     # "the Gresham (district 6) police station": the number in brackets between the name and its word
     # "the district 11 (Harrison) police station": the name in brackets before its word
-    pattern = re.compile(r"\b(" + alternatives + r")\)?\s+(?:\((?:police\s+)?district\s+\d{1,2}\)\s+)?" + context +
+    # "the Harrison (11th) district police station": the district's ordinal in brackets, its word after
+    pattern = re.compile(r"\b(" + alternatives + r")\)?\s+(?:\((?:police\s+)?district\s+\d{1,2}\)\s+|"
+                         r"\(\d{1,2}(?:st|nd|rd|th)\)\s+(?:police\s+)?district\s+)?" + context +
                          r"\b|\b" + context + r"\s+(?:of\s+)?(" +
                          alternatives + r")\b")
     numbers, spans = [], []

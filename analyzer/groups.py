@@ -16,7 +16,7 @@ from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
                       r"communities))|everywhere\s+else|every(?:\s+other|one\s+else)\b(?:\s+(?:area|neighbou?rhood|"
-                      r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
+                      r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
@@ -90,6 +90,12 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     if condition is not None and rest and condition.metric not in ("population_change", "home_value_change"):
         consumed += [rest.span(), *words]
         return {"kind": "rest", "figure": figure, "bounds": []}
+    # ("drop any that are also among ...: how many remain, the remaining ones' homicides": what is left of the set)
+    if condition is None and rest and ranking and ranking.get("top_n") and not ranking.get("both_ends") \
+            and "remaining" not in rest.group(0):
+        # "the 10 areas with the highest share of Black residents ... and the same for all the other 67 areas"
+        consumed += [rest.span(), *words]
+        return {"kind": "ranked_rest", "figure": figure, "bounds": []}
     bounds = group_bounds(low)
     # "the ratio of the rate in majority-Black areas to that in majority white ones": two sets set against each other
     if len(bounds) == 2 and (COMPARE_RE.search(low) or _SETS_RE.search(low) or TIMES_RE.search(low)

@@ -138,7 +138,8 @@ _SENTENCE_END_RE = re.compile(r"\?\s+(?=\S)|(?<!\bvs)(?<!\bst)(?<!\bno)\.\s+(?=(
 
 def _declined(whole: Analysis) -> list[int]:
     """Years the whole reading declined, other than an IHS release's ("the IHS 2025 Q4 summary" dates a column)."""
-    released = {int(q[:4]) for q in [*whole.quarters, whole.quarter or ""] if q}
+    # (the index's own quarters, "grew the most from 2020Q1 to 2025Q4", are no release: their year is declined)
+    released = {int(q[:4]) for q in [*whole.quarters, whole.quarter or ""] if q} if whole.price_figure else set()
     return [y for y in whole.out_of_range_years if y not in released]
 
 

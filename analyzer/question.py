@@ -435,7 +435,9 @@ def _link_fields(w, result: dict) -> None:
     result["growth_counted"] = (("below" if counted.group(1)[0] in "lsdf" else "above") if counted else None)
     result["asks_pooled"] = bool(re.search(r"\bpooled\b|\b(?:combined|overall|aggregate)\s+(?:share|percent(?:age)?|"
                                            r"proportion)\b", w.low))
-    result["district_counted"] = w.station_area and not w.per_capita and bool(_DISTRICT_COUNTED_RE.search(w.low))
+    # (a rate asked of the station's area beside "how many homicides did district 7 record": the district's count too)
+    result["district_counted"] = w.station_area and (not w.per_capita or "how many" in w.low) \
+        and bool(_DISTRICT_COUNTED_RE.search(w.low))
     # the count named again for the station's area ("... compared with homicides in the community area where the
     # district 6 station sits", "give both counts")
     result["area_counted_too"] = result["district_counted"] and (
@@ -511,8 +513,12 @@ def _read_shape(w) -> None:
     # group, not a bound on the areas
     conditions = _conditions(w)
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
-    majority = _MAJORITY_RE.search(low) if census_group and not condition else None
-    if majority and not (areas or wards or districts or zips):
+    majority = _MAJORITY_RE.search(low) if census_group else None
+    if majority and any(c.metric in ("race", _group_metric(census_group)) and c.value == 50.0 and c.side == "above"
+                        for c in conditions):
+        consumed.append(majority.span())  # "majority Black (more than 50% Black)": the bound said twice
+        majority = None
+    if majority and not condition and not (areas or wards or districts or zips):
         # "majority-Black community areas": the group's share of residents over half
         condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
         consumed.append(majority.span())
@@ -783,6 +789,9 @@ def _ranks_submarkets(low: str) -> bool:
 
 
 # a change (the lexicon's one table of change words) or a price named in the ranked clause: the release ranks them
+# "how far ahead of the runner-up was it", "its lead over the second": the gap between the first two
+_RUNNER_UP_GAP_RE = re.compile(r"\b(?:how\s+far\s+(?:ahead\s+of|above)|(?:gap|margin|lead|difference)\s+(?:over|to|from|"
+                               r"between\s+it\s+and))\s+(?:the\s+)?(?:runner[\s-]?up|second(?:[\s-]place)?|next\s+one)\b")
 _PRICE_CLAUSE_RE = re.compile(rf"\b(?:{CHANGE_WORDS}|rising|gain(?:ed)?|index|prices?|priced|appreciat\w*)\b")
 _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|ratio|"
                                 r"difference|deadlier)\b")
@@ -814,6 +823,9 @@ def _query_parts(w, result: dict) -> None:
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
     result["ranks_submarkets"] = _ranks_submarkets(w.low)
+    result["runner_up_gap"] = bool(_RUNNER_UP_GAP_RE.search(w.low))
+    if result["runner_up_gap"] and ranking and ranking["position"] == 2:
+        ranking["position"] = 1  # the runner-up is what the first is measured against, not the place asked
     # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
     result["time_grains"] = list(dict.fromkeys(
         next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)
@@ -859,7 +871,9 @@ def _query_parts(w, result: dict) -> None:
     # both named before it ("Chatham or Auburn Gresham -- which ... how many times the other's"): the question's order
     result["ratio_first"] = (before if len(before) == 1 else after if not before else [(0, None)])[0][1] \
         if before or after else None
-    asked = _TIMES_SUBJECT_RE.match(w.low, times.end()) if times else None
+    # ("how many times higher North Lawndale's rate is than Austin's": the place right after the comparative)
+    asked = (_TIMES_SUBJECT_RE.match(w.low, times.end()) or _TIMES_DIRECT_RE.match(w.low, times.end())) \
+        if times else None
     if asked:  # "A vs B ...: how many times higher is B's?": the place the question puts after "is" is the top
         result["ratio_first"] = next((a["number"] for a in w.areas if a.get("text") and
                                       w.low.startswith(a["text"].lower(), asked.end())), result["ratio_first"])
@@ -872,6 +886,7 @@ def _query_parts(w, result: dict) -> None:
 # "how many times higher is Englewood's", "how many times as high was X's": the subject of the comparison follows
 _TIMES_SUBJECT_RE = re.compile(r"\s+(?:(?:higher|greater|larger|bigger|more|lower|smaller|as\s+\w+)\s+)?"
                                r"(?:is|was|are|were)\s+(?:the\s+)?")
+_TIMES_DIRECT_RE = re.compile(r"\s+(?:higher|greater|larger|bigger|more|lower|smaller)\s+(?=[a-z])")
 # "how many households", "what share of the city's households ... live in": the households counted (a share of the
 # city's count), not each area's share of its own households
 _MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|killings)\s+in\s+((?:19|20)\d\d)\s+than\s+"
@@ -928,11 +943,18 @@ def _change_conditions(w, result: dict, condition):
             and not result["ranking"] and not (areas or wards or districts or zips) and _GREW_AREAS_RE.search(low):
         # "areas that grew in population ... and also had a homicide rate under 10": the change's sign is a
         # condition beside the other
-        phrase = _GREW_AREAS_RE.search(low).group(0)  # its own bound, not the other condition's ("under 10")
+        grew = _GREW_AREAS_RE.search(low)
+        phrase = grew.group(0)  # its own bound, not the other condition's ("under 10")
         lost = bool(_LOSS_RE.search(phrase))
         side, value, percent = change_bound(phrase, lost) or ("below" if lost else "above", 0.0, False)
-        result["more_conditions"] = [*result["more_conditions"],
-                                     AreaCondition("population_change", side, value, (0, 0), percent=percent)]
+        change = AreaCondition("population_change", side, value, (0, 0), percent=percent)
+        if _BASE_FIRST_RE.match(low) and grew.start() < condition.span[0]:
+            # "Of the areas whose population fell ..., what percent had a rate above the city's": the change's set is
+            # the base, the other bound is asked of its members
+            result["area_condition"], result["more_conditions"] = change, [condition, *result["more_conditions"]]
+            result["conditions_joint"] = False
+            return
+        result["more_conditions"] = [*result["more_conditions"], change]
         # "areas that grew ... and also had": one set meeting both ("of those, how many also" asks of the first set)
         result["conditions_joint"] = not re.search(r"\b(?:of|among)\s+(?:those|them|these)\b", low)
     if rose and not condition and not result["population_growth"] and not (areas or wards or districts or zips) \
@@ -1187,7 +1209,7 @@ _LATEST_FIGURES_RE = re.compile(r"\b(?:the\s+)?(?:latest|newest|most\s+recent)\s
 
 
 _GROWTH_RE = re.compile(r"\b(?:grow|grows|grown|grew|growing|growth|shr[aiu]nk|shrinking|shrinkage|(?:lost|gained|"
-                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|population\s+(?:drop|decline|loss|fall|gain|increase|decrease)s?|(?:drop|decline|loss|fall|gain|increase|decrease)s?\s+in\s+(?:[\w'’-]+\s+){0,2}?population|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
+                        r"added|lose|gain)\s+(?:[\w%-]+\s+){0,5}?(?:people|residents|population)|population\s+(?:\w+\s+){0,2}?chang(?:e|ed|es)|population\s+(?:drop(?:ped)?|declined?|loss|fall|fell|gain(?:ed)?|increased?|decreased?|rose)s?|(?:drop|decline|loss|fall|gain|increase|decrease)s?\s+in\s+(?:[\w'’-]+\s+){0,2}?population|chang(?:e|es)\s+in\s+(?:[\w'’-]+\s+){0,2}?"
                         r"(?:population|number\s+of\s+residents)|"
                         # "its ACS population, and how much did it change from 2010": the census year names the change
                         r"did\s+(?:it|that|this)\s+(?:change|grow|shrink|fall|drop|rise)\s+(?:from|since)\s+(?:the\s+)?2010)\b")
@@ -1294,9 +1316,15 @@ _ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)
                             # "neighborhoods that lost more than 10% of their population: their pooled rate"
                             r"\b(?:community\s+areas|neighbou?rhoods|areas)\s+(?:that|which|where|whose|with)\b")
 # "areas that grew in population", "neighborhoods which lost residents since 2010": places picked by the change
+# "Of the areas whose ..., what percent": the set named first is the share's base
+_BASE_FIRST_RE = re.compile(r"\s*(?:of|among)\s+(?:the|all(?:\s+the)?)\s+(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods)\s+"
+                            r"(?:whose|that|which|where|with)\b")
 _GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|communities|ones)\s+(?:that|which|where|"
                             r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
                             r"[^.?;:]{0,40}?\b(?:population|residents|people)\b|"
+                            # "the areas whose population fell between the 2010 census and the ACS"
+                            r"\b(?:community\s+areas|neighbou?rhoods|areas|communities)\s+whose\s+(?:population|number\s+of\s+"
+                            r"residents)\s+(?:grew|rose|gained|fell|dropped|declined|shrank|increased|decreased)\b|"
                             # "a hardship index above 70 AND gained population between the 2010 census and the ACS"
                             r"\b(?:and|also|but)\s+(?:also\s+|still\s+)?(?:have\s+|had\s+)?(?:grew|grown|gained|lost|"
                             r"shrank|shrunk|declined)\s+(?:in\s+)?(?:population|residents|people)\b|"
@@ -1696,10 +1724,12 @@ _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2
 
 # "how many homicides were recorded in police district 11 in 2022, and ... the area where its station is": the
 # district's own count (the area's figures are the rest)
-_DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for)\s+"
-                                  r"(?:police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
+_DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for|did)\s+"
+                                  r"(?:(?:the\s+)?police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
 # "... while also having": both at once, not the second among the first
-_OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|(?<!\bwhile\s)\balso\b|\?.*\band\s+how\s+many\b")
+# ("are majority Black and also have a value above the median": one set meeting both, as "while also")
+_OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|(?<!\bwhile\s)(?<!\band\s)\balso\b|"
+                          r"\?.*\band\s+how\s+many\b")
 # The windows leave room for a district's name in brackets ("the district 11 (Harrison) police station").
 _AREA_OF_STATION_RE = re.compile(r"\bthe\s+(?:community\s+)?area\s+(?:where|in\s+which|that\s+(?:holds|has|contains|"
                                  r"houses|hosts))\b[^.?;]{0,50}\bstation\b")

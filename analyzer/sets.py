@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import RankedSet
-from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC, mentions_after
+from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC, mentions_after, ordinals
 
 _PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip\s+codes|zips)"
 _SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
@@ -88,7 +88,11 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                 _order(groups["sup"], metric)
             n = _count(m.group(2) if groups.get("end") else m.group(1))
             drop = _DROP_RE.search(low, max(0, m.start() - 60), m.start())
-            excluded = bool(found) and bool(drop or pattern is _AMONG_RE and re.search(r"\bnot\s+$", low[:m.start()]))
+            # ("... below $250,000 but are NOT among the 20 areas with ...": right after "not among", with no set
+            # before it, the set is taken from the places a bound picks)
+            right_after = re.search(r"\bnot\s+(?:also\s+)?(?:in|among)\s+(?:the\s+)?$", low[:m.start()])
+            excluded = bool(found or right_after) and bool(drop or pattern is _AMONG_RE and re.search(r"\bnot\s+$",
+                                                                                                    low[:m.start()]))
             # the words that take the set away are the set's ("but were NOT in the top 15 ...")
             span = (drop.start(), m.end()) if excluded and drop else m.span()
             found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end())))
@@ -116,8 +120,13 @@ def _own_years(low: str, end: int) -> tuple:
 # "then drop any that are also among", "excluding those in", "but not in": a later set is taken away from the first
 _DROP_RE = re.compile(r"\b(?:drop|dropping|remove|removing|exclude|excluding|minus|take\s+out|taking\s+out|leave\s+out|"
                       r"leaving\s+out|throw\s+out|except|but\s+not|not\s+(?:also\s+)?(?:in|among))\b[^.?;]{0,45}$")
+_ORDINAL = "|".join(sorted(ordinals(10, 2), key=len, reverse=True))
 _OUTER_RE = re.compile(rf"\b(?:which|what)\b(?:\s+(?:one|area|community\s+area|neighbou?rhood|of\s+(?:them|those|"
-                       rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?{_SUPER}\s+", re.I)
+                       rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?"
+                       rf"(?:(?P<pos>{_ORDINAL})[\s-]+)?{_SUPER}\s+|"
+                       # "what's the highest Zillow value any one of them had": the value asked within the set
+                       rf"\bwhat(?:'s|\u2019s|\s+is|\s+was)\s+the\s+{_SUPER.replace('sup', 'sup2')}\s+(?=[^?]{{0,60}}\b(?:any\s+"
+                       rf"(?:one\s+)?of\s+(?:them|those)|among\s+(?:them|those))\b)", re.I)
 
 
 def rank_within(low: str, metric_pos: dict, sets: list[RankedSet], condition=None) -> RankedSet | None:
@@ -128,8 +137,10 @@ def rank_within(low: str, metric_pos: dict, sets: list[RankedSet], condition=Non
     for m in _OUTER_RE.finditer(low):
         if any(s.span[0] <= m.start() < s.span[1] for s in sets):
             continue
+        sup = m.group("sup") or m.group("sup2")
         metric = _metric_after(low, m.end(), metric_pos) or next(
-            (name for rx, name in RANK_WORD_METRIC if rx.search(m.group("sup"))), None)
+            (name for rx, name in RANK_WORD_METRIC if rx.search(sup)), None)
         if metric is not None and (sets or metric != condition.metric):
-            return RankedSet(metric, 1, _order(m.group("sup"), metric), m.span())
+            position = ordinals(10, 2).get((m.group("pos") or "").lower(), 1)
+            return RankedSet(metric, 1, _order(sup, metric), m.span(), position=position)
     return None

@@ -569,7 +569,9 @@ _PERCENT_CHANGE_RE = re.compile(
     r"\bin\s+percent(?:age)?(?:\s+terms)?\s*(?:[?.!]|$)|"
     # "home-value gain (%)", "% gain", "growth in %"
     r"\b(?:change|increase|decrease|rise|drop|decline|jump|fall|gain|growth|loss)\s*\(\s*%\s*\)|%\s+(?:gain|growth|loss)\b|"
-    r"\b(?:gain|growth|loss|change)\s+in\s+%", re.I)
+    r"\b(?:gain|growth|loss|change)\s+in\s+%|"
+    # "how much higher (%) was 2025Q4 than the 2007 average"
+    r"\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller)\s*\(\s*(?:%|percent|in\s+%)\s*\)", re.I)
 
 
 # ---------------------------------------------------------------- the whole reading

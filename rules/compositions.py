@@ -466,7 +466,11 @@ def set_query(analysis: Analysis) -> dict | None:
     if (analysis.asks_count or named_apart) and any(_name(m) == "homicide_rate" for m in measures):
         _add(measures, {"measure": "homicides", **({"period": period} if period else {})})  # "their combined count"
     return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
-            "order_by": order, **({"limit": within.n} if within else {"totals": True})}
+            "order_by": order, **({"limit": within.n} if within else {"totals": True}),
+            **({"offset": within.position - 1} if within and within.position > 1 else {}),
+            # "... and how far ahead of the runner-up was it": the first two, the range between them
+            **({"limit": 2, "spread": [order[0]["field"]]} if within and analysis.runner_up_gap and within.n == 1
+               and within.position == 1 else {})}
 
 
 def threshold_set(analysis: Analysis) -> dict | None:
@@ -519,6 +523,9 @@ def threshold_set(analysis: Analysis) -> dict | None:
             n = ranked.top_n or 1
             query.update(order_by=[{"field": _name(target), "direction": ranked.order}], limit=n, totals=n > 1,
                          **({"offset": ranked.position - 1} if ranked.position > 1 else {}))  # "the SECOND highest"
+            if analysis.runner_up_gap and n == 1 and ranked.position == 1:
+                # "... and how far ahead of the runner-up was it": the first two, the range between them
+                query.update(limit=2, totals=False, spread=[_name(target)])
     return query
 
 
@@ -1238,6 +1245,8 @@ def ihs_quarter_and_years(analysis: Analysis) -> dict | None:
     specs = [{"measure": "price_index", "period": {"quarter": quarter}, "as": f"price_index_{quarter}"}] + [
         {"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in years]
     pair = [s["as"] for s in specs[1:]]
+    if len(pair) == 1 and analysis.asks_percent_change:  # "how much higher (%) was 2025Q4 than the 2007 average"
+        pair = [pair[0], specs[0]["as"]] if years[0] < int(quarter[:4]) else [specs[0]["as"], pair[0]]
     derived = [{"name": "change", "op": "change", "of": pair},
                {"name": "change_pct", "op": "pct_change", "of": pair}] if len(pair) == 2 else []
     return {"measures": specs, "group_by": ["submarket"], **({"derived": derived} if derived else {}),
@@ -1546,6 +1555,15 @@ def group_compare(analysis: Analysis) -> dict | None:
         lead = compared.get("first") or ranking.order
         groups = [{"label": way, "order_by": [{"field": _name(first), "direction": way}], "limit": ranking.top_n or 1}
                   for way in (lead, "desc" if lead == "asc" else "asc")] if first else []
+        skip = ranking.metric
+    elif compared["kind"] == "ranked_rest":
+        # "the 10 areas with the highest share of Black residents, and all the other 67": the set by its rank
+        ranking = analysis.ranking
+        first = _set_spec(ranking.metric, analysis, period) if ranking.metric else None
+        derived = [{"name": "set_rank", "op": "rank", "of": [_name(first)],
+                    **({"direction": "asc"} if ranking.order == "asc" else {})}] if first else []
+        groups = [{"label": label, "having": [{"field": "set_rank", "op": way, "value": ranking.top_n}]}
+                  for label, way in (("picked", "<="), ("the rest", ">"))]
         skip = ranking.metric
     elif compared["kind"] == "rest" and analysis.area_condition.metric == "population_change":
         # "areas that lost population versus the ones that didn't": each side of the change's bound

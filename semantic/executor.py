@@ -105,8 +105,12 @@ class Executor:
             self.used.extend(inner.used)
             names = [f"{row[place + '_name']} ({row[place]})" if row.get(place + "_name") else str(row[place])
                      for row in result.rows]
+            # the set's own totals: a count over the members picked from it is also a share of the set's
+            additive = [c["name"] for c in result.columns if c.get("additive")]
+            totals = {name: float(sum(r[name] for r in result.rows if isinstance(r.get(name), (int, float))))
+                      for name in additive}
             self.steps.append({"query": q.members_from.to_dict(), "members": members, "names": names,
-                               "grain": place})
+                               "grain": place, "totals": totals})
             filters.append(Filter(place, "in", members))
         keys = list(q.group_by) or [ALL]
         columns = {}

@@ -739,7 +739,10 @@ def _group_phrase(column: dict, value, figure: str) -> str:
         word = "an average" if figure == "mean" else "a median"
         return f"{word} {_lower(column.get('measure_label') or column['label'])}{when} of {shown} across them"
     pooled = column.get("agg") == "ratio" or column["unit"].startswith("per ")
-    return ("a combined " if pooled else "") + _phrase(column, value)
+    said = _phrase(column, value)
+    # "a combined arrest rate of 35.4%" (the phrase's own article gives way)
+    return re.sub(r"^an? ", "a combined ", said) if pooled and re.match(r"an? ", said) else \
+        ("a combined " if pooled else "") + said
 
 
 def _total_parts(result: QueryResult) -> list[str]:
@@ -753,8 +756,8 @@ def _total_parts(result: QueryResult) -> list[str]:
         base = labels.get(name)
         if base and base.get("kind") == "measure" and base.get("additive"):
             share = result.totals.get(f"{name}_share_of_city")
-            of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))})" \
-                if share is not None else ""
+            of_city = f" ({fmt(share, 1, 'percent')} of the city's {fmt(result.totals.get(name + '_city'))}" \
+                f"{_of_the_set(result, name, value)})" if share is not None else ""
             parts.append(_phrase(base, value) + of_city)
         elif base and base.get("agg") in ("mean", "weighted_mean") and name not in ordered and result.rows:
             # "the average poverty rate across the 8 areas": the areas' plain mean, and the weighted one beside it
@@ -791,6 +794,15 @@ def _total_parts(result: QueryResult) -> list[str]:
             parts.append(f"a combined {_phrase(base, value)}" +
                          (f" (the city's: {fmt(city, base.get('decimals', 1))})" if city is not None else ""))
     return parts
+
+
+def _of_the_set(result: QueryResult, name: str, value) -> str:
+    """"; 81.5% of the 1,803 in those 15": a count over members picked from a set, as a share of the set's own."""
+    step = result.steps[-1] if result.steps else {}
+    whole = (step.get("totals") or {}).get(name)
+    if not isinstance(whole, (int, float)) or not whole or not isinstance(value, (int, float)):
+        return ""
+    return f"; {fmt(value / whole * 100, 1, 'percent')} of the {fmt(whole)} in those {len(step.get('members') or [])}"
 
 
 def _strength(r: float) -> str:
