@@ -513,11 +513,7 @@ def _read_shape(w) -> None:
     # group, not a bound on the areas
     conditions = _conditions(w)
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
-    majority = _MAJORITY_RE.search(low) if census_group else None
-    if majority and any(c.metric in ("race", _group_metric(census_group)) and c.value == 50.0 and c.side == "above"
-                        for c in conditions):
-        consumed.append(majority.span())  # "majority Black (more than 50% Black)": the bound said twice
-        majority = None
+    majority = _majority(low, census_group, conditions, consumed)
     if majority and not condition and not (areas or wards or districts or zips):
         # "majority-Black community areas": the group's share of residents over half
         condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
@@ -779,6 +775,26 @@ def _release_dates_its_column(w, result: dict) -> None:
         result["trend"] = False
 
 
+def _majority(low: str, census_group, conditions: list, consumed: list):
+    """"majority-Black" as the bound it names, None where a condition already states it ("majority Black (more than
+    50% Black)": the bound said twice, its words read)."""
+    majority = _MAJORITY_RE.search(low) if census_group else None
+    if majority and any(c.metric in ("race", _group_metric(census_group)) and c.value == 50.0 and c.side == "above"
+                        for c in conditions):
+        consumed.append(majority.span())
+        return None
+    return majority
+
+
+def _runner_up_gap(low: str, ranking: dict | None) -> bool:
+    """"... and how far ahead of the runner-up was it": the gap asked; the runner-up is what the first place is
+    measured against, not the place asked (its rank stays first)."""
+    asked = bool(_RUNNER_UP_GAP_RE.search(low))
+    if asked and ranking and ranking["position"] == 2:
+        ranking["position"] = 1
+    return asked
+
+
 def _ranks_submarkets(low: str) -> bool:
     """"which IHS submarket had the highest homicide rate": the submarkets ranked by a measure of their areas (not
     "which submarket had the biggest year-over-year change": the release's column ranks them)."""
@@ -809,9 +825,8 @@ def _query_parts(w, result: dict) -> None:
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
-    # "but were NOT in the top 15 for rate in 2004-2008": the words that take a set away are read with it
-    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded)
-    result["not_used"] = [p for p in result["not_used"] if not (taken and p.lower() in taken)]
+    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded) or "\0"  # "but were NOT in the top 15"
+    result["not_used"] = [p for p in result["not_used"] if p.lower() not in taken]
     ranking = result.get("ranking")
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
@@ -822,10 +837,7 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
-    result["ranks_submarkets"] = _ranks_submarkets(w.low)
-    result["runner_up_gap"] = bool(_RUNNER_UP_GAP_RE.search(w.low))
-    if result["runner_up_gap"] and ranking and ranking["position"] == 2:
-        ranking["position"] = 1  # the runner-up is what the first is measured against, not the place asked
+    result.update(ranks_submarkets=_ranks_submarkets(w.low), runner_up_gap=_runner_up_gap(w.low, ranking))
     # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
     result["time_grains"] = list(dict.fromkeys(
         next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)
