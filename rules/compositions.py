@@ -468,9 +468,12 @@ def set_query(analysis: Analysis) -> dict | None:
     return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
             "order_by": order, **({"limit": within.n} if within else {"totals": True}),
             **({"offset": within.position - 1} if within and within.position > 1 else {}),
-            # "... and how far ahead of the runner-up was it": the first two, the range between them
-            **({"limit": 2, "spread": [order[0]["field"]]} if within and analysis.runner_up_gap and within.n == 1
-               and within.position == 1 else {})}
+            **(_runner_up(analysis, order[0]["field"]) if within and within.n == 1 and within.position == 1 else {})}
+
+
+def _runner_up(analysis: Analysis, field: str) -> dict:
+    """"... and how far ahead of the runner-up was it": the first two, and the range between them."""
+    return {"limit": 2, "totals": False, "spread": [field]} if analysis.runner_up_gap else {}
 
 
 def threshold_set(analysis: Analysis) -> dict | None:
@@ -523,9 +526,8 @@ def threshold_set(analysis: Analysis) -> dict | None:
             n = ranked.top_n or 1
             query.update(order_by=[{"field": _name(target), "direction": ranked.order}], limit=n, totals=n > 1,
                          **({"offset": ranked.position - 1} if ranked.position > 1 else {}))  # "the SECOND highest"
-            if analysis.runner_up_gap and n == 1 and ranked.position == 1:
-                # "... and how far ahead of the runner-up was it": the first two, the range between them
-                query.update(limit=2, totals=False, spread=[_name(target)])
+            if n == 1 and ranked.position == 1:
+                query.update(_runner_up(analysis, _name(target)))
     return query
 
 
