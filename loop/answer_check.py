@@ -185,9 +185,15 @@ _AREA_NAMED = re.compile(r"\b([A-Z][A-Za-z'’.\-]+(?: [A-Z][A-Za-z'’.\-]+){0,
 _GRAIN_NAMED = re.compile(r"\b(ward|district)s?\s+#?(\d{1,2})\b|\b(606\d\d)\b", re.IGNORECASE)
 
 
+# An IHS submarket as the release names it: the 0.5B model wrote "Chicago had the largest year-over-year change" for
+# "Chicago--South Lawndale/Brighton Park" (the figure right, the place lost); its name after "Chicago--" is held to
+_WORD = r"[A-Z][A-Za-z'’.\-]*"
+_SUBMARKET_NAMED = re.compile(rf"\bChicago--({_WORD}(?: {_WORD})*(?:/{_WORD}(?: {_WORD})*)*)")
+
+
 def places_named(line: str) -> list[str]:
     """The places a key line names, each as the words an answer must carry."""
-    found = [m.group(1) for m in _AREA_NAMED.finditer(line)]
+    found = [m.group(1) for m in _AREA_NAMED.finditer(line)] + [m.group(1) for m in _SUBMARKET_NAMED.finditer(line)]
     found += [f"{m.group(1).lower()} {m.group(2)}" if m.group(2) else m.group(3) for m in _GRAIN_NAMED.finditer(line)]
     return list(dict.fromkeys(found))
 

@@ -176,6 +176,10 @@ def test_the_places_a_key_line_names_are_held_to_the_answer():
     assert places_named("were ward 47 and ward 48") == ["ward 47", "ward 48"]
     assert _names("Wards 47 and 48 had none.", "ward 48") and not _names("Ward 47 had none; 48 people", "ward 48")
     assert not _names("The most Hispanic area had 92.3%.", "Gage Park")
+    # an IHS submarket: its name after "Chicago--" ("Chicago had the largest change" lost it, blind32)
+    line = "The IHS submarket with the highest price change is Chicago--South Lawndale/Brighton Park, with 11.0%."
+    assert places_named(line) == ["South Lawndale/Brighton Park"]
+    assert not _names("In the IHS 2025 Q4 summary, Chicago had the largest change, 11.0%.", places_named(line)[0])
 
 
 def test_a_question_read_only_by_the_layers_declarations_is_not_declined_with_a_model(registry, settings, data_dir):
