@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from analyzer.conditions import HOW_FAR_RE, SPLIT_AT_RE, group_bounds
-from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, number
+from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, alternation, number, ordinals
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
@@ -40,12 +40,11 @@ _END_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\b", re.I)
 
 _QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
 _QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b", re.I)
-_PLACE_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-                   "fifth": 5, "5th": 5}
+_PLACE_ORDINALS = ordinals(5)
 # Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
 # quartile") or a number counted from the lowest ("Q4", "quartile 1", "the fourth quartile").
 _QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<high>highest|top|richest|most|"
-                               r"upper|last)|(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th))"
+                               r"upper|last)|(?P<nth>" + alternation(_PLACE_ORDINALS) + "))"
                                r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?:tercile|quartile|quintile|decile)\b|"
                                r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b", re.I)
 

@@ -71,7 +71,8 @@ _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SH
 _NUMBER_SIGN_RE = re.compile(r"(?<!area\s)(?<!ward\s)(?<!district\s)(?<!beat\s)(?<!zip\s)(?<![\w#])#\s?(\d{1,2})\b")
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """3 -> "3rd"."""
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
@@ -88,7 +89,7 @@ def _clock_hour(m: re.Match) -> str:
 
 def expand_shorthand(low: str) -> str:
     low = _CLOCK_HOUR_RE.sub(_clock_hour, low)
-    low = _NUMBER_SIGN_RE.sub(lambda m: _ordinal(int(m.group(1))), low)
+    low = _NUMBER_SIGN_RE.sub(lambda m: ordinal(int(m.group(1))), low)
     return _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(0)], low)
 
 
@@ -565,10 +566,8 @@ PLACES_TOGETHER_RE = re.compile(r"\b(?:combined|together|taken\s+together|altoge
 # "the runner-up". Group 1 is the position's word, or "runner".
 def ordinals(high: int = 10, low: int = 1) -> dict[str, int]:
     """Ordinals from ``low`` to ``high`` in words and in digits: {"first": 1, "1st": 1, ...}."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}
-    out = {word: n for word, n in ORDINAL_WORDS.items() if low <= n <= high}
-    out |= {f"{n}{suffix.get(n % 10 if n // 10 != 1 else 0, 'th')}": n for n in range(low, high + 1)}
-    return out
+    return {**{word: n for word, n in ORDINAL_WORDS.items() if low <= n <= high},
+            **{ordinal(n): n for n in range(low, high + 1)}}
 
 
 def alternation(words) -> str:

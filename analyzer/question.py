@@ -618,7 +618,8 @@ def _read_warnings(w) -> None:
     if ihs.get("figure") and {"homicides", "property"} <= set(domains):
         # "its change since 2000 in the IHS 2025 Q4 summary": the release's quarter and the column's base date the
         # column; they are no homicide years
-        dated |= {int(q[:4]) for q in [quarter or ""] if q} | ({2000} if ihs["figure"] == "change_since_2000" else set())
+        dated |= {y for y in [_release_year(w, quarter)] if y} | ({2000} if ihs["figure"] == "change_since_2000"
+                                                                  else set())
     out_years, year_warnings = _year_warnings([y for y in asked_years if y not in dated], domains, cov, data,
                                               bool(ihs["submarkets"] or quarter or declared_spans(low, ("price_index",))))
     for m in _OTHER_CENSUS_RE.finditer(low):
@@ -758,13 +759,21 @@ _WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(?:clock\s+)?(hour)s?(?:\s+
 _SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b|"
                                   r"\bsubmarkets?\s+(?:ranked|by)\b|\b(?:rank|sort|order)\s+(?:the\s+)?(?:\d+\s+)?"
                                   r"(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets\b")
+def _release_year(w, quarter: str | None) -> int | None:
+    """The year of an IHS release quarter that dates a release column beside homicides ("the year-over-year change
+    in the 2025 Q4 release, and how many homicides in 2022"): no homicide year, for the warnings and the years."""
+    if quarter and w.ihs.get("figure") and {"homicides", "property"} <= set(w.domains):
+        return int(quarter[:4])
+    return None
+
+
 def _release_dates_its_column(w, result: dict) -> None:
-    """"... the year-over-year change in the 2025 Q4 release, and how many homicides in 2022": the release's year
-    and quarter date the column; the homicides are 2022's (they had been 2022-2025, read as the whole data)."""
+    """The release's year and quarter date the column; the homicides keep their own years (they had been 2022-2025,
+    read as the whole data)."""
     quarter = result.get("quarter")
-    if not (quarter and w.ihs.get("figure") and {"homicides", "property"} <= set(w.domains)):
+    released = _release_year(w, quarter)
+    if released is None:
         return
-    released = int(quarter[:4])
     kept = sorted(y for y in w.years if y != released)
     result["year_range"] = {"start": kept[0], "end": kept[-1]} if kept else None
     result["years"] = [y for y in result["years"] if y != released]
@@ -804,10 +813,10 @@ def _ranks_submarkets(low: str) -> bool:
     return bool(ranked) and not _PRICE_CLAUSE_RE.search(clause)
 
 
-# a change (the lexicon's one table of change words) or a price named in the ranked clause: the release ranks them
 # "how far ahead of the runner-up was it", "its lead over the second": the gap between the first two
 _RUNNER_UP_GAP_RE = re.compile(r"\b(?:how\s+far\s+(?:ahead\s+of|above)|(?:gap|margin|lead|difference)\s+(?:over|to|from|"
                                r"between\s+it\s+and))\s+(?:the\s+)?(?:runner[\s-]?up|second(?:[\s-]place)?|next\s+one)\b")
+# a change (the lexicon's one table of change words) or a price named in the ranked clause: the release ranks them
 _PRICE_CLAUSE_RE = re.compile(rf"\b(?:{CHANGE_WORDS}|rising|gain(?:ed)?|index|prices?|priced|appreciat\w*)\b")
 _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|comparison|each|both|than|ratio|"
                                 r"difference|deadlier)\b")

@@ -99,7 +99,8 @@ def read(analysis: Analysis | None, query: dict | list | None = None) -> Reading
     if a.declared_query:
         return _declared(a)
     measures = [_measure(m, a) for m in a.metrics if m not in ("trend", "correlation")
-                and not (m == "home_value" and a.submarkets)]  # a submarket has the price index, not Zillow values
+                # a submarket has the price index, not Zillow values, unless the Zillow value is named too
+                and not (m == "home_value" and a.submarkets and "home_value" not in a.named_measures)]
     return Reading(measures=list(dict.fromkeys(m for m in measures if m)), places=_places(a), periods=_periods(a),
                    filters=_filters(a), grouping=GROUPINGS.get(a.group_by) if a.group_by else None,
                    ranking=_ranking(a), comparison=bool(a.comparison), together=bool(a.places_together or (a.years_together and len(a.date_spans) >= 2)),

@@ -411,8 +411,10 @@ def submarket_calls(analysis: Analysis) -> list:
 
 def _areas_beside_submarkets(analysis: Analysis, areas: list) -> list:
     """The areas still to look up when submarkets are: an area read as the submarket holding it ("which IHS
-    submarket is Hyde Park in") is answered by that submarket's call."""
-    through = {sub.text for sub in analysis.submarkets if sub.match == "area"}
+    submarket is Hyde Park in") is answered by that submarket's call, unless its own Zillow value is named too
+    ("Austin's home value in Sept 2024 and its IHS index")."""
+    through = {sub.text for sub in analysis.submarkets if sub.match == "area"} \
+        if "home_value" not in analysis.named_measures else set()
     return [a.number for a in analysis.areas if a.name not in through and a.number in areas]
 
 
@@ -440,6 +442,8 @@ def property_calls(analysis: Analysis, metrics: list, where: Places) -> list:
     if (calls or wards or districts) and not (areas or zips):
         return calls  # home values are by ZIP and community area: a ward is explained in the answer
     base = _quarter_args(analysis, {"metric": _property_metric(metrics), **_property_years(analysis)})
+    if calls and areas:  # the submarket calls give the index; an area kept beside them asks its own Zillow value
+        base = {"metric": "home_value", **_property_years(analysis)}
     ends = _two_years(analysis)
     if ends and len(areas) + len(zips) == 1 and not calls:
         # "in 2015 and 2020", "from 2015 to 2020": the value in each of the two years, not the latest one.

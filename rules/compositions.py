@@ -16,6 +16,7 @@ from datetime import date
 import re
 
 from analyzer.analysis import LAYER_MEASURES, Analysis, Ranking
+from analyzer.lexicon import ordinal
 from rules.calls import SOCIO_METRICS
 from semantic.catalog import catalog
 from semantic.dimensions import SUBMARKET_TOTALS
@@ -1532,11 +1533,9 @@ def _quantile_groups(compared: dict, field: str) -> tuple[list, list]:
             ([{"field": up["name"], "op": ">", "value": low}] if low else []) + \
             [{"field": up["name"], "op": "<=", "value": high}]
         ranks += [rank] if rank not in ranks else []
-        groups.append({"label": f"{_ORDINAL_WORDS[pick - 1]} of {m} (lowest first)", "having": having})
+        groups.append({"label": f"{ordinal(pick)} of {m} (lowest first)", "having": having})
     return groups, ranks
 
-
-_ORDINAL_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
 
 def group_compare(analysis: Analysis) -> dict | None:

@@ -174,7 +174,10 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
     values["method"] = method
     lines.append(_city_text(values["city"]))
     summary_parts = []
-    if period is not None:
+    # no ZIP of the area has a Zillow value: a gap said in words, first (it read "the typical home value n/a in ...")
+    gap = f"{name} has no Zillow home value for {period.label}: it is not in the data (none of its ZIPs has one)." \
+        if period is not None and values.get("home_value") is None else ""
+    if period is not None and not gap:
         summary_parts.append(_home_summary(c, values.get("home_value"), period)
                              + (f", {signed_pct(values.get('home_value_change_pct'))} since the {since.year} average of "
                                 f"{fmt_money(values.get('home_value_since'))}" if since else ""))
@@ -184,10 +187,7 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
             if values.get("price_index_fallback") else ""
         summary_parts.append(f"{apart}price index {fmt_num(values['price_index'])} ({end}, "
                              f"{signed_pct(values['price_index_change_pct'])} since {base})")
-    summary = f"{name}: " + "; ".join(summary_parts)
-    if period is not None and values.get("home_value") is None and end is None:
-        # no ZIP of the area has a Zillow value: a gap said in words (it read "the typical home value n/a in ... was")
-        summary = f"{name} has no Zillow home value for {period.label}: it is not in the data (none of its ZIPs has one)."
+    summary = " ".join(p for p in (gap, f"{name}: " + "; ".join(summary_parts) if summary_parts else "") if p)
     if period is not None:
         table = home_series(c.home, number - 1, period, since.year if since else None)
         chart = {"type": "line", "x": "period", "y": "home_value", "title": f"{name}: Zillow home value"}
