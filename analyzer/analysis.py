@@ -202,6 +202,7 @@ class Analysis:
     per_day: bool = False  # "how many people were murdered per day in 2021": the count over the period's days
     ranks_homicide_change: bool = False  # "the largest increase in homicides from 2019 to 2021": the change ranks
     ranks_level: bool = False  # "the ZIP with the highest Zillow value ... how much has it grown": the value ranks
+    ranks_submarket: bool = False  # "which (Chicago) submarket had ...": the submarkets are what is ranked
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
     asks_percent_change: bool = False  # "percent change from 2019 to 2021": the change leads
     until_now: bool = False  # one year and "now" ("in 2010, and what is it now"): then, now and the change

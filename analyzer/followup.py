@@ -44,6 +44,8 @@ _COMPARE_CITY = re.compile(r"\b(?:compar\w*|vs\.?|versus|against|relative\s+to)\
 # Words that make a message with no place, period or subject of its own a follow-up ("and?", "what about that").
 _FOLLOWUP_CUE = re.compile(r"^\s*(?:and|what\s+about|how\s+about|same|now|also|but|then|ok|okay)\b|"
                            r"\b(?:that|those|these|this|there|it|them|same|instead|again|too|compar\w*)\b", re.I)
+_COUNTS_PLACES_RE = re.compile(r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:stations|wards|districts|community\s+areas|areas|"
+                               r"neighbou?rhoods|zips|zip\s+codes|submarkets)\s+(?:are|is|were)\s+there\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 
 
@@ -142,9 +144,11 @@ def carry_forward(question: str, current: Analysis, previous: list[Analysis]) ->
     names_place = _has(current, PLACES)
     ranks_places = bool(current.ranking) or current.group_by in PLACE_BREAKDOWNS
     carry.compare_city = current.citywide and not names_place and bool(_COMPARE_CITY.search(low))
-    wants_city = current.citywide and not carry.compare_city
+    # "how many district stations are there in total": places of a kind counted over the city, not the last place's
+    wants_city = current.citywide and not carry.compare_city or bool(_COUNTS_PLACES_RE.search(low))
 
-    subject_from = None if current.domains else _latest(previous, ("domains",))
+    # ("who is the ward 17 alderman?": a measure of its own, no homicides carried in)
+    subject_from = None if current.domains or current.named_measures else _latest(previous, ("domains",))
     if subject_from is not None:
         take(subject_from, SUBJECT + SUBJECT_EXTRAS)
         earlier = list(previous[subject_from].metrics)
@@ -157,7 +161,8 @@ def carry_forward(question: str, current: Analysis, previous: list[Analysis]) ->
         place_from = _latest(previous, PLACES)
         if place_from is not None:
             take(place_from, PLACES)
-    over_time = current.group_by in ("year", "month") or current.trend
+    # ("which month had the most?" after "... in 2018": the months of 2018)
+    over_time = current.group_by == "year" or current.trend
     if not _has(current, TIME) and not over_time:  # "each year", "how has it changed": all years, not the old one
         time_from = _latest(previous, TIME)
         domains = set(carry.updates.get("domains") or current.domains)
@@ -175,6 +180,12 @@ def apply(analysis: Analysis, question: str, previous: list[Analysis]) -> Analys
     note = carry.note()
     if note:
         extra["hint_text"] = (analysis.hint_text + "\n" + note).strip()
+    years = carry.updates.get("years")
+    if years and analysis.declared_query:  # a layer query read from the words alone takes the carried years too
+        period = {"year": years[0]} if len(years) == 1 else {"years": sorted(years)}
+        extra["declared_query"] = {**analysis.declared_query, "measures": [
+            {"measure": m, "period": period} if isinstance(m, str) else m if m.get("period") else {**m, "period": period}
+            for m in analysis.declared_query.get("measures", [])]}
     return replace(analysis, **carry.updates, **extra)
 
 

@@ -15,14 +15,19 @@ from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
-                      r"communities))|everywhere\s+else|every(?:\s+other|one\s+else)\b(?:\s+(?:area|neighbou?rhood|"
+                      r"communities))|everywhere\s+else|every(?:\s+other|one\s+else|body\s+else)\b(?:\s+(?:area|neighbou?rhood|"
                       r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
+                      # "above the city's vs below it", "grew since 2010 vs the ones that shrank": the bound's other side
+                      r"(?:vs\.?|versus|or|and)\s+(?:those\s+|the\s+ones\s+|ones\s+)?(?:below|under|above|over)\s+(?:it|that)|"
+                      r"(?:vs\.?|versus)\s+(?:those|the\s+ones|ones)\s+(?:that|which)\s+(?:shr[au]nk|fell|lost|declined|"
+                      r"dropped|grew|rose|gained)|"
                       # "... versus the ones that didn't", "and those that did not"
                       r"(?:the\s+ones|those|areas|the\s+others)\s+(?:that|which|who)\s+(?:didn'?t|did\s+not|don'?t|do\s+not|"
                       r"haven'?t|have\s+not))\b", re.I)
+_LEAVE_OUT_RE = re.compile(r"\b(?:if\s+(?:you|we)\s+)?(?:leave|leaving|take|taking|set|setting)\s+(?:out|aside|away)\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer)"
                       r"[\s-]+\w+\s+(?:group|half|set)\b|\bsplit\b|\bdivid\w+\b", re.I)
@@ -49,6 +54,10 @@ _QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<h
                                r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b", re.I)
 
 
+_OTHER_PICK_RE = re.compile(r"\b(?:vs\.?|versus|against|and|to)\s+(?:the\s+)?(?:(?P<low>lowest|bottom|poorest|least)|"
+                            r"(?P<high>highest|top|richest|most|upper))(?:[\s-]+one)?\b", re.I)
+
+
 def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | None:
     """"Split the 77 areas into income quartiles ... the lowest-income quartile against the highest-income one":
     the places ranked on the measure, cut into equal groups from the lowest (a remainder goes to the lowest groups
@@ -69,7 +78,11 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | No
         if 1 <= pick <= m and pick not in picks:
             picks.append(pick)
             consumed.append(found.span())
-    if len(picks) != 2:
+    other = _OTHER_PICK_RE.search(low, consumed[-1][1]) if len(picks) == 1 else None
+    if other:  # "the poorest quartile vs the richest one": the other end, its quantile word left to the first
+        picks.append(1 if other.group("low") else m)
+        consumed.append(other.span())
+    if len(picks) != 2 or picks[0] == picks[1]:
         return None
     consumed += [k.span() for k in _QUANTILE_RE.finditer(low)] + [g.span() for g in re.finditer(
         r"\(?\s*(?:groups?\s+of\s+)?\d+(?:\s*/\s*\d+)+\b|\b(?:lowest|bottom)\s+(?:\w+\s+)?(?:first|up)\b", low)]
@@ -92,8 +105,9 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
     # ("drop any that are also among ...: how many remain, the remaining ones' homicides": what is left of the set)
     if condition is None and rest and ranking and ranking.get("top_n") and not ranking.get("both_ends") \
             and "remaining" not in rest.group(0):
-        # "the 10 areas with the highest share of Black residents ... and the same for all the other 67 areas"
-        consumed += [rest.span(), *words]
+        # "the 10 areas with the highest share of Black residents ... and the same for all the other 67 areas"; "if
+        # you leave out the 10 richest, ... everybody else"
+        consumed += [rest.span(), *words, *(m.span() for m in _LEAVE_OUT_RE.finditer(low))]
         return {"kind": "ranked_rest", "figure": figure, "bounds": []}
     bounds = group_bounds(low)
     # "the ratio of the rate in majority-Black areas to that in majority white ones": two sets set against each other
@@ -176,12 +190,24 @@ def spread_asked(low: str, condition, consumed: list) -> str | None:
 
 
 _PLACES = r"(?:\d+\s+)?(?:community\s+areas|neighbou?rhoods|areas|communities|zip\s*codes|zips|wards)\b"
-_SHARE = r"(?:percent(?:age)?|share|proportion|fraction)"
+_SHARE = r"(?:percent(?:age)?|share|proportion|fraction|%)"
 # "what percent of community areas have ...", "of the areas with home values, what share saw ...": the places a
 # threshold keeps as a share of all of them, not a share of a figure
 _SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+|chicago'?s\s+|all\s+(?:the\s+)?)?{_PLACES}|"
                                  rf"\bof\s+(?:the|all(?:\s+the)?)\s+{_PLACES}[^?]{{0,80}}?\bwhat\s+{_SHARE}\b|"
-                                 rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}", re.I)
+                                 rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}|"
+                                 # "how many had ...? what % of the 20 is that": the set's own size, its places elided
+                                 r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction|%)\s+of\s+(?:the|those|these)\s+"
+                                 r"\d+\b(?![\d,.%])", re.I)
+
+
+_OF_THE_SET_RE = re.compile(rf"\bwhat\s+{_SHARE}\s+of\s+(?:the|those|these)\s+(\d+)\b(?![\d,.%])", re.I)
+
+
+def set_share_size(low: str) -> int | None:
+    """"what % of the 20 is that": the size of the set a share is of."""
+    found = _OF_THE_SET_RE.search(low)
+    return int(found.group(1)) if found else None
 
 
 def share_of_places(low: str, consumed: list) -> bool:

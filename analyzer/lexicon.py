@@ -61,8 +61,9 @@ _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "betw
               "hrs": "hours", "approx": "about", "thru": "through", "ur": "your", "hows": "how's", "whats": "what's",
               "wknd": "weekend", "wknds": "weekends", "wkend": "weekend", "wkends": "weekends", "&": "and", "u": "you",
               "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
-              "sat+sun": "saturday and sunday", "community-area": "community area",
-              "community-areas": "community areas", "dist": "district", "dists": "districts"}
+              "sat+sun": "saturday and sunday", "sat/sun": "saturday and sunday", "community-area": "community area",
+              "community-areas": "community areas", "dist": "district", "dists": "districts",
+              "whichever": "which"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -87,7 +88,30 @@ def _clock_hour(m: re.Match) -> str:
     return f"at {m.group(3)}{m.group(5)}" if m.group(3) == m.group(4) else m.group(0)
 
 
+# A span of years written short ("2019-23", "ACS 19-23"): the whole years. A second part of 12 or less after a year is
+# a month ("2019-06"), unless the ACS is named beside it.
+_SHORT_SPAN_RE = re.compile(r"\b((?:19|20)\d\d)\s*[-\u2013]\s*(\d\d)\b(?![-/]\d)|(?<=\bacs\s)(\d\d)\s*[-\u2013]\s*(\d\d)\b|"
+                            r"\b(\d\d)\s*[-\u2013]\s*(\d\d)(?=\s+acs\b)")
+
+
+def _short_span(m: re.Match) -> str:
+    if m.group(1):
+        first, last = m.group(1), m.group(1)[:2] + m.group(2)
+        return f"{first}-{last}" if int(m.group(2)) > 12 and last > first else m.group(0)
+    a, b = (m.group(3), m.group(4)) if m.group(3) else (m.group(5), m.group(6))
+    return f"20{a}-20{b}" if a < b else m.group(0)
+
+
+# A day of the year, then a span of years ("july 4, 2016-2022", "the 4th of july, 2016 through 2022"): that day in each
+# year of the span, not the first year's date with the rest unread
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_OVER_YEARS_RE = re.compile(rf"\b((?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+of\s+"
+                                rf"{_MONTH})),\s*((?:19|20)\d\d)\s*(?:-|\u2013|through|thru|to|until)\s*((?:19|20)\d\d)\b")
+
+
 def expand_shorthand(low: str) -> str:
+    low = _SHORT_SPAN_RE.sub(_short_span, low)
+    low = _DAY_OVER_YEARS_RE.sub(r"\1 from \2 through \3", low)
     low = _CLOCK_HOUR_RE.sub(_clock_hour, low)
     low = _NUMBER_SIGN_RE.sub(lambda m: ordinal(int(m.group(1))), low)
     return _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(0)], low)
@@ -249,6 +273,8 @@ UNSUPPORTED: list[tuple[str, str]] = [
                           r"(?:\w+\s+){0,5}?(?:arrests?|being\s+arrested)|how\s+long\s+(?:\w+\s+){0,6}?arrest\w*"),
     ("sports", r"bears|bulls|cubs|white\s+sox|blackhawks|sports?|football|baseball|basketball"),
     ("taxes", r"tax(?:es)?|property\s+tax"),
+    # the home prices held are Zillow's values, DePaul IHS's index and Redfin's 2012-2019 sales: no assessor records
+    ("assessor records", r"(?:cook\s+county\s+)?assessor(?:'s|s)?"),
     ("police response times", r"(?:police\s+)?response\s+times?|911\s+calls?|(?:take|takes|took)\s+to\s+(?:show\s+up|"
                               r"arrive|respond|get\s+there)"),
     ("police staffing", r"cops?|police\s+officers?|officers|policemen|patrol\s+(?:officers?|cars?)|"
@@ -511,8 +537,10 @@ def _one_years_months(low: str) -> str:
     return _SAME_YEAR_SPAN_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), low)
 
 
-# "a police district station (22 districts, HQ not counted)": which stations count, asking for nothing
-_STATIONS_COUNTED_RE = re.compile(r"(?<=station)s?\s*\([^()]{0,40}\b(?:hq|headquarters)\b[^()]{0,30}\)", _FLAGS)
+# "a police district station (22 districts, HQ not counted)", "how many district stations are there (not counting
+# HQ)": which stations count, asking for nothing
+_STATIONS_COUNTED_RE = re.compile(r"(?<=station)(?:s?[^()?.]{0,40}?)(\([^()]{0,40}\b(?:hq|headquarters)\b[^()]{0,30}\))",
+                                  _FLAGS)
 
 
 def without_conventions(low: str) -> str:
@@ -524,7 +552,7 @@ def without_conventions(low: str) -> str:
     low = _QUOTED_RE.sub(lambda m: " " + m.group(1) + " ", low)
     low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _one_years_months(low)
-    low = _STATIONS_COUNTED_RE.sub(lambda m: " " * len(m.group(0)), low)
+    low = _STATIONS_COUNTED_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), low)
     # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
     low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):

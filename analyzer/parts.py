@@ -83,10 +83,34 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
         # ("Which submarket rose the most ..., and what was the rate of the areas assigned to it?": one sentence,
         # its two parts)
         return (_read_each(sentences, analyze, carry) if alone else []) or \
-            _linked_parts(_two_sentences(question) or (texts if _declined(whole) else []), whole, analyze, carry)
+            _linked_parts(_two_sentences(question) or (texts if _declined(whole) else []), whole, analyze, carry) or \
+            _read_each(_asked_apart(question), analyze, carry, apart=True)
     if not (whole.not_used or _unread_source(whole)):
-        return []
-    return _read_each(texts, analyze, carry)
+        # "which zip has the highest value? and which has the lowest?": questions asked apart are answered apart,
+        # though the whole reading used every word (it answered the first and took the second's words as its own)
+        return _read_each(_asked_apart(question), analyze, carry, apart=True)
+    return _read_each(texts, analyze, carry) or _read_each(_asked_apart(question), analyze, carry, apart=True)
+
+
+# A question of its own opens with a question word, or names what it asks ("and the lowest income one?"); "Give the
+# Pearson r", "use 2019-2022", "Looking at 2010 through 2019" shape the question before them
+_QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are|was|were|did|does|do|can|could|the)\b",
+                          re.I)
+# Words of a question asked apart that point at nothing before it: "in total", "how many are there"
+_OWN_WORDS_RE = re.compile(r"\bin\s+total\b|\b(?:are|is|were|was)\s+there\b", re.I)
+
+
+def _asked_apart(question: str) -> list[str]:
+    """The questions of ``question`` each ended by its own question mark, none leaning on an earlier one, or []."""
+    head = _head(question)
+    body = question.strip()[len(head):]
+    pieces = [p.strip(" ,") for p in re.split(r"\?\s+(?=\S)", body) if p.strip(" ?.!")]
+    pieces = [re.sub(r"^(?:and|also|plus)\b\s*", "", p, flags=re.I) for p in pieces]
+    if not 2 <= len(pieces) <= MAX_PARTS or any(len(p.split()) < _MIN_WORDS for p in pieces) \
+            or any(_LEANS_RE.search(_OWN_WORDS_RE.sub("", p)) for p in pieces[1:]) \
+            or not all(_QUESTION_RE.match(p) for p in pieces[1:]):
+        return []  # ("...? Give the Pearson r across the areas", "...? and on per capita income?")
+    return [head + p for p in pieces]
 
 
 # The sources only a semantic query reads (no tool's rows hold them): a whole reading without a query of them
@@ -103,19 +127,33 @@ def _unread_source(whole: Analysis) -> bool:
                for m in whole.named_measures if m in catalog().measures)
 
 
-def _read_each(texts: list[str], analyze, carry) -> list[QuestionPart]:
-    """Each part read alone (a later one as a follow-up of the earlier), or [] where any leaves a word unused."""
+def _read_each(texts: list[str], analyze, carry, apart: bool = False) -> list[QuestionPart]:
+    """Each part read alone (a later one as a follow-up of the earlier), or [] where any leaves a word unused. A
+    question asked apart may take its measure from the one before ("...? and how many happened on weekends in 2021")."""
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
         analysis = analyze(text)
+        if i and apart and (any(p.analysis.asks_rank for p in parts) or not _names_its_place(analysis) and any(
+                p.analysis.ranking for p in parts)):
+            # "Which area has the largest share ...? How many homicides were there in 2021?": that area's; "where does
+            # Austin rank ...? And where by rate per 100k?": Austin's rank again
+            return []
+        if i and apart:
+            analysis = carry(analysis, text, [p.analysis for p in parts])
         if not (analysis.domains or analysis.named_measures):
             return []  # "Give the Pearson r across community areas": no figure of its own, it shapes another part's
-        if i:
+        if i and not apart:
             analysis = carry(analysis, text, [p.analysis for p in parts])
         if analysis.error or analysis.not_used or analysis.unsupported:
             return []
         parts.append(QuestionPart(text, analysis))
     return parts
+
+
+def _names_its_place(analysis: Analysis) -> bool:
+    """A part that says where it asks about, or ranks places itself."""
+    return bool(analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.ranking
+                or analysis.citywide)
 
 
 def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[QuestionPart]:

@@ -85,7 +85,8 @@ from analyzer.districts import (DISTRICT_WORD, STATION_SET_RE, district_label_sp
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import apart, change_bound, read_conditions
-from analyzer.groups import MEAN_RE, asks_range, compared_groups, rest_compared, share_base, share_of_places, spread_asked
+from analyzer.groups import (MEAN_RE, asks_range, compared_groups, rest_compared, set_share_size, share_base,
+                             share_of_places, spread_asked)
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -364,12 +365,16 @@ def _read_declared_or_unsupported(w) -> None:
             domains.remove("census")
 
     if unsupported and set(unsupported) <= set(FILTERING_SUBJECTS) and metrics == ["homicides"] \
-            and not SECOND_QUESTION_RE.search(low):
+            and not SECOND_QUESTION_RE.search(low) and not _TOTAL_ASKED_RE.search(low):
         # "How many of 2022's homicides involved a gun?" asks only for a count the data cannot narrow to: the count
         # of all homicides would answer another question, so the question is declined whole.
         metrics.clear()
         domains[:] = [d for d in domains if d != "homicides"]
     w.declared, w.unsupported = declared, unsupported
+
+
+# "how many were teenagers? out of how many total": the count the filter would narrow is asked for too
+_TOTAL_ASKED_RE = re.compile(r"\bout\s+of\s+how\s+many\b|\bof\s+how\s+many\s+(?:in\s+)?(?:total|all)\b")
 
 
 def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
@@ -379,6 +384,9 @@ def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
     w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
     w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
     w.share_base = share_base(w.low, w.metric_pos, consumed) if w.share_of_places else None
+    if w.share_of_places and not w.share_base and set_share_size(w.low) in {s.n for s in ranked_sets(w.low,
+                                                                                                    w.metric_pos)}:
+        w.share_base = "ranked_set"  # "of the 20 ..., how many had ...? what % of the 20 is that"
 
 
 def _follow_year(w, ranking: dict | None):
@@ -607,7 +615,8 @@ def _read_warnings(w) -> None:
     consumed += negations.used_spans(scope, filters, domains, per_capita or ranks_change, subtracts or sets_aside,
                                      ranks_zips=group_by == "zip" and bool(ranking))
     _read_links(w)
-    warnings += _survey_warnings(w) + ([] if w.office_zip or w.station_area else _area_only_warnings(
+    office_zip = w.office_zip or any(name == "ward_office_zip" for name, _ in measures_named(w.text))
+    warnings += _survey_warnings(w) + ([] if office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
     warnings += _rate_grain_warning(w)
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
@@ -1038,6 +1047,7 @@ def _asked_forms(w, result: dict) -> None:
     if per_day:
         result["not_used"] = [p for p in result["not_used"] if p not in ("on average", "average", "daily")]
     result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
+    result["ranks_submarket"] = bool(ranking and _SUBMARKET_RANKED_RE.search(low))
     result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
     peak = _PEAK_RE.search(low) if {"home_value", "price_trend"} & set(metrics) and _WHEN_RE.search(low) else None
     result["asks_peak"] = ("low" if peak.group("low") else "high") if peak else None
@@ -1645,7 +1655,9 @@ def _ranking(low: str, metrics: list, metric_pos: dict) -> dict | None:
 _BOTH_ENDS_RE = re.compile(r"\b(?:" + RANK_DESC + r")\s+(?:and|vs\.?|versus|or)\s+(?:the\s+)?(?:" + RANK_ASC + r")\b|"
                            r"\b(?:" + RANK_ASC + r")\s+(?:and|vs\.?|versus|or)\s+(?:the\s+)?(?:" + RANK_DESC + r")\b", re.I)
 # The other end asked alone, the measure left to the sentence before: "... and the smallest?", "what about the lowest"
-_OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:also\s+)?(?:the\s+)?(?:"
+# ("..., and which has the lowest?")
+_OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:also\s+)?(?:which\s+(?:one\s+)?(?:has|had|"
+                           r"is|was)\s+)?(?:the\s+)?(?:"
                            + RANK_ASC + "|" + RANK_DESC + r")(?:\s+ones?)?\s*(?:[?.!]|$)", re.I)
 
 
@@ -1695,8 +1707,9 @@ def _group_by(low: str, ranking: dict | None, places: dict, yearly: bool) -> str
         group_by = None
     if group_by is None and yearly:
         group_by = "year"
-    if BY_MONTH_RE.search(low):
-        group_by = "month"
+    months = [m.group(0) for m in BY_MONTH_RE.finditer(low)]
+    if months and not (group_by in _PLACE_KINDS and all(re.fullmatch(r"summer|winter", m) for m in months)):
+        group_by = "month"  # ("in summer 2022, which community area had the most": the season dates the areas' count)
     # "on a weekend (Saturday or Sunday)": the days in brackets say what the weekend is, not each day's count
     defined = _WEEKEND_DEFINED_RE.sub(r"\1", low)
     if BY_WEEKDAY_RE.search(low) and not (kept_weekdays(low) and not WHICH_WEEKDAY_RE.search(defined)):

@@ -82,6 +82,8 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                 metric = found[-1].metric  # "... but not in the top 15 for rate in 2004-2008": the first set's measure
             if metric is None and groups.get("sup"):  # "the 5 poorest areas": the ranking word's own measure
                 metric = next((name for rx, name in RANK_WORD_METRIC if rx.search(groups["sup"] or "")), metric)
+            if metric is None and len(metric_pos) == 1 and re.fullmatch(r"most|fewest|least", groups.get("sup") or ""):
+                metric = next(iter(metric_pos))  # "homicides in July 2022 in the 3 areas that had the most in 2020"
             if metric is None:
                 continue
             order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
@@ -96,9 +98,18 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             # the words that take the set away are the set's ("but were NOT in the top 15 ...")
             span = (drop.start(), m.end()) if excluded and drop else m.span()
             found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end())))
-    if len({s.years for s in found}) < 2 or not all(s.years for s in found):
+    if (len({s.years for s in found}) < 2 or not all(s.years for s in found)) and not _own_period(low, found):
         found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded) for s in found]  # one period serves all
     return sorted(found, key=lambda s: s.span)
+
+
+def _own_period(low: str, found: list) -> bool:
+    """One set ranked over its own years, and a year outside them dating the rest ("homicides in July 2022 in the 3
+    areas with the most in 2020")."""
+    if len(found) != 1 or not found[0].years:
+        return False
+    first, last = found[0].years
+    return any(not first <= int(y) <= last for y in re.findall(r"\b((?:19|20)\d\d)\b", low))
 
 
 # A set's measure left unsaid after the first set's ("for rate", "on the same measure")

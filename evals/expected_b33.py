@@ -565,6 +565,11 @@ def _m(spec):
         b = _m("rate:%s%s" % (args[1], _fs(filt)))
         return _M(b.val - a.val, "rate", lambda mem: b.pool(mem) - a.pool(mem),
                   lambda: b.city() - a.city())
+    return _m_area(name, args, sq, spec)
+
+
+def _m_area(name, args, sq, spec):
+    """The measures not counted from the homicide rows (split from _m to keep functions short)."""
     if name in _SOCIO:
         s, city = _socio()
         cv = city[name]

@@ -17,6 +17,7 @@ import functools
 import re
 
 import prompt_registry as prompts
+from analyzer.notes import not_used_note
 from loop import decisions
 from loop.context import RunContext
 from loop.coverage_check import addresses, coverage_gaps, queries_in, question_numbers, uses_words
@@ -304,6 +305,9 @@ def reading_answer(state: RunState, ctx: RunContext) -> None:
         text, reason = state.reader_answer, "reading_fell_short"
         if model is not None and state.coverage_gaps:
             words = " and ".join(f"'{g}'" for g in state.coverage_gaps[:3])
+            lead, _, rest = text.partition("\n\n")
+            if "could not use" not in lead:  # the lead names what it left out, before another reading's figures
+                text = lead.rstrip() + " " + not_used_note(state.coverage_gaps[:3]) + (("\n\n" + rest) if rest else "")
             text = _after_lead(text, prompts.template("rest_of_question").format(
                 words=words, read_as=describe_query(model.arguments), lead=lead_of(model)))
         elif model is not None and not agrees(lead_of(model), state.reader_answer):

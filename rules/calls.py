@@ -84,8 +84,11 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
         years = {} if group == "year" and not analysis.periods else _year_args(analysis)
         by_rate = _ranks_arrest_rate(analysis, group)
         kinds = {"domestic": True} if analysis.domestic_filter else {}  # "the most domestic homicides"
-        return with_scope(analysis, [(names.HOMICIDES, {**years, "group_by": group, **rank, **by_rate,
-                                                         **kinds})])[0]
+        # the question's months, weekdays and hours narrow the ranked count too ("in summer 2022, which area had the
+        # most homicides on weekends? its population?": the chain ranked all of 2022)
+        months = {"months": list(analysis.months)} if analysis.months and group != "month" else {}
+        return with_scope(analysis, [(names.HOMICIDES, with_times(analysis, {**years, **months, "group_by": group,
+                                                                             **rank, **by_rate, **kinds}))])[0]
     if domain == "socioeconomic":
         metric = analysis.ranking.metric if analysis.ranking else None
         metric = metric if metric in SOCIO_METRICS else _socio_metric(metrics)
@@ -375,6 +378,9 @@ def _property_metric(metrics: list) -> str:
 def _property_years(analysis: Analysis) -> dict:
     periods = analysis.periods
     years = analysis.years
+    if analysis.ranks_level and len(analysis.month_years) == 1:  # "the highest Zillow value in Sept 2024: its
+        month = analysis.month_years[0]                           # homicides 2016-2022": the month's value ranks
+        return {"year": int(month[:4]), "month": month}
     if periods:
         return {"since_year": periods[0].start}
     # "in 2010, and now": the latest value with its change since 2010 ("if December 2024 isn't there, the latest

@@ -265,10 +265,18 @@ def ranked_set(analysis: Analysis) -> dict | None:
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
-    period = _period(analysis)
-    first = _spec(ranking.metric, analysis, period) if ranking.metric else None
+    period, own = _period(analysis), _set_years(analysis)
+    first = _spec(ranking.metric, analysis, _years_period(list(own)) if own else period) if ranking.metric else None
+    if own and first:  # ranked over its own whole years: the months named date the figures asked of it
+        first = {k: v for k, v in first.items() if k != "filters"} | (
+            {"filters": [f for f in first.get("filters", []) if f["dimension"] != "calendar_month"]}
+            if any(f["dimension"] != "calendar_month" for f in first.get("filters", [])) else {}) | {
+            "as": f"{first['measure']}_{own[0]}" + (f"_{own[1]}" if own[1] != own[0] else "")}
+    period = _beside_set_years(analysis, own) or period
     others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s],
                          analysis)
+    if own and ranking.metric == "homicides" and not others:  # the same measure over the other period
+        others = [s for s in [_spec("homicides", analysis, period)] if s]
     if first is not None and first["measure"] == "homicide_rate" and not others and n >= 2 and analysis.asks_count \
             and not ranking.by_count:
         # "the 8 areas with the highest homicide rate: how many homicides did they have combined": the set's count
@@ -283,7 +291,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
         others = [first, *[s for s in others if s["measure"] != "homicides"]]
         first = {**first, "measure": "homicides"}
-    others, derived = _timed(others, analysis)
+    others, derived = _timed(others, analysis) if not own else (others, [])
     ranked = [first]
     if ranking.metric == "population" and analysis.population_growth:
         # "the 3 areas that lost the most residents since 2010": ranked by the change from the census to the ACS
@@ -309,6 +317,26 @@ def ranked_set(analysis: Analysis) -> dict | None:
             **({"filters": [{"dimension": "community_area", "not_in": left_out}]} if left_out else {}),
             "order_by": [{"field": _name(first), "direction": ranking.order}], "limit": n, "totals": totals,
             **({"offset": offset} if offset else {})}
+
+
+def _set_years(analysis: Analysis) -> tuple:
+    """A ranked set's own years where a year outside them dates what is asked of it (analyzer/sets._own_period)."""
+    sets = analysis.ranked_sets
+    own = sets[0].years if len(sets) == 1 and sets[0].years and analysis.ranking \
+        and sets[0].metric == analysis.ranking.metric else ()
+    return own if own and _beside_set_years(analysis, own) else ()  # (a survey's years date no figure)
+
+
+def _beside_set_years(analysis: Analysis, own: tuple) -> dict | None:
+    """The period of the figures asked of a set ranked over its own years: the months named outside them ("in July
+    2022"), else the years."""
+    if not own:
+        return None
+    months = [m for m in analysis.month_years if not own[0] <= int(m[:4]) <= own[1]]
+    if months:
+        return {"months": months}
+    years = [y for y in analysis.years if not own[0] <= y <= own[1]]
+    return _years_period(years) if years else None
 
 
 def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | None:
@@ -385,8 +413,8 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
     kinds = _homicide_filters(analysis) or ([{"dimension": "domestic", "equals": True}]
                                             if "domestic" in analysis.metrics else [])
     if not ranking or not ranking.top_n or analysis.per_capita or not kinds \
-            or not _plain(analysis) or analysis.area_condition:
-        return None
+            or not _plain(analysis) or analysis.area_condition or _set_years(analysis):
+        return None  # (a set over its own years, the figure over others: ranked_set)
     # "of the homicides in the 10 areas with the highest poverty, what percent were domestic": a set ranked by
     # another measure, its homicides and the kept ones beside it; "for the 10 highest-income areas, what share of
     # their homicides fell on a weekend": the days kept, as a share
@@ -829,6 +857,8 @@ def member_rank(analysis: Analysis) -> dict | None:
     grain, member = ("zip", int(analysis.zips[0])) if analysis.zips else ("ward", analysis.wards[0]) if analysis.wards \
         else ("district", analysis.districts[0]) if analysis.districts else ("community_area", analysis.areas[0].number)
     condition = analysis.area_condition
+    if analysis.city_as_a_whole and spec["measure"] == "homicide_rate" and grain == "community_area" and not condition:
+        return None  # "how far above the city's rate was it, and where did it rank": the rate tool gives the gap and rank
     bound = _bounded(analysis, _period(analysis), condition) if condition and grain == "community_area" else None
     # "among areas where over 90% are Black, where does Chatham rank": ranked among the set's members only
     inside = {"measures": [bound], "group_by": [grain], "having": [{"field": _name(bound), "op": OPS[condition.side],
@@ -874,6 +904,8 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
     """Homicides over the years named alone ("from 2015 to 2022": each end and the change), or over the span; with
     no year alone, the home value's own year ("home value in june 2019, and the homicide total for that year")."""
     years = sorted(set(analysis.years_alone) or {int(m[:4]) for m in analysis.month_years})
+    if len(years) > 2 and len(analysis.periods) == 1:  # "homicides there 2008-2012, and its 2010 population": the span
+        years = [analysis.periods[0].start, analysis.periods[0].end]
     # "its homicide rates per 100,000 in 2010 and in 2020": the rates (and the counts where those are asked too)
     counted = (["homicides"] if not analysis.per_capita or analysis.asks_count else []) + \
         (["homicide_rate"] if analysis.per_capita else [])
@@ -1018,7 +1050,7 @@ def other_end_ranked(analysis: Analysis) -> dict | None:
     """"Which ward had the most homicides in 2020, and the fewest?": one measure ranked over the places of a grain,
     read from the top (composed_queries adds the bottom: the tools rank one way only)."""
     ranking, grain = analysis.ranking, analysis.group_by or "community_area"
-    if not ranking or not ranking.both_ends or grain not in ("community_area", "ward", "district") \
+    if not ranking or not ranking.both_ends or grain not in ("community_area", "ward", "district", "zip") \
             or analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.locations \
             or analysis.excluded_areas or analysis.trend or analysis.correlation or not ranking.metric \
             or _others(analysis, ranking.metric) or (grain != "community_area" and analysis.per_capita):
@@ -1563,8 +1595,9 @@ def group_compare(analysis: Analysis) -> dict | None:
         first = _set_spec(ranking.metric, analysis, period) if ranking.metric else None
         derived = [{"name": "set_rank", "op": "rank", "of": [_name(first)],
                     **({"direction": "asc"} if ranking.order == "asc" else {})}] if first else []
-        groups = [{"label": label, "having": [{"field": "set_rank", "op": way, "value": ranking.top_n}]}
-                  for label, way in (("picked", "<="), ("the rest", ">"))]
+        # (the rest is every other area: one with no value of the ranking's measure is not among the set either)
+        groups = [{"label": "picked", "having": [{"field": "set_rank", "op": "<=", "value": ranking.top_n}]},
+                  {"label": "the rest", "rest": True}]
         skip = ranking.metric
     elif compared["kind"] == "rest" and analysis.area_condition.metric == "population_change":
         # "areas that lost population versus the ones that didn't": each side of the change's bound
@@ -1608,12 +1641,28 @@ def group_compare(analysis: Analysis) -> dict | None:
         if not analysis.asks_percent_change:
             changes = [d for d in changes if d["op"] != "pct_change"] or changes
         derived = derived + changes
+    others, derived = _group_counts_change(others, derived, analysis, skip)
     if first is None or not others or len(groups) != 2:
         return None
     picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
     measures = [*picking, *[s for s in _with_count(others, analysis) if s not in picking]]
     return {"measures": measures, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             "groups": [{**g, "figure": compared["figure"]} for g in groups]}
+
+
+def _group_counts_change(others: list, derived: list, analysis: Analysis, skip: str) -> tuple[list, list]:
+    """"% change in homicides from 2019 to 2021 for the 10 priciest areas vs all the rest": each end year's count as
+    its own column and the change between them, pooled over each set (a set's change is of its sums)."""
+    spans = [(p.start, p.end) for p in analysis.periods]
+    ends = sorted(set(analysis.years_alone)) or (list(spans[0]) if len(spans) == 1 else [])
+    if skip == "homicides" or "homicides" not in analysis.metrics or len(set(ends)) != 2 \
+            or not (analysis.trend or analysis.asks_percent_change):
+        return others, derived
+    counted = "homicide_rate" if analysis.per_capita else "homicides"
+    specs = [{"measure": counted, "period": {"year": y}, "as": f"{counted}_{y}"} for y in ends]
+    op = "pct_change" if analysis.asks_percent_change else "change"
+    change = {"name": f"{counted}_{op}", "op": op, "of": [s["as"] for s in specs]}
+    return [*[o for o in others if o["measure"] not in ("homicides", "homicide_rate")], *specs], [*derived, change]
 
 
 def submarket_areas_set(analysis: Analysis) -> dict | None:
@@ -1664,7 +1713,10 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
         ranking = replace(ranking, metric="price_trend")
     if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
             or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics \
-            or ranking.metric == "home_value":  # "house prices fell from the 2000s peak to the bottom": one series'
+            or ranking.metric == "home_value" \
+            or analysis.group_by == "community_area" and ranking.metric == "homicides" and not analysis.ranks_submarket:
+        # ("house prices fell from the 2000s peak to the bottom": one series'; "which area had the highest homicide
+        # rate, and the year-over-year change in its submarket": the areas are ranked, the release column follows)
         return None
     if analysis.price_figure == "change_since_2000" and any(q.startswith("2000") for q in [*analysis.quarters,
                                                                                           analysis.quarter or ""]):
@@ -1796,6 +1848,8 @@ def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:
     if query is not None and analysis.asks_share_of_places and query.get("having"):
         base = [_name(m) for m in query["measures"] if analysis.share_base and
                 (m if isinstance(m, str) else m["measure"]) == MEASURE_OF.get(analysis.share_base, analysis.share_base)]
+        if analysis.share_base == "ranked_set":  # "what % of the 20 is that": the set's rank bound makes the base
+            base = [h["field"] for h in query["having"] if h["field"].endswith("_rank")]
         query = {**query, "count_share": True, **({"count_base": base[:1]} if base else {})}
     names = [_name(m) for m in (query or {}).get("measures", [])]
     if query is not None and analysis.population_growth and "population" in names and "population_2010" not in names:
@@ -1968,5 +2022,5 @@ def composed_query(analysis: Analysis) -> dict | None:
             query = member_ranked(query, analysis.rank_order)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
-                                                                  places_pooled) else query
+                                                                  places_pooled, set_query) else query
     return None

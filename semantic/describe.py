@@ -136,8 +136,10 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     if query.get("totals"):
         parts.append("with their total")
     if query.get("count_share"):
-        parts.append("as a share of all with a figure" + (f" of {', '.join(query['count_base'])}"
-                                                          if query.get("count_base") else ""))
+        base = query.get("count_base") or []
+        within = [h["field"] for h in query.get("having") or [] if h.get("field") in base]
+        parts.append(f"as a share of those within {', '.join(within)}" if within else "as a share of all with a figure"
+                     + (f" of {', '.join(base)}" if base else ""))
     if query.get("correlate"):
         parts.append("correlation of " + " and ".join(map(str, query["correlate"])))
     if query.get("spread"):  # "the median ... across the areas"
@@ -157,6 +159,8 @@ def _bound(item: dict, named: dict) -> str:
 
 def _set(group: dict, named: dict) -> str:
     """One compared set in words: "areas where share black is over 50%", "the 5 with the lowest hardship index"."""
+    if group.get("rest"):
+        return "all the other areas"
     bounds = [_bound(h, named) for h in group.get("having") or [] if isinstance(h, dict)]
     order = [o for o in group.get("order_by") or [] if isinstance(o, dict)]
     if order and group.get("limit"):

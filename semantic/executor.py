@@ -524,8 +524,11 @@ class Executor:
         return table
 
     def _considered(self, table: pd.DataFrame) -> int:
-        """The rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)"."""
+        """The rows with a value of every thresholded column, before the threshold: "23 of the 77 (29.9%)". A base
+        column with a threshold of its own keeps only the rows inside it ("of the 20 cheapest, what % ...")."""
         fields = [f for f in [h["field"] for h in self.q.having] + self.q.count_base if f in table]
+        own = [h for h in self.q.having if h["field"] in self.q.count_base]
+        table = self._picked_by(table, [dict(h) for h in own])[0] if own else table
         return int(table[fields].notna().all(axis=1).sum()) if fields else len(table)
 
     def _having(self, table: pd.DataFrame) -> pd.DataFrame:
@@ -647,6 +650,8 @@ class Executor:
         for group in self.q.groups:
             picked, group["having"] = self._picked_by(table, group["having"])
             picked, _ = self._ordered(picked, group["order_by"], group["limit"], 0)
+            if group.get("rest"):  # "all the rest": every place the sets before it left, with a value or not
+                picked = table.drop(index=[m for g in groups for m in g["members"]], errors="ignore")
             if group["figure"] in ("mean", "median"):  # the members' own values' plain mean or median
                 values = {name: float(getattr(pd.to_numeric(picked[name], errors="coerce"), group["figure"])())
                           for name in figures if name in picked}

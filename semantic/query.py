@@ -40,7 +40,7 @@ TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derive
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
 GROUP_FIGURES = ("pooled", "mean", "median")
 MAX_GROUPS = 4
-GROUP_KEYS = ("label", "having", "order_by", "limit", "figure")
+GROUP_KEYS = ("label", "having", "order_by", "limit", "figure", "rest")
 
 
 FALLBACKS = ("latest", "latest_full")  # a period's "else": the latest period held, or the latest whole one
@@ -516,9 +516,13 @@ def _groups(query: Query, raw: dict, at: str) -> None:
                  "having": _havings(query, item.get("having"), f"{where}.having"),
                  "order_by": _orders(query, item.get("order_by"), f"{where}.order_by"),
                  "limit": _int(item["limit"], f"{where}.limit", 1, MAX_LIMIT) if item.get("limit") is not None
-                 else None, "figure": figure}
-        if not group["having"] and not (group["order_by"] and group["limit"]):
-            raise QueryError(f"{where} is picked by a having, or by an order_by with a limit", "invalid_query", where)
+                 else None, "figure": figure, "rest": item.get("rest") is True}
+        if group["rest"] and (not i or group["having"] or group["order_by"]):
+            raise QueryError(f"{where}.rest is every place the sets before it left, picked by nothing else",
+                             "invalid_query", f"{where}.rest")
+        if not group["rest"] and not group["having"] and not (group["order_by"] and group["limit"]):
+            raise QueryError(f"{where} is picked by a having, by an order_by with a limit, or is the rest",
+                             "invalid_query", where)
         query.groups.append(group)
 
 

@@ -653,7 +653,10 @@ def _of_all(result: QueryResult, n: int) -> str:
     if not result.considered:
         return ""
     considered, every = result.considered, result.every or 0
-    if result.steps:  # picked among another query's members: "what percent of those also ..."
+    base = result.query.get("count_base") or []
+    if result.steps or any(h.get("field") in base for h in result.query.get("having") or []):
+        # picked among another query's members, or within a set a threshold of the base makes: "what percent of
+        # those also ...", "what % of the 20 is that"
         return f" ({n / considered * 100:.1f}% of those {_grain_words(result, considered)})" if considered else ""
     said = f" ({n / considered * 100:.1f}% of the {_grain_words(result, considered)} with a figure"
     return said + (f"; {n / every * 100:.1f}% of all {every})" if every > considered else ")")
@@ -702,6 +705,10 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
             sentences.append(f"{_who(member, result)}, the {_grain_words(result, 1)[2:]} {how}, had {said}.")
             continue
         said = _and([_group_phrase(c, group["figures"].get(c["name"]), group["figure"]) for c in asked])
+        if group.get("rest"):  # "the 67 other community areas": every place the sets before it left
+            others = re.sub(r"^([\d,]+) ", r"\1 other ", _grain_words(result, group["n"]))
+            sentences.append(f"The {others} had {said}.")
+            continue
         sentences.append(f"The {_grain_words(result, group['n'])} {how} had {said}.")
     ones = [_one_member(result, g) for g in result.groups[:2]]
     # two single places are said by name ("Riverdale's figure is 10.89 times Near North Side's"), sets by position

@@ -185,8 +185,11 @@ def area_answer(c, number, metric, period, since, end, base, caveats, method) ->
         # an area outside every indexed submarket (the Loop): said first, so the city's figure is never its own
         apart = "the IHS price index does not cover its submarket, so this is the Chicago-wide series: " \
             if values.get("price_index_fallback") else ""
-        summary_parts.append(f"{apart}price index {fmt_num(values['price_index'])} ({end}, "
-                             f"{signed_pct(values['price_index_change_pct'])} since {base})")
+        # the submarket named, and the index's change over the year: "the year-over-year change in its submarket"
+        where = "" if apart else f" (IHS submarket {values['submarket_name']})"
+        summary_parts.append(f"{apart}price index{where} {fmt_num(values['price_index'])} ({end}, "
+                             f"{signed_pct(values['price_index_change_pct'])} since {base}, "
+                             f"{signed_pct(values['price_index_yoy_pct'])} year over year)")
     summary = " ".join(p for p in (gap, f"{name}: " + "; ".join(summary_parts) if summary_parts else "") if p)
     if period is not None:
         table = home_series(c.home, number - 1, period, since.year if since else None)
