@@ -137,7 +137,7 @@ CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow gre
                          "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "
                          "plunged soar soared big large steep sharp bounce bounced rebound rebounded recover "
                          "recovered negative positive".split())
-HOME_WORDS = frozenset("worth homes houses house buy cost costs price priced pricey zip zips zipcode crosswalk overlap "
+HOME_WORDS = frozenset("worth homes houses house buy cost costs price prices priced pricey zip zips zipcode crosswalk overlap "
                        "crosswalk-weighted weighted mapped zillow zillow's zhvi estimated estimate".split())
 PER_CAPITA_WORDS = frozenset("relative size adjusted adjust adjusting population-adjusted".split())
 

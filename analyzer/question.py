@@ -90,7 +90,7 @@ from analyzer.groups import (MEAN_RE, asks_range, compared_groups, rest_compared
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
-from analyzer.sets import rank_within, ranked_sets
+from analyzer.sets import named_by_quantile, rank_within, ranked_sets
 from analyzer.submarkets import figure_words_blanked, full_names, read_submarkets
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
@@ -843,7 +843,9 @@ def _query_parts(w, result: dict) -> None:
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
-    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded) or "\0"  # "but were NOT in the top 15"
+    # the words that take a set away, or name it by its quantile, are the set's ("but were NOT in the top 15", "in
+    # the top quartile for ...")
+    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded or named_by_quantile(w.low, s)) or "\0"
     result["not_used"] = [p for p in result["not_used"] if p.lower() not in taken]
     ranking = result.get("ranking")
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
@@ -1319,7 +1321,8 @@ _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)
 # A superlative on the home value itself, not on its change ("the zip with the highest zillow value in september
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
 _LEVEL_RANKED_RE = re.compile(r"\b(?:highest|lowest|priciest|cheapest|most\s+expensive|least\s+expensive)\s+"
-                              r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:home\s+)?(?:values?|prices?)\b")
+                              r"(?:(?:typical|average|median)\s+)?(?:zillow\s+)?(?:(?:home\s+)?(?:values?|prices?)|homes|"
+                              r"houses)\b")
 # "when did ... peak", "hit its lowest point": a series' highest (lowest) month or quarter, and when
 _PEAK_RE = re.compile(r"\b(?:(?:hit|reach(?:ed)?|at)\s+(?:its|their|a|the)\s+(?:[\w-]+\s+)?(?:peak|high(?:est)?"
                       r"(?:\s+point)?|max(?:imum)?|top)|peak(?:ed|s|ing)?|highest\s+(?:point|level)|all[\s-]time\s+high|(?P<low>bottom(?:ed)?"

@@ -98,9 +98,34 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             # the words that take the set away are the set's ("but were NOT in the top 15 ...")
             span = (drop.start(), m.end()) if excluded and drop else m.span()
             found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end())))
+    found += _quantile_sets(low, metric_pos, found)
     if (len({s.years for s in found}) < 2 or not all(s.years for s in found)) and not _own_period(low, found):
         found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded) for s in found]  # one period serves all
     return sorted(found, key=lambda s: s.span)
+
+
+# "the top quartile for share of households making $125k or more": a set named by its quantile
+_QUANTILE_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)\s+(?P<kind>tercile|quartile|quintile|decile)\s+"
+                              r"(?:for|by|on|of|in)\s+(?:the\s+)?", re.I)
+_QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
+_PLACES_CUT = 77  # the community areas a quantile cuts (a remainder goes to the lowest groups: 20/19/19/19)
+
+
+def named_by_quantile(low: str, ranked: RankedSet) -> bool:
+    return bool(_QUANTILE_SET_RE.match(low, ranked.span[0]))
+
+
+def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
+    out = []
+    for m in _QUANTILE_SET_RE.finditer(low):
+        metric = _metric_after(low, m.end(), metric_pos)
+        if metric is None or any(s.span[0] <= m.start() < s.span[1] for s in found):
+            continue
+        q = _QUANTILES[m.group("kind").lower()]
+        top = m.group("end").lower() in ("top", "highest", "upper")
+        out.append(RankedSet(metric, _PLACES_CUT // q + (0 if top else int(_PLACES_CUT % q > 0)),
+                             "desc" if top else "asc", m.span()))
+    return out
 
 
 def _own_period(low: str, found: list) -> bool:

@@ -1545,6 +1545,7 @@ def station_chain(analysis: Analysis) -> dict | None:
 
 
 _OTHER_SIDE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+_MIRROR = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
 # Places a quantile split is made of: the community areas (each has every indicator; the remainder of 77 over the
 # groups goes to the lowest groups first, 20/19/19/19)
 _QUANTILE_PLACES = 77
@@ -1622,9 +1623,10 @@ def group_compare(analysis: Analysis) -> dict | None:
         condition = analysis.area_condition
         first = _bounded(analysis, period)
         op = OPS[condition.side]
+        other = _MIRROR[op] if compared.get("strict") else _OTHER_SIDE[op]  # "above vs below": neither holds the median
         groups = [{"label": label, "having": [{"field": _name(first), "op": way, "value": condition.reference or
                                                 condition.value}]} for label, way in
-                  (("picked", op), ("the rest", _OTHER_SIDE[op]))] if first else []
+                  (("picked", op), ("the rest", other))] if first else []
         skip = "homicides" if first and first["measure"] == "homicide_rate" else condition.metric
     else:
         picks = [({"measure": f"share_{CENSUS_GROUP[group]}"}, OPS[side], value)

@@ -293,7 +293,7 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
                 break
     for domain in other_domains if top else []:
         found = area_calls(domain, top, analysis, metrics)
-        if domain == "property" and rank_domain != "property":
+        if domain == "property" and (rank_domain != "property" or analysis.ranks_level):
             # "the highest homicide rate in 2021, and the home value there": the year was the ranking's; the home
             # value asked of the place found is today's (both blind writers read it so), and the answer says which
             # month it is.
@@ -426,6 +426,11 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     rank_metric = analysis.ranking.metric if analysis.ranking else None
     rank_domain = DOMAIN_OF.get(rank_metric) if rank_metric else None
     other_domains = [d for d in domains if d != rank_domain and d != "iucr"]
+    if rank_domain == "property" and analysis.ranks_level and "price_trend" in metrics and analysis.group_by in (
+            None, "community_area"):
+        # "the area with the cheapest homes in June 2023: which IHS submarket is it in, and how much have prices there
+        # changed since 2000": the month's values rank the areas; the one found gets its submarket's index
+        other_domains = ["property"]
     if analysis.area_condition and analysis.area_condition.metric in SOCIO_METRICS:
         planned = _condition_calls(analysis, results, domains)
     elif domains == ["property"] and analysis.ranking and analysis.group_by == "zip" and not places.zips \

@@ -207,3 +207,55 @@ def test_a_set_ranked_over_its_own_year_and_counted_in_a_month_of_another(ask, h
         text = lead(ask(question))
         assert "The 3 community areas with the most homicides in 2020 are" in text
         assert f"{july} homicides (month of the year: July) in July 2022" in text
+
+
+def test_the_cheapest_area_s_submarket_and_its_change_since_2000(ask):
+    values = ref._ca_zhvi(2023, 6)
+    area = int(values.idxmin())
+    crosswalk = pd.read_csv(ref.DATA / "community_area_ihs_submarket_crosswalk.csv")
+    row = crosswalk[crosswalk.area_number == area].sort_values("share_of_community_area").iloc[-1]
+    summary = pd.read_csv(ref.DATA / "property_ihs_price_index_summary_2025q4.csv").set_index("Number")
+    since = summary.loc[row.submarket_code, "Change Since 2000"].strip()
+    run = ask("area with the cheapest homes in June 2023 (zillow) - which IHS submarket is it in and how much have "
+              "prices there changed since 2000 per the IHS index?")
+    text = lead(run)
+    assert f"{ref._names()[area].title()} ({area})" in text and _money(values[area]) in text
+    assert row.submarket_name_2023 in text and f"+{since} since 2000Q1" in text and not run.analysis.not_used
+
+
+def test_above_vs_below_the_median_leaves_the_median_area_out(ask):
+    poverty = ref._sm("poverty")
+    median = poverty.median()
+    above, below = list(poverty[poverty > median].index), list(poverty[poverty < median].index)
+    years = ref._years(2019, 2022)
+    run = ask("areas above vs below the median poverty rate: pooled homicide rate 2019-2022 for each group, and how "
+              "many times higher is the high-poverty group?")
+    text = lead(run)
+    assert f"The {len(below)} community areas" in text and f"The {len(above)} community areas" in text
+    assert f"{_pooled_rate(above, years):.1f}" in text and f"{_pooled_rate(below, years):.1f}" in text
+    assert f"{_pooled_rate(above, years) / _pooled_rate(below, years):.2f} times" in text and not run.analysis.not_used
+
+
+@pytest.mark.parametrize("question", [
+    # an instruction shaping the question before it, an elided rank, a count of the place a ranking finds
+    "Is 2008-2012 per capita income correlated with the share of households making $125k+ in the 2019-2023 ACS? "
+    "Give the Pearson r across community areas.",
+    "Where does Austin rank among the 77 community areas by the total number of homicides 2016-2022 (1 = most)? And "
+    "where by rate per 100k?",
+    "Which neighborhood has the largest share of households earning under $25k? How many homicides were there in "
+    "2021 and in 2022?",
+    "When a murder was domestic, how often did police make an arrest? Looking at 2010 through 2019.",
+])
+def test_a_question_leaning_on_the_one_before_is_not_asked_apart(ask, question):
+    assert not ask(question).analysis.parts
+
+
+def test_a_set_named_by_its_quartile(ask):
+    acs = ref._acs()
+    bands = ["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999", "_75_000_to_125_000", "_125_000"]
+    share = acs["_125_000"] / acs[bands].sum(axis=1) * 100
+    top = ref._rank(share, 19)  # the top quartile of 77 cut 20/19/19/19 from the lowest
+    zero = int((ref._counts((2022,))[top] == 0).sum())
+    run = ask("Of the community areas in the top quartile for share of households making $125k or more, how many had "
+              "zero homicides in 2022?")
+    assert f"There are {zero} community areas among the 19 highest" in lead(run) and not run.analysis.not_used
