@@ -9,8 +9,10 @@ rules/answer.py).
 
 Parts are used only where every part reads without an unused word and no later part leans on an earlier one
 ("there", "that ward", "how does that compare", "if you don't have 2000, ..."): such a part read alone loses what it
-leans on. A question read whole with every word used is never read in parts, unless it names a
-measure of a source only a query reads (Redfin) and the whole reading has no query of it.
+leans on. A question read whole with every word used is read in parts only where it names a measure of a source
+only a query reads (Redfin) and the whole reading has no query of it, or where its questions are asked apart, each
+ending in its own question mark ("which ZIP has the highest value? and which has the lowest?": read whole, the one
+reading answered the first and took the second's words as its own).
 
 One kind of leaning is read: a second part that points at the one place the first part's ranking finds ("Which
 Chicago IHS submarket had the biggest rise ...? How many community areas have it as their main submarket, and ...").

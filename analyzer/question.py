@@ -831,6 +831,13 @@ _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|co
                                 r"difference|deadlier)\b")
 
 
+def _read_by_sets(low: str, sets: list, not_used: list) -> list:
+    """The words that take a set away or name its quantile are the set's ("but NOT in the top 15", "the top
+    quartile for ...")."""
+    taken = " ".join(low[s.span[0]:s.span[1]] for s in sets if s.excluded or named_by_quantile(low, s)) or "\0"
+    return [p for p in not_used if p.lower() not in taken]
+
+
 def _query_parts(w, result: dict) -> None:
     """What the semantic layer's queries read beyond the tools' arguments: the months that date a home value and
     the years named alone, one area's rank, the survey named as a source, every group of residents named."""
@@ -843,10 +850,7 @@ def _query_parts(w, result: dict) -> None:
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
-    # the words that take a set away, or name it by its quantile, are the set's ("but were NOT in the top 15", "in
-    # the top quartile for ...")
-    taken = " ".join(w.low[s.span[0]:s.span[1]] for s in sets if s.excluded or named_by_quantile(w.low, s)) or "\0"
-    result["not_used"] = [p for p in result["not_used"] if p.lower() not in taken]
+    result["not_used"] = _read_by_sets(w.low, sets, result["not_used"])
     ranking = result.get("ranking")
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere

@@ -103,6 +103,7 @@ def query_schema() -> dict:
                         "value": {"anyOf": [{"type": "number"}, {"type": "string",
                                                                   "enum": list(HAVING_REFERENCES)}]}}}},
                 "order_by": props["order_by"], "limit": props["limit"],
-                "figure": {"type": "string", "enum": list(GROUP_FIGURES)}}}},
+                "figure": {"type": "string", "enum": list(GROUP_FIGURES)},
+                "rest": {"type": "boolean", "description": "a later set: every place the sets before it left"}}}},
     })
     return {"type": "object", "required": ["measures"], "properties": props}
