@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from analyzer.conditions import HOW_FAR_RE, SPLIT_AT_RE, group_bounds
-from analyzer.lexicon import COMPARE_RE, GAP_RE, NUM, RANK_ASC, RANK_DESC, TIMES_RE, alternation, number, ordinals
+from analyzer.lexicon import (COMPARE_RE, GAP_RE, NUM, QUANTILES, RANK_ASC, RANK_DESC, TIMES_RE, alternation, number,
+                              ordinals)
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
@@ -45,7 +46,6 @@ MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:aver
 _END_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\b", re.I)
 
 
-_QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
 _QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b", re.I)
 _PLACE_ORDINALS = ordinals(5)
 # Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
@@ -67,7 +67,7 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | No
     kind = _QUANTILE_RE.search(low)
     if kind is None or not ranking or not ranking.get("metric") or (ranking.get("top_n") or 77) < 77:
         return None  # "(i.e. the 19 highest and the 19 lowest)": the sets the question counts out are its own
-    m = _QUANTILES[kind.group(1).lower()]
+    m = QUANTILES[kind.group(1).lower()]
     picks = []
     for found in _QUANTILE_PICK_RE.finditer(low):
         if found.group("low"):

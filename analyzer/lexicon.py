@@ -370,6 +370,10 @@ TENS_WORDS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
               "ninety": 90}
 
 
+# How many groups each quantile word cuts the places into ("the top quartile", "split into quintiles")
+QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
+
+
 def counting(high: int, low: int = 1) -> dict[str, int]:
     """The counting words from ``low`` to ``high`` (at most 19)."""
     return {word: n for word, n in COUNTING_WORDS.items() if low <= n <= high}

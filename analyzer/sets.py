@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import RankedSet
-from analyzer.lexicon import HIGHER_IS_BETTER, NUM, NUMBER_WORDS, RANK_ASC, RANK_DESC, RANK_WORD_METRIC, mentions_after, ordinals
+from analyzer.lexicon import (HIGHER_IS_BETTER, NUM, NUMBER_WORDS, QUANTILES, RANK_ASC, RANK_DESC, RANK_WORD_METRIC,
+                              mentions_after, ordinals)
 
 _PLACES = r"(?:community\s+areas?|areas?|neighbou?rhoods?|communities|places|zip\s+codes|zips)"
 _SUPER = rf"(?P<sup>{RANK_DESC}|{RANK_ASC})"
@@ -107,7 +108,6 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
 # "the top quartile for share of households making $125k or more": a set named by its quantile
 _QUANTILE_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)\s+(?P<kind>tercile|quartile|quintile|decile)\s+"
                               r"(?:for|by|on|of|in)\s+(?:the\s+)?", re.I)
-_QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
 _PLACES_CUT = 77  # the community areas a quantile cuts (a remainder goes to the lowest groups: 20/19/19/19)
 
 
@@ -121,7 +121,7 @@ def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
         metric = _metric_after(low, m.end(), metric_pos)
         if metric is None or any(s.span[0] <= m.start() < s.span[1] for s in found):
             continue
-        q = _QUANTILES[m.group("kind").lower()]
+        q = QUANTILES[m.group("kind").lower()]
         top = m.group("end").lower() in ("top", "highest", "upper")
         out.append(RankedSet(metric, _PLACES_CUT // q + (0 if top else int(_PLACES_CUT % q > 0)),
                              "desc" if top else "asc", m.span()))

@@ -268,10 +268,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
     period, own = _period(analysis), _set_years(analysis)
     first = _spec(ranking.metric, analysis, _years_period(list(own)) if own else period) if ranking.metric else None
     if own and first:  # ranked over its own whole years: the months named date the figures asked of it
-        first = {k: v for k, v in first.items() if k != "filters"} | (
-            {"filters": [f for f in first.get("filters", []) if f["dimension"] != "calendar_month"]}
-            if any(f["dimension"] != "calendar_month" for f in first.get("filters", [])) else {}) | {
-            "as": f"{first['measure']}_{own[0]}" + (f"_{own[1]}" if own[1] != own[0] else "")}
+        kept = [f for f in first.get("filters", []) if f["dimension"] != "calendar_month"]
+        first = {**{k: v for k, v in first.items() if k != "filters"}, **({"filters": kept} if kept else {}),
+                 "as": f"{first['measure']}_{own[0]}" + (f"_{own[1]}" if own[1] != own[0] else "")}
     period = _beside_set_years(analysis, own) or period
     others = _with_count([s for s in (_spec(m, analysis, period) for m in _others(analysis, ranking.metric)) if s],
                          analysis)
@@ -324,7 +323,7 @@ def _set_years(analysis: Analysis) -> tuple:
     sets = analysis.ranked_sets
     own = sets[0].years if len(sets) == 1 and sets[0].years and analysis.ranking \
         and sets[0].metric == analysis.ranking.metric else ()
-    return own if own and _beside_set_years(analysis, own) else ()  # (a survey's years date no figure)
+    return own if _beside_set_years(analysis, own) else ()  # (a survey's years date no figure)
 
 
 def _beside_set_years(analysis: Analysis, own: tuple) -> dict | None:
@@ -916,8 +915,8 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
                         and not analysis.ranks_homicide_change and len(years) == 2
                         and any((p.start, p.end) == (years[0], years[1]) for p in analysis.periods))
     if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total and not counted_over:
-        specs = [{"measure": m, "period": {"year": y}, "as": f"{m}_{y}"} for m in counted for y in years]
-        return specs, [{"name": f"{m}_change", "op": "change", "of": [f"{m}_{y}" for y in years]} for m in counted]
+        ends = [_year_ends(m, years) for m in counted]
+        return [s for specs, _ in ends for s in specs], [change for _, change in ends]
     period = _years_period(years)
     return ([{"measure": m, **({"period": period} if period else {})} for m in counted], []) \
         if len(years) <= 2 else None
@@ -1660,11 +1659,15 @@ def _group_counts_change(others: list, derived: list, analysis: Analysis, skip: 
     if skip == "homicides" or "homicides" not in analysis.metrics or len(set(ends)) != 2 \
             or not (analysis.trend or analysis.asks_percent_change):
         return others, derived
-    counted = "homicide_rate" if analysis.per_capita else "homicides"
-    specs = [{"measure": counted, "period": {"year": y}, "as": f"{counted}_{y}"} for y in ends]
-    op = "pct_change" if analysis.asks_percent_change else "change"
-    change = {"name": f"{counted}_{op}", "op": op, "of": [s["as"] for s in specs]}
+    specs, change = _year_ends("homicide_rate" if analysis.per_capita else "homicides", ends,
+                               "pct_change" if analysis.asks_percent_change else "change")
     return [*[o for o in others if o["measure"] not in ("homicides", "homicide_rate")], *specs], [*derived, change]
+
+
+def _year_ends(measure: str, years: list, op: str = "change") -> tuple[list, dict]:
+    """A measure in each of two years as its own column, and the change between them ("homicides_2019" ...)."""
+    specs = [{"measure": measure, "period": {"year": y}, "as": f"{measure}_{y}"} for y in years]
+    return specs, {"name": f"{measure}_{op}", "op": op, "of": [s["as"] for s in specs]}
 
 
 def submarket_areas_set(analysis: Analysis) -> dict | None:
