@@ -23,7 +23,8 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
                       # "above the city's vs below it", "grew since 2010 vs the ones that shrank": the bound's other side
                       r"(?:vs\.?|versus|or|and)\s+(?:those\s+|the\s+ones\s+|ones\s+)?(?:below|under|above|over)\s+(?:it|that)|"
-                      r"(?:vs\.?|versus)\s+(?:those|the\s+ones|ones)\s+(?:that|which)\s+(?:shr[au]nk|fell|lost|declined|"
+                      r"(?:vs\.?|versus|against|compared?\s+(?:to|with)|comparing\s+(?:to|with))\s+(?:those|the\s+ones|ones|"
+                      r"(?:the\s+)?(?:community\s+)?areas)\s+(?:that|which)\s+(?:shr[au]nk|fell|lost|declined|"
                       r"dropped|grew|rose|gained)|"
                       # "... versus the ones that didn't", "and those that did not"
                       r"(?:the\s+ones|those|areas|the\s+others)\s+(?:that|which|who)\s+(?:didn'?t|did\s+not|don'?t|do\s+not|"
@@ -60,13 +61,18 @@ _OTHER_PICK_RE = re.compile(r"\b(?:vs\.?|versus|against|and|to)\s+(?:the\s+)?(?:
                             r"(?P<high>highest|top|richest|most|upper))(?:[\s-]+one)?\b", re.I)
 
 
-def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | None:
+def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: dict | None = None) -> dict | None:
     """"Split the 77 areas into income quartiles ... the lowest-income quartile against the highest-income one":
     the places ranked on the measure, cut into equal groups from the lowest (a remainder goes to the lowest groups
     first: 20/19/19/19), and the two groups named, in the question's order (1 = lowest)."""
     kind = _QUANTILE_RE.search(low)
     if kind is None or not ranking or not ranking.get("metric") or (ranking.get("top_n") or 77) < 77:
         return None  # "(i.e. the 19 highest and the 19 lowest)": the sets the question counts out are its own
+    # "the hardship-index quartiles: the homicide rate in the top one vs the bottom": the measure named just before
+    # the quantile word cuts the places, not the one a "top" nearer another measure found
+    before = [(at, name) for name, at in (metric_pos or {}).items() if kind.start() - 25 <= at < kind.start()]
+    if before:
+        ranking["metric"] = max(before)[1]
     m = QUANTILES[kind.group(1).lower()]
     picks = []
     for found in _QUANTILE_PICK_RE.finditer(low):
@@ -91,10 +97,11 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list) -> dict | No
     return {"kind": "quantiles", "of": m, "picks": picks, "figure": "mean" if MEAN_RE.search(low) else "pooled"}
 
 
-def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -> dict | None:
+def compared_groups(low: str, condition, ranking: dict | None, consumed: list,
+                    metric_pos: dict | None = None) -> dict | None:
     """{"kind": "rest" | "each" | "ends" | "quantiles", "figure": "pooled" | "mean", "bounds": [(group, side,
     value)]} when the question compares two sets of places, else None; the words read are added to ``consumed``."""
-    quantiles = quantile_groups(low, ranking, consumed)
+    quantiles = quantile_groups(low, ranking, consumed, metric_pos)
     if quantiles:
         return quantiles
     figure = "mean" if MEAN_RE.search(low) else "median" if _median_figure(low) else "pooled"
@@ -105,6 +112,11 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list) -
         consumed += [rest.span(), *words]
         # "above vs below the median": each side strictly (the median area itself in neither), unlike "the rest"
         strict = bool(_STRICT_SIDES_RE.search(rest.group(0)))
+        # "above the median vs below it (strictly)"; "strictly above the median vs all the rest" keeps the median area
+        said = re.search(r"\bstrict(?:ly)?\b", low) if re.search(r"\b(?:below|under|above|over)\b", rest.group(0)) else None
+        if said:
+            strict = True
+            consumed.append(said.span())
         return {"kind": "rest", "figure": figure, "bounds": [], **({"strict": True} if strict else {})}
     # ("drop any that are also among ...: how many remain, the remaining ones' homicides": what is left of the set)
     if condition is None and rest and ranking and ranking.get("top_n") and not ranking.get("both_ends") \
@@ -180,9 +192,11 @@ def spread_asked(low: str, condition, consumed: list) -> str | None:
     if found:
         consumed += [m.span() for m in found]
         return "range"
-    found = _MEDIAN_RE.search(low)
-    if found and _OVER_PLACES_RE.search(low) and not (condition and condition.reference):  # not "above the median"
-        consumed.append(found.span())
+    # not the bound's own median ("above the median"); "above the city's rate: the median home value" is one
+    found = next((m for m in _MEDIAN_RE.finditer(low) if not (condition and condition.reference == "median")), None)
+    if found and _OVER_PLACES_RE.search(low):
+        # (the spread gives the plain average beside the median: "the simple mean income and the median value")
+        consumed += [found.span(), *(m.span() for m in MEAN_RE.finditer(low))]
         return "median"
     # "the plain average of the 77 areas' per capita incomes": the places' own mean, not the city's figure
     found = MEAN_RE.search(low)

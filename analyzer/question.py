@@ -380,7 +380,7 @@ _TOTAL_ASKED_RE = re.compile(r"\bout\s+of\s+how\s+many\b|\bof\s+how\s+many\s+(?:
 def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
     """The places as sets (analyzer/groups.py): two compared ("above the median vs the rest"), one's spread ("the
     median across the areas"), a threshold's count as a share of all ("what percent of areas have ...")."""
-    w.compared = compared_groups(w.low, condition, ranking, consumed)
+    w.compared = compared_groups(w.low, condition, ranking, consumed, w.metric_pos)
     w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
     w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
     w.share_base = share_base(w.low, w.metric_pos, consumed) if w.share_of_places else None
@@ -1190,7 +1190,8 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"killings)\b|"
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b|"
                           # "combined: homicides 2019-2022 and pooled rate": the count a list item of its own
-                          r"\b(?:homicides|murders|killings)(?:\s+(?:in\s+|for\s+|from\s+|over\s+)?(?:19|20)\d\d(?:\s*(?:-|\u2013|"
+                          r"\b(?:homicides|murders|killings)(?:\s+(?:there|in\s+(?:it|them|those|that\s+area)))?"
+                          r"(?:\s+(?:in\s+|for\s+|from\s+|over\s+)?(?:19|20)\d\d(?:\s*(?:-|\u2013|"
                           r"to|through)\s*(?:19|20)?\d\d)?)?(?:\s*,\s*|\s+)(?:and\s+)?(?:the\s+|their\s+|its\s+)?(?:pooled\s+|"
                           r"combined\s+|overall\s+)?(?:homicide\s+)?rates?\b")
 
@@ -1784,9 +1785,15 @@ def _survey_warnings(w) -> list[str]:
     if set(w.metrics) & {"race", "age"} and _CENSUS_2010_RE.search(w.low):
         return [f"{AREA_ONLY} race, ethnicity or age from the 2010 census (its 2010 file holds each area's total "
                 "population only); the group figures here are from the 2019-2023 ACS."]
-    if w.domains != ["socioeconomic"] or not any("2019" in w.low[a:b] for a, b in w.vintage):
+    spans = [re.findall(r"(?:19|20)\d\d", w.low[a:b])[:2] for a, b in w.vintage]
+    named = next((years for years in spans if years and "2008" not in years), None)
+    if w.domains != ["socioeconomic"] or not named:
         return []
     asked = " and ".join(dict.fromkeys(MEASURES.get(m, m.replace("_", " ")) for m in w.metrics))
+    if named[0] != "2019":  # "the 2015-2019 ACS": a survey the data does not hold at all
+        return [f"{AREA_ONLY} the {'-'.join(named)} ACS (it holds the 2008-2012 ACS indicators and the 2019-2023 "
+                f"ACS's population, race, age and household income bands); the {asked} here is the 2008-2012 ACS "
+                "indicator."]
     return [f"{AREA_ONLY} {asked} from the 2019-2023 ACS (it holds that survey's population, race, age and household "
             "income bands); the figure here is the 2008-2012 ACS indicator."]
 

@@ -737,10 +737,11 @@ def kept_weekdays(low: str) -> list[int]:
     weekend, workweek = bool(_WEEKEND_RE.search(low)), bool(_WORKWEEK_RE.search(low))
     if weekend and (workweek or re.search(r"\bweekdays?\b", low)):
         return []
-    if weekend and _WEEKEND_NIGHTS_RE.search(low):
+    named = sorted({_DAY_NAMES.index(m.group(1).lower()) + 1 for m in WEEKDAY_NAME_RE.finditer(low)})
+    if weekend and _WEEKEND_NIGHTS_RE.search(low) and not named:  # "weekend nights (Sat/Sun ...)": the days named
         return [5, 6]  # the nights of a weekend are Friday's and Saturday's (each runs into the next morning)
     if weekend:
         return [6, 7]
     if workweek:
         return [1, 2, 3, 4, 5]
-    return sorted({_DAY_NAMES.index(m.group(1).lower()) + 1 for m in WEEKDAY_NAME_RE.finditer(low)})
+    return named

@@ -93,7 +93,7 @@ def number_in_answer(value, answer: str) -> bool:
             name = calendar.month_name[int(month.group(2))]
             return bool(re.search(rf"\b{value.strip()}\b|\b(?:{name}|{name[:3]})\.?,?\s+{month.group(1)}\b", answer, re.I))
         # a set's members listed ("Austin, Washington Park, Riverdale"): each named, in any order
-        members = [m.strip() for m in value.split(", ")]
+        members = [m.strip() for m in re.split(r"[,;] ", value)]  # "a, b" or "a; b"
         if len(members) >= 2 and all(re.fullmatch(r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*", m) for m in members):
             return all(m.lower() in answer.lower() for m in members)
         # an IHS submarket named without the data's "Chicago--" prefix ("Logan Square/Irving Park"): the same name

@@ -481,6 +481,16 @@ class GroundingReport:
                 "matches": self.matches, "mislabelled": self.mislabelled, "ok": self.ok}
 
 
+def _names_its_area(answer: str, number, places) -> bool:
+    """The number stands in brackets right after the name of the community area it numbers."""
+    start = number.start
+    if not 0 < number.value < 78 or answer[start - 1:start] != "(":
+        return False
+    before = re.sub(r"\s+", " ", answer[max(0, start - 40):start - 1].lower()).rstrip()
+    return any(before.endswith(name) and (len(before) == len(name) or not before[-len(name) - 1].isalnum())
+               and int(num) == number.value for name, num in places.names.items())
+
+
 def check_grounding(answer: str, results: list[ToolResult], question: str = "",
                     references: References | None = None) -> GroundingReport:
     """Match every number in ``answer`` against the tools' ``results`` and the question; a number whose sentence
@@ -500,6 +510,11 @@ def check_grounding(answer: str, results: list[ToolResult], question: str = "",
             found = refs.match_small(number)
             report.matches.append({"number": number.text, **(found or {"rule": "small count, not checked",
                                                                       "source": "-"})})
+            continue
+        if _names_its_area(answer, number, refs.places):
+            # "West Town (24)": the area's own number beside its name, an identifier the gazetteer holds
+            report.ignored.append(number.text)
+            report.matches.append({"number": number.text, "rule": "community area number", "source": "gazetteer"})
             continue
         report.checked.append(number.text)
         found = refs.match(number, claim)

@@ -163,7 +163,10 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
     # "June, July and August of 2020": months of the year the period names (its months of years say the same).
     # Beside a home value the months are its months ("under $180,000 in September 2024").
     # A month said in passing ("I know the data only runs into July") names no year: no filter.
-    in_the_years = bool(analysis.month_years) and {int(m[:4]) for m in analysis.month_years} <= set(analysis.years)
+    # A stretch of several months ("summer 2022", "jun/jul/aug") is never said in passing.
+    in_the_years = ({int(m[:4]) for m in analysis.month_years} <= set(analysis.years) if analysis.month_years
+                    else len(analysis.months) >= 2 and bool(analysis.years) and not analysis.quarters
+                    and "price_trend" not in analysis.metrics)  # (an IHS quarter dates the index, not the homicides)
     if analysis.months and in_the_years and "month" not in grouped and "home_value" not in analysis.metrics:
         found.append({"dimension": "calendar_month", "in": list(analysis.months)})
     if analysis.weekdays and "weekday" not in grouped:
@@ -237,10 +240,25 @@ def _growth_of_a_ranked_set(analysis: Analysis) -> bool:
                 and any(s.metric in ("homicides", "homicide_rate") for s in analysis.ranked_sets))
 
 
+def _count_asked(analysis: Analysis, ranking, first: dict | None, others: list, n: int) -> tuple:
+    """A set ranked by its homicide rate with its count asked of it: "the 8 areas with the highest rate: their
+    homicides combined", "... how many of their homicides happened between 10pm and 3:59am" (the set by its whole
+    rate, the hours, days or months counting the homicides asked of it)."""
+    if first is None or first["measure"] != "homicide_rate" or others or n < 2:
+        return first, others
+    if analysis.asks_count and not ranking.by_count:
+        return first, [{**first, "measure": "homicides"}]
+    if first.get("filters"):
+        return {k: v for k, v in first.items() if k != "filters"}, [{**first, "measure": "homicides"}]
+    return first, others
+
+
 def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
     ranking = analysis.ranking
+    if ranking and ranking.metric == "domestic" and analysis.domestic_filter:  # the domestic homicides rank the set
+        ranking = replace(ranking, metric="homicides", by_count=True)
     grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
     # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
     plain = _plain(analysis) or analysis.group_by == "year" and bool(_side_by_side(analysis)) \
@@ -276,16 +294,10 @@ def ranked_set(analysis: Analysis) -> dict | None:
                          analysis)
     if own and ranking.metric == "homicides" and not others:  # the same measure over the other period
         others = [s for s in [_spec("homicides", analysis, period)] if s]
-    if first is not None and first["measure"] == "homicide_rate" and not others and n >= 2 and analysis.asks_count \
-            and not ranking.by_count:
-        # "the 8 areas with the highest homicide rate: how many homicides did they have combined": the set's count
-        others = [{**first, "measure": "homicides"}]
-    elif first is not None and first["measure"] == "homicide_rate" and not others and n >= 2 and first.get("filters"):
-        # "the five areas with the highest rates: how many of their homicides happened between 10pm and 3:59am": the
-        # set by its whole rate, the hours (days, months) counting the homicides asked of it
-        others = [{**first, "measure": "homicides"}]
-        first = {k: v for k, v in first.items() if k != "filters"}
-    if first is None or not (others or only_here):
+    first, others = _count_asked(analysis, ranking, first, others, n)
+    # "the 4 areas with the most murders: their combined rate": the count ranks, the rate is asked of the set
+    count_ranks_rate = first is not None and ranking.by_count and first["measure"] == "homicide_rate" and n >= 2
+    if first is None or not (others or only_here or count_ranks_rate):
         return None
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
         others = [first, *[s for s in others if s["measure"] != "homicides"]]
@@ -455,7 +467,9 @@ def set_query(analysis: Analysis) -> dict | None:
     Zillow value"). Each set is a rank column bounded; the ranks are over every area, before any bound."""
     sets, within = analysis.ranked_sets, analysis.rank_within
     conditions = [c for c in (analysis.area_condition, *analysis.more_conditions) if c is not None]
-    if not (sets or within and conditions) or not (len(sets) > 1 or within or conditions) or analysis.correlation \
+    # ("what percent of 2021 homicides were NOT in the 20 ...": one set taken away is every other place)
+    if not (sets or within and conditions) or not (len(sets) > 1 or within or conditions or sets[0].excluded) \
+            or analysis.correlation \
             or not _plain(analysis) or any(c.grain != "community_area" for c in conditions):
         return None
     period, measures, derived, having = _period(analysis), [], [], []

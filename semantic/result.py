@@ -368,8 +368,9 @@ def _phrase(column: dict, value) -> str:
     if column["unit"] in COUNT_UNITS and column.get("measure_label"):
         period = f" in {column['period']}" if column.get("period") else ""
         label = _lower(column["measure_label"])
-        if value == 1 and label.endswith("s") and " " not in label:  # "1 homicide"
-            label = label[:-1]
+        head, paren, rest = label.partition(" (")  # "1 homicide (month of the year: June, July, August)"
+        if value == 1 and head.endswith("s") and " " not in head:  # "1 homicide"
+            label = head[:-1] + paren + rest
         return f"{shown} {label}{period}"
     if column["unit"] == "percent" and column["label"].lower().startswith(("share", "percent")):
         # "a share of households earning under $25,000 of 51.7%" (a label that names a group keeps its form)
