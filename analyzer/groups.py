@@ -70,9 +70,13 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
         return None  # "(i.e. the 19 highest and the 19 lowest)": the sets the question counts out are its own
     # "the hardship-index quartiles: the homicide rate in the top one vs the bottom": the measure named just before
     # the quantile word cuts the places, not the one a "top" nearer another measure found
-    before = [(at, name) for name, at in (metric_pos or {}).items() if kind.start() - 25 <= at < kind.start()]
-    if before:
-        ranking["metric"] = max(before)[1]
+    # ("split into quartiles by Zillow home value": the measure after "by", "of", "on", "for")
+    named = {name: at for name, at in (metric_pos or {}).items()}
+    before = [(at, name) for name, at in named.items() if kind.start() - 25 <= at < kind.start()]
+    after = [(at, name) for name, at in named.items() if kind.end() < at <= kind.end() + 30 and re.match(
+        r"\s+(?:by|of|on|for|based\s+on|using)\b[^,.;:?]*$", low[kind.end():at])]
+    if before or after:
+        ranking["metric"] = max(before)[1] if before else min(after)[1]
     m = QUANTILES[kind.group(1).lower()]
     picks = []
     for found in _QUANTILE_PICK_RE.finditer(low):

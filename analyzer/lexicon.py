@@ -9,6 +9,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from semantic.query import QUANTILE_NAMES
+
 _FLAGS = re.I
 
 
@@ -371,7 +373,7 @@ TENS_WORDS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
 
 
 # How many groups each quantile word cuts the places into ("the top quartile", "split into quintiles")
-QUANTILES = {"tercile": 3, "quartile": 4, "quintile": 5, "decile": 10}
+QUANTILES = {word: n for n, word in QUANTILE_NAMES.items()}
 
 
 def counting(high: int, low: int = 1) -> dict[str, int]:

@@ -20,6 +20,7 @@ from analyzer.lexicon import ordinal
 from rules.calls import SOCIO_METRICS
 from semantic.catalog import catalog
 from semantic.dimensions import SUBMARKET_TOTALS
+from semantic.query import QUANTILE_NAMES
 from semantic.reading import member_ranked
 
 # The analyzer's measure names -> the semantic layer's (semantic/datasets/).
@@ -1559,29 +1560,16 @@ def station_chain(analysis: Analysis) -> dict | None:
 
 _OTHER_SIDE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
 _MIRROR = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
-# Places a quantile split is made of: the community areas (each has every indicator; the remainder of 77 over the
-# groups goes to the lowest groups first, 20/19/19/19)
-_QUANTILE_PLACES = 77
 
 
 def _quantile_groups(compared: dict, field: str) -> tuple[list, list]:
-    """Each named quantile group as a band of ranks: the top one as "the 19 highest", the others counted from the
-    lowest up."""
-    m, n = compared["of"], _QUANTILE_PLACES
-    sizes = [n // m + (1 if i < n % m else 0) for i in range(m)]
-    up = {"name": f"{field}_rank_up", "op": "rank", "of": [field], "direction": "asc"}
-    down = {"name": f"{field}_rank", "op": "rank", "of": [field]}
-    groups, ranks = [], []
-    for pick in compared["picks"]:
-        low, high = sum(sizes[:pick - 1]), sum(sizes[:pick])
-        rank = down if pick == m else up
-        having = [{"field": down["name"], "op": "<=", "value": sizes[-1]}] if pick == m else \
-            ([{"field": up["name"], "op": ">", "value": low}] if low else []) + \
-            [{"field": up["name"], "op": "<=", "value": high}]
-        ranks += [rank] if rank not in ranks else []
-        groups.append({"label": f"{ordinal(pick)} of {m} (lowest first)", "having": having})
-    return groups, ranks
-
+    """Each named quantile group of the places with a value ("the top quartile": the 4th of 4, pandas.qcut on
+    their ranks, so 77 areas cut 20 / 19 / 19 / 19 from the lowest and 70 with a Zillow value 18 / 17 / 17 / 18)."""
+    m = compared["of"]
+    cut = {"name": f"{field}_{QUANTILE_NAMES.get(m, 'group')}", "op": "quantile", "of": [field], "groups": m}
+    groups = [{"label": f"{ordinal(pick)} of {m} (lowest first)",
+               "having": [{"field": cut["name"], "op": "==", "value": pick}]} for pick in compared["picks"]]
+    return groups, [cut]
 
 
 def group_compare(analysis: Analysis) -> dict | None:

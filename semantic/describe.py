@@ -7,7 +7,8 @@ from semantic.catalog import catalog
 
 _OPS = {">": "over", ">=": "at least", "<": "under", "<=": "at most", "==": "equal to", "!=": "not equal to"}
 _DERIVED = {"change": "change", "pct_change": "% change", "difference": "difference", "ratio": "ratio",
-            "percent_of": "share", "sum": "sum", "share_of_total": "share of total", "rank": "rank"}
+            "percent_of": "share", "sum": "sum", "share_of_total": "share of total", "rank": "rank",
+            "quantile": "quantile group"}
 
 
 def _label(name: str) -> str:

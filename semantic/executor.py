@@ -686,6 +686,12 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
     a = table[of[0]].astype(float)
     if op == "rank":
         return a.rank(ascending=item.get("direction") == "asc", method="min")
+    if op == "quantile":  # 1 = the lowest group; only the places with a value are cut (a tie split by table order)
+        ranks = a.dropna().rank(method="first")
+        if len(ranks) < item["groups"]:
+            return a * math.nan
+        cut = pd.qcut(ranks, item["groups"], labels=False) + 1
+        return cut.reindex(a.index).astype(float)
     if op == "share_of_total":
         total = a.sum()
         return a / total * 100 if total else a * math.nan

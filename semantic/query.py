@@ -23,7 +23,11 @@ MAX_MEASURES = 12
 MAX_FILTERS = 20
 MAX_VALUES = 200
 MAX_LIMIT = 1000
-DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "share_of_total", "rank")
+DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "share_of_total", "rank",
+               "quantile")
+# "quartiles by hardship": the places with a value cut into this many equal groups (pandas.qcut on their ranks)
+QUANTILE_GROUPS = range(2, 11)
+QUANTILE_NAMES = {3: "tercile", 4: "quartile", 5: "quintile", 10: "decile"}  # the words for a group of each cut
 # the ops of two columns; percent_of is the first as a percent of the second ("what percent of them were at night")
 PAIR_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum")
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
@@ -453,9 +457,13 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         direction = item.get("direction", "desc")
         if op == "rank" and direction not in ("asc", "desc"):
             raise QueryError(f"{where}.direction must be asc or desc", "invalid_query", f"{where}.direction")
+        groups = item.get("groups", 4)
+        if op == "quantile" and (isinstance(groups, bool) or groups not in QUANTILE_GROUPS):
+            raise QueryError(f"{where}.groups must be a whole number from 2 to 10", "invalid_query", f"{where}.groups")
         # a rank counts from the highest (desc) or, for "the 10 poorest", from the lowest (asc)
         query.derived.append({"name": name, "op": op, "of": of, **({"direction": "asc"} if op == "rank"
-                                                                   and direction == "asc" else {})})
+                                                                   and direction == "asc" else {}),
+                              **({"groups": groups} if op == "quantile" else {})})
 
 
 def _havings(query: Query, items, at: str) -> list:

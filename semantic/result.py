@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from semantic.dimensions import PLACE_GRAINS
+from semantic.query import QUANTILE_NAMES
 
 TEXT_ROWS = 25  # rows shown in the text form; the data form has them all
 ALL = "_all"  # the one group key of a query with no group_by
@@ -197,6 +198,8 @@ def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
+    if op == "quantile":  # "Quartile by hardship index (2008-2012), 1 = the lowest"
+        return f"{QUANTILE_NAMES.get(item['groups'], 'group').capitalize()} by {_short(item['of'][0], specs, cat)}, 1 = the lowest"
     if op == "percent_of" and all(f in specs for f in item["of"]):  # "Share of homicides (hours 22-3) in homicides"
         first, second = (specs[f] for f in item["of"])
         if first.measure == second.measure and first.period == second.period \
@@ -229,7 +232,7 @@ def _short(name, specs, cat) -> str:
 
 
 def _derived_unit(item) -> str:
-    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "ratio": "times",
+    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "quantile": "rank", "ratio": "times",
             "percent_of": "percent"}.get(item["op"], "")
 
 
@@ -427,6 +430,14 @@ def _selection(result: QueryResult) -> str:
             what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
                 f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
             parts.append(f"{'' if inside else 'not '}among the {n} {end} by {_lower(what)}")
+            continue
+        if moved and moved["op"] == "quantile" and h["op"] == "==":  # "in the top quartile by hardship index"
+            m, pick = moved["groups"], int(h["value"])
+            which = "top" if pick == m else "bottom" if pick == 1 else f"{_ordinal_word(pick).rstrip('-')} (from the lowest)"
+            ranked = labels.get(moved["of"][0], {})
+            what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
+                f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
+            parts.append(f"in the {which} {QUANTILE_NAMES.get(m, 'group')} by {_lower(what)}")
             continue
         whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
         value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))

@@ -75,7 +75,9 @@ def query_schema() -> dict:
                 "name": {"type": "string"}, "op": {"type": "string", "enum": list(DERIVED_OPS)},
                 "of": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
                 "direction": {"type": "string", "enum": ["desc", "asc"],
-                              "description": "rank only: 1 = the highest (desc) or the lowest (asc)"}}}},
+                              "description": "rank only: 1 = the highest (desc) or the lowest (asc)"},
+                "groups": {"type": "integer", "minimum": 2, "maximum": 10,
+                           "description": "quantile only: how many equal groups (4 = quartiles), 1 = the lowest"}}}},
         "having": {"type": "array", "maxItems": 6, "items": {
             "type": "object", "required": ["field", "op", "value"], "properties": {
                 "field": {"type": "string"}, "op": {"type": "string", "enum": list(HAVING_OPS)},
