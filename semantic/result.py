@@ -408,6 +408,24 @@ def _grain_words(result: QueryResult, n: int) -> str:
     return f"{n} {head}{'' if n == 1 else 's'}{paren}{rest}"
 
 
+def _by_rank(moved: dict, h: dict, labels: dict) -> str | None:
+    """A bound on a rank or a quantile in words: "among the 20 highest by poverty", "not among ..." (a set taken
+    away: "> 20"), "in the top quartile by hardship index"."""
+    ranked = labels.get(moved["of"][0], {})
+    what = _lower(f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
+        f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else ""))
+    if moved["op"] == "rank" and h["op"] in ("<=", "<", ">", ">="):
+        inside = h["op"] in ("<=", "<")
+        n = int(h["value"]) - (1 if h["op"] in ("<", ">=") else 0)
+        end = "lowest" if moved.get("direction") == "asc" else "highest"
+        return f"{'' if inside else 'not '}among the {n} {end} by {what}"
+    if moved["op"] == "quantile" and h["op"] == "==":
+        m, pick = moved["groups"], int(h["value"])
+        which = "top" if pick == m else "bottom" if pick == 1 else f"{_ordinal_word(pick).rstrip('-')} (from the lowest)"
+        return f"in the {which} {QUANTILE_NAMES.get(m, 'group')} by {what}"
+    return None
+
+
 def _selection(result: QueryResult) -> str:
     """How the rows were picked, in words: "with the highest hardship index (2008-2012)", "with households below
     poverty of at least 30%"."""
@@ -422,22 +440,9 @@ def _selection(result: QueryResult) -> str:
             what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
             parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
             continue
-        if moved and moved["op"] == "rank" and h["op"] in ("<=", "<", ">", ">="):  # "among the 20 highest by poverty"
-            inside = h["op"] in ("<=", "<")  # ("> 20": a set taken away, "not among the 20 highest by poverty")
-            n = int(h["value"]) - (1 if h["op"] in ("<", ">=") else 0)
-            end = "lowest" if moved.get("direction") == "asc" else "highest"
-            ranked = labels.get(moved["of"][0], {})
-            what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
-                f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
-            parts.append(f"{'' if inside else 'not '}among the {n} {end} by {_lower(what)}")
-            continue
-        if moved and moved["op"] == "quantile" and h["op"] == "==":  # "in the top quartile by hardship index"
-            m, pick = moved["groups"], int(h["value"])
-            which = "top" if pick == m else "bottom" if pick == 1 else f"{_ordinal_word(pick).rstrip('-')} (from the lowest)"
-            ranked = labels.get(moved["of"][0], {})
-            what = f"{ranked.get('measure_label') or ranked.get('label', moved['of'][0])}" + (
-                f" in {ranked['period']}" if ranked.get("period") and ranked.get("measure_label") else "")
-            parts.append(f"in the {which} {QUANTILE_NAMES.get(m, 'group')} by {_lower(what)}")
+        by_rank = _by_rank(moved, h, labels) if moved else None
+        if by_rank:
+            parts.append(by_rank)
             continue
         whole = h["value"] % 1 == 0 or column.get("unit") == "dollars"
         value = fmt(h["value"], 0 if whole else 1, column.get("unit", ""))

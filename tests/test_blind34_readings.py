@@ -16,6 +16,7 @@ import pytest
 
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead, raw_homicides
+from tests.test_api import build_app
 
 pytestmark = pytest.mark.full_data
 
@@ -135,7 +136,6 @@ def test_quartiles_cut_only_the_places_with_a_value(ask):
 
 
 def test_a_quantile_column_through_the_api(tmp_path):
-    from tests.test_api import build_app
     client = build_app(tmp_path).test_client()
     body = {"measures": ["hardship_index"], "group_by": ["community_area"],
             "derived": [{"name": "q", "op": "quantile", "of": ["hardship_index"], "groups": 5}],
