@@ -101,7 +101,9 @@ def read_bound_periods(low: str, years_of, metrics_of, per_capita_of, ranks_of, 
                 return []
             carried = (period, months)
             continue
-        change = "start" in period and bool(_CHANGE_RE.search(clause)) and not ranks_of(clause)
+        change = "start" in period and bool(_CHANGE_RE.search(clause))
+        if change and ranks_of(clause):
+            return []  # "the biggest jump in homicides from 2019 to 2021": a change ranked (rules' ranked_change)
         bound.append(BoundPeriod(measure, period, ranks_of(clause), months, change))
     if carried or len(bound) < 2 or len({(str(b.period), b.months) for b in bound}) < 2:
         return []

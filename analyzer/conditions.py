@@ -247,7 +247,9 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     """"Areas whose per capita income is above the city-wide figure": the measure named nearest before the bound
     (a homicide rate where one is named just before it), bounded by the reference."""
     reference = next(k for k in ("city", "median", "mean") if match.group(k))
-    after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and 0 <= pos - match.end() <= 3]
+    # ("below the median per-capita income": the qualifier before the measure's own word is the measure's)
+    after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and pos >= match.end() and (
+        pos - match.end() <= 3 or re.fullmatch(r"\s*(?:per[\s-]+capita|household|family)\s+", low[match.end():pos]))]
     # "split the areas at the median hardship index: ... the areas above the median": the median named before
     # ("split the 77 areas at the median 2019-2022 homicide rate": a period between; a homicide rate split)
     named = [("homicide_rate" if metric == "homicides" else metric) for metric, pos in metric_pos.items()
@@ -256,6 +258,8 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
                            low[max(0, pos - 24):pos])] if reference != "city" else []
     if named and not after:
         metric = named[0]
+    elif after and not _RATE_AFTER_RE.match(low, match.end()):  # a homicide rate named earlier bounds nothing here
+        metric = after[0]
     elif (_RATE_BEFORE_RE.search(low, 0, match.start()) or _RATE_AFTER_RE.match(low, match.end())) \
             and "homicides" in metric_pos:  # "above the city-wide homicide rate"
         metric = "homicide_rate"

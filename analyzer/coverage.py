@@ -67,7 +67,7 @@ holds hold held contains contain contained hosts host hosted houses housed while
 # reading has a subject to put them on (the tools give shares, rates and indexes with their figures).
 FORM_WORDS = frozenset("""share shares percent percentage percentages pct proportion proportion fraction ratio rate
 rates index score scores terms breakdown makeup make-up composition mix split distribution typical portion %
-household households""".split())
+household households points""".split())
 
 # Words that negate or exclude: used only when the reading recorded what they negate.
 NEGATIONS = frozenset("""not no non without except excluding exclude excludes excluded outside besides apart aside

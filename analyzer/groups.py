@@ -29,8 +29,6 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       # "... versus the ones that didn't", "and those that did not"
                       r"(?:the\s+ones|those|areas|the\s+others)\s+(?:that|which|who)\s+(?:didn'?t|did\s+not|don'?t|do\s+not|"
                       r"haven'?t|have\s+not))\b", re.I)
-_STRICT_SIDES_RE = re.compile(r"^(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:below|under)$|"
-                              r"^(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)$", re.I)
 _LEAVE_OUT_RE = re.compile(r"\b(?:if\s+(?:you|we)\s+)?(?:leave|leaving|take|taking|set|setting)\s+(?:out|aside|away)\b", re.I)
 # Words that say two sets are meant (a group named by its side, "each group", "split", "the two halves").
 _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\b|\b(?:first|second)\s+(?:group|set)(?:'s)?|\b(?:higher|lower|richer|poorer|high|low)"
@@ -114,14 +112,13 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list,
     rest = _REST_RE.search(low)
     if condition is not None and rest and condition.metric not in ("population_change", "home_value_change"):
         consumed += [rest.span(), *words]
-        # "above vs below the median": each side strictly (the median area itself in neither), unlike "the rest"
-        strict = bool(_STRICT_SIDES_RE.search(rest.group(0)))
-        # "above the median vs below it (strictly)"; "strictly above the median vs all the rest" keeps the median area
-        said = re.search(r"\bstrict(?:ly)?\b", low) if re.search(r"\b(?:below|under|above|over)\b", rest.group(0)) else None
+        # "above vs below the median", "below the median ... compared with areas above it": each side strictly (the
+        # median area itself in neither), unlike "the rest" ("strictly above the median vs all the rest" keeps it)
+        sided = bool(re.search(r"\b(?:below|under|above|over)\b", rest.group(0))) and "at or" not in rest.group(0)
+        said = re.search(r"\bstrict(?:ly)?\b", low) if sided else None  # "... vs below it (strictly)"
         if said:
-            strict = True
             consumed.append(said.span())
-        return {"kind": "rest", "figure": figure, "bounds": [], **({"strict": True} if strict else {})}
+        return {"kind": "rest", "figure": figure, "bounds": [], **({"strict": True} if sided else {})}
     # ("drop any that are also among ...: how many remain, the remaining ones' homicides": what is left of the set)
     if condition is None and rest and ranking and ranking.get("top_n") and not ranking.get("both_ends") \
             and "remaining" not in rest.group(0):

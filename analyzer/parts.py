@@ -90,7 +90,10 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
     if not (whole.not_used or _unread_source(whole)):
         # "which zip has the highest value? and which has the lowest?": questions asked apart are answered apart,
         # though the whole reading used every word (it answered the first and took the second's words as its own)
-        return _read_each(_asked_apart(question), analyze, carry, apart=True)
+        # "population of Austin per the ACS, and what % of Hyde Park residents are 65+": clauses each about a place
+        # of their own, answered apart
+        return _read_each(_asked_apart(question), analyze, carry, apart=True) or \
+            _read_each(_asked_apart(question, clauses=True), analyze, carry, apart=True, own_places=True)
     return _read_each(texts, analyze, carry) or _read_each(_asked_apart(question), analyze, carry, apart=True)
 
 
@@ -102,11 +105,13 @@ _QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are
 _OWN_WORDS_RE = re.compile(r"\bin\s+total\b|\b(?:are|is|were|was)\s+there\b", re.I)
 
 
-def _asked_apart(question: str) -> list[str]:
-    """The questions of ``question`` each ended by its own question mark, none leaning on an earlier one, or []."""
+def _asked_apart(question: str, clauses: bool = False) -> list[str]:
+    """The questions of ``question`` each ended by its own question mark (or, ``clauses``, opened by ", and what
+    ..."), none leaning on an earlier one, or []."""
     head = _head(question)
     body = question.strip()[len(head):]
-    pieces = [p.strip(" ,") for p in re.split(r"\?\s+(?=\S)", body) if p.strip(" ?.!")]
+    split = r",\s+and\s+(?=(?:what|which|how|who)\b)" if clauses else r"\?\s+(?=\S)"
+    pieces = [p.strip(" ,") for p in re.split(split, body, flags=re.I) if p.strip(" ?.!")]
     pieces = [re.sub(r"^(?:and|also|plus)\b\s*", "", p, flags=re.I) for p in pieces]
     if not 2 <= len(pieces) <= MAX_PARTS or any(len(p.split()) < _MIN_WORDS for p in pieces) \
             or any(_LEANS_RE.search(_OWN_WORDS_RE.sub("", p)) for p in pieces[1:]) \
@@ -129,7 +134,7 @@ def _unread_source(whole: Analysis) -> bool:
                for m in whole.named_measures if m in catalog().measures)
 
 
-def _read_each(texts: list[str], analyze, carry, apart: bool = False) -> list[QuestionPart]:
+def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places: bool = False) -> list[QuestionPart]:
     """Each part read alone (a later one as a follow-up of the earlier), or [] where any leaves a word unused. A
     question asked apart may take its measure from the one before ("...? and how many happened on weekends in 2021")."""
     parts: list[QuestionPart] = []
@@ -139,6 +144,8 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False) -> list[Qu
                 p.analysis.ranking for p in parts)):
             # "Which area has the largest share ...? How many homicides were there in 2021?": that area's; "where does
             # Austin rank ...? And where by rate per 100k?": Austin's rank again
+            return []
+        if own_places and (not _places(analysis) or any(_places(p.analysis) == _places(analysis) for p in parts)):
             return []
         if i and apart:
             analysis = carry(analysis, text, [p.analysis for p in parts])
@@ -150,6 +157,12 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False) -> list[Qu
             return []
         parts.append(QuestionPart(text, analysis))
     return parts
+
+
+def _places(analysis: Analysis) -> tuple:
+    """The places a part names itself."""
+    return ([a.number for a in analysis.areas], analysis.wards, analysis.districts, analysis.zips) \
+        if analysis.areas or analysis.wards or analysis.districts or analysis.zips else ()
 
 
 def _names_its_place(analysis: Analysis) -> bool:

@@ -91,7 +91,7 @@ from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, l
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
 from analyzer.sets import named_by_quantile, rank_within, ranked_sets
-from analyzer.submarkets import figure_words_blanked, full_names, read_submarkets
+from analyzer.submarkets import figure_words_blanked, full_names, read_submarkets, unindexed_areas
 from analyzer.bound_periods import read_bound_periods
 from analyzer.chain_years import read_follow_year
 from analyzer.left_out_times import kept_months, kept_years, read_left_out
@@ -618,7 +618,9 @@ def _read_warnings(w) -> None:
     office_zip = w.office_zip or any(name == "ward_office_zip" for name, _ in measures_named(w.text))
     warnings += _survey_warnings(w) + ([] if office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
-    warnings += _rate_grain_warning(w)
+    warnings += _rate_grain_warning(w) + [
+        f"{AREA_ONLY} an IHS submarket named '{name}' (the price index has no series for {unindexed_areas(w.geo)}); "
+        "the figures here are not that submarket's." for name in ihs.get("unknown", [])]
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
     # months all past the homicide data (Zillow's own): their years are no homicide years
     w.beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)

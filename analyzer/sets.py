@@ -93,7 +93,10 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             drop = _DROP_RE.search(low, max(0, m.start() - 60), m.start())
             # ("... below $250,000 but are NOT among the 20 areas with ...": right after "not among", with no set
             # before it, the set is taken from the places a bound picks)
-            right_after = re.search(r"\bnot\s+(?:also\s+)?(?:in|among)\s+(?:the\s+)?$", low[:m.start()])
+            right_after = re.search(r"\bnot\s+(?:also\s+)?(?:in|among)\s+(?:the\s+)?$", low[:m.start()]) or (
+                # "if you leave out the 10 areas with the most ..., what percent happened everywhere else"
+                re.search(r"\b(?:leave|leaving|take|taking)\s+out\s+(?:the\s+)?$", low[:m.start()])
+                and re.search(r"\b(?:else|rest|remaining|others?)\b", low[m.end():]))
             excluded = bool(found or right_after) and bool(drop or pattern is _AMONG_RE and re.search(r"\bnot\s+$",
                                                                                                     low[:m.start()]))
             # the words that take the set away are the set's ("but were NOT in the top 15 ...")

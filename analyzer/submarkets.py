@@ -163,6 +163,25 @@ def full_names(low: str, data) -> list[dict]:
     return totals + found
 
 
+# A submarket named by a slashed pair ("the Loop / Near North Side submarket"), as the IHS names its own
+_SLASHED_SUBMARKET_RE = re.compile(r"\b((?:[a-z][a-z.'-]*\s+){0,3}?[a-z][a-z.'-]*\s*/\s*(?:[a-z][a-z.'-]*\s+){0,3}?"
+                                   r"[a-z][a-z.'-]*)\s+submarket\b")
+
+
+def _unknown(low: str, found: list[dict]) -> list[str]:
+    """The slashed submarket names no IHS name or half matched ("Loop / Near North Side": the centre is unindexed)."""
+    spans = [f["span"] for f in found if f.get("span")]
+    return [re.sub(r"^.*\b(?:the|for|of|in|index|ihs)\s+", "", m.group(1)) for m in _SLASHED_SUBMARKET_RE.finditer(low)
+            if not overlaps(m.span(1), spans)]
+
+
+def unindexed_areas(geo) -> str:
+    """The community areas whose land lies in no indexed submarket ("Near North Side, Loop and Near South Side")."""
+    names = [geo.area_names.get(a, str(a)) for a in sorted(geo.area_names)
+             if not any(p["in_price_index"] for p in geo.area_to_submarkets.get(a, []))]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names) or "any area"
+
+
 def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[dict], taken: list) -> dict:
     """The submarkets a question names (full names first, then, with an IHS word, halves, one-word names and
     community areas), the quarter and figure it asks for, and the spans used; ``taken``: spans already read."""
@@ -192,7 +211,8 @@ def read_submarkets(text: str, low: str, data, named: list[dict], areas: list[di
     return {"submarkets": matches, "quarter": quarter, "quarters": all_quarters(low) if asks_index else [],
             "figure": figure,  # with no submarket named, the column a ranking of submarkets ranks by
             "figures_beside": beside,
-            "consumed": consumed, "triggered": bool(triggers), "since_year": since_year}
+            "consumed": consumed, "triggered": bool(triggers), "since_year": since_year,
+            "unknown": _unknown(low, found) if triggers else []}
 
 
 def _totals(low: str) -> list[dict]:

@@ -281,6 +281,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
     # figures beside it (the census tool's ranking carries none)
     layer_other = layer_other or bool(grew and {"homicides", "arrests"} & set(analysis.metrics)
                                       and _side_by_side(analysis))  # (a span's change is the trend tool's)
+    # "the area with the most homicides in 2022: its rate that year": the count ranks (the rate tool ranks rates)
+    count_ranks = ranking.by_count and ranking.metric == "homicides" and analysis.per_capita
+    layer_other = layer_other or count_ranks
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
@@ -297,7 +300,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
         others = [s for s in [_spec("homicides", analysis, period)] if s]
     first, others = _count_asked(analysis, ranking, first, others, n)
     # "the 4 areas with the most murders: their combined rate": the count ranks, the rate is asked of the set
-    count_ranks_rate = first is not None and ranking.by_count and first["measure"] == "homicide_rate" and n >= 2
+    count_ranks_rate = first is not None and ranking.by_count and first["measure"] == "homicide_rate"
     if first is None or not (others or only_here or count_ranks_rate):
         return None
     if ranking.by_count and first["measure"] == "homicide_rate":  # "the most homicides": the count ranks the set
@@ -651,8 +654,8 @@ def ranked_change(analysis: Analysis) -> dict | None:
     # "... give its IHS submarket's 2022 index": the area's submarket (and its index once it is known)
     others += ["main_submarket"] if "price_index" in analysis.named_measures else []
     n, position = ranking.top_n or 1, ranking.position or 1
-    if not others and n == 1 and position == 1:
-        return None  # the one biggest change alone: the trend tool's own ranking of places answers it
+    if not others and n == 1 and position == 1 and counted == "homicides":
+        return None  # the one biggest change in the count alone: the trend tool's ranking answers it (not a rate's)
     before, after = ({"measure": counted, "period": y if isinstance(y, dict) else {"year": y},
                       "as": f"{counted}_{_period_key(y) if isinstance(y, dict) else y}"} for y in years)
     return {"measures": [before, after, *others], "group_by": ["community_area"],
@@ -1193,10 +1196,11 @@ def area_value_change(analysis: Analysis) -> dict | None:
         others, derived = others + counts[0], derived + counts[1]
     down = analysis.change_direction == "down"
     direction = ("desc" if ranking.order == "asc" else "asc") if down else ranking.order
-    if ranking.metric == "homicides" and any(d["name"] == "homicides_change" for d in derived):
-        # "the largest increase in homicides from 2019 to 2021, and its home value's change": the homicides' change
-        # is ranked, the home value's is beside it
-        key, direction = "homicides_change", "asc" if down else "desc"
+    changed = next((d["name"] for d in derived if d["name"] in ("homicides_change", "homicide_rate_change")), None)
+    if ranking.metric == "homicides" and changed:
+        # "the largest increase in homicides (their rate) from 2019 to 2021, and its home value's change": the
+        # homicides' change is ranked, the home value's is beside it
+        key, direction = changed, "asc" if down else "desc"
     elif ranking.metric == "homicides" and (counts or analysis.periods):
         # "the highest homicide rate over 2016-2020, and how much did home prices there change": the homicides
         # (a rate where one is asked) over the span rank the areas
