@@ -43,6 +43,8 @@ MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:aver
 
 
 _END_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\b", re.I)
+_MINUS_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\s+minus\s+(?:the\s+)?(?:" + RANK_ASC + "|" + RANK_DESC +
+                       r")\b", re.I)
 
 
 _QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b", re.I)
@@ -132,12 +134,14 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list,
                              or GAP_RE.search(low) or re.search(r"\bratio\b", low)):
         consumed += [span for *_, spans in bounds for span in spans] + words
         return {"kind": "each", "figure": figure, "bounds": [b[:3] for b in bounds]}
-    asked = GAP_RE.search(low) or TIMES_RE.search(low)
+    minus = _MINUS_RE.search(low)  # "poorest minus richest": the end before "minus" is the first set
+    asked = GAP_RE.search(low) or TIMES_RE.search(low) or minus
     if ranking and ranking.get("both_ends") and ranking.get("top_n") and asked:
         consumed += words + [m.span() for m in re.finditer(rf"\b{NUM}\b", low) if number(m.group(1)) == ranking["top_n"]]
+        consumed += [minus.span()] if minus else []
         # "the ratio of the poorest one's rate to the richest one's": the end named first after the ratio is the
         # first set (its figure over the other's)
-        after = _END_RE.search(low, asked.end())
+        after = minus or _END_RE.search(low, asked.end())
         first = ("asc" if after.group(1) else "desc") if after else ranking["order"]
         return {"kind": "ends", "figure": figure, "bounds": [], "first": first}
     return None

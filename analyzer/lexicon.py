@@ -111,7 +111,13 @@ _DAY_OVER_YEARS_RE = re.compile(rf"\b((?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|(?
                                 rf"{_MONTH})),\s*((?:19|20)\d\d)\s*(?:-|\u2013|through|thru|to|until)\s*((?:19|20)\d\d)\b")
 
 
+# "sep2019→sep2024": a month glued to its year, an arrow for "to"
+_GLUED_MONTH_RE = re.compile(r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)((?:19|20)\d\d)\b")
+_ARROW_RE = re.compile(r"\s*(?:→|->|=>)\s*")
+
+
 def expand_shorthand(low: str) -> str:
+    low = _ARROW_RE.sub(" to ", _GLUED_MONTH_RE.sub(r"\1 \2", low))
     low = _SHORT_SPAN_RE.sub(_short_span, low)
     low = _DAY_OVER_YEARS_RE.sub(r"\1 from \2 through \3", low)
     low = _CLOCK_HOUR_RE.sub(_clock_hour, low)
@@ -210,7 +216,7 @@ METRIC_PATTERNS: list[tuple[str, str, str]] = [
     ("median_income", "census", r"median\s+(?:household\s+|family\s+)?incomes?"),
     ("age", "census", r"ages?|aged|children|kids|youth|age\s+groups?|how\s+old|" + _OLDER),
     ("arrests", "homicides", r"arrests?|arrested|clearance|cleared|solved|unsolved"),
-    ("domestic", "homicides", r"domestic"),
+    ("domestic", "homicides", r"domestic(?:[\s-]+(?:related|violence))?"),
     ("iucr", "iucr", r"iucr|crime\s+codes?|offen[cs]e\s+codes?"),
     ("police_station", "police_stations",
      r"police\s+stations?|(?:district|cpd)\s+stations?|district\s+\d{1,2}(?:st|nd|rd|th)?\s+stations?|police\s+(?:precincts?|headquarters|hq)|precincts?|"
@@ -451,8 +457,10 @@ BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhi
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
 BY_MONTH_RE = re.compile(r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+(?:calendar\s+)?months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
-CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\br[\s-]?values?\b|\br\s+between\b|\bpearson'?s?\b|\brelationship\b|\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
-                            r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b", _FLAGS)
+# ("domestic-related", "gang-related" name a kind of homicide: no correlation; "corr" and "spearman" are one)
+CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\bcorr\b|\bspearman'?s?\b|\br[\s-]?values?\b|"
+                            r"\br\s+between\b|\bpearson'?s?\b|\brelationship\b|(?<!-)\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
+                            r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b|\b(?:does|do|did)\b[^?]{1,60}\btrack\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(
     r"\b(?:poorer|richer|wealthier|more\s+affluent|low[\s-]income|high[\s-]income|higher[\s-]poverty|"

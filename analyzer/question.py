@@ -522,9 +522,11 @@ def _read_shape(w) -> None:
     conditions = _conditions(w)
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
     majority = _majority(low, census_group, conditions, consumed)
-    if majority and not condition and not (areas or wards or districts or zips):
-        # "majority-Black community areas": the group's share of residents over half
-        condition = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
+    if majority and not (areas or wards or districts or zips):
+        # "majority-Black community areas": the group's share of residents over half; beside another bound ("poverty
+        # above the median AND majority Hispanic") a second condition
+        group = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
+        condition, w.more_conditions = (condition, [*w.more_conditions, group]) if condition else (group, [])
         consumed.append(majority.span())
     if condition and condition.metric == "homicides":
         floor = None  # the count picks the areas the other measure is asked of: a condition, not a listing's floor
@@ -854,6 +856,9 @@ def _query_parts(w, result: dict) -> None:
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
     result["not_used"] = _read_by_sets(w.low, sets, result["not_used"])
     ranking = result.get("ranking")
+    if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and not ranking["top_n"] \
+            and named_by_quantile(w.low, sets[0]):  # "the highest-poverty fifth of community areas": its 16
+        ranking["top_n"], ranking["singular"] = sets[0].n, False
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
         ranking["order"] = sets[0].order

@@ -108,25 +108,40 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
     return sorted(found, key=lambda s: s.span)
 
 
-# "the top quartile for share of households making $125k or more": a set named by its quantile
+# "the top quartile for share of households making $125k or more": a set named by its quantile; "the
+# highest-poverty fifth of community areas": its measure between the end and the fraction
 _QUANTILE_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)\s+(?P<kind>tercile|quartile|quintile|decile)\s+"
                               r"(?:for|by|on|of|in)\s+(?:the\s+)?", re.I)
-_PLACES_CUT = 77  # the community areas a quantile cuts (a remainder goes to the lowest groups: 20/19/19/19)
+_FRACTION_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)[\s-]+(?P<mid>[^,.;:?]{2,40}?)[\s-]+"
+                              r"(?P<kind>fifth|quarter|third|tenth|tercile|quartile|quintile|decile)\s+of\s+(?:the\s+|all\s+"
+                              r"(?:the\s+)?|chicago'?s\s+)?(?:77\s+)?(?:community\s+areas|areas|neighbou?rhoods)\b", re.I)
+_FRACTIONS = {"fifth": 5, "quarter": 4, "third": 3, "tenth": 10}
+_PLACES_CUT = 77  # the community areas a quantile cuts
 
 
 def named_by_quantile(low: str, ranked: RankedSet) -> bool:
-    return bool(_QUANTILE_SET_RE.match(low, ranked.span[0]))
+    return bool(_QUANTILE_SET_RE.match(low, ranked.span[0]) or _FRACTION_SET_RE.match(low, ranked.span[0]))
+
+
+def _qcut_size(q: int, top: bool, n: int = _PLACES_CUT) -> int:
+    """The places in the top (bottom) of ``q`` groups as pandas.qcut cuts n ranks: 77 in quartiles 20/19/19/19, in
+    quintiles 16/15/15/15/16 (its edges are the ranks' quantiles, 1 + k/q x (n - 1))."""
+    edge = 1 + (q - 1) / q * (n - 1) if top else 1 + (n - 1) / q
+    return n - int(edge) if top else int(edge)
 
 
 def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
     out = []
-    for m in _QUANTILE_SET_RE.finditer(low):
-        metric = _metric_after(low, m.end(), metric_pos)
-        if metric is None or any(s.span[0] <= m.start() < s.span[1] for s in found):
+    for m in [*_QUANTILE_SET_RE.finditer(low), *_FRACTION_SET_RE.finditer(low)]:
+        inside = [(pos, name) for name, pos in metric_pos.items() if m.start("mid") <= pos < m.end("mid")] \
+            if m.re is _FRACTION_SET_RE else []
+        metric = min(inside)[1] if inside else None if m.re is _FRACTION_SET_RE else _metric_after(low, m.end(),
+                                                                                                   metric_pos)
+        if metric is None or any(s.span[0] <= m.start() < s.span[1] for s in found + out):
             continue
-        q = QUANTILES[m.group("kind").lower()]
+        kind = m.group("kind").lower()
         top = m.group("end").lower() in ("top", "highest", "upper")
-        out.append(RankedSet(metric, _PLACES_CUT // q + (0 if top else int(_PLACES_CUT % q > 0)),
+        out.append(RankedSet(metric, _qcut_size(_FRACTIONS.get(kind) or QUANTILES[kind], top),
                              "desc" if top else "asc", m.span()))
     return out
 
