@@ -10,6 +10,11 @@ from dataclasses import asdict, dataclass, field, fields
 from analyzer.bound_periods import BoundPeriod
 
 
+# A question with a date and no subject is read as homicides (the only data kept by date); a later part of a
+# question takes an earlier part's subject instead (analyzer/followup.py)
+NO_SUBJECT = "The question names no subject; it was read as homicides, the only data kept by date."
+
+
 @dataclass(frozen=True)
 class YearSpan:
     """An inclusive range of years: ``2015-2019``, or one year when start == end."""

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from analyzer.analysis import Analysis
+from analyzer.analysis import NO_SUBJECT, Analysis
 from semantic.catalog import catalog
 
 MAX_PARTS = 4
@@ -140,6 +140,12 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
         analysis = analyze(text)
+        subject = [catalog().measures[m].words[0] for m in (parts[-1].analysis.named_measures if parts else [])
+                   if m in catalog().measures and catalog().measures[m].words]
+        if apart and subject and NO_SUBJECT in analysis.warnings:
+            # "...in sept 2024? and how much did 60621 grow from sept 2019 to sept 2024": the earlier part's measure,
+            # read with this part's own dates (homicides, the default of a dated question, end before 2024)
+            analysis = analyze(f"{subject[0]}: {text}")
         if i and apart and (any(p.analysis.asks_rank for p in parts) or not _names_its_place(analysis) and any(
                 p.analysis.ranking for p in parts)):
             # "Which area has the largest share ...? How many homicides were there in 2021?": that area's; "where does

@@ -20,7 +20,8 @@ import re
 import unicodedata
 from types import SimpleNamespace
 
-from analyzer.analysis import LAYER_MEASURES, Analysis, AreaCondition, HomicideCoverage, PlaceMatch, Ranking, YearSpan
+from analyzer.analysis import (LAYER_MEASURES, NO_SUBJECT, Analysis, AreaCondition, HomicideCoverage, PlaceMatch,
+                               Ranking, YearSpan)
 from analyzer.lexicon import (
     correct_place_words,
     mentions_after,
@@ -564,6 +565,22 @@ def _read_shape(w) -> None:
     w.place_count, w.ranking, w.years = place_count, ranking, years
 
 
+def _late_home_months(w, data) -> list[str]:
+    """"Zillow's value for 60614 in December 2024, and for Sept 2024": a month past Zillow's last is said and left
+    out, the months it holds answered (all of them past it: the query's own error declines the question)."""
+    try:
+        end = str(data.coverage["zhvi"]["end"])[:7]
+    except Exception:  # no coverage said: the query checks the months
+        return []
+    late = [m for m in w.month_years if m > end]
+    if "home_value" not in w.metrics or not late or len(late) == len(w.month_years):
+        return []
+    w.month_years = [m for m in w.month_years if m not in late]
+    w.times.date_spans = [s for s in w.times.date_spans if s.start[:7] not in late]  # (a month's span is one too)
+    named = ", ".join(f"{calendar.month_name[int(m[5:])]} {m[:4]}" for m in late)
+    return [f"{AREA_ONLY} {named}: Zillow's home values end in {calendar.month_name[int(end[5:])]} {end[:4]}."]
+
+
 def _late_months(month_years: list, cov: dict) -> list[str]:
     """"August 2023? if that's past the end, July 2023 so far": a month named with the data's last year past its end,
     said beside the months answered (Zillow's months of later years are Zillow's)."""
@@ -606,7 +623,7 @@ def _read_warnings(w) -> None:
     consumed += times.consumed + [m.span() for m in NOT_DAYS_RE.finditer(low)]
     invalid, warnings = place_warnings(places, geo)
     if dated_only:
-        warnings.append("The question names no subject; it was read as homicides, the only data kept by date.")
+        warnings.append(NO_SUBJECT)
     warnings += scope.warnings
     # Rates per 100,000 and rankings by change come from tools that take no filters or exclusions.
     ranks_change = bool(ranking) and trend and not place_count and (bool(periods) or len(years) == 2)
@@ -625,6 +642,7 @@ def _read_warnings(w) -> None:
         "the figures here are not that submarket's." for name in ihs.get("unknown", [])]
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
     # months all past the homicide data (Zillow's own): their years are no homicide years
+    warnings += _late_home_months(w, data)
     w.beyond = bool(w.month_years) and all(int(m[:4]) > cov["last"] for m in w.month_years)
     dated = {int(m[:4]) for m in w.month_years} - set(w.years_alone) \
         if {"homicides", "property"} <= set(domains) and (w.years_alone or w.beyond) else set()

@@ -157,9 +157,13 @@ def full_names(low: str, data) -> list[dict]:
             found.append({"code": code, "span": m.span(), "match": "name"})
     # the city's own series only beside another one ("Englewood's index against the Chicago-wide index"); beside a
     # submarket, only where the words name the city's index ("the city's 2021 homicides" name no index)
+    # ("IHS house price index: Chicago overall in 2025 Q4, and the Logan Square/Irving Park submarket's ...": the
+    # index named before the city, no other measure after it)
     if not any(t["code"] != "CHICAGO" for t in totals):
-        totals = [t for t in totals if found and re.match(r"[\s'’s-]*(?:ihs\s+)?(?:house\s+)?(?:price\s+)?index\b",
-                                                          low[t["span"][1]:])]
+        totals = [t for t in totals if found and (
+            re.match(r"[\s'’s-]*(?:ihs\s+)?(?:house\s+)?(?:price\s+)?index\b", low[t["span"][1]:])
+            or re.search(r"\bindex\b[^.?;]*$", low[:t["span"][0]])
+            and not re.match(r"[^.?;,]{0,30}\b(?:homicid|murder|kill|shoot|crime)", low[t["span"][1]:]))]
     return totals + found
 
 

@@ -115,6 +115,8 @@ def _timed(specs: list, analysis: Analysis) -> tuple[list, list]:
 
 
 def _period_key(period: dict) -> str:
+    if "quarter" in period:
+        return str(period["quarter"])
     return str(period["year"]) if "year" in period else f"{period['start']}_{period['end']}"
 
 
@@ -225,7 +227,7 @@ def _with_count(specs: list, analysis: Analysis) -> list:
 
 
 def _name(spec: dict) -> str:
-    return spec.get("as") or spec["measure"]
+    return spec if isinstance(spec, str) else spec.get("as") or spec["measure"]  # ("main_submarket": a link)
 
 
 def _plain(analysis: Analysis) -> bool:
@@ -261,10 +263,15 @@ def ranked_set(analysis: Analysis) -> dict | None:
     if ranking and ranking.metric == "domestic" and analysis.domestic_filter:  # the domestic homicides rank the set
         ranking = replace(ranking, metric="homicides", by_count=True)
     grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
+    # "the area with the highest hardship: its IHS submarket, and that submarket's rise": the area's link followed
+    # (the rise and the years, "annual averages", are the submarket's index's)
+    submarket = bool(ranking) and {"main_submarket", "price_index"} <= set(analysis.named_measures) \
+        and ranking.metric in MEASURE_OF
     # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
-    plain = _plain(analysis) or analysis.group_by == "year" and bool(_side_by_side(analysis)) \
+    plain = _plain(analysis) or (analysis.group_by == "year" and bool(_side_by_side(analysis)) or submarket) \
         and _plain(replace(analysis, group_by=None))
-    if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) or analysis.correlation or not plain \
+    if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) and not submarket \
+            or analysis.correlation or not plain \
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
@@ -283,7 +290,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
                                       and _side_by_side(analysis))  # (a span's change is the trend tool's)
     # "the area with the most homicides in 2022: its rate that year": the count ranks (the rate tool ranks rates)
     count_ranks = ranking.by_count and ranking.metric == "homicides" and analysis.per_capita
-    layer_other = layer_other or count_ranks
+    layer_other = layer_other or count_ranks or submarket
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
@@ -299,6 +306,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
     if own and ranking.metric == "homicides" and not others:  # the same measure over the other period
         others = [s for s in [_spec("homicides", analysis, period)] if s]
     first, others = _count_asked(analysis, ranking, first, others, n)
+    others += ["main_submarket"] if submarket else []
     # "the 4 areas with the most murders: their combined rate": the count ranks, the rate is asked of the set
     count_ranks_rate = first is not None and ranking.by_count and first["measure"] == "homicide_rate"
     if first is None or not (others or only_here or count_ranks_rate):
@@ -1232,8 +1240,9 @@ def submarket_pair(analysis: Analysis) -> dict | None:
     series' index in the quarter asked (the latest without one) as its own column, and the gap (or the ratio)."""
     totals = [s for s in analysis.submarkets if not s.code.startswith("p")]  # the tools know the p31xx ones only
     if "price_trend" not in analysis.metrics or not totals or len(analysis.submarkets) > 2 \
-            or len(analysis.quarters) > 1 or analysis.areas or analysis.zips or analysis.ranking:
-        return None
+            or len(analysis.quarters) > 1 or analysis.areas or analysis.zips or analysis.ranking \
+            or any(y != int(q[:4]) for y in analysis.years for q in analysis.quarters):
+        return None  # ("the city in 2025 Q4, and Logan Square's average for 2024": a year beside, ihs_quarter_and_years)
     period = {"period": {"quarter": analysis.quarters[0]}} if analysis.quarters else {}
     columns = [{"measure": "price_index", **period, "filters": [{"dimension": "submarket", "in": [s.code]}],
                 "as": f"price_index_{s.code}"} for s in analysis.submarkets]
@@ -1250,6 +1259,8 @@ def ihs_years(analysis: Analysis) -> dict | None:
     index (the mean of its four quarters, as the layer gives a year of a quarterly series) and the change between."""
     years = sorted(set(analysis.years))
     ranking = analysis.ranking if analysis.ranking and not analysis.submarkets else None
+    if ranking and ranking.metric not in (None, "price_trend"):
+        return None  # "the area with the highest hardship: its submarket's rise": the areas are ranked, not these
     if len(years) == 1 and analysis.asks_average and "price_trend" in analysis.metrics and not (
             analysis.quarters or analysis.trend or ranking or analysis.zips or analysis.correlation
             or "homicides" in analysis.metrics) and len(analysis.submarkets) <= 1 and \
@@ -1288,7 +1299,7 @@ def ihs_quarter_and_years(analysis: Analysis) -> dict | None:
     the annual average rise from 2019 to 2024": the quarter's index beside each year's (the mean of its quarters),
     and the change between two years. The price tool gave the quarter and its change since the first year's Q1."""
     if "price_trend" not in analysis.metrics or len(analysis.quarters) != 1 or analysis.ranking or analysis.zips \
-            or len(analysis.submarkets) > 1 or (analysis.areas and len(analysis.submarkets) != 1) \
+            or len(analysis.submarkets) > 2 or (analysis.areas and len(analysis.submarkets) != 1) \
             or "homicides" in analysis.metrics or analysis.price_figure or analysis.correlation:
         return None
     quarter = analysis.quarters[0]
@@ -1502,8 +1513,14 @@ def _submarket_figure(analysis: Analysis, codes: list) -> dict:
         specs = [{"measure": measure}]
     else:
         when = [{"quarter": q} for q in analysis.quarters] or [{"year": y} for y in analysis.years] or [{}]
-        specs = [{"measure": "price_index", **({"period": w} if w else {})} for w in when]
-    return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": codes}]}
+        specs = [{"measure": "price_index", **({"period": w, "as": f"price_index_{_period_key(w)}"} if w else {})}
+                 for w in when]
+    # "how much did that submarket's index rise from 2019 to 2024": both years and the change between them
+    pair = [s["as"] for s in specs if "as" in s]
+    derived = [{"name": "change", "op": "change", "of": pair}, {"name": "change_pct", "op": "pct_change", "of": pair}] \
+        if len(pair) == 2 and analysis.trend else []
+    return {"measures": specs, "group_by": ["submarket"], "filters": [{"dimension": "submarket", "in": codes}],
+            **({"derived": derived} if derived else {})}
 
 
 def _share_in_station_area(analysis: Analysis, areas: list, period: dict | None) -> dict:
