@@ -37,10 +37,11 @@ def named_districts(low: str, data, taken: list, context: str = _CONTEXT) -> tup
     alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
     # "the Gresham (district 6) police station": the number in brackets between the name and its word
     # "the district 11 (Harrison) police station": the name in brackets before its word
-    # "the Harrison (11th) district police station": the district's ordinal in brackets, its word after
+    # "the Harrison (11th) district police station": the district's ordinal in brackets, its word after; "Harrison
+    # police district (11)": its number in brackets after
     pattern = re.compile(r"\b(" + alternatives + r")\)?\s+(?:\((?:police\s+)?district\s+\d{1,2}\)\s+|"
                          r"\(\d{1,2}(?:st|nd|rd|th)\)\s+(?:police\s+)?district\s+)?" + context +
-                         r"\b|\b" + context + r"\s+(?:of\s+)?(" +
+                         r"\b(?:\s*\(\s*\d{1,2}\s*\))?|\b" + context + r"\s+(?:of\s+)?(" +
                          alternatives + r")\b")
     numbers, spans = [], []
     for m in pattern.finditer(low):

@@ -40,7 +40,8 @@ def unsupported_named(analysis: Analysis, only=None) -> str:
 # What a subject's name covers, where the name alone does not say ("most victims black or hispanic" is declined as
 # victim demographics: the reader should see that race is among them).
 _DESCRIBED = {"victim demographics": "the victims' age, sex, race or ethnicity",
-              "elected officials": "the data folder has each ward's alderperson, but no mayor"}
+              "elected officials": "the data folder has each ward's alderperson, but no mayor",
+              "assessor records": "the property sales and assessments the Cook County Assessor records"}
 
 
 def not_used_note(phrases: list[str]) -> str:

@@ -90,8 +90,8 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
     if not (whole.not_used or _unread_source(whole)):
         # "which zip has the highest value? and which has the lowest?": questions asked apart are answered apart,
         # though the whole reading used every word (it answered the first and took the second's words as its own)
-        # "population of Austin per the ACS, and what % of Hyde Park residents are 65+": clauses each about a place
-        # of their own, answered apart
+        # "population of Austin per the ACS, and what % of Hyde Park residents are 65+": clauses each naming the
+        # place it asks about, answered apart
         return _read_each(_asked_apart(question), analyze, carry, apart=True) or \
             _read_each(_asked_apart(question, clauses=True), analyze, carry, apart=True, own_places=True)
     return _read_each(texts, analyze, carry) or _read_each(_asked_apart(question), analyze, carry, apart=True)
@@ -151,7 +151,7 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
             # "Which area has the largest share ...? How many homicides were there in 2021?": that area's; "where does
             # Austin rank ...? And where by rate per 100k?": Austin's rank again
             return []
-        if own_places and (not _places(analysis) or any(_places(p.analysis) == _places(analysis) for p in parts)):
+        if own_places and not _places(analysis):
             return []
         if i and apart:
             analysis = carry(analysis, text, [p.analysis for p in parts])

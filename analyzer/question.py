@@ -1792,7 +1792,9 @@ _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2
 # "how many homicides were recorded in police district 11 in 2022, and ... the area where its station is": the
 # district's own count (the area's figures are the rest)
 _DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for|did)\s+"
-                                  r"(?:(?:the\s+)?police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)")
+                                  r"(?:(?:the\s+)?police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)|"
+                                  # "Harrison police district (11): homicides 2016-2022, versus ... where its station is"
+                                  r"\bdistrict\s*\(?\d{1,2}\)?\s*[:,-]\s*(?:homicides?|murders?|killings?)\b")
 # "... while also having": both at once, not the second among the first
 # ("are majority Black and also have a value above the median": one set meeting both, as "while also")
 _OF_THOSE_RE = re.compile(r"\b(?:of|among)\s+(?:those|them|these)\b|(?<!\bwhile\s)(?<!\band\s)\balso\b|"
