@@ -524,11 +524,7 @@ def _read_shape(w) -> None:
     condition, w.more_conditions = (conditions or [None])[0], conditions[1:]
     majority = _majority(low, census_group, conditions, consumed)
     if majority and not (areas or wards or districts or zips):
-        # "majority-Black community areas": the group's share of residents over half; beside another bound ("poverty
-        # above the median AND majority Hispanic") a second condition
-        group = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
-        condition, w.more_conditions = (condition, [*w.more_conditions, group]) if condition else (group, [])
-        consumed.append(majority.span())
+        condition = _with_majority(w, condition, majority, census_group)
     if condition and condition.metric == "homicides":
         floor = None  # the count picks the areas the other measure is asked of: a condition, not a listing's floor
     if condition:
@@ -563,6 +559,12 @@ def _read_shape(w) -> None:
     _read_sets(w, condition, ranking, consumed)
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
     w.place_count, w.ranking, w.years = place_count, ranking, years
+
+
+def _unknown_submarkets(w) -> list[str]:
+    """"The Loop / Near North Side submarket": a slashed name the IHS index has no series of, said in the lead."""
+    return [f"{AREA_ONLY} an IHS submarket named '{name}' (the price index has no series for {unindexed_areas(w.geo)}); "
+            "the figures here are not that submarket's." for name in w.ihs.get("unknown", [])]
 
 
 def _late_home_months(w, data) -> list[str]:
@@ -637,9 +639,7 @@ def _read_warnings(w) -> None:
     office_zip = w.office_zip or any(name == "ward_office_zip" for name, _ in measures_named(w.text))
     warnings += _survey_warnings(w) + ([] if office_zip or w.station_area else _area_only_warnings(
         domains, places, metrics, group_by if ranking and group_by in ("ward", "district") else None))
-    warnings += _rate_grain_warning(w) + [
-        f"{AREA_ONLY} an IHS submarket named '{name}' (the price index has no series for {unindexed_areas(w.geo)}); "
-        "the figures here are not that submarket's." for name in ihs.get("unknown", [])]
+    warnings += _rate_grain_warning(w) + _unknown_submarkets(w)
     # "home value (Zillow, Jan 2024) and homicides in 2023": a year named only in the home value's month is Zillow's
     # months all past the homicide data (Zillow's own): their years are no homicide years
     warnings += _late_home_months(w, data)
@@ -815,6 +815,18 @@ def _release_dates_its_column(w, result: dict) -> None:
         result["trend"] = False
 
 
+def _with_majority(w, condition, majority: re.Match, census_group):
+    """"majority-Black community areas": the group's share of residents over half; beside another bound ("poverty
+    above the median AND majority Hispanic") a second condition. Returns the first condition."""
+    group = AreaCondition(_group_metric(census_group), "above", 50.0, majority.span(), percent=True)
+    w.consumed.append(majority.span())
+    if condition:
+        w.more_conditions = [*w.more_conditions, group]
+        return condition
+    w.more_conditions = []
+    return group
+
+
 def _majority(low: str, census_group, conditions: list, consumed: list):
     """"majority-Black" as the bound it names, None where a condition already states it ("majority Black (more than
     50% Black)": the bound said twice, its words read)."""
@@ -853,6 +865,13 @@ _SETS_OF_MONTHS_RE = re.compile(r"\b(?:more|fewer|less|vs\.?|versus|compared?|co
                                 r"difference|deadlier)\b")
 
 
+def _quantile_ranked(low: str, ranking: dict | None, sets: list) -> None:
+    """"The highest-poverty fifth of community areas": the ranking takes the quantile set's size (16 of 77)."""
+    if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and not ranking["top_n"] \
+            and named_by_quantile(low, sets[0]):
+        ranking["top_n"], ranking["singular"] = sets[0].n, False
+
+
 def _read_by_sets(low: str, sets: list, not_used: list) -> list:
     """The words that take a set away or name its quantile are the set's ("but NOT in the top 15", "the top
     quartile for ...")."""
@@ -874,9 +893,7 @@ def _query_parts(w, result: dict) -> None:
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
     result["not_used"] = _read_by_sets(w.low, sets, result["not_used"])
     ranking = result.get("ranking")
-    if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and not ranking["top_n"] \
-            and named_by_quantile(w.low, sets[0]):  # "the highest-poverty fifth of community areas": its 16
-        ranking["top_n"], ranking["singular"] = sets[0].n, False
+    _quantile_ranked(w.low, ranking, sets)
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
         ranking["order"] = sets[0].order

@@ -256,6 +256,27 @@ def _count_asked(analysis: Analysis, ranking, first: dict | None, others: list, 
     return first, others
 
 
+def _query_ranks(analysis: Analysis, ranking, grew, submarket: bool) -> tuple[bool, bool, bool, bool]:
+    """Why the query ranks even one place, where a tool chain would otherwise: (a census group ranks, only the layer
+    has the ranked measure, a figure asked of the place only the query gives, a home value's month named)."""
+    # One area ranked by a census group ("the largest share of households earning $125,000+, and its homicides")
+    # has no chain of tool calls that ranks the group: the query ranks it.
+    by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
+        any(m not in (*CENSUS_METRICS, "population") for m in _others(analysis, ranking.metric))  # another domain
+    only_here = ranking.metric in LAYER_ONLY  # no tool ranks it: the query does, even one place alone
+    # "the home value in January 2020 in the area with the worst hardship": the chain gives the latest month only
+    dated = ranking.metric != "home_value" and "home_value" in analysis.metrics and _home_month(analysis)
+    # a figure only the layer has, asked of the ranked place ("its homicide density"): no tool chain gives it
+    layer_other = any(m in LAYER_ONLY for m in _others(analysis, ranking.metric))
+    # "the area that grew the most since 2010: its homicide rate in 2014 vs 2022": the change ranked, the homicide
+    # figures beside it (the census tool's ranking carries none)
+    layer_other = layer_other or bool(grew and {"homicides", "arrests"} & set(analysis.metrics)
+                                      and _side_by_side(analysis))  # (a span's change is the trend tool's)
+    # "the area with the most homicides in 2022: its rate that year": the count ranks (the rate tool ranks rates)
+    count_ranks = ranking.by_count and ranking.metric == "homicides" and analysis.per_capita
+    return by_group, only_here, bool(layer_other or count_ranks or submarket), bool(dated)
+
+
 def ranked_set(analysis: Analysis) -> dict | None:
     """"The 10 areas with the highest hardship index: their homicides in 2021, together": the set, each member's
     figures and the total over it (with its share of the city)."""
@@ -275,22 +296,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
-    # One area ranked by a census group ("the largest share of households earning $125,000+, and its homicides")
-    # has no chain of tool calls that ranks the group: the query ranks it.
-    by_group = ranking.metric in CENSUS_METRICS and analysis.census_group in CENSUS_GROUP and \
-        any(m not in (*CENSUS_METRICS, "population") for m in _others(analysis, ranking.metric))  # another domain
-    only_here = ranking.metric in LAYER_ONLY  # no tool ranks it: the query does, even one place alone
-    # "the home value in January 2020 in the area with the worst hardship": the chain gives the latest month only
-    dated = ranking.metric != "home_value" and "home_value" in analysis.metrics and _home_month(analysis)
-    # a figure only the layer has, asked of the ranked place ("its homicide density"): no tool chain gives it
-    layer_other = any(m in LAYER_ONLY for m in _others(analysis, ranking.metric))
-    # "the area that grew the most since 2010: its homicide rate in 2014 vs 2022": the change ranked, the homicide
-    # figures beside it (the census tool's ranking carries none)
-    layer_other = layer_other or bool(grew and {"homicides", "arrests"} & set(analysis.metrics)
-                                      and _side_by_side(analysis))  # (a span's change is the trend tool's)
-    # "the area with the most homicides in 2022: its rate that year": the count ranks (the rate tool ranks rates)
-    count_ranks = ranking.by_count and ranking.metric == "homicides" and analysis.per_capita
-    layer_other = layer_other or count_ranks or submarket
+    by_group, only_here, layer_other, dated = _query_ranks(analysis, ranking, grew, submarket)
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
