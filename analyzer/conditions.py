@@ -236,7 +236,12 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     measures = [(abs(pos - match.start()), metric) for metric, pos in metric_pos.items() if metric in MEASURES]
     if not measures:
         return None
-    metric = min(measures)[1]
+    # "the hardship index is over 70 AND the zillow home value ...": the measure the bound's clause names before it,
+    # not a nearer one the next clause opens with
+    before = [(match.start() - pos, metric) for metric, pos in metric_pos.items() if metric in MEASURES
+              and 0 < match.start() - pos <= 30 and not re.search(
+                  r"\b(?:and|or|but|areas?|that|which|where|with|whose|across|among|in)\b|[,;()]", low[pos:match.start()])]
+    metric = min(before or measures)[1]
     if grain == "zip" and metric != "home_value":
         return None  # only home values are published by ZIP
     return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit,

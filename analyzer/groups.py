@@ -224,13 +224,15 @@ _SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+
                                  r"\d+\b(?![\d,.%])", re.I)
 
 
-_OF_THE_SET_RE = re.compile(rf"\bwhat\s+{_SHARE}\s+of\s+(?:the|those|these)\s+(\d+)\b(?![\d,.%])", re.I)
+_OF_THE_SET_RE = re.compile(rf"\bwhat\s+{_SHARE}\s+of\s+(?:the|those|these)\s+(\d+)\b(?![\d,.%])|"
+                            # "of the 15 areas with the most homicides in 2022, what percentage have ..."
+                            rf"^\s*(?:among|of)\s+(?:the|those|these)\s+(\d+)\b[^?]*?,\s*what\s+{_SHARE}\b", re.I)
 
 
 def set_share_size(low: str) -> int | None:
     """"what % of the 20 is that": the size of the set a share is of."""
     found = _OF_THE_SET_RE.search(low)
-    return int(found.group(1)) if found else None
+    return int(found.group(1) or found.group(2)) if found else None
 
 
 def share_of_places(low: str, consumed: list) -> bool:

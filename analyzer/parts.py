@@ -21,6 +21,7 @@ The second part is read once the first has run, with the place's name in place o
 """
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -140,18 +141,27 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
         analysis = analyze(text)
+        if own_places and not _places(analysis):
+            return []
         subject = [catalog().measures[m].words[0] for m in (parts[-1].analysis.named_measures if parts else [])
                    if m in catalog().measures and catalog().measures[m].words]
         if apart and subject and NO_SUBJECT in analysis.warnings:
             # "...in sept 2024? and how much did 60621 grow from sept 2019 to sept 2024": the earlier part's measure,
             # read with this part's own dates (homicides, the default of a dated question, end before 2024)
             analysis = analyze(f"{subject[0]}: {text}")
+        where = _place_words(parts[-1].analysis) if parts else ""
+        if apart and where and not (_places(analysis) or analysis.ranking or analysis.citywide
+                                    or _OWN_WORDS_RE.search(text)):
+            # "Redfin's median sale price in Logan Square ...? and how many homes sold": the earlier part's place
+            # and months, read into this part's own query (a layer query is built from the words it reads)
+            earlier = parts[-1].analysis
+            months = [] if analysis.years else earlier.month_years or sorted({s.start[:7] for s in earlier.date_spans})
+            when = " and ".join(f"{calendar.month_name[int(m[5:])]} {m[:4]}" for m in months)
+            analysis = analyze(f"{where}{' in ' + when if when else ''}: {text}")
         if i and apart and (any(p.analysis.asks_rank for p in parts) or not _names_its_place(analysis) and any(
                 p.analysis.ranking for p in parts)):
             # "Which area has the largest share ...? How many homicides were there in 2021?": that area's; "where does
             # Austin rank ...? And where by rate per 100k?": Austin's rank again
-            return []
-        if own_places and not _places(analysis):
             return []
         if i and apart:
             analysis = carry(analysis, text, [p.analysis for p in parts])
@@ -169,6 +179,12 @@ def _places(analysis: Analysis) -> tuple:
     """The places a part names itself."""
     return ([a.number for a in analysis.areas], analysis.wards, analysis.districts, analysis.zips) \
         if analysis.areas or analysis.wards or analysis.districts or analysis.zips else ()
+
+
+def _place_words(analysis: Analysis) -> str:
+    """The places a part names, in words another part can be read with ("logan square", "ward 20", "60614")."""
+    return ", ".join([a.text or a.name for a in analysis.areas] + [f"ward {w}" for w in analysis.wards]
+                     + [f"district {d}" for d in analysis.districts] + [str(z) for z in analysis.zips])
 
 
 def _names_its_place(analysis: Analysis) -> bool:

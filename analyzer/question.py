@@ -1231,6 +1231,9 @@ _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:ho
                           r"\b(?:both|the\s+two|their|each)\s+counts\b|\btotal\s+(?:homicides|murders|killings)\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
                           r"killings)\b|"
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b|"
+                          # "what share of the city's homicides in those years happened there": the count's share
+                          r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?(?:city'?s\s+|chicago'?s\s+|all\s+)?"
+                          r"(?:homicides|murders|killings)\b|"
                           # "combined: homicides 2019-2022 and pooled rate": the count a list item of its own
                           r"\b(?:homicides|murders|killings)(?:\s+(?:there|in\s+(?:it|them|those|that\s+area)))?"
                           r"(?:\s+(?:in\s+|for\s+|from\s+|over\s+)?(?:19|20)\d\d(?:\s*(?:-|\u2013|"
@@ -1379,7 +1382,8 @@ _WHEN_RE = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:month|quarter|year|date)\
 _PER_DAY_RE = re.compile(r"\b(?:per|a|each|every)\s+day\b|\bdaily\b|\bon\s+an?\s+(?:average|typical)\s+day\b")
 _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"
-    r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|homicide\s+rates?)|(?:homicides|murders|"
+    r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|(?:homicide|murder)\s+(?:rates?|counts?|"
+    r"totals?))|(?:homicides|murders|"
     r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")

@@ -247,11 +247,12 @@ def _count_asked(analysis: Analysis, ranking, first: dict | None, others: list, 
     """A set ranked by its homicide rate with its count asked of it: "the 8 areas with the highest rate: their
     homicides combined", "... how many of their homicides happened between 10pm and 3:59am" (the set by its whole
     rate, the hours, days or months counting the homicides asked of it)."""
-    if first is None or first["measure"] != "homicide_rate" or others or n < 2:
+    if first is None or first["measure"] != "homicide_rate" or n < 2 \
+            or any(isinstance(o, dict) and o["measure"] == "homicides" for o in others):
         return first, others
-    if analysis.asks_count and not ranking.by_count:
-        return first, [{**first, "measure": "homicides"}]
-    if first.get("filters"):
+    if analysis.asks_count and not ranking.by_count:  # (beside other figures: "how many people live in them")
+        return first, [*others, {**first, "measure": "homicides"}]
+    if first.get("filters") and not others:
         return {k: v for k, v in first.items() if k != "filters"}, [{**first, "measure": "homicides"}]
     return first, others
 
@@ -497,6 +498,10 @@ def set_query(analysis: Analysis) -> dict | None:
         spec = _set_spec(ranked.metric, analysis, _years_period(list(ranked.years)) if ranked.years else period)
         if spec is None:
             return None
+        ranking = analysis.ranking
+        if spec["measure"] == "homicide_rate" and ranked.metric == "homicides" and ranking and ranking.by_count \
+                and ranking.top_n == ranked.n:  # "leave out the 15 with the most murders: the rest's rate": counted
+            spec = {**spec, "measure": "homicides"}
         if ranked.years:  # named for its years where they are not the first set's (the first keeps its name)
             spec = {**spec, "as": _name(spec) if ranked.years == sets[0].years else
                     f"{_name(spec)}_{ranked.years[0]}_{ranked.years[1]}"}
