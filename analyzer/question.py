@@ -1800,7 +1800,9 @@ def _read_links(w) -> None:
                                     or _AREA_OF_STATION_RE.search(low)))
     # "Ald. Hopkins' ward office: the Zillow value for its ZIP": the office's ZIP carries the value (rules/compositions)
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
-    w.office_zip = bool(w.wards) and not (w.areas or w.zips) and ("home_value" in metrics or any(
+    # ("the ward with the most homicides in 2022: its office's ZIP, and the area covering most of it": a ranked ward)
+    ranked_ward = bool(w.ranking) and w.group_by == "ward"
+    w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and ("home_value" in metrics or any(
         name == "main_community_area" for name, _ in measures_named(w.text))) and (any(
         name.startswith("ward_office") for name, _ in measures_named(w.text)) or bool(_WARDS_OFFICE_RE.search(low)))
 

@@ -1168,10 +1168,16 @@ def zip_facts(analysis: Analysis) -> dict | None:
 def ward_facts(analysis: Analysis) -> dict | None:
     """"The 36th ward office - what ZIP is it in, and the Zillow value for that ZIP in January 2023": the office's
     ZIP first (the ZIP's value follows once it is known)."""
-    named = analysis.named_measures
-    if "ward_office_zip" not in named or not analysis.wards or \
+    named, ranking = analysis.named_measures, analysis.ranking
+    ranked = not analysis.wards and ranking and analysis.group_by == "ward" and ranking.metric == "homicides"
+    if "ward_office_zip" not in named or not (analysis.wards or ranked) or \
             not ("home_value" in analysis.metrics or "main_community_area" in named):
         return None
+    if ranked:  # "the ward with the most homicides in 2022: its office's ZIP ...": the ward ranked, its link beside
+        counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
+        return {"measures": [counted, "ward_office_zip", *(["alderperson"] if "alderperson" in named else [])],
+                "group_by": ["ward"],
+                "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": ranking.top_n or 1}
     # "ward 20's homicides in 2022, plus the Zillow value of its office's ZIP": the ward's own count beside the link
     # (with the ZIP's main area asked, the count is that area's: linked_followup)
     counted = [{"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}] \
