@@ -91,8 +91,8 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
     if not (whole.not_used or _unread_source(whole)):
         # "which zip has the highest value? and which has the lowest?": questions asked apart are answered apart,
         # though the whole reading used every word (it answered the first and took the second's words as its own)
-        # "population of Austin per the ACS, and what % of Hyde Park residents are 65+": clauses each naming the
-        # place it asks about, answered apart
+        # "population of Austin per the ACS, and what % of Hyde Park residents are 65+": clauses each about a place
+        # of their own, answered apart
         return _read_each(_asked_apart(question), analyze, carry, apart=True) or \
             _read_each(_asked_apart(question, clauses=True), analyze, carry, apart=True, own_places=True)
     return _read_each(texts, analyze, carry) or _read_each(_asked_apart(question), analyze, carry, apart=True)
@@ -141,7 +141,10 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
     parts: list[QuestionPart] = []
     for i, text in enumerate(texts):
         analysis = analyze(text)
-        if own_places and not _places(analysis):
+        if own_places and (not _places(analysis) or any(_places(p.analysis) == _places(analysis) for p in parts)
+                           or parts and analysis.domains != parts[0].analysis.domains):
+            # (one place asked twice is one reading's: "homicides in Austin in 2020, and what % ... in Austin"; two
+            # domains at two places are a composition's: "60621's Zillow change, and how did Englewood's homicides")
             return []
         subject = [catalog().measures[m].words[0] for m in (parts[-1].analysis.named_measures if parts else [])
                    if m in catalog().measures and catalog().measures[m].words]
