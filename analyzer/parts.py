@@ -146,12 +146,11 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
             # (one place asked twice is one reading's: "homicides in Austin in 2020, and what % ... in Austin"; two
             # domains at two places are a composition's: "60621's Zillow change, and how did Englewood's homicides")
             return []
-        subject = [catalog().measures[m].words[0] for m in (parts[-1].analysis.named_measures if parts else [])
-                   if m in catalog().measures and catalog().measures[m].words]
-        if apart and subject and NO_SUBJECT in analysis.warnings:
+        subject = _measure_word(parts[-1].analysis) if apart and parts and NO_SUBJECT in analysis.warnings else ""
+        if subject:
             # "...in sept 2024? and how much did 60621 grow from sept 2019 to sept 2024": the earlier part's measure,
             # read with this part's own dates (homicides, the default of a dated question, end before 2024)
-            analysis = analyze(f"{subject[0]}: {text}")
+            analysis = analyze(f"{subject}: {text}")
         where = _place_words(parts[-1].analysis) if parts else ""
         if apart and where and not (_places(analysis) or analysis.ranking or analysis.citywide
                                     or _OWN_WORDS_RE.search(text)):
@@ -190,10 +189,15 @@ def _place_words(analysis: Analysis) -> str:
                      + [f"district {d}" for d in analysis.districts] + [str(z) for z in analysis.zips])
 
 
+def _measure_word(analysis: Analysis) -> str:
+    """The declared word of the first measure a part names ("zillow value"), or ""."""
+    return next((catalog().measures[m].words[0] for m in analysis.named_measures
+                 if m in catalog().measures and catalog().measures[m].words), "")
+
+
 def _names_its_place(analysis: Analysis) -> bool:
     """A part that says where it asks about, or ranks places itself."""
-    return bool(analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.ranking
-                or analysis.citywide)
+    return bool(_places(analysis) or analysis.ranking or analysis.citywide)
 
 
 def _linked_parts(texts: list[str], whole: Analysis, analyze, carry) -> list[QuestionPart]:
