@@ -206,6 +206,7 @@ class Analysis:
     ratio_first: int | None = None  # "how many times higher was Logan Square's income than Humboldt Park's": its top
     per_day: bool = False  # "how many people were murdered per day in 2021": the count over the period's days
     ranks_homicide_change: bool = False  # "the largest increase in homicides from 2019 to 2021": the change ranks
+    homicide_change_asked: bool = False  # "net change in their homicides from 2019 to 2022": the ends and the change
     ranks_level: bool = False  # "the ZIP with the highest Zillow value ... how much has it grown": the value ranks
     ranks_submarket: bool = False  # "which (Chicago) submarket had ...": the submarkets are what is ranked
     in_dollars: bool = False  # "fell the most in dollar terms": a home value's change in dollars, not percent
@@ -242,6 +243,7 @@ class Analysis:
     census_by_count: bool = False  # a group of residents ranked by how many, not by share ("biggest Black population")
     domestic_filter: bool = False
     correlation: bool = False
+    step: str = ""  # "vs the month before": each row of this time grain against the one before it
     comparison: bool = False
     chained: bool = False
     citywide: bool = False

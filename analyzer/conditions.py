@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from analyzer.analysis import AreaCondition
-from analyzer.lexicon import CENSUS_GROUP_RES, TENS_WORDS, counting
+from analyzer.lexicon import CENSUS_GROUP_RES, HIGHER_IS_BETTER, TENS_WORDS, counting
 
 _AREAS = r"(?:community\s+areas?|neighbou?rhoods?|areas|communities|parts\s+of\s+(?:the\s+)?(?:city|town)|zips|" \
          r"zip\s*codes)"
@@ -131,8 +131,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     # "how many zips had a typical home value over 500k": ZIPs picked, where the measure is published by ZIP
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low))
-                   + list(_REFERENCE_RE.finditer(low)) + list(_SPLIT_REFERENCE_RE.finditer(low)),
-                   key=lambda m: m.start())
+                   + list(_REFERENCE_RE.finditer(low)) + list(_SPLIT_REFERENCE_RE.finditer(low))
+                   + list(_JUDGED_RE.finditer(low)), key=lambda m: m.start())
     for match in found:
         if out and out[0].span[0] <= match.start() < out[0].span[1]:
             continue
@@ -142,6 +142,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
         if shared:  # "above the city figure on both poverty and the homicide rate": one bound, each measure
             out += [c for c in shared if all(o.metric != c.metric for o in out)]
             continue
+        if match.re is _JUDGED_RE:  # "worse than the city" bounds only the measures it is said of
+            continue
         others = {c.metric for c in out} & set(_OTHER_DOMAIN)
         condition = _condition(match, low, {**metric_pos, **{m: 0 for m in others}}, skip, grain)
         if condition is _SKIP:
@@ -150,6 +152,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
             break
         if all(c.metric != condition.metric or _opposite(c, condition) for c in out):
             out.append(condition)  # a second bound on one measure: an interval, or a second set (``apart``)
+    out = [AreaCondition(c.metric, _OTHER_SIDE.get(c.side, c.side), c.value, c.span, c.percent, c.grain, c.years,
+                         c.reference) if _LEFT_OUT_RE.search(low, max(0, c.span[0] - 30), c.span[0]) else c for c in out]
     return out or _split_at_median(low, metric_pos, grain)
 
 
@@ -183,11 +187,24 @@ def apart(a: AreaCondition, b: AreaCondition) -> bool:
 
 
 # "... the city figure on BOTH X and Y", "... the median for each of X, Y and Z": the measures after share the bound
+# "worse than the city as a whole on both poverty and the homicide rate": a judgement, whose side each measure's
+# own sense gives (worse is a higher poverty rate, a lower income)
+_JUDGED_RE = re.compile(r"\b(worse|better)\s+(?:off\s+)?than\s+(?:the\s+)?(?:(?P<city>city|chicago)(?:\s+as\s+a\s+whole|"
+                        r"\s+overall|\s+average|'s)?|(?P<median>median(?:\s+area)?)|(?P<mean>average))", re.I)
+# a bound that picks the places to leave out ("leave out areas with no homicides"): the places on its other side
+_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+out\b|\bexclud\w*|\bdrop(?:ping)?\b|\bignor\w*|\bskip(?:ping)?\b|"
+                          r"\bremov\w*|\bwithout\s+(?:the\s+)?(?:areas|ones|places)\b")
+_OTHER_SIDE = {"above": "at_most", "at_most": "above", "below": "at_least", "at_least": "below"}
 _SHARED_RE = re.compile(r"\s*(?:on|for|in)\s+(?:both|each\s+of|all(?:\s+three|\s+of)?)\s+", re.I)
 
 
+def left_out_spans(low: str, conditions: list) -> list[tuple]:
+    """The words that turn a bound into the places left out ("leave out areas with no homicides"): read."""
+    return [m.span() for c in conditions for m in _LEFT_OUT_RE.finditer(low, max(0, c.span[0] - 30), c.span[0])]
+
+
 def _shared_reference(match: re.Match, low: str, metric_pos: dict, grain: str) -> list[AreaCondition]:
-    after = _SHARED_RE.match(low, match.end()) if match.re is _REFERENCE_RE else None
+    after = _SHARED_RE.match(low, match.end()) if match.re in (_REFERENCE_RE, _JUDGED_RE) else None
     if after is None:
         return []
     clause = re.search(r"[?;]|$", low[after.end():]).start() + after.end()
@@ -197,7 +214,9 @@ def _shared_reference(match: re.Match, low: str, metric_pos: dict, grain: str) -
         if metric == "homicides" and re.match(r"(?:homicide|murder|killing)s?\s+rates?\b", low[pos:]):
             metric = "homicide_rate"
         if metric in MEASURES or metric == "homicide_rate":
-            out.append(AreaCondition(metric, _side(match), 0.0, match.span(), grain=grain, reference=reference))
+            side = _side(match) if match.re is not _JUDGED_RE else \
+                ("below" if (metric in HIGHER_IS_BETTER) == (match.group(1).lower() == "worse") else "above")
+            out.append(AreaCondition(metric, side, 0.0, match.span(), grain=grain, reference=reference))
     return out if len(out) >= 2 else []
 
 

@@ -18,6 +18,7 @@ from analyzer.lexicon import (COMPARE_RE, GAP_RE, NUM, QUANTILES, RANK_ASC, RANK
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
                       r"communities))|everywhere\s+else|every(?:\s+other|one\s+else|body\s+else)\b(?:\s+(?:area|neighbou?rhood|"
                       r"community\s+area))?|all\s+(?:the\s+)?other\s+(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)|"
+                      r"the\s+other\s+\d+(?:\s+(?:community\s+)?(?:areas|neighbou?rhoods|communities))?|"
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
@@ -47,17 +48,38 @@ _MINUS_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\s+minus\s+
                        r")\b", re.I)
 
 
-_QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b", re.I)
+# A fraction of the places is a quantile group too ("the fifth of areas with the lowest ...", "the highest-poverty
+# quarter of community areas"), where it names places: "fifth" alone is an ordinal and "quarter" a part of a year.
+_PLACES = r"(?:the\s+)?(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities|places)"
+_FRACTIONS = {"third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_END_WORDS = r"(?:top|bottom|highest|lowest|poorest|richest|upper|lower)"
+_QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b|\b(third|quarter|fifth|tenth)s?(?=\s+(?:of\s+" +
+                          _PLACES + r"|with\b|where\b|by\b))|(?<=" + "-" + r")(third|quarter|fifth|tenth)\b|"
+                          r"\b" + _END_WORDS + r"\s+(third|quarter|fifth|tenth)\b(?!\s+(?:highest|lowest|largest|most))",
+                          re.I)
+
+
+def _quantile_of(kind: re.Match) -> int:
+    word = next(g for g in kind.groups() if g).lower()
+    return _FRACTIONS.get(word) or QUANTILES[word]
 _PLACE_ORDINALS = ordinals(5)
 # Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
 # quartile") or a number counted from the lowest ("Q4", "quartile 1", "the fourth quartile").
 _QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<high>highest|top|richest|most|"
                                r"upper|last)|(?P<nth>" + alternation(_PLACE_ORDINALS) + "))"
-                               r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?:tercile|quartile|quintile|decile)\b|"
-                               r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b", re.I)
+                               r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?:tercile|quartile|quintile|decile|third|quarter|fifth|"
+                               r"tenth)\b|"
+                               r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b|"
+                               # "the fifth of areas with the lowest ...", "the quartile with the highest ...": after
+                               r"\b(?:tercile|quartile|quintile|decile|third|quarter|fifth|tenth)s?\s+(?:of\s+" + _PLACES +
+                               r"\s+)?(?:with|where|by|that\s+ha(?:s|ve))\s+(?:the\s+)?(?:(?P<low2>lowest|bottom|poorest|"
+                               r"least)|(?P<high2>highest|top|richest|most))\b", re.I)
 
 
-_OTHER_PICK_RE = re.compile(r"\b(?:vs\.?|versus|against|and|to)\s+(?:the\s+)?(?:(?P<low>lowest|bottom|poorest|least)|"
+# ("..., and how many in the lowest?": a few words may stand between)
+_OTHER_PICK_RE = re.compile(r"\b(?:vs\.?|versus|against|and|to|than)\s+(?:(?:how\s+many|what|in|for|of|with)\s+){0,3}"
+                            r"(?:the\s+)?(?:(?:fifth|quarter|third|tenth|one|group)\s+(?:with\s+)?(?:the\s+)?)?"
+                            r"(?:(?P<low>lowest|bottom|poorest|least)|"
                             r"(?P<high>highest|top|richest|most|upper))(?:[\s-]+one)?\b", re.I)
 
 
@@ -77,12 +99,12 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
         r"\s+(?:by|of|on|for|based\s+on|using)\b[^,.;:?]*$", low[kind.end():at])]
     if before or after:
         ranking["metric"] = max(before)[1] if before else min(after)[1]
-    m = QUANTILES[kind.group(1).lower()]
+    m = _quantile_of(kind)
     picks = []
     for found in _QUANTILE_PICK_RE.finditer(low):
-        if found.group("low"):
+        if found.group("low") or found.group("low2"):
             pick = 1
-        elif found.group("high"):
+        elif found.group("high") or found.group("high2"):
             pick = m
         else:
             word = found.group("nth") or found.group("num") or found.group("q")

@@ -116,7 +116,22 @@ _GLUED_MONTH_RE = re.compile(r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov
 _ARROW_RE = re.compile(r"\s*(?:→|->|=>)\s*")
 
 
+# "areas with an above-city share of 65+ residents": a bound written as a hyphenated adjective, said the long way
+# ("a share of 65+ residents above the city's") so the bound reads as every other one; the measure's words run to a
+# comma or a joining word
+_BOUND_STOP = r"\b(?:minus|vs|versus|and|compared|than|with|who|that|where|or)\b"
+_ADJECTIVE_BOUND_RE = re.compile(r"\b(?:an?\s+)?(above|below|over|under)-(city|median|average)(?:-(?:average|wide|level))?"
+                                 r"\s+((?:share|percentage|percent|proportion|number|count)\s+of\s+(?:(?!" + _BOUND_STOP +
+                                 r")[^,.;:?()])+?)(?=\s*(?:[,.;:?()]|" + _BOUND_STOP + r"|$))")
+_REFERENCE_WORDS = {"city": "the city's", "median": "the median", "average": "the average"}
+
+
+def _adjective_bound(m: re.Match) -> str:
+    return f"a {m.group(3)} {m.group(1)} {_REFERENCE_WORDS[m.group(2)]}"
+
+
 def expand_shorthand(low: str) -> str:
+    low = _ADJECTIVE_BOUND_RE.sub(_adjective_bound, low)
     low = _ARROW_RE.sub(" to ", _GLUED_MONTH_RE.sub(r"\1 \2", low))
     low = _SHORT_SPAN_RE.sub(_short_span, low)
     low = _DAY_OVER_YEARS_RE.sub(r"\1 from \2 through \3", low)
@@ -462,6 +477,11 @@ BY_MONTH_RE = re.compile(r"\b(?:worst|deadliest|bloodiest|busiest|peak|best|quie
 CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\bcorr\b|\bspearman'?s?\b|\br[\s-]?values?\b|"
                             r"\br\s+between\b|\bpearson'?s?\b|\brelationship\b|(?<!-)\brelated\b|\blink(?:ed)?\b|\bassociat\w*|"
                             r"\bconnection\b|\bconnected\b|\bpredict\w*|\bexplain\w*\s+by\b|\b(?:does|do|did)\b[^?]{1,60}\btrack\b", _FLAGS)
+# "the biggest jump vs the month before", "month-over-month", "over the previous year": each row of a time grain
+# against the row before it (the typed query's "step"); the grain is the first group that matched
+STEP_RE = re.compile(r"\b(month|year|quarter)[\s-]+(?:over|on|to)[\s-]+(?:month|year|quarter)\b|"
+                     r"\b(?:than|over|vs\.?|versus|from|on|compared\s+(?:to|with)|relative\s+to)\s+(?:the\s+)?"
+                     r"(?:(month|year|quarter)\s+before|(?:previous|prior|preceding)\s+(month|year|quarter))\b", _FLAGS)
 # "Do poorer neighbourhoods have more homicides?" contrasts kinds of areas: a correlation question.
 GROUP_CONTRAST_RE = re.compile(
     r"\b(?:poorer|richer|wealthier|more\s+affluent|low[\s-]income|high[\s-]income|higher[\s-]poverty|"

@@ -42,6 +42,7 @@ from analyzer.lexicon import (
     HIGHER_IS_BETTER,
     NOW_RE,
     CORRELATION_RE,
+    STEP_RE,
     FILTERING_SUBJECTS,
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
@@ -85,7 +86,7 @@ from analyzer.coverage import context_words, unused_phrases
 from analyzer.districts import (DISTRICT_WORD, STATION_SET_RE, district_label_spans, district_of_station_area, districts_by_address,
                                 named_districts)
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
-from analyzer.conditions import apart, change_bound, read_conditions
+from analyzer.conditions import apart, change_bound, left_out_spans, read_conditions
 from analyzer.groups import (MEAN_RE, asks_range, compared_groups, rest_compared, set_share_size, share_base,
                              share_of_places, spread_asked)
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
@@ -308,6 +309,7 @@ def _read_subjects(w) -> None:
     trend = bool(TREND_RE.search(low))
     by_year = bool(BY_YEAR_RE.search(low))
     correlation = bool(CORRELATION_RE.search(low) or GROUP_CONTRAST_RE.search(low)) and len(domains) >= 2
+    consumed += [m.span() for m in STEP_RE.finditer(low)]  # "vs the month before" is read (the step's grain)
     if trend:
         add_unique(metrics, "trend")
     if correlation:
@@ -478,7 +480,9 @@ def _conditions(w) -> list:
     others = w.wards or w.districts or w.zips
     ranked_inside = len(areas) == 1 and not others and bool(_RANK_OF_RE.search(low)) and \
         bool(re.search(r"\b(?:among|of)\s+(?:the\s+)?(?:community\s+)?areas\s+(?:where|with|that|whose)\b", low))
-    return read_conditions(low, w.metric_pos, group_words) if not (areas or others) or ranked_inside else []
+    found = read_conditions(low, w.metric_pos, group_words) if not (areas or others) or ranked_inside else []
+    w.consumed += left_out_spans(low, found)
+    return found
 
 
 def _read_shape(w) -> None:
@@ -1052,7 +1056,7 @@ def _change_conditions(w, result: dict, condition):
         condition = result["area_condition"] = AreaCondition("home_value_change", side, value, condition.span,
                                                              percent=True)
         result["group_by"] = None
-    condition = _times_change(w, result, condition)
+    condition = _growth_bounds(w, result, _times_change(w, result, condition))
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):
@@ -1065,6 +1069,27 @@ def _change_conditions(w, result: dict, condition):
                                                  change.span())
         result["group_by"] = None
     return condition
+
+
+# a growth word right before a home-value bound: "home-value growth above the median", "values grew more than"
+_GROWTH_BEFORE_RE = re.compile(r"\b(?:growth|grew|gains?|gained|appreciat\w*|increases?|increased|rise|rose|"
+                               r"changes?|changed|climb\w*)\s+(?:(?:was|is|of|that\s+was)\s+)?$")
+
+
+def _growth_bounds(w, result: dict, condition):
+    """"Home-value growth above the median (Zillow Jan 2019 -> Jan 2024)": with two months named, a bound that a
+    growth word stands right before is on the value's change between them, not on the value in either month."""
+    if len(w.month_years) != 2:
+        return condition
+
+    def grown(c):
+        if c is None or c.metric != "home_value" or not _GROWTH_BEFORE_RE.search(w.low[max(0, c.span[0] - 30):c.span[0]]):
+            return c
+        return AreaCondition("home_value_change", c.side, c.value, c.span, percent=c.percent or bool(c.reference),
+                             grain=c.grain, reference=c.reference)
+    result["more_conditions"] = [grown(c) for c in result["more_conditions"]]
+    result["area_condition"] = grown(condition)
+    return result["area_condition"]
 
 
 def _times_change(w, result: dict, condition):
@@ -1097,6 +1122,10 @@ def _asked_forms(w, result: dict) -> None:
     result["ranks_level"] = bool(ranking and "home_value" in metrics and _LEVEL_RANKED_RE.search(low))
     result["ranks_submarket"] = bool(ranking and _SUBMARKET_RANKED_RE.search(low))
     result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
+    result["homicide_change_asked"] = bool(_HOMICIDE_CHANGE_ASKED_RE.search(low))
+    result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
+    if result["homicide_change_asked"]:  # its words are read
+        result["not_used"] = [p for p in result["not_used"] if p not in ("net change", "change", "net", "difference")]
     peak = _PEAK_RE.search(low) if {"home_value", "price_trend"} & set(metrics) and _WHEN_RE.search(low) else None
     result["asks_peak"] = ("low" if peak.group("low") else "high") if peak else None
     if peak:  # "when did the price index peak": the series' highest quarter or month, asked by when
@@ -1385,6 +1414,9 @@ _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|(?:homicide|murder)\s+(?:rates?|counts?|"
     r"totals?))|(?:homicides|murders|"
     r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
+# "net change in their total homicides": the count's change between the span's ends, not its total
+_HOMICIDE_CHANGE_ASKED_RE = re.compile(r"\b(?:net\s+)?(?:change|difference)\s+in\s+(?:their|its|the)?\s*(?:total\s+|"
+                                       r"combined\s+|number\s+of\s+)?(?:homicides|murders|killings)\b")
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
                             r"amounts?|change|drop|rise|decline)\b")
 _LOSS_RE = re.compile(r"\b(?:lost|lose|losing|shr[aiu]nk|shrinking|declin\w*|drops?|dropp\w*|fell|emptied|decreas\w*|"

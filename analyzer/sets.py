@@ -93,7 +93,7 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
             drop = _DROP_RE.search(low, max(0, m.start() - 60), m.start())
             # ("... below $250,000 but are NOT among the 20 areas with ...": right after "not among", with no set
             # before it, the set is taken from the places a bound picks)
-            right_after = re.search(r"\bnot\s+(?:also\s+)?(?:in|among)\s+(?:the\s+)?$", low[:m.start()]) or (
+            right_after = re.search(r"\bnot\s+(?:also\s+)?(?:in|among|one\s+of)\s+(?:the\s+)?$", low[:m.start()]) or (
                 # "if you leave out the 10 areas with the most ..., what percent happened everywhere else"
                 re.search(r"\b(?:leave|leaving|take|taking)\s+out\s+(?:the\s+)?$", low[:m.start()])
                 and re.search(r"\b(?:else|rest|remaining|others?)\b", low[m.end():]))
@@ -173,7 +173,7 @@ def _own_years(low: str, end: int) -> tuple:
 
 # "then drop any that are also among", "excluding those in", "but not in": a later set is taken away from the first
 _DROP_RE = re.compile(r"\b(?:drop|dropping|remove|removing|exclude|excluding|minus|take\s+out|taking\s+out|leave\s+out|"
-                      r"leaving\s+out|throw\s+out|except|but\s+not|not\s+(?:also\s+)?(?:in|among))\b[^.?;]{0,45}$")
+                      r"leaving\s+out|throw\s+out|except|but\s+not|not\s+(?:also\s+)?(?:in|among|one\s+of))\b[^.?;]{0,45}$")
 _ORDINAL = "|".join(sorted(ordinals(10, 2), key=len, reverse=True))
 _OUTER_RE = re.compile(rf"\b(?:which|what)\b(?:\s+(?:one|area|community\s+area|neighbou?rhood|of\s+(?:them|those|"
                        rf"these)))?\s+(?:had|has|have|saw|shows?|showed|recorded)\s+(?:the\s+)?"

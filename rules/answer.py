@@ -326,7 +326,11 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
                 lead.append(LeadLine(domestic, "answer", entry))
             continue
         first = _ranking_lead(entry, analysis)
-        if first and (i == 0 or not chained):
+        # a chain's later part ranked over time ("the most crowded area: in which year did it have the most") answers
+        # with its own peak, not its total
+        grain = entry.arguments.get("group_by") if entry.name == names.HOMICIDES else None
+        timed = grain in ("year", "month", "weekday", "hour") and grain in (analysis.group_by, *analysis.time_grains)
+        if first and (i == 0 or not chained or timed):
             lead.append(LeadLine(as_sentences(first + ("." if not first.endswith(".") else "")), "answer", entry))
             arrests = _ranked_arrests(entry, analysis)
             if arrests:

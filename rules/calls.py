@@ -112,6 +112,9 @@ def ranking_call(domain: str, analysis: Analysis, metrics: list):
     return None
 
 
+_AREA_TIME_GRAINS = ("year", "month", "weekday", "hour")
+
+
 def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: list) -> list:
     """The figures of one domain for given areas (first one plus comparisons), or city-wide."""
     first, rest = (area_numbers[0], area_numbers[1:5]) if area_numbers else (None, [])
@@ -149,6 +152,10 @@ def area_calls(domain: str, area_numbers: list, analysis: Analysis, metrics: lis
         if (times.get("months") or not analysis.periods) and len(set(analysis.years)) >= 2 \
                 and "start_date" not in times:
             times.setdefault("group_by", "year")  # "in 2019 and in 2020": each year's count
+        grain = next((g for g in [analysis.group_by, *analysis.time_grains] if g in _AREA_TIME_GRAINS), None)
+        if analysis.ranking and analysis.ranking.metric != "homicides" and grain:
+            # "the most overcrowded area: in which year did it have the most homicides": the place found, by the grain
+            times.setdefault("group_by", grain)
         return [(names.HOMICIDES, {**times, "community_area": number})
                 for number in ([first] + rest if first else [None])]
     return []

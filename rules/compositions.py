@@ -76,6 +76,8 @@ def _period(analysis: Analysis) -> dict | None:
     month = _home_month(analysis)
     if month:  # the month dates the home value; the years named alone are the homicides'
         return _years_period(analysis.years_alone or [y for y in analysis.years if y != int(month[:4])])
+    if len(set(analysis.month_years)) == 2 and "home_value" in analysis.metrics and analysis.years_alone:
+        return _years_period(analysis.years_alone)  # "a 2022 rate ... growth (Jan 2019 -> Jan 2024)": months date values
     span = analysis.year_range
     return None if span is None else _years_period([span.start, span.end])
 
@@ -751,15 +753,31 @@ def correlation(analysis: Analysis) -> dict | None:
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
     # Across areas of 2,000 to 100,000 residents a count mostly measures size: the rate unless a count is asked.
     rate = not analysis.asks_count
+    condition = analysis.area_condition
+    bound = _bounded(analysis, period) if condition is not None and condition.grain == "community_area" else None
+    if bound is not None and len(metrics) == 3 and condition.metric in metrics:
+        metrics = [m for m in metrics if m != condition.metric]  # the bound's own measure picks the areas
     sides = [_correlated(m, analysis, period, rate) for m in metrics]
     if len(metrics) != 2 or not all(sides):
         return None
     plain = all(len(specs) == 1 and not derived for specs, derived, _ in sides)
-    if plain and rate and "homicides" in metrics and any(m in SOCIO_METRICS for m in metrics):
+    if plain and rate and "homicides" in metrics and any(m in SOCIO_METRICS for m in metrics) and bound is None:
         return None  # a rate against an indicator: the context tool gives the same r with its quartiles
     derived = [d for _, ds, _ in sides for d in ds]
-    return {"measures": [s for specs, _, _ in sides for s in specs], "group_by": ["community_area"],
-            **({"derived": derived} if derived else {}), "correlate": [column for _, _, column in sides]}
+    query = {"measures": [s for specs, _, _ in sides for s in specs], "group_by": ["community_area"],
+             **({"derived": derived} if derived else {}), "correlate": [column for _, _, column in sides]}
+    return _correlated_within(query, analysis, bound) if bound is not None else query
+
+
+def _correlated_within(query: dict, analysis: Analysis, bound: dict) -> dict:
+    """"Only areas with a hardship index above 50: the correlation between unemployment and the rate": the bound's
+    measure beside the two, and the correlation over the rows the bound keeps."""
+    condition = analysis.area_condition
+    field = _name(bound)
+    if field not in [_name(m) for m in query["measures"]]:
+        query["measures"].append(bound)
+    return {**query, "having": [{"field": field, "op": OPS[condition.side],
+                                 "value": condition.reference or condition.value}]}
 
 
 def ranked_names(analysis: Analysis) -> dict | None:
@@ -949,9 +967,12 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
     # "whose home value rose the most ..., and how many homicides did it have in 2019-2022": the rise is the home
     # value's; the homicides are counted over the span
     counted_over = bool(ranking and ranking.metric == "home_value" and (analysis.asks_count or analysis.per_capita)
-                        and not analysis.ranks_homicide_change and len(years) == 2
+                        and not analysis.ranks_homicide_change and not analysis.homicide_change_asked
+                        and len(years) == 2
                         and any((p.start, p.end) == (years[0], years[1]) for p in analysis.periods))
-    if len(years) == 2 and (analysis.comparison or analysis.trend) and not analysis.span_total and not counted_over:
+    # ("net change in their total homicides": the total's change, not the span's total)
+    if len(years) == 2 and (analysis.comparison or analysis.trend) and not counted_over \
+            and (not analysis.span_total or analysis.homicide_change_asked):
         ends = [_year_ends(m, years) for m in counted]
         return [s for specs, _ in ends for s in specs], [change for _, change in ends]
     period = _years_period(years)
@@ -998,6 +1019,16 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             derived = [d for d in derived if d["name"] != "homicides_change"] + [change]  # the years' own, once
             having.append({"field": "homicides_change", "op": OPS[condition.side], "value": 0})
             continue
+        if condition.metric == "home_value_change" and len(set(analysis.month_years)) == 2:
+            # "... and home-value growth above the median (Jan 2019 -> Jan 2024)": both months, the change bounded
+            homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
+                     for m in sorted(set(analysis.month_years))]
+            measures = [m for m in measures if _name(m) != "home_value"] + homes  # no undated value beside them
+            field = "home_value_pct_change" if condition.percent else "home_value_change"
+            derived.append({"name": field, "op": "pct_change" if condition.percent else "change",
+                            "of": [h["as"] for h in homes]})
+            having.append({"field": field, "op": OPS[condition.side], "value": condition.reference or condition.value})
+            continue
         if condition.metric == "population_change":
             # "areas that grew in population ... and also had a rate under 10": the change, its sign (or bound)
             measures += [{"measure": m} for m in ("population_2010", "population")
@@ -1014,7 +1045,10 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             measures.append(spec)
         having.append({"field": _name(spec), "op": OPS[condition.side],
                        "value": condition.reference or condition.value})
-    return {**query, "measures": measures, "having": having, **({"derived": derived} if derived else {})}
+    kept = {_name(m) for m in measures} - {h["field"] for h in having}  # a bounded column has no spread asked
+    spread = [f for f in query.get("spread") or [] if f in kept]
+    return {**{k: v for k, v in query.items() if k != "spread"}, "measures": measures, "having": having,
+            **({"derived": derived} if derived else {}), **({"spread": spread} if spread else {})}
 
 
 def composed_queries(analysis: Analysis) -> list[dict]:
@@ -1070,7 +1104,7 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         first = {k: v for k, v in query.items() if k not in ("totals", "count_share")}
         return [query, {**both, "members_from": first}]
     ranking = analysis.ranking
-    if ranking and ranking.apart and query.get("having"):
+    if ranking and ranking.apart and query.get("having") and not query.get("correlate"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
         first = query["measures"][0]
         ranked = {"measures": [first], "group_by": query["group_by"],
@@ -1096,6 +1130,32 @@ def other_end_ranked(analysis: Analysis) -> dict | None:
         return None
     return {"measures": [spec], "group_by": [grain], "order_by": [{"field": _name(spec), "direction": ranking.order}],
             "limit": ranking.top_n or 1}
+
+
+# the first day of the grain step before a year: the row each of the year's first rows is measured against
+_STEP_BACK = {"month": "{0}-12-01", "quarter": "{0}-10-01", "year": "{0}-01-01"}
+
+
+def stepped(analysis: Analysis) -> dict | None:
+    """"In 2021 which month had the biggest jump in homicides vs the month before": the homicides by the grain, each
+    row against the row before it (January against the December before), ranked by that step."""
+    grain, span = analysis.step, analysis.year_range
+    # ("by what percent did homicides jump in 2020 compared with the year before" is one change, not a ranking of
+    # steps; "year-over-year" beside a price index is the release's column)
+    if not grain or not analysis.ranking or not _counts_homicides(analysis) or analysis.per_capita \
+            or len(analysis.areas) > 1 or analysis.wards or analysis.districts or analysis.zips \
+            or analysis.correlation or "price_trend" in analysis.metrics:
+        return None
+    measure = {"measure": "homicides", **({"filters": _homicide_filters(analysis)}
+                                         if _homicide_filters(analysis) else {})}
+    query = {"measures": [measure], "group_by": [grain],
+             "derived": [{"name": "homicides_step", "op": "step", "of": ["homicides"]}]}
+    if span is not None:
+        query["period"] = {"start": _STEP_BACK[grain].format(span.start - 1), "end": f"{span.end}-12-31"}
+    if analysis.areas:
+        query["filters"] = [{"dimension": "community_area", "in": [analysis.areas[0].number]}]
+    way = "asc" if analysis.change_direction == "down" else "desc"
+    return {**query, "order_by": [{"field": "homicides_step", "direction": way}], "limit": analysis.ranking.top_n or 1}
 
 
 def dates_ranked(analysis: Analysis) -> dict | None:
@@ -1592,6 +1652,15 @@ def station_chain(analysis: Analysis) -> dict | None:
     kinds = _homicide_filters(analysis)
     if kinds:
         counted["filters"] = kinds
+    ends = sorted(set(analysis.years))
+    if analysis.ranks_homicide_change and len(ends) == 2:
+        # "the district with the biggest increase 2019 -> 2020, and its station's area": each year, the change ranked
+        pair = [{**counted, "period": {"year": y}, "as": f"homicides_{y}"} for y in ends]
+        return {"measures": [*pair, "station_name", "station_area"], "group_by": ["district"],
+                "derived": [{"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]}],
+                "order_by": [{"field": "homicides_change",
+                              "direction": "asc" if analysis.change_direction == "down" else "desc"}],
+                "limit": ranking.top_n or 1}
     return {"measures": [counted, "station_name", "station_area"], "group_by": ["district"],
             "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": ranking.top_n or 1}
 
@@ -2050,7 +2119,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
+    for reader in (stepped, shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
                    submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,

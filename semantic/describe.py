@@ -4,11 +4,12 @@ computed, so a reader of the answer can tell whether that is what they asked."""
 from __future__ import annotations
 
 from semantic.catalog import catalog
+from semantic.query import STEP_GRAINS
 
 _OPS = {">": "over", ">=": "at least", "<": "under", "<=": "at most", "==": "equal to", "!=": "not equal to"}
 _DERIVED = {"change": "change", "pct_change": "% change", "difference": "difference", "ratio": "ratio",
             "percent_of": "share", "sum": "sum", "share_of_total": "share of total", "rank": "rank",
-            "quantile": "quantile group"}
+            "quantile": "quantile group", "step": "change from the row before"}
 
 
 def _label(name: str) -> str:
@@ -88,7 +89,17 @@ def _order(query: dict) -> str:
     named = {m.get("as"): m for m in query.get("measures") or [] if isinstance(m, dict) and m.get("as")}
     # a column named by the query ("homicides_2021") is said as its measure and period
     what = _measure(named[field]) if field in named else _label(str(field)).replace("_", " ")
+    step = next((d for d in query.get("derived") or [] if isinstance(d, dict) and d.get("name") == field
+                 and d.get("op") == "step"), None)
+    if step is not None:  # "the highest by the rise from the month before"
+        rise = "drop" if direction == "asc" else "rise"
+        what = f"the {rise} in {_label(str((step.get('of') or ['?'])[0]))} from the {_grain(query)} before"
     return _ranked_words(query, word, what)
+
+
+def _grain(query: dict) -> str:
+    """The time grain a step runs along: the first of the grouped dimensions that has an order."""
+    return next((str(g) for g in query.get("group_by") or [] if g in STEP_GRAINS), "row")
 
 
 def _ranked_words(query: dict, word: str, what: str) -> str:
@@ -120,6 +131,9 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
                 parts.append(f"{word} from {_period(pair[0]['period'])} to {_period(pair[1]['period'])}")
                 continue
             of = [_measure(named[f]) if f in named else _label(str(f)) for f in item.get("of") or []]
+            if item.get("op") == "step":  # "each month against the month before"
+                parts.append(f"each {_grain(query)} against the {_grain(query)} before")
+                continue
             parts.append(f"{word} of {' and '.join(of)}")
     for item in query.get("having") or []:
         if isinstance(item, dict) and item.get("field") in catalog().dimensions and item.get("op") == "==":

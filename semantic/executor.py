@@ -692,6 +692,11 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
             return a * math.nan
         cut = pd.qcut(ranks, item["groups"], labels=False) + 1
         return cut.reindex(a.index).astype(float)
+    if op == "step":  # the change from the row before along the time grain, each other group (a place) apart
+        others = [n for n in a.index.names if n != item["along"]]
+        ordered = a.sort_index()
+        steps = ordered.groupby(level=others).diff() if others else ordered.diff()
+        return steps.reindex(a.index)
     if op == "share_of_total":
         total = a.sum()
         return a / total * 100 if total else a * math.nan

@@ -24,7 +24,10 @@ MAX_FILTERS = 20
 MAX_VALUES = 200
 MAX_LIMIT = 1000
 DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "share_of_total", "rank",
-               "quantile")
+               "quantile", "step")
+# "step": a column's change from the previous row of the one ordered time grain grouped by ("the biggest jump vs the
+# month before"); the first row of each run has none. Places grouped beside it each run apart.
+STEP_GRAINS = ("year", "quarter", "month", "date")
 # "quartiles by hardship": the places with a value cut into this many equal groups (pandas.qcut on their ranks)
 QUANTILE_GROUPS = range(2, 11)
 QUANTILE_NAMES = {3: "tercile", 4: "quartile", 5: "quintile", 10: "decile"}  # the words for a group of each cut
@@ -460,10 +463,15 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         groups = item.get("groups", 4)
         if op == "quantile" and (isinstance(groups, bool) or groups not in QUANTILE_GROUPS):
             raise QueryError(f"{where}.groups must be a whole number from 2 to 10", "invalid_query", f"{where}.groups")
+        along = [g for g in query.group_by if g in STEP_GRAINS]
+        if op == "step" and len(along) != 1:
+            raise QueryError(f"{where}: step needs group_by to hold one of {', '.join(STEP_GRAINS)}",
+                             "invalid_query", f"{where}.op")
         # a rank counts from the highest (desc) or, for "the 10 poorest", from the lowest (asc)
         query.derived.append({"name": name, "op": op, "of": of, **({"direction": "asc"} if op == "rank"
                                                                    and direction == "asc" else {}),
-                              **({"groups": groups} if op == "quantile" else {})})
+                              **({"groups": groups} if op == "quantile" else {}),
+                              **({"along": along[0]} if op == "step" else {})})
 
 
 def _havings(query: Query, items, at: str) -> list:

@@ -232,10 +232,21 @@ def member_ranked(query: dict, direction: str = "desc") -> dict:
     # "where does Englewood rank on % change in home value from Jan 2014 to Jan 2024": a change asked is what ranks
     changes = [d for op in ("pct_change", "change") for d in query.get("derived", []) if d.get("op") == op]
     ranked = changes[0]["name"] if changes else ranked
+    way = {"direction": "asc"} if direction == "asc" else {}
+    # "where does Humboldt Park rank for the homicide rate? and for home values?": each figure asked has its rank
+    others = [] if changes else [f for f in (m if isinstance(m, str) else m.get("as") or m["measure"]
+                                             for m in query["measures"][1:]) if _rankable(f, query)]
     return {**query, "filters": [f for f in filters if f is not place[0]],
-            "derived": [*query.get("derived", []), {"name": "rank", "op": "rank", "of": [ranked],
-                                                    **({"direction": "asc"} if direction == "asc" else {})}],
+            "derived": [*query.get("derived", []), {"name": "rank", "op": "rank", "of": [ranked], **way},
+                        *({"name": f"rank_{f}", "op": "rank", "of": [f], **way} for f in others)],
             "having": [*query.get("having", []), {"field": grain, "op": "==", "value": member}]}
+
+
+def _rankable(field: str, query: dict) -> bool:
+    """A column of numbers (not a name, an address or a link), counted or measured over the places."""
+    spec = next((m for m in query["measures"] if (m if isinstance(m, str) else m.get("as") or m["measure"]) == field))
+    measure = catalog().measures.get(spec if isinstance(spec, str) else spec["measure"])
+    return measure is not None and measure.unit not in ("text", "")
 
 
 def time_ranked(query: dict, grain: str, order: str, top_n: int | None, total: bool = False) -> dict | None:

@@ -83,10 +83,10 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
         else:
             item = next(d for d in q.derived if d["name"] == name)
             inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
-            decimals = max(inputs, default=1) if item["op"] in ("change", "difference") else \
+            decimals = max(inputs, default=1) if item["op"] in ("change", "difference", "step") else \
                 2 if item["op"] == "ratio" else 1
             unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
-                                                if f in specs and item["op"] in ("change", "difference")), "")
+                                                if f in specs and item["op"] in ("change", "difference", "step")), "")
             label = _derived_label(item, specs, cat, data)
             earlier = next((c["label"] for c in columns if item["op"] == "rank" and c["name"] == item["of"][0]
                             and c["kind"] == "derived"), None)  # a rank of a change: "Rank by percent change in ..."
@@ -198,6 +198,9 @@ def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
+    if op == "step":  # "Change in homicides from the month before"
+        what = _short(item["of"][0], specs, cat)
+        return f"Change in {what[:1].lower() + what[1:]} from the {item['along']} before"
     if op == "quantile":  # "Quartile by hardship index (2008-2012), 1 = the lowest"
         return f"{QUANTILE_NAMES.get(item['groups'], 'group').capitalize()} by {_short(item['of'][0], specs, cat)}, 1 = the lowest"
     if op == "percent_of" and all(f in specs for f in item["of"]):  # "Share of homicides (hours 22-3) in homicides"
@@ -364,6 +367,11 @@ def _phrase(column: dict, value) -> str:
         size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
         what = f" in {_lower(column['said_of'])}" if column.get("said_of") else ""
         return f"no change{what}" if value == 0 else f"a {'rise' if value > 0 else 'drop'} of {size}{what}"
+    if column.get("op") == "step" and isinstance(value, (int, float)) and value == value:  # "a rise of 28 ..."
+        size = fmt(abs(value), column.get("decimals", 0), column["unit"] if column["unit"] == "dollars" else "")
+        before = column["label"].rsplit(" from ", 1)[-1]
+        return f"no change from {before}" if value == 0 else \
+            f"a {'rise' if value > 0 else 'drop'} of {size} from {before}"
     if column.get("op") == "ratio" and isinstance(value, (int, float)) and column["label"].startswith("Ratio of "):
         return f"{_a(_lower(column['label']))} of {value:.2f} ({value:.2f} times)"
     if column.get("op") == "pct_change" and isinstance(value, (int, float)) and column.get("span"):
@@ -523,6 +531,10 @@ def _ordinal_word(n: int) -> str:
 _TIME_KEYS = ("year", "month", "quarter", "date")
 
 
+def _valued(value) -> bool:
+    return isinstance(value, (int, float)) and value == value
+
+
 def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
     keys = [c["name"] for c in result.columns if c["kind"] == "dimension"]
     if keys and keys[0] in _TIME_KEYS and len(keys) == 1:
@@ -531,9 +543,10 @@ def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
         when = f"{calendar.month_name[int(value[5:7])]} {value[:4]}" if keys[0] == "month" and len(value) == 7 \
             else value
         # each label without the whole period ("2012: arrest rate 46.7%", not "arrest rate, 2012, 2022")
+        # (a step on the first row has no row before it: nothing to say, not "n/a")
         said = _and([_phrase({**c, "period": "", "label": c.get("measure_label") or c.get("plain_label") or c["label"]},
                              row.get(c["name"]))
-                     for c in figures]).rstrip(".")
+                     for c in figures if not (c.get("op") == "step" and not _valued(row.get(c["name"])))]).rstrip(".")
         return f"{when}: {said}."
     who = _who(row, result)
     if all(c["unit"] == "text" for c in figures):  # names and addresses: "For Ward 42, the alderperson is ..."
