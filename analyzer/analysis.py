@@ -243,6 +243,8 @@ class Analysis:
     census_by_count: bool = False  # a group of residents ranked by how many, not by share ("biggest Black population")
     domestic_filter: bool = False
     correlation: bool = False
+    asks_gap: bool = False  # "how far above the city average", "difference from Chicago": the gap itself is asked
+    dated_months: bool = False  # "the single deadliest month on record": months of years, not calendar months
     step: str = ""  # "vs the month before": each row of this time grain against the one before it
     comparison: bool = False
     chained: bool = False
@@ -251,6 +253,7 @@ class Analysis:
     broad_places: list[str] = field(default_factory=list)
     invalid: dict = field(default_factory=dict)  # kind -> values the question named that do not exist
     out_of_range_years: list[int] = field(default_factory=list)
+    index_years: list[int] = field(default_factory=list)  # years that date the IHS price index, not the homicides
     warnings: list[str] = field(default_factory=list)
     injection_suspected: bool = False
     hint_text: str = ""

@@ -132,7 +132,7 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
     grain = "zip" if _ZIPS_RE.match(places.group(0)) else "community_area"
     found = sorted(list(_BOUND_RE.finditer(low)) + list(_TRAILING_RE.finditer(low)) + list(_PLUS_RE.finditer(low))
                    + list(_REFERENCE_RE.finditer(low)) + list(_SPLIT_REFERENCE_RE.finditer(low))
-                   + list(_JUDGED_RE.finditer(low)), key=lambda m: m.start())
+                   + list(_JUDGED_RE.finditer(low)) + list(_RICHER_RE.finditer(low)), key=lambda m: m.start())
     for match in found:
         if out and out[0].span[0] <= match.start() < out[0].span[1]:
             continue
@@ -143,6 +143,12 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
             out += [c for c in shared if all(o.metric != c.metric for o in out)]
             continue
         if match.re is _JUDGED_RE:  # "worse than the city" bounds only the measures it is said of
+            continue
+        if match.re is _RICHER_RE:
+            reference = next(k for k in ("city", "median", "mean") if match.group(k))
+            side = "above" if re.match(r"richer|wealthier|more", match.group(1), re.I) else "below"
+            if all(c.metric != "income" for c in out):
+                out.append(AreaCondition("income", side, 0.0, match.span(), grain=grain, reference=reference))
             continue
         others = {c.metric for c in out} & set(_OTHER_DOMAIN)
         condition = _condition(match, low, {**metric_pos, **{m: 0 for m in others}}, skip, grain)
@@ -191,6 +197,10 @@ def apart(a: AreaCondition, b: AreaCondition) -> bool:
 # own sense gives (worse is a higher poverty rate, a lower income)
 _JUDGED_RE = re.compile(r"\b(worse|better)\s+(?:off\s+)?than\s+(?:the\s+)?(?:(?P<city>city|chicago)(?:\s+as\s+a\s+whole|"
                         r"\s+overall|\s+average|'s)?|(?P<median>median(?:\s+area)?)|(?P<mean>average))", re.I)
+# "areas richer than the city average": income's own comparatives bound it against a reference
+_RICHER_RE = re.compile(r"\b(richer|wealthier|more\s+affluent|poorer|less\s+affluent)\s+than\s+(?:the\s+)?(?:"
+                        r"(?P<city>city|chicago)(?:\s+as\s+a\s+whole|\s+overall|\s+average|'s)?|(?P<median>median(?:\s+area)?)|"
+                        r"(?P<mean>average))", re.I)
 # a bound that picks the places to leave out ("leave out areas with no homicides"): the places on its other side
 _LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+out\b|\bexclud\w*|\bdrop(?:ping)?\b|\bignor\w*|\bskip(?:ping)?\b|"
                           r"\bremov\w*|\bwithout\s+(?:the\s+)?(?:areas|ones|places)\b")

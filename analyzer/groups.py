@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 
 from analyzer.conditions import HOW_FAR_RE, SPLIT_AT_RE, group_bounds
-from analyzer.lexicon import (COMPARE_RE, GAP_RE, NUM, QUANTILES, RANK_ASC, RANK_DESC, TIMES_RE, alternation, number,
-                              ordinals)
+from analyzer.analysis import LAYER_MEASURES
+from analyzer.lexicon import (COMPARE_RE, GAP_RE, NUM, QUANTILES, RANK_ASC, RANK_DESC, TIMES_RE, alternation,
+                              mentions_after, number, ordinals)
+from semantic.reading import words_re
 
 # The set a condition leaves: "and the rest", "all other areas", "those below it", "above vs below the median".
 _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\s+){0,2}?(?:areas|ones|neighbou?rhoods|"
@@ -95,8 +97,12 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
     # ("split into quartiles by Zillow home value": the measure after "by", "of", "on", "for")
     named = {name: at for name, at in (metric_pos or {}).items()}
     before = [(at, name) for name, at in named.items() if kind.start() - 25 <= at < kind.start()]
-    after = [(at, name) for name, at in named.items() if kind.end() < at <= kind.end() + 30 and re.match(
-        r"\s+(?:by|of|on|for|based\s+on|using)\b[^,.;:?]*$", low[kind.end():at])]
+    # (a measure named before, "the densest areas", is also the one "quartile by population density" names again)
+    again = [*mentions_after(low, kind.end(), named), *((m.start(), name) for name in named if name in LAYER_MEASURES
+                                                        for m in [words_re(name).search(low, kind.end())] if m)]
+    after = [(at, name) for at, name in [*((at, name) for name, at in named.items()), *again]
+             if kind.end() < at <= kind.end() + 30 and re.match(r"\s+(?:by|of|on|for|based\s+on|using)\b[^,.;:?]*$",
+                                                                low[kind.end():at])]
     if before or after:
         ranking["metric"] = max(before)[1] if before else min(after)[1]
     m = _quantile_of(kind)

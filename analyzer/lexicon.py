@@ -438,7 +438,7 @@ CENSUS_GROUP_RES = [(group, word_re(f"(?:{pattern})(?:\\s+(?:descent|origin|heri
                                     if group in RACE_GROUPS else pattern)) for group, pattern in CENSUS_GROUPS]
 # "house prices" names a price, and "street address" an address, not the place a homicide happened.
 LOCATION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k).replace(r"\ ", r"\s+") for k in LOCATIONS),
-                                                    key=len, reverse=True)) + r")s?\b(?!\s+(?:prices?|values?|address(?:es)?))"
+                                                    key=len, reverse=True)) + r")s?\b(?![\s-]+(?:prices?|values?|address(?:es)?))"
                          # "the area that houses the district 11 station": the verb, not a place homicides happen
                          r"(?!(?<=\bhouses)\s+(?:the|an?|its|their|police|district)\b)",
                          _FLAGS)
@@ -458,7 +458,7 @@ PER_CAPITA_RE = re.compile(r"\bper[\s-]capita\b(?![\s-]+income)|\bper\s+(?:100\s
 PER_CAPITA_INCOME_RE = re.compile(r"\bper[\s-]capita[\s-]+incomes?\b", _FLAGS)
 TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bincreas(?:e|ed|es|ing)\b|"
                       r"\bdecreas(?:e|ed|es|ing)\b|\b(?:go|gone|went)\s+(?:up|down)\b|\brise\b|\brisen\b|"
-                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bfell\b(?!\s+on\s+(?:an?\s+|the\s+)?(?:week|[a-z]+days?\b))|\bdrop(?:ped)?\b(?!\s+(?:any|those|the\s+ones|them|it|all|every|areas?|neighbou?rhoods?)\b)|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
+                      r"\brose\b|(?<!the\s)(?<!in\s)\bfall(?:en|s)?\b(?!\s+(?:of\s+)?(?:19|20)\d\d\b|\s+on\b)|\bfell\b(?!\s+on\b)|\bdrop(?:ped)?\b(?!\s+(?:any|those|the\s+ones|them|it|all|every|areas?|neighbou?rhoods?)\b)|\bdeclin(?:e|ed|es|ing)\b|\bgrow(?:n|th)?\b|\bgrew\b|\bgain(?:s|ed)?\b|"
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)

@@ -101,7 +101,7 @@ from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, 
                              read_times, spell_years)
 from semantic.catalog import catalog
 from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, member_ranked,
-                              ranked_query,
+                              ranked_query, sources_named,
                               time_ranked, two_periods,
                               words_named)
 from analyzer.years import (
@@ -342,6 +342,12 @@ def _read_declared_or_unsupported(w) -> None:
     starts = window and [s.start for s in w.times.date_spans if len(s.start) == 10]
     if starts:
         w.consumed.append(window.span())
+    if metrics and set(metrics) <= {"home_value", "trend"} and "redfin" in sources_named(low) \
+            and "zhvi" not in sources_named(low):
+        # "the most expensive Redfin neighborhood by median sale price": the price words are Redfin's, not Zillow's
+        metrics[:] = [m for m in metrics if m != "home_value"]
+        domains[:] = [d for d in domains if d != "property"]
+        w.metric_pos.pop("home_value", None)
     declared = _read_declared(text, data, areas, wards, districts, zips, years, w.months,
                               starts[0] if starts else "") if not [m for m in metrics if m != "trend"] else None
     if declared and "trend" in metrics:  # "Redfin homes sold: 2016 vs 2018, % change": the change is the layer's
@@ -505,7 +511,9 @@ def _read_shape(w) -> None:
             inside["years"], inside["periods"], inside["year_range"], inside["year_list"]
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
-    group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods) or several_years)
+    # ("that submarket's year-over-year price change" is the release's column, no yearly series)
+    priced = bool(ihs.get("figure")) and "property" in domains
+    group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods and not priced) or several_years)
     if group_by == "hour" and times.hour_spans and names_only_spans(BY_HOUR_RE, low, times):
         # "how many at night", "which area had the most at night": a filter on the night's hours, with the
         # question's other grouping if any; "more common at night?": every hour side by side answers it.
@@ -745,7 +753,7 @@ def _result(w) -> None:
         "per_capita": per_capita,
         "trend": trend,
         # Which way a "biggest change" ranking runs: falls rank the largest decreases first.
-        "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|fell|falls?|fallen|"
+        "change_direction": "down" if re.search(r"\b(?:decreas\w*|drops?|dropped|declin\w*|(?:fell|falls?)(?!\s+on\b)|fallen|"
                                                 r"improv\w*|reduc\w*|went\s+down|go\s+down)\b", low) else "up",
         "census_group": census_group,
         "population_growth": growth,
@@ -784,14 +792,19 @@ _WHICH_ZIP_RE = re.compile(r"\b(?:what|which)\s+(?:zip|zipcode|postal)\b")
 def _link_direction(w, named: list[str]) -> list[str]:
     """"What ZIP covers the largest part of Austin": the covering words run from an area to its ZIP when a ZIP is
     asked for and an area named (no ZIP), not from a ZIP to the area covering it."""
-    if "main_community_area" in named and w.areas and not w.zips and _WHICH_ZIP_RE.search(w.low):
+    # ("the area with the highest % without a diploma: what zip is it mostly in": an area found by a ranking)
+    area_found = bool(w.areas) or bool(w.ranking) and w.ranking.get("metric") not in (None, "home_value") \
+        and w.group_by in (None, "community_area", "zip")
+    if "main_community_area" in named and area_found and not w.zips and _WHICH_ZIP_RE.search(w.low):
         return ["main_zip" if n == "main_community_area" else n for n in named]
     return named
 
 
 _WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(?:clock\s+)?(hour)s?(?:\s+of\s+(?:the\s+)?day)?|(weekday|day\s+of\s+(?:the\s+)?"
                              r"week)|(month)|(year))\b")
-_SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b|"
+# ("what IHS submarket is it in" asks a place's link, not a ranking of submarkets)
+_SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b"
+                                  r"(?!\s+(?:is|was)\s+(?:it|that|this|the\s+area|the\s+neighbou?rhood)\s+(?:in|part)\b)|"
                                   r"\bsubmarkets?\s+(?:ranked|by)\b|\b(?:rank|sort|order)\s+(?:the\s+)?(?:\d+\s+)?"
                                   r"(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets\b")
 def _release_year(w, quarter: str | None) -> int | None:
@@ -890,8 +903,10 @@ def _query_parts(w, result: dict) -> None:
                   each_year=bool(EACH_YEAR_RE.search(w.low)), span_total=bool(SPAN_TOTAL_RE.search(w.low)),
                   quarters=w.ihs.get("quarters", []) if "price_trend" in w.metrics else [],
                   named_measures=_link_direction(w, list(dict.fromkeys(
-                      ["ward_office_zip"] * w.office_zip + [name for name, _ in measures_named(w.text)]))),
+                      ["ward_office_zip"] * w.office_zip + [name for name, _ in measures_named(w.text)]
+                      + ["main_community_area"] * bool(w.office_zip and _OFFICE_AREA_RE.search(w.low))))),
                   years_alone=[y for y in w.years_alone if y in w.years] if w.month_years else [])
+    _zip_link_grain(w, result)
     # "how many households earning $125,000 or more ... in the areas with the highest percentage of Black
     # residents": two groups, in the question's order, the band counted
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
@@ -930,11 +945,7 @@ def _query_parts(w, result: dict) -> None:
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
-    result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
-    later = [y for y in result["years"] if y != 2010]
-    if result["population_growth"] and not result["counts_2010"] and 2010 in result["years"] and later:
-        # "lost the most population from the 2010 census ..., and its 2021 homicide rate": 2021's, not 2010-2021's
-        result["year_range"] = {"start": later[0], "end": later[-1]}
+    _census_years(w, result)
     result["arrests_counted"] = bool(re.search(r"\bhow\s+many\s+(?:of\s+(?:those|them|these)\s+)?(?:had|led\s+to|"
                                                r"ended\s+(?:in|with)|resulted\s+in|saw|were\s+cleared\s+by)\s+"
                                                r"(?:an?\s+)?arrests?\b|\bhow\s+many\s+arrests\b|\bnumber\s+of\s+"
@@ -963,6 +974,30 @@ def _query_parts(w, result: dict) -> None:
         result["not_used"] = [p for p in result.get("not_used", []) if p not in ("divided", "x", "ratio")]
     result["counts_places"] = bool(_COUNTS_PLACES_RE.search(w.low))  # "how many of the wards had more than 25"
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
+
+
+def _zip_link_grain(w, result: dict) -> None:
+    """"The area with the highest ...: what zip is it mostly in": the ZIP is the area's link; the areas are ranked."""
+    ranked = result.get("ranking") or {}
+    if "main_zip" in result["named_measures"] and result.get("group_by") == "zip" and not w.zips \
+            and ranked.get("metric") not in (None, "home_value"):
+        result["group_by"] = "community_area"
+
+
+def _census_years(w, result: dict) -> None:
+    """2010 as the census's year or a year of its own, and the years a population's change leaves to the homicides."""
+    result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
+    later = [y for y in result["years"] if y != 2010]
+    last = w.cov["last"]
+    if result["population_growth"] and len(result["periods"]) >= 2 and re.search(r"\bsince\s+(?:the\s+)?2010\b", w.low) \
+            and not re.search(rf"\b{last}\b", w.low):
+        # "lost the biggest share of its population since 2010 ... its homicides between 2010 and 2022": "since 2010"
+        # is the census's span, not a homicide period running to the data's end
+        result["periods"] = [p for p in result["periods"] if (p["start"], p["end"]) != (2010, last)]
+        result["years"] = later = [y for y in result["years"] if y != last]
+    if result["population_growth"] and not result["counts_2010"] and 2010 in result["years"] and later:
+        # "lost the most population from the 2010 census ..., and its 2021 homicide rate": 2021's, not 2010-2021's
+        result["year_range"] = {"start": later[0], "end": later[-1]}
 
 
 # "how many times higher is Englewood's", "how many times as high was X's": the subject of the comparison follows
@@ -1123,7 +1158,10 @@ def _asked_forms(w, result: dict) -> None:
     result["ranks_submarket"] = bool(ranking and _SUBMARKET_RANKED_RE.search(low))
     result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
     result["homicide_change_asked"] = bool(_HOMICIDE_CHANGE_ASKED_RE.search(low))
+    _index_years(w, result)
     result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
+    result["dated_months"] = bool(_DATED_MONTH_RE.search(low))
+    result["asks_gap"] = bool(GAP_RE.search(low))
     if result["homicide_change_asked"]:  # its words are read
         result["not_used"] = [p for p in result["not_used"] if p not in ("net change", "change", "net", "difference")]
     peak = _PEAK_RE.search(low) if {"home_value", "price_trend"} & set(metrics) and _WHEN_RE.search(low) else None
@@ -1414,6 +1452,52 @@ _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|(?:homicide|murder)\s+(?:rates?|counts?|"
     r"totals?))|(?:homicides|murders|"
     r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
+# "the single deadliest month on record (2001-2022)": one month of one year, not a calendar month summed over years
+_DATED_MONTH_RE = re.compile(r"\bsingle\s+(?:[\w-]+\s+)?month\b|\bmonth\s+(?:on\s+record|ever)\b|"
+                             r"\b(?:deadliest|worst|bloodiest|busiest)\s+month\s+(?:in\s+the\s+(?:data|records?)|of\s+all\s+time)\b")
+_INDEX_WORDS_RE = re.compile(r"\b(?:ihs|(?:house[\s-]+)?price\s+index|submarket(?:'s|s)?)\b")
+_HOMICIDE_WORD_RE = re.compile(r"\b(?:homicides?|murders?|killings?|shootings?)\b")
+_CLAUSE_END_RE = re.compile(r"[?;:]|\.\s")
+_COUNT_AFTER_RE = re.compile(r"[\s\w-]{0,20}?\b(?:homicides?|murders?|killings?)\b")
+_SUBMARKET_SUPERLATIVE_RE = re.compile(r"\bsubmarkets?\b[^.?;]{0,40}?\b(?:largest|biggest|highest|lowest|smallest|"
+                                       r"fastest|greatest|most|least)\b")
+IHS_YEARS = range(2000, 2026)  # the price index's quarters: 2000Q1 to 2025Q4
+
+
+def _index_years(w, result: dict) -> None:
+    """"... total homicides in 2022? and how much did that submarket's price index rise from 2019 to 2024": a year
+    whose clause names the index last before it (no homicide word between, none right after it) dates the index,
+    not the homicides; such years leave the homicides' years, and one past the homicide data is no gap there.
+    Asides in brackets are skipped, and where the submarkets themselves are ranked the reading is left as it is."""
+    low = w.low
+    if not {"property", "homicides"} <= set(result["domains"]) or "price_trend" not in result["metrics"] \
+            or result.get("ranks_submarket") or _SUBMARKET_SUPERLATIVE_RE.search(low):
+        return
+    text = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), low)
+    subjects = sorted([(m.start(), "index") for m in _INDEX_WORDS_RE.finditer(text)] +
+                      [(m.start(), "homicides") for m in _HOMICIDE_WORD_RE.finditer(text)])
+    index, counted = set(), set()
+    for y in re.finditer(r"\b(?:19|20)\d{2}\b", text):
+        clause = max([m.end() for m in _CLAUSE_END_RE.finditer(text, 0, y.start()) if m.end() <= y.start()] or [0])
+        before = [kind for at, kind in subjects if clause <= at < y.start()]
+        dated = before and before[-1] == "index" and not _COUNT_AFTER_RE.match(text, y.end())
+        (index if dated else counted).add(int(y.group(0)))
+    dated = sorted(y for y in index - counted if y in IHS_YEARS)  # the index's alone: no longer the homicides'
+    if not dated:
+        return
+    result["index_years"] = sorted(y for y in index if y in IHS_YEARS)
+    result["years"] = [y for y in result["years"] if y not in dated]
+    result["periods"] = [p for p in result["periods"] if p["start"] not in dated and p["end"] not in dated]
+    kept = sorted(result["years"])
+    result["year_range"] = dict(result["periods"][0]) if result["periods"] else \
+        {"start": kept[0], "end": kept[-1]} if kept else None
+    result["out_of_range_years"] = [y for y in result["out_of_range_years"] if y not in dated]
+    # ("averaged over 2024": a year's index is its quarters' mean, as the answer says)
+    result["not_used"] = [p for p in result["not_used"] if not re.fullmatch(r"(?:annual\s+)?av(?:era)?ge?d?|avg", p)]
+    result["warnings"] = [t for t in result["warnings"] if not any(
+        str(y) in t and re.search(r"figure for|outside the homicide data", t) for y in dated)]
+
+
 # "net change in their total homicides": the count's change between the span's ends, not its total
 _HOMICIDE_CHANGE_ASKED_RE = re.compile(r"\b(?:net\s+)?(?:change|difference)\s+in\s+(?:their|its|the)?\s*(?:total\s+|"
                                        r"combined\s+|number\s+of\s+)?(?:homicides|murders|killings)\b")
@@ -1835,10 +1919,13 @@ def _read_links(w) -> None:
     # ("the ward with the most homicides in 2022: its office's ZIP, and the area covering most of it": a ranked ward)
     ranked_ward = bool(w.ranking) and w.group_by == "ward"
     w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and ("home_value" in metrics or any(
-        name == "main_community_area" for name, _ in measures_named(w.text))) and (any(
+        name == "main_community_area" for name, _ in measures_named(w.text)) or bool(_OFFICE_AREA_RE.search(low))) and (any(
         name.startswith("ward_office") for name, _ in measures_named(w.text)) or bool(_WARDS_OFFICE_RE.search(low)))
 
 
+# "the community area where the ward office is (by zip)": the area covering most of the office's ZIP
+_OFFICE_AREA_RE = re.compile(r"\b(?:community\s+)?area\s+(?:where|that|in\s+which)\s+(?:the\s+|its\s+|his\s+|her\s+|"
+                             r"their\s+)?(?:ward\s+|alder\w*\s+)?office\s+(?:is|sits|stands|lies)\b")
 # "Ward 24's office", "the 24th ward's office": the ward's office named with its number between
 _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2}(?:st|nd|rd|th)\s+ward(?:'s|’s)?\s+"
                               r"office\b")
@@ -1848,6 +1935,9 @@ _WARDS_OFFICE_RE = re.compile(r"\bward\s+\d{1,2}(?:'s|’s)?\s+office\b|\b\d{1,2
 # district's own count (the area's figures are the rest)
 _DISTRICT_COUNTED_RE = re.compile(r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for|did)\s+"
                                   r"(?:(?:the\s+)?police\s+)?district\s+\d{1,2}\b(?!\W*s\s+station)(?!\s+station)|"
+                                  # "how many homicides did the 11th district (Harrison) have"
+                                  r"\b(?:homicides?|murders?|killings?|victims?)\b[^.?;]{0,40}?\b(?:in|within|for|did)\s+"
+                                  r"the\s+\d{1,2}(?:st|nd|rd|th)\s+(?:police\s+)?district\b(?!\W*s\s+station)|"
                                   # "Harrison police district (11): homicides 2016-2022, versus ... where its station is"
                                   r"\bdistrict\s*\(?\d{1,2}\)?\s*[:,-]\s*(?:homicides?|murders?|killings?)\b")
 # "... while also having": both at once, not the second among the first

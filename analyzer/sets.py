@@ -27,9 +27,12 @@ _WITH_RE = re.compile(rf"\b{NUM}\s+(?:{_PLACES}\s+)?(?:with|having|that\s+(?:hav
 # "the 5 poorest areas", "the ten most dangerous neighborhoods"
 _BEFORE_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+{_PLACES}\b", re.I)
 # "the 15 lowest per-capita-income areas": the measure between the ranking word and the places
-_AROUND_RE = re.compile(rf"\b{NUM}\s+{_SUPER}\s+(?=(?:[\w$%+'-]+\s+){{1,4}}?{_PLACES}\b)", re.I)
+_AROUND_RE = re.compile(rf"\b{NUM}\s+{_SUPER}[\s-]+(?=(?:[\w$%+'-]+\s+){{1,4}}?{_PLACES}\b)", re.I)
 # "not among the 15 highest 2019-2022 homicide rates": the set named by its measure's values, no place word
 _AMONG_RE = re.compile(rf"\b(?:among|in)\s+(?:the\s+)?{NUM}\s+{_SUPER}\s+(?!{_PLACES}\b)", re.I)
+# "... what % were in just the worst 5": a smaller set of the same ranking, its number after the word
+_SUPER_NUM_RE = re.compile(rf"\b(?:the\s+)?(?:just\s+|only\s+)?{_SUPER}\s+{NUM}\b(?!\s*(?:%|percent|years?|months?|"
+                           rf"days?|hours?|weeks?))", re.I)
 _HIGHER_IS_BETTER = (*HIGHER_IS_BETTER, "home_value")  # the best home value is the highest
 # The measure a set names comes within this many characters of its ranking words.
 _REACH = 40
@@ -73,14 +76,16 @@ def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
 def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
     """Every ranked set the question names, in its order; a set whose measure cannot be told is left out."""
     found: list[RankedSet] = []
-    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE, _AMONG_RE):
+    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE, _AMONG_RE, _SUPER_NUM_RE):
         for m in pattern.finditer(low):
             if any(s.span[0] <= m.start() < s.span[1] or m.start() <= s.span[0] < m.end() for s in found):
                 continue
             groups = m.groupdict()
             metric = _metric_after(low, m.end(), metric_pos)
-            if metric is None and found and _ELIDED_RE.match(low, m.end()):
+            if metric is None and found and (_ELIDED_RE.match(low, m.end()) or pattern is _SUPER_NUM_RE):
                 metric = found[-1].metric  # "... but not in the top 15 for rate in 2004-2008": the first set's measure
+            if pattern is _SUPER_NUM_RE and not found:
+                continue  # alone, "the worst 5" is a ranking's own top (the analyzer's ranking reads it)
             if metric is None and groups.get("sup"):  # "the 5 poorest areas": the ranking word's own measure
                 metric = next((name for rx, name in RANK_WORD_METRIC if rx.search(groups["sup"] or "")), metric)
             if metric is None and len(metric_pos) == 1 and re.fullmatch(r"most|fewest|least", groups.get("sup") or ""):
@@ -89,7 +94,7 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                 continue
             order = ("asc" if groups["end"].lower() == "bottom" else "desc") if groups.get("end") else \
                 _order(groups["sup"], metric)
-            n = _count(m.group(2) if groups.get("end") else m.group(1))
+            n = _count(m.group(2) if groups.get("end") or pattern is _SUPER_NUM_RE else m.group(1))
             drop = _DROP_RE.search(low, max(0, m.start() - 60), m.start())
             # ("... below $250,000 but are NOT among the 20 areas with ...": right after "not among", with no set
             # before it, the set is taken from the places a bound picks)

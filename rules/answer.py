@@ -172,9 +172,21 @@ def _series_lead(entry: ToolCallStep, analysis: Analysis) -> tuple[bool, str | N
         if analysis.ranking and analysis.ranking.position > 1:
             return True, ranked_time_sentence(values, analysis.ranking.position, order)
         sentence = peak_sentence(peak, values, order).rstrip(".") if peak else None
+        if sentence and analysis.asks_share and "arrests" not in analysis.metrics:
+            return True, _with_share(sentence, values, order)
         return True, (_with_arrest_rate(sentence, values, order) if sentence and "arrests" in analysis.metrics
                       else sentence)
     return False, None
+
+
+def _with_share(sentence: str, values: dict, order: str) -> str:
+    """"the deadliest day of the week, and what % of homicides fall on it": the ranked row's share of the period's."""
+    rows = [r for r in values.get("breakdown") or [] if isinstance(r.get("homicides"), int) and r.get("share_pct")]
+    if not rows or not values.get("total"):
+        return sentence
+    row = (min if order == "asc" else max)(rows, key=lambda r: r["homicides"])
+    return (f"{sentence}. {time_label(row, values.get('group_by') or '')}'s {row['homicides']:,} are "
+            f"{row['share_pct']:.1f}% of the {values['total']:,}")
 
 
 def _with_arrest_rate(sentence: str, values: dict, order: str) -> str:
@@ -354,6 +366,9 @@ def _lead_parts(analysis: Analysis, ok: list[ToolCallStep]) -> list[LeadLine]:
                 or summary.rstrip(".") + "."
             line = as_sentences(line)  # a key line of a label and a figure, as a sentence
             lead.append(LeadLine(line[:1].upper() + line[1:], "figure", entry))  # a chain's later part: a sentence
+            gap = _city_gap(entry) if analysis.asks_gap else None
+            if gap:
+                lead.append(LeadLine(gap, "figure", entry))
             domestic = _domestic_part(entry, analysis) if sentence else None
             if domestic:
                 lead.append(LeadLine(domestic, "figure", entry))
@@ -576,6 +591,23 @@ def _compared_home_values(question: str, ok: list[ToolCallStep], first: str | No
         if line and line != first:
             lines.append(line)
     return lines
+
+
+def _city_gap(entry: ToolCallStep) -> str | None:
+    """"How far above the city average is the Near North Side's per capita income": the place's figure minus the
+    city's, said ("That is $60,467 higher than the city's."); a percentage's gap is in points."""
+    values = entry.result.values
+    if entry.name != names.SOCIOECONOMIC or values.get("scope") != "area":
+        return None
+    column = "per_capita_income" if values.get("metric") == "all" else next(iter(values.get("rank_high_to_low") or {}),
+                                                                            None)
+    place, city = values.get(column), (values.get("city") or {}).get(column)
+    if not isinstance(place, (int, float)) or not isinstance(city, (int, float)) or place == city:
+        return None
+    gap = abs(place - city)
+    shown = f"${gap:,.0f}" if column == "per_capita_income" else f"{gap:.1f} points" if column.startswith("pct_") \
+        else f"{gap:,.0f}"
+    return f"That is {shown} {'higher' if place > city else 'lower'} than the city's."
 
 
 def _socio_lines(entry: ToolCallStep, analysis: Analysis) -> list[str] | None:

@@ -493,6 +493,9 @@ def set_query(analysis: Analysis) -> dict | None:
             or analysis.correlation \
             or not _plain(analysis) or any(c.grain != "community_area" for c in conditions):
         return None
+    if len(sets) == 2 and sets[0].metric == sets[1].metric and sets[0].order != sets[1].order \
+            and not any(s.excluded for s in sets) and not conditions:
+        return None  # "the 10 highest-hardship areas vs the 10 lowest": the two ends side by side (ranked_set)
     period, measures, derived, having = _period(analysis), [], [], []
     if sets and sets[0].years:  # each set ranked over its own years; the figures asked are the first set's years
         period = _years_period(list(sets[0].years))
@@ -525,6 +528,13 @@ def set_query(analysis: Analysis) -> dict | None:
     else:
         order = [{"field": _name(measures[0]), "direction": sets[0].order}]
     for metric in analysis.metrics:  # the figures asked of the places beside
+        if metric == "home_value" and len(set(analysis.month_years)) == 2:
+            # "... and how much did home values there change from Jan 2019 to Jan 2024": both months and the change
+            specs, changes, _ = _home_values(analysis)
+            for spec in specs:
+                _add(measures, spec)
+            derived += changes
+            continue
         spec = _set_spec(metric, analysis, period) if metric in MEASURE_OF or metric == "homicide_rate" else None
         if spec is not None:
             _add(measures, spec)
@@ -532,10 +542,24 @@ def set_query(analysis: Analysis) -> dict | None:
     named_apart = {"homicides", "homicide_rate"} <= set(analysis.named_measures)
     if (analysis.asks_count or named_apart) and any(_name(m) == "homicide_rate" for m in measures):
         _add(measures, {"measure": "homicides", **({"period": period} if period else {})})  # "their combined count"
-    return {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
-            "order_by": order, **({"limit": within.n} if within else {"totals": True}),
-            **({"offset": within.position - 1} if within and within.position > 1 else {}),
-            **(_runner_up(analysis, order[0]["field"]) if within and within.n == 1 and within.position == 1 else {})}
+    query = {"measures": measures, "group_by": ["community_area"], "derived": derived, "having": having,
+             "order_by": order, **({"limit": within.n} if within else {"totals": True}),
+             **({"offset": within.position - 1} if within and within.position > 1 else {}),
+             **(_runner_up(analysis, order[0]["field"]) if within and within.n == 1 and within.position == 1 else {})}
+    return _nested(query)
+
+
+def _nested(query: dict) -> dict:
+    """"Of the homicides in the 20 highest-rate areas, what % were in the worst 5": two bounds on one rank column are
+    a smaller set inside a larger; the smaller picked from the larger's members, so its totals are also a share of
+    the larger's."""
+    ranks = [h for h in query["having"] if h["field"].endswith("_rank") and h["op"] == "<="]
+    if len(ranks) != 2 or ranks[0]["field"] != ranks[1]["field"] or len(query["having"]) != 2 or not query.get("totals"):
+        return query
+    outer, inner = sorted(ranks, key=lambda h: -h["value"])
+    derived = list({d["name"]: d for d in query["derived"]}.values())  # the rank column once
+    larger = {**query, "derived": derived, "having": [outer]}
+    return {**query, "derived": derived, "having": [inner], "members_from": larger}
 
 
 def _runner_up(analysis: Analysis, field: str) -> dict:
@@ -1056,6 +1080,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     areas vs the 5 poorest: their 2019 homicides, totals for each group")."""
     if not (analysis.injection_suspected or analysis.unsupported) and zip_and_area(analysis):
         return zip_and_area(analysis)
+    beside = [] if analysis.injection_suspected or analysis.unsupported else index_beside(analysis)
+    if beside:
+        return beside
     query = composed_query(analysis)
     if query is None:
         return []
@@ -1083,17 +1110,25 @@ def composed_queries(analysis: Analysis) -> list[dict]:
     if sub and "price_trend" in analysis.metrics:
         # "...the areas in the Englewood/Greater Grand Crossing submarket, and that submarket's index in 2021 Q4"
         codes = [s.code for s in analysis.submarkets if s.name in sub]
-        # "... and that submarket's 2022 average index": the year named is the index's too (its quarters' mean)
-        year = [{"period": {"year": analysis.years[0]}}] if len(analysis.years) == 1 else []
-        when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or year or [{}]
+        # "... and that submarket's 2022 average index": the year named is the index's too (its quarters' mean);
+        # "how much did that submarket's index rise from 2019 to 2024": the index's own years, and the change
+        own = analysis.index_years or (analysis.years if len(analysis.years) == 1 else [])
+        years = [{"period": {"year": y}, "as": f"price_index_{y}"} for y in own[:2]]
+        when = [{"period": {"quarter": q}, "as": f"price_index_{q}"} for q in analysis.quarters[:2]] or years or [{}]
+        pair = [w["as"] for w in when if "as" in w]
+        change = {"derived": [{"name": "change", "op": "change", "of": pair},
+                              {"name": "change_pct", "op": "pct_change", "of": pair}]} if len(pair) == 2 else {}
         return [query, {"measures": [{"measure": "price_index", **w} for w in when], "group_by": ["submarket"],
-                        "filters": [{"dimension": "submarket", "in": codes}]}]
+                        "filters": [{"dimension": "submarket", "in": codes}], **change}]
     if "main_zip" in analysis.named_measures and query.get("group_by") == ["community_area"] and query.get("limit") \
             and any(isinstance(m, dict) and m["measure"] == "home_value" for m in query["measures"]):
         # "the area with the highest unemployment, its main ZIP, and that ZIP's Zillow value": the link ranked beside
         # the measure; the ZIP's own value follows (linked_followup), not the area's weighted value
         measures = [m for m in query["measures"] if not (isinstance(m, dict) and m["measure"] == "home_value")]
-        return [{**query, "measures": [*measures, "main_zip"]}]
+        kept = {_name(m) for m in measures}
+        derived = [d for d in query.get("derived") or [] if all(f in kept for f in d["of"])]  # the values' change too
+        order = [o for o in query.get("order_by") or [] if o["field"] in kept]
+        return [{**query, "measures": [*measures, "main_zip"], "derived": derived, "order_by": order}]
     both = _all_conditions(analysis, query)
     if both is not None:  # "how many had X? and how many of those also Y": the first set, then those meeting both;
         # one bound shared ("above the city figure on both X and Y") asks only for the areas meeting all of them
@@ -1102,7 +1137,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
             return [both]
         # the further bounds over the first set's members: "what percent of those also ..." is of that set
         first = {k: v for k, v in query.items() if k not in ("totals", "count_share")}
-        return [query, {**both, "members_from": first}]
+        # "of the areas under $15,000, what % saw more homicides": those meeting both as a share of the first set
+        shared = {"count_share": True} if analysis.asks_share else {}
+        return [query, {**both, "members_from": first, **shared}]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having") and not query.get("correlate"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
@@ -1114,6 +1151,27 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         lead, rest = query["order_by"][0], query["order_by"][1:]
         return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]
     return [query]
+
+
+def index_beside(analysis: Analysis) -> list[dict]:
+    """"Englewood: how much did the IHS index for its submarket go up from 2019 to 2024, and what were Englewood's
+    homicide counts in 2019 and 2022": the area's homicides in their years, and the submarket's index in its own
+    years (the quarters' means) with the change; two queries, each with its own years."""
+    years, own = sorted(set(analysis.years)), analysis.index_years
+    if len(analysis.submarkets) != 1 or not own or not analysis.areas or len(analysis.areas) > 2 \
+            or "homicides" not in analysis.metrics or analysis.ranking or analysis.per_capita or not years \
+            or analysis.out_of_range_years or analysis.quarters:
+        return []
+    counted = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in years] \
+        if len(years) <= 4 and not analysis.periods else [{"measure": "homicides", "period": _period(analysis)}]
+    index = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in own[:2]]
+    pair = [i["as"] for i in index]
+    change = {"derived": [{"name": "change", "op": "change", "of": pair},
+                          {"name": "change_pct", "op": "pct_change", "of": pair}]} if len(pair) == 2 else {}
+    return [{"measures": counted, "group_by": ["community_area"],
+             "filters": [{"dimension": "community_area", "in": [a.number for a in analysis.areas]}]},
+            {"measures": index, "group_by": ["submarket"],
+             "filters": [{"dimension": "submarket", "in": [analysis.submarkets[0].code]}], **change}]
 
 
 def other_end_ranked(analysis: Analysis) -> dict | None:
@@ -1156,6 +1214,21 @@ def stepped(analysis: Analysis) -> dict | None:
         query["filters"] = [{"dimension": "community_area", "in": [analysis.areas[0].number]}]
     way = "asc" if analysis.change_direction == "down" else "desc"
     return {**query, "order_by": [{"field": "homicides_step", "direction": way}], "limit": analysis.ranking.top_n or 1}
+
+
+def months_ranked(analysis: Analysis) -> dict | None:
+    """"The single deadliest month on record (2001-2022)": each month of each year ranked (the tools sum a calendar
+    month over the years)."""
+    span = analysis.year_range
+    if not analysis.dated_months or analysis.group_by != "month" or not analysis.ranking \
+            or span is not None and span.start == span.end or not _counts_homicides(analysis) or analysis.per_capita \
+            or analysis.areas or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    kinds = _homicide_filters(analysis)
+    return {"measures": [{"measure": "homicides", **({"period": _period(analysis)} if span else {}),
+                          **({"filters": kinds} if kinds else {})}], "group_by": ["month"],
+            "order_by": [{"field": "homicides", "direction": analysis.ranking.order}],
+            "limit": analysis.ranking.top_n or analysis.ranking.position}
 
 
 def dates_ranked(analysis: Analysis) -> dict | None:
@@ -1295,6 +1368,10 @@ def area_value_change(analysis: Analysis) -> dict | None:
             ranked = _spec("homicides", analysis, _years_period([span.start, span.end]))
             others = [ranked, *others]
         key, direction = _name(ranked), ranking.order
+    other = _spec(ranking.metric, analysis, None) if ranking.metric in SOCIO_METRICS else None
+    if other is not None and any(_name(s) == _name(other) for s in others):
+        # "the area with the highest unemployment: how much did values in its ZIP change": that measure ranks
+        key, direction = _name(other), ranking.order
     if ranking.metric == "population" and analysis.population_growth:
         # "Which area lost the largest percentage of its population since 2010, and how did its home values
         # change": the population's change is ranked, the home values' change is beside it.
@@ -1335,6 +1412,11 @@ def ihs_years(analysis: Analysis) -> dict | None:
     """"How much did the IHS index for the City of Chicago fall from 2006 to 2012 (annual averages)": each year's
     index (the mean of its four quarters, as the layer gives a year of a quarterly series) and the change between."""
     years = sorted(set(analysis.years))
+    made = analysis.coverage.last_year
+    if analysis.open_span and "homicides" not in analysis.metrics and len(years) == 3 and made in years[1:]:
+        # "the index in 2024, and % change since 2019": since 2019 runs to the year named, not to the homicide
+        # data's last year
+        years = [y for y in years if y != made]
     ranking = analysis.ranking if analysis.ranking and not analysis.submarkets else None
     if ranking and ranking.metric not in (None, "price_trend"):
         return None  # "the area with the highest hardship: its submarket's rise": the areas are ranked, not these
@@ -1589,7 +1671,8 @@ def _submarket_figure(analysis: Analysis, codes: list) -> dict:
     if measure:
         specs = [{"measure": measure}]
     else:
-        when = [{"quarter": q} for q in analysis.quarters] or [{"year": y} for y in analysis.years] or [{}]
+        when = [{"quarter": q} for q in analysis.quarters] or \
+            [{"year": y} for y in analysis.index_years or analysis.years] or [{}]
         specs = [{"measure": "price_index", **({"period": w, "as": f"price_index_{_period_key(w)}"} if w else {})}
                  for w in when]
     # "how much did that submarket's index rise from 2019 to 2024": both years and the change between them
@@ -1783,7 +1866,9 @@ def submarket_areas_set(analysis: Analysis) -> dict | None:
     """"The pooled 2016-2022 homicide rate across the community areas in the IHS Englewood/Greater Grand Crossing
     submarket": the areas mostly in the submarket (the layer's area_submarket), their figures and their total."""
     named = [s.name for s in analysis.submarkets if not s.suburban and s.match == "name"]
-    if not named or "homicides" not in analysis.metrics or "home_value" in analysis.metrics \
+    # (a home value named is Zillow's, by area; "price" said of the index is the index's)
+    zillow = "home_value" in analysis.metrics and "home_value" in analysis.named_measures
+    if not named or "homicides" not in analysis.metrics or zillow \
             or analysis.areas or analysis.wards or analysis.districts or analysis.zips:
         return None
     specs = _with_count([_spec("homicides", analysis, _period(analysis))], analysis)
@@ -1828,7 +1913,8 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
             or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics \
             or ranking.metric == "home_value" \
-            or analysis.group_by == "community_area" and ranking.metric == "homicides" and not analysis.ranks_submarket:
+            or analysis.group_by in (None, "community_area") and ranking.metric == "homicides" \
+            and not analysis.ranks_submarket:
         # ("house prices fell from the 2000s peak to the bottom": one series'; "which area had the highest homicide
         # rate, and the year-over-year change in its submarket": the areas are ranked, the release column follows)
         return None
@@ -2119,7 +2205,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (stepped, shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
+    for reader in (stepped, months_ranked, shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
                    submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,

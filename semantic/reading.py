@@ -30,7 +30,7 @@ def measures_named(text: str) -> list[tuple[str, str]]:
                 start, key = plural, key[:-1] + "s "
             if start >= 0:
                 found.append((start, start + len(key), name, word))
-    sources = _sources_named(low)
+    sources = sources_named(low)
     of_source = [f for f in found if catalog().measures[f[2]].dataset in sources]
     if of_source:  # the same words in two sources ("median sale price"): the named source's measure
         found = [f for f in found if f in of_source or not any(f[0] < g[1] and g[0] < f[1] for g in of_source)]
@@ -72,7 +72,7 @@ def declared_spans(text: str, names) -> list[tuple[str, int, int]]:
     return [(name, start, end) for start, end, name in sorted(kept)]
 
 
-def _sources_named(low: str) -> set[str]:
+def sources_named(low: str) -> set[str]:
     """The datasets whose source the question names ("according to Redfin"): their measures, not a namesake's."""
     return {d.name for d in catalog().datasets.values() if any(_normal(w) in low for w in d.words)}
 

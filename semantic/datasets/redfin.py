@@ -42,6 +42,12 @@ def _rows(data):
         "inventory": pd.to_numeric(raw["Inventory"], errors="coerce"),
         "median_sale_ppsf": pd.to_numeric(raw["Median Sale Ppsf"], errors="coerce"),
         "median_list_ppsf": pd.to_numeric(raw["Median List Ppsf"], errors="coerce"),
+        # Redfin's shares are fractions (0.286): as percentages, the way every other share is said
+        "sold_above_list": pd.to_numeric(raw["Sold Above List"], errors="coerce") * 100,
+        "sale_to_list": pd.to_numeric(raw["Avg Sale To List"], errors="coerce") * 100,
+        "off_market_in_two_weeks": pd.to_numeric(raw["off_market_in_two_weeks"], errors="coerce") * 100,
+        "new_listings": pd.to_numeric(raw["New Listings"], errors="coerce"),
+        "pending_sales": pd.to_numeric(raw["pending_sales"], errors="coerce"),
         "region": raw["Region"].astype(str).str.strip(),
     }).dropna(subset=["date"]).reset_index(drop=True)
 
@@ -96,6 +102,21 @@ MEASURES = (
     Measure("redfin_inventory", "Homes for sale (Redfin inventory)", "homes", agg="sum", column="inventory",
             words=("inventory", "homes on the market", "homes for sale", "houses on the market", "listings"),
             description="homes listed for sale in the window (a period's last window)", **_COMMON),
+    Measure("redfin_sold_above_list", "Share of homes sold above list price (Redfin)", "percent", agg="mean",
+            column="sold_above_list", decimals=1, words=("sold above list", "sold above asking", "above list price",
+                                                         "above asking", "over asking", "over list"),
+            description="percent of the window's sales that closed above their list price", **_COMMON),
+    Measure("redfin_sale_to_list", "Average sale-to-list price ratio (Redfin)", "percent", agg="mean",
+            column="sale_to_list", decimals=1, words=("sale to list", "sale-to-list", "sale to list ratio"),
+            description="the window's average sale price as a percent of list price", **_COMMON),
+    Measure("redfin_off_market_two_weeks", "Share of homes off the market in two weeks (Redfin)", "percent",
+            agg="mean", column="off_market_in_two_weeks", decimals=1,
+            words=("off market in two weeks", "off the market in two weeks", "off market within two weeks",
+                   "under contract in two weeks"), **_COMMON),
+    Measure("redfin_new_listings", "New listings (Redfin)", "homes", agg="sum", column="new_listings",
+            words=("new listings", "newly listed"), **_COMMON),
+    Measure("redfin_pending_sales", "Pending sales (Redfin)", "homes", agg="sum", column="pending_sales",
+            words=("pending sales", "pending"), **_COMMON),
 )
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",

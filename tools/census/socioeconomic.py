@@ -175,17 +175,6 @@ def query_socioeconomic(data, community_area=None, compare_areas=None, metric="a
     return _citywide(data, cache, metric, columns, city, caveats)
 
 
-def _gap(column: str, value, city) -> str:
-    """", $60,467 higher": how far a place stands from the city is what "how far above the average" asks, and a
-    reader should not have to subtract two printed figures; a percentage's gap is in points."""
-    if value is None or city is None or value == city:
-        return ""
-    kind = COLUMN_SPEC[column][1]
-    gap = abs(value - city)
-    text = fmt_money(gap) if kind == "money" else f"{gap:.1f} points" if kind == "pct" else fmt_int(gap)
-    return f", {text} {'higher' if value > city else 'lower'}"
-
-
 def _single(data, cache, number, metric, columns, city, caveats):
     record = cache["records"][number]
     ranks = cache["ranks"][number]
@@ -197,14 +186,12 @@ def _single(data, cache, number, metric, columns, city, caveats):
         values[col] = record[col]
         rank = ranks[col]
         rank_text = f"; {_rank_words(rank, cache['ranks_low'][number][col], cache['counts'][col])}" if rank else ""
-        city_text = "city n/a" if city[col] is None else \
-            f"city {fmt_value(col, city[col])}{_gap(col, record[col], city[col])}"
+        city_text = "city n/a" if city[col] is None else f"city {fmt_value(col, city[col])}"
         lines.append(f"- {COLUMN_SPEC[col][0]}: {fmt_value(col, record[col])} ({city_text}{rank_text})")
     values["rank_high_to_low"] = {col: ranks[col] for col in columns}
     values["city"] = city
     head = columns[0] if metric != "all" else "per_capita_income"
-    versus = f" vs {fmt_value(head, city[head])} city-wide{_gap(head, record[head], city[head])}" \
-        if city[head] is not None else ""
+    versus = f" vs {fmt_value(head, city[head])} city-wide" if city[head] is not None else ""
     # the place's rank beside its figure ("21st lowest of 77"): where it stands is part of what the figure says
     placed = f"; {_rank_words(ranks[head], cache['ranks_low'][number][head], cache['counts'][head])}" \
         if ranks[head] and head != "hardship_index" else ""
