@@ -159,7 +159,8 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
         if all(c.metric != condition.metric or _opposite(c, condition) for c in out):
             out.append(condition)  # a second bound on one measure: an interval, or a second set (``apart``)
     out = [AreaCondition(c.metric, _OTHER_SIDE.get(c.side, c.side), c.value, c.span, c.percent, c.grain, c.years,
-                         c.reference) if _LEFT_OUT_RE.search(low, max(0, c.span[0] - 30), c.span[0]) else c for c in out]
+                         c.reference) if _LEFT_OUT_RE.search(low, max(0, c.span[0] - 30), c.span[0]) else c
+           for c in out]
     return out or _split_at_median(low, metric_pos, grain)
 
 

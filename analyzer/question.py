@@ -511,9 +511,9 @@ def _read_shape(w) -> None:
             inside["years"], inside["periods"], inside["year_range"], inside["year_list"]
     # Years that only date a span of months ("December 2019 and January 2020") ask for no yearly series.
     several_years = len(years) >= 2 and not periods and not times.date_spans
-    # ("that submarket's year-over-year price change" is the release's column, no yearly series)
-    priced = bool(ihs.get("figure")) and "property" in domains
-    group_by = _group_by(scoped_low, ranking, places, by_year or (trend and not periods and not priced) or several_years)
+    priced = bool(ihs.get("figure")) and "property" in domains  # "year-over-year price change": a column, no series
+    yearly = by_year or (trend and not periods and not priced) or several_years
+    group_by = _group_by(scoped_low, ranking, places, yearly)
     if group_by == "hour" and times.hour_spans and names_only_spans(BY_HOUR_RE, low, times):
         # "how many at night", "which area had the most at night": a filter on the night's hours, with the
         # question's other grouping if any; "more common at night?": every hour side by side answers it.
@@ -989,8 +989,8 @@ def _census_years(w, result: dict) -> None:
     result["counts_2010"] = bool(_YEAR_2010_RE.search(w.low))
     later = [y for y in result["years"] if y != 2010]
     last = w.cov["last"]
-    if result["population_growth"] and len(result["periods"]) >= 2 and re.search(r"\bsince\s+(?:the\s+)?2010\b", w.low) \
-            and not re.search(rf"\b{last}\b", w.low):
+    if result["population_growth"] and len(result["periods"]) >= 2 \
+            and re.search(r"\bsince\s+(?:the\s+)?2010\b", w.low) and not re.search(rf"\b{last}\b", w.low):
         # "lost the biggest share of its population since 2010 ... its homicides between 2010 and 2022": "since 2010"
         # is the census's span, not a homicide period running to the data's end
         result["periods"] = [p for p in result["periods"] if (p["start"], p["end"]) != (2010, last)]
@@ -1118,7 +1118,8 @@ def _growth_bounds(w, result: dict, condition):
         return condition
 
     def grown(c):
-        if c is None or c.metric != "home_value" or not _GROWTH_BEFORE_RE.search(w.low[max(0, c.span[0] - 30):c.span[0]]):
+        before = w.low[max(0, c.span[0] - 30):c.span[0]] if c is not None else ""
+        if c is None or c.metric != "home_value" or not _GROWTH_BEFORE_RE.search(before):
             return c
         return AreaCondition("home_value_change", c.side, c.value, c.span, percent=c.percent or bool(c.reference),
                              grain=c.grain, reference=c.reference)
@@ -1918,8 +1919,9 @@ def _read_links(w) -> None:
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
     # ("the ward with the most homicides in 2022: its office's ZIP, and the area covering most of it": a ranked ward)
     ranked_ward = bool(w.ranking) and w.group_by == "ward"
-    w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and ("home_value" in metrics or any(
-        name == "main_community_area" for name, _ in measures_named(w.text)) or bool(_OFFICE_AREA_RE.search(low))) and (any(
+    linked = "home_value" in metrics or bool(_OFFICE_AREA_RE.search(low)) or any(
+        name == "main_community_area" for name, _ in measures_named(w.text))
+    w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and linked and (any(
         name.startswith("ward_office") for name, _ in measures_named(w.text)) or bool(_WARDS_OFFICE_RE.search(low)))
 
 

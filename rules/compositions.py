@@ -77,7 +77,8 @@ def _period(analysis: Analysis) -> dict | None:
     if month:  # the month dates the home value; the years named alone are the homicides'
         return _years_period(analysis.years_alone or [y for y in analysis.years if y != int(month[:4])])
     if len(set(analysis.month_years)) == 2 and "home_value" in analysis.metrics and analysis.years_alone:
-        return _years_period(analysis.years_alone)  # "a 2022 rate ... growth (Jan 2019 -> Jan 2024)": months date values
+        return _years_period(analysis.years_alone)  # "a 2022 rate ... growth (Jan 2019 -> Jan 2024)": the months date
+        # the values
     span = analysis.year_range
     return None if span is None else _years_period([span.start, span.end])
 
@@ -554,7 +555,8 @@ def _nested(query: dict) -> dict:
     a smaller set inside a larger; the smaller picked from the larger's members, so its totals are also a share of
     the larger's."""
     ranks = [h for h in query["having"] if h["field"].endswith("_rank") and h["op"] == "<="]
-    if len(ranks) != 2 or ranks[0]["field"] != ranks[1]["field"] or len(query["having"]) != 2 or not query.get("totals"):
+    if len(ranks) != 2 or ranks[0]["field"] != ranks[1]["field"] or len(query["having"]) != 2 \
+            or not query.get("totals"):
         return query
     outer, inner = sorted(ranks, key=lambda h: -h["value"])
     derived = list({d["name"]: d for d in query["derived"]}.values())  # the rank column once
@@ -2205,7 +2207,8 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (stepped, months_ranked, shares_by_year, month_groups_compared, day_stretch_years, group_compare, area_submarkets_ranked,
+    for reader in (stepped, months_ranked, shares_by_year, month_groups_compared, day_stretch_years, group_compare,
+                   area_submarkets_ranked,
                    submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,
