@@ -1919,9 +1919,9 @@ def _read_links(w) -> None:
     # "... which community area covers most of that ZIP, and its homicides": one link more (the ZIP's main area)
     # ("the ward with the most homicides in 2022: its office's ZIP, and the area covering most of it": a ranked ward)
     ranked_ward = bool(w.ranking) and w.group_by == "ward"
-    linked = "home_value" in metrics or bool(_OFFICE_AREA_RE.search(low)) or any(
-        name == "main_community_area" for name, _ in measures_named(w.text))
-    w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and linked and (any(
+    w.office_zip = (bool(w.wards) or ranked_ward) and not (w.areas or w.zips) and (
+        "home_value" in metrics or bool(_OFFICE_AREA_RE.search(low)) or any(
+            name == "main_community_area" for name, _ in measures_named(w.text))) and (any(
         name.startswith("ward_office") for name, _ in measures_named(w.text)) or bool(_WARDS_OFFICE_RE.search(low)))
 
 

@@ -605,8 +605,7 @@ def _city_gap(entry: ToolCallStep) -> str | None:
     if not isinstance(place, (int, float)) or not isinstance(city, (int, float)) or place == city:
         return None
     gap = abs(place - city)
-    shown = f"${gap:,.0f}" if column == "per_capita_income" else f"{gap:.1f} points" if column.startswith("pct_") \
-        else f"{gap:,.0f}"
+    shown = f"{gap:.1f} points" if column.startswith("pct_") else socio_value(column, gap)  # a share's gap in points
     return f"That is {shown} {'higher' if place > city else 'lower'} than the city's."
 
 

@@ -1047,8 +1047,7 @@ def _all_conditions(analysis: Analysis, query: dict) -> dict | None:
             continue
         if condition.metric == "home_value_change" and len(set(analysis.month_years)) == 2:
             # "... and home-value growth above the median (Jan 2019 -> Jan 2024)": both months, the change bounded
-            homes = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
-                     for m in sorted(set(analysis.month_years))]
+            homes = _home_values(analysis)[0]
             measures = [m for m in measures if _name(m) != "home_value"] + homes  # no undated value beside them
             field = "home_value_pct_change" if condition.percent else "home_value_change"
             derived.append({"name": field, "op": "pct_change" if condition.percent else "change",
@@ -1206,8 +1205,8 @@ def stepped(analysis: Analysis) -> dict | None:
             or len(analysis.areas) > 1 or analysis.wards or analysis.districts or analysis.zips \
             or analysis.correlation or "price_trend" in analysis.metrics:
         return None
-    measure = {"measure": "homicides", **({"filters": _homicide_filters(analysis)}
-                                         if _homicide_filters(analysis) else {})}
+    kinds = _homicide_filters(analysis)
+    measure = {"measure": "homicides", **({"filters": kinds} if kinds else {})}
     query = {"measures": [measure], "group_by": [grain],
              "derived": [{"name": "homicides_step", "op": "step", "of": ["homicides"]}]}
     if span is not None:

@@ -116,7 +116,7 @@ MEASURES = (
     Measure("redfin_new_listings", "New listings (Redfin)", "homes", agg="sum", column="new_listings",
             words=("new listings", "newly listed"), **_COMMON),
     Measure("redfin_pending_sales", "Pending sales (Redfin)", "homes", agg="sum", column="pending_sales",
-            words=("pending sales", "pending"), **_COMMON),
+            words=("pending sales",), **_COMMON),
 )
 
 DATASET = Dataset("redfin", source="redfin", title="Redfin neighborhood market data (All Residential)",
