@@ -99,6 +99,10 @@ _VOCABULARY: list[re.Pattern] = [
     # "Chicago homicides in 2016 minus Austin - what's left?", "across every year you've got": asking, not a subject.
     re.compile(r"\bwhat(?:'s|’s|\s+is|\s+was)\s+(?:left|remaining)\b|\bwhat\s+remains\b|\b(?:are|is)\s+left\b|"
                r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
+    # "if you can't do the rate at least give the count": a hedge on what to show, not a bound
+    re.compile(r"\bat\s+least\b(?=\s+(?:give|show|tell|list|say|get|send)\b)"),
+    # "the gaps (area minus city)": the sign of a gap to the city, which the answer's gap already has
+    re.compile(r"\b(?:area|place|neighbou?rhood|community|it)\s+minus\s+(?:the\s+)?(?:city|chicago|citywide)\b"),
     # "how many died that month": the month (year, day) the question's ranking finds, named again.
     re.compile(r"\b(?:that|this)\s+(?:month|year|day|week)\b"),
     # "and break down the victims by race": a way of asking for a breakdown

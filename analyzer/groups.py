@@ -65,6 +65,8 @@ def _quantile_of(kind: re.Match) -> int:
     word = next(g for g in kind.groups() if g).lower()
     return _FRACTIONS.get(word) or QUANTILES[word]
 _PLACE_ORDINALS = ordinals(5)
+# Measures whose highest places are the poorest ("the poorest quartile by poverty" is its top one).
+_POORER_WHEN_HIGHER = ("poverty", "hardship", "unemployment", "crowding", "dependency", "education")
 # Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
 # quartile") or a number counted from the lowest ("Q4", "quartile 1", "the fourth quartile").
 _QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<high>highest|top|richest|most|"
@@ -107,11 +109,15 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
         ranking["metric"] = max(before)[1] if before else min(after)[1]
     m = _quantile_of(kind)
     picks = []
+    # "the poorest quartile" by poverty (hardship, ...) is its highest: wealth words run against such a measure
+    flip = ranking["metric"] in _POORER_WHEN_HIGHER
     for found in _QUANTILE_PICK_RE.finditer(low):
+        end = next((found.group(k) for k in ("low", "low2", "high", "high2") if found.group(k)), "")
+        wealth = flip and re.match(r"(?:poor|rich|wealth)", end.lower())
         if found.group("low") or found.group("low2"):
-            pick = 1
+            pick = m if wealth else 1
         elif found.group("high") or found.group("high2"):
-            pick = m
+            pick = 1 if wealth else m
         else:
             word = found.group("nth") or found.group("num") or found.group("q")
             pick = _PLACE_ORDINALS.get(word.lower(), None) or int(word)
@@ -120,7 +126,8 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
             consumed.append(found.span())
     other = _OTHER_PICK_RE.search(low, consumed[-1][1]) if len(picks) == 1 else None
     if other:  # "the poorest quartile vs the richest one": the other end, its quantile word left to the first
-        picks.append(1 if other.group("low") else m)
+        wealth = flip and re.match(r"(?:poor|rich|wealth)", (other.group("low") or other.group("high")).lower())
+        picks.append((m if wealth else 1) if other.group("low") else (1 if wealth else m))
         consumed.append(other.span())
     if len(picks) != 2 or picks[0] == picks[1]:
         return None
@@ -129,10 +136,25 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
     return {"kind": "quantiles", "of": m, "picks": picks, "figure": "mean" if MEAN_RE.search(low) else "pooled"}
 
 
+# A count asked summed beside a plain average ("how many homicides did they have combined, and their average
+# Zillow value"): the count is each set's total, whatever the other figures are.
+_COUNT_SUMMED_RE = re.compile(r"\b(?:homicides|murders|killings)\b[^.;?]{0,30}?\b(?:combined|in\s+total|altogether|"
+                              r"summed)\b|\b(?:combined|total)\s+(?:number\s+of\s+)?(?:homicides|murders|killings)\b",
+                              re.I)
+
+
 def compared_groups(low: str, condition, ranking: dict | None, consumed: list,
                     metric_pos: dict | None = None) -> dict | None:
     """{"kind": "rest" | "each" | "ends" | "quantiles", "figure": "pooled" | "mean", "bounds": [(group, side,
-    value)]} when the question compares two sets of places, else None; the words read are added to ``consumed``."""
+    value)], "summed": the homicide count summed beside a mean} when the question compares two sets of places,
+    else None; the words read are added to ``consumed``."""
+    found = _compared(low, condition, ranking, consumed, metric_pos)
+    if found and found["figure"] != "pooled" and _COUNT_SUMMED_RE.search(low):
+        found["summed"] = True
+    return found
+
+
+def _compared(low: str, condition, ranking: dict | None, consumed: list, metric_pos: dict | None) -> dict | None:
     quantiles = quantile_groups(low, ranking, consumed, metric_pos)
     if quantiles:
         return quantiles

@@ -377,7 +377,9 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
 RANK_DESC = r"most(?!\s+recent)|highest|worst|largest|biggest|greatest|max(?:imum)?|deadliest|richest|wealthiest|" \
             r"most\s+dangerous|most\s+expensive|priciest|costliest|leading(?!\s+up\b)|hardest[\s-]hit|hotspots?|" \
             r"bloodiest|most\s+violent|fastest|strongest"
-RANK_ASC = r"least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|least\s+expensive|slowest|weakest|" \
+# "at least" bounds ("at least 10 homicides") or hedges ("at least give the count"): it never ranks
+RANK_ASC = r"(?<!\bat\s)least|lowest|fewest|safest|quietest|calmest|smallest|min(?:imum)?|poorest|cheapest|" \
+           r"least\s+expensive|slowest|weakest|" \
            r"bottom|best|" \
            r"zero|no\s+(?:homicides|murders|killings)"
 
@@ -531,6 +533,9 @@ RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:p
                            r"\b(?:uses|using|with|on)\s+(?:the\s+)?(?:2010\s+census|census\s+2010|(?:2019\s*[-\u2013]\s*"
                            r"(?:20)?23\s+)?acs)(?:\s+pop(?:ulation)?s?)?(?=\s*[,;)]|\s+(?:and|for)\b)", _FLAGS)
 
+_BASIS_ASIDE_RE = re.compile(r"\(\s*(?:using\s+|on\s+|with\s+)?(?:the\s+)?(?:2010\s+census|census\s+2010)\s+"
+                             r"pop(?:ulation)?s?\.?\s*\)", _FLAGS)
+
 
 _QUOTED_RE = re.compile(r"(?<![\w'\u2019])['\u2018\u2019]([a-z0-9][^'\u2018\u2019\n]{1,60}?)['\u2019](?![\w'\u2019])", _FLAGS)
 _OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?))\s+of\s+(?:(?:the|its|their|all(?:\s+the)?)\s+)?(?:four\s+|4\s+)?(?:quarters|"
@@ -592,6 +597,12 @@ def without_conventions(low: str) -> str:
     low = _OF_QUARTERS_RE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - len(m.group(1))), low)
     if re.search(r"\brates?\b|\bper\s+(?:100|capita)", low, re.I):
         low = RATE_BASIS_RE.sub(lambda m: " " * len(m.group(0)), low)
+        aside = _BASIS_ASIDE_RE.search(low)
+        # "rate in 2015 (2010 census population)": the basis the convention already uses for 2015 and before, so
+        # nothing asked; beside a later year the 2010 is left to be read (that rate is not the convention's)
+        rest = low[:aside.start()] + " " * len(aside.group(0)) + low[aside.end():] if aside else low
+        if aside and all(int(y) <= 2015 for y in re.findall(r"\b(?:19|20)\d\d\b", rest)):
+            low = rest
     return low
 
 
@@ -612,7 +623,8 @@ SHARE_OF_CITY_RE = re.compile(
 # A ratio or a gap between two figures ("how many times higher than the city", "what's the gap").
 TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
                       r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
-GAP_RE = re.compile(r"\bgap\b|\bdifference\b|\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+)?"
+GAP_RE = re.compile(r"\bgaps?\b|\bdifferences?\b|"
+                    r"\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+)?"
                     r"(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b"
                     r"(?:\s+or\s+(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b)?|\bexceeds?\b|\bexceeded\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
                     r"\bmargin\b", _FLAGS)

@@ -673,10 +673,7 @@ def _read_warnings(w) -> None:
             year_warnings.append(f"The {year} census is not in ChiQA's data: it holds the 2010 census, the "
                                  "2019-2023 ACS estimates and the 2008-2012 ACS indicators.")
     if _months_after_the_end(asked_years, months, domains, cov):
-        # "December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides".
-        out_years.append(cov["last"])
-        year_warnings = [w for w in year_warnings if not w.startswith(f"{cov['last']} is partial")] + [
-            f"{_month_names(months)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."]
+        year_warnings = _months_past_the_end(w, months, cov, out_years, year_warnings)
     late = _late_months(w.month_years, cov) if "homicides" in domains and not w.beyond else []
     warnings += list(dict.fromkeys(year_warnings + late))
     injection = bool(INJECTION_RE.search(text))
@@ -2009,6 +2006,19 @@ def _area_only_warnings(domains: list, places: dict, metrics: list, ranked_grain
 CENSUS_FIRST_YEAR = 2000
 _OTHER_CENSUS_RE = re.compile(r"\b((?:19|20)\d0)\s+(?:us\s+|u\.s\.\s+|decennial\s+)?census\b|"
                               r"\bcensus\s+(?:of\s+)?((?:19|20)\d0)\b")
+
+
+def _months_past_the_end(w, months: list, cov: dict, out_years: list, year_warnings: list) -> list:
+    """"December 2023": the year is in the data, its asked months are not; counting them gave "0 homicides", so the
+    year is declined. "2023 so far, and December 2023": the year asked on its own is answered, the months past its
+    end said and left out."""
+    said = f"{_month_names(months)} {cov['last']} is after the homicide data ends ({_long_date(cov['end'])})."
+    if cov["last"] in w.years_alone and len(w.month_years) == len(months):
+        months.clear()
+        w.month_years = [m for m in w.month_years if m[:4] != str(cov["last"])]
+        return year_warnings + [said]
+    out_years.append(cov["last"])
+    return [x for x in year_warnings if not x.startswith(f"{cov['last']} is partial")] + [said]
 
 
 def _months_after_the_end(years: list, months: list, domains: list, cov: dict) -> bool:

@@ -120,12 +120,17 @@ _QUANTILE_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)\s+(?P
 _FRACTION_SET_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)[\s-]+(?P<mid>[^,.;:?]{2,40}?)[\s-]+"
                               r"(?P<kind>fifth|quarter|third|tenth|tercile|quartile|quintile|decile)\s+of\s+(?:the\s+|all\s+"
                               r"(?:the\s+)?|chicago'?s\s+)?(?:77\s+)?(?:community\s+areas|areas|neighbou?rhoods)\b", re.I)
+# "the quarter of community areas with the highest Hispanic share": the fraction first, its end and measure after
+_FRACTION_AFTER_RE = re.compile(r"\b(?P<kind>fifth|quarter|third|tenth|tercile|quartile|quintile|decile)\s+of\s+"
+                                r"(?:the\s+|all\s+(?:the\s+)?)?(?:77\s+)?(?:community\s+areas|areas|neighbou?rhoods)"
+                                r"\s+(?:with|having|that\s+ha(?:s|ve))\s+(?:the\s+)?"
+                                r"(?P<end>top|highest|upper|bottom|lowest)\b", re.I)
 _FRACTIONS = {"fifth": 5, "quarter": 4, "third": 3, "tenth": 10}
 _PLACES_CUT = 77  # the community areas a quantile cuts
 
 
 def named_by_quantile(low: str, ranked: RankedSet) -> bool:
-    return bool(_QUANTILE_SET_RE.match(low, ranked.span[0]) or _FRACTION_SET_RE.match(low, ranked.span[0]))
+    return any(rx.match(low, ranked.span[0]) for rx in (_QUANTILE_SET_RE, _FRACTION_SET_RE, _FRACTION_AFTER_RE))
 
 
 def _qcut_size(q: int, top: bool, n: int = _PLACES_CUT) -> int:
@@ -137,7 +142,7 @@ def _qcut_size(q: int, top: bool, n: int = _PLACES_CUT) -> int:
 
 def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
     out = []
-    for m in [*_QUANTILE_SET_RE.finditer(low), *_FRACTION_SET_RE.finditer(low)]:
+    for m in [*_QUANTILE_SET_RE.finditer(low), *_FRACTION_SET_RE.finditer(low), *_FRACTION_AFTER_RE.finditer(low)]:
         inside = [(pos, name) for name, pos in metric_pos.items() if m.start("mid") <= pos < m.end("mid")] \
             if m.re is _FRACTION_SET_RE else []
         metric = min(inside)[1] if inside else None if m.re is _FRACTION_SET_RE else _metric_after(low, m.end(),

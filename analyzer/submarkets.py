@@ -52,7 +52,8 @@ LATEST_RE = re.compile(r"\b(?:right\s+now|now|today|currently|(?:the\s+)?(?:late
                        r"(?:quarter|reading|release|figures?|data))\b")
 # With a submarket named, "prices" are its prices, and "the submarket holding Austin" links it to the area.
 CONTEXT_RE = re.compile(r"\bprices?\b|\b(?:holds?|holding|contains?|containing|includes?|including|covers?|"
-                        r"covering)\b|\b(?:lies|lie|sits|sit|falls?|belongs?)\s+(?:with)?in(?:to)?\b")
+                        r"covering)\b|\b(?:(?:mostly|mainly|largely)\s+)?(?:lies|lie|sits|sit|falls?|belongs?)"
+                        r"\s+(?:with)?in(?:to)?\b")
 _ORDINAL = ordinals(4)
 _QUARTER_WORD = "(" + alternation(_ORDINAL) + ")"
 _QUARTER_RES = (

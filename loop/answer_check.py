@@ -163,7 +163,17 @@ def dropped_from_the_reading(state: RunState, ctx: RunContext) -> list[str]:
     left += [place for line in state.key_lines for place in places_named(line) if not _names(state.answer, place)]
     said = " ".join(state.answer.lower().split())
     left += [name for line in state.key_lines for name in record_names(line) if name.lower() not in said]
+    left += [value for line in state.key_lines for value in text_values(line) if value.lower() not in said]
     return list(dict.fromkeys(left))
+
+
+# A text column's value as the lead says it ("district name: Harrison", "alderperson: Hopkins"): on blind38 the 0.5B
+# model's "District 11 recorded the most homicides" dropped the district's name that was asked for.
+_TEXT_VALUE = re.compile(r"\b[a-z][A-Za-z' ]*[A-Za-z]: ([A-Z][\w'’.\-]*(?: [A-Z0-9][\w'’.\-/]*)*)")
+
+
+def text_values(line: str) -> list[str]:
+    return [m.group(1).rstrip(".'’-") for m in _TEXT_VALUE.finditer(line)]
 
 
 # A record's own name as the data writes it, in capitals: an IUCR code's "FIRST DEGREE MURDER", a kind of place's

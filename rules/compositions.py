@@ -179,6 +179,8 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
         found.append({"dimension": "weekday", "in": [calendar.day_name[d - 1] for d in analysis.weekdays]})
     if len(analysis.hour_spans) == 1 and "hour" not in grouped:
         found.append({"dimension": "hour", "in": list(analysis.hour_spans[0].hours)})
+    if analysis.locations and "location" not in grouped and not analysis.locations_together:
+        found.append({"dimension": "location_type", "in": list(analysis.locations)})  # "on the street"
     return found
 
 
@@ -325,6 +327,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
         others = [first, *[s for s in others if s["measure"] != "homicides"]]
         first = {**first, "measure": "homicides"}
     others, derived = _timed(others, analysis) if not own else (others, [])
+    others, derived = _kept_share(others, derived, analysis)
     ranked = [first]
     if ranking.metric == "population" and analysis.population_growth:
         # "the 3 areas that lost the most residents since 2010": ranked by the change from the census to the ACS
@@ -1398,7 +1401,10 @@ def submarket_pair(analysis: Analysis) -> dict | None:
             or len(analysis.quarters) > 1 or analysis.areas or analysis.zips or analysis.ranking \
             or any(y != int(q[:4]) for y in analysis.years for q in analysis.quarters):
         return None  # ("the city in 2025 Q4, and Logan Square's average for 2024": a year beside, ihs_quarter_and_years)
-    period = {"period": {"quarter": analysis.quarters[0]}} if analysis.quarters else {}
+    years = sorted(set(analysis.years))
+    # a year alone is its four quarters' mean ("the index for the city in 2024 vs Cook County")
+    period = {"period": {"quarter": analysis.quarters[0]}} if analysis.quarters else \
+        {"period": {"year": years[0]}} if len(years) == 1 else {}
     columns = [{"measure": "price_index", **period, "filters": [{"dimension": "submarket", "in": [s.code]}],
                 "as": f"price_index_{s.code}"} for s in analysis.submarkets]
     # a whole series beside a submarket is the reference: "how far above the Chicago-wide index was Englewood"
@@ -1839,9 +1845,16 @@ def group_compare(analysis: Analysis) -> dict | None:
     if first is None or not others or len(groups) != 2:
         return None
     picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
-    measures = [*picking, *[s for s in _with_count(others, analysis) if s not in picking]]
+    return _groups_query(compared, [*picking, *[s for s in _with_count(others, analysis) if s not in picking]],
+                         derived, groups)
+
+
+def _groups_query(compared: dict, measures: list, derived: list, groups: list) -> dict:
+    # "how many homicides did they have combined, and their average Zillow value": the count summed over each set
+    summed = {_name(m): "pooled" for m in measures if compared.get("summed") and m["measure"] == "homicides"}
     return {"measures": measures, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
-            "groups": [{**g, "figure": compared["figure"]} for g in groups]}
+            "groups": [{**g, "figure": compared["figure"], **({"figure_of": summed} if summed else {})}
+                       for g in groups]}
 
 
 def _group_counts_change(others: list, derived: list, analysis: Analysis, skip: str) -> tuple[list, list]:
@@ -2034,9 +2047,10 @@ def across_places(analysis: Analysis) -> dict | None:
 def _kept_share(specs: list, derived: list, analysis: Analysis) -> tuple[list, list]:
     """"What share of their 2019-2022 homicides happened on Saturdays or Sundays": the kept homicides beside all of
     them, and the first as a percent of the second (per place and over the set)."""
-    kept = next((s for s in specs if s["measure"] == "homicides" and s.get("filters") and "as" not in s), None)
-    if kept is None or not analysis.asks_share:
-        return specs, derived
+    kept = next((s for s in specs if isinstance(s, dict) and s["measure"] == "homicides" and s.get("filters")
+                 and "as" not in s), None)  # (a named column, "main_submarket", is no count)
+    if kept is None or not analysis.asks_share or analysis.share_of_city:
+        return specs, derived  # (a share of the city's kept homicides is the set's total's own share)
     every = {k: v for k, v in kept.items() if k != "filters"}
     out = [{**kept, "as": "homicides_kept"} if s is kept else s for s in specs]
     out.insert(out.index({**kept, "as": "homicides_kept"}) + 1, {**every, "as": "homicides_all"})

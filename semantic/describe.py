@@ -144,8 +144,12 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     sets = [_set(g, named) for g in query.get("groups") or [] if isinstance(g, dict)]
     if sets:  # "compared: areas where ... is over the median vs at most the median (pooled over each set)"
         mean = any(isinstance(g, dict) and g.get("figure") == "mean" for g in query["groups"])
-        parts.append("compared: " + " vs ".join(sets) + (" (each set's plain mean)" if mean else
-                                                         " (pooled over each set)"))
+        own = {k: v for g in query["groups"] if isinstance(g, dict) and isinstance(g.get("figure_of"), dict)
+               for k, v in g["figure_of"].items()}
+        said = "; ".join(f"{str(k).replace('_', ' ')} {'pooled' if v == 'pooled' else 'as a plain ' + v}"
+                         for k, v in own.items())
+        parts.append("compared: " + " vs ".join(sets) + (" (each set's plain mean" if mean else
+                                                         " (pooled over each set") + (f"; {said})" if said else ")"))
     if _order(query):
         parts.append(_order(query))
     if query.get("totals"):

@@ -652,12 +652,15 @@ class Executor:
             picked, _ = self._ordered(picked, group["order_by"], group["limit"], 0)
             if group.get("rest"):  # "all the rest": every place the sets before it left, with a value or not
                 picked = table.drop(index=[m for g in groups for m in g["members"]], errors="ignore")
-            if group["figure"] in ("mean", "median"):  # the members' own values' plain mean or median
-                values = {name: float(getattr(pd.to_numeric(picked[name], errors="coerce"), group["figure"])())
-                          for name in figures if name in picked}
-            else:
-                totals = self._totals(picked, filters) if len(picked) else {}
-                values = {name: totals.get(name, math.nan) for name in figures}
+            pooled = any(group["figure_of"].get(name, group["figure"]) == "pooled" for name in figures)
+            totals = self._totals(picked, filters) if len(picked) and pooled else {}
+            values = {}
+            for name in figures:
+                how = group["figure_of"].get(name, group["figure"])
+                if how in ("mean", "median") and name in picked:  # the members' own values' plain mean or median
+                    values[name] = float(getattr(pd.to_numeric(picked[name], errors="coerce"), how)())
+                elif how == "pooled":
+                    values[name] = totals.get(name, math.nan)
             groups.append({**group, "members": list(picked.index), "n": int(len(picked)), "figures": values})
             parts.append(picked)
         first, second = groups[0]["figures"], groups[1]["figures"]

@@ -47,7 +47,7 @@ TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derive
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
 GROUP_FIGURES = ("pooled", "mean", "median")
 MAX_GROUPS = 4
-GROUP_KEYS = ("label", "having", "order_by", "limit", "figure", "rest")
+GROUP_KEYS = ("label", "having", "order_by", "limit", "figure", "figure_of", "rest")
 
 
 FALLBACKS = ("latest", "latest_full")  # a period's "else": the latest period held, or the latest whole one
@@ -528,7 +528,14 @@ def _groups(query: Query, raw: dict, at: str) -> None:
         figure = item.get("figure", "pooled")
         if figure not in GROUP_FIGURES:
             raise QueryError(f"{where}.figure is one of {', '.join(GROUP_FIGURES)}", "invalid_query", f"{where}.figure")
-        group = {"label": _name(item.get("label") or f"group {i + 1}", f"{where}.label"),
+        # "their homicides combined, and their plain average home value": a column's own figure over the group's
+        own = _object(item.get("figure_of") or {}, f"{where}.figure_of")
+        for name, how in own.items():
+            _known_field(query, name, f"{where}.figure_of")
+            if how not in GROUP_FIGURES:
+                raise QueryError(f"{where}.figure_of values are {', '.join(GROUP_FIGURES)}", "invalid_query",
+                                 f"{where}.figure_of")
+        group = {"label": _name(item.get("label") or f"group {i + 1}", f"{where}.label"), "figure_of": own,
                  "having": _havings(query, item.get("having"), f"{where}.having"),
                  "order_by": _orders(query, item.get("order_by"), f"{where}.order_by"),
                  "limit": _int(item["limit"], f"{where}.limit", 1, MAX_LIMIT) if item.get("limit") is not None

@@ -403,6 +403,13 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _named_rows(rows: list, n: int, result: QueryResult) -> str:
+    """The first rows by name; where the sentence stops short of the set, how many more the table holds ("the 19
+    areas ... are A, ..., J and 9 more" — ten names alone read as the whole set)."""
+    names = [_who(r, result) for r in rows]
+    return _and(names + [f"{n - len(names)} more (in the table)"]) if n > len(names) else _and(names)
+
+
 def _picked_by(filters: list, dims: dict, data) -> str:
     """The declared phrase for the first set a filter names by an attribute, "" where none is declared."""
     via = next((f for f in filters if f.via and dims[f.via].picked is not None), None)
@@ -614,7 +621,7 @@ def render_lead(result: QueryResult) -> str:
             sentences.append(f"{head}, the one {ranked} is {_who(result.rows[0], result)}, with {said}.")
             rows = []
         else:
-            sentences.append(f"{head}, the {n} {ranked} are {_and([_who(r, result) for r in rows])}.")
+            sentences.append(f"{head}, the {n} {ranked} are {_named_rows(rows, n, result)}.")
         how = ""
     elif having and result.totals:  # the set and what it holds, one sentence: the period asked is in the first
         sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}{_of_all(result, n)}; "
@@ -623,8 +630,7 @@ def render_lead(result: QueryResult) -> str:
     elif having:
         sentences.append(f"There {'is' if n == 1 else 'are'} {_grain_words(result, n)} {how}{_of_all(result, n)}.")
     elif how and n > 1:
-        names = [_who(row, result) for row in result.rows[:LEAD_ROWS]]
-        sentences.append(f"The {_grain_words(result, n)} {how} are {_and(names)}.")
+        sentences.append(f"The {_grain_words(result, n)} {how} are {_named_rows(result.rows[:LEAD_ROWS], n, result)}.")
     elif how and n == 1:  # "The community area with the most residents aged 65 and over is Austin (25), with ..."
         word = _grain_words(result, 1).split(" ", 1)[1]
         said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
@@ -724,7 +730,9 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
         {o["field"] for g in result.groups for o in g["order_by"]}
     # a derived column that picks the sets picks with its inputs ("residents change": both censuses' residents)
     picking |= {f for d in result.query.get("derived") or [] if d["name"] in picking for f in d["of"]}
-    asked = [c for c in figures if c["name"] not in picking] or figures
+    # (a picking column given a figure of its own is asked too: "the other 67's homicides combined")
+    own = {name for g in result.groups for name in g.get("figure_of") or {}}
+    asked = [c for c in figures if c["name"] not in picking or c["name"] in own] or figures
     sentences = []
     for group in result.groups:
         how = _selection(QueryResult(query={**result.query, **{k: group[k] for k in ("having", "order_by", "limit")}},
@@ -734,7 +742,8 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
             said = _and([_phrase(c, group["figures"].get(c["name"])) for c in asked])
             sentences.append(f"{_who(member, result)}, the {_grain_words(result, 1)[2:]} {how}, had {said}.")
             continue
-        said = _and([_group_phrase(c, group["figures"].get(c["name"]), group["figure"]) for c in asked])
+        said = _and([_group_phrase(c, group["figures"].get(c["name"]), (group.get("figure_of") or {}).get(
+            c["name"], group["figure"])) for c in asked])
         if group.get("rest"):  # "the 67 other community areas": every place the sets before it left
             others = re.sub(r"^([\d,]+) ", r"\1 other ", _grain_words(result, group["n"]))
             sentences.append(f"The {others} had {said}.")

@@ -106,6 +106,8 @@ def query_schema() -> dict:
                                                                   "enum": list(HAVING_REFERENCES)}]}}}},
                 "order_by": props["order_by"], "limit": props["limit"],
                 "figure": {"type": "string", "enum": list(GROUP_FIGURES)},
+                "figure_of": {"type": "object", "additionalProperties": {"type": "string", "enum": list(GROUP_FIGURES)},
+                              "description": "a column's own figure over the set, said even where it picks it"},
                 "rest": {"type": "boolean", "description": "a later set: every place the sets before it left"}}}},
     })
     return {"type": "object", "required": ["measures"], "properties": props}

@@ -97,6 +97,24 @@ def test_groups_through_the_query_endpoint(client):
     assert result["between"]["homicides"]["difference"] == counts[sets[0]].sum() - counts[sets[1]].sum()
 
 
+def test_a_column_with_a_figure_of_its_own(client):
+    """"The 10 with the most homicides vs the rest: their homicides combined, their plain average home value": one
+    column pooled (summed), the other the members' mean."""
+    query = {"measures": [{"measure": "homicides", "period": {"year": 2022}}, "home_value"],
+             "group_by": ["community_area"], "derived": [{"name": "set_rank", "op": "rank", "of": ["homicides"]}],
+             "groups": [{"label": "top", "having": [{"field": "set_rank", "op": "<=", "value": 10}], "figure": "mean",
+                         "figure_of": {"homicides": "pooled"}},
+                        {"label": "the rest", "rest": True, "figure": "mean", "figure_of": {"homicides": "pooled"}}]}
+    resp = client.post("/api/query", data=json.dumps(query), content_type="application/json")
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    groups = resp.get_json()["result"]["groups"]
+    counts, zhvi = ref._counts((2022,)), ref._ca_zhvi(2024, 9)
+    for group in groups:
+        members = [int(m) for m in group["members"]]
+        assert group["figures"]["homicides"] == int(counts[members].sum())
+        assert group["figures"]["home_value"] == pytest.approx(zhvi[members].mean(), abs=1)
+
+
 @pytest.mark.parametrize("groups, field", [
     ([{"having": [{"field": "homicides", "op": ">", "value": 5}]}], "groups"),
     ([{"having": [{"field": "homicides", "op": ">", "value": 5}]}, {"label": "rest"}], "groups[1]"),
@@ -104,6 +122,10 @@ def test_groups_through_the_query_endpoint(client):
       {"having": [{"field": "homicides", "op": "<=", "value": 5}], "pooled": True}], "groups[1]"),
     ([{"having": [{"field": "murders", "op": ">", "value": 5}]},
       {"having": [{"field": "homicides", "op": "<=", "value": 5}]}], "groups[0].having[0].field"),
+    ([{"having": [{"field": "homicides", "op": ">", "value": 5}], "figure_of": {"murders": "pooled"}},
+      {"rest": True}], "groups[0].figure_of"),
+    ([{"having": [{"field": "homicides", "op": ">", "value": 5}], "figure_of": {"homicides": "sum"}},
+      {"rest": True}], "groups[0].figure_of"),
 ])
 def test_a_bad_group_is_refused_naming_the_field(client, groups, field):
     query = {"measures": ["homicides"], "group_by": ["community_area"], "groups": groups}

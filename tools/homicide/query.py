@@ -726,6 +726,7 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
     whether a kind filter narrowed the count (then the answer states that share)."""
     period = resolve_period(data, args["year"], args["start_year"], args["end_year"], args["years"],
                             args["start_date"], args["end_date"], args["months"])
+    _months_held(data, period, args["months"])
     sel = _Selection([[]], dict(period.filters), [period.phrase])
     _select_place(data, sel, args["ward"], args["district"], args["community_area"], args["wards"],
                   args["districts"], args["community_areas"])
@@ -745,6 +746,19 @@ def _select(data, arrays: HomicideArrays, args: dict) -> tuple[Period, _Selectio
         kinds = _kind_args(args, period)
     _select_kind(arrays, sel, *kinds)
     return period, sel, context, len(sel.described) > place_described
+
+
+def _months_held(data, period: Period, months) -> None:
+    """Months asked only where the data has not reached them ("December 2023", the snapshot ending in July 2023) are
+    out of range: counting them gave "0 homicides", a figure for a month the data does not cover."""
+    if not months or period.first_day:
+        return
+    end = str(data.coverage["homicides"]["end"])[:7]
+    asked = [f"{y}-{int(m):02d}" for y in period.each_year for m in months]
+    if asked and all(month > end for month in asked):
+        named = " and ".join(calendar.month_name[int(m)] for m in sorted(set(months)))
+        raise ToolArgumentError(f"{named} {', '.join(map(str, period.each_year))} is after the homicide data ends "
+                                f"({data.coverage['homicides']['end']})", "out_of_range")
 
 
 def _kind_args(args: dict, period: Period) -> tuple:
