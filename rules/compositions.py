@@ -179,8 +179,10 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
         found.append({"dimension": "weekday", "in": [calendar.day_name[d - 1] for d in analysis.weekdays]})
     if len(analysis.hour_spans) == 1 and "hour" not in grouped:
         found.append({"dimension": "hour", "in": list(analysis.hour_spans[0].hours)})
-    if analysis.locations and "location" not in grouped and not analysis.locations_together:
-        found.append({"dimension": "location_type", "in": list(analysis.locations)})  # "on the street"
+    # "on the street", "on a street or in an alley" (counted as one); "street vs apartment" compares the kinds
+    if analysis.locations and "location" not in grouped and (len(analysis.locations) == 1
+                                                             or analysis.locations_together):
+        found.append({"dimension": "location_type", "in": list(analysis.locations)})
     return found
 
 
