@@ -101,6 +101,8 @@ _VOCABULARY: list[re.Pattern] = [
                r"\b(?:you've|you\s+have|you'?ve|ya)\s+got\b"),
     # "if you can't do the rate at least give the count": a hedge on what to show, not a bound
     re.compile(r"\bat\s+least\b(?=\s+(?:give|show|tell|list|say|get|send)\b)"),
+    # "(ACS pop)", "2019-23 ACS pop": the population a rate divides by, as the rates' convention has it
+    re.compile(r"\b(?:acs|census)(?:\s+(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?)?\s+pop(?:ulation)?s?\b"),
     # "the gaps (area minus city)": the sign of a gap to the city, which the answer's gap already has
     re.compile(r"\b(?:area|place|neighbou?rhood|community|it)\s+minus\s+(?:the\s+)?(?:city|chicago|citywide)\b"),
     # "how many died that month": the month (year, day) the question's ranking finds, named again.

@@ -16,6 +16,7 @@ import re
 _IF_MISSING = (r"\bif\b[^.?]{0,40}?\b(?:don'?t|do\s+not|doesn'?t|does\s+not|not|isn'?t|aren'?t|missing|unavailable)\b"
                r"[^.?]{0,60}?\b")
 FALLBACK_RE = re.compile(_IF_MISSING + r"(?:latest|most\s+recent|newest|last\s+(?:month|quarter|year)|instead)\b")
+_AS_OF_RE = re.compile(r"\bas\s+of\b")
 # "... or if you don't have that, the first year you do have": the earliest period held instead
 EARLIEST_RE = re.compile(_IF_MISSING + r"(?:first|earliest|oldest)\b")
 # "the 2011-2015 ACS", "ACS 2014-2018": a five-year ACS vintage named
@@ -46,9 +47,11 @@ def latest_instead(result: dict, low: str, coverage: dict) -> None:
     one held, with the lead's note; a homicide month past the end is named as missing (the user's own fallback
     period is read as usual). A homicide year before the data's start, asked with "the first year you do have",
     becomes that first year."""
-    if _earliest_instead(result, low, coverage) or not FALLBACK_RE.search(low):
-        return
     metrics = set(result.get("metrics") or [])
+    # "the Zillow value in 60647 as of March 2025": the value standing then is the latest held, said as such
+    as_of = "home_value" in metrics and bool(_AS_OF_RE.search(low))
+    if _earliest_instead(result, low, coverage) or not (FALLBACK_RE.search(low) or as_of):
+        return
     notes = []
     zhvi_end = str((coverage.get("zhvi") or {}).get("end") or "")
     late = [m for m in result.get("month_years") or [] if zhvi_end and m > zhvi_end]

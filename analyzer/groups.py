@@ -24,6 +24,9 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
+                      # "in the below-median half than in the above-median half": the other side named
+                      r"(?:than|vs\.?|versus|against|and|to)\s+(?:in\s+)?(?:the\s+)?(?:above|over|below|under)"
+                      r"[\s-]+median\s+(?:half|group|set|areas|ones)|"
                       # "above the city's vs below it", "grew since 2010 vs the ones that shrank": the bound's other side
                       r"(?:vs\.?|versus|or|and)\s+(?:those\s+|the\s+ones\s+|ones\s+)?(?:below|under|above|over)\s+(?:it|that)|"
                       r"(?:vs\.?|versus|against|compared?\s+(?:to|with)|comparing\s+(?:to|with))\s+(?:those|the\s+ones|ones|"
@@ -40,8 +43,9 @@ _SETS_RE = re.compile(r"\b(?:each|both|the\s+two|two)\s+(?:groups?|sets|halves)\
 _SIDE_NAMED_RE = re.compile(r"\b(?:below|above|under|over)[\s-]+(?:the\s+)?median\b(?:\s+(?:group|set|half|areas|ones)"
                             r"(?:'s)?)?", re.I)
 # A set's figure as its members' plain average, not pooled from the set's sums.
-MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:average|mean)s?\b|\bnot\s+(?:pooled|"
-                     r"weighted)\b|\baverage\s+of\s+(?:each|the)\s+(?:group'?s\s+)?(?:\w+\s+)?(?:values|figures|"
+MEAN_RE = re.compile(r"\b(?:simple|plain|unweighted|straight|ordinary)\s+(?:average|avg\.?|mean)s?(?!\w)|"
+                     r"\bnot\s+(?:pooled|weighted)\b|"
+                     r"\baverage\s+of\s+(?:each|the)\s+(?:group'?s\s+)?(?:\w+\s+)?(?:values|figures|"
                      r"numbers|areas)\b", re.I)
 
 
@@ -107,6 +111,9 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
                                                                 low[kind.end():at])]
     if before or after:
         ranking["metric"] = max(before)[1] if before else min(after)[1]
+    group = next((g for g in ("age", "race") if g in named and "population" in named), None)
+    if ranking["metric"] == "population" and group and abs(named[group] - named["population"]) < 30:
+        ranking["metric"] = group  # "fifths by share of residents under 18": the group's share, not the headcount
     m = _quantile_of(kind)
     picks = []
     # "the poorest quartile" by poverty (hardship, ...) is its highest: wealth words run against such a measure
@@ -203,11 +210,15 @@ _RANGE_RE = re.compile(r"\b(?:range|gap|difference|spread|distance)\s+between\s+
                        r"poorest|min(?:imum)?)\b)?|\b(?:highest|largest|max(?:imum)?)\s+(?:and|minus|vs\.?)\s+(?:the\s+)?"
                        r"(?:lowest|smallest|min(?:imum)?)\b(?:[^?.]{0,60}?\b(?:gap|difference|range|spread)\b)?|"
                        r"\bhow\s+(?:wide|big|large)\s+(?:is\s+)?the\s+(?:range|spread)\b|"
+                       # "the gap between the most and least expensive": the two ends of one measure
+                       r"\b(?:range|gap|difference|spread|distance)\s+between\s+(?:the\s+)?most\s+(?:and|&)\s+"
+                       r"(?:the\s+)?least\b|"
                        # "the range (max minus min) of the individual area rates"
                        r"\brange\b\s*\(?\s*(?=(?:max(?:imum)?|highest)\s+(?:minus|less|-)\s+(?:min(?:imum)?|lowest))", re.I)
 # "the median poverty rate across the areas": a median of the places' values, not a measure named "median" (a
 # household income's, a sale price's)
 _MEDIAN_RE = re.compile(r"\bmedian\b(?!\s+(?:household\s+|family\s+)?incomes?\b)(?!\s+(?:sale|list|days?|dom)\b)", re.I)
+_THEIR_AVERAGE_RE = re.compile(r"\bon\s+average\b(?=[^.?;]{0,40}\b(?:their|those|these)\b)", re.I)
 _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+areas|neighbou?rhoods|areas|zips|zip\s+codes|"
                              r"wards|communities)\b|\b(?:per|each|by)\s+(?:community\s+)?(?:area|neighbou?rhood|ward)\b|"
                              r"\b(?:annual|yearly|per\s+year|a\s+year|each\s+year|monthly|per\s+month|each\s+month)\b",
@@ -253,6 +264,11 @@ def spread_asked(low: str, condition, consumed: list) -> str | None:
         # (the spread gives the plain average beside the median: "the simple mean income and the median value")
         consumed += [found.span(), *(m.span() for m in MEAN_RE.finditer(low))]
         return "median"
+    # "the top three by Asian share: on average how much did their values go up, in %": their own changes' mean
+    found = _THEIR_AVERAGE_RE.search(low)
+    if found and not condition:
+        consumed.append(found.span())
+        return "mean"
     # "the plain average of the 77 areas' per capita incomes": the places' own mean, not the city's figure
     found = MEAN_RE.search(low)
     if found and _OVER_PLACES_RE.search(low) and not condition:

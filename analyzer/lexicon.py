@@ -601,7 +601,9 @@ def without_conventions(low: str) -> str:
         # "rate in 2015 (2010 census population)": the basis the convention already uses for 2015 and before, so
         # nothing asked; beside a later year the 2010 is left to be read (that rate is not the convention's)
         rest = low[:aside.start()] + " " * len(aside.group(0)) + low[aside.end():] if aside else low
-        if aside and all(int(y) <= 2015 for y in re.findall(r"\b(?:19|20)\d\d\b", rest)):
+        # (the ACS's own span names a source, no year)
+        held = re.sub(r"\b2019\s*[-\u2013]\s*(?:20)?23\s+acs\b|\bacs\s+2019\s*[-\u2013]\s*(?:20)?23\b", " ", rest)
+        if aside and all(int(y) <= 2015 for y in re.findall(r"\b(?:19|20)\d\d\b", held)):
             low = rest
     return low
 

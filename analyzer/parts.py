@@ -42,6 +42,9 @@ _TOPIC_RE = re.compile(r"^\s*((?:for|in|about|regarding|on)\s+[^:?]{2,60}?):\s*"
 _LEANS_RE = re.compile(r"\b(?:there|that|this|those|these|them|their|its|it|they|same|compar\w*|vs\.?|versus|ratio|"
                        r"difference|gap|than|instead|otherwise|else|each|both|combined|together|total)\b|^\s*(?:if|or|"
                        r"but|unless)\b", re.I)
+# A later question leaning only on the earlier one's time ("...? and which zip is the most expensive that month"):
+# the carry gives it that time, so it is still asked apart
+_TIME_LEAN_RE = re.compile(r"\b(?:in\s+)?(?:that|this|the\s+same)\s+(?:month|year|quarter|period|week)\b", re.I)
 _MIN_WORDS = 3
 # What a later part points at, where the earlier part found one place: "it", "that submarket", "that area"
 _POINTS_AT_RE = re.compile(r"\b(?:it|that\s+(?:one|area|community\s+area|neighbou?rhood|submarket|zip(?:\s+code)?|"
@@ -100,10 +103,12 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
 
 # A question of its own opens with a question word, or names what it asks ("and the lowest income one?"); "Give the
 # Pearson r", "use 2019-2022", "Looking at 2010 through 2019" shape the question before them
-_QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are|was|were|did|does|do|can|could|the)\b",
-                          re.I)
+_QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are|was|were|did|does|do|can|could|the|"
+                          r"(?:by|in)\s+(?:what|how|which))\b", re.I)
 # Words of a question asked apart that point at nothing before it: "in total", "how many are there"
-_OWN_WORDS_RE = re.compile(r"\bin\s+total\b|\b(?:are|is|were|was)\s+there\b", re.I)
+_OWN_WORDS_RE = re.compile(r"\bin\s+total\b|\b(?:are|is|were|was)\s+there\b|"
+                           # "by what % did the total change from 2021 to 2022": the city's total, its years its own
+                           r"\bthe\s+total\s+(?=(?:change|rise|fall|drop|increase|decrease|go|grow)\w*\s+from\b)", re.I)
 
 
 def _asked_apart(question: str, clauses: bool = False) -> list[str]:
@@ -115,7 +120,7 @@ def _asked_apart(question: str, clauses: bool = False) -> list[str]:
     pieces = [p.strip(" ,") for p in re.split(split, body, flags=re.I) if p.strip(" ?.!")]
     pieces = [re.sub(r"^(?:and|also|plus)\b\s*", "", p, flags=re.I) for p in pieces]
     if not 2 <= len(pieces) <= MAX_PARTS or any(len(p.split()) < _MIN_WORDS for p in pieces) \
-            or any(_LEANS_RE.search(_OWN_WORDS_RE.sub("", p)) for p in pieces[1:]) \
+            or any(_LEANS_RE.search(_TIME_LEAN_RE.sub("", _OWN_WORDS_RE.sub("", p))) for p in pieces[1:]) \
             or not all(_QUESTION_RE.match(p) for p in pieces[1:]):
         return []  # ("...? Give the Pearson r across the areas", "...? and on per capita income?")
     return [head + p for p in pieces]

@@ -299,9 +299,9 @@ def _read_subjects(w) -> None:
     # "the 5 lowest income community areas (per capita)": the words qualify the income, not the homicides.
     per_capita = bool(PER_CAPITA_RE.search(_INCOME_PER_CAPITA_RE.sub(" ", low))) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
-            not re.search(r"\b(?:homicide|murder|killing)\s+rates?\b", low) and \
+            not re.search(r"\b(?:homicide|murder|killing)[\s-]+rates?\b", low) and \
             not re.search(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100|1,?000|person|resident)", low):
-        per_capita = bool(re.search(r"\b(?:crime|murder|homicide)\s+rates?\b", low))
+        per_capita = bool(re.search(r"\b(?:crime|murder|homicide)[\s-]+rates?\b", low))  # ("highest-homicide-rate")
     not_rate = _NOT_RATE_RE.search(low)
     if not_rate:  # "by count, not rate": the rate named only to be set aside
         per_capita = False
@@ -1160,6 +1160,10 @@ def _asked_forms(w, result: dict) -> None:
     result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
     result["dated_months"] = bool(_DATED_MONTH_RE.search(low))
     result["asks_gap"] = bool(GAP_RE.search(low))
+    against = _YEARS_VS_CITY_RE.search(low)
+    if against:  # "in how many of the years 2016 through 2022 was Pullman's rate higher than the citywide rate"
+        result["years_vs_city"] = "below" if against.group("low") else "above"
+        result["not_used"] = [p for p in result["not_used"] if p not in against.group(0)]
     if result["homicide_change_asked"]:  # its words are read
         result["not_used"] = [p for p in result["not_used"] if p not in ("net change", "change", "net", "difference")]
     peak = _PEAK_RE.search(low) if {"home_value", "price_trend"} & set(metrics) and _WHEN_RE.search(low) else None
@@ -1445,11 +1449,17 @@ _PEAK_RE = re.compile(r"\b(?:(?:hit|reach(?:ed)?|at)\s+(?:its|their|a|the)\s+(?:
                       r"min(?:imum)?)|lowest\s+(?:point|level)))\b", re.I)
 _WHEN_RE = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:month|quarter|year|date)\b|\bmonth\s+and\s+year\b", re.I)
 _PER_DAY_RE = re.compile(r"\b(?:per|a|each|every)\s+day\b|\bdaily\b|\bon\s+an?\s+(?:average|typical)\s+day\b")
+# The years a place's figure stood above (below) the city's, counted
+_YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,80}?\b"
+                               r"(?:(?P<high>higher|above|greater|worse)|(?P<low>lower|below|better))\s+than\s+"
+                               r"(?:the\s+)?(?:city(?:wide)?|"
+                               r"chicago|city's|chicago's|whole\s+city)")
 _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"
     r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|(?:homicide|murder)\s+(?:rates?|counts?|"
     r"totals?))|(?:homicides|murders|"
-    r"killings|homicide\s+rates?)\s+(?:rose|grew|fell|dropped|increased|decreased|declined|jumped|climbed)\s+(?:the\s+)?most")
+    r"killings|homicide\s+rates?)\s+(?:rose|rise|grew|grow|fell|fall|dropped|drop|increased|increase|decreased|"
+    r"decrease|declined|decline|jumped|jump|climbed|climb)\s+(?:the\s+)?most")  # ("where did homicides fall the most")
 # "the single deadliest month on record (2001-2022)": one month of one year, not a calendar month summed over years
 _DATED_MONTH_RE = re.compile(r"\bsingle\s+(?:[\w-]+\s+)?month\b|\bmonth\s+(?:on\s+record|ever)\b|"
                              r"\b(?:deadliest|worst|bloodiest|busiest)\s+month\s+(?:in\s+the\s+(?:data|records?)|of\s+all\s+time)\b")
@@ -1663,8 +1673,9 @@ def _metrics(low: str, iucr_codes: list) -> tuple[list, list, dict, list, str | 
                                   (None, None))
     if census_group in ("125k_plus", "under_25k") and "household_income" not in metrics and \
             ("income" in metrics or not domains or _RANKED_OR_BOUND_RE.search(low)):
-        # Household income bands live in the ACS table, not the per-capita socioeconomic one.
-        if "income" in metrics:
+        # Household income bands live in the ACS table, not the per-capita socioeconomic one ("richest by per capita
+        # income ..., and what % of its households make 125k+": both, the per capita income named on its own)
+        if "income" in metrics and not PER_CAPITA_INCOME_RE.search(low):
             metrics.remove("income")
         add_unique(metrics, "household_income")
         add_unique(domains, "census")
@@ -1845,7 +1856,12 @@ def _domestic_only(low: str) -> bool:
     """"domestic homicides" asks for the domestic cases only, not a domestic/non-domestic split; "the total murders
     and then how many of them were domestic" asks the domestic count as a part of its own, beside the total."""
     m = _DOMESTIC_ONLY_RE.search(low)
-    return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic"))
+    # ("does the % of homicides flagged domestic correlate with ...": each area's domestic share, not a filter)
+    return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic")) \
+        and not (not m.group(0).startswith("domestic") and _SHARE_OF_RE.search(low[max(0, m.start() - 30):m.start()]))
+
+
+_SHARE_OF_RE = re.compile(r"(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+(?:the\s+|all\s+|its\s+|their\s+)?$")
 
 
 _PLACE_KINDS = ("community_area", "ward", "district", "zip", "beat")
@@ -1989,7 +2005,8 @@ def _area_only_warnings(domains: list, places: dict, metrics: list, ranked_grain
                                    if m not in _HOMICIDE_METRICS))
         named = " and ".join(asked) if asked else ", ".join(labels[d] for d in area_domains)
         warnings.append(
-            f"The data does not include {named} by {kinds}: those figures are published by community area (home "
+            f"The data does not include {named} by {kinds} (it has no {kinds} boundaries): those figures are published "
+            f"by community area (home "
             f"values also by ZIP); homicide counts are available by ward and district. Name a community area to get "
             "them.")
     if zips and ("census" in domains or "socioeconomic" in domains) and not areas:
@@ -2089,6 +2106,22 @@ _RANKED_BY_RE = re.compile(r"\b(?:rank(?:ing|ed)?|sort(?:ing|ed)?|order(?:ing|ed
                            r"(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?|zip\s+codes?|wards?|districts?)?\s*by\s+")
 
 
+_PLACE_BY_RE = re.compile(r"(?:\s+(?:[\w-]+\s+){0,2}?)?\s*(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?|"
+                          r"zip\s+codes?|wards?|districts?|places?)\s+(?:\(\w+\)\s+)?by\s+(?:its\s+|their\s+|the\s+)?")
+
+
+_PLACE_ENDS_RE = re.compile(r"\s*(?:one\s+|community\s+)?(?:areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|"
+                            r"districts?|ones?|places?)\s*[.;?!]")
+
+
+def _group_ranked(chosen: str, metric_pos: dict) -> str:
+    """"The oldest population (highest % aged 65+)", "top 5 areas by share of residents aged 65+": the group
+    describes the population ranked."""
+    group = next((m for m in ("age", "race") if m in metric_pos and "population" in metric_pos), None)
+    return group if chosen == "population" and group and abs(metric_pos[group] - metric_pos["population"]) < 30 \
+        else chosen
+
+
 def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str | None:
     """The metric a ranking word applies to: the word's own meaning, else the next metric named after it."""
     found = [m for m in matches if m]
@@ -2099,11 +2132,13 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     if "arrests" in metrics and re.match(r"[\w\s-]{0,25}?\b(?:arrest|clearance|solve)\s+rates?\b",
                                          low[first.end():]):
         return "arrests"
-    by = _RANKED_BY_RE.search(low)
+    # "most crowded area by residents per square mile", "top three community areas by Asian share": "<place> by X"
+    # after the ranking word names what is ranked, whatever the word itself would rank
+    by = _RANKED_BY_RE.search(low) or _PLACE_BY_RE.match(low, first.end())
     named_by = [(pos, metric) for metric, pos in metric_pos.items() if metric in metrics and by
                 and by.end() <= pos <= by.end() + 12]
     if named_by:  # "ranking the areas by per capita income, the 10 highest": the measure after "by" is ranked
-        return min(named_by)[1]
+        return _group_ranked(min(named_by)[1], metric_pos)
     for pattern, metric in RANK_WORD_METRIC:
         for m in found:
             if pattern.search(m.group(0)) and metric in metrics:
@@ -2112,16 +2147,17 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     if not candidates:
         return metrics[0] if metrics else None
     before = [c for c in candidates if c[0] < first.start()]
+    if before and _PLACE_ENDS_RE.match(low, first.end()):
+        # "looking at killings per square mile, take the SECOND highest area. what's its poverty rate": the sentence
+        # ends at the place, so the measure after it is asked of the place, the one before ranks it
+        return max(before)[1]
     if before and _CHANGED_RE.search(low[:first.start()]):
         # "whose homicides dropped the most ... and what are homes worth there": the change verb before the ranking
         # word ranks the measure named before it.
         return max(before)[1]
     after = [c for c in candidates if c[0] >= first.start()] + \
         [c for c in mentions_after(low, first.start(), metric_pos) if c[1] in metrics]
-    chosen = min(after)[1] if after else max(candidates)[1]
-    group = next((m for m in ("age", "race") if m in metric_pos and "population" in metric_pos), None)
-    if chosen == "population" and group and abs(metric_pos[group] - metric_pos["population"]) < 30:
-        return group  # "the oldest population (highest % aged 65+)": the group describes the population ranked
+    chosen = _group_ranked(min(after)[1] if after else max(candidates)[1], metric_pos)
     if chosen == "homicides" and "homicide_density" in metrics and re.match(
             r"[\w\s-]{0,25}?(?:\bper\s+(?:square|sq)\b|\bdensity\b)", low[first.end():]):
         return "homicide_density"  # "5th highest homicides per sq mile": the density is ranked, not the count

@@ -570,6 +570,9 @@ _PERCENT_CHANGE_RE = re.compile(
     # "home-value gain (%)", "% gain", "growth in %"
     r"\b(?:change|increase|decrease|rise|drop|decline|jump|fall|gain|growth|loss)\s*\(\s*%\s*\)|%\s+(?:gain|growth|loss)\b|"
     r"\b(?:gain|growth|loss|change)\s+in\s+%|"
+    # "how much did their values go up, in %", "how much did it fall, in percent"
+    r"\b(?:go|goes|went|gone)\s+(?:up|down)\s*,?\s*(?:in|by)\s+(?:%|percent(?:age)?)|"
+    r"\b(?:rise|rose|fall|fell|grow|grew|drop|dropped|change|changed)\s*,\s*in\s+(?:%|percent(?:age)?)|"
     # "how much higher (%) was 2025Q4 than the 2007 average"
     r"\bhow\s+much\s+(?:higher|lower|more|less|bigger|smaller)\s*\(\s*(?:%|percent|in\s+%)\s*\)", re.I)
 

@@ -240,7 +240,8 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
                             rf"\b(?:the\s+)?{_SURVEY}(?:\s+5[\s-]year)?(?:\s+estimates?)?[\s,(]+{_SPAN}|"
                             rf"\b(?:the\s+)?(?:(?:latest|newest|most\s+recent|recent|current)\s+)?{_SURVEY}\b|"
                             # the indicators' own span, named as their data: "(2008-2012 data)", "the 2008-12 figures"
-                            r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:data|figures|numbers|estimates|snapshot)\b", re.I)
+                            r"\b2008\s*[-\u2013]\s*(?:20)?12\s+(?:(?:census|acs|socioeconomic)\s+)?(?:data|figures|"
+                            r"numbers|estimates|snapshot)\b", re.I)
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
                               r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"

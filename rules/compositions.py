@@ -280,6 +280,10 @@ def _query_ranks(analysis: Analysis, ranking, grew, submarket: bool) -> tuple[bo
     # figures beside it (the census tool's ranking carries none)
     layer_other = layer_other or bool(grew and {"homicides", "arrests"} & set(analysis.metrics)
                                       and _side_by_side(analysis))  # (a span's change is the trend tool's)
+    # "the lowest hardship index: which area, and its unemployment rate": the tool ranks one indicator and gives
+    # only it, so a second indicator of the place is the query's
+    layer_other = layer_other or ranking.metric in SOCIO_METRICS and any(
+        m in SOCIO_METRICS for m in _others(analysis, ranking.metric))
     # "the area with the most homicides in 2022: its rate that year": the count ranks (the rate tool ranks rates)
     count_ranks = ranking.by_count and ranking.metric == "homicides" and analysis.per_capita
     return by_group, only_here, bool(layer_other or count_ranks or submarket), bool(dated)
@@ -758,8 +762,10 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
         # across areas of 2,000 to 100,000 residents a change in residents mostly measures size: its percent
         return [{"measure": "population_2010"}, {"measure": "population"}], \
             [{"name": "residents_change", "op": "pct_change", "of": ["population_2010", "population"]}], "residents_change"
-    if metric == "arrests":  # "the percentage of its homicides that ended in an arrest": each area's arrest rate
-        return [{"measure": "arrest_rate", **({"period": period} if period else {})}], [], "arrest_rate"
+    if metric in ("arrests", "domestic"):  # "the percentage of its homicides that ended in an arrest" (were flagged
+        # domestic): each area's share
+        name = "arrest_rate" if metric == "arrests" else "domestic_share"
+        return [{"measure": name, **({"period": period} if period else {})}], [], name
     spec = _spec(metric, analysis, period, rate=rate)
     return ([spec], [], _name(spec)) if spec else None
 
@@ -774,11 +780,14 @@ def correlation(analysis: Analysis) -> dict | None:
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "population_density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
-    if "arrests" in metrics or "homicide_density" in metrics:
-        # the arrests' share, the homicides per square mile: measures of the homicides, not a third side
+    if "arrests" in metrics or "homicide_density" in metrics or "domestic" in metrics and (
+            not analysis.domestic_filter or analysis.asks_share):
+        # the arrests' (domestic) share, the homicides per square mile: measures of the homicides, not a third side
         metrics = [m for m in metrics if m != "homicides"]
     moved = analysis.population_growth and "population" in metrics
-    period = _years_period([y for y in analysis.years if y != 2010]) if moved else \
+    # ("... since the 2010 census, and its homicide rate in 2010-2015": a span written out keeps its 2010)
+    span = next(({"start": str(p.start), "end": str(p.end)} for p in analysis.periods if p.start == 2010 < p.end), None)
+    period = (span or _years_period([y for y in analysis.years if y != 2010])) if moved else \
         _years_period(analysis.years_alone) if analysis.month_years else _period(analysis)
     if period is None and any(m in SOCIO_METRICS for m in metrics):
         period = {"start": "2008", "end": "2012"}  # no years asked: the indicators' own, as the answer says
@@ -1350,7 +1359,9 @@ def area_value_change(analysis: Analysis) -> dict | None:
             or "home_value" not in analysis.metrics or len(set(analysis.month_years)) != 2:
         return None
     specs, derived, key = _home_values(analysis)
-    others = [s for s in (_spec(m, analysis, None) for m in _others(analysis, "home_value"))
+    # (a homicide density is over the years asked: "killings per square mile 2016-2022")
+    others = [s for s in (_spec(m, analysis, _period(analysis) if m == "homicide_density" else None)
+                          for m in _others(analysis, "home_value"))
               if s and s["measure"] not in ("homicides", "homicide_rate")]
     # "the highest homicide rate over 2016-2020": a level over the span ranks, not the span's two ends
     level = ranking.metric == "homicides" and not analysis.ranks_homicide_change and bool(analysis.periods)
@@ -1374,9 +1385,12 @@ def area_value_change(analysis: Analysis) -> dict | None:
             ranked = _spec("homicides", analysis, _years_period([span.start, span.end]))
             others = [ranked, *others]
         key, direction = _name(ranked), ranking.order
-    other = _spec(ranking.metric, analysis, None) if ranking.metric in SOCIO_METRICS else None
+    ranks_other = ranking.metric in (*SOCIO_METRICS, *CENSUS_METRICS, "homicide_density", "population_density")
+    other = _spec(ranking.metric, analysis, _period(analysis) if ranking.metric == "homicide_density" else None) \
+        if ranks_other else None
     if other is not None and any(_name(s) == _name(other) for s in others):
-        # "the area with the highest unemployment: how much did values in its ZIP change": that measure ranks
+        # "the area with the highest unemployment: how much did values in its ZIP change", "the top three by Asian
+        # share: how much did their values go up": that measure ranks
         key, direction = _name(other), ranking.order
     if ranking.metric == "population" and analysis.population_growth:
         # "Which area lost the largest percentage of its population since 2010, and how did its home values
@@ -2080,6 +2094,11 @@ def _with_set_forms(query: dict | None, analysis: Analysis) -> dict | None:
         return query
     picking = {o["field"] for o in query.get("order_by") or []} | {h["field"] for h in query.get("having") or []}
     asked = [_name(m) for m in query["measures"] if _name(m) not in picking]
+    # "on average how much did their values go up, in %": the places' own changes, where a change is asked
+    changes = [d["name"] for d in query.get("derived") or [] if d["op"] == ("pct_change" if
+               analysis.asks_percent_change else "change") and d["name"] not in picking]
+    if changes and analysis.asks_spread == "mean":
+        asked = changes
     return {**query, "spread": asked} if asked else query
 
 
@@ -2183,6 +2202,24 @@ def day_stretch_years(analysis: Analysis) -> dict | None:
                         {"name": "change_pct", "op": "pct_change", "of": pair}]}
 
 
+def years_against_city(analysis: Analysis) -> dict | None:
+    """"In how many of the years 2016 through 2022 was the homicide rate in Pullman higher than the citywide rate":
+    each year's figure for the place and for the city, the gap, and the years on the side asked kept (counted)."""
+    if not analysis.years_vs_city or len(analysis.areas) != 1 or analysis.ranking or not analysis.periods:
+        return None
+    span = analysis.periods[0]
+    measure = "homicide_rate" if analysis.per_capita else "homicides"
+    period = {"start": str(span.start), "end": str(span.end)}
+    area = analysis.areas[0]
+    name = re.sub(r"\W+", "_", area.name.lower())
+    place = {"measure": measure, "period": period, "as": f"{measure}_{name}",
+             "filters": [{"dimension": "community_area", "in": [area.number]}]}
+    city = {"measure": measure, "period": period, "as": f"{measure}_city"}
+    return {"measures": [place, city], "group_by": ["year"],
+            "derived": [{"name": "gap_to_city", "op": "difference", "of": [place["as"], city["as"]]}],
+            "having": [{"field": "gap_to_city", "op": ">" if analysis.years_vs_city == "above" else "<", "value": 0}]}
+
+
 def shares_by_year(analysis: Analysis) -> dict | None:
     """"What share of homicides were in an AUTO: 2012 vs 2022", "what percent led to an arrest in 2012 vs 2022": the
     share asked in each year (the counts alone answered another question), city-wide or in the places named."""
@@ -2222,7 +2259,8 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (stepped, months_ranked, shares_by_year, month_groups_compared, day_stretch_years, group_compare,
+    for reader in (stepped, months_ranked, years_against_city, shares_by_year, month_groups_compared, day_stretch_years,
+                   group_compare,
                    area_submarkets_ranked,
                    submarkets_ranked, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
@@ -2240,5 +2278,6 @@ def composed_query(analysis: Analysis) -> dict | None:
             query = member_ranked(query, analysis.rank_order)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
-                                                                  places_pooled, set_query) else query
+                                                                  places_pooled, set_query, area_value_change) \
+                else query
     return None
