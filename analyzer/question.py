@@ -1857,8 +1857,9 @@ def _domestic_only(low: str) -> bool:
     and then how many of them were domestic" asks the domestic count as a part of its own, beside the total."""
     m = _DOMESTIC_ONLY_RE.search(low)
     # ("does the % of homicides flagged domestic correlate with ...": each area's domestic share, not a filter)
-    return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic")) \
-        and not (not m.group(0).startswith("domestic") and _SHARE_OF_RE.search(low[max(0, m.start() - 30):m.start()]))
+    shared = not m.group(0).startswith("domestic") and _SHARE_OF_RE.search(low[max(0, m.start() - 30):m.start()]) \
+        and CORRELATION_RE.search(low) if m else None
+    return bool(m) and not negations.asked_apart(low, m.start() + m.group(0).rfind("domestic")) and not shared
 
 
 _SHARE_OF_RE = re.compile(r"(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+(?:the\s+|all\s+|its\s+|their\s+)?$")
