@@ -167,6 +167,11 @@ def _rate(years, pop: pd.Series) -> pd.Series:
     return _counts(years) / len(years) / pop.reindex(AREAS) * 100000.0
 
 
+def pooled_rate(areas, years) -> float:
+    """A set's homicides over its summed ACS 2019-2023 population, per 100,000 a year."""
+    return _counts(years)[areas].sum() / (_acs_pop()[areas].sum() * len(years)) * 100000.0
+
+
 @lru_cache(maxsize=None)
 def _zhvi_long() -> pd.DataFrame:
     z = pd.read_csv(DATA / "property_zhvi_zip_monthly.csv", dtype={"RegionName": str})

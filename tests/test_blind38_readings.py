@@ -14,18 +14,9 @@ import pytest
 
 from loop.answer_check import text_values
 from tests import semantic_reference as ref
-from tests.planner_helpers import lead, raw_homicides
+from tests.planner_helpers import lead
 
 pytestmark = pytest.mark.full_data
-
-
-@pytest.fixture(scope="module")
-def hom() -> pd.DataFrame:
-    return raw_homicides(ref.DATA)
-
-
-def _pooled_rate(areas, years) -> float:
-    return ref._counts(years)[areas].sum() / (ref._acs_pop()[areas].sum() * len(years)) * 1e5
 
 
 def _quartile(values: pd.Series, which: int) -> list:
@@ -34,37 +25,37 @@ def _quartile(values: pd.Series, which: int) -> list:
     return list(ranks.index[pd.qcut(ranks, 4, labels=False) + 1 == which])
 
 
-def test_a_ranked_sets_weekend_share_and_a_bounds_street_share(ask, hom):
+def test_a_ranked_sets_weekend_share_and_a_bounds_street_share(ask, raw):
     years = ref._years(2019, 2022)
     top = ref._rank(ref._rate(years, ref._acs_pop()), 10)
-    mine = hom[hom.area.isin(top) & hom.year.between(2019, 2022)]
+    mine = raw[raw.area.isin(top) & raw.year.between(2019, 2022)]
     share = (mine.weekday >= 6).mean() * 100
     text = lead(ask("For the ten areas with the highest homicide rate 2019-2022, what percent of their 2019-2022 "
                     "homicides fell on a weekend (Sat/Sun)?"))
     assert f"of {share:.1f}%" in text
     acs = ref._acs()
     black = acs.index[acs["black_or_african_american"] / acs["total_population"] * 100 > 80]
-    mine = hom[hom.area.isin(black) & hom.year.between(2016, 2022)]
+    mine = raw[raw.area.isin(black) & raw.year.between(2016, 2022)]
     share = (mine.place == "STREET").mean() * 100
     text = lead(ask("in community areas where over 80% of residents are Black (ACS 2019-23), what share of homicides "
                     "2016-2022 happened on the STREET?"))
     assert f"There are {len(black)} community areas" in text and f"of {share:.1f}%" in text
 
 
-def test_a_fraction_before_its_places_and_wealth_words_on_poverty(ask, hom):
+def test_a_fraction_before_its_places_and_wealth_words_on_poverty(ask, raw):
     acs = ref._acs()
     top = _quartile(acs["hispanic_or_latino"] / acs["total_population"], 4)
-    mine = hom[hom.area.isin(top) & hom.year.between(2001, 2022)]
+    mine = raw[raw.area.isin(top) & raw.year.between(2001, 2022)]
     text = lead(ask("The quarter of community areas with the highest Hispanic share (ACS 19-23): what % of their "
                     "homicides from 2001-2022 were flagged domestic?"))
     assert f"The {len(top)} community areas" in text and f"{mine.domestic.mean() * 100:.1f}%" in text
     assert f"and {len(top) - 10} more" in text  # ten names alone would read as the whole set
     years = ref._years(2019, 2022)
     poorest, least = _quartile(ref._sm("poverty"), 4), _quartile(ref._sm("poverty"), 1)
-    times = _pooled_rate(poorest, years) / _pooled_rate(least, years)
+    times = ref.pooled_rate(poorest, years) / ref.pooled_rate(least, years)
     text = lead(ask("split the 77 areas into poverty quartiles (2008-12). how many times higher is the pooled "
                     "2019-2022 homicide rate in the poorest quartile than in the least-poor one?"))
-    assert f"{times:.2f} times" in text and f"{_pooled_rate(poorest, years):.1f} homicides per 100,000" in text
+    assert f"{times:.2f} times" in text and f"{ref.pooled_rate(poorest, years):.1f} homicides per 100,000" in text
 
 
 def test_a_count_summed_beside_a_plain_average_over_the_rest(ask):
@@ -79,20 +70,20 @@ def test_a_count_summed_beside_a_plain_average_over_the_rest(ask):
            f"typical home value (Zillow ZHVI) in September 2024 of ${zhvi[rest].mean():,.0f}" in text
 
 
-def test_two_series_yearly_index_and_a_stated_population_basis(ask, hom):
+def test_two_series_yearly_index_and_a_stated_population_basis(ask, raw):
     ihs = pd.read_csv(ref.DATA / "property_ihs_price_index_long.csv")
     year = ihs[ihs.year == 2024].groupby("submarket_code").index_2000q1_100.mean()
     text = lead(ask("IHS house price index for the City of Chicago in 2024 (average of the four quarters) vs Cook "
                     "County?"))
     assert f"{year['CHICAGO']:.1f} in 2024" in text and f"{year['COOK']:.1f} in 2024" in text
-    austin = (hom.area == 25) & (hom.year == 2015)
+    austin = (raw.area == 25) & (raw.year == 2015)
     rate = austin.sum() / ref._pop2010()[25] * 1e5
     text = lead(ask("Austin's homicide rate per 100k in 2015 (2010 census population)?"))
     assert f"{rate:.1f} per 100,000" in text and "2010-2015" not in text
 
 
-def test_at_least_is_no_ranking_and_gaps_to_the_city(ask, hom):
-    count = int(((hom.ward == 28) & (hom.year == 2022)).sum())
+def test_at_least_is_no_ranking_and_gaps_to_the_city(ask, raw):
+    count = int(((raw.ward == 28) & (raw.year == 2022)).sum())
     text = lead(ask("homicide rate per capita for ward 28 in 2022? if you can't do the rate at least give the count"))
     assert text.startswith(f"There were {count} homicides in ward 28 in 2022") and "lowest" not in text
     city = pd.read_csv(ref.DATA / "socioeconomic.csv")
@@ -106,8 +97,8 @@ def test_at_least_is_no_ranking_and_gaps_to_the_city(ask, hom):
     assert "could not use" not in text
 
 
-def test_a_month_past_the_end_is_out_of_range_not_zero(ask, registry, hom):
-    so_far = int((hom.year == 2023).sum())
+def test_a_month_past_the_end_is_out_of_range_not_zero(ask, registry, raw):
+    so_far = int((raw.year == 2023).sum())
     for question in ("how many homicides in 2023 so far, and how many in December 2023?",
                      "how many homicides were there in 2023 so far? and how many in december 2023"):
         text = lead(ask(question))
@@ -117,7 +108,7 @@ def test_a_month_past_the_end_is_out_of_range_not_zero(ask, registry, hom):
     result = registry.run("query_homicides_advanced", {"year": 2023, "months": [12]})
     assert not result.ok and result.error["code"] == "out_of_range" and "December 2023" in result.error["message"]
     july = registry.run("query_homicides_advanced", {"year": 2023, "months": [7]})
-    assert july.ok and july.values["total"] == int(((hom.year == 2023) & (hom.month == 7)).sum())
+    assert july.ok and july.values["total"] == int(((raw.year == 2023) & (raw.month == 7)).sum())
 
 
 def test_a_text_value_the_lead_gives_is_held_to():

@@ -13,18 +13,9 @@ import pandas as pd
 import pytest
 
 from tests import semantic_reference as ref
-from tests.planner_helpers import lead, raw_homicides
+from tests.planner_helpers import lead
 
 pytestmark = pytest.mark.full_data
-
-
-@pytest.fixture(scope="module")
-def hom() -> pd.DataFrame:
-    return raw_homicides(ref.DATA)
-
-
-def _pooled_rate(areas, years) -> float:
-    return ref._counts(years)[areas].sum() / (ref._acs_pop()[areas].sum() * len(years)) * 1e5
 
 
 def _quantile(values: pd.Series, groups: int, which: int) -> list:
@@ -79,21 +70,21 @@ def test_quintiles_by_a_groups_share_and_the_medians_two_halves(ask):
     acs = ref._acs()
     kids = (acs["male_0_to_17"] + acs["female_0_to_17"]) / acs["total_population"]
     years = ref._years(2019, 2022)
-    gap = _pooled_rate(_quantile(kids, 5, 5), years) - _pooled_rate(_quantile(kids, 5, 1), years)
+    gap = ref.pooled_rate(_quantile(kids, 5, 5), years) - ref.pooled_rate(_quantile(kids, 5, 1), years)
     text = lead(ask("split areas into fifths by share of residents under 18 (ACS 19-23). whats the difference in "
                     "pooled 2019-2022 homicide rate between the top fifth and bottom fifth? per 100k/yr, ACS pop"))
     assert f"a difference of {gap:.1f}" in text
     zhvi = ref._ca_zhvi(2024, 9)
     below, above = zhvi[zhvi < zhvi.median()].index, zhvi[zhvi > zhvi.median()].index
-    times = _pooled_rate(below, (2022,)) / _pooled_rate(above, (2022,))
+    times = ref.pooled_rate(below, (2022,)) / ref.pooled_rate(above, (2022,))
     text = lead(ask("Split the areas at the median Zillow home value (Sept 2024). How many times higher is the pooled "
                     "2022 homicide rate in the below-median half than in the above-median half? ACS 2019-23 "
                     "population"))
     assert f"{times:.2f} times" in text
 
 
-def test_a_domestic_share_correlated_and_a_sets_range(ask, hom):
-    rows = hom[hom.area.notna()]
+def test_a_domestic_share_correlated_and_a_sets_range(ask, raw):
+    rows = raw[raw.area.notna()]
     share = rows.groupby(rows.area.astype(int)).domestic.mean().reindex(ref.AREAS) * 100
     acs = ref._acs()
     poor = acs["under_25_000"] / acs[["under_25_000", "_25_000_to_49_999", "_50_000_to_74_999",
