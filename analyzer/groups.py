@@ -119,12 +119,10 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
     # "the poorest quartile" by poverty (hardship, ...) is its highest: wealth words run against such a measure
     flip = ranking["metric"] in _POORER_WHEN_HIGHER
     for found in _QUANTILE_PICK_RE.finditer(low):
-        end = next((found.group(k) for k in ("low", "low2", "high", "high2") if found.group(k)), "")
-        wealth = flip and re.match(r"(?:poor|rich|wealth)", end.lower())
         if found.group("low") or found.group("low2"):
-            pick = m if wealth else 1
+            pick = _end_pick(found.group("low") or found.group("low2"), True, m, flip)
         elif found.group("high") or found.group("high2"):
-            pick = 1 if wealth else m
+            pick = _end_pick(found.group("high") or found.group("high2"), False, m, flip)
         else:
             word = found.group("nth") or found.group("num") or found.group("q")
             pick = _PLACE_ORDINALS.get(word.lower(), None) or int(word)
@@ -133,8 +131,7 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
             consumed.append(found.span())
     other = _OTHER_PICK_RE.search(low, consumed[-1][1]) if len(picks) == 1 else None
     if other:  # "the poorest quartile vs the richest one": the other end, its quantile word left to the first
-        wealth = flip and re.match(r"(?:poor|rich|wealth)", (other.group("low") or other.group("high")).lower())
-        picks.append((m if wealth else 1) if other.group("low") else (1 if wealth else m))
+        picks.append(_end_pick(other.group("low") or other.group("high"), bool(other.group("low")), m, flip))
         consumed.append(other.span())
     if len(picks) != 2 or picks[0] == picks[1]:
         return None
@@ -148,6 +145,13 @@ def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: 
 _COUNT_SUMMED_RE = re.compile(r"\b(?:homicides|murders|killings)\b[^.;?]{0,30}?\b(?:combined|in\s+total|altogether|"
                               r"summed)\b|\b(?:combined|total)\s+(?:number\s+of\s+)?(?:homicides|murders|killings)\b",
                               re.I)
+
+
+def _end_pick(word: str, low: bool, groups: int, flip: bool) -> int:
+    """The group an end word picks, 1 = the lowest; a wealth word over a measure whose top is the poorest picks the
+    other end ("the poorest quartile" by poverty is its top one)."""
+    wealth = flip and re.match(r"(?:poor|rich|wealth)", word.lower())
+    return (groups if wealth else 1) if low else (1 if wealth else groups)
 
 
 def compared_groups(low: str, condition, ranking: dict | None, consumed: list,

@@ -1360,8 +1360,9 @@ def area_value_change(analysis: Analysis) -> dict | None:
         return None
     specs, derived, key = _home_values(analysis)
     # (a homicide density is over the years asked: "killings per square mile 2016-2022")
-    others = [s for s in (_spec(m, analysis, _period(analysis) if m == "homicide_density" else None)
-                          for m in _others(analysis, "home_value"))
+    def when(metric: str) -> dict | None:
+        return _period(analysis) if metric == "homicide_density" else None
+    others = [s for s in (_spec(m, analysis, when(m)) for m in _others(analysis, "home_value"))
               if s and s["measure"] not in ("homicides", "homicide_rate")]
     # "the highest homicide rate over 2016-2020": a level over the span ranks, not the span's two ends
     level = ranking.metric == "homicides" and not analysis.ranks_homicide_change and bool(analysis.periods)
@@ -1386,8 +1387,7 @@ def area_value_change(analysis: Analysis) -> dict | None:
             others = [ranked, *others]
         key, direction = _name(ranked), ranking.order
     ranks_other = ranking.metric in (*SOCIO_METRICS, *CENSUS_METRICS, "homicide_density", "population_density")
-    other = _spec(ranking.metric, analysis, _period(analysis) if ranking.metric == "homicide_density" else None) \
-        if ranks_other else None
+    other = _spec(ranking.metric, analysis, when(ranking.metric)) if ranks_other else None
     if other is not None and any(_name(s) == _name(other) for s in others):
         # "the area with the highest unemployment: how much did values in its ZIP change", "the top three by Asian
         # share: how much did their values go up": that measure ranks
