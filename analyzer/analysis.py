@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 from analyzer.bound_periods import BoundPeriod
+from semantic.catalog import catalog
 
 
 # A question with a date and no subject is read as homicides (the only data kept by date); a later part of a
@@ -64,7 +65,12 @@ class SubmarketMatch:
 
 # The measures only the semantic layer computes (no tool has them), each with its data domain: the analyzer reads them
 # from their declarations' words (semantic/datasets/), and only a query answers them.
-LAYER_MEASURES = {"land_area": "census", "population_density": "census", "homicide_density": "homicides"}
+# Homicides over the period per unit of something an area holds (its land, its households), declared in the semantic
+# layer (semantic/datasets/homicides.py): each is read, bounded, ranked and composed as one kind.
+HOMICIDE_RATIOS = tuple(m.name for m in catalog().measures.values()
+                        if m.dataset == "homicides" and m.agg == "ratio" and m.denominator != "person_years"
+                        and catalog().measures[m.denominator].dataset != "homicides")
+LAYER_MEASURES = {"land_area": "census", "population_density": "census", **{m: "homicides" for m in HOMICIDE_RATIOS}}
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,7 @@ class RankedSet:
     # 15 for rate in 2004-2008"): (first, last); () where it names none
     years: tuple = ()
     position: int = 1  # within a set: "which one had the SECOND highest": the place at that rank
+    within: bool = False  # "the 3 worst of them": ranked among the set before it, not over every place
 
 
 @dataclass
@@ -181,7 +188,9 @@ class Analysis:
     rank_within: RankedSet | None = None
     # two sets of places compared (analyzer/groups.py): {"kind": "rest" | "each" | "ends", "figure", "bounds"}
     compared_groups: dict | None = None
-    asks_spread: str | None = None  # "range" | "median": the places' values' spread asked (analyzer/groups.py)
+    asks_spread: str | None = None  # "range" | "median" | "mean" | "slope": the spread asked (analyzer/groups.py)
+    weight_by: str = ""  # "weighted by the ACS population": the population a weighted mean weighs by (query weight_by)
+    cover_share: float | None = None  # "how few areas hold half the homicides": the share of the whole (50.0)
     asks_peak: str | None = None  # "when did the price index peak": "high" | "low", a series' extreme over time
     runner_up_gap: bool = False  # "how far ahead of the runner-up": the first two ranked, the gap between them
     ranks_submarkets: bool = False  # "which IHS submarket had ...": the submarkets are the places ranked

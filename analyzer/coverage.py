@@ -137,7 +137,7 @@ FILLER_LONG = tuple(w for w in FILLER if len(w) >= 5)
 # Comparatives: used when the reading compares, ranks or follows a trend.
 COMPARATIVES = frozenset("""higher lower more less fewer bigger smaller larger better worse cheaper pricier safer
 deadlier richer poorer greater""".split())
-AVERAGE_WORDS = frozenset("average averages avg mean".split())
+AVERAGE_WORDS = frozenset("average averages averaged avg mean".split())
 # Words of rising and falling: used when the reading follows a change over time.
 CHANGE_WORDS = frozenset("climb climbed climbing rise rose risen rising grow grew grown jump jumped fall fell fallen "
                          "drop dropped go went gone up down shift shifted spike spiked spikes surge surged plunge "

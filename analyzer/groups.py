@@ -24,6 +24,9 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
+                      # "below the median vs above the median": the side named again
+                      r"(?:vs\.?|versus|compared\s+(?:to|with))\s+(?:those\s+|areas\s+|ones\s+)?(?:above|over|below|"
+                      r"under)\s+the\s+median\b(?!\s+(?:half|group|set|areas|ones))|"
                       # "in the below-median half than in the above-median half": the other side named
                       r"(?:than|vs\.?|versus|against|and|to)\s+(?:in\s+)?(?:the\s+)?(?:above|over|below|under)"
                       r"[\s-]+median\s+(?:half|group|set|areas|ones)|"
@@ -255,9 +258,67 @@ def asks_range(low: str) -> bool:
     return bool(_RANGE_RE.search(low))
 
 
+# A straight line fitted through a series ("the slope of the yearly counts", "a least-squares trend line")
+_SLOPE_RE = re.compile(r"\bslope\b|\bleast[\s-]+squares?\b(?:\s+(?:fit|line|regression|trend))?|"
+                       r"\b(?:line|trend)\s+of\s+best\s+fit\b|\bbest[\s-]+fit(?:ting)?\s+line\b|"
+                       r"\b(?:fit(?:ted|ting)?|draw(?:ing)?|run(?:ning)?)\s+(?:a\s+|the\s+)?(?:straight\s+|linear\s+|trend\s+)?"
+                       r"(?:line|regression)(?:\s+(?:through|to|on))?\b|\blinear\s+(?:trend|fit|regression)\b|"
+                       r"\b(?:regression|trend)\s+line\b|\bstraight[\s-]+line\b", re.I)
+# "how few areas account for half of the homicides": the fewest places, largest first, that reach a share of the whole
+_COVER_RE = re.compile(r"\bhow\s+(?:few|many)\s+(?:of\s+the\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)\b"
+                       r"[^?.]{0,50}?\b(?:account(?:s|ed)?\s+for|hold|held|make\s+up|made\s+up|cover|contain|"
+                       r"add\s+up\s+to|reach|produce|concentrate)\b[^?.]{0,20}?\b(?P<share>half|a\s+third|a\s+quarter|"
+                       r"one[\s-]+(?:half|third|quarter)|two[\s-]+thirds|three[\s-]+quarters|\d{1,2}(?:\.\d)?\s*(?:%|percent))",
+                       re.I)
+_COVER_WORDS_RE = re.compile(r"\bconcentrat\w*|\b(?:starting|beginning)\s+(?:with|from)\s+the\s+(?:worst|most|highest|"
+                             r"biggest|largest|top)(?:\s+(?:one|ones|areas?))?\b|\blargest\s+first\b", re.I)
+_COVER_SHARES = {"half": 50.0, "a third": 100 / 3, "a quarter": 25.0, "one half": 50.0, "one third": 100 / 3,
+                 "one quarter": 25.0, "two thirds": 200 / 3, "three quarters": 75.0}
+
+
+_VINTAGE = (r"(?:(?:the\s+)?(?:2019\s*[-\u2013]\s*(?:20)?23\s+)?acs(?:\s+(?:5[\s-]year\s+)?2019\s*[-\u2013]\s*(?:20)?23)?|"
+            r"current|latest|recent|2019\s*[-\u2013]\s*(?:20)?23|(?:the\s+)?2010(?:\s+census)?|census\s+2010)")
+# "weighted by each area's 2019-23 ACS population", "ACS-population-weighted", "weighted by population (2010 census)"
+_WEIGHT_POP_RE = re.compile(rf"\bweight(?:ed|ing|s)?\s+(?:by|with|using|on)\s+(?:each\s+[\w\s]{{0,20}}?['\u2019]s?\s+|the\s+|"
+                            rf"their\s+|its\s+)?(?:(?P<which>{_VINTAGE})\s+)?(?:pop(?:ulation)?s?|residents|headcounts?)\b"
+                            rf"(?:\s*\((?P<paren>{_VINTAGE})[^)]{{0,20}}\))?|"
+                            rf"\b(?P<before>{_VINTAGE})[\s-]+pop(?:ulation)?[\s-]+weighted\b", re.I)
+
+
+def weight_population(low: str, consumed: list) -> str:
+    """The population a weighted mean weighs areas by where the question names one ("acs_2019_2023",
+    "census_2010"), else "" (the declared weight)."""
+    found = _WEIGHT_POP_RE.search(low)
+    if found is None:
+        return ""
+    which = found.group("which") or found.group("paren") or found.group("before") or ""
+    if not which:
+        return ""
+    consumed.append(found.span())
+    return "census_2010" if "2010" in which else "acs_2019_2023"
+
+
+def cover_asked(low: str, consumed: list) -> float | None:
+    """The share of the whole the fewest places must reach ("how few areas account for half": 50), or None."""
+    found = _COVER_RE.search(low)
+    if found is None:
+        return None
+    consumed.append(found.span())
+    # "how concentrated", "(starting with the worst)": the cover's own words
+    consumed += [m.span() for m in _COVER_WORDS_RE.finditer(low)]
+    word = re.sub(r"[\s-]+", " ", found.group("share").lower())
+    number = re.match(r"[\d.]+", word)
+    return float(number.group(0)) if number else _COVER_SHARES[word]
+
+
 def spread_asked(low: str, condition, consumed: list) -> str | None:
     """"range" where the question asks how far apart the places' highest and lowest values are, "median" where it
-    asks the median of their values, "mean" their plain mean; the words read are added to ``consumed``."""
+    asks the median of their values, "mean" their plain mean, "slope" a straight line through a series; the words
+    read are added to ``consumed``."""
+    found = list(_SLOPE_RE.finditer(low))
+    if found and not condition:
+        consumed += [m.span() for m in found]
+        return "slope"
     found = list(_RANGE_RE.finditer(low))
     if found:
         consumed += [m.span() for m in found]

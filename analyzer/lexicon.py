@@ -272,6 +272,7 @@ UNSUPPORTED: list[tuple[str, str]] = [
                 r"pedestrians?"),
     # the homicide rows are first-degree murders (IUCR 0110) only: no manslaughter or reckless homicide
     ("manslaughter", r"(?:involuntary\s+)?manslaughters?|reckless\s+homicides?"),
+    ("second-degree murder", r"second[\s-]+degree\s+(?:murders?|homicides?|killings?)"),
     # A graduation rate is a school's figure; the indicators hold adults' diplomas, another measure.
     ("graduation rates", r"graduation\s+rates?|dropout\s+rates?"),
     ("schools", r"schools?(?!ing)|test\s+scores?|cps\b"),
@@ -524,7 +525,8 @@ INDEX_BASE_RE = re.compile(r"\b(?:base(?:d)?\s*(?:on|at|:)?\s*)?(?:19|20)\d\d\s*
                            r"\b(?:19|20)\d\d\s*[-\s]?q[1-4]\s+(?:is|as|=)\s+(?:the\s+)?base\b", _FLAGS)
 # A rate's population basis stated, as the convention is ("2010 census population for 2013, 2019-2023 ACS for 2017",
 # "2010 census pop through 2015, ACS after"): which population each year's rate uses, no year or population asked.
-_BASIS_YEARS = r"(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?|later\s+years|the\s+rest|after(?:wards)?)"
+_BASIS_YEARS = r"(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*(?:19|20)?\d\d)?|later\s+years|the\s+rest|after(?:wards)?|" \
+               r"(?:each|every|all)\s+(?:the\s+)?years?|all\s+of\s+them|the\s+whole\s+(?:span|period))"
 RATE_BASIS_RE = re.compile(r"\b(?:the\s+)?(?:2010\s+census|census\s+2010)\s+(?:pop(?:ulation)?s?\.?\s+)?"
                            r"(?:for|through|thru|until|up\s+to|before|in)\s+" + _BASIS_YEARS + r"|"
                            r"\b(?:the\s+)?(?:(?:2019\s*[-\u2013]\s*(?:20)?23\s+)?acs|2019\s*[-\u2013]\s*(?:20)?23)"
@@ -538,7 +540,8 @@ _BASIS_ASIDE_RE = re.compile(r"\(\s*(?:using\s+|on\s+|with\s+)?(?:the\s+)?(?:201
 
 
 _QUOTED_RE = re.compile(r"(?<![\w'\u2019])['\u2018\u2019]([a-z0-9][^'\u2018\u2019\n]{1,60}?)['\u2019](?![\w'\u2019])", _FLAGS)
-_OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?))\s+of\s+(?:(?:the|its|their|all(?:\s+the)?)\s+)?(?:four\s+|4\s+)?(?:quarters|"
+_OF_QUARTERS_RE = re.compile(r"(\b(?:averages?|means?|averaged))\s+(?:of|over|across)\s+(?:(?:the|its|their|all(?:\s+the)?)\s+)?"
+                             r"(?:four\s+|4\s+)?(?:quarters|"
                              r"quarterly\s+(?:values|figures|readings))\b", _FLAGS)
 
 
@@ -554,6 +557,7 @@ _EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?
                          r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?|"
                          # "(negative if West Englewood had fewer)": the sign's meaning, the answer's form
                          r"\b(?:negative|positive)\s+(?:if|when|means|=)\s+[^()]{1,60}(?=\))", _FLAGS)
+_DEFINED_RE = re.compile(r"\(\s*(?:where\s+)?([a-z]{4,})\s*(?:=|:=|means|is\s+defined\s+as)\s*[^()]{3,80}\)", _FLAGS)
 # "(share of the five income bands)": what an income band's share is of, the convention; read (its words name the
 # household income) but asking nothing more
 BAND_BASE_RE = re.compile(r"\b(?:(?:as\s+a\s+)?(?:share|percent(?:age)?)\s+of\s+|(?:pooled\s+)?over\s+)?"
@@ -591,6 +595,9 @@ def without_conventions(low: str) -> str:
     # "its 'change since 2000'": quotation marks around a phrase quote a name; the words are read, not the marks
     low = _QUOTED_RE.sub(lambda m: " " + m.group(1) + " ", low)
     low = _EXAMPLE_RE.sub(lambda m: " " * len(m.group(0)), low)
+    # "homicides per 1,000 households (households = 2019-23 ACS income-band total)": a word named before defined
+    low = _DEFINED_RE.sub(lambda m: " " * len(m.group(0)) if re.search(rf"\b{re.escape(m.group(1))}\b", low[:m.start()])
+                          else m.group(0), low)
     low = _one_years_months(low)
     low = _STATIONS_COUNTED_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), low)
     # "annual averages of the quarters": how a year of a quarterly index is made, no quarter asked
@@ -626,7 +633,8 @@ SHARE_OF_CITY_RE = re.compile(
 TIMES_RE = re.compile(r"\bhow\s+many\s+times\b|\btimes\s+(?:as\s+(?:many|high|much|large|big)|more|higher|greater|"
                       r"bigger|larger)\b|\bratio\b|\bmultiple\s+of\b", _FLAGS)
 GAP_RE = re.compile(r"\bgaps?\b|\bdifferences?\b|"
-                    r"\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+)?"
+                    r"\bhow\s+(?:much|many)\s+(?:(?:index\s+|percentage\s+)?points?\s+|dollars\s+|"
+                    r"(?:places|spots|positions|ranks|notches)\s+)?"
                     r"(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b"
                     r"(?:\s+or\s+(?:more|higher|lower|less|fewer|bigger|greater|smaller|above|below)\b)?|\bexceeds?\b|\bexceeded\b|\bby\s+how\s+(?:much|many)\b|\bhow\s+far\s+(?:above|below|apart|ahead|behind)\b|"
                     r"\bmargin\b", _FLAGS)

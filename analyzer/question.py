@@ -20,7 +20,7 @@ import re
 import unicodedata
 from types import SimpleNamespace
 
-from analyzer.analysis import (LAYER_MEASURES, NO_SUBJECT, Analysis, AreaCondition, HomicideCoverage, PlaceMatch,
+from analyzer.analysis import (HOMICIDE_RATIOS, LAYER_MEASURES, NO_SUBJECT, Analysis, AreaCondition, HomicideCoverage, PlaceMatch,
                                Ranking, YearSpan)
 from analyzer.lexicon import (
     correct_place_words,
@@ -88,7 +88,7 @@ from analyzer.districts import (DISTRICT_WORD, STATION_SET_RE, district_label_sp
 from analyzer.asked_subject import GENERAL_WORDS, asked_subject
 from analyzer.conditions import apart, change_bound, left_out_spans, read_conditions
 from analyzer.groups import (MEAN_RE, asks_range, compared_groups, rest_compared, set_share_size, share_base,
-                             share_of_places, spread_asked)
+                             share_of_places, spread_asked, cover_asked, weight_population)
 from analyzer.count_scope import COUNT_FLOOR_RE, census_by_count, count_floor, locations_together, set_aside_shares
 from analyzer.places import (extract_places, name_alderpersons, place_warnings, positions_in_lists,
                              spell_place_numbers)
@@ -290,6 +290,9 @@ def _read_subjects(w) -> None:
     if ihs["submarkets"] or ihs["triggered"]:  # a submarket, or "IHS"/"price index": the IHS price index
         add_unique(metrics, "price_trend")
         add_unique(domains, "property")
+        homes = next(p for m, _, p in METRIC_RES if m == "home_value")
+        if "home_value" in metrics and not homes.search(_INDEX_NAME_RE.sub(" ", low)):
+            metrics.remove("home_value")  # "the IHS house price index": the index's own name, no Zillow value
     quarter = ihs["quarter"] if "property" in domains else None
     if ihs.get("since_year") and "property" in domains and not periods:
         periods = [{"start": ihs["since_year"], "end": ihs["since_year"]}]  # the change since then (rules/calls.py)
@@ -297,7 +300,10 @@ def _read_subjects(w) -> None:
     consumed += ihs["consumed"] if "property" in domains else []
     # "safe"/"dangerous" alone means homicides; "more than"/"less than" are not metrics.
     # "the 5 lowest income community areas (per capita)": the words qualify the income, not the homicides.
-    per_capita = bool(PER_CAPITA_RE.search(_INCOME_PER_CAPITA_RE.sub(" ", low))) and "homicides" in metrics
+    # ("homicides per 1,000 households": a declared ratio's own words ask no rate per resident)
+    own = [(a, b) for name, a, b in declared_spans(low, LAYER_MEASURES) if name in HOMICIDE_RATIOS]
+    unrated = "".join(" " if any(a <= i < b for a, b in own) else ch for i, ch in enumerate(low)) if own else low
+    per_capita = bool(PER_CAPITA_RE.search(_INCOME_PER_CAPITA_RE.sub(" ", unrated))) and "homicides" in metrics
     if re.search(r"\b(?:unemployment|poverty|crime|murder|homicide|arrest|clearance)\s+rates?\b", low) and \
             not re.search(r"\b(?:homicide|murder|killing)[\s-]+rates?\b", low) and \
             not re.search(r"\bper[\s-]capita\b(?!\s+income)|\bper\s+(?:100|1,?000|person|resident)", low):
@@ -391,6 +397,8 @@ def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
     median across the areas"), a threshold's count as a share of all ("what percent of areas have ...")."""
     w.compared = compared_groups(w.low, condition, ranking, consumed, w.metric_pos)
     w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
+    w.cover = cover_asked(w.low, consumed) if not (w.compared or w.spread or condition) else None
+    w.weight_by = weight_population(w.low, consumed)
     w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
     w.share_base = share_base(w.low, w.metric_pos, consumed) if w.share_of_places else None
     if w.share_of_places and not w.share_base and set_share_size(w.low) in {s.n for s in ranked_sets(w.low,
@@ -457,7 +465,10 @@ def _link_fields(w, result: dict) -> None:
         and bool(_DISTRICT_COUNTED_RE.search(w.low))
     # the count named again for the station's area ("... compared with homicides in the community area where the
     # district 6 station sits", "give both counts")
-    result["area_counted_too"] = result["district_counted"] and (
+    # (a district a ranking found counted its own: "the district with the most homicides in 2020 ... how many 2020
+    # homicides happened in the area where the station is")
+    ranked = w.station_area and bool(w.ranking) and w.group_by == "district"
+    result["area_counted_too"] = (result["district_counted"] or ranked) and (
         len(re.findall(r"\b(?:homicides?|murders?|killings?)\b", w.low)) >= 2 or bool(re.search(
             r"\b(?:both|each|the\s+two)\s+(?:counts|numbers|totals)\b", w.low)))
 
@@ -551,13 +562,8 @@ def _read_shape(w) -> None:
         ranking = {**ranking, "apart": True} if apart else ranking if within else None
         group_by = None
     place_count = len(areas) + len(wards) + len(districts) + len(zips)
-    # "where did Englewood rank among community areas for homicides": one named area's position among all of them
-    rank_of = _RANK_OF_RE.search(low) if place_count == 1 else None
-    if rank_of:
-        consumed += [rank_of.span()] + [m.span() for m in _RANK_SCALE_RE.finditer(low)]
+    if _rank_asked(w, place_count):
         ranking = None  # "rank out of the 77 community areas (1 = most)": the position asked, not a top 77
-    w.asks_rank = bool(rank_of)
-    w.rank_order = "asc" if rank_of and _RANK_ASC_FIRST_RE.search(low) else "desc"
     comparison = (bool(COMPARE_RE.search(low)) and not condition) or place_count >= 2 or len(periods) >= 2 or \
         len(times.date_spans) >= 2 or len(times.hour_spans) >= 2
     if areas and "homicides" in metrics and not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low) and \
@@ -571,6 +577,19 @@ def _read_shape(w) -> None:
     _read_sets(w, condition, ranking, consumed)
     w.floor, w.follow, w.group_by, w.per_capita, w.periods = floor, follow, group_by, per_capita, periods
     w.place_count, w.ranking, w.years = place_count, ranking, years
+
+
+def _rank_asked(w, place_count: int) -> bool:
+    """"Where did Englewood rank among community areas for homicides": one named area's position among all of them,
+    counted from the highest unless the question says 1 is the lowest."""
+    low = w.low
+    rank_of = _RANK_OF_RE.search(low) if place_count == 1 else None
+    if rank_of:
+        w.consumed += [rank_of.span()] + [m.span() for m in _RANK_SCALE_RE.finditer(low)] + \
+            [m.span() for m in _RANK_ASC_FIRST_RE.finditer(low)]
+    w.asks_rank = bool(rank_of)
+    w.rank_order = "asc" if rank_of and _RANK_ASC_FIRST_RE.search(low) else "desc"
+    return bool(rank_of)
 
 
 def _unknown_submarkets(w) -> list[str]:
@@ -1088,7 +1107,7 @@ def _change_conditions(w, result: dict, condition):
         condition = result["area_condition"] = AreaCondition("home_value_change", side, value, condition.span,
                                                              percent=True)
         result["group_by"] = None
-    condition = _growth_bounds(w, result, _times_change(w, result, condition))
+    condition = _growth_bounds(w, result, _faster_change(w, result, _times_change(w, result, condition)))
     if "home_value" in metrics and len(w.month_years) == 2 and not result["ranking"] and not condition \
             and not (areas or wards or districts or zips) and _AREAS_WORD_RE.search(low) \
             and _HOME_CHANGE_RE.search(low):
@@ -1123,6 +1142,33 @@ def _growth_bounds(w, result: dict, condition):
     result["more_conditions"] = [grown(c) for c in result["more_conditions"]]
     result["area_condition"] = grown(condition)
     return result["area_condition"]
+
+
+# "saw home values grow faster than the average area": the change bounded by the places' own mean (or median, or
+# the city's figure)
+_FASTER_RE = re.compile(r"\b(?:grow|grew|grown|growing|rise|rose|risen|rising|climb(?:ed)?|increase[ds]?|appreciate[ds]?|"
+                        r"gain(?:ed)?)\s+(?P<way>faster|more|quicker|slower|less)\s+than\s+(?:the\s+|in\s+the\s+|an?\s+)?"
+                        r"(?P<ref>average|typical|median|mean|city(?:'s)?|city[\s-]wide|overall)\b(?:\s+(?:community\s+)?"
+                        r"(?:area|neighbou?rhood|growth|rate|change|figure))?")
+
+
+def _faster_change(w, result: dict, condition):
+    """"Of the areas more than 40% Black, what percent saw home values grow faster than the average area between Sept
+    2019 and Sept 2024": the percent change between the two months above the places' mean, asked of the set."""
+    faster = _FASTER_RE.search(w.low)
+    if not faster or "home_value" not in w.metrics or len(w.month_years) != 2 or w.areas or w.zips:
+        return condition
+    w.consumed.append(faster.span())
+    ref = faster.group("ref")
+    change = AreaCondition("home_value_change", "below" if faster.group("way") in ("slower", "less") else "above",
+                           0.0, faster.span(), percent=True,
+                           reference="median" if ref == "median" else "city" if ref.startswith("city") else "mean")
+    if condition is None:
+        result["area_condition"], result["group_by"] = change, None
+        return change
+    result["more_conditions"] = [*result["more_conditions"], change]
+    result["conditions_joint"] = not _BASE_FIRST_RE.match(w.low)  # "of the areas ..., what percent saw": of the set
+    return condition
 
 
 def _times_change(w, result: dict, condition):
@@ -1193,9 +1239,8 @@ def _finish(w) -> Analysis:
         result["more_conditions"] = [c for c in result["more_conditions"] if c is not other]
         result["compared_groups"] = {"kind": "sides", "figure": "mean" if MEAN_RE.search(low) else "pooled",
                                      "bounds": [], "other": {"side": other.side, "value": other.value}}
-    result["asks_spread"] = w.spread
-    result["asks_share_of_places"] = w.share_of_places
-    result["share_base"] = w.share_base
+    result.update(asks_spread=w.spread, cover_share=w.cover, weight_by=w.weight_by,
+                  asks_share_of_places=w.share_of_places, share_base=w.share_base)
     _query_parts(w, result)
     _periods_not_held(w, result)
     named_places = len(areas) + len(wards) + len(districts)
@@ -1435,7 +1480,8 @@ _RANK_SCALE_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:most|highest|top|first|
                             r"(?:most|least)\s+\w+)\s*\)|"
                             r"\bout\s+of\s+(?:the\s+|all\s+)?(?:77|all)\b")
 # "(1 = lowest)": a rank counted from the bottom
-_RANK_ASC_FIRST_RE = re.compile(r"\(\s*1\s*=\s*(?:the\s+)?(?:lowest|least|fewest|cheapest|smallest)\b")
+_RANK_ASC_FIRST_RE = re.compile(r"(?:\(\s*1\s*=|\b(?:counting|with|taking|where|treating)\s+(?:#\s*)?1\s+(?:as|=|is|being)"
+                                r")\s*(?:the\s+)?(?:lowest|least|fewest|cheapest|smallest|poorest)\b(?:\s+of\s+(?:the\s+|all\s+)?77\b)?")
 _RANK_OF_RE = re.compile(r"\b(?:rank(?:ed|s|ing)?|what\s+position|(?:which|what)\s+place)\b")
 # A superlative on the home value itself, not on its change ("the zip with the highest zillow value in september
 # 2024 - how much has it grown since 2010": the value ranks the ZIPs, the growth is asked of the one found)
@@ -1472,6 +1518,10 @@ _SUBMARKET_SUPERLATIVE_RE = re.compile(r"\bsubmarkets?\b[^.?;]{0,40}?\b(?:larges
 IHS_YEARS = range(2000, 2026)  # the price index's quarters: 2000Q1 to 2025Q4
 
 
+_INDEX_NAME_RE = re.compile(r"\b(?:(?:ihs|depaul)\s+)?(?:house|home|housing)\s+price\s+ind(?:ex|ices)\b|\bprice\s+ind(?:ex|ices)\b")
+_THAT_YEAR_RE = re.compile(r"\b(?:that|the\s+same|that\s+same|this)\s+year\b|\bin\s+that\s+year\b")
+
+
 def _index_years(w, result: dict) -> None:
     """"... total homicides in 2022? and how much did that submarket's price index rise from 2019 to 2024": a year
     whose clause names the index last before it (no homicide word between, none right after it) dates the index,
@@ -1494,6 +1544,9 @@ def _index_years(w, result: dict) -> None:
     if not dated:
         return
     result["index_years"] = sorted(y for y in index if y in IHS_YEARS)
+    last = max(m.end() for m in re.finditer(r"\b(?:19|20)\d{2}\b", text) if int(m.group(0)) in dated)
+    if _THAT_YEAR_RE.search(text, last):  # "... in 2022, and how many homicides that year": the homicides' too
+        return
     result["years"] = [y for y in result["years"] if y not in dated]
     result["periods"] = [p for p in result["periods"] if p["start"] not in dated and p["end"] not in dated]
     kept = sorted(result["years"])
@@ -1589,7 +1642,8 @@ def _typed(found: dict) -> Analysis:
         **found)
 
 
-_BETWEEN_RE = re.compile(r"\b(?:correlat\w*|relationship|r)\s+between\b")
+# ("correlate the hardship index with each area's arrest rate": the two after the verb)
+_BETWEEN_RE = re.compile(r"\b(?:correlat\w*|relationship|r)\s+between\b|\bcorrelat(?:e|ing)\b(?=[^?.]{0,80}\bwith\b)")
 _NOT_A_SIDE = ("trend", "correlation", "price_trend")
 
 
@@ -1597,8 +1651,12 @@ def _correlated_pair(low: str, metrics: list, metric_pos: dict) -> list:
     """"Did poorer areas see bigger gains? The correlation between the hardship index and the % change in home
     value": the two measures after "between" are the pair; "poorer" before it only motivates the question."""
     between = _BETWEEN_RE.search(low)
-    sides = [m for m in metrics if m not in _NOT_A_SIDE]
-    named = [m for m in sides if between and metric_pos.get(m, -1) >= between.end()]
+    # (an arrest rate's or a domestic share's own homicides are no third side)
+    sides = [m for m in metrics if m not in _NOT_A_SIDE and not (m == "homicides" and {"arrests", "domestic"} & set(metrics))]
+    patterns = {metric: pattern for metric, _, pattern in METRIC_RES}
+    # (named after it, where or not it was named before: "fewer arrests? correlate ... the arrest rate")
+    named = [m for m in sides if between and (metric_pos.get(m, -1) >= between.end()
+                                             or m in patterns and patterns[m].search(low, between.end()))]
     if len(sides) <= 2 or len(named) != 2:
         return metrics
     return [m for m in metrics if m in named or m in _NOT_A_SIDE]
@@ -1918,7 +1976,9 @@ def _read_links(w) -> None:
     metrics, low = w.metrics, w.low
     # "the 7th district's station is in which community area, and that area's homicide rate": the station's area's
     # figures (rules/compositions.station_chain)
-    near = "police_station" in metrics and w.districts and not w.areas and _STATION_AREA_RE.search(low)
+    # (a district a ranking finds: "the district with the most homicides: ... the area where its station is")
+    near = "police_station" in metrics and (w.districts or w.ranking and w.group_by == "district") and not w.areas \
+        and _STATION_AREA_RE.search(low)
     # "what percent of District 7's 2021 homicides happened in the area where its station is": the district's
     # homicides inside that area, as a share of all of them
     w.station_share = bool(near and "homicides" in metrics and SHARE_ASKED_RE.search(low)
@@ -2111,6 +2171,8 @@ _PLACE_BY_RE = re.compile(r"(?:\s+(?:[\w-]+\s+){0,2}?)?\s*(?:community\s+)?(?:ar
                           r"zip\s+codes?|wards?|districts?|places?)\s+(?:\(\w+\)\s+)?by\s+(?:its\s+|their\s+|the\s+)?")
 
 
+_PLACE_IS_RE = re.compile(r"\b(?:which|what)\s+(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|"
+                          r"districts?|ones?)\s+(?:is|was|are|were|comes?\s+out|ranks?)\s+(?:the\s+)?$")
 _PLACE_ENDS_RE = re.compile(r"\s*(?:one\s+|community\s+)?(?:areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|"
                             r"districts?|ones?|places?)\s*[.;?!]")
 
@@ -2152,6 +2214,10 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
         # "looking at killings per square mile, take the SECOND highest area. what's its poverty rate": the sentence
         # ends at the place, so the measure after it is asked of the place, the one before ranks it
         return max(before)[1]
+    if before and _PLACE_IS_RE.search(low, max(0, first.start() - 40), first.start()) \
+            and re.match(r"\s*(?:[,;.?!]|$)", low[first.end():]):
+        # "homicides per 1,000 households for 2020-2022: which area is highest, and ...": the measure before it ranks
+        return max(before)[1]
     if before and _CHANGED_RE.search(low[:first.start()]):
         # "whose homicides dropped the most ... and what are homes worth there": the change verb before the ranking
         # word ranks the measure named before it.
@@ -2159,10 +2225,10 @@ def _ranked_metric(low: str, metrics: list, metric_pos: dict, *matches) -> str |
     after = [c for c in candidates if c[0] >= first.start()] + \
         [c for c in mentions_after(low, first.start(), metric_pos) if c[1] in metrics]
     chosen = _group_ranked(min(after)[1] if after else max(candidates)[1], metric_pos)
-    if chosen == "homicides" and "homicide_density" in metrics and re.match(
-            r"[\w\s-]{0,25}?(?:\bper\s+(?:square|sq)\b|\bdensity\b)", low[first.end():]):
-        return "homicide_density"  # "5th highest homicides per sq mile": the density is ranked, not the count
-    return chosen
+    # "5th highest homicides per sq mile", "highest homicides per 1,000 households": the ratio is ranked, not the count
+    ratios = [m for m in HOMICIDE_RATIOS if m in metrics] if chosen == "homicides" else []
+    return next((m for m in ratios if re.match(r"[\w\s-]{0,25}?(?:\bper\s+[\w,]+\s+\w+|\bdensity\b)", low[first.end():])),
+                chosen)
 
 
 def _hint_text(a: dict) -> str:

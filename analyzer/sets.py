@@ -33,6 +33,11 @@ _AMONG_RE = re.compile(rf"\b(?:among|in)\s+(?:the\s+)?{NUM}\s+{_SUPER}\s+(?!{_PL
 # "... what % were in just the worst 5": a smaller set of the same ranking, its number after the word
 _SUPER_NUM_RE = re.compile(rf"\b(?:the\s+)?(?:just\s+|only\s+)?{_SUPER}\s+{NUM}\b(?!\s*(?:%|percent|years?|months?|"
                            rf"days?|hours?|weeks?))", re.I)
+# "what share came from just the 3 worst of them (by 2021 count)": a smaller set ranked among the set before it
+_OF_THEM_RE = re.compile(rf"\b(?:the\s+)?(?:just\s+|only\s+)?{NUM}\s+{_SUPER}\s+(?:ones\s+)?(?:of|among)\s+"
+                         rf"(?:them|those|these|that\s+set|the\s+set)\b", re.I)
+_BY_COUNT_RE = re.compile(r"\W{0,3}(?:by|on|in|for)\s+(?:(?:the|their|its)\s+)?(?:(?:19|20)\d\d\s+)?(?:homicide\s+)?"
+                          r"(?:counts?|numbers?|totals?)\b", re.I)
 _HIGHER_IS_BETTER = (*HIGHER_IS_BETTER, "home_value")  # the best home value is the highest
 # The measure a set names comes within this many characters of its ranking words.
 _REACH = 40
@@ -76,12 +81,16 @@ def _metric_after(low: str, end: int, metric_pos: dict) -> str | None:
 def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
     """Every ranked set the question names, in its order; a set whose measure cannot be told is left out."""
     found: list[RankedSet] = []
-    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE, _AMONG_RE, _SUPER_NUM_RE):
+    for pattern in (_END_RE, _WITH_RE, _BEFORE_RE, _AROUND_RE, _AMONG_RE, _SUPER_NUM_RE, _OF_THEM_RE):
         for m in pattern.finditer(low):
             if any(s.span[0] <= m.start() < s.span[1] or m.start() <= s.span[0] < m.end() for s in found):
                 continue
             groups = m.groupdict()
             metric = _metric_after(low, m.end(), metric_pos)
+            if pattern is _OF_THEM_RE:  # (its count named after it, "by 2021 count": the homicides')
+                metric = "homicides" if metric is None and _BY_COUNT_RE.match(low, m.end()) else metric
+                if not any(s.span[1] <= m.start() for s in found):
+                    continue
             if metric is None and found and (_ELIDED_RE.match(low, m.end()) or pattern is _SUPER_NUM_RE):
                 metric = found[-1].metric  # "... but not in the top 15 for rate in 2004-2008": the first set's measure
             if pattern is _SUPER_NUM_RE and not found:
@@ -106,10 +115,12 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                                                                                                     low[:m.start()]))
             # the words that take the set away are the set's ("but were NOT in the top 15 ...")
             span = (drop.start(), m.end()) if excluded and drop else m.span()
-            found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end())))
+            found.append(RankedSet(metric, n, order, span, excluded, _own_years(low, m.end()),
+                                   within=pattern is _OF_THEM_RE))
     found += _quantile_sets(low, metric_pos, found)
     if (len({s.years for s in found}) < 2 or not all(s.years for s in found)) and not _own_period(low, found):
-        found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded) for s in found]  # one period serves all
+        found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded, within=s.within)
+                 for s in found]  # one period serves all
     return sorted(found, key=lambda s: s.span)
 
 

@@ -560,7 +560,7 @@ def _hour_spans(low: str) -> tuple[list[HourSpan], list]:
 
 # ---------------------------------------------------------------- averages and percent changes
 
-_AVERAGE_RE = re.compile(r"\b(?:on\s+)?(?:an?\s+)?(?:average|avg|mean)\b(?:\s+(?:per|a|each)\s+year)?|"
+_AVERAGE_RE = re.compile(r"\b(?:on\s+)?(?:an?\s+)?(?:average|avg|mean|averaged)\b(?:\s+(?:per|a|each)\s+year)?|"
                          r"\b(?:annual|yearly)\s+average\b", re.I)
 _PERCENT_CHANGE_RE = re.compile(
     r"(?:\bpercent(?:age)?|\bper\s+cent|%)\s+(?:change|increase|decrease|rise|drop|decline|jump|fall|difference)\b|"

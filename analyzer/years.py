@@ -246,7 +246,10 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
                               r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
                               r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?"
-                              r"(?:(?:aged?\s+)?(?:16|25)\s*\+\W{0,3})?|"  # "unemployment (16+, 2008-2012)": its age band
+                              r"(?:(?:aged?\s+)?(?:16|25)\s*\+\W{0,3})?"  # "unemployment (16+, 2008-2012)": its age band
+                              # "unemployment above 15% in 2008-12": a bound on the indicator, then its vintage
+                              r"(?:(?:above|over|under|below|at\s+least|at\s+most|of|>|<)\s*[\d.,]+\s*(?:%|percent)?\s+"
+                              r"(?:in|for|during|as\s+of)\s+(?:the\s+)?)?|"
                               # "in the 2008-12 indicators": the vintage written before the source's name
                               r"(?=2008\s*[-\u2013]\s*(?:20)?12\s+(?:acs\s+)?(?:socio\w*\s+)?indicators?\b))"
                               r"(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)

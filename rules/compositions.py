@@ -15,11 +15,11 @@ from datetime import date
 
 import re
 
-from analyzer.analysis import LAYER_MEASURES, Analysis, Ranking
+from analyzer.analysis import HOMICIDE_RATIOS, LAYER_MEASURES, Analysis, Ranking
 from analyzer.lexicon import ordinal
 from rules.calls import SOCIO_METRICS
 from semantic.catalog import catalog
-from semantic.dimensions import SUBMARKET_TOTALS
+from semantic.dimensions import PLACE_GRAINS as PLACE_DIMENSIONS, SUBMARKET_TOTALS
 from semantic.query import QUANTILE_NAMES
 from semantic.reading import member_ranked
 
@@ -37,7 +37,7 @@ CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_h
                 **{f"age_{band}": f"age_{band}" for band in ("25_34", "35_49", "50_64")}}
 CENSUS_METRICS = ("race", "age", "household_income")
 LAYER_ONLY = tuple(LAYER_MEASURES)  # the analyzer's measures no tool has: only a query answers them
-TIMED = ("homicides", "arrests", "homicide_rate", "homicide_density")  # measures a question's years apply to
+TIMED = ("homicides", "arrests", "homicide_rate", *HOMICIDE_RATIOS)  # measures a question's years apply to
 OPS = {"above": ">", "below": "<", "at_least": ">=", "at_most": "<="}
 
 
@@ -189,15 +189,16 @@ def _homicide_filters(analysis: Analysis) -> list[dict]:
 def _homicide_measures(analysis: Analysis) -> list[str]:
     """The homicide figures a composition gives a set or a place: the rate where one is asked per capita (the count
     beside it where a count is asked too), else the count."""
-    if "homicide_density" in analysis.metrics and "homicides" not in analysis.metrics:
-        return ["homicide_density"]  # "the pooled homicide density (per sq mile)"
+    ratios = [m for m in analysis.metrics if m in HOMICIDE_RATIOS]
+    if ratios and "homicides" not in analysis.metrics:
+        return ratios[:1]  # "the pooled homicide density (per sq mile)", "per 1,000 households"
     if not analysis.per_capita:
         return ["homicides"]
     return ["homicide_rate"] + (["homicides"] if analysis.asks_count else [])
 
 
 def _counts_homicides(analysis: Analysis) -> bool:
-    return bool({"homicides", "homicide_density"} & set(analysis.metrics))
+    return bool({"homicides", *HOMICIDE_RATIOS} & set(analysis.metrics))
 
 
 def _others(analysis: Analysis, first: str) -> list[str]:
@@ -246,8 +247,9 @@ def _plain(analysis: Analysis) -> bool:
 def _growth_of_a_ranked_set(analysis: Analysis) -> bool:
     """"The 10 areas with the highest homicide rates in 2010-2015: the change in their combined population": the
     change asked is the population's, over a set ranked by a level (not a change in homicides ranked)."""
+    levels = ("homicides", "homicide_rate", *HOMICIDE_RATIOS)
     return bool(analysis.population_growth and analysis.ranking and analysis.ranking.metric != "population"
-                and any(s.metric in ("homicides", "homicide_rate") for s in analysis.ranked_sets))
+                and (analysis.ranking.metric in levels or any(s.metric in levels for s in analysis.ranked_sets)))
 
 
 def _count_asked(analysis: Analysis, ranking, first: dict | None, others: list, n: int) -> tuple:
@@ -387,7 +389,7 @@ def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | 
     condition = condition or analysis.area_condition
     if condition.metric == "homicides":  # "areas with more than 30 homicides in 2021": counted over the years asked
         return {"measure": "homicides", **({"period": period} if period else {})}
-    if condition.metric in ("homicide_rate", "homicide_density"):
+    if condition.metric in ("homicide_rate", *HOMICIDE_RATIOS):
         return {"measure": condition.metric, **({"period": period} if period else {})}
     if condition.metric == "home_value":
         return _spec("home_value", analysis, period)
@@ -480,7 +482,7 @@ def filtered_share_of_set(analysis: Analysis) -> dict | None:
 
 
 def _set_spec(metric: str, analysis: Analysis, period: dict | None) -> dict | None:
-    if metric in ("homicide_rate", "homicide_density", "arrest_rate", "domestic_share"):
+    if metric in ("homicide_rate", *HOMICIDE_RATIOS, "arrest_rate", "domestic_share"):
         return {"measure": metric, **({"period": period} if period else {})}
     return _spec(metric, analysis, period)
 
@@ -556,7 +558,18 @@ def set_query(analysis: Analysis) -> dict | None:
              "order_by": order, **({"limit": within.n} if within else {"totals": True}),
              **({"offset": within.position - 1} if within and within.position > 1 else {}),
              **(_runner_up(analysis, order[0]["field"]) if within and within.n == 1 and within.position == 1 else {})}
-    return _nested(query)
+    return _within_first(query) if len(sets) == 2 and sets[1].within else _nested(query)
+
+
+def _within_first(query: dict) -> dict:
+    """"Of the 15 highest-poverty areas, what share of their homicides came from the 3 worst of them (by count)":
+    the second set ranked among the first's members only, its totals also a share of the first's."""
+    first, second = query["having"][:2]
+    ranks = {d["name"]: d for d in query["derived"]}
+    larger = {**query, "derived": [ranks[first["field"]]], "having": [first]}
+    return {**query, "derived": [ranks[second["field"]]], "having": [second], "members_from": larger,
+            "order_by": [{"field": ranks[second["field"]]["of"][0], "direction": "desc"
+                          if ranks[second["field"]].get("direction") != "asc" else "asc"}]}
 
 
 def _nested(query: dict) -> dict:
@@ -671,7 +684,7 @@ def _home_change_set(analysis: Analysis) -> dict | None:
         [{"measure": m, "period": counted} for m in _homicide_measures(analysis)] \
         if counted and _counts_homicides(analysis) else []
     others += [s for s in (_spec(m, analysis, None) for m in analysis.metrics
-                           if m not in ("home_value", "homicides", "homicide_density"))
+                           if m not in ("home_value", "homicides", *HOMICIDE_RATIOS))
                if s and s["measure"] not in TIMED]  # "how many people live in them (ACS)"
     changes = [{"name": "home_value_change", "op": "change", "of": [h["as"] for h in homes]}]
     if condition.percent:  # "values climbed more than 40%": the percent change bounded
@@ -762,6 +775,12 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
         # across areas of 2,000 to 100,000 residents a change in residents mostly measures size: its percent
         return [{"measure": "population_2010"}, {"measure": "population"}], \
             [{"name": "residents_change", "op": "pct_change", "of": ["population_2010", "population"]}], "residents_change"
+    if metric == "price_trend" and len(analysis.index_years) == 2:
+        # "each area's IHS price index growth 2019 to 2024 (its main submarket)": the area's submarket's index in each
+        # year (the mean of its quarters) and the percent change
+        specs = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in analysis.index_years]
+        return specs, [{"name": "price_index_change_pct", "op": "pct_change", "of": [s["as"] for s in specs]}], \
+            "price_index_change_pct"
     if metric in ("arrests", "domestic"):  # "the percentage of its homicides that ended in an arrest" (were flagged
         # domestic): each area's share
         name = "arrest_rate" if metric == "arrests" else "domestic_share"
@@ -777,10 +796,12 @@ def correlation(analysis: Analysis) -> dict | None:
     named = analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets
     if not analysis.correlation or named or analysis.group_by not in (None, "community_area", "zip", "year"):
         return None  # across the community areas ("zillow zips weighted to community areas" is how, not a grain)
-    metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend")]
+    # (the IHS index's growth over its own two years is a side; a Zillow value asked beside it keeps its own)
+    ihs = "price_trend" in analysis.metrics and "home_value" not in analysis.metrics and len(analysis.index_years) == 2
+    metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend") or ihs and m == "price_trend"]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "population_density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
-    if "arrests" in metrics or "homicide_density" in metrics or "domestic" in metrics and (
+    if "arrests" in metrics or set(HOMICIDE_RATIOS) & set(metrics) or "domestic" in metrics and (
             not analysis.domestic_filter or analysis.asks_share):
         # the arrests' (domestic) share, the homicides per square mile: measures of the homicides, not a third side
         metrics = [m for m in metrics if m != "homicides"]
@@ -942,6 +963,9 @@ def member_rank(analysis: Analysis) -> dict | None:
         return None
     bounding = analysis.area_condition.metric if analysis.area_condition else None  # the set's, not the ranked
     metrics = [m for m in analysis.metrics if (m in MEASURE_OF or m in CENSUS_METRICS) and m != bounding]
+    if len(metrics) == 2 and not analysis.area_condition and analysis.areas and not analysis.per_capita \
+            and analysis.asks_gap:
+        return _two_ranks(analysis, metrics)
     spec = _spec(metrics[0], analysis, _period(analysis)) if len(metrics) == 1 else None
     if spec is None:
         return None
@@ -962,6 +986,19 @@ def member_rank(analysis: Analysis) -> dict | None:
             "derived": [{"name": "rank", "op": "rank", "of": [_name(spec)],
                          **({"direction": "asc"} if analysis.rank_order == "asc" else {})}],
             "having": [{"field": grain, "op": "==", "value": member}], **({"members_from": inside} if inside else {})}
+
+
+def _two_ranks(analysis: Analysis, metrics: list) -> dict | None:
+    """"Englewood ranks near the top for homicides 2016-2022 but where for population? how many places apart": the
+    area's rank by each measure (a year dates the homicides only) and the later one's minus the earlier one's."""
+    specs = [_spec(m, analysis, _period(analysis) if m in TIMED else None) for m in metrics]
+    if not all(specs):
+        return None
+    way = {"direction": "asc"} if analysis.rank_order == "asc" else {}
+    ranks = [{"name": f"rank_{_name(s)}", "op": "rank", "of": [_name(s)], **way} for s in specs]
+    return {"measures": specs, "group_by": ["community_area"],
+            "derived": [*ranks, {"name": "rank_gap", "op": "difference", "of": [ranks[1]["name"], ranks[0]["name"]]}],
+            "having": [{"field": "community_area", "op": "==", "value": analysis.areas[0].number}]}
 
 
 def grain_set(analysis: Analysis) -> dict | None:
@@ -1361,7 +1398,7 @@ def area_value_change(analysis: Analysis) -> dict | None:
     specs, derived, key = _home_values(analysis)
     # (a homicide density is over the years asked: "killings per square mile 2016-2022")
     def when(metric: str) -> dict | None:
-        return _period(analysis) if metric == "homicide_density" else None
+        return _period(analysis) if metric in HOMICIDE_RATIOS else None
     others = [s for s in (_spec(m, analysis, when(m)) for m in _others(analysis, "home_value"))
               if s and s["measure"] not in ("homicides", "homicide_rate")]
     # "the highest homicide rate over 2016-2020": a level over the span ranks, not the span's two ends
@@ -1386,7 +1423,7 @@ def area_value_change(analysis: Analysis) -> dict | None:
             ranked = _spec("homicides", analysis, _years_period([span.start, span.end]))
             others = [ranked, *others]
         key, direction = _name(ranked), ranking.order
-    ranks_other = ranking.metric in (*SOCIO_METRICS, *CENSUS_METRICS, "homicide_density", "population_density")
+    ranks_other = ranking.metric in (*SOCIO_METRICS, *CENSUS_METRICS, *HOMICIDE_RATIOS, "population_density")
     other = _spec(ranking.metric, analysis, when(ranking.metric)) if ranks_other else None
     if other is not None and any(_name(s) == _name(other) for s in others):
         # "the area with the highest unemployment: how much did values in its ZIP change", "the top three by Asian
@@ -1752,7 +1789,8 @@ def station_chain(analysis: Analysis) -> dict | None:
     area_metrics = [m for m in analysis.metrics if m in MEASURE_OF and m not in TIMED]
     # ("... give that area's 2022 homicide rate": a rate is the area's, a district has no population)
     if analysis.group_by != "district" or not ranking or "police_station" not in analysis.metrics \
-            or not (area_metrics or analysis.per_capita) or analysis.districts or analysis.wards or analysis.areas:
+            or not (area_metrics or analysis.per_capita or analysis.station_area) or analysis.districts \
+            or analysis.wards or analysis.areas:
         return None
     counted = {"measure": "homicides", **({"period": _period(analysis)} if _period(analysis) else {})}
     kinds = _homicide_filters(analysis)
@@ -1767,7 +1805,9 @@ def station_chain(analysis: Analysis) -> dict | None:
                 "order_by": [{"field": "homicides_change",
                               "direction": "asc" if analysis.change_direction == "down" else "desc"}],
                 "limit": ranking.top_n or 1}
-    return {"measures": [counted, "station_name", "station_area"], "group_by": ["district"],
+    # the station's own facts asked beside ("what's its station address"), each once
+    facts = [m for m in analysis.named_measures if m.startswith("station_") and m not in ("station_name", "station_area")]
+    return {"measures": [counted, "station_name", *facts, "station_area"], "group_by": ["district"],
             "order_by": [{"field": "homicides", "direction": ranking.order}], "limit": ranking.top_n or 1}
 
 
@@ -2032,6 +2072,25 @@ def _named_place(analysis: Analysis) -> bool:
     return bool(analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets)
 
 
+def fitted_or_covered(analysis: Analysis) -> dict | None:
+    """"The least-squares slope of the yearly homicide counts 2010-2019" (a line through a series, in a place or the
+    city), "how few areas account for half of 2022's homicides" (the fewest places, largest first, reaching a share)."""
+    if analysis.cover_share and "homicides" in analysis.metrics and not _named_place(analysis):
+        return {"measures": [{"measure": "homicides", "period": _period(analysis)}] if _period(analysis)
+                else ["homicides"], "group_by": ["community_area"],
+                "cover": {"of": "homicides", "share": round(analysis.cover_share, 4)}}
+    if analysis.asks_spread != "slope":
+        return None
+    grain = "month" if analysis.group_by == "month" else "year"
+    named = [m for m in analysis.metrics if m == "homicides"] or analysis.named_measures
+    period = _years_period(sorted(analysis.years)) if len(analysis.years) >= 2 or grain == "month" else None
+    if not named or period is None or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    places = [{"dimension": "community_area", "in": [a.number for a in analysis.areas]}] if analysis.areas else []
+    return {"measures": [named[0]], "group_by": [grain], "period": period, "trend": [named[0]],
+            **({"filters": places} if places else {})}
+
+
 def across_places(analysis: Analysis) -> dict | None:
     """"The median poverty rate across the 77 areas", "the gap between the highest and lowest per capita income": a
     measure over every place, its spread (lowest and highest with their places, median, plain mean, range)."""
@@ -2245,6 +2304,25 @@ def shares_by_year(analysis: Analysis) -> dict | None:
             "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]}
 
 
+def _rows_kept(query: dict, analysis: Analysis) -> dict:
+    """The homicide rows the question keeps (months, weekdays, hours, kinds of place, domestic) apply to every
+    homicide figure of a query whose reader set none ("district 11 in June-Aug 2021, and its station's area"):
+    a reader that set some (a kept share beside the whole) chose where they go."""
+    # (days bound the months already: "Jan 1 through July 19 of each year" keeps no January and July only)
+    spans = [s.get("period") for s in query.get("measures") or [] if isinstance(s, dict)] + [query.get("period")]
+    kept = [f for f in _homicide_filters(analysis) if f["dimension"] != "calendar_month"
+            or not any(isinstance(p, dict) and "start" in p for p in spans)]
+    specs = query.get("measures") or []
+    rows = [f for f in query.get("filters") or [] if f.get("dimension") not in PLACE_DIMENSIONS]
+    if not kept or rows or query.get("groups") or any(isinstance(s, dict) and s.get("filters") for s in specs):
+        return query
+    measures = catalog().measures
+    touched = [{**({"measure": s} if isinstance(s, str) else s), "filters": kept}
+               if measures.get(s if isinstance(s, str) else s.get("measure")) is not None
+               and measures[s if isinstance(s, str) else s["measure"]].dataset == "homicides" else s for s in specs]
+    return {**query, "measures": touched} if touched != specs else query
+
+
 def composed_query(analysis: Analysis) -> dict | None:
     """The one query a cross-domain composition asks for, or None where the question is not one."""
     peak = None if analysis.injection_suspected or analysis.unsupported else series_peak(analysis)
@@ -2262,7 +2340,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     for reader in (stepped, months_ranked, years_against_city, shares_by_year, month_groups_compared, day_stretch_years,
                    group_compare,
                    area_submarkets_ranked,
-                   submarkets_ranked, across_places, kinds_compared,
+                   submarkets_ranked, fitted_or_covered, across_places, kinds_compared,
                    set_breakdown, set_query, filtered_share_of_set,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair,
@@ -2276,6 +2354,9 @@ def composed_query(analysis: Analysis) -> dict | None:
         if query is not None and analysis.asks_rank and reader is not member_rank:
             # "Austin's rank in homicides per square mile": whichever reading found the measure, every place ranked
             query = member_ranked(query, analysis.rank_order)
+        if query is not None and analysis.weight_by:
+            query = {**query, "weight_by": analysis.weight_by}
+        query = _rows_kept(query, analysis) if query is not None else None
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
                                                                   places_pooled, set_query, area_value_change) \

@@ -404,7 +404,8 @@ def plan_calls(analysis: Analysis, results: list[ToolCallStep], geo=None) -> lis
     if not domains:
         if analysis.declared_query:  # in the semantic layer's words only: its one query answers (or a composition's:
             # "how many areas have at least 50,000 residents" is the areas over the threshold, counted)
-            composed = composed_queries(analysis) if analysis.area_condition or analysis.asks_spread else []
+            composed = composed_queries(analysis) if analysis.area_condition or analysis.asks_spread or analysis.cover_share \
+                else []
             declared = analysis.declared_query
             if analysis.ranking and analysis.ranking.both_ends and declared.get("order_by"):  # "and the smallest?"
                 return [(names.QUERY, {**declared, "order_by": [{**declared["order_by"][0], "direction": way}]})

@@ -12,7 +12,7 @@ DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, s
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
             stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET, crosswalk.ZIP_AREAS,
             crosswalk.AREA_ZIPS)
-JOINS = (home_values.JOIN, stations.JOIN)
+JOINS = (home_values.JOIN, stations.JOIN, price_index.JOIN)
 
 
 @functools.lru_cache(maxsize=1)

@@ -164,6 +164,14 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
     if query.get("spread"):  # "the median ... across the areas"
         parts.append("with the spread (lowest, median, highest) of " + ", ".join(_label(str(f)) for f in query["spread"])
                      + (", beside the city's own figure" if query.get("vs_city") else ""))
+    if query.get("weight_by"):
+        parts.append("areas weighted by the " + ("2010 census" if "2010" in str(query["weight_by"]) else "ACS 2019-2023")
+                     + " population")
+    if query.get("trend"):
+        parts.append("a least-squares line through " + ", ".join(_label(str(f)) for f in query["trend"]))
+    if isinstance(query.get("cover"), dict):
+        parts.append(f"the fewest, largest first, holding {query['cover'].get('share'):g}% of the city's "
+                     f"{_label(str(query['cover'].get('of')))}")
     if query.get("members_from"):
         parts.append("over: " + describe_query(query["members_from"], depth + 1))
     return ", ".join(p for p in parts if p)

@@ -9,6 +9,8 @@ limit, totals over the selection (recomputed, so a rate's total is a ratio of su
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -18,7 +20,7 @@ from semantic.catalog import catalog
 from semantic.datasets.population import POPULATION_LABELS, POPULATIONS
 from semantic.errors import QueryError
 from semantic.estimates import band_median_value
-from semantic.query import MULTIPLE_RE, PAIR_OPS, Filter, Period, Query, parse_query
+from semantic.query import MULTIPLE_RE, PAIR_OPS, WEIGHT_POPULATIONS, Filter, Period, Query, parse_query
 from semantic.result import ALL, QueryResult, build_result
 HOMICIDE_END = "The homicide data ends on {end}: {year} is a partial year."
 
@@ -83,6 +85,8 @@ class Executor:
         if self.q.groups:
             return self._compare_groups(table, filters)
         correlation = self._correlate(table) if self.q.correlate else None
+        fitted = {name: _trend(_column(table, name)) for name in self.q.trend}
+        covered = self._cover(table) if self.q.cover else None
         selected = len(table)  # before the limit: "of the 16 areas over 50,000 residents, the highest rate is ..."
         table, ties = self._order(table)
         totals = self._totals(table, filters) if self.q.totals else None
@@ -91,7 +95,8 @@ class Executor:
             # "how far is the plain average of the 77 areas below the city's own figure": the city's, as a
             # threshold "above the city's" reads it (the published CHICAGO row, or a ratio from the city's sums)
             spread[name]["city"] = self._reference(name, "city", _column(table, name))
-        return build_result(self, table, totals, correlation, ties, spread, selected, considered=considered)
+        return build_result(self, table, totals, correlation, ties, spread, selected, considered=considered,
+                            trend=fitted or None, cover=covered)
 
     def table(self) -> tuple[pd.DataFrame, list]:
         q = self.q
@@ -337,9 +342,12 @@ class Executor:
             self._rows(m, period, [], [])
             return self._published(m, group_by, period, filters)
         values = self.measure(m.name, ["community_area"], period, filters)
-        weights = self.measure(m.weight, ["community_area"], None, filters).reindex(values.index)
+        # a population the question names weighs the areas instead of the declared one (itself a population)
+        weight = WEIGHT_POPULATIONS[self.q.weight_by] if self.q.weight_by and m.weight in WEIGHT_POPULATIONS.values() \
+            else m.weight
+        weights = self.measure(weight, ["community_area"], None, filters).reindex(values.index)
         both = pd.DataFrame({"v": values, "w": weights}).dropna()
-        self._note(f"{m.label} over several areas is their mean weighted by {self.cat.measures[m.weight].label}.")
+        self._note(f"{m.label} over several areas is their mean weighted by {self.cat.measures[weight].label}.")
         value = float((both["v"] * both["w"]).sum() / both["w"].sum()) if both["w"].sum() else math.nan
         return pd.Series([value], index=pd.Index(["all"], name=ALL), name=m.name)
 
@@ -543,7 +551,10 @@ class Executor:
                 h = {**h, "value": self._member(h["field"], h["value"])}
             elif isinstance(h["value"], str):  # "above the city's", "above the median": the number it stands for
                 times, word = MULTIPLE_RE.fullmatch(h["value"]).groups() if "*" in h["value"] else (1, h["value"])
-                # a median of all the places, not of those an earlier bound kept ("below the median on both")
+                # a median of all the places, not of those an earlier bound kept ("below the median on both"), nor
+                # only of another query's members ("of the areas over 40% Black, how many grew faster than the
+                # average area")
+                whole = self._every_place() if self.q.members_from is not None and word != "city" else whole
                 every = whole[h["field"]] if h["field"] in whole else _index_values(whole, h["field"])
                 base = self._reference(h["field"], word, every)
                 # compared unrounded: the median is one place's own value, and a rounded bound would let that
@@ -556,6 +567,14 @@ class Executor:
             resolved.append(h)
             table = table[_compare(values, h["op"], h["value"]).fillna(False).to_numpy(dtype=bool)]
         return table, resolved
+
+    def _every_place(self) -> pd.DataFrame:
+        """This query's columns over every member of its grain: no other query's members, no bound."""
+        free = replace(self.q, members_from=None, having=[], order_by=[], limit=None, offset=0, totals=False,
+                       count_share=False, count_base=[], spread=[], correlate=[], trend=[], cover={}, groups=[])
+        inner = Executor(self.data, free)
+        table, _ = inner.table()
+        return inner._derive(table)
 
     def _member(self, dimension: str, value: str):
         """A member named in a having, as the dimension's members are written (its resolve, where it has one)."""
@@ -670,6 +689,23 @@ class Executor:
         table = pd.concat(parts) if parts else table.iloc[0:0]
         return build_result(self, table, None, None, [], groups=groups, between=between)
 
+    def _cover(self, table: pd.DataFrame) -> dict:
+        """The fewest rows, largest first (ties by the member's key), whose values reach the share of the city's own
+        figure: the city's, since rows with no place (a homicide with no area recorded) count in the whole."""
+        name, share = self.q.cover["of"], self.q.cover["share"]
+        values = pd.to_numeric(table[name], errors="coerce").dropna()
+        order = sorted(values.index, key=lambda k: (-values[k], k))
+        whole = self._reference(name, "city", values)
+        needed, held, members = whole * share / 100, 0.0, []
+        for key in order:
+            if held >= needed:
+                break
+            held += float(values[key])
+            members.append(key)
+        reached = held >= needed and whole > 0
+        return {"of": name, "share": share, "n": len(members) if reached else None, "held": held,
+                "whole": whole, "members": members if reached else [], "rows": int(len(values))}
+
     def _correlate(self, table: pd.DataFrame) -> dict:
         a, b = self.q.correlate
         pair = pd.DataFrame({"a": table[a], "b": table[b]}).astype(float).dropna()
@@ -764,6 +800,33 @@ def _spread(values: pd.Series) -> dict:
             "mean": float(values.mean()), "max": float(values.max()),
             "lowest": values.idxmin() if values.index.nlevels == 1 else None,
             "highest": values.idxmax() if values.index.nlevels == 1 else None}
+
+
+def _trend(values: pd.Series) -> dict:
+    """The least-squares line through a column over its time grain, one step of the grain apart (a year, a quarter,
+    a month): its slope a step, its fitted ends and r squared."""
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    keys = [str(k) for k in values.index]
+    steps = [_step_number(k) for k in keys]
+    if len(values) < 3 or len(set(steps)) < 3:
+        raise QueryError("a trend needs at least 3 periods with a value", "invalid_query", "trend")
+    x, y = np.array(steps, dtype=float), values.to_numpy(dtype=float)
+    slope, intercept = np.polyfit(x, y, 1)
+    fitted = slope * x + intercept
+    total = float(((y - y.mean()) ** 2).sum())
+    r2 = 1 - float(((y - fitted) ** 2).sum()) / total if total else math.nan
+    return {"slope": float(slope), "n": int(len(values)), "first": keys[0], "last": keys[-1],
+            "fitted_first": float(fitted[0]), "fitted_last": float(fitted[-1]), "r2": r2}
+
+
+def _step_number(key: str) -> int:
+    """2019 -> 2019; "2019-03" -> months since year 0; "2019Q2" -> quarters since year 0."""
+    year, month, quarter = key[:4], re.fullmatch(r"\d{4}-(\d\d)", key), re.fullmatch(r"\d{4}Q([1-4])", key)
+    if month:
+        return int(year) * 12 + int(month.group(1)) - 1
+    if quarter:
+        return int(year) * 4 + int(quarter.group(1)) - 1
+    return int(year)
 
 
 def _latest(frame: pd.DataFrame) -> tuple[str, str]:

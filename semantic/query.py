@@ -41,7 +41,12 @@ HAVING_REFERENCES = ("city", "median", "mean")
 MULTIPLE_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\s*\*\s*(city|median|mean)")
 FILTER_OPS = ("in", "not_in", "between", "equals")
 TOP_KEYS = ("measures", "group_by", "period", "filters", "members_from", "derived", "having", "order_by", "limit",
-            "offset", "totals", "correlate", "population", "spread", "vs_city", "groups", "count_share", "count_base")
+            "offset", "totals", "correlate", "population", "spread", "vs_city", "groups", "count_share", "count_base",
+            "trend", "cover", "weight_by")
+# "trend": a least-squares line through a column over the one time grain grouped by ("the slope of the yearly counts").
+TREND_GRAINS = ("year", "quarter", "month")
+# "weighted by each area's 2019-23 ACS population": the population measure a weighted mean's areas are weighed by
+WEIGHT_POPULATIONS = {"acs_2019_2023": "population", "census_2010": "population_2010"}
 # Sets of the grouped rows compared ("areas above the median poverty vs the rest", "majority-Black vs majority-Hispanic
 # areas", "the 5 lowest hardship vs the 5 highest"): each set is picked by its own having or order_by + limit and
 # gives one figure per column, pooled over its members (a rate from the set's sums) or their plain mean.
@@ -150,6 +155,11 @@ class Query:
     # with count_share: columns a row must also have a value of to be in the share's base ("what percent of the areas
     # with a Zillow value in Jan 2024 ...": of the 76 with one, not of all 77)
     count_base: list = field(default_factory=list)
+    trend: list = field(default_factory=list)  # columns fitted by a least-squares line over the time grain
+    # {"of": column, "share": percent}: the fewest rows, largest first, whose column holds that share of the city's
+    # figure ("how few areas account for half the homicides")
+    cover: dict = field(default_factory=dict)
+    weight_by: str = ""  # the population a weighted mean weighs areas by, where not its declared weight
 
     @property
     def place(self) -> str | None:
@@ -167,7 +177,8 @@ class Query:
             out["filters"] = [f.to_dict() for f in self.filters]
         if self.members_from:
             out["members_from"] = self.members_from.to_dict()
-        for key in ("derived", "having", "order_by", "correlate", "spread", "vs_city", "groups"):
+        for key in ("derived", "having", "order_by", "correlate", "spread", "vs_city", "groups", "trend", "cover",
+                    "weight_by"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.limit is not None:
@@ -429,6 +440,9 @@ def parse_query(raw, data, depth: int = 0, at: str = "") -> Query:
     query.population = raw.get("population", "auto")
     if query.population not in POPULATIONS:
         raise QueryError(f"population must be one of {', '.join(POPULATIONS)}", "invalid_query", f"{at}population")
+    query.weight_by = raw.get("weight_by") or ""
+    if query.weight_by and query.weight_by not in WEIGHT_POPULATIONS:
+        raise QueryError(f"weight_by must be one of {', '.join(WEIGHT_POPULATIONS)}", "invalid_query", f"{at}weight_by")
     _derived(query, raw, at)
     _ordering(query, raw, at)
     return query
@@ -584,3 +598,25 @@ def _ordering(query: Query, raw: dict, at: str) -> None:
             raise QueryError("a correlation needs rows: group by a place or a time", "invalid_query",
                              f"{at}correlate")
     _groups(query, raw, at)
+    _trend_and_cover(query, raw, at)
+
+
+def _trend_and_cover(query: Query, raw: dict, at: str) -> None:
+    query.trend = [_known_field(query, f, f"{at}trend") for f in _list(raw.get("trend"), f"{at}trend", 4)]
+    if query.trend and (len(query.group_by) != 1 or query.group_by[0] not in TREND_GRAINS):
+        raise QueryError(f"a trend is fitted over one time grain: group_by one of {', '.join(TREND_GRAINS)}",
+                         "invalid_query", f"{at}trend")
+    if raw.get("cover") is None:
+        return
+    cover = _object(raw["cover"], f"{at}cover")
+    if set(cover) != {"of", "share"}:
+        raise QueryError(f"{at}cover takes 'of' (a column) and 'share' (a percent)", "invalid_query", f"{at}cover")
+    share = cover["share"]
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 100:
+        raise QueryError(f"{at}cover.share must be a percent above 0 and at most 100", "out_of_range",
+                         f"{at}cover.share")
+    name = _known_field(query, cover["of"], f"{at}cover.of")
+    if query.place is None or not any(m.name == name for m in query.measures):
+        raise QueryError(f"{at}cover counts places by a measure column: group_by a place grain", "invalid_query",
+                         f"{at}cover")
+    query.cover = {"of": name, "share": float(share)}

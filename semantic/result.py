@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from semantic.dimensions import PLACE_GRAINS
-from semantic.query import QUANTILE_NAMES
+from semantic.query import QUANTILE_NAMES, WEIGHT_POPULATIONS
 
 TEXT_ROWS = 25  # rows shown in the text form; the data form has them all
 ALL = "_all"  # the one group key of a query with no group_by
@@ -32,6 +32,8 @@ class QueryResult:
     steps: list = field(default_factory=list)  # the members_from results
     groups: list = field(default_factory=list)  # each compared set: its members, count and figures (query "groups")
     between: dict = field(default_factory=dict)  # column -> the first set's figure over the second's: ratio, difference
+    trend: dict | None = None  # column -> its least-squares line over the time grain (query "trend")
+    cover: dict | None = None  # the fewest rows holding a share of the city's figure (query "cover")
     by_attribute: bool = False  # the places were picked by an attribute they share ("mostly in one submarket")
     picked_by: str = ""  # how that attribute's set is said ("that hold a district police station"), where declared
     sources: list = field(default_factory=list)
@@ -56,8 +58,28 @@ def _clean(value):
     return value
 
 
+def _derived_column(item: dict, q, specs: dict, columns: list, cat, data) -> dict:
+    """A derived column's description: its label (from what it is made of), unit and decimals."""
+    inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
+    decimals = max(inputs, default=1) if item["op"] in ("change", "difference", "step") else \
+        2 if item["op"] == "ratio" else 1
+    if all(d["op"] == "rank" for f in item["of"] for d in q.derived if d["name"] == f) and not inputs:
+        decimals = 0  # ranks apart: whole places
+    unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
+                                        if f in specs and item["op"] in ("change", "difference", "step")), "")
+    label = _derived_label(item, specs, cat, data)
+    earlier = next((c["label"] for c in columns if item["op"] == "rank" and c["name"] == item["of"][0]
+                    and c["kind"] == "derived"), None)  # a rank of a change: "Rank by percent change in ..."
+    label = f"Rank by {earlier[:1].lower() + earlier[1:]}" if earlier else label
+    return {"name": item["name"], "label": label, "unit": unit, "kind": "derived", "decimals": decimals,
+            "op": item["op"], "plain_label": _derived_label(item, specs, cat, data, with_period=False),
+            **({"direction": "asc"} if item.get("direction") == "asc" else {}),
+            "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1] if f in specs), "")}
+
+
 def build_result(executor, table: pd.DataFrame, totals, correlation, ties, spread=None,
-                 selected: int | None = None, groups=None, between=None, considered=None) -> QueryResult:
+                 selected: int | None = None, groups=None, between=None, considered=None, trend=None,
+                 cover=None) -> QueryResult:
     q, cat, data = executor.q, executor.cat, executor.data
     dims = cat.dimensions
     columns, rows = [], []
@@ -77,26 +99,14 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,
                             "decimals": m.decimals, "additive": m.additive, "measure_label": measure_label,
                             "agg": m.agg,
-                            "weight_label": cat.measures[m.weight].label if m.weight else "",
+                            "weight_label": cat.measures[WEIGHT_POPULATIONS[q.weight_by] if q.weight_by and m.weight
+                                                         in WEIGHT_POPULATIONS.values() else m.weight].label
+                            if m.weight else "",
                             "period": period.words() if period and m.agg != "attribute" and
                             cat.datasets[m.dataset].time != "snapshot" else _window(q.filters)})
         else:
-            item = next(d for d in q.derived if d["name"] == name)
-            inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
-            decimals = max(inputs, default=1) if item["op"] in ("change", "difference", "step") else \
-                2 if item["op"] == "ratio" else 1
-            unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
-                                                if f in specs and item["op"] in ("change", "difference", "step")), "")
-            label = _derived_label(item, specs, cat, data)
-            earlier = next((c["label"] for c in columns if item["op"] == "rank" and c["name"] == item["of"][0]
-                            and c["kind"] == "derived"), None)  # a rank of a change: "Rank by percent change in ..."
-            label = f"Rank by {earlier[:1].lower() + earlier[1:]}" if earlier else label
-            columns.append({"name": name, "label": label, "unit": unit,
-                            "kind": "derived", "decimals": decimals, "op": item["op"],
-                            "plain_label": _derived_label(item, specs, cat, data, with_period=False),
-                            **({"direction": "asc"} if item.get("direction") == "asc" else {}),
-                            "of_label": next((cat.measures[specs[f].measure].label for f in item["of"][:1]
-                                              if f in specs), "")})
+            columns.append(_derived_column(next(d for d in q.derived if d["name"] == name), q, specs, columns, cat,
+                                           data))
     by_name = {c["name"]: c for c in columns}
     for c, item in ((c, d) for c in columns for d in q.derived if d["name"] == c["name"] and d["op"] == "pct_change"):
         what, span = _change_words(item, by_name)
@@ -130,12 +140,24 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
     if result.ties and len(keys) == 1 and dims[keys[0]].display is not None and dims[keys[0]].kind == "place":
         result.names = {t: (f"{dims[keys[0]].display(data, t)} ({t})" if keys[0] == "community_area"
                             else dims[keys[0]].display(data, t)) for t in result.ties}
+    result.trend = trend
+    result.cover = _named_cover(cover, keys, dims, data)
     result.sources = _sources(executor)
     result.text = render_text(result, data)
     result.selected = selected
     result.considered, result.every = considered or (None, None)  # (rows with a value, every row)
     result.lead = render_lead(result)
     return result
+
+
+def _named_cover(cover, keys: list, dims, data):
+    """The cover's members JSON-safe, each with its name where the rows are places."""
+    if not cover:
+        return cover
+    display = dims[keys[0]].display if keys else None
+    named = [f"{display(data, m)} ({m})" if display and keys[0] == "community_area" else
+             display(data, m) if display else str(m) for m in cover["members"]]
+    return {**cover, "members": [_clean(m) for m in cover["members"]], "names": named}
 
 
 def _named_spread(spread, keys: list, dims, data):
@@ -198,6 +220,10 @@ def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str
         return f"{kind} from {_short(item['of'][0], specs, cat)} to {_short(item['of'][1], specs, cat)}"
     if op == "rank":
         return f"Rank by {_short(item['of'][0], specs, cat)}"
+    ranked = [f.removeprefix("rank_") for f in item["of"] if f.startswith("rank_")]
+    if op == "difference" and len(ranked) == 2 and all(f in specs for f in ranked):  # two ranks of one place apart
+        first, second = (_short(f, specs, cat) for f in ranked)
+        return f"Rank by {first[:1].lower() + first[1:]} minus rank by {second[:1].lower() + second[1:]}"
     if op == "step":  # "Change in homicides from the month before"
         what = _short(item["of"][0], specs, cat)
         return f"Change in {what[:1].lower() + what[1:]} from the {item['along']} before"
@@ -301,6 +327,9 @@ def render_text(result: QueryResult, data) -> str:
         shown = [fmt(spread[k], column.get("decimals", 0), column["unit"]) for k in ("min", "median", "max")]
         lines.append(f"Spread of {column['label'].lower()} over {spread['n']} rows: lowest {shown[0]}, median "
                      f"{shown[1]}, highest {shown[2]}")
+    lines += [_trend_sentence(name, fit, result) for name, fit in (result.trend or {}).items()]
+    if result.cover:
+        lines.append(_cover_sentence(result))
     if result.correlation:
         c = result.correlation
         lines.append(f"Correlation of {c['of'][0]} and {c['of'][1]} over {c['n']} rows: Pearson r = "
@@ -645,6 +674,9 @@ def render_lead(result: QueryResult) -> str:
         sentences += [_spread_sentence(name, stats, result) for name, stats in result.spread.items() if stats["n"]]
         if not rows:
             return " ".join(sentences)
+    if result.trend or result.cover:  # the fitted line, or the set that reaches the share, is the answer
+        sentences += [_trend_sentence(name, fit, result) for name, fit in (result.trend or {}).items()]
+        return " ".join(sentences + ([_cover_sentence(result)] if result.cover else []))
     if result.correlation:
         c = result.correlation
         labels = {col["name"]: col for col in result.columns}
@@ -696,6 +728,48 @@ def _of_all(result: QueryResult, n: int) -> str:
         return f" ({n / considered * 100:.1f}% of those {_grain_words(result, considered)})" if considered else ""
     said = f" ({n / considered * 100:.1f}% of the {_grain_words(result, considered)} with a figure"
     return said + (f"; {n / every * 100:.1f}% of all {every})" if every > considered else ")")
+
+
+_STEP_WORDS = {"year": ("yearly", "a year"), "quarter": ("quarterly", "a quarter"), "month": ("monthly", "a month")}
+
+
+def _trend_sentence(name: str, fit: dict, result: QueryResult) -> str:
+    """"Fitted by least squares to the 10 yearly figures for 2010-2019, homicides rise by 21.4 a year (the line runs
+    from 400.1 in 2010 to 593.0 in 2019; r squared 0.35)."."""
+    column = next((c for c in result.columns if c["name"] == name), {"label": name, "unit": "", "decimals": 0})
+    grain = next((c["name"] for c in result.columns if c["kind"] == "dimension"), "year")
+    each, step = _STEP_WORDS.get(grain, ("", "a step"))
+    decimals = max(column.get("decimals", 0), 1) if column["unit"] != "dollars" else 0
+    what = _lower(column.get("measure_label") or column["label"])
+    slope = fit["slope"]
+    moves = "do not change" if round(slope, decimals) == 0 else \
+        f"{'rise' if slope > 0 else 'fall'} by {fmt(abs(slope), decimals, column['unit'])} {step}"
+    ends = (f"the line runs from {fmt(fit['fitted_first'], decimals, column['unit'])} in {fit['first']} to "
+            f"{fmt(fit['fitted_last'], decimals, column['unit'])} in {fit['last']}")
+    r2 = f"; r squared {fit['r2']:.2f}" if fit["r2"] == fit["r2"] else ""
+    span = f"{fit['first']}-{fit['last']}" if grain == "year" else f"{fit['first']} to {fit['last']}"
+    return (f"Fitted by least squares to the {fit['n']} {each} figures for {span}, {what} "
+            f"{moves} (a slope of {slope:+.{decimals}f} {step}; {ends}{r2}).")
+
+
+def _cover_sentence(result: QueryResult) -> str:
+    """"It takes 13 of the 67 community areas with a figure, largest first, to reach half (50%) of the city's 717
+    homicides in 2022: together they hold 362 (50.5%). They are ..."."""
+    cover = result.cover
+    column = next(c for c in result.columns if c["name"] == cover["of"])
+    decimals, unit = column.get("decimals", 0), column["unit"]
+    what = _lower(column.get("measure_label") or column["label"]) + (
+        f" in {column['period']}" if column.get("period") else "")
+    share = {50.0: "half (50%)", 25.0: "a quarter (25%)", 75.0: "three quarters (75%)"}.get(
+        cover["share"], f"{cover['share']:g}%")
+    whole = f"the city's {fmt(cover['whole'], decimals, unit)} {what}"
+    held = f"{fmt(cover['held'], decimals, unit)} ({cover['held'] / cover['whole'] * 100:.1f}%)" \
+        if cover["whole"] else fmt(cover["held"], decimals, unit)
+    if cover["n"] is None:
+        return f"Even all {_grain_words(result, cover['rows'])} together hold {held} of {whole}, " \
+               f"short of {share}."
+    return (f"It takes {cover['n']} of the {_grain_words(result, cover['rows'])}, largest first, to "
+            f"reach {share} of {whole}: together they hold {held}. They are {_and(cover['names'])}.")
 
 
 def _spread_sentence(name: str, stats: dict, result: QueryResult) -> str:

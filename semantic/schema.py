@@ -7,7 +7,7 @@ import functools
 from semantic.catalog import catalog, public_measures
 from semantic.datasets.population import POPULATIONS
 from semantic.query import (DERIVED_OPS, FALLBACKS, GROUP_FIGURES, HAVING_OPS, HAVING_REFERENCES, MAX_GROUPS,
-                            MAX_LIMIT, MAX_MEASURES)
+                            MAX_LIMIT, MAX_MEASURES, WEIGHT_POPULATIONS)
 
 DESCRIPTION = ("Answer with one typed query over every dataset: measures (homicides, homicide_rate, "
                "per_capita_income, home_value, population, alderperson, ...) by a place grain (community_area, "
@@ -93,7 +93,16 @@ def query_schema() -> dict:
         "vs_city": {"type": "boolean", "description": "with a spread: the city's own figure beside the places' plain "
                                                      "average"},
         "population": {"type": "string", "enum": list(POPULATIONS),
-                       "description": "the population a rate divides by"},
+                       "description": "the population a rate divides by (and a population-weighted mean weighs by)"},
+        "weight_by": {"type": "string", "enum": list(WEIGHT_POPULATIONS),
+                      "description": "the population a weighted mean (a rate over several areas) weighs each area by"},
+        "trend": {"type": "array", "items": {"type": "string"}, "maxItems": 4,
+                  "description": "columns fitted by a least-squares line over the one time grain grouped by "
+                                 "(year, quarter or month): the slope a step, the fitted ends, r squared"},
+        "cover": {"type": "object", "required": ["of", "share"], "properties": {
+            "of": {"type": "string"}, "share": {"type": "number", "exclusiveMinimum": 0, "maximum": 100}},
+            "description": "grouped by a place: the fewest places, largest first, whose column reaches this percent "
+                           "of the city's own figure (how few areas hold half the homicides)"},
         "groups": {"type": "array", "minItems": 2, "maxItems": MAX_GROUPS, "description": (
             "sets of the grouped places compared: each picked by its own having or order_by + limit, with each "
             "column's figure pooled over the set (or its members' plain mean); the first two sets' ratio and "

@@ -68,6 +68,13 @@ MEASURES = (
                 "homicides per square mile", "murders per square mile", "killings per square mile",
                 "homicides per sq mi", "homicides per sq mile", "victims per square mile", "homicide density"),
             description="homicides over the period / the community area's land area (community_areas.csv)"),
+    # over the whole period asked, like the density: "homicides per 1,000 households for 2020-2022 combined"
+    Measure("homicides_per_household", "Homicides per 1,000 households (ACS 2019-2023)", "per 1,000 households",
+            agg="ratio", numerator="homicides", denominator="households", scale=1000.0, decimals=2,
+            dataset="homicides", grains=("city", "community_area"), words=(
+                "per 1,000 households", "per 1000 households", "per thousand households", "per household",
+                "per 1k households"),
+            description="homicides over the period / the ACS 2019-2023 households (the income bands' total) x 1,000"),
 )
 
 DATASET = Dataset("homicides", source="homicides", title="Homicides (CPD), 2001-2023", time="event",

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from semantic.datasets.common import cached
-from semantic.model import Dataset, Measure
+from semantic.dimensions import main_submarkets
+from semantic.model import Dataset, JoinPath, Measure
 
 
 def _frame(data):
@@ -22,6 +23,18 @@ def coverage(data):
     return cov["start"], cov["end"]
 
 
+def area_submarket(data) -> pd.DataFrame:
+    """Each community area beside its main IHS submarket (the one holding most of its land), weight 1."""
+    main = main_submarkets(data)
+    return pd.DataFrame({"submarket": list(main.values()), "community_area": list(main),
+                         "weight": [1.0] * len(main)})
+
+
+# "each area's IHS price index growth 2019 to 2024 (its main submarket)": an area takes its submarket's index
+JOIN = JoinPath("submarket", "community_area", table=area_submarket,
+                method="the index of the IHS submarket holding the largest share of the area's land")
+
+
 def _summary(data):
     return data.ihs_summary.rename(columns={"submarket_code": "submarket"})
 
@@ -31,7 +44,7 @@ INDEX = Dataset(
     vintage="1997Q1 to 2025Q4", words=("ihs", "depaul"),
     dimensions=("submarket", "quarter", "year"), coverage=coverage, measures=(
         Measure("price_index", "House price index (2000Q1 = 100)", "index (2000Q1 = 100)", "ihs_index", agg="mean",
-                column="index", grains=("submarket",), city="none", decimals=1,
+                column="index", grains=("submarket",), derived_grains=("community_area",), city="none", decimals=1,
                 words=("price index", "house price index", "ihs"),
                 description="an index of price change, not a price; over a span of quarters, their mean",
                 caveats=("The IHS index measures price change (2000Q1 = 100), not a price level.",)),))
