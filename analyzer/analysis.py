@@ -300,6 +300,7 @@ class Analysis:
     min_homicides: int | None = None  # "among wards with at least 50 homicides": the ranking's floor
     year_found_citywide: bool = False  # "the city's deadliest year - how many did ward 5 have that year"
     outside_places: list[str] = field(default_factory=list)  # "Austin, Texas", "Evanston": not in the data
+    unknown_places: list[str] = field(default_factory=list)  # of those, names no Chicago area has ("Lakeview Heights")
     domestic_excluded: bool = False  # "non-domestic homicides"
     arrest_filter: str | None = None  # "arrested" ("solved") | "not_arrested" ("unsolved")
     share_without_arrest: bool = False  # "what percent never had anyone arrested": the share with no arrest leads

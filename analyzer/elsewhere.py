@@ -201,3 +201,34 @@ def shared_note(text: str, names: list[str], left_out: bool = False) -> str:
 
 def _count_word(n: int) -> str:
     return {2: "two", 3: "three", 4: "four"}.get(n, str(n))
+
+
+# ---------------------------------------------------------------- names that are no community area
+
+# A place word after an area's name makes a name of its own ("Lakeview Heights", "Austin Village"): not that area.
+_SUFFIX_RE = re.compile(r"[ \t-]+(heights|park|village|square|hills|ridge|lawn|grove|manor|shores|estates|gardens|"
+                        r"terrace|point|harbou?r|woods|springs|meadows|highlands|commons)\b(?![ \t-]+(?:district|"
+                        r"station|area|neighbou?rhood|zip))", re.I)
+
+
+def unknown_names(text: str, low: str, mentions: list, geo) -> list[tuple[str, tuple, tuple]]:
+    """(the name as written, its span, the area mention it held) for each area name followed by a place word that
+    together name no Chicago community area: "Lakeview Heights" is no area, and Lake View is not it."""
+    found = []
+    for mention in mentions:
+        kind, numbers, (start, end) = mention
+        suffix = _SUFFIX_RE.match(low, end) if kind == "area" and not text[start:end].strip().isdigit() else None
+        if suffix is None or geo is None:
+            continue
+        joined = re.sub(r"[\s-]+", " ", low[start:suffix.end()]).strip()
+        if joined in geo.name_index:
+            continue
+        found.append((text[start:suffix.end()], (start, suffix.end()), mention))
+    return found
+
+
+def unknown_note(names: list[str], areas: list[str]) -> str:
+    """The note an answer gives for a name that is no community area, with the area whose name it holds."""
+    quoted = " or ".join(f"'{n}'" for n in names)
+    return (f"There is no Chicago community area named {quoted} (the data is by community area; the nearest name is "
+            f"{' and '.join(areas)}), so I cannot give figures for it.")

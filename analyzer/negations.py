@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.analysis import PlaceMatch
-from analyzer.elsewhere import outside_note, outside_places, shared_name_mentions, shared_note
+from analyzer.elsewhere import (outside_note, outside_places, shared_name_mentions, shared_note, unknown_names,
+                                unknown_note)
 from analyzer.lexicon import LOCATION_GENERIC_RE, LOCATIONS, overlaps
 
 # ---------------------------------------------------------------- places left out
@@ -58,7 +59,8 @@ class PlaceScope:
     excluded_wards: list[int] = field(default_factory=list)
     excluded_districts: list[int] = field(default_factory=list)
     excluded_zips: list[str] = field(default_factory=list)
-    outside_places: list[str] = field(default_factory=list)
+    outside_places: list[str] = field(default_factory=list)  # every place named the data has nothing on
+    unknown_places: list[str] = field(default_factory=list)  # of those, the names no community area has
     rest_of_city: bool = False
     warnings: list[str] = field(default_factory=list)
     exclusion_spans: list[tuple] = field(default_factory=list)  # used only where the data can leave places out
@@ -86,7 +88,7 @@ class PlaceScope:
         """The Analysis fields this reading sets."""
         return {"excluded_areas": self.excluded_areas, "excluded_wards": self.excluded_wards,
                 "excluded_districts": self.excluded_districts, "excluded_zips": self.excluded_zips,
-                "outside_places": self.outside_places,
+                "outside_places": self.outside_places, "unknown_places": self.unknown_places,
                 "rest_of_city": self.rest_of_city}
 
 
@@ -112,6 +114,14 @@ def read_place_scope(text: str, low: str, geo, places: dict, inside: list | tupl
         mentions = [m for m in mentions if not overlaps(m[2], spans)]
     else:
         scope.outside_spans = own
+    unknown = unknown_names(text, low, mentions, geo)
+    if unknown:  # "Lakeview Heights": no area, and not Lake View either
+        scope.outside_places += [name for name, _, _ in unknown]
+        scope.unknown_places = [name for name, _, _ in unknown]
+        scope.outside_spans += [span for _, span, _ in unknown]
+        scope.warnings.append(unknown_note(scope.unknown_places, [geo.area_name(m[1][0]) for _, _, m in unknown]))
+        _drop(places, [m for _, _, m in unknown])
+        mentions = [m for m in mentions if all(m is not u for _, _, u in unknown)]
     mentions, shared = _with_shared_names(text, low, geo, places, mentions, spans + list(inside))
     # "the difference in homicides (Woodlawn minus Hyde Park)": a subtraction between two places asked, not a place
     # left out ("Chicago minus the Loop" still leaves it out)
@@ -459,8 +469,11 @@ def hint(text: str, scope: PlaceScope, filters: HomicideFilters) -> str:
         [f"ward {w}" for w in scope.excluded_wards] + [f"district {d}" for d in scope.excluded_districts]
     if left_out:
         parts.append("Excluding: " + ", ".join(left_out[:6]))
-    if scope.outside_places:
-        parts.append("Outside Chicago (no data): " + ", ".join(scope.outside_places[:3]))
+    elsewhere = [p for p in scope.outside_places if p not in scope.unknown_places]
+    if elsewhere:
+        parts.append("Outside Chicago (no data): " + ", ".join(elsewhere[:3]))
+    if scope.unknown_places:
+        parts.append("No such community area: " + ", ".join(scope.unknown_places[:3]))
     if filters.domestic_excluded:
         parts.append("Non-domestic only")
     if filters.arrest_filter:

@@ -166,8 +166,11 @@ def _places(a: Analysis) -> list[str]:
         out.append("the rest of the city")
     if left_out:
         out.append(("the city " if not out else "") + "excluding " + ", ".join(left_out))
-    if a.outside_places:
-        out.append("outside Chicago (no data): " + ", ".join(a.outside_places))
+    elsewhere = [p for p in a.outside_places if p not in a.unknown_places]
+    if elsewhere:
+        out.append("outside Chicago (no data): " + ", ".join(elsewhere))
+    if a.unknown_places:
+        out.append("no such community area: " + ", ".join(a.unknown_places))
     if a.area_condition:
         c = a.area_condition
         value = (f"${c.value:,.0f}" if c.metric in ("income", "home_value") else f"{c.value:,.0f}"

@@ -727,6 +727,9 @@ def _qualifies(warning: str, lead: str) -> bool:
         return warning.rstrip(".") not in lead
     if NOT_HELD in warning:  # "March 2025 is not in the data: ... the latest month is given instead"
         return warning not in lead
+    # a place asked about that the data has nothing on ("Evanston", "Lakeview Heights"): the figures are the others'
+    if warning.startswith(("ChiQA's data covers the City of Chicago only", "There is no Chicago community area named")):
+        return warning not in lead
     if " is after the homicide data ends (" in warning:  # "August 2023 is after ...": the months answered are others
         return warning not in lead
     return " is partial in the homicide data:" in warning and "partial" not in lead

@@ -97,3 +97,14 @@ def test_a_rank_counted_from_the_lowest(ask):
     rank = int(income.rank(method="min")[25])
     text = lead(ask("where does Austin rank for per capita income (2008-12), counting 1 as the lowest of the 77?"))
     assert f"rank {rank} by per capita income (2008-2012) (1 = the lowest)" in text
+
+
+def test_a_name_no_community_area_has_is_declined_by_name(ask, raw):
+    """"Lakeview Heights" is no community area: declined by name, not answered as Lake View; beside a real area the
+    lead gives that area's figure and names the one it cannot."""
+    text = lead(ask("what was the homicide rate in Lakeview Heights in 2021?"))
+    assert "There is no Chicago community area named 'Lakeview Heights'" in text and "Lake View" in text
+    assert "per 100,000" not in text.split("\n\n")[0]  # (the paragraph after says what ChiQA holds)
+    englewood = int(((raw["year"] == 2022) & (raw["area"] == 68)).sum())
+    text = lead(ask("homicides in Austin Village and Englewood in 2022?"))
+    assert f"There were {englewood} homicides in Englewood" in text and "'Austin Village'" in text
