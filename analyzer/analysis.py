@@ -253,6 +253,8 @@ class Analysis:
     domestic_filter: bool = False
     correlation: bool = False
     asks_gap: bool = False  # "how far above the city average", "difference from Chicago": the gap itself is asked
+    years_vs_before: str = ""  # "in how many years did homicides go up compared with the year before": "up" | "down"
+    first_year: dict | None = None  # "the first year with more than 700": {"which", "side", "value"}
     years_vs_city: str = ""  # "in how many of the years ... was its rate higher than the city's": "above" | "below"
     dated_months: bool = False  # "the single deadliest month on record": months of years, not calendar months
     step: str = ""  # "vs the month before": each row of this time grain against the one before it

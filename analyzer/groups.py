@@ -25,8 +25,10 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
                       # "below the median vs above the median": the side named again
-                      r"(?:vs\.?|versus|compared\s+(?:to|with))\s+(?:those\s+|areas\s+|ones\s+)?(?:above|over|below|"
-                      r"under)\s+the\s+median\b(?!\s+(?:half|group|set|areas|ones))|"
+                      # ("... minus the share in areas below median": the other side's own figure named)
+                      r"(?:vs\.?|versus|minus|compared\s+(?:to|with))\s+(?:(?:the|their)\s+[a-z]+\s+)?(?:in\s+)?"
+                      r"(?:those\s+|areas\s+|ones\s+)?(?:above|over|below|under)\s+(?:the\s+)?median\b"
+                      r"(?!\s+(?:half|group|set|areas|ones))|"
                       # "in the below-median half than in the above-median half": the other side named
                       r"(?:than|vs\.?|versus|against|and|to)\s+(?:in\s+)?(?:the\s+)?(?:above|over|below|under)"
                       r"[\s-]+median\s+(?:half|group|set|areas|ones)|"
@@ -221,7 +223,11 @@ _RANGE_RE = re.compile(r"\b(?:range|gap|difference|spread|distance)\s+between\s+
                        r"\b(?:range|gap|difference|spread|distance)\s+between\s+(?:the\s+)?most\s+(?:and|&)\s+"
                        r"(?:the\s+)?least\b|"
                        # "the range (max minus min) of the individual area rates"
-                       r"\brange\b\s*\(?\s*(?=(?:max(?:imum)?|highest)\s+(?:minus|less|-)\s+(?:min(?:imum)?|lowest))", re.I)
+                       r"\brange\b\s*\(?\s*(?=(?:max(?:imum)?|highest)\s+(?:minus|less|-)\s+(?:min(?:imum)?|lowest))|"
+                       # "how many more homicides in the deadliest month than in the least deadly one"
+                       r"\bhow\s+many\s+more\b[^?.]{0,60}?\b(?:deadliest|worst|busiest|highest|most\s+violent)\b"
+                       r"[^?.]{0,60}?\bthan\s+(?:in\s+)?(?:the\s+)?(?:least\s+deadly|quietest|calmest|lowest|safest|"
+                       r"best|least\s+violent)\b(?:\s+one)?", re.I)
 # "the median poverty rate across the areas": a median of the places' values, not a measure named "median" (a
 # household income's, a sale price's)
 _MEDIAN_RE = re.compile(r"\bmedian\b(?!\s+(?:household\s+|family\s+)?incomes?\b)(?!\s+(?:sale|list|days?|dom)\b)", re.I)
@@ -259,7 +265,7 @@ def asks_range(low: str) -> bool:
 
 
 # A straight line fitted through a series ("the slope of the yearly counts", "a least-squares trend line")
-_SLOPE_RE = re.compile(r"\bslope\b|\bleast[\s-]+squares?\b(?:\s+(?:fit|line|regression|trend))?|"
+_SLOPE_RE = re.compile(r"\bslope\b|\bols\b|\bleast[\s-]+squares?\b(?:\s+(?:fit|line|regression|trend))?|"
                        r"\b(?:line|trend)\s+of\s+best\s+fit\b|\bbest[\s-]+fit(?:ting)?\s+line\b|"
                        r"\b(?:fit(?:ted|ting)?|draw(?:ing)?|run(?:ning)?)\s+(?:a\s+|the\s+)?(?:straight\s+|linear\s+|trend\s+)?"
                        r"(?:line|regression)(?:\s+(?:through|to|on))?\b|\blinear\s+(?:trend|fit|regression)\b|"
@@ -282,7 +288,14 @@ _VINTAGE = (r"(?:(?:the\s+)?(?:2019\s*[-\u2013]\s*(?:20)?23\s+)?acs(?:\s+(?:5[\s
 _WEIGHT_POP_RE = re.compile(rf"\bweight(?:ed|ing|s)?\s+(?:by|with|using|on)\s+(?:each\s+[\w\s]{{0,20}}?['\u2019]s?\s+|the\s+|"
                             rf"their\s+|its\s+)?(?:(?P<which>{_VINTAGE})\s+)?(?:pop(?:ulation)?s?|residents|headcounts?)\b"
                             rf"(?:\s*\((?P<paren>{_VINTAGE})[^)]{{0,20}}\))?|"
-                            rf"\b(?P<before>{_VINTAGE})[\s-]+pop(?:ulation)?[\s-]+weighted\b", re.I)
+                            rf"\b(?P<before>{_VINTAGE})[\s-]+pop(?:ulation)?[\s-]+weighted\b|"
+                            # "population-weighted ... (weights = 2019-23 ACS pop)"
+                            rf"\bweights?\s*(?:=|:|are|being|from)\s*(?:the\s+)?(?P<named>{_VINTAGE})\s+"
+                            rf"(?:pop(?:ulation)?s?|residents)\b", re.I)
+
+
+_WEIGHTED_RE = re.compile(r"\b(?:(?:population|pop|resident)[\s-]+)?weighted\s+(?:average|mean|avg)s?\b|"
+                          r"\baveraged?\s+(?:and\s+)?weighted\b", re.I)
 
 
 def weight_population(low: str, consumed: list) -> str:
@@ -291,10 +304,11 @@ def weight_population(low: str, consumed: list) -> str:
     found = _WEIGHT_POP_RE.search(low)
     if found is None:
         return ""
-    which = found.group("which") or found.group("paren") or found.group("before") or ""
+    which = found.group("which") or found.group("paren") or found.group("before") or found.group("named") or ""
     if not which:
         return ""
     consumed.append(found.span())
+    consumed += [m.span() for m in _WEIGHTED_RE.finditer(low)]  # "the population-weighted average": the same ask
     return "census_2010" if "2010" in which else "acs_2019_2023"
 
 

@@ -473,8 +473,8 @@ BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bwe
 BY_HOUR_RE = re.compile(r"\btimes?\s+of\s+(?:the\s+)?day\b|\bwhat\s+time\b|\bwhich\s+(?:clock\s+)?hours?\b|\bhours?\s+of\s+"
                         r"(?:the\s+)?day\b|\bby\s+hour\b|\bhourly\b|\b(?:at|during\s+the)\s+night\b|"
                         r"\bnight\s*time\b|\blate\s+at\s+night\b|\bovernight\b", _FLAGS)
-BY_MONTH_RE = re.compile(r"\b(?:worst|deadliest|bloodiest|busiest|peak|best|quietest)\s+(?:single\s+)?month\b|"
-                         r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+(?:calendar\s+)?months?\b|\bseason\w*|"
+BY_MONTH_RE = re.compile(r"\b(?:worst|deadliest|bloodiest|busiest|peak|best|quietest)\s+(?:single\s+|calendar\s+)?month\b|"
+                         r"\b(?:by|per|each|every)\s+month\b|\ba\s+month\b(?!\s+(?:ago|earlier|later|before|after))|\bmonthly\b|\b(?:which|what)\s+(?:single\s+|one\s+|calendar\s+)?months?\b|\bseason\w*|"
                          r"\bsummer\b|\bwinter\b", _FLAGS)
 # ("domestic-related", "gang-related" name a kind of homicide: no correlation; "corr" and "spearman" are one)
 CORRELATION_RE = re.compile(r"\bcorr?ell?at\w*(?:\s+coefficients?)?|\bcorr\b|\bspearman'?s?\b|\br[\s-]?values?\b|"

@@ -103,10 +103,12 @@ def read_parts(question: str, whole: Analysis, analyze, carry) -> list[QuestionP
 
 # A question of its own opens with a question word, or names what it asks ("and the lowest income one?"); "Give the
 # Pearson r", "use 2019-2022", "Looking at 2010 through 2019" shape the question before them
-_QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are|was|were|did|does|do|can|could|the|"
+_QUESTION_RE = re.compile(r"(?:what|what's|whats|which|how|who|where|when|is|are|was|were|did|does|do|can|could|the|total|"
                           r"(?:by|in)\s+(?:what|how|which))\b", re.I)
 # Words of a question asked apart that point at nothing before it: "in total", "how many are there"
 _OWN_WORDS_RE = re.compile(r"\bin\s+total\b|\b(?:are|is|were|was)\s+there\b|"
+                           # "...? and total homes sold citywide in 2018": a part opening with the total it asks
+                           r"^\s*total\b(?=\s+[a-z]+\s+[a-z]+)|"
                            # "by what % did the total change from 2021 to 2022": the city's total, its years its own
                            r"\bthe\s+total\s+(?=(?:change|rise|fall|drop|increase|decrease|go|grow)\w*\s+from\b)", re.I)
 

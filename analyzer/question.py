@@ -955,9 +955,7 @@ def _query_parts(w, result: dict) -> None:
         # "among the 5 areas with the highest unemployment, which year had the most homicides (combined)": the set's
         # years, the top one (rules/compositions.set_breakdown)
         result["group_by"] = "year"
-    # "how many had X and Y" asks for the places meeting both; "how many had X? and how many of those also Y" for
-    # the first set, then those meeting both
-    result["conditions_joint"] = bool(result.get("more_conditions")) and not _OF_THOSE_RE.search(w.low)
+    _joint_or_based(w, result)
     result["census_groups"] = [g for _, g in sorted((m.start(), g) for g, rx in CENSUS_GROUP_RES
                                                     for m in [rx.search(w.spelled)] if m)]
     result["households_counted"] = bool(_HOUSEHOLDS_COUNTED_RE.search(w.spelled))
@@ -992,6 +990,19 @@ def _query_parts(w, result: dict) -> None:
     result["asks_total"] = bool(_SET_TOTAL_RE.search(w.low))  # "what share of 2020's homicides ... the three wards"
 
 
+def _joint_or_based(w, result: dict) -> None:
+    """"How many had X and Y" asks for the places meeting both; "how many had X? and how many of those also Y" for
+    the first set, then those meeting both; "among areas with above-median home values, what percent had zero
+    homicides": the set the question opens with is the base, the others are asked of its members."""
+    result["conditions_joint"] = bool(result.get("more_conditions")) and not _OF_THOSE_RE.search(w.low)
+    base = result.get("area_condition")
+    if base is not None and result.get("more_conditions") and _BASE_FIRST_RE.match(w.low) \
+            and _SHARE_OF_BASE_RE.search(w.low):
+        ordered = sorted([base, *result["more_conditions"]], key=lambda c: c.span[0])
+        result["area_condition"], result["more_conditions"] = ordered[0], ordered[1:]
+        result["conditions_joint"] = False
+
+
 def _zip_link_grain(w, result: dict) -> None:
     """"The area with the highest ...: what zip is it mostly in": the ZIP is the area's link; the areas are ranked."""
     ranked = result.get("ranking") or {}
@@ -1024,6 +1035,9 @@ _TIMES_DIRECT_RE = re.compile(r"\s+(?:higher|greater|larger|bigger|more|lower|sm
 # city's count), not each area's share of its own households
 _MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|killings)\s+in\s+((?:19|20)\d\d)\s+than\s+"
                                 r"(?:in\s+)?((?:19|20)\d\d)\b")
+_WENT_UP_RE = re.compile(r"\b(?:homicides|murders|killings)\s+(?:(?P<up>go\s+up|went\s+up|rise|rose|increase[d]?|climb(?:ed)?|"
+                         r"grow|grew|jump(?:ed)?)|(?P<down>go\s+down|went\s+down|fall|fell|drop(?:ped)?|decrease[d]?|"
+                         r"decline[d]?))\s+from\s+(?P<y0>(?:19|20)\d\d)\s+to\s+(?P<y1>(?:19|20)\d\d)\b")
 _HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b|"
                                     r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?"
                                     r"(?:city'?s|chicago'?s|all\s+(?:the\s+)?)\s*households\b")
@@ -1036,7 +1050,11 @@ _SET_TOTAL_RE = re.compile(r"\b(?:share|percent(?:age)?|proportion|together|comb
 
 
 def _homicide_change(rose: re.Match) -> AreaCondition:
-    """"more homicides in 2022 than in 2019": the change from the earlier year to the later, its sign bounded."""
+    """"more homicides in 2022 than in 2019", "saw homicides go up from 2019 to 2020": the change from the earlier
+    year to the later, its sign bounded."""
+    if rose.re is _WENT_UP_RE:
+        return AreaCondition("homicide_change", "below" if rose.group("down") else "above", 0.0, rose.span(),
+                             years=(int(rose.group("y0")), int(rose.group("y1"))))
     return AreaCondition("homicide_change", "above" if rose.group(1) == "more" else "below", 0.0, rose.span(),
                          years=(int(rose.group(3)), int(rose.group(2))))
 
@@ -1045,7 +1063,7 @@ def _change_conditions(w, result: dict, condition):
     """Conditions on a change: the population's sign or bound ("lost more than 10% of their population"), a
     homicide change beside another condition, a home value's change between two months; the condition kept."""
     areas, districts, low, metrics, wards, zips = w.areas, w.districts, w.low, w.metrics, w.wards, w.zips
-    rose = _MORE_THAN_YEAR_RE.search(low)
+    rose = _MORE_THAN_YEAR_RE.search(low) or _WENT_UP_RE.search(low)
     if result["population_growth"] and result["ranking"] and result["ranking"]["metric"] in ("population", None) \
             and _LOSS_RE.search(low):
         # "which neighborhoods lost the most people": the most lost is the lowest change (a ranking by another
@@ -1206,6 +1224,16 @@ def _asked_forms(w, result: dict) -> None:
     result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
     result["dated_months"] = bool(_DATED_MONTH_RE.search(low))
     result["asks_gap"] = bool(GAP_RE.search(low))
+    before = _YEARS_VS_BEFORE_RE.search(low)
+    if before:  # "between 2001 and 2022, in how many years did homicides go up compared with the year before"
+        result["years_vs_before"] = "down" if before.group("down") else "up"
+        w.consumed.append(before.span())
+        result["not_used"] = [p for p in result["not_used"] if p not in before.group(0)]
+    first = _FIRST_YEAR_RE.search(low)
+    if first:  # "after 2010, what was the first year Chicago had more than 700 homicides"
+        result["first_year"] = {"which": first.group("which"), "side": "below" if first.group("low") else "above",
+                                "value": float(first.group("n").replace(",", ""))}
+        result["not_used"] = [p for p in result["not_used"] if p not in first.group(0)]
     against = _YEARS_VS_CITY_RE.search(low)
     if against:  # "in how many of the years 2016 through 2022 was Pullman's rate higher than the citywide rate"
         result["years_vs_city"] = "below" if against.group("low") else "above"
@@ -1500,6 +1528,16 @@ _YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+
                                r"(?:(?P<high>higher|above|greater|worse)|(?P<low>lower|below|better))\s+than\s+"
                                r"(?:the\s+)?(?:city(?:wide)?|"
                                r"chicago|city's|chicago's|whole\s+city)")
+# The years a series rose (fell) from the year before, counted
+_YEARS_VS_BEFORE_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,60}?\b(?:(?P<up>go\s+up|"
+                                 r"went\s+up|gone\s+up|rise|rose|risen|increase[ds]?|grow|grew|climb(?:ed)?|jump(?:ed)?)|"
+                                 r"(?P<down>go\s+down|went\s+down|fall|fell|fallen|drop(?:ped)?|decrease[ds]?|"
+                                 r"decline[ds]?))\b[^?.;]{0,40}?\b(?:the\s+)?(?:year\s+before|previous\s+year|prior\s+year|"
+                                 r"preceding\s+year|year\s+earlier|last\s+year)\b")
+# The first (last) year a yearly count stood over (under) a number
+_FIRST_YEAR_RE = re.compile(r"\b(?P<which>first|last|earliest|latest)\s+year\b[^?.;]{0,60}?\b(?:(?P<high>more|over|above|"
+                            r"greater)|(?P<low>fewer|less|under|below))\s+(?:than\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)\b"
+                            r"(?!\s*(?:%|percent|per\b))")
 _HOMICIDE_CHANGE_RANKED_RE = re.compile(
     r"\b(?:largest|biggest|greatest|sharpest|steepest|most)\s+(?:increase|rise|jump|spike|drop|decline|decrease|fall|"
     r"change)\s+in\s+(?:the\s+)?(?:number\s+of\s+)?(?:homicides|murders|killings|(?:homicide|murder)\s+(?:rates?|counts?|"
@@ -1575,12 +1613,16 @@ _PER_YEAR_RE = re.compile(r"\b(?:per|each|every|by)\s+year\b|\byearly\b|\byear[\
 # that names them in passing ("by what percent did the population change (sum of community areas)").
 _ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)\s+(?:[\w'’-]+\s+){0,3}?"
                             r"(?:community\s+areas?|neighbou?rhoods?|areas?|parts\s+of\s+(?:the\s+)?(?:city|town))\b|"
+                            # "of the 20 highest-poverty community areas, how many saw ...": the places named first
+                            r"\b(?:of|among)\s+(?:the|those|these)\s+\d+\s+[^,?]{0,60}?(?:community\s+areas|"
+                            r"neighbou?rhoods|areas)\b[^?]{0,20}?\bhow\s+many\b|"
                             # "neighborhoods that lost more than 10% of their population: their pooled rate"
                             r"\b(?:community\s+areas|neighbou?rhoods|areas)\s+(?:that|which|where|whose|with)\b")
 # "areas that grew in population", "neighborhoods which lost residents since 2010": places picked by the change
 # "Of the areas whose ..., what percent": the set named first is the share's base
-_BASE_FIRST_RE = re.compile(r"\s*(?:of|among)\s+(?:the|all(?:\s+the)?)\s+(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods)\s+"
-                            r"(?:whose|that|which|where|with)\b")
+_BASE_FIRST_RE = re.compile(r"\s*(?:of|among)\s+(?:the\s+|all(?:\s+the)?\s+)?(?:\d+\s+)?(?:community\s+)?(?:areas|"
+                            r"neighbou?rhoods)\s+(?:whose|that|which|where|with)\b")
+_SHARE_OF_BASE_RE = re.compile(r",\s*(?:what|which)\s+(?:percent(?:age)?|share|proportion|fraction|%)\b")
 _GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|communities|ones)\s+(?:that|which|where|"
                             r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
                             r"[^.?;:]{0,40}?\b(?:population|residents|people)\b|"

@@ -300,8 +300,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
     grew = ranking and ranking.metric == "population" and analysis.population_growth  # "grew fastest": the ranking
     # "the area with the highest hardship: its IHS submarket, and that submarket's rise": the area's link followed
     # (the rise and the years, "annual averages", are the submarket's index's)
-    submarket = bool(ranking) and {"main_submarket", "price_index"} <= set(analysis.named_measures) \
-        and ranking.metric in MEASURE_OF
+    # ("its IHS submarket's index": the longer words name the link, the IHS words the index)
+    submarket = bool(ranking) and "main_submarket" in analysis.named_measures and (
+        "price_index" in analysis.named_measures or "price_trend" in analysis.metrics) and ranking.metric in MEASURE_OF
     # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
     plain = _plain(analysis) or (analysis.group_by == "year" and bool(_side_by_side(analysis)) or submarket) \
         and _plain(replace(analysis, group_by=None))
@@ -336,6 +337,9 @@ def ranked_set(analysis: Analysis) -> dict | None:
         first = {**first, "measure": "homicides"}
     others, derived = _timed(others, analysis) if not own else (others, [])
     others, derived = _kept_share(others, derived, analysis)
+    if any(d["name"] == "share_kept" for d in derived) and first.get("filters") and first["measure"] != "homicides":
+        # "the 10 most violent areas by homicide rate: what share were domestic": all homicides rank the set
+        first = {k: v for k, v in first.items() if k != "filters"}
     ranked = [first]
     if ranking.metric == "population" and analysis.population_growth:
         # "the 3 areas that lost the most residents since 2010": ranked by the change from the census to the ACS
@@ -527,6 +531,14 @@ def set_query(analysis: Analysis) -> dict | None:
                         **({"direction": "asc"} if ranked.order == "asc" else {})})
         having.append({"field": f"{name}_rank", "op": ">" if ranked.excluded else "<=", "value": ranked.n})
     for condition in conditions:
+        if condition.metric == "homicide_change" and len(condition.years) == 2:
+            # "of the 20 highest-poverty areas, how many saw homicides go up from 2019 to 2020": each year, the change
+            pair = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in condition.years]
+            for spec in pair:
+                _add(measures, spec)
+            derived.append({"name": "homicides_change", "op": "change", "of": [p["as"] for p in pair]})
+            having.append({"field": "homicides_change", "op": OPS[condition.side], "value": 0})
+            continue
         spec = _bounded(analysis, period, condition)
         if spec is None:
             return None
@@ -721,7 +733,7 @@ def ranked_change(analysis: Analysis) -> dict | None:
     # "... and which ZIP code is that area mostly in": the area's main ZIP (and that ZIP's figures once it is known)
     others += ["main_zip"] if "main_zip" in analysis.named_measures else []
     # "... give its IHS submarket's 2022 index": the area's submarket (and its index once it is known)
-    others += ["main_submarket"] if "price_index" in analysis.named_measures else []
+    others += ["main_submarket"] if {"price_index", "main_submarket"} & set(analysis.named_measures) else []
     n, position = ranking.top_n or 1, ranking.position or 1
     if not others and n == 1 and position == 1 and counted == "homicides":
         return None  # the one biggest change in the count alone: the trend tool's ranking answers it (not a rate's)
@@ -775,10 +787,10 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
         # across areas of 2,000 to 100,000 residents a change in residents mostly measures size: its percent
         return [{"measure": "population_2010"}, {"measure": "population"}], \
             [{"name": "residents_change", "op": "pct_change", "of": ["population_2010", "population"]}], "residents_change"
-    if metric == "price_trend" and len(analysis.index_years) == 2:
+    if metric == "price_trend" and _index_pair(analysis):
         # "each area's IHS price index growth 2019 to 2024 (its main submarket)": the area's submarket's index in each
         # year (the mean of its quarters) and the percent change
-        specs = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in analysis.index_years]
+        specs = [{"measure": "price_index", "period": {"year": y}, "as": f"price_index_{y}"} for y in _index_pair(analysis)]
         return specs, [{"name": "price_index_change_pct", "op": "pct_change", "of": [s["as"] for s in specs]}], \
             "price_index_change_pct"
     if metric in ("arrests", "domestic"):  # "the percentage of its homicides that ended in an arrest" (were flagged
@@ -789,6 +801,15 @@ def _correlated(metric: str, analysis: Analysis, period: dict | None, rate: bool
     return ([spec], [], _name(spec)) if spec else None
 
 
+def _index_pair(analysis: Analysis) -> list:
+    """The price index's two years where a change in it is asked: its own years, or the question's two where no
+    homicide figure shares them."""
+    if len(analysis.index_years) == 2:
+        return list(analysis.index_years)
+    years = sorted(set(analysis.years))
+    return years if len(years) == 2 and not _counts_homicides(analysis) else []
+
+
 def correlation(analysis: Analysis) -> dict | None:
     """"The correlation between the hardship index and the number of homicides in 2022": the two measures asked
     over the 77 areas (a count where a count is asked, a rate per 100,000 where a rate is), Pearson and Spearman;
@@ -797,7 +818,7 @@ def correlation(analysis: Analysis) -> dict | None:
     if not analysis.correlation or named or analysis.group_by not in (None, "community_area", "zip", "year"):
         return None  # across the community areas ("zillow zips weighted to community areas" is how, not a grain)
     # (the IHS index's growth over its own two years is a side; a Zillow value asked beside it keeps its own)
-    ihs = "price_trend" in analysis.metrics and "home_value" not in analysis.metrics and len(analysis.index_years) == 2
+    ihs = "price_trend" in analysis.metrics and "home_value" not in analysis.metrics and bool(_index_pair(analysis))
     metrics = [m for m in analysis.metrics if m not in ("trend", "correlation", "price_trend") or ihs and m == "price_trend"]
     if analysis.census_group in CENSUS_GROUP and any(m in CENSUS_METRICS for m in metrics) or "population_density" in metrics:
         metrics = [m for m in metrics if m != "population"]  # "the percent Black population": the group's share
@@ -865,7 +886,7 @@ def city_rates(analysis: Analysis) -> dict | None:
     """"Chicago's homicide rate per 100k: 2014 vs 2016": the city's rate in each period asked side by side, and the
     change between (the rate tool gives one rate over a span, which is another figure)."""
     places = analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets
-    if not analysis.per_capita or analysis.ranking or analysis.area_condition or places \
+    if not analysis.per_capita or analysis.ranking or analysis.area_condition or places or analysis.correlation \
             or analysis.group_by not in (None, "year"):
         return None
     specs, derived = _timed([{"measure": "homicide_rate"}], analysis)
@@ -1983,6 +2004,7 @@ def submarkets_ranked(analysis: Analysis) -> dict | None:
     if measure is None or ranking is None or analysis.submarkets or analysis.areas or analysis.zips \
             or analysis.wards or analysis.districts or "price_trend" not in analysis.metrics \
             or ranking.metric == "home_value" \
+            or "main_submarket" in analysis.named_measures and ranking.metric in MEASURE_OF \
             or analysis.group_by in (None, "community_area") and ranking.metric == "homicides" \
             and not analysis.ranks_submarket:
         # ("house prices fell from the 2000s peak to the bottom": one series'; "which area had the highest homicide
@@ -2087,8 +2109,14 @@ def fitted_or_covered(analysis: Analysis) -> dict | None:
     if not named or period is None or analysis.wards or analysis.districts or analysis.zips:
         return None
     places = [{"dimension": "community_area", "in": [a.number for a in analysis.areas]}] if analysis.areas else []
+    ranking = analysis.ranking
+    # "in the area with the highest hardship index, the trend in yearly homicides": the place a ranking finds
+    found = _spec(ranking.metric, analysis, None) if ranking and ranking.metric in MEASURE_OF \
+        and ranking.metric not in TIMED and not places else None
+    inner = {"measures": [found], "group_by": ["community_area"], "limit": ranking.top_n or 1,
+             "order_by": [{"field": _name(found), "direction": ranking.order}]} if found else None
     return {"measures": [named[0]], "group_by": [grain], "period": period, "trend": [named[0]],
-            **({"filters": places} if places else {})}
+            **({"filters": places} if places else {}), **({"members_from": inner} if inner else {})}
 
 
 def across_places(analysis: Analysis) -> dict | None:
@@ -2279,6 +2307,36 @@ def years_against_city(analysis: Analysis) -> dict | None:
             "having": [{"field": "gap_to_city", "op": ">" if analysis.years_vs_city == "above" else "<", "value": 0}]}
 
 
+def years_counted(analysis: Analysis) -> dict | None:
+    """A yearly series read year by year: "in how many years did homicides go up compared with the year before"
+    (each year's step from the one before, the years on the side asked kept and counted), "after 2010, the first
+    year with more than 700 homicides" (the years over the number, earliest first, one kept)."""
+    asked = analysis.years_vs_before or analysis.first_year
+    if not asked or not _counts_homicides(analysis) or analysis.per_capita or analysis.ranking and not \
+            analysis.first_year or len(analysis.areas) > 1 or analysis.wards or analysis.districts or analysis.zips:
+        return None
+    years = sorted(set(analysis.years))
+    last = analysis.coverage.last_full_year
+    span = (years[0], years[-1]) if len(years) >= 2 else (years[0] + 1, last) if years else (None, last)
+    kinds = _homicide_filters(analysis)
+    measure = {"measure": "homicides", **({"filters": kinds} if kinds else {})}
+    where = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
+    if analysis.years_vs_before:
+        start = span[0] - 1 if span[0] else None  # the first year's own step needs the year before it
+        return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
+                **({"period": {"start": str(start), "end": str(span[1])}} if start else {}),
+                "derived": [{"name": "homicides_step", "op": "step", "of": ["homicides"]}],
+                "having": [{"field": "homicides_step", "op": ">" if analysis.years_vs_before == "up" else "<",
+                            "value": 0}, *([{"field": "year", "op": ">=", "value": span[0]}] if span[0] else [])]}
+    first = analysis.first_year
+    # ("after 2010": from the year after; the partial last year is no whole year's count)
+    return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
+            "period": {"start": str(span[0] or analysis.coverage.first_year), "end": str(span[1])},
+            "having": [{"field": "homicides", "op": ">" if first["side"] == "above" else "<", "value": first["value"]}],
+            "order_by": [{"field": "year", "direction": "asc" if first["which"] in ("first", "earliest") else "desc"}],
+            "limit": 1}
+
+
 def shares_by_year(analysis: Analysis) -> dict | None:
     """"What share of homicides were in an AUTO: 2012 vs 2022", "what percent led to an arrest in 2012 vs 2022": the
     share asked in each year (the counts alone answered another question), city-wide or in the places named."""
@@ -2317,9 +2375,11 @@ def _rows_kept(query: dict, analysis: Analysis) -> dict:
     if not kept or rows or query.get("groups") or any(isinstance(s, dict) and s.get("filters") for s in specs):
         return query
     measures = catalog().measures
+    # (counts only: a rate's, a share's or a density's rows are its reader's to pick)
     touched = [{**({"measure": s} if isinstance(s, str) else s), "filters": kept}
                if measures.get(s if isinstance(s, str) else s.get("measure")) is not None
-               and measures[s if isinstance(s, str) else s["measure"]].dataset == "homicides" else s for s in specs]
+               and measures[s if isinstance(s, str) else s["measure"]].dataset == "homicides"
+               and measures[s if isinstance(s, str) else s["measure"]].agg == "count" else s for s in specs]
     return {**query, "measures": touched} if touched != specs else query
 
 
@@ -2337,7 +2397,7 @@ def composed_query(analysis: Analysis) -> dict | None:
     outside = [y for y in analysis.out_of_range_years if not (month and y == int(month[:4])) and y not in quarters]
     if analysis.injection_suspected or analysis.unsupported or outside:
         return None
-    for reader in (stepped, months_ranked, years_against_city, shares_by_year, month_groups_compared, day_stretch_years,
+    for reader in (stepped, months_ranked, years_counted, years_against_city, shares_by_year, month_groups_compared, day_stretch_years,
                    group_compare,
                    area_submarkets_ranked,
                    submarkets_ranked, fitted_or_covered, across_places, kinds_compared,

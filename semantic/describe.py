@@ -180,8 +180,10 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
 def _bound(item: dict, named: dict) -> str:
     field = str(item.get("field"))
     measure = catalog().measures.get(named[field].get("measure") if field in named else field)
-    return (f"{_label(field).replace('_', ' ')} is {_OPS.get(item.get('op'), item.get('op'))} "
-            f"{_number(item.get('value'), measure.unit if measure is not None else '')}")
+    value = item.get("value")
+    # (a member of a dimension, a year, is written as it is: "year is at least 2001")
+    shown = str(value) if field in catalog().dimensions else _number(value, measure.unit if measure is not None else "")
+    return f"{_label(field).replace('_', ' ')} is {_OPS.get(item.get('op'), item.get('op'))} {shown}"
 
 
 def _set(group: dict, named: dict) -> str:

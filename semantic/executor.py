@@ -147,7 +147,7 @@ class Executor:
             self._check_grain(m, place, group_by)
         if m.agg == "ratio":
             num = self.measure(m.numerator, group_by, period, filters)
-            den = self.measure(m.denominator, group_by, period, filters)
+            den = self.measure(m.denominator, group_by, period, self._denominator_filters(m, filters))
             den = den.reindex(num.index)
             return (num / den.where(den != 0) * m.scale).rename(name)
         if m.agg == "band_median":  # from the bands' sums, so a set of areas is its summed bands' median
@@ -169,6 +169,14 @@ class Executor:
             per_member = self._carried(m, set_filter.dimension, [set_filter.dimension, *group_by], period, filters)
             return self._collapse(per_member, set_filter.dimension, group_by)
         return self._direct(m, group_by, period, filters)
+
+    def _denominator_filters(self, m, filters: list) -> list:
+        """A kind of homicide (domestic, with an arrest, at a kind of place, an IUCR code) narrows a rate's
+        homicides, not the residents it is over: "domestic homicides per 100,000 residents a year". A time of year
+        or day is not dropped (a rate per resident-year of June's homicides alone reads as the year's)."""
+        held = self.cat.datasets[self.cat.measures[m.denominator].dataset].dimensions
+        return [f for f in filters if f.dimension in held or self.cat.dimensions[f.dimension].kind == "place"
+                or f.dimension not in _NUMERATOR_ONLY]
 
     def _by_attribute(self, m, attribute: str, group_by: list, period, filters: list) -> pd.Series:
         """A measure over groups of places that an attribute names ("the community areas mostly in each IHS
@@ -659,6 +667,10 @@ class Executor:
         for item in self.q.derived:
             if item["op"] in PAIR_OPS and all(f in totals for f in item["of"]):
                 totals[item["name"]] = derive(item, pd.DataFrame([totals]))[0]
+            if item["op"] == "percent_of" and all(f"{f}_city" in totals for f in item["of"]):
+                # "what share were domestic, vs the city as a whole": the city's own share beside the set's
+                city = pd.DataFrame([{f: totals[f"{f}_city"] for f in item["of"]}])
+                totals[f"{item['name']}_city"] = derive(item, city)[0]
         return totals
 
     def _compare_groups(self, table: pd.DataFrame, filters: list) -> QueryResult:
@@ -800,6 +812,9 @@ def _spread(values: pd.Series) -> dict:
             "mean": float(values.mean()), "max": float(values.max()),
             "lowest": values.idxmin() if values.index.nlevels == 1 else None,
             "highest": values.idxmax() if values.index.nlevels == 1 else None}
+
+
+_NUMERATOR_ONLY = ("domestic", "arrest", "location_type", "iucr")  # kinds of homicide, not of residents
 
 
 def _trend(values: pd.Series) -> dict:

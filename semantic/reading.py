@@ -33,7 +33,9 @@ def measures_named(text: str) -> list[tuple[str, str]]:
     sources = sources_named(low)
     of_source = [f for f in found if catalog().measures[f[2]].dataset in sources]
     if of_source:  # the same words in two sources ("median sale price"): the named source's measure
-        found = [f for f in found if f in of_source or not any(f[0] < g[1] and g[0] < f[1] for g in of_source)]
+        # (a longer word still wins its span: "which IHS submarket is it in" is the area's submarket, not the index)
+        found = [f for f in found if f in of_source or not any(
+            f[0] < g[1] and g[0] < f[1] and g[1] - g[0] >= f[1] - f[0] for g in of_source)]
     elif sources and not found:  # "Redfin's figures for Logan Square": the source's first measure is its figure
         name = next(m.name for m in catalog().datasets[sorted(sources)[0]].measures)
         found = [(0, 0, name, catalog().measures[name].label)]

@@ -102,6 +102,9 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
                             "weight_label": cat.measures[WEIGHT_POPULATIONS[q.weight_by] if q.weight_by and m.weight
                                                          in WEIGHT_POPULATIONS.values() else m.weight].label
                             if m.weight else "",
+                            # (a row of a year names its own time: the query's whole span is no row's period)
+                            "row_timed": bool(set(keys) & set(_TIME_KEYS)) and (not specs[name].period
+                                                                               or len(q.measures) == 1),
                             "period": period.words() if period and m.agg != "attribute" and
                             cat.datasets[m.dataset].time != "snapshot" else _window(q.filters)})
         else:
@@ -484,6 +487,12 @@ def _selection(result: QueryResult) -> str:
             what, span = _change_words(moved, labels)  # "whose residents fell from the 2010 census to ACS 2019-2023"
             parts.append(f"whose {what} {'fell' if h['op'] == '<' else 'rose'}{span}")
             continue
+        if moved and moved["op"] == "step" and h["value"] == 0 and h["op"] in ("<", ">"):
+            # "the 7 years in which homicides rose from the year before"
+            what = _lower(labels.get(moved["of"][0], {}).get("measure_label") or moved["of"][0])
+            parts.append(f"in which {what} {'fell' if h['op'] == '<' else 'rose'} from the {moved.get('along', 'row')} "
+                         "before")
+            continue
         by_rank = _by_rank(moved, h, labels) if moved else None
         if by_rank:
             parts.append(by_rank)
@@ -531,7 +540,9 @@ def _selection(result: QueryResult) -> str:
         field = order[0]["field"]
         column = labels.get(field, {"label": field, "unit": ""})
         high = order[0]["direction"] == "desc"
-        if column["unit"] in COUNT_UNITS and column.get("measure_label"):  # "with the most homicides in 2022"
+        if column.get("kind") == "dimension" and field in _TIME_KEYS:  # "the first year with more than 700"
+            parts.append(f"that came {'last' if high else 'first'}")
+        elif column["unit"] in COUNT_UNITS and column.get("measure_label"):  # "with the most homicides in 2022"
             period = f" in {column['period']}" if column.get("period") else ""
             parts.append(f"with the {nth}{'most' if high else 'fewest'} {_lower(column['measure_label'])}{period}")
         else:
@@ -569,6 +580,11 @@ _TIME_KEYS = ("year", "month", "quarter", "date")
 
 def _valued(value) -> bool:
     return isinstance(value, (int, float)) and value == value
+
+
+def _in_row(column: dict) -> dict:
+    """A column as one row's figure says it: a row of a year or a month names its own time, not the whole span."""
+    return {**column, "period": ""} if column.get("row_timed") else column
 
 
 def _row_sentence(row: dict, result: QueryResult, figures: list) -> str:
@@ -622,6 +638,8 @@ def _set_first(result: QueryResult) -> list[str]:
     if not one_member and any(c["kind"] == "dimension" and c["name"] in PLACE_GRAINS for c in result.columns):
         return []
     grain, n = step["grain"].replace("_", " "), len(step["names"])
+    if n == 1 and not one_member:  # "In Riverdale (54): ..."
+        return [f"In {step['names'][0]}:"]
     named = f" {_and(step['names'])}" if n <= 15 else " picked"
     return [f"{'Among' if one_member else 'Over'} the {n} {grain}{'s' if n != 1 else ''}{named}:"]
 
@@ -644,7 +662,7 @@ def render_lead(result: QueryResult) -> str:
                                         columns=result.columns, rows=[]))
         ranked = _selection(QueryResult(query={k: v for k, v in result.query.items() if k != "having"},
                                         columns=result.columns, rows=[]))
-        said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]) if result.rows else ""
+        said = _and([_phrase(_in_row(c), result.rows[0].get(c["name"])) for c in figures]) if result.rows else ""
         head = f"Of the {_grain_words(result, result.selected)} {_set_words(picked, result.selected)}"
         if n == 1 and said:
             sentences.append(f"{head}, the one {ranked} is {_who(result.rows[0], result)}, with {said}.")
@@ -662,7 +680,7 @@ def render_lead(result: QueryResult) -> str:
         sentences.append(f"The {_grain_words(result, n)} {how} are {_named_rows(result.rows[:LEAD_ROWS], n, result)}.")
     elif how and n == 1:  # "The community area with the most residents aged 65 and over is Austin (25), with ..."
         word = _grain_words(result, 1).split(" ", 1)[1]
-        said = _and([_phrase(c, result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
+        said = _and([_phrase(_in_row(c), result.rows[0].get(c["name"])) for c in figures]).rstrip(".")
         sentences.append(f"The {word} {how} is {_who(result.rows[0], result)}, with {said}.")
         rows = []
     sentences += _totals_sentences(result, having)
@@ -900,7 +918,9 @@ def _total_parts(result: QueryResult) -> list[str]:
         elif base and base.get("op") in ("pct_change", "percent_of") and isinstance(value, (int, float)) \
                 and value == value \
                 and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."
-            parts.append(_phrase(base, value))
+            city = result.totals.get(f"{name}_city")  # a share's own city figure beside it
+            parts.append(_phrase(base, value) + (f" (the city's: {fmt(city, 1, 'percent')})"
+                                                 if isinstance(city, (int, float)) and city == city else ""))
         elif base and base.get("agg") == "ratio" and base["unit"] == "percent" and name not in ordered \
                 and isinstance(value, (int, float)) and value == value:
             # "taken together, what share of residents are Hispanic": the share over the set, a ratio of its sums
