@@ -1035,9 +1035,11 @@ _TIMES_DIRECT_RE = re.compile(r"\s+(?:higher|greater|larger|bigger|more|lower|sm
 # city's count), not each area's share of its own households
 _MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|killings)\s+in\s+((?:19|20)\d\d)\s+than\s+"
                                 r"(?:in\s+)?((?:19|20)\d\d)\b")
-_WENT_UP_RE = re.compile(r"\b(?:homicides|murders|killings)\s+(?:(?P<up>go\s+up|went\s+up|rise|rose|increase[d]?|climb(?:ed)?|"
-                         r"grow|grew|jump(?:ed)?)|(?P<down>go\s+down|went\s+down|fall|fell|drop(?:ped)?|decrease[d]?|"
-                         r"decline[d]?))\s+from\s+(?P<y0>(?:19|20)\d\d)\s+to\s+(?P<y1>(?:19|20)\d\d)\b")
+# (the words of a count going up or down, one table for the readers below)
+_UP = r"go\s+up|went\s+up|gone\s+up|rise|rose|risen|increase[ds]?|grow|grew|climb(?:ed)?|jump(?:ed)?"
+_DOWN = r"go\s+down|went\s+down|fall|fell|fallen|drop(?:ped)?|decrease[ds]?|decline[ds]?"
+_WENT_UP_RE = re.compile(rf"\b(?:homicides|murders|killings)\s+(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+from\s+"
+                         r"(?P<y0>(?:19|20)\d\d)\s+to\s+(?P<y1>(?:19|20)\d\d)\b")
 _HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b|"
                                     r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?"
                                     r"(?:city'?s|chicago'?s|all\s+(?:the\s+)?)\s*households\b")
@@ -1529,11 +1531,9 @@ _YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+
                                r"(?:the\s+)?(?:city(?:wide)?|"
                                r"chicago|city's|chicago's|whole\s+city)")
 # The years a series rose (fell) from the year before, counted
-_YEARS_VS_BEFORE_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,60}?\b(?:(?P<up>go\s+up|"
-                                 r"went\s+up|gone\s+up|rise|rose|risen|increase[ds]?|grow|grew|climb(?:ed)?|jump(?:ed)?)|"
-                                 r"(?P<down>go\s+down|went\s+down|fall|fell|fallen|drop(?:ped)?|decrease[ds]?|"
-                                 r"decline[ds]?))\b[^?.;]{0,40}?\b(?:the\s+)?(?:year\s+before|previous\s+year|prior\s+year|"
-                                 r"preceding\s+year|year\s+earlier|last\s+year)\b")
+_YEARS_VS_BEFORE_RE = re.compile(rf"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{{0,60}}?\b"
+                                 rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b[^?.;]{{0,40}}?\b(?:the\s+)?(?:year\s+before|"
+                                 r"previous\s+year|prior\s+year|preceding\s+year|year\s+earlier|last\s+year)\b")
 # The first (last) year a yearly count stood over (under) a number
 _FIRST_YEAR_RE = re.compile(r"\b(?P<which>first|last|earliest|latest)\s+year\b[^?.;]{0,60}?\b(?:(?P<high>more|over|above|"
                             r"greater)|(?P<low>fewer|less|under|below))\s+(?:than\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)\b"

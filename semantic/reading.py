@@ -28,8 +28,8 @@ def measures_named(text: str) -> list[tuple[str, str]]:
             start, plural = low.find(key), low.find(key[:-1] + "s ")  # "alderpersons" is the word's plural
             if start < 0 and plural >= 0:
                 start, key = plural, key[:-1] + "s "
-            if start >= 0:
-                found.append((start, start + len(key), name, word))
+            if start >= 0:  # (the span without the spaces around it: adjacent words do not overlap)
+                found.append((start + 1, start + len(key) - 1, name, word))
     sources = sources_named(low)
     of_source = [f for f in found if catalog().measures[f[2]].dataset in sources]
     if of_source:  # the same words in two sources ("median sale price"): the named source's measure

@@ -166,4 +166,5 @@ def test_the_share_of_a_sets_homicides_in_some_hours(ask):
                     "homicides happened between 10pm and 3:59am?"))
     together = text.split("Together they had ")[1].split(". ")[0]
     assert f"{len(picked):,} homicides in 2015-2022" in together and f"{int(night.sum())} homicides (hour" in together
-    assert together.endswith(f"of {night.mean() * 100:.1f}%")
+    city = (rows["date"].dt.hour.isin([22, 23, 0, 1, 2, 3])).mean() * 100  # the city's own share beside it
+    assert together.endswith(f"of {night.mean() * 100:.1f}% (the city's: {city:.1f}%)")
