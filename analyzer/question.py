@@ -2205,18 +2205,19 @@ def _year_warnings(years: list, domains: list, cov: dict, data, price_index: boo
 
 
 # "Ranking the areas by per capita income", "sorted by hardship": what follows "by" is what is ranked
+# The kinds of place a ranking is over, one table for the readers below
+_KINDS = r"areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|districts?"
 _RANKED_BY_RE = re.compile(r"\b(?:rank(?:ing|ed)?|sort(?:ing|ed)?|order(?:ing|ed)?)\s+(?:the\s+|all\s+)?(?:\d+\s+)?"
-                           r"(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?|zip\s+codes?|wards?|districts?)?\s*by\s+")
+                           rf"(?:community\s+)?(?:{_KINDS})?\s*by\s+")
 
 
-_PLACE_BY_RE = re.compile(r"(?:\s+(?:[\w-]+\s+){0,2}?)?\s*(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?|"
-                          r"zip\s+codes?|wards?|districts?|places?)\s+(?:\(\w+\)\s+)?by\s+(?:its\s+|their\s+|the\s+)?")
+_PLACE_BY_RE = re.compile(rf"(?:\s+(?:[\w-]+\s+){{0,2}}?)?\s*(?:community\s+)?(?:{_KINDS}|places?)\s+"
+                          r"(?:\(\w+\)\s+)?by\s+(?:its\s+|their\s+|the\s+)?")
 
 
-_PLACE_IS_RE = re.compile(r"\b(?:which|what)\s+(?:community\s+)?(?:areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|"
-                          r"districts?|ones?)\s+(?:is|was|are|were|comes?\s+out|ranks?)\s+(?:the\s+)?$")
-_PLACE_ENDS_RE = re.compile(r"\s*(?:one\s+|community\s+)?(?:areas?|neighbou?rhoods?|zips?(?:\s+codes?)?|wards?|"
-                            r"districts?|ones?|places?)\s*[.;?!]")
+_PLACE_IS_RE = re.compile(rf"\b(?:which|what)\s+(?:community\s+)?(?:{_KINDS}|ones?)\s+(?:is|was|are|were|"
+                          r"comes?\s+out|ranks?)\s+(?:the\s+)?$")
+_PLACE_ENDS_RE = re.compile(rf"\s*(?:one\s+|community\s+)?(?:{_KINDS}|ones?|places?)\s*[.;?!]")
 
 
 def _group_ranked(chosen: str, metric_pos: dict) -> str:

@@ -2374,12 +2374,10 @@ def _rows_kept(query: dict, analysis: Analysis) -> dict:
     rows = [f for f in query.get("filters") or [] if f.get("dimension") not in PLACE_DIMENSIONS]
     if not kept or rows or query.get("groups") or any(isinstance(s, dict) and s.get("filters") for s in specs):
         return query
-    measures = catalog().measures
-    # (counts only: a rate's, a share's or a density's rows are its reader's to pick)
-    touched = [{**({"measure": s} if isinstance(s, str) else s), "filters": kept}
-               if measures.get(s if isinstance(s, str) else s.get("measure")) is not None
-               and measures[s if isinstance(s, str) else s["measure"]].dataset == "homicides"
-               and measures[s if isinstance(s, str) else s["measure"]].agg == "count" else s for s in specs]
+    def counted(spec) -> bool:  # (counts only: a rate's, a share's or a density's rows are its reader's to pick)
+        m = catalog().measures.get(spec if isinstance(spec, str) else spec.get("measure"))
+        return m is not None and m.dataset == "homicides" and m.agg == "count"
+    touched = [{**({"measure": s} if isinstance(s, str) else s), "filters": kept} if counted(s) else s for s in specs]
     return {**query, "measures": touched} if touched != specs else query
 
 
