@@ -150,6 +150,8 @@ class RankedSet:
     years: tuple = ()
     position: int = 1  # within a set: "which one had the SECOND highest": the place at that rank
     within: bool = False  # "the 3 worst of them": ranked among the set before it, not over every place
+    # "the bottom quartile of ...": named by a quantile of this many groups (it cuts the places with a value)
+    groups: int = 0
 
 
 @dataclass
@@ -253,6 +255,9 @@ class Analysis:
     domestic_filter: bool = False
     correlation: bool = False
     asks_gap: bool = False  # "how far above the city average", "difference from Chicago": the gap itself is asked
+    excess_asked: bool = False  # "how many more killed than at the city's rate": the count above that rate's number
+    compound_growth: bool = False  # "the average yearly (compound) growth" of a value between two months
+    years_streak: bool = False  # "the longest streak of years homicides went up": the longest run of them
     years_vs_before: str = ""  # "in how many years did homicides go up compared with the year before": "up" | "down"
     first_year: dict | None = None  # "the first year with more than 700": {"which", "side", "value"}
     years_vs_city: str = ""  # "in how many of the years ... was its rate higher than the city's": "above" | "below"

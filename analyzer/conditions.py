@@ -282,9 +282,11 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     """"Areas whose per capita income is above the city-wide figure": the measure named nearest before the bound
     (a homicide rate where one is named just before it), bounded by the reference."""
     reference = next(k for k in ("city", "median", "mean") if match.group(k))
-    # ("below the median per-capita income": the qualifier before the measure's own word is the measure's)
+    # ("below the median per-capita income", "above the median share of crowded housing": the qualifier before the
+    # measure's own word is the measure's)
     after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and pos >= match.end() and (
-        pos - match.end() <= 3 or re.fullmatch(r"\s*(?:per[\s-]+capita|household|family)\s+", low[match.end():pos]))]
+        pos - match.end() <= 3 or re.fullmatch(r"\s*(?:per[\s-]+capita|household|family|(?:share|percent(?:age)?|"
+                                                r"proportion|rate|level)\s+of(?:\s+the)?)\s+", low[match.end():pos]))]
     # "split the areas at the median hardship index: ... the areas above the median": the median named before
     # ("split the 77 areas at the median 2019-2022 homicide rate": a period between; a homicide rate split)
     named = [("homicide_rate" if metric == "homicides" else metric) for metric, pos in metric_pos.items()

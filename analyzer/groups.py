@@ -24,6 +24,9 @@ _REST_RE = re.compile(r"\b(?:(?:all\s+)?the\s+(?:rest|others|remaining\s+(?:\w+\
                       r"(?:the\s+)?other\s+(?:half|group|side)|(?:each|both)\s+(?:half|halves)|(?:those|areas|ones)\s+(?:at\s+or\s+)?(?:below|under|above|over)\s+"
                       r"(?:it|that)|(?:above|over)\s+(?:vs\.?|versus|or|and)\s+(?:at\s+or\s+)?(?:below|under)|"
                       r"(?:below|under)\s+(?:vs\.?|versus|or|and)\s+(?:above|over)|"
+                      # "...? And for areas below the median?": the other side asked after the first
+                      r"\b(?:and|also|then)\s+(?:what\s+about\s+|how\s+about\s+)?(?:for|in)\s+(?:the\s+)?(?:areas|ones|"
+                      r"those|neighbou?rhoods)\s+(?:above|over|below|under)\s+(?:the\s+)?median\b|"
                       # "below the median vs above the median": the side named again
                       # ("... minus the share in areas below median": the other side's own figure named)
                       r"(?:vs\.?|versus|minus|compared\s+(?:to|with))\s+(?:(?:the|their)\s+[a-z]+\s+)?(?:in\s+)?"
@@ -62,7 +65,6 @@ _MINUS_RE = re.compile(r"\b(?:(" + RANK_ASC + r")|" + RANK_DESC + r")\s+minus\s+
 # A fraction of the places is a quantile group too ("the fifth of areas with the lowest ...", "the highest-poverty
 # quarter of community areas"), where it names places: "fifth" alone is an ordinal and "quarter" a part of a year.
 _PLACES = r"(?:the\s+)?(?:\d+\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities|places)"
-_FRACTIONS = {"third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 _END_WORDS = r"(?:top|bottom|highest|lowest|poorest|richest|upper|lower)"
 _QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b|\b(third|quarter|fifth|tenth)s?(?=\s+(?:of\s+" +
                           _PLACES + r"|with\b|where\b|by\b))|(?<=" + "-" + r")(third|quarter|fifth|tenth)\b|"
@@ -72,28 +74,30 @@ _QUANTILE_RE = re.compile(r"\b(tercile|quartile|quintile|decile)s?\b|\b(third|qu
 
 def _quantile_of(kind: re.Match) -> int:
     word = next(g for g in kind.groups() if g).lower()
-    return _FRACTIONS.get(word) or QUANTILES[word]
+    return QUANTILES[word]
 _PLACE_ORDINALS = ordinals(5)
 # Measures whose highest places are the poorest ("the poorest quartile by poverty" is its top one).
 _POORER_WHEN_HIGHER = ("poverty", "hardship", "unemployment", "crowding", "dependency", "education")
 # Which quantile group a mention names: an end ("the lowest-income quartile", "top quintile", "highest-hardship
 # quartile") or a number counted from the lowest ("Q4", "quartile 1", "the fourth quartile").
-_QUANTILE_PICK_RE = re.compile(r"\b(?:(?P<low>lowest|bottom|poorest|least)|(?P<high>highest|top|richest|most|"
+# the words for a quantile group at either end (one table for both readers below)
+_LOW_END, _HIGH_END = r"lowest|bottom|poorest|least|cheapest", r"highest|top|richest|most|priciest|costliest"
+_QUANTILE_PICK_RE = re.compile(rf"\b(?:(?P<low>{_LOW_END})|(?P<high>{_HIGH_END}|"
                                r"upper|last)|(?P<nth>" + alternation(_PLACE_ORDINALS) + "))"
                                r"(?:[\s-]+[a-z]+){0,2}?[\s-]+(?:tercile|quartile|quintile|decile|third|quarter|fifth|"
                                r"tenth)\b|"
                                r"\b(?:tercile|quartile|quintile|decile)\s+(?P<num>[1-9]|10)\b|\bq(?P<q>[1-5])\b|"
                                # "the fifth of areas with the lowest ...", "the quartile with the highest ...": after
                                r"\b(?:tercile|quartile|quintile|decile|third|quarter|fifth|tenth)s?\s+(?:of\s+" + _PLACES +
-                               r"\s+)?(?:with|where|by|that\s+ha(?:s|ve))\s+(?:the\s+)?(?:(?P<low2>lowest|bottom|poorest|"
-                               r"least)|(?P<high2>highest|top|richest|most))\b", re.I)
+                               r"\s+)?(?:with|where|by|that\s+ha(?:s|ve))\s+(?:the\s+)?"
+                               r"(?:(?P<low2>" + _LOW_END + r")|(?P<high2>" + _HIGH_END + r"))\b", re.I)
 
 
 # ("..., and how many in the lowest?": a few words may stand between)
 _OTHER_PICK_RE = re.compile(r"\b(?:vs\.?|versus|against|and|to|than)\s+(?:(?:how\s+many|what|in|for|of|with)\s+){0,3}"
                             r"(?:the\s+)?(?:(?:fifth|quarter|third|tenth|one|group)\s+(?:with\s+)?(?:the\s+)?)?"
-                            r"(?:(?P<low>lowest|bottom|poorest|least)|"
-                            r"(?P<high>highest|top|richest|most|upper))(?:[\s-]+one)?\b", re.I)
+                            r"(?:(?P<low>" + _LOW_END + r")|"
+                            r"(?P<high>" + _HIGH_END + r"|upper))(?:[\s-]+one)?\b", re.I)
 
 
 def quantile_groups(low: str, ranking: dict | None, consumed: list, metric_pos: dict | None = None) -> dict | None:
@@ -167,7 +171,15 @@ def compared_groups(low: str, condition, ranking: dict | None, consumed: list,
     found = _compared(low, condition, ranking, consumed, metric_pos)
     if found and found["figure"] != "pooled" and _COUNT_SUMMED_RE.search(low):
         found["summed"] = True
+    if found and _AVERAGE_CHANGE_RE.search(low):
+        found["mean_change"] = True
     return found
+
+
+# "average Zillow home value % change ... for each group": the mean of the members' own changes, not the change of
+# the group's pooled figures
+_AVERAGE_CHANGE_RE = re.compile(r"\b(?:average|avg\.?|mean)\s+(?:[a-z']+\s+){0,4}?(?:%|percent(?:age)?)?\s*change\b",
+                                re.I)
 
 
 def _compared(low: str, condition, ranking: dict | None, consumed: list, metric_pos: dict | None) -> dict | None:
@@ -344,13 +356,15 @@ def spread_asked(low: str, condition, consumed: list) -> str | None:
         consumed += [found.span(), *(m.span() for m in MEAN_RE.finditer(low))]
         return "median"
     # "the top three by Asian share: on average how much did their values go up, in %": their own changes' mean
+    # (a bound on the mean reads its own "average" words: "above the average rate")
+    by_mean = condition is not None and "mean" in str(condition.reference)
     found = _THEIR_AVERAGE_RE.search(low)
-    if found and not condition:
-        consumed.append(found.span())
+    if found and not by_mean:
+        consumed += [found.span(), *(m.span() for m in MEAN_RE.finditer(low))]
         return "mean"
     # "the plain average of the 77 areas' per capita incomes": the places' own mean, not the city's figure
     found = MEAN_RE.search(low)
-    if found and _OVER_PLACES_RE.search(low) and not condition:
+    if found and _OVER_PLACES_RE.search(low) and not by_mean:
         # "... and how far is that below the city's own figure": the city's figure beside it (rules/compositions.py)
         consumed += [found.span()] + [m.span() for m in HOW_FAR_RE.finditer(low)]
         return "mean"

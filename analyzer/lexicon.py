@@ -65,7 +65,7 @@ _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "betw
               "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
               "sat+sun": "saturday and sunday", "sat/sun": "saturday and sunday", "community-area": "community area",
               "community-areas": "community areas", "dist": "district", "dists": "districts",
-              "whichever": "which"}
+              "whichever": "which", "thier": "their", "teh": "the"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -361,7 +361,8 @@ CENSUS_GROUPS: list[tuple[str, str]] = [
     ("age_0_17", r"children|kids|minors|youth|under\s+18"),
     # a band named by its ages ("young adults (25-34)") before the words another band is also called by
     *((f"age_{a}_{b}", rf"{a}\s*(?:-|–|to)\s*{b}(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
-                       rf"{a}[\s-]+to[\s-]+{b}[\s-]+years?[\s-]+olds?") for a, b in ((25, 34), (35, 49), (50, 64))),
+                       rf"{a}[\s-]+to[\s-]+{b}[\s-]+years?[\s-]+olds?") for a, b in
+      ((25, 34), (35, 49), (50, 64), (18, 34))),
     ("age_18_24", r"18\s*(?:-|–|to)\s*24(?:[\s-]+years?[\s-]+olds?|[\s-]+year[\s-]+olds?)?|"
                   r"18[\s-]+to[\s-]+24[\s-]+years?[\s-]+olds?|young\s+adults"),
     ("125k_plus", r"high[\s-]income\s+households|\$?125(?:k|,000)\s*(?:\+|or\s+more|and\s+(?:over|up))\s*households|"
@@ -397,7 +398,8 @@ TENS_WORDS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
 
 
 # How many groups each quantile word cuts the places into ("the top quartile", "split into quintiles")
-QUANTILES = {word: n for n, word in QUANTILE_NAMES.items()}
+# a quantile's name ("quartile") or the fraction of the places it is ("quarter") -> how many groups
+QUANTILES = {**{word: n for n, word in QUANTILE_NAMES.items()}, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 
 
 def counting(high: int, low: int = 1) -> dict[str, int]:

@@ -20,7 +20,8 @@ _READINGS = [
     (re.compile(r"\b(?:the\s+)?(?:first\s+)?" + _SEASON + r"\s+(?:when\s+|that\s+)?" + _COVID + r"\s+(?:hit|started|"
                 r"began|arrived|struck)\b|\bfirst\s+(?:covid(?:[\s-]?19)?|pandemic|lockdown)\s+" + _SEASON +
                 r"\b|\b(?:the\s+)?first\s+" + _SEASON + r"\s+of\s+" + _COVID + r"\b", re.I), "first_year"),
-    (re.compile(r"\b(?:since|after)\s+" + _COVID + _BEGAN + r"\b", re.I), "since"),
+    (re.compile(r"\b(?:since|after)\s+(?:the\s+(?:start|beginning|onset)\s+of\s+)?" + _COVID + _BEGAN + r"\b", re.I),
+     "since"),
     # "in March 2020, right when covid hit": the moment it arrived (2020, or the date written beside it)
     (re.compile(r"\b(?:right\s+|just\s+)?(?:when|as)\s+" + _COVID + r"\s+(?:hit|started|began|arrived|struck|came)\b",
                 re.I), "when"),

@@ -185,9 +185,10 @@ def _read_each(texts: list[str], analyze, carry, apart: bool = False, own_places
 
 
 def _places(analysis: Analysis) -> tuple:
-    """The places a part names itself."""
-    return ([a.number for a in analysis.areas], analysis.wards, analysis.districts, analysis.zips) \
-        if analysis.areas or analysis.wards or analysis.districts or analysis.zips else ()
+    """The places a part names itself (an IHS submarket is one)."""
+    return ([a.number for a in analysis.areas], analysis.wards, analysis.districts, analysis.zips,
+            [s.code for s in analysis.submarkets]) \
+        if analysis.areas or analysis.wards or analysis.districts or analysis.zips or analysis.submarkets else ()
 
 
 def _place_words(analysis: Analysis) -> str:

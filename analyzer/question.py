@@ -399,10 +399,11 @@ def _read_sets(w, condition, ranking: dict | None, consumed: list) -> None:
     w.spread = spread_asked(w.low, condition, consumed) if not w.compared else None
     w.cover = cover_asked(w.low, consumed) if not (w.compared or w.spread or condition) else None
     w.weight_by = weight_population(w.low, consumed)
-    w.share_of_places = bool(condition) and share_of_places(w.low, consumed)
+    sets = ranked_sets(w.low, w.metric_pos)
+    # a bound picks the places counted, or a second set does ("what % of the 20 poorest are also among the 20 ...")
+    w.share_of_places = (bool(condition) or len(sets) >= 2) and share_of_places(w.low, consumed)
     w.share_base = share_base(w.low, w.metric_pos, consumed) if w.share_of_places else None
-    if w.share_of_places and not w.share_base and set_share_size(w.low) in {s.n for s in ranked_sets(w.low,
-                                                                                                    w.metric_pos)}:
+    if w.share_of_places and not w.share_base and set_share_size(w.low) in {s.n for s in sets}:
         w.share_base = "ranked_set"  # "of the 20 ..., how many had ...? what % of the 20 is that"
 
 
@@ -820,7 +821,9 @@ _WHICH_GRAIN_RE = re.compile(r"\b(?:which|what)\s+(?:(?:clock\s+)?(hour)s?(?:\s+
                              r"week)|(month)|(year))\b")
 # ("what IHS submarket is it in" asks a place's link, not a ranking of submarkets)
 _SUBMARKET_RANKED_RE = re.compile(r"\b(?:which|what)\s+(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets?\b"
-                                  r"(?!\s+(?:is|was)\s+(?:it|that|this|the\s+area|the\s+neighbou?rhood)\s+(?:in|part)\b)|"
+                                  r"(?!\s+(?:is|was|does|did)\s+(?:it|that|this|the\s+area|the\s+neighbou?rhood)\s+"
+                                  r"(?:\w+ly\s+)?"
+                                  r"(?:in|part|lie|sit|fall|belong)\b)|"
                                   r"\bsubmarkets?\s+(?:ranked|by)\b|\b(?:rank|sort|order)\s+(?:the\s+)?(?:\d+\s+)?"
                                   r"(?:(?:chicago|city)\s+)?(?:ihs\s+)?submarkets\b")
 def _release_year(w, quarter: str | None) -> int | None:
@@ -1226,11 +1229,20 @@ def _asked_forms(w, result: dict) -> None:
     result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
     result["dated_months"] = bool(_DATED_MONTH_RE.search(low))
     result["asks_gap"] = bool(GAP_RE.search(low))
-    before = _YEARS_VS_BEFORE_RE.search(low)
+    before = _YEARS_VS_BEFORE_RE.search(low) or _STREAK_RE.search(low)
     if before:  # "between 2001 and 2022, in how many years did homicides go up compared with the year before"
         result["years_vs_before"] = "down" if before.group("down") else "up"
+        result["years_streak"] = before.re is _STREAK_RE  # "the longest streak of years it went up": the run
         w.consumed.append(before.span())
         result["not_used"] = [p for p in result["not_used"] if p not in before.group(0)]
+    excess = " ".join(m.group(0) for m in _EXCESS_RE.finditer(low))
+    if excess:  # "how many more killed than there would've been at the city-wide rate": the count above it
+        result["excess_asked"] = True
+        result["not_used"] = [p for p in result["not_used"] if p not in excess]
+    compound = _COMPOUND_RE.search(low)
+    if compound:  # "the average yearly (compound) growth of its Zillow value": the growth rate a year, compounded
+        result["compound_growth"] = True
+        result["not_used"] = [p for p in result["not_used"] if p not in compound.group(0)]
     first = _FIRST_YEAR_RE.search(low)
     if first:  # "after 2010, what was the first year Chicago had more than 700 homicides"
         result["first_year"] = {"which": first.group("which"), "side": "below" if first.group("low") else "above",
@@ -1333,6 +1345,13 @@ def _finish(w) -> Analysis:
     return _typed(result)
 
 
+_TYPICAL_RE = re.compile(r"\b(?:in\s+)?(?:a|the)\s+typical\s+(month|year)\b")
+
+
+def _measure_name(spec) -> str:
+    return spec if isinstance(spec, str) else spec["measure"]
+
+
 def _declared_shape(w, result: dict, declared: dict) -> dict:
     """A declared query shaped by the question: a ranking over time ("which month of 2017 had the most homes sold"),
     two days or two years side by side with the change, or a ranking over places with its bounds."""
@@ -1352,6 +1371,14 @@ def _declared_shape(w, result: dict, declared: dict) -> dict:
     elif len(set(years)) == 2 and (result.get("trend") or result.get("comparison")) \
             and not isinstance(result.get("period_fallback"), dict):  # "2021? if not, the 2019 figure": one asked
         declared = two_periods(declared, sorted(set(years)))  # "2016 total vs 2018 total, % change"
+    elif _TYPICAL_RE.search(low) and not declared.get("group_by"):
+        # "the median sale price in a typical month of 2018": the median over the period's months, the measure named
+        # just before it (the others stay the period's own totals)
+        typical = _TYPICAL_RE.search(low)
+        names = [_measure_name(m) for m in declared["measures"]]
+        before = [name for name, start, _ in declared_spans(low, names) if start < typical.start()]
+        declared = {**declared, "group_by": [typical.group(1)], "totals": True, "spread": before[-1:] or names[:1]}
+        w.consumed.append(typical.span())
     elif result.get("asks_rank"):  # "Austin's rank in homicides per square mile": every area ranked, Austin's row
         declared = member_ranked(declared, result["rank_order"])
     elif ranking:  # "which community area is the largest by land area? and the smallest?"
@@ -1372,7 +1399,9 @@ def _words_used(result: dict, text: str) -> None:
 
 
 _COUNT_OF_RE = re.compile(r"\b(?:number|count|numbers|counts|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
-                          r"\b(?:both|the\s+two|their|each)\s+counts\b|\btotal\s+(?:homicides|murders|killings)\b|\bwere\s+there\s+more\s+(?:homicides|murders|"
+                          r"\b(?:both|the\s+two|their|each)\s+counts\b|"
+                          r"\b(?:total|combined|summed)\s+(?:homicides|murders|killings)\b|"
+                          r"\bwere\s+there\s+more\s+(?:homicides|murders|"
                           r"killings)\b|"
                           r"\bhow\s+many\s+(?:homicides|murders|killings)\b|\b(?:homicide|murder)\s+counts?\b|"
                           # "what share of the city's homicides in those years happened there": the count's share
@@ -1534,6 +1563,19 @@ _YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+
 _YEARS_VS_BEFORE_RE = re.compile(rf"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{{0,60}}?\b"
                                  rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b[^?.;]{{0,40}}?\b(?:the\s+)?(?:year\s+before|"
                                  r"previous\s+year|prior\s+year|preceding\s+year|year\s+earlier|last\s+year)\b")
+# a count against the number the city's own rate gives ("how many more killed than at the city-wide rate", "if they
+# had had the citywide rate, how many fewer", "actual minus expected at the city rate")
+_CITY_RATE = r"(?:at|with|under|had(?:\s+had)?)\s+(?:the\s+)?city(?:[\s-]?wide)?(?:'s)?\s+(?:(?:19|20)\d\d\s+)?" \
+             r"(?:homicide\s+|murder\s+)?rate\b"
+_EXCESS_RE = re.compile(rf"\b(?:more|fewer)\b[^?;]{{0,100}}?\b{_CITY_RATE}|\b{_CITY_RATE}[^?;]{{0,100}}?\b(?:more|fewer)\b|"
+                        rf"\b(?:(?:actual\s+)?(?:minus|less)\s+)?expected\s+{_CITY_RATE}")
+_COMPOUND_RE = re.compile(r"\b(?:average\s+|avg\.?\s+)?(?:yearly|annual|annuali[sz]ed)\s+\(?compound(?:ed)?\)?\s+"
+                          r"(?:growth|appreciation|change|rate)|\bcompound(?:ed)?\s+(?:annual|yearly)\s+(?:growth|"
+                          r"appreciation|change|rate)|\bcagr\b")
+# The longest run of years a series rose (fell) from the year before
+_STREAK_RE = re.compile(rf"\b(?:longest|biggest|most|max(?:imum)?)\s+(?:(?:streak|run|stretch|string)\s+of\s+)?"
+                        rf"(?:consecutive|straight|successive)?\s*years\b[^?.;]{{0,80}}?\b"
+                        rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))")
 # The first (last) year a yearly count stood over (under) a number
 _FIRST_YEAR_RE = re.compile(r"\b(?P<which>first|last|earliest|latest)\s+year\b[^?.;]{0,60}?\b(?:(?P<high>more|over|above|"
                             r"greater)|(?P<low>fewer|less|under|below))\s+(?:than\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)\b"

@@ -119,7 +119,7 @@ def ranked_sets(low: str, metric_pos: dict) -> list[RankedSet]:
                                    within=pattern is _OF_THEM_RE))
     found += _quantile_sets(low, metric_pos, found)
     if (len({s.years for s in found}) < 2 or not all(s.years for s in found)) and not _own_period(low, found):
-        found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded, within=s.within)
+        found = [RankedSet(s.metric, s.n, s.order, s.span, s.excluded, within=s.within, groups=s.groups)
                  for s in found]  # one period serves all
     return sorted(found, key=lambda s: s.span)
 
@@ -136,7 +136,6 @@ _FRACTION_AFTER_RE = re.compile(r"\b(?P<kind>fifth|quarter|third|tenth|tercile|q
                                 r"(?:the\s+|all\s+(?:the\s+)?)?(?:77\s+)?(?:community\s+areas|areas|neighbou?rhoods)"
                                 r"\s+(?:with|having|that\s+ha(?:s|ve))\s+(?:the\s+)?"
                                 r"(?P<end>top|highest|upper|bottom|lowest)\b", re.I)
-_FRACTIONS = {"fifth": 5, "quarter": 4, "third": 3, "tenth": 10}
 _PLACES_CUT = 77  # the community areas a quantile cuts
 
 
@@ -162,8 +161,8 @@ def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
             continue
         kind = m.group("kind").lower()
         top = m.group("end").lower() in ("top", "highest", "upper")
-        out.append(RankedSet(metric, _qcut_size(_FRACTIONS.get(kind) or QUANTILES[kind], top),
-                             "desc" if top else "asc", m.span()))
+        groups = QUANTILES[kind]
+        out.append(RankedSet(metric, _qcut_size(groups, top), "desc" if top else "asc", m.span(), groups=groups))
     return out
 
 

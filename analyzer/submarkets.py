@@ -36,7 +36,8 @@ FIGURE_RES = (
     ("change_since_2000", re.compile(r"\bsince\s+(?:the\s+year\s+)?2000\b")),
     ("peak_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:pre-?crash\s+)?peak\b")),
     ("bottom_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:bottom|trough)\b")),
-    ("pandemic_to_current", re.compile(r"\b(?:since\s+(?:the\s+)?)?(?:covid(?:-19)?\s+)?(?:covid(?:-19)?|pandemic)(?:'s)?"
+    ("pandemic_to_current", re.compile(r"\b(?:since\s+(?:the\s+)?)?(?:(?:start|beginning|onset)\s+of\s+(?:the\s+)?)?"
+                                       r"(?:covid(?:-19)?\s+)?(?:covid(?:-19)?|pandemic)(?:'s)?"
                                        r"(?:\s+(?:start(?:ed)?|began|beginning|onset))?\b")),
 )
 

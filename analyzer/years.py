@@ -9,7 +9,7 @@ import calendar
 import re
 from types import SimpleNamespace
 
-from analyzer.lexicon import NUM, ORDINAL_WORDS, YEAR, add_unique, alternation, counting, number, overlaps
+from analyzer.lexicon import CHANGE_WORDS, NUM, ORDINAL_WORDS, YEAR, add_unique, alternation, counting, number, overlaps
 from analyzer.pandemic import VOCABULARY as PANDEMIC_VOCABULARY
 from analyzer.pandemic import pandemic_times
 
@@ -89,6 +89,14 @@ def extract_years(low: str, taken: list, cov: dict) -> dict:
     return _relative_years(w)
 
 
+def _change_base(m: re.Match, low: str, spans: list) -> bool:
+    """"2021, and what % change was that from 2019": with a change asked and another year of its own named, "from
+    2019" is the change's first end, not a span to the data's end."""
+    if not m.group(0).lower().startswith("from") or not re.search(rf"\b(?:{CHANGE_WORDS})\b", low):
+        return False
+    return any(not overlaps(y.span(), [m.span(), *spans]) for y in _YEAR_RE.finditer(low))
+
+
 def _named_years(w) -> None:
     """Years and spans written out: ranges, decades, 'since', 'before', the pandemic's years, single years."""
     cov, low, taken = w.cov, w.low, w.taken
@@ -128,7 +136,7 @@ def _named_years(w) -> None:
             periods.append({"start": year - n, "end": year - 1})
         year_spans.append(m.span())
     for m in _SINCE_RE.finditer(low):
-        if overlaps(m.span(), year_spans):
+        if overlaps(m.span(), year_spans) or _change_base(m, low, year_spans):
             continue
         start = int(m.group(1) or m.group(2)) + (1 if m.group(0).lower().startswith("after") else 0)
         periods.append({"start": start, "end": max(cov["last"], start)})
@@ -250,8 +258,10 @@ SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s
                               # "unemployment above 15% in 2008-12": a bound on the indicator, then its vintage
                               r"(?:(?:above|over|under|below|at\s+least|at\s+most|of|>|<)\s*[\d.,]+\s*(?:%|percent)?\s+"
                               r"(?:in|for|during|as\s+of)\s+(?:the\s+)?)?|"
-                              # "in the 2008-12 indicators": the vintage written before the source's name
-                              r"(?=2008\s*[-\u2013]\s*(?:20)?12\s+(?:acs\s+)?(?:socio\w*\s+)?indicators?\b))"
+                              # "in the 2008-12 indicators", "the lowest 2008-12 per capita income": the vintage
+                              # written before the source's (or the indicator's) name
+                              r"(?=2008\s*[-\u2013]\s*(?:20)?12\s+(?:acs\s+)?(?:socio\w*\s+)?(?:indicators?|"
+                              r"(?:per[\s-]+capita\s+)?income|poverty|unemploy\w*|hardship|crowd\w*)\b))"
                               r"(2008\s*[-\u2013]\s*(?:20)?12)\b", re.I)
 _MONTH_YEAR_RE = re.compile(r"\b" + _MONTH_WORD + r"\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b", re.I)
 

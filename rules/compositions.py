@@ -34,7 +34,7 @@ MEASURE_OF = {
 CENSUS_GROUP = {"black": "black", "hispanic_or_latino": "hispanic", "white_not_hispanic": "white_non_hispanic",
                 "asian": "asian", "age_65_plus": "seniors", "age_0_17": "children", "age_18_24": "young_adults",
                 "125k_plus": "households_125k_plus", "under_25k": "households_under_25k",
-                **{f"age_{band}": f"age_{band}" for band in ("25_34", "35_49", "50_64")}}
+                **{f"age_{band}": f"age_{band}" for band in ("25_34", "35_49", "50_64", "18_34")}}
 CENSUS_METRICS = ("race", "age", "household_income")
 LAYER_ONLY = tuple(LAYER_MEASURES)  # the analyzer's measures no tool has: only a query answers them
 TIMED = ("homicides", "arrests", "homicide_rate", *HOMICIDE_RATIOS)  # measures a question's years apply to
@@ -641,6 +641,12 @@ def threshold_set(analysis: Analysis) -> dict | None:
             # growth is the set's own condition, no change of the counts)
             others, derived = _span_ends(others, period, analysis, summed_places=True)
     others, derived = _kept_share(others, derived, analysis)
+    if len(set(analysis.month_years)) == 2 and any(s["measure"] == "home_value" for s in others) \
+            and not analysis.more_conditions:  # (a second bound on the change brings its months: _all_conditions)
+        # "... how much did their Zillow values change from Sept 2019 to Sept 2024": both months and the change
+        values, changes, _ = _home_values(analysis)
+        others = [*(s for s in others if s["measure"] != "home_value"), *values]
+        derived = [*derived, *changes]
     query = {"measures": [first, *others], "group_by": [condition.grain], **({"derived": derived} if derived else {}),
              "having": [{"field": first["measure"], "op": OPS[condition.side],
                          "value": condition.reference or condition.value}],
@@ -1330,8 +1336,11 @@ def _home_values(analysis: Analysis) -> tuple[list, list, str]:
         specs = [{"measure": "home_value", "period": {"month": m}, "as": f"home_value_{m.replace('-', '_')}"}
                  for m in months]
         pair = [spec["as"] for spec in specs]
+        first, last = (int(m[:4]) * 12 + int(m[5:7]) for m in months)
+        compound = [{"name": "change_yearly", "op": "cagr", "of": pair, "years": (last - first) / 12}] \
+            if analysis.compound_growth and last > first else []
         return specs, [{"name": "change", "op": "change", "of": pair},
-                       {"name": "change_pct", "op": "pct_change", "of": pair}], \
+                       {"name": "change_pct", "op": "pct_change", "of": pair}, *compound], \
             "change" if analysis.in_dollars else "change_pct"
     return [{"measure": "home_value", **({"period": {"month": months[0]}} if months else {})}], [], "home_value"
 
@@ -1659,6 +1668,12 @@ def kinds_compared(analysis: Analysis) -> dict | None:
             "homicides" not in analysis.metrics:
         return None
     spec = _spec("homicides", analysis, _period(analysis))
+    if spec and analysis.asks_share:  # "what percent were on the street, and what percent in a car": each of all
+        every = {**spec, "as": "homicides_all"}
+        each = [{**spec, "filters": [*spec.get("filters", []), {"dimension": "location_type", "in": [k]}],
+                 "as": f"homicides_{re.sub(r'[^a-z]+', '_', k.lower())}"} for k in kinds]
+        return {"measures": [every, *each], "derived": [{"name": f"share_{e['as']}", "op": "percent_of",
+                                                         "of": [e["as"], "homicides_all"]} for e in each]}
     return {"measures": [spec], "group_by": ["location_type"],
             "filters": [{"dimension": "location_type", "in": list(kinds)}]} if spec else None
 
@@ -1919,6 +1934,7 @@ def group_compare(analysis: Analysis) -> dict | None:
             changes = [d for d in changes if d["op"] != "pct_change"] or changes
         derived = derived + changes
     others, derived = _group_counts_change(others, derived, analysis, skip)
+    others, derived = _kept_share(others, derived, analysis)  # "what share of their homicides were on weekends"
     if first is None or not others or len(groups) != 2:
         return None
     picking = [first] + ([picks[1][0]] if compared["kind"] == "each" else [])
@@ -1929,6 +1945,8 @@ def group_compare(analysis: Analysis) -> dict | None:
 def _groups_query(compared: dict, measures: list, derived: list, groups: list) -> dict:
     # "how many homicides did they have combined, and their average Zillow value": the count summed over each set
     summed = {_name(m): "pooled" for m in measures if compared.get("summed") and m["measure"] == "homicides"}
+    summed.update({d["name"]: "mean" for d in derived if compared.get("mean_change") and d["op"] in ("change",
+                                                                                                   "pct_change")})
     return {"measures": measures, "group_by": ["community_area"], **({"derived": derived} if derived else {}),
             "groups": [{**g, "figure": compared["figure"], **({"figure_of": summed} if summed else {})}
                        for g in groups]}
@@ -2321,6 +2339,15 @@ def years_counted(analysis: Analysis) -> dict | None:
     kinds = _homicide_filters(analysis)
     measure = {"measure": "homicides", **({"filters": kinds} if kinds else {})}
     where = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
+    if analysis.years_vs_before and analysis.years_streak:  # the longest run of years on the side asked
+        start = span[0] - 1 if span[0] else analysis.coverage.first_year
+        return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
+                "period": {"start": str(start), "end": str(span[1])},
+                "derived": [{"name": "homicides_step", "op": "step", "of": ["homicides"]},
+                            {"name": "years_in_a_row", "op": "run", "of": ["homicides_step"],
+                             "direction": "desc" if analysis.years_vs_before == "up" else "asc"}],
+                "having": [{"field": "year", "op": ">=", "value": start + 1}],
+                "order_by": [{"field": "years_in_a_row", "direction": "desc"}], "limit": 1}
     if analysis.years_vs_before:
         start = span[0] - 1 if span[0] else None  # the first year's own step needs the year before it
         return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
@@ -2341,8 +2368,9 @@ def shares_by_year(analysis: Analysis) -> dict | None:
     """"What share of homicides were in an AUTO: 2012 vs 2022", "what percent led to an arrest in 2012 vs 2022": the
     share asked in each year (the counts alone answered another question), city-wide or in the places named."""
     years = sorted(set(analysis.years))
+    # (a span's two ends are its years, not two years compared: "Austin's killings 2010-2022 ... vs the city")
     if not (analysis.asks_share and len(years) >= 2 and (analysis.comparison or analysis.group_by == "year")) \
-            or analysis.years_together \
+            or analysis.years_together or (analysis.periods and analysis.group_by != "year") \
             or analysis.per_capita or analysis.ranking or analysis.ranked_sets or analysis.area_condition \
             or analysis.wards or analysis.districts or analysis.zips or analysis.span_total:
         return None
@@ -2360,6 +2388,39 @@ def shares_by_year(analysis: Analysis) -> dict | None:
     every = {"measure": "homicides", **spec, "as": "homicides_all"}
     return {"measures": [every, {**every, "filters": [*where, *kinds], "as": "homicides_kept"}], "group_by": ["year"],
             "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]}
+
+
+def _excess(query: dict, analysis: Analysis) -> dict:
+    """"How many more killed in the 10 poorest areas than at the city-wide rate": the count beside the rate, and the
+    count above the number the city's own rate gives their population over the same years."""
+    rate = next((m for m in query["measures"] if isinstance(m, dict) and m["measure"] == "homicide_rate"), None)
+    if not analysis.excess_asked or rate is None:
+        return query
+    count = next((m for m in query["measures"] if isinstance(m, dict) and m["measure"] == "homicides"
+                  and m.get("period") == rate.get("period") and not m.get("filters")), None)
+    measures = query["measures"] if count else [*query["measures"], {**rate, "measure": "homicides", "as": "homicides"}]
+    return {**query, "measures": measures, "derived": [*(query.get("derived") or []), {
+        "name": "homicides_excess", "op": "excess", "of": [_name(count or measures[-1]), _name(rate)]}]}
+
+
+def _quantile_cut(query: dict, analysis: Analysis) -> dict:
+    """"the bottom quartile of Zillow home values": a quantile cuts the places that have a value (East Side has no
+    Zillow ZIP: 76 areas in quartiles of 19), not the first ``n`` of all 77 by rank."""
+    cut = next((s for s in analysis.ranked_sets if s.groups), None)
+
+    def cut_by_quantile(q: dict) -> dict:
+        order = q.get("order_by") or []
+        if cut is None or q.get("limit") != cut.n or not order or q.get("having"):
+            return q
+        field = order[0]["field"]
+        name = f"{field}_{QUANTILE_NAMES.get(cut.groups, 'group')}"
+        return {**{k: v for k, v in q.items() if k != "limit"},
+                "derived": [*(q.get("derived") or []), {"name": name, "op": "quantile", "of": [field],
+                                                         "groups": cut.groups}],
+                "having": [{"field": name, "op": "==", "value": cut.groups if cut.order == "desc" else 1}]}
+    query = cut_by_quantile(query)
+    return {**query, "members_from": cut_by_quantile(query["members_from"])} \
+        if isinstance(query.get("members_from"), dict) else query
 
 
 def _rows_kept(query: dict, analysis: Analysis) -> dict:
@@ -2414,7 +2475,7 @@ def composed_query(analysis: Analysis) -> dict | None:
             query = member_ranked(query, analysis.rank_order)
         if query is not None and analysis.weight_by:
             query = {**query, "weight_by": analysis.weight_by}
-        query = _rows_kept(query, analysis) if query is not None else None
+        query = _excess(_quantile_cut(_rows_kept(query, analysis), analysis), analysis) if query is not None else None
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
                                                                   places_pooled, set_query, area_value_change) \

@@ -7,9 +7,11 @@ from semantic.catalog import catalog
 from semantic.query import STEP_GRAINS
 
 _OPS = {">": "over", ">=": "at least", "<": "under", "<=": "at most", "==": "equal to", "!=": "not equal to"}
-_DERIVED = {"change": "change", "pct_change": "% change", "difference": "difference", "ratio": "ratio",
+_DERIVED = {"change": "change", "pct_change": "% change",
+            "cagr": "yearly compound growth", "excess": "count above the city's ratio", "difference": "difference", "ratio": "ratio",
             "percent_of": "share", "sum": "sum", "share_of_total": "share of total", "rank": "rank",
-            "quantile": "quantile group", "step": "change from the row before"}
+            "quantile": "quantile group", "step": "change from the row before",
+            "run": "rows in a row above zero"}
 
 
 def _label(name: str) -> str:

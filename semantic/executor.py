@@ -536,6 +536,8 @@ class Executor:
 
     def _derive(self, table: pd.DataFrame) -> pd.DataFrame:
         for item in self.q.derived:
+            if item["op"] == "excess" and "city" not in item:  # the city's own ratio, once (the totals use it too)
+                item["city"] = self._reference(item["of"][1], "city", table[item["of"][1]])
             table[item["name"]] = derive(item, table)
         return table
 
@@ -748,6 +750,13 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
         ordered = a.sort_index()
         steps = ordered.groupby(level=others).diff() if others else ordered.diff()
         return steps.reindex(a.index)
+    if op == "run":  # the rows in a row, to this one, on the side of zero asked: each other group (a place) apart
+        others = [n for n in a.index.names if n != item["along"]]
+        ordered = a.sort_index()
+        on = (ordered < 0 if item.get("direction") == "asc" else ordered > 0).astype(int)
+        keys = [on.index.get_level_values(n) for n in others]
+        runs = on.groupby([*keys, (on == 0).cumsum()]).cumsum()
+        return runs.reindex(a.index).astype(float)
     if op == "share_of_total":
         total = a.sum()
         return a / total * 100 if total else a * math.nan
@@ -756,6 +765,10 @@ def derive(item: dict, table: pd.DataFrame) -> pd.Series:
         return b - a
     if op == "pct_change":
         return (b - a) / a.where(a != 0) * 100
+    if op == "excess":  # (a row without a count has no exposure to read back from its ratio: no figure)
+        return a - a * item["city"] / b.where(b > 0)
+    if op == "cagr":
+        return ((b / a.where(a > 0)) ** (1.0 / item["years"]) - 1) * 100
     if op == "difference":
         return a - b
     if op == "percent_of":

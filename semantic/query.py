@@ -24,15 +24,20 @@ MAX_FILTERS = 20
 MAX_VALUES = 200
 MAX_LIMIT = 1000
 DERIVED_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "share_of_total", "rank",
-               "quantile", "step")
+               "quantile", "step", "run", "cagr", "excess")
 # "step": a column's change from the previous row of the one ordered time grain grouped by ("the biggest jump vs the
-# month before"); the first row of each run has none. Places grouped beside it each run apart.
+# month before"); the first row of each run has none. Places grouped beside it each run apart. "run": how many rows
+# in a row along that grain, to this one, have a value above zero (below it with direction "asc"): "the longest
+# streak of years homicides went up" is the largest run of the yearly step.
 STEP_GRAINS = ("year", "quarter", "month", "date")
 # "quartiles by hardship": the places with a value cut into this many equal groups (pandas.qcut on their ranks)
 QUANTILE_GROUPS = range(2, 11)
 QUANTILE_NAMES = {3: "tercile", 4: "quartile", 5: "quintile", 10: "decile"}  # the words for a group of each cut
 # the ops of two columns; percent_of is the first as a percent of the second ("what percent of them were at night")
-PAIR_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum")
+PAIR_OPS = ("change", "pct_change", "difference", "ratio", "percent_of", "sum", "cagr", "excess")
+# "excess": a count (first) above the number it would be at the city's own figure of the ratio (second) over the
+# same period ("how many more killings than at the city's rate"): count - count x city / ratio.
+# "cagr": the average yearly (compound) growth from the first column to the second over "years" years, in percent
 HAVING_OPS = (">", ">=", "<", "<=", "==", "!=")
 # A threshold named by what it is, not by its number: the city's own figure for the column's measure (same period
 # and filters), or the median or mean over the grouped rows ("areas whose income is above the city's").
@@ -472,20 +477,25 @@ def _derived(query: Query, raw: dict, at: str) -> None:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,60}", str(name)) or name in query.fields():
             raise QueryError(f"{where}.name must be a new column name", "invalid_query", f"{where}.name")
         direction = item.get("direction", "desc")
-        if op == "rank" and direction not in ("asc", "desc"):
+        if op in ("rank", "run") and direction not in ("asc", "desc"):
             raise QueryError(f"{where}.direction must be asc or desc", "invalid_query", f"{where}.direction")
         groups = item.get("groups", 4)
         if op == "quantile" and (isinstance(groups, bool) or groups not in QUANTILE_GROUPS):
             raise QueryError(f"{where}.groups must be a whole number from 2 to 10", "invalid_query", f"{where}.groups")
+        years = item.get("years")
+        if op == "cagr" and (isinstance(years, bool) or not isinstance(years, (int, float)) or not 0 < years <= 100):
+            raise QueryError(f"{where}.years must be the years between the two columns (above 0, at most 100)",
+                             "invalid_query", f"{where}.years")
         along = [g for g in query.group_by if g in STEP_GRAINS]
-        if op == "step" and len(along) != 1:
-            raise QueryError(f"{where}: step needs group_by to hold one of {', '.join(STEP_GRAINS)}",
+        if op in ("step", "run") and len(along) != 1:
+            raise QueryError(f"{where}: {op} needs group_by to hold one of {', '.join(STEP_GRAINS)}",
                              "invalid_query", f"{where}.op")
         # a rank counts from the highest (desc) or, for "the 10 poorest", from the lowest (asc)
-        query.derived.append({"name": name, "op": op, "of": of, **({"direction": "asc"} if op == "rank"
+        query.derived.append({"name": name, "op": op, "of": of, **({"direction": "asc"} if op in ("rank", "run")
                                                                    and direction == "asc" else {}),
                               **({"groups": groups} if op == "quantile" else {}),
-                              **({"along": along[0]} if op == "step" else {})})
+                              **({"years": float(years)} if op == "cagr" else {}),
+                              **({"along": along[0]} if op in ("step", "run") else {})})
 
 
 def _havings(query: Query, items, at: str) -> list:

@@ -61,13 +61,16 @@ def _clean(value):
 def _derived_column(item: dict, q, specs: dict, columns: list, cat, data) -> dict:
     """A derived column's description: its label (from what it is made of), unit and decimals."""
     inputs = [cat.measures[specs[f].measure].decimals for f in item["of"] if f in specs]
-    decimals = max(inputs, default=1) if item["op"] in ("change", "difference", "step") else \
+    decimals = max(inputs, default=1) if item["op"] in ("change", "difference", "step", "excess") else \
         2 if item["op"] == "ratio" else 1
     if all(d["op"] == "rank" for f in item["of"] for d in q.derived if d["name"] == f) and not inputs:
         decimals = 0  # ranks apart: whole places
     unit = _derived_unit(item) or next((cat.measures[specs[f].measure].unit for f in item["of"][:1]
-                                        if f in specs and item["op"] in ("change", "difference", "step")), "")
+                                        if f in specs and item["op"] in ("change", "difference", "step", "excess")), "")
     label = _derived_label(item, specs, cat, data)
+    source = next((d for d in q.derived if item["op"] == "run" and d["name"] == item["of"][0]), None)
+    if source:  # a run of a derived column ("the yearly step") is named by that column's label
+        label = label.replace(item["of"][0], _lower(_derived_label(source, specs, cat, data)))
     earlier = next((c["label"] for c in columns if item["op"] == "rank" and c["name"] == item["of"][0]
                     and c["kind"] == "derived"), None)  # a rank of a change: "Rank by percent change in ..."
     label = f"Rank by {earlier[:1].lower() + earlier[1:]}" if earlier else label
@@ -210,8 +213,8 @@ def _filtered(label: str, filters: list, dims, data=None) -> str:
 def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str:
     names = [cat.measures[specs[f].measure].label if f in specs else f for f in item["of"]]
     op = item["op"]
-    if op in ("change", "pct_change"):
-        kind = "Change" if op == "change" else "Percent change"
+    if op in ("change", "pct_change", "cagr"):
+        kind = {"change": "Change", "pct_change": "Percent change", "cagr": "Average yearly (compound) growth"}[op]
         first, second = (specs.get(f) for f in item["of"])
         if first and second and first.measure == second.measure and first.period and second.period:
             # "Percent change in typical home value (Zillow ZHVI), 2014-09 to 2024-09"
@@ -230,6 +233,12 @@ def _derived_label(item, specs, cat, data=None, with_period: bool = True) -> str
     if op == "step":  # "Change in homicides from the month before"
         what = _short(item["of"][0], specs, cat)
         return f"Change in {what[:1].lower() + what[1:]} from the {item['along']} before"
+    if op == "excess":  # "Homicides above the number at the city's homicide rate"
+        return f"{names[0]} above the number at the city's {_lower(names[1])}"
+    if op == "run":  # "Years in a row with change in homicides from the year before above zero, to this one"
+        what = _short(item["of"][0], specs, cat)
+        side = "below" if item.get("direction") == "asc" else "above"
+        return f"{item['along'].capitalize()}s in a row with {what[:1].lower() + what[1:]} {side} zero, to this one"
     if op == "quantile":  # "Quartile by hardship index (2008-2012), 1 = the lowest"
         return f"{QUANTILE_NAMES.get(item['groups'], 'group').capitalize()} by {_short(item['of'][0], specs, cat)}, 1 = the lowest"
     if op == "percent_of" and all(f in specs for f in item["of"]):  # "Share of homicides (hours 22-3) in homicides"
@@ -264,7 +273,8 @@ def _short(name, specs, cat) -> str:
 
 
 def _derived_unit(item) -> str:
-    return {"pct_change": "percent", "share_of_total": "percent", "rank": "rank", "quantile": "rank", "ratio": "times",
+    return {"pct_change": "percent", "cagr": "percent",
+            "share_of_total": "percent", "rank": "rank", "quantile": "rank", "ratio": "times",
             "percent_of": "percent"}.get(item["op"], "")
 
 
@@ -404,6 +414,16 @@ def _phrase(column: dict, value) -> str:
         before = column["label"].rsplit(" from ", 1)[-1]
         return f"no change from {before}" if value == 0 else \
             f"a {'rise' if value > 0 else 'drop'} of {size} from {before}"
+    if column.get("op") == "excess" and isinstance(value, (int, float)) and value == value:
+        # "95 more homicides in 2022 than at the city's homicide rate (27.1)": the label reads "X above the number at
+        # the city's Y"
+        what, _, rate = column["label"].partition(" above the number at the city's ")
+        more = "more" if value >= 0 else "fewer"
+        return f"{fmt(abs(value), 0, '')} {more} {_lower(what)} than at the city's {rate}"
+    if column.get("op") == "run" and isinstance(value, (int, float)) and value == value:  # "2 years in a row up"
+        along = column["label"].split()[0].lower().rstrip("s")
+        way = "down" if column.get("direction") else "up"
+        return f"{value:.0f} {along}{'' if value == 1 else 's'} in a row {way} from the {along} before"
     if column.get("op") == "ratio" and isinstance(value, (int, float)) and column["label"].startswith("Ratio of "):
         return f"{_a(_lower(column['label']))} of {value:.2f} ({value:.2f} times)"
     if column.get("op") == "pct_change" and isinstance(value, (int, float)) and column.get("span"):
@@ -915,6 +935,8 @@ def _total_parts(result: QueryResult) -> list[str]:
             first = result.totals.get(of[0]) if of else None
             pct = f" ({value / first * 100:+.1f}%)" if isinstance(first, (int, float)) and first else ""
             parts.append(_phrase(base, value) + pct)
+        elif base and base.get("op") == "excess" and isinstance(value, (int, float)) and value == value:
+            parts.append(_phrase(base, value))  # "95 more homicides than at the city's rate" over the set's sums
         elif base and base.get("op") in ("pct_change", "percent_of") and isinstance(value, (int, float)) \
                 and value == value \
                 and name not in ordered:  # over the set's sums: "a change of -7.4% in residents from 2010 to ..."

@@ -75,7 +75,10 @@ def query_schema() -> dict:
                 "name": {"type": "string"}, "op": {"type": "string", "enum": list(DERIVED_OPS)},
                 "of": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
                 "direction": {"type": "string", "enum": ["desc", "asc"],
-                              "description": "rank only: 1 = the highest (desc) or the lowest (asc)"},
+                              "description": "rank: 1 = the highest (desc) or the lowest (asc); run: rows above zero "
+                                             "(desc) or below it (asc)"},
+                "years": {"type": "number", "exclusiveMinimum": 0, "maximum": 100,
+                          "description": "cagr only: the years between the two columns"},
                 "groups": {"type": "integer", "minimum": 2, "maximum": 10,
                            "description": "quantile only: how many equal groups (4 = quartiles), 1 = the lowest"}}}},
         "having": {"type": "array", "maxItems": 6, "items": {
