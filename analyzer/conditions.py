@@ -43,7 +43,7 @@ _SPLIT_REFERENCE_RE = re.compile(r"\b(larger|higher|greater|bigger|smaller|lower
                                  r"level|value|share))?)|(?P<median>median)|(?P<mean>average|mean))\b", re.I)
 # "a 2022 homicide rate higher than Chicago's": a rate named just before the bound is the homicide rate
 _RATE_BEFORE_RE = re.compile(r"(?:homicide|murder|killing)s?\s+rates?\b[^,.;]{0,20}$", re.I)
-_RATE_AFTER_RE = re.compile(r"\s*(?:homicide|murder|killing)s?\s+rates?\b", re.I)
+_RATE_AFTER_RE = re.compile(r"\s*(?:(?:19|20)\d\d\s+)?(?:homicide|murder|killing)s?\s+rates?\b", re.I)
 _COUNT_SUBJECT_RE = re.compile(r"\b(?:homicide|murder|killing)s?(?:\s+(?:total|count|tally|numbers?))?\s+(?:is|was|are|were)\s+$",
                                re.I)
 # "16+ unemployment": the age the unemployment rate counts from
@@ -231,9 +231,14 @@ def _shared_reference(match: re.Match, low: str, metric_pos: dict, grain: str) -
     return out if len(out) >= 2 else []
 
 
+_FIGURE_COMPARED_RE = re.compile(r"\b(?:is|was|are|were)\s+(?:that|it|this|these|those)\s+$")
+
+
 def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     """The condition one bound states, _SKIP where the value is no bound (a year, a group's or an age's own words),
     None where it bounds nothing this reader knows."""
+    if _FIGURE_COMPARED_RE.search(low, 0, match.start()):
+        return _SKIP  # "what percent were domestic? Is that higher than the city overall?": the figure asked, compared
     if match.re is _REFERENCE_RE:
         return _reference_condition(match, low, metric_pos, grain)
     if match.re is _SPLIT_REFERENCE_RE:  # the measure is the one named between the comparative and "than"

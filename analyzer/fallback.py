@@ -48,8 +48,10 @@ def latest_instead(result: dict, low: str, coverage: dict) -> None:
     period is read as usual). A homicide year before the data's start, asked with "the first year you do have",
     becomes that first year."""
     metrics = set(result.get("metrics") or [])
-    # "the Zillow value in 60647 as of March 2025": the value standing then is the latest held, said as such
-    as_of = "home_value" in metrics and bool(_AS_OF_RE.search(low))
+    # "the Zillow value in 60647 as of March 2025": the value standing then is the latest held, said as such; so is
+    # a home value alone asked in a month past the data ("zillow value for 60614 in march 2025"), a level whose
+    # latest figure is the nearest the data holds (the lead says the month asked is missing)
+    as_of = "home_value" in metrics and (bool(_AS_OF_RE.search(low)) or metrics <= {"home_value"})
     if _earliest_instead(result, low, coverage) or not (FALLBACK_RE.search(low) or as_of):
         return
     notes = []

@@ -252,7 +252,9 @@ _OVER_PLACES_RE = re.compile(r"\b(?:across|among|between)\b|\b(?:community\s+are
 
 # A median asked of each set ("what's the median Zillow home value among the areas above that median, and among the
 # rest"), not the one that splits them ("the median area itself goes with the rest")
-_MEDIAN_FIGURE_RE = re.compile(r"\b(?:what(?:'s|\u2019s|\s+is|\s+was|\s+are)|give(?:\s+me)?|report|show|list)\s+"
+_MEDIAN_FIGURE_RE = re.compile(r"\b(?:what(?:'s|\u2019s|\s+is|\s+was|\s+are)|give(?:\s+me)?|report|show|list|"
+                               r"how\s+much\s+(?:lower|higher|greater|smaller|bigger|less|more)\s+"
+                               r"(?:is|was|are|were))\s+"
                                r"(?:the\s+|their\s+|each\s+group'?s\s+)?median\b(?!\s+(?:area|community|group|split|line|"
                                r"point|of\s+all))", re.I)
 

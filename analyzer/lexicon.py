@@ -628,7 +628,8 @@ SHARE_ASKED_RE = re.compile(r"\b(?:what|which)\s+(?:share|percent(?:age)?|pct|pr
 _KILLINGS = r"(?:homicides|murders|killings|deaths)"
 SHARE_OF_CITY_RE = re.compile(
     r"\b(?:share|percent(?:age)?|per\s+cent|proportion|fraction|portion|%)\s+of\s+(?:all\s+(?:of\s+)?)?(?:"
-    r"chicago['’]?s|the\s+city['’]?s|(?:the\s+)?city[\s-]?wide|(?:the\s+)?city\s+total|"
+    r"chicago['’]?s|chicago\s+(?=(?:\d{4}\s+)?" + _KILLINGS + r")|the\s+city['’]?s|(?:the\s+)?city[\s-]?wide|"
+    r"(?:the\s+)?city\s+total|"
     r"all\s+(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS + r"|(?:the\s+)?(?:\d{4}\s+)?" + _KILLINGS +
     r"\s+(?:in|across)\s+(?:all\s+of\s+)?(?:chicago|the\s+(?:whole\s+|entire\s+)?city))", _FLAGS)
 # A ratio or a gap between two figures ("how many times higher than the city", "what's the gap").

@@ -18,6 +18,7 @@ import datetime
 import functools
 import re
 import unicodedata
+from dataclasses import asdict
 from types import SimpleNamespace
 
 from analyzer.analysis import (HOMICIDE_RATIOS, LAYER_MEASURES, NO_SUBJECT, Analysis, AreaCondition, HomicideCoverage, PlaceMatch,
@@ -931,6 +932,10 @@ def _query_parts(w, result: dict) -> None:
     sets = result["ranked_sets"] = ranked_sets(w.low, w.metric_pos)
     result["not_used"] = _read_by_sets(w.low, sets, result["not_used"])
     ranking = result.get("ranking")
+    if ranking is None and len(sets) == 1 and sets[0].groups and not sets[0].excluded:
+        # "the top quartile of areas by hardship index: what share of the homicides": the quantile set is the ranking
+        ranking = result["ranking"] = {**asdict(Ranking()), "order": sets[0].order, "top_n": sets[0].n,
+                                       "metric": sets[0].metric}
     _quantile_ranked(w.low, ranking, sets)
     if ranking and len(sets) == 1 and sets[0].metric == ranking["metric"] and ranking["top_n"] == sets[0].n:
         # "the ten areas with the most overcrowded housing": the words at the set say which end, not a word elsewhere
@@ -1025,8 +1030,11 @@ def _census_years(w, result: dict) -> None:
         # is the census's span, not a homicide period running to the data's end
         result["periods"] = [p for p in result["periods"] if (p["start"], p["end"]) != (2010, last)]
         result["years"] = later = [y for y in result["years"] if y != last]
-    if result["population_growth"] and not result["counts_2010"] and 2010 in result["years"] and later:
-        # "lost the most population from the 2010 census ..., and its 2021 homicide rate": 2021's, not 2010-2021's
+    rate_population = result["per_capita"] and not result["periods"] and re.search(r"\b2010\s+census\b", w.low)
+    if (result["population_growth"] or rate_population) and not result["counts_2010"] and 2010 in result["years"] \
+            and later:
+        # "lost the most population from the 2010 census ..., and its 2021 homicide rate": 2021's, not 2010-2021's;
+        # "the 2012 rate (per 100k, 2010 census pop)": the census is the rate's population
         result["year_range"] = {"start": later[0], "end": later[-1]}
 
 
@@ -1235,6 +1243,14 @@ def _asked_forms(w, result: dict) -> None:
         result["years_streak"] = before.re is _STREAK_RE  # "the longest streak of years it went up": the run
         w.consumed.append(before.span())
         result["not_used"] = [p for p in result["not_used"] if p not in before.group(0)]
+    per_group = _RATE_GROUP_RE.search(low)
+    if per_group and result["per_capita"] and set(result.get("census_groups") or []) <= {"age_18_34"}:
+        # "the 2021 rate per 100k residents aged 18 to 34": that band's population, not a figure asked (beside
+        # another group, which of the two ranks is not read here: left unread)
+        result.update(rate_population="acs_age_18_34", census_group=None, census_groups=[],
+                      named_measures=[m for m in result["named_measures"] if m != "age_18_34"],
+                      metrics=[m for m in result["metrics"] if m != "age"],
+                      not_used=[p for p in result["not_used"] if p not in per_group.group(0)])
     excess = " ".join(m.group(0) for m in _EXCESS_RE.finditer(low))
     if excess:  # "how many more killed than there would've been at the city-wide rate": the count above it
         result["excess_asked"] = True
@@ -1243,6 +1259,13 @@ def _asked_forms(w, result: dict) -> None:
     if compound:  # "the average yearly (compound) growth of its Zillow value": the growth rate a year, compounded
         result["compound_growth"] = True
         result["not_used"] = [p for p in result["not_used"] if p not in compound.group(0)]
+    counted = _YEARS_WITH_RE.search(low)
+    if counted:  # "in how many years from 2001 to 2022 did Edison Park have zero homicides": the years so counted
+        n = 0 if counted.group("none") else int(counted.group("n"))
+        op = "==" if counted.group("none") else ">=" if counted.group("least") else \
+            ">" if counted.group("more") else "<"
+        result["years_with"] = {"op": op, "value": n}
+        result["not_used"] = [p for p in result["not_used"] if p not in counted.group(0)]
     first = _FIRST_YEAR_RE.search(low)
     if first:  # "after 2010, what was the first year Chicago had more than 700 homicides"
         result["first_year"] = {"which": first.group("which"), "side": "below" if first.group("low") else "above",
@@ -1563,6 +1586,9 @@ _YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+
 _YEARS_VS_BEFORE_RE = re.compile(rf"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{{0,60}}?\b"
                                  rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b[^?.;]{{0,40}}?\b(?:the\s+)?(?:year\s+before|"
                                  r"previous\s+year|prior\s+year|preceding\s+year|year\s+earlier|last\s+year)\b")
+_RATE_GROUP_RE = re.compile(r"\bper\s+(?:100k|100,000|100\s*000|100\s+thousand)\s+"
+                            r"(?:residents\s+|people\s+|persons\s+)?"
+                            r"(?:aged\s+)?18\s*(?:-|\u2013|to)\s*34\b")
 # a count against the number the city's own rate gives ("how many more killed than at the city-wide rate", "if they
 # had had the citywide rate, how many fewer", "actual minus expected at the city rate")
 _CITY_RATE = r"(?:at|with|under|had(?:\s+had)?)\s+(?:the\s+)?city(?:[\s-]?wide)?(?:'s)?\s+(?:(?:19|20)\d\d\s+)?" \
@@ -1576,6 +1602,11 @@ _COMPOUND_RE = re.compile(r"\b(?:average\s+|avg\.?\s+)?(?:yearly|annual|annuali[
 _STREAK_RE = re.compile(rf"\b(?:longest|biggest|most|max(?:imum)?)\s+(?:(?:streak|run|stretch|string)\s+of\s+)?"
                         rf"(?:consecutive|straight|successive)?\s*years\b[^?.;]{{0,80}}?\b"
                         rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))")
+# The years a yearly count was none, over or under a number, counted
+_YEARS_WITH_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,60}?\b"
+                            r"(?:(?P<none>zero|no|0)|"
+                            r"(?:(?P<least>at\s+least)|(?P<more>more\s+than|over|above)|fewer\s+than|less\s+than|under|"
+                            r"below)\s+(?P<n>\d{1,4}))\s+(?:homicides|murders|killings)\b")
 # The first (last) year a yearly count stood over (under) a number
 _FIRST_YEAR_RE = re.compile(r"\b(?P<which>first|last|earliest|latest)\s+year\b[^?.;]{0,60}?\b(?:(?P<high>more|over|above|"
                             r"greater)|(?P<low>fewer|less|under|below))\s+(?:than\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)\b"

@@ -252,7 +252,8 @@ ACS_VINTAGE_RE = re.compile(rf"\b{_SPAN}\s+{_SURVEY}\b(?:\s+5[\s-]year)?(?:\s+es
                             r"numbers|estimates|snapshot)\b", re.I)
 # The indicators' span written beside one of their measures: "per capita income (2008-2012)", "hardship, 2008-12"
 SOCIO_VINTAGE_RE = re.compile(r"\b(?:(?:income|poverty|unemploy\w*|hardship(?:\s+index)?|crowd\w*|diplomas?|indicators?|"
-                              r"socioeconomic\w*|dependency)\W{0,3}(?:(?:areas?|neighbou?rhoods?|data|figures?|"
+                              r"socioeconomic\w*|dependency)(?:\s*%)?\W{0,3}"
+                              r"(?:(?:areas?|neighbou?rhoods?|data|figures?|"
                               r"numbers?|indicators?|rates?|levels?|percent(?:ages?)?|shares?)\W{0,3})?"
                               r"(?:(?:aged?\s+)?(?:16|25)\s*\+\W{0,3})?"  # "unemployment (16+, 2008-2012)": its age band
                               # "unemployment above 15% in 2008-12": a bound on the indicator, then its vintage
@@ -375,7 +376,7 @@ def month_groups(low: str) -> tuple[list[tuple], list[tuple]]:
         months = range(first, last + 1) if first <= last else [*range(first, 13), *range(1, last + 1)]
         found.append((m.start(), tuple(months)))
         spans.append(m.span())
-    for pattern, season in _SEASONS[:4]:
+    for pattern, season in _SEASONS:  # (the halves too: "the second half of 2023 vs the first")
         for m in pattern.finditer(low):
             found.append((m.start(), tuple(season)))
             spans.append(m.span())

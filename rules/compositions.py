@@ -306,12 +306,19 @@ def ranked_set(analysis: Analysis) -> dict | None:
     # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
     plain = _plain(analysis) or (analysis.group_by == "year" and bool(_side_by_side(analysis)) or submarket) \
         and _plain(replace(analysis, group_by=None))
+    # ("the 10 richest areas: by what percent did homicides change from 2019 to 2021, together": a set ranked by a
+    # level, the change counted over it; not the area whose homicides changed the most)
+    set_change = bool(ranking and (ranking.top_n or 1) >= 2 and ranking.metric not in TIMED and not grew
+                      and not analysis.ranks_homicide_change and "homicides" in analysis.metrics
+                      and not analysis.span_total)
     if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) and not submarket \
+            and not set_change \
             or analysis.correlation or not plain \
             or ranking.position > 1 and ranking.top_n:
         return None
     n, offset = ranking.top_n or 1, ranking.position - 1  # "the third-highest": one place, two skipped
     by_group, only_here, layer_other, dated = _query_ranks(analysis, ranking, grew, submarket)
+    layer_other = layer_other or bool(analysis.rate_population)  # a rate over a group's residents: only a query
     if n < 2 and not by_group and not only_here and not dated and not layer_other \
             or offset and not (layer_other or only_here or by_group):
         return None
@@ -336,6 +343,8 @@ def ranked_set(analysis: Analysis) -> dict | None:
         others = [first, *[s for s in others if s["measure"] != "homicides"]]
         first = {**first, "measure": "homicides"}
     others, derived = _timed(others, analysis) if not own else (others, [])
+    if set_change and not derived:  # the span's two ends over the set's sums, and the change between them
+        others, derived = _span_ends(others, period, analysis, summed_places=True)
     others, derived = _kept_share(others, derived, analysis)
     if any(d["name"] == "share_kept" for d in derived) and first.get("filters") and first["measure"] != "homicides":
         # "the 10 most violent areas by homicide rate: what share were domestic": all homicides rank the set
@@ -845,6 +854,11 @@ def correlation(analysis: Analysis) -> dict | None:
     bound = _bounded(analysis, period) if condition is not None and condition.grain == "community_area" else None
     if bound is not None and len(metrics) == 3 and condition.metric in metrics:
         metrics = [m for m in metrics if m != condition.metric]  # the bound's own measure picks the areas
+    # "only looking at the 20 areas with the highest hardship index: the correlation between ...": over that set
+    kept = [s for s in analysis.ranked_sets if not s.excluded]
+    within = kept[0] if bound is None and len(kept) == 1 and (kept[0].metric not in metrics or len(metrics) == 3) \
+        else None
+    metrics = [m for m in metrics if not within or m != within.metric]
     sides = [_correlated(m, analysis, period, rate) for m in metrics]
     if len(metrics) != 2 or not all(sides):
         return None
@@ -854,6 +868,10 @@ def correlation(analysis: Analysis) -> dict | None:
     derived = [d for _, ds, _ in sides for d in ds]
     query = {"measures": [s for specs, _, _ in sides for s in specs], "group_by": ["community_area"],
              **({"derived": derived} if derived else {}), "correlate": [column for _, _, column in sides]}
+    picked = _spec(within.metric, analysis, period) if within else None
+    if picked:
+        query["members_from"] = {"measures": [picked], "group_by": ["community_area"], "limit": within.n,
+                                 "order_by": [{"field": _name(picked), "direction": within.order}]}
     return _correlated_within(query, analysis, bound) if bound is not None else query
 
 
@@ -1069,8 +1087,9 @@ def _counts_by_year(analysis: Analysis) -> tuple[list, list] | None:
         (["homicide_rate"] if analysis.per_capita else [])
     ranking = analysis.ranking
     # "whose home value rose the most ..., and how many homicides did it have in 2019-2022": the rise is the home
-    # value's; the homicides are counted over the span
-    counted_over = bool(ranking and ranking.metric == "home_value" and (analysis.asks_count or analysis.per_capita)
+    # value's (or the population's); the homicides are counted over the span
+    counted_over = bool(ranking and ranking.metric in ("home_value", "population")
+                        and (analysis.asks_count or analysis.per_capita)
                         and not analysis.ranks_homicide_change and not analysis.homicide_change_asked
                         and len(years) == 2
                         and any((p.start, p.end) == (years[0], years[1]) for p in analysis.periods))
@@ -1178,6 +1197,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         name = _name(query["measures"][0])
         return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
             if name == "home_value" else [query]
+    yearly = _set_yearly_average(query, analysis)
+    if yearly:  # "the 5 cheapest areas: on average how many killings a year did they have combined over 2019-2022"
+        return [query, yearly]
     if analysis.growth_counted and query.get("limit") and "population" in str(query["measures"]):
         # "among the 10 densest, how many lost population since 2010": the set, then its members on that side of zero
         bound = {"measures": [{"measure": "population_2010"}, {"measure": "population"}], "group_by": ["community_area"],
@@ -1230,6 +1252,18 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         lead, rest = query["order_by"][0], query["order_by"][1:]
         return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]
     return [query]
+
+
+def _set_yearly_average(query: dict, analysis: Analysis) -> dict | None:
+    """A set's combined count over several years asked as a yearly average: the set's count in each year (its members
+    taken from the set's own query) and the plain mean of those years, beside the set itself."""
+    count = next((m for m in query["measures"] if isinstance(m, dict) and m["measure"] == "homicides"
+                  and "start" in (m.get("period") or {}) and not m.get("filters")), None)
+    if not (analysis.asks_average and count and query.get("limit") and query.get("group_by") == ["community_area"]):
+        return None
+    return {"measures": [{"measure": "homicides", "period": count["period"]}], "group_by": ["year"],
+            "spread": ["homicides"], "members_from": {k: v for k, v in query.items() if k in (
+                "measures", "group_by", "filters", "derived", "having", "order_by", "limit", "offset")}}
 
 
 def index_beside(analysis: Analysis) -> list[dict]:
@@ -2329,13 +2363,16 @@ def years_counted(analysis: Analysis) -> dict | None:
     """A yearly series read year by year: "in how many years did homicides go up compared with the year before"
     (each year's step from the one before, the years on the side asked kept and counted), "after 2010, the first
     year with more than 700 homicides" (the years over the number, earliest first, one kept)."""
-    asked = analysis.years_vs_before or analysis.first_year
+    asked = analysis.years_vs_before or analysis.first_year or analysis.years_with
     if not asked or not _counts_homicides(analysis) or analysis.per_capita or analysis.ranking and not \
-            analysis.first_year or len(analysis.areas) > 1 or analysis.wards or analysis.districts or analysis.zips:
+            (analysis.first_year or analysis.years_with) or len(analysis.areas) > 1 or analysis.wards \
+            or analysis.districts or analysis.zips:
         return None
     years = sorted(set(analysis.years))
     last = analysis.coverage.last_full_year
     span = (years[0], years[-1]) if len(years) >= 2 else (years[0] + 1, last) if years else (None, last)
+    if analysis.years_with and len(years) == 1:  # "how many years since 2010 had ...": the years from the one named
+        span = (years[0], last)
     kinds = _homicide_filters(analysis)
     measure = {"measure": "homicides", **({"filters": kinds} if kinds else {})}
     where = [{"dimension": "community_area", "in": [analysis.areas[0].number]}] if analysis.areas else []
@@ -2356,6 +2393,10 @@ def years_counted(analysis: Analysis) -> dict | None:
                 "having": [{"field": "homicides_step", "op": ">" if analysis.years_vs_before == "up" else "<",
                             "value": 0}, *([{"field": "year", "op": ">=", "value": span[0]}] if span[0] else [])]}
     first = analysis.first_year
+    if analysis.years_with:  # "in how many years from 2001 to 2022 did Edison Park have zero homicides"
+        return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
+                "period": {"start": str(span[0] or analysis.coverage.first_year), "end": str(span[1])},
+                "having": [{"field": "homicides", **analysis.years_with}]}
     # ("after 2010": from the year after; the partial last year is no whole year's count)
     return {"measures": [measure], "group_by": ["year"], **({"filters": where} if where else {}),
             "period": {"start": str(span[0] or analysis.coverage.first_year), "end": str(span[1])},
@@ -2476,6 +2517,8 @@ def composed_query(analysis: Analysis) -> dict | None:
         if query is not None and analysis.weight_by:
             query = {**query, "weight_by": analysis.weight_by}
         query = _excess(_quantile_cut(_rows_kept(query, analysis), analysis), analysis) if query is not None else None
+        if query is not None and analysis.rate_population and "homicide_rate" in str(query):
+            query = {**query, "population": analysis.rate_population}  # (a rate per a group's residents)
         if query is not None:
             return _with_set_forms(query, analysis) if reader in (ranked_set, threshold_set, submarket_areas_set,
                                                                   places_pooled, set_query, area_value_change) \

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 import pandas as pd
 
 from semantic.dimensions import PLACE_GRAINS
+from semantic.datasets.population import AGE_POPULATIONS
 from semantic.query import QUANTILE_NAMES, WEIGHT_POPULATIONS
 
 TEXT_ROWS = 25  # rows shown in the text form; the data form has them all
@@ -97,6 +98,8 @@ def build_result(executor, table: pd.DataFrame, totals, correlation, ties, sprea
             m = cat.measures[specs[name].measure]
             period = specs[name].period or q.period
             measure_label = _filtered(m.label, specs[name].filters, dims, data)
+            if m.denominator == "person_years" and q.population in AGE_POPULATIONS:  # "per 100,000 residents aged
+                measure_label = measure_label.replace(" residents", f" {AGE_POPULATIONS[q.population]}")  # 18-34"
             label = measure_label + (f", {period.label()}" if period and specs[name].period else "")
             unit = m.unit + (" a year" if specs[name].per_year else "")
             columns.append({"name": name, "label": label, "unit": unit, "kind": "measure", "measure": m.name,

@@ -89,7 +89,9 @@ AREA_ZIPS = Dataset(
                 **_COMMON),
         Measure("main_submarket", "IHS submarket (largest share of the area's land)", "text", "area_zips",
                 column="main_submarket", grains=("community_area",), links_to=("submarket", r"\((p\d+)\)$"),
-                words=("its ihs submarket", "its submarket", "ihs submarket is it in", "submarket is it in"),
+                words=("its ihs submarket", "its submarket", "ihs submarket is it in", "submarket is it in",
+                       *(f"submarket is it {how} in" for how in ("mostly", "mainly", "largely", "primarily")),
+                       *(f"submarket does it {verb} in" for verb in ("lie", "sit", "fall"))),
                 **{**_COMMON, "caveats": ("An area belongs to the IHS submarket holding the largest share of its "
                                           "land (the submarket crosswalk).",)}),
     ))

@@ -8,16 +8,24 @@ from semantic.datasets.common import cached
 from semantic.model import Dataset, Measure
 
 SWITCH_YEAR = 2016  # first year whose denominator is the ACS estimate (the tools' rule: tools/homicide/rates.py)
-POPULATIONS = {"auto": "population_auto", "acs_2019_2023": "population_acs", "census_2010": "population_2010"}
+POPULATIONS = {"auto": "population_auto", "acs_2019_2023": "population_acs", "census_2010": "population_2010",
+               "acs_age_18_34": "population_18_34"}
 POPULATION_LABELS = {"auto": "the 2010 census to 2015 and the ACS 2019-2023 estimate from 2016",
-                     "acs_2019_2023": "the ACS 2019-2023 5-year estimate", "census_2010": "the 2010 census"}
+                     "acs_2019_2023": "the ACS 2019-2023 5-year estimate", "census_2010": "the 2010 census",
+                     "acs_age_18_34": "the residents aged 18-34 (ACS 2019-2023 5-year estimate)"}
+# an age band a rate can be "per 100,000 residents aged ..." of: its ACS columns
+AGE_BANDS = {"population_18_34": ("male_18_to_24", "female_18_to_24", "male_25_to_34", "female_25_to_34")}
+AGE_POPULATIONS = {"acs_age_18_34": "residents aged 18-34"}  # a rate's label names the band it is per
 
 
 def _areas(data) -> pd.DataFrame:
     acs = data.census_acs.set_index("area_number")["total_population"]
     p10 = data.population_2010.set_index("area_number")["population"]
     land = data.community_areas.set_index("area_number")["area_sq_mi"]
+    bands = {name: data.census_acs.set_index("area_number")[list(columns)].sum(axis=1)
+             for name, columns in AGE_BANDS.items()}
     return pd.DataFrame({"community_area": range(1, 78)}).assign(
+        **{name: (lambda f, s=s: f["community_area"].map(s).astype(float)) for name, s in bands.items()},
         population_acs=lambda f: f["community_area"].map(acs).astype(float),
         population_2010=lambda f: f["community_area"].map(p10).astype(float),
         land_sq_mi=lambda f: f["community_area"].map(land).astype(float))
@@ -61,7 +69,7 @@ POPULATION = Dataset(
                 description="the 2010 census count"),
         Measure("land_area", "Land area", "square miles", "population", agg="sum", column="land_sq_mi", decimals=2,
                 grains=("city", "community_area"),
-                words=("land area", "square miles", "sq miles", "size in square", "by area", "by size"),
+                words=("land area", "square miles", "sq miles", "size in square", "by size"),
                 description="the community area's land area (community_areas.csv)"),
         Measure("population_density", "Residents per square mile (ACS 2019-2023)", "people per square mile",
                 "population", agg="ratio", numerator="population", denominator="land_area", scale=1.0,
