@@ -258,7 +258,7 @@ class Analysis:
     rate_population: str = ""  # "per 100k residents aged 18 to 34": the population a rate divides by (its query's)
     excess_asked: bool = False  # "how many more killed than at the city's rate": the count above that rate's number
     compound_growth: bool = False  # "the average yearly (compound) growth" of a value between two months
-    years_with: dict | None = None  # "in how many years ... zero homicides": {"op", "value"} on the yearly count
+    years_with: dict | None = None  # "in how many years ... zero homicides": {"op": "==", "value": 0} on the count
     years_streak: bool = False  # "the longest streak of years homicides went up": the longest run of them
     years_vs_before: str = ""  # "in how many years did homicides go up compared with the year before": "up" | "down"
     first_year: dict | None = None  # "the first year with more than 700": {"which", "side", "value"}

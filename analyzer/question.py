@@ -1261,10 +1261,8 @@ def _asked_forms(w, result: dict) -> None:
         result["not_used"] = [p for p in result["not_used"] if p not in compound.group(0)]
     counted = _YEARS_WITH_RE.search(low)
     if counted:  # "in how many years from 2001 to 2022 did Edison Park have zero homicides": the years so counted
-        n = 0 if counted.group("none") else int(counted.group("n"))
-        op = "==" if counted.group("none") else ">=" if counted.group("least") else \
-            ">" if counted.group("more") else "<"
-        result["years_with"] = {"op": op, "value": n}
+        # (a number's years, "more than 50", are the homicide tool's: it lists them with the place named)
+        result["years_with"] = {"op": "==", "value": 0}
         result["not_used"] = [p for p in result["not_used"] if p not in counted.group(0)]
     first = _FIRST_YEAR_RE.search(low)
     if first:  # "after 2010, what was the first year Chicago had more than 700 homicides"
@@ -1577,15 +1575,18 @@ _PEAK_RE = re.compile(r"\b(?:(?:hit|reach(?:ed)?|at)\s+(?:its|their|a|the)\s+(?:
                       r"min(?:imum)?)|lowest\s+(?:point|level)))\b", re.I)
 _WHEN_RE = re.compile(r"\bwhen\b|\b(?:which|what)\s+(?:month|quarter|year|date)\b|\bmonth\s+and\s+year\b", re.I)
 _PER_DAY_RE = re.compile(r"\b(?:per|a|each|every)\s+day\b|\bdaily\b|\bon\s+an?\s+(?:average|typical)\s+day\b")
+# "in how many (of the) years ...": the years of a series counted (one table for the three readers below)
+_HOW_MANY_YEARS = r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b"
 # The years a place's figure stood above (below) the city's, counted
-_YEARS_VS_CITY_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,80}?\b"
+_YEARS_VS_CITY_RE = re.compile(_HOW_MANY_YEARS + r"[^?.;]{0,80}?\b"
                                r"(?:(?P<high>higher|above|greater|worse)|(?P<low>lower|below|better))\s+than\s+"
                                r"(?:the\s+)?(?:city(?:wide)?|"
                                r"chicago|city's|chicago's|whole\s+city)")
 # The years a series rose (fell) from the year before, counted
-_YEARS_VS_BEFORE_RE = re.compile(rf"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{{0,60}}?\b"
+_YEARS_VS_BEFORE_RE = re.compile(rf"{_HOW_MANY_YEARS}[^?.;]{{0,60}}?\b"
                                  rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b[^?.;]{{0,40}}?\b(?:the\s+)?(?:year\s+before|"
                                  r"previous\s+year|prior\s+year|preceding\s+year|year\s+earlier|last\s+year)\b")
+# "per 100k residents aged 18 to 34": a rate over an age band's residents (semantic/datasets/population.AGE_BANDS)
 _RATE_GROUP_RE = re.compile(r"\bper\s+(?:100k|100,000|100\s*000|100\s+thousand)\s+"
                             r"(?:residents\s+|people\s+|persons\s+)?"
                             r"(?:aged\s+)?18\s*(?:-|\u2013|to)\s*34\b")
@@ -1602,11 +1603,8 @@ _COMPOUND_RE = re.compile(r"\b(?:average\s+|avg\.?\s+)?(?:yearly|annual|annuali[
 _STREAK_RE = re.compile(rf"\b(?:longest|biggest|most|max(?:imum)?)\s+(?:(?:streak|run|stretch|string)\s+of\s+)?"
                         rf"(?:consecutive|straight|successive)?\s*years\b[^?.;]{{0,80}}?\b"
                         rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN}))")
-# The years a yearly count was none, over or under a number, counted
-_YEARS_WITH_RE = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|those)\s+)?(?:\d+\s+)?years\b[^?.;]{0,60}?\b"
-                            r"(?:(?P<none>zero|no|0)|"
-                            r"(?:(?P<least>at\s+least)|(?P<more>more\s+than|over|above)|fewer\s+than|less\s+than|under|"
-                            r"below)\s+(?P<n>\d{1,4}))\s+(?:homicides|murders|killings)\b")
+# The years a yearly count was none, counted
+_YEARS_WITH_RE = re.compile(_HOW_MANY_YEARS + r"[^?.;]{0,60}?\b(?:zero|no|0)\s+(?:homicides|murders|killings)\b")
 # The first (last) year a yearly count stood over (under) a number
 _FIRST_YEAR_RE = re.compile(r"\b(?P<which>first|last|earliest|latest)\s+year\b[^?.;]{0,60}?\b(?:(?P<high>more|over|above|"
                             r"greater)|(?P<low>fewer|less|under|below))\s+(?:than\s+)?(?P<n>\d{1,3}(?:,\d{3})*|\d+)\b"

@@ -252,6 +252,13 @@ def _growth_of_a_ranked_set(analysis: Analysis) -> bool:
                 and (analysis.ranking.metric in levels or any(s.metric in levels for s in analysis.ranked_sets)))
 
 
+def _set_change(analysis: Analysis, ranking, grew) -> bool:
+    """"The 10 richest areas: by what percent did homicides change from 2019 to 2021, together": a set ranked by a
+    level, the change counted over it (not the area whose homicides changed the most, nor a span's total)."""
+    return bool(ranking and (ranking.top_n or 1) >= 2 and ranking.metric not in TIMED and not grew
+                and not analysis.ranks_homicide_change and "homicides" in analysis.metrics and not analysis.span_total)
+
+
 def _count_asked(analysis: Analysis, ranking, first: dict | None, others: list, n: int) -> tuple:
     """A set ranked by its homicide rate with its count asked of it: "the 8 areas with the highest rate: their
     homicides combined", "... how many of their homicides happened between 10pm and 3:59am" (the set by its whole
@@ -306,11 +313,7 @@ def ranked_set(analysis: Analysis) -> dict | None:
     # "its homicide rate in 2014 vs 2022": the years listed are columns side by side, not a grouping of the set
     plain = _plain(analysis) or (analysis.group_by == "year" and bool(_side_by_side(analysis)) or submarket) \
         and _plain(replace(analysis, group_by=None))
-    # ("the 10 richest areas: by what percent did homicides change from 2019 to 2021, together": a set ranked by a
-    # level, the change counted over it; not the area whose homicides changed the most)
-    set_change = bool(ranking and (ranking.top_n or 1) >= 2 and ranking.metric not in TIMED and not grew
-                      and not analysis.ranks_homicide_change and "homicides" in analysis.metrics
-                      and not analysis.span_total)
+    set_change = _set_change(analysis, ranking, grew)
     if not ranking or analysis.trend and not grew and not _growth_of_a_ranked_set(analysis) and not submarket \
             and not set_change \
             or analysis.correlation or not plain \

@@ -678,6 +678,11 @@ def render_lead(result: QueryResult) -> str:
     n = len(result.rows)
     rows = result.rows[:LEAD_ROWS]
     having = _thresholds(result)
+    quantile = {d["name"] for d in result.query.get("derived") or [] if d["op"] == "quantile"}
+    if having and all(h["field"] in quantile for h in having):
+        # "the top quartile by hardship": a set its quantile names reads as a ranked set ("The 19 community areas in
+        # the top quartile by ... are ..."); the quantile column is in those words, not in each row's
+        having, figures = [], [c for c in figures if c["name"] not in quantile]
     if having and result.query.get("limit") and result.selected is not None:
         # Ranked within a threshold's set: the set first, then its leader ("Of the 16 community areas with residents
         # over 50,000, the one with the highest ... is Austin (25), with ...").

@@ -55,7 +55,7 @@ def test_a_quartile_cuts_only_the_areas_with_a_value(ask):
     bottom = list(zhvi.sort_values().index[:len(zhvi) // 4])
     text = lead(ask("In the areas in the bottom quartile of Zillow home values (Dec 2022), what % of the 2022 "
                     "homicides were on weekends?"))
-    assert f"There are {len(bottom)} community areas in the bottom quartile" in text
+    assert f"The {len(bottom)} community areas in the bottom quartile" in text
     assert f"of {_weekend_share(bottom, (2022,)):.1f}%" in text
 
 
