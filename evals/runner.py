@@ -35,6 +35,8 @@ from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.yaml"
+# the questions are split over files so none grows past 2 MB: questions.yaml first, then questions_*.yaml by name
+QUESTION_FILES = (QUESTIONS, *sorted(QUESTIONS.parent.glob("questions_*.yaml")))
 # Sets written by testers who had not read the analyzer or the planner: measured (docs/measurements.md), not a
 # bar for the team set's pass rate.
 HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldout", "fresh_blind_heldout",
@@ -51,9 +53,13 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind40_heldout", "blind41_heldout", "blind42_heldout", "blind43_heldout")
 
 
-def load_questions(path=QUESTIONS) -> list:
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or []
+def load_questions(path=None) -> list:
+    """Every evaluation question (or one file's where ``path`` is given), in file order."""
+    items: list = []
+    for name in [path] if path else QUESTION_FILES:
+        with open(name, encoding="utf-8") as fh:
+            items += yaml.safe_load(fh) or []
+    return items
 
 
 # ---------------------------------------------------------------- matching helpers
