@@ -30,7 +30,7 @@ from evals import expected, expected_b13, expected_b14, expected_b15, expected_b
     expected_b19, expected_b20, expected_b21, expected_b22, expected_b23, expected_b24, expected_b25, expected_b26, \
     expected_b27, expected_b28, expected_b29, expected_b30, expected_b31, expected_b32, \
     expected_b33, expected_b34, expected_b35, expected_b36, expected_b37, expected_b38, \
-    expected_b39, expected_b40, expected_b41, expected_b42, expected_b43
+    expected_b39, expected_b40, expected_b41, expected_b42, expected_b43, expected_b44
 from loop.answer_form import form_problems
 from settings.loader import var_dir, with_overrides
 
@@ -50,7 +50,7 @@ HELDOUT_CATEGORIES = ("reading_heldout", "own_calls_heldout", "model_calls_heldo
                       "blind31_heldout", "blind32_heldout", "blind33_heldout", "blind34_heldout", "blind35_heldout",
                       "blind36_heldout", "blind37_heldout",
                       "blind38_heldout", "blind39_heldout",
-                      "blind40_heldout", "blind41_heldout", "blind42_heldout", "blind43_heldout")
+                      "blind40_heldout", "blind41_heldout", "blind42_heldout", "blind43_heldout", "blind44_heldout")
 
 
 def load_questions(path=None) -> list:
@@ -191,7 +191,7 @@ BLIND_MODULES = {"b13_": expected_b13, "b14_": expected_b14, "b15_": expected_b1
                  "b27_": expected_b27, "b28_": expected_b28, "b29_": expected_b29, "b30_": expected_b30,
                  "b31_": expected_b31, "b32_": expected_b32, "b33_": expected_b33, "b34_": expected_b34,
                  "b35_": expected_b35, "b36_": expected_b36, "b37_": expected_b37, "b38_": expected_b38, "b39_": expected_b39,
-                 "b40_": expected_b40, "b41_": expected_b41, "b42_": expected_b42, "b43_": expected_b43}
+                 "b40_": expected_b40, "b41_": expected_b41, "b42_": expected_b42, "b43_": expected_b43, "b44_": expected_b44}
 
 
 def expected_module(name: str):

@@ -17,7 +17,7 @@ UNSETTLED = ("blind13_heldout", "blind14_heldout", "blind15_heldout", "blind16_h
              "blind27_heldout", "blind28_heldout", "blind29_heldout", "blind30_heldout",
              "blind31_heldout", "blind32_heldout", "blind33_heldout", "blind34_heldout", "blind35_heldout",
              "blind36_heldout", "blind37_heldout", "blind38_heldout",
-             "blind39_heldout", "blind40_heldout", "blind41_heldout", "blind42_heldout", "blind43_heldout")
+             "blind39_heldout", "blind40_heldout", "blind41_heldout", "blind42_heldout", "blind43_heldout", "blind44_heldout")
 
 
 @pytest.mark.full_data
