@@ -255,6 +255,7 @@ class Analysis:
     domestic_filter: bool = False
     correlation: bool = False
     asks_gap: bool = False  # "how far above the city average", "difference from Chicago": the gap itself is asked
+    all_places_beside: bool = False  # "... vs the median across all areas": the same figure over every place too
     rate_population: str = ""  # "per 100k residents aged 18 to 34": the population a rate divides by (its query's)
     excess_asked: bool = False  # "how many more killed than at the city's rate": the count above that rate's number
     compound_growth: bool = False  # "the average yearly (compound) growth" of a value between two months

@@ -146,9 +146,9 @@ def read_conditions(low: str, metric_pos: dict, skip: list | None = None) -> lis
             continue
         if match.re is _RICHER_RE:
             reference = next(k for k in ("city", "median", "mean") if match.group(k))
-            side = "above" if re.match(r"richer|wealthier|more", match.group(1), re.I) else "below"
-            if all(c.metric != "income" for c in out):
-                out.append(AreaCondition("income", side, 0.0, match.span(), grain=grain, reference=reference))
+            metric, side = next((m, side) for word, m, side in _COMPARATIVE_SIDES if word.fullmatch(match.group(1)))
+            if all(c.metric != metric for c in out):
+                out.append(AreaCondition(metric, side, 0.0, match.span(), grain=grain, reference=reference))
             continue
         others = {c.metric for c in out} & set(_OTHER_DOMAIN)
         condition = _condition(match, low, {**metric_pos, **{m: 0 for m in others}}, skip, grain)
@@ -199,7 +199,16 @@ def apart(a: AreaCondition, b: AreaCondition) -> bool:
 _JUDGED_RE = re.compile(r"\b(worse|better)\s+(?:off\s+)?than\s+(?:the\s+)?(?:(?P<city>city|chicago)(?:\s+as\s+a\s+whole|"
                         r"\s+overall|\s+average|'s)?|(?P<median>median(?:\s+area)?)|(?P<mean>average))", re.I)
 # "areas richer than the city average": income's own comparatives bound it against a reference
-_RICHER_RE = re.compile(r"\b(richer|wealthier|more\s+affluent|poorer|less\s+affluent)\s+than\s+(?:the\s+)?(?:"
+# A comparative that names its measure ("richer than the city", "denser than the median area"): one row a word, with
+# the measure it bounds and its side.
+COMPARATIVES = (
+    (r"richer|wealthier|more\s+affluent", "income", "above"), (r"poorer|less\s+affluent", "income", "below"),
+    (r"denser|more\s+densely\s+populated|more\s+crowded\s+per\s+(?:square|sq)", "population_density", "above"),
+    (r"less\s+dense(?:ly\s+populated)?|sparser", "population_density", "below"),
+    (r"pricier|more\s+expensive|costlier", "home_value", "above"), (r"cheaper|less\s+expensive", "home_value", "below"),
+)
+_COMPARATIVE_SIDES = [(re.compile(word, re.I), metric, side) for word, metric, side in COMPARATIVES]
+_RICHER_RE = re.compile(r"\b(" + "|".join(word for word, _, _ in COMPARATIVES) + r")\s+than\s+(?:the\s+)?(?:"
                         r"(?P<city>city|chicago)(?:\s+as\s+a\s+whole|\s+overall|\s+average|'s)?|(?P<median>median(?:\s+area)?)|"
                         r"(?P<mean>average))", re.I)
 # a bound that picks the places to leave out ("leave out areas with no homicides"): the places on its other side
@@ -291,7 +300,9 @@ def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str
     # measure's own word is the measure's)
     after = [metric for metric, pos in metric_pos.items() if metric in MEASURES and pos >= match.end() and (
         pos - match.end() <= 3 or re.fullmatch(r"\s*(?:per[\s-]+capita|household|family|(?:share|percent(?:age)?|"
-                                                r"proportion|rate|level)\s+of(?:\s+the)?)\s+", low[match.end():pos]))]
+                                                r"proportion|rate|level)\s+of(?:\s+the)?|"
+                                                # "above the median for hispanic share"
+                                                r"(?:for|on|in)(?:\s+(?:the|their|its))?)\s+", low[match.end():pos]))]
     # "split the areas at the median hardship index: ... the areas above the median": the median named before
     # ("split the 77 areas at the median 2019-2022 homicide rate": a period between; a homicide rate split)
     named = [("homicide_rate" if metric == "homicides" else metric) for metric, pos in metric_pos.items()

@@ -91,6 +91,8 @@ _VOCABULARY: list[re.Pattern] = [
     lx.GROUP_CONTRAST_RE, lx.COMPARE_RE, lx.RANK_DESC_RE, lx.RANK_ASC_RE, lx.RANK_POSITION_RE, lx.TOP_N_RE, lx.SHARE_OF_CITY_RE, lx.PLACES_TOGETHER_RE, lx.WHICH_RE, lx.CITYWIDE_RE,
     lx.TIMES_RE, lx.GAP_RE, STATION_SET_RE,
     *yr.VOCABULARY, *pl.VOCABULARY,
+    # "the 2024 index (yearly average)": how a year's figure is made from its quarters or months
+    re.compile(r"\b(?:yearly|annual)\s+(?:averages?|avgs?|means?)\b"),
     # "just those 2 years", "both years": the years already named, not a count.
     re.compile(r"\b(?:just\s+|only\s+)?(?:those|these|the|both)\s+(?:2|3|4|5|two|three|four|five)\s+years\b"),
     # "how many did those five have combined": the set named before, pointed at ("the one of those five with the

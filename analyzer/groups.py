@@ -378,7 +378,7 @@ _SHARE = r"(?:percent(?:age)?|share|proportion|fraction|%)"
 # "what percent of community areas have ...", "of the areas with home values, what share saw ...": the places a
 # threshold keeps as a share of all of them, not a share of a figure
 _SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+|chicago'?s\s+|all\s+(?:the\s+)?)?{_PLACES}|"
-                                 rf"\bof\s+(?:the|all(?:\s+the)?)\s+{_PLACES}[^?]{{0,80}}?\bwhat\s+{_SHARE}\b|"
+                                 rf"\bof\s+(?:the|all(?:\s+the)?)\s+(?:\d+\s+)?{_PLACES}[^?]{{0,80}}?\bwhat\s+{_SHARE}(?!\w)|"
                                  rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}|"
                                  # "how many had ...? what % of the 20 is that": the set's own size, its places elided
                                  r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction|%)\s+of\s+(?:the|those|these)\s+"
@@ -387,7 +387,7 @@ _SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+
 
 _OF_THE_SET_RE = re.compile(rf"\bwhat\s+{_SHARE}\s+of\s+(?:the|those|these)\s+(\d+)\b(?![\d,.%])|"
                             # "of the 15 areas with the most homicides in 2022, what percentage have ..."
-                            rf"^\s*(?:among|of)\s+(?:the|those|these)\s+(\d+)\b[^?]*?,\s*what\s+{_SHARE}\b", re.I)
+                            rf"^\s*(?:among|of)\s+(?:the|those|these)\s+(\d+)\b[^?]*?,\s*what\s+{_SHARE}(?!\w)", re.I)
 
 
 def set_share_size(low: str) -> int | None:

@@ -65,7 +65,7 @@ _SHORTHAND = {"ppl": "people", "w/o": "without", "btwn": "between", "b/w": "betw
               "w/": "with", "ca": "community area", "cas": "community areas", "pci": "per capita income",
               "sat+sun": "saturday and sunday", "sat/sun": "saturday and sunday", "community-area": "community area",
               "community-areas": "community areas", "dist": "district", "dists": "districts",
-              "whichever": "which", "thier": "their", "teh": "the"}
+              "whichever": "which", "whatever": "which", "thier": "their", "teh": "the"}
 _SHORTHAND_RE = re.compile(r"(?<![\w/])(?:" + "|".join(re.escape(k) for k in _SHORTHAND) + r")(?![\w/])")
 
 
@@ -467,7 +467,9 @@ TREND_RE = re.compile(r"\btrends?\b|\bchang(?:e|ed|es|ing)\b|\bover\s+time\b|\bi
                       r"\b(?:jump(?:s|ed)?|spike[sd]?|surge[sd]?|climb(?:s|ed)?|plunge[sd]?|soar(?:s|ed)?)\b|"
                       r"\bappreciat\w*|\byear\s+over\s+year\b|\bevolv\w*|\bcompared?\s+(?:to|with)\s+"
                       + YEAR, _FLAGS)
-BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\byearly\b|\bannual(?:ly)?\b|\beach\s+year\b|"
+# ("the 2024 index (yearly average)": how a year's figure is made from its quarters, not a row a year)
+BY_YEAR_RE = re.compile(r"\b(?:by|per|each|every)\s+year\b|\b(?:yearly|annual)\b(?!\s+(?:averages?|avgs?|means?)\b)|"
+                        r"\bannually\b|\beach\s+year\b|"
                         r"\byear\s+by\s+year\b", _FLAGS)
 BY_WEEKDAY_RE = re.compile(r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweekdays?\b|\bweekends?\b|\bwhich\s+day\b|"
                            r"\bwhat\s+day\b|\b(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\b",
@@ -729,8 +731,8 @@ GROUP_WORDS = [
                          _FLAGS)),
     ("year", re.compile(r"\b(?:which|what)\s+(?:(?:full|whole|complete|calendar|single)\s+)?years?\b|"
                         r"\bhow\s+many\s+(?:(?:full|whole|complete|calendar)\s+)?years\b(?!\s+(?:ago|since|of\s+data))|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
-                        r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|\bby\s+year\b|\beach\s+year\b|\bper\s+year\b|\byearly\b|"
-                        r"\bannual(?:ly)?\b|\byear\s+by\s+year\b|" + _KIND_WITH.format("years?"), _FLAGS)),
+                        r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|" + BY_YEAR_RE.pattern +
+                        "|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)
 # The city named as a whole beside a place ("and the citywide rate", "vs the whole city"), not "Chicago Lawn" or

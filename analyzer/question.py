@@ -313,10 +313,12 @@ def _read_subjects(w) -> None:
     if not_rate:  # "by count, not rate": the rate named only to be set aside
         per_capita = False
         consumed.append(not_rate.span())
-    trend = bool(TREND_RE.search(low))
+    # "that submarket's year-over-year price change": the IHS summary's own figure, not a change over the years asked
+    w.figure_free = negations.blanked(low, ihs["consumed"]) if ihs["figure"] and "property" in domains else low
+    trend = bool(TREND_RE.search(w.figure_free))
     by_year = bool(BY_YEAR_RE.search(low))
     correlation = bool(CORRELATION_RE.search(low) or GROUP_CONTRAST_RE.search(low)) and len(domains) >= 2
-    consumed += [m.span() for m in STEP_RE.finditer(low)]  # "vs the month before" is read (the step's grain)
+    consumed += [m.span() for m in STEP_RE.finditer(w.figure_free)]  # "vs the month before": the step's grain
     if trend:
         add_unique(metrics, "trend")
     if correlation:
@@ -1234,9 +1236,10 @@ def _asked_forms(w, result: dict) -> None:
     result["ranks_homicide_change"] = bool(ranking and _HOMICIDE_CHANGE_RANKED_RE.search(low))
     result["homicide_change_asked"] = bool(_HOMICIDE_CHANGE_ASKED_RE.search(low))
     _index_years(w, result)
-    result["step"] = next((g for m in STEP_RE.finditer(low) for g in m.groups() if g), "").lower()
+    result["step"] = next((g for m in STEP_RE.finditer(w.figure_free) for g in m.groups() if g), "").lower()
     result["dated_months"] = bool(_DATED_MONTH_RE.search(low))
     result["asks_gap"] = bool(GAP_RE.search(low))
+    result["all_places_beside"] = bool(_ALL_PLACES_RE.search(low))
     before = _YEARS_VS_BEFORE_RE.search(low) or _STREAK_RE.search(low)
     if before:  # "between 2001 and 2022, in how many years did homicides go up compared with the year before"
         result["years_vs_before"] = "down" if before.group("down") else "up"
@@ -1669,6 +1672,10 @@ def _index_years(w, result: dict) -> None:
 
 
 # "net change in their total homicides": the count's change between the span's ends, not its total
+# "the median home value of those areas vs the median across all areas": the set's figure beside every place's
+_ALL_PLACES_RE = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against)\s+(?:the\s+)?(?:median|average|mean|"
+                            r"typical)\s+(?:across|for|of|over|among)\s+(?:all|every|the\s+whole)\s+(?:the\s+)?"
+                            r"(?:\d+\s+)?(?:community\s+areas|areas|neighbou?rhoods|places)\b")
 _HOMICIDE_CHANGE_ASKED_RE = re.compile(r"\b(?:net\s+)?(?:change|difference)\s+in\s+(?:their|its|the)?\s*(?:total\s+|"
                                        r"combined\s+|number\s+of\s+)?(?:homicides|murders|killings)\b")
 _IN_DOLLARS_RE = re.compile(r"\bin\s+(?:dollar|\$)\s*(?:terms|amounts?)\b|\bin\s+dollars\b|\bdollar\s+(?:terms|"
@@ -1693,7 +1700,7 @@ _ASKS_AREAS_RE = re.compile(r"(?:\b(?:how\s+many|which|what|number\s+of)|#\s*of)
 # "Of the areas whose ..., what percent": the set named first is the share's base
 _BASE_FIRST_RE = re.compile(r"\s*(?:of|among)\s+(?:the\s+|all(?:\s+the)?\s+)?(?:\d+\s+)?(?:community\s+)?(?:areas|"
                             r"neighbou?rhoods)\s+(?:whose|that|which|where|with)\b")
-_SHARE_OF_BASE_RE = re.compile(r",\s*(?:what|which)\s+(?:percent(?:age)?|share|proportion|fraction|%)\b")
+_SHARE_OF_BASE_RE = re.compile(r",\s*(?:what|which)\s+(?:percent(?:age)?|share|proportion|fraction|%)(?!\w)")
 _GREW_AREAS_RE = re.compile(r"\b(?:community\s+areas|neighbou?rhoods|areas|communities|ones)\s+(?:that|which|where|"
                             r"whose)\s+(?:have\s+|had\s+)?(?:grew|grown|gained|lost|shrank|shrunk|declined|fell|rose)\b"
                             r"[^.?;:]{0,40}?\b(?:population|residents|people)\b|"
@@ -2014,7 +2021,10 @@ _OTHER_END_RE = re.compile(r"\b(?:and|or|what\s+about|how\s+about|plus)\s+(?:als
 # A superlative on the count itself ("the most homicides"), not on a rate asked elsewhere in the question
 _BY_COUNT_RE = re.compile(r"\b(?:most|fewest|(?:highest|largest|biggest|greatest|lowest|smallest)\s+(?:number|count|"
                           r"total)\s+of|(?:drop|decline|decrease|fall|rise|increase|jump|spike|change)\s+in)\s+"
-                          r"(?:the\s+number\s+of\s+)?(?:homicides|murders|killings|victims|deaths)\b")
+                          r"(?:the\s+number\s+of\s+)?(?:homicides|murders|killings|victims|deaths)\b|"
+                          # "top 10 areas by number of murders in 2021 ... their combined rate": the count ranks
+                          r"\bby\s+(?:the\s+)?(?:raw\s+)?(?:number|count|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
+                          r"\bby\s+(?:homicide|murder|killing)\s+(?:counts?|totals?|numbers?)\b")
 
 _DOMESTIC_ONLY_RE = re.compile(
     r"\bdomestic(?:[- ](?:violence|related))?\s+(?:homicides?|murders?|killings?|slayings?|cases?|deaths?)\b|"

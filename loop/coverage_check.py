@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from dataclasses import dataclass
 
 from analyzer.lexicon import COUNTING_WORDS, RANK_ASKED_RE, SHARE_ASKED_RE, TENS_WORDS, without_conventions
 from analyzer.notes import not_used_note
@@ -172,8 +173,7 @@ def coverage_gaps(question: str, analysis, calls, lead: str) -> list[str]:
     """The question's phrases (years, numbers, a share, a rank, a source) that neither the calls nor the lead account
     for, beyond the words the reading already could not use."""
     found = uncovered_years(question, analysis, calls, lead) + uncovered_numbers(question, analysis, calls, lead) + \
-        uncovered_share(question, lead) + uncovered_rank(question, lead) + uncovered_sources(question, calls, lead) + \
-        uncovered_ratio(question, lead) + uncovered_change(question, lead)
+        uncovered_figures(question, lead) + uncovered_sources(question, calls, lead)
     return [p for p in dict.fromkeys(found) if not any(p in w for w in analysis.not_used)]
 
 
@@ -276,51 +276,90 @@ def uncovered_numbers(question: str, analysis, calls, lead: str = "") -> list[st
     return [question[a:b] for a, b, value in _numbers_named(question, analysis) if not _matches(value, known)]
 
 
-def uncovered_share(question: str, lead: str) -> list[str]:
-    """The question's words asking for a share when the lead gives no percentage at all."""
-    asked = SHARE_ASKED_RE.search(question)
-    return [asked.group(0)] if asked and lead.strip() and "%" not in lead else []
-
-
 # A rank or position given as a figure ("rank 15 of 77", "21st lowest", "#3", "has the highest"): the word "rank"
 # alone is not one (a 0.5B answer echoed "Austin's rank ... is 67.8 homicides per square mile").
 _RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\s+(?:no\.?\s*|#\s?|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\b|#\s?\d+|"
                             r"(?<![\d,.])\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\b(?![,.]\d)|\b(?:has|had|is|was)\s+the\s+(?:highest|lowest|"
                             r"most|fewest|largest|smallest)\b", re.I)
+_COUNTED = r"(?:community\s+areas|areas|neighbou?rhoods|wards|(?:police\s+)?districts|zips|zip\s+codes|years|months)"
 
 
-def uncovered_rank(question: str, lead: str) -> list[str]:
-    """The question's words asking for a place's rank when the lead gives no rank or position."""
-    asked = RANK_ASKED_RE.search(question)
-    return [asked.group(0)] if asked and lead.strip() and not _RANK_GIVEN_RE.search(lead) else []
+@dataclass(frozen=True)
+class Figure:
+    """A kind of figure a question can ask for beyond a measure's value (a share, a rank, a streak, a gap): the
+    words that ask for it, what shows it was given in an answer's lead, and the parts of a typed query that compute
+    it. One row a kind: the check below and the model's query check read the same table."""
+    asked: re.Pattern
+    given: re.Pattern
+    computed: tuple[str, ...]
 
 
-# A ratio asked ("how many times more", "the ratio of"), and one given ("2.1 times", "a ratio of", "x2.1")
-_RATIO_ASKED_RE = re.compile(r"\bhow\s+many\s+times\b|\bratio\b|\bwhat\s+multiple\b", re.I)
-_RATIO_GIVEN_RE = re.compile(r"\btimes\b|\bratio\b|\u00d7|(?<![\w.])x\s?\d", re.I)
+def _re(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.I)
 
 
-def uncovered_ratio(question: str, lead: str) -> list[str]:
-    """The question's words asking for a ratio when the lead gives none: "how many times more homicides in summer
-    2021 than in winter" had been answered with one count over both seasons' months, and nothing said so."""
-    asked = _RATIO_ASKED_RE.search(question)
-    return [asked.group(0)] if asked and lead.strip() and not _RATIO_GIVEN_RE.search(lead) else []
+# Each row was a confident answer to a nearer question once: "the percent change from December 2020 to December
+# 2022" answered with the months' counts; "the longest streak of years homicides went up" with the years' counts;
+# "on average how many killings per year did they have combined" with the span's total; "in how many years did
+# Edison Park have zero" with its quietest year. The lead then names the words it could not compute.
+FIGURES = (
+    Figure(_re(SHARE_ASKED_RE.pattern + r"|\b[a-z]+['’]s\s+share\s+of\b|\bwhat\s+%"),
+           _re(r"\d\s?%"), ('"percent_of"', '"share_of_total"', "count_share", "share_of_city")),
+    Figure(RANK_ASKED_RE, _RANK_GIVEN_RE, ('"rank"', '"order_by"')),
+    # "how many times more", "the ratio of" -> "2.1 times", "a ratio of", "x2.1"
+    Figure(_re(r"\bhow\s+many\s+times\b|\bratio\b|\bwhat\s+multiple\b"),
+           _re(r"\btimes\b|\bratio\b|\u00d7|(?<![\w.])x\s?\d"), ('"ratio"', '"groups"')),
+    # "the percent change", "by what percent did it rise" -> a signed figure, or a change word beside the figures
+    Figure(_re(r"(?:\b(?:percent(?:age)?|pct)|%)\s+change\b|\bby\s+what\s+percent(?:age)?\b|\bhow\s+much\s+"
+               r"(?:did|has|have)\b[^?.]{0,60}\b(?:rise|fall|grow|drop|change|increase|decrease|climb)\b"),
+           _re(r"(?<![\w.])[+\u2212-]\d|\b(?:changes?|changed|rise|rose|risen|drop(?:ped)?|fell|fall|increase[ds]?|"
+               r"decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b"), ('"change"', '"pct_change"')),
+    Figure(_re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bback[\s-]to[\s-]back\b|\bstraight\s+(?:years|months)"),
+           _re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bstraight\b|\bruns?\b|\brunning\b"), ('"run"',)),
+    # ("average" alone often names the measure itself: "the average income per person" is per capita income)
+    Figure(_re(r"\bon\s+average\b|\bavg\b|\baverage\s+(?:per|a|each|yearly|annual|monthly)\b|\b(?:yearly|annual|"
+               r"monthly)\s+average\b|\b(?:their|its)\s+(?:average|mean)\b"),
+           # (a rate over years is a yearly average, and a year's index value the average of its quarters)
+           _re(r"\baverage|\bmean\b|\bavg\b|\ba\s+(?:year|month)\b|\bper\s+(?:year|month|area)\b|"
+               r"\bper\s+100,?000\b|\bhomicide\s+rates?\b|\bprice\s+index\b"),
+           ('"mean"', "average")),
+    # "how far above the city's rate", "the gap between" -> a difference, a multiple or a comparison word
+    Figure(_re(r"\bhow\s+(?:far|much)\s+(?:above|below|higher|lower|more|less|bigger|smaller|ahead|behind)\b|"
+               r"\b(?:gap|difference)\s+(?:between|from|to|with|versus|vs)\b"),
+           _re(r"\b(?:above|below|higher|lower|more|less|fewer|bigger|smaller|ahead|behind|gap|difference|times|range|"
+               r"spread)\b|"
+               r"(?<![\w.])[+\u2212-]\d"), ('"difference"', '"change"', '"ratio"', '"vs_city"', '"groups"')),
+    Figure(_re(r"\bmedian\b"), _re(r"\bmedian\b"), ('"median"',)),
+    Figure(_re(r"\bcorr?ell?at\w*|\bpearson\b|\bspearman\b|\br[\s-]?values?\b|\bcoefficient\b"),
+           _re(r"\bcorrelat\w*|\bpearson\b|\bspearman\b|\bcoefficient\b|(?<![\w.])r\s*=|\brho\b"), ('"correlate"',)),
+    # "how many community areas had more ...", "in how many years" -> a count of the places or years
+    Figure(_re(r"\bhow\s+many\s+(?:(?:of\s+(?:the|its|their|those)\s+)?(?:\d+\s+|\w+\s+)?)" + _COUNTED + r"\b"),
+           _re(r"(?<![\d.,])\d[\d,]*\s+(?:of\s+(?:the|its|their)\s+\d+\s+)?(?:[\w-]+\s+){0,3}" + _COUNTED +
+               r"|\b(?:no|none\s+of\s+the|every|each\s+of\s+the|all)\s+(?:\d+\s+)?(?:[\w-]+\s+){0,2}" + _COUNTED +
+               r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a\s+single)\s+(?:[\w-]+\s+){0,2}(?:" +
+               r"community\s+areas?|areas?|wards?|districts?|years?|months?)\b"),
+           ('"having"', '"run"', '"count"')),
+)
 
 
-# A change asked ("the percent change from December 2020 to December 2022", "by what percent did it rise") and one
-# given (a signed figure, or a change word beside the figures)
-_CHANGE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|%)\s+change\b|\bby\s+what\s+percent(?:age)?\b|\bhow\s+much\s+"
-                              r"(?:did|has|have)\b[^?.]{0,60}\b(?:rise|fall|grow|drop|change|increase|decrease|climb)\b",
-                              re.I)
-_CHANGE_GIVEN_RE = re.compile(r"(?<![\w.])[+\u2212-]\d|\b(?:changes?|changed|rise|rose|risen|drop(?:ped)?|fell|fall|"
-                              r"increase[ds]?|decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b", re.I)
+# A lead that already declines (a subject, a place or a period the data lacks) has said what it could not compute.
+_DECLINED_RE = re.compile(r"\bI\s+could\s+not\s+answer\b|\bdoes\s+not\s+(?:include|cover)\b|\bcannot\s+(?:answer|give)\b")
 
 
-def uncovered_change(question: str, lead: str) -> list[str]:
-    """The question's words asking for a change when the lead gives none: "what was the percent change from
-    December 2020 to December 2022" had been answered with the months' counts alone, and nothing said so."""
-    asked = _CHANGE_ASKED_RE.search(question)
-    return [asked.group(0)] if asked and lead.strip() and not _CHANGE_GIVEN_RE.search(lead) else []
+# The arrest rate every homicide count carries ("the arrest rate was 36.5%") gives no share the question asked,
+# unless arrests are what it asks about.
+_ARREST_RATE_RE = re.compile(r"\barrest\s+rate\s+(?:was\s+|of\s+)?\d+(?:\.\d+)?%", re.I)
+_ARRESTS_ASKED_RE = re.compile(r"\barrest|\bsolved|\bclear(?:ed|ance)|\bcharged", re.I)
+
+
+def uncovered_figures(question: str, lead: str) -> list[str]:
+    """The question's words asking for a kind of figure (``FIGURES``) the lead does not give."""
+    if not lead.strip() or _DECLINED_RE.search(lead):
+        return []
+    if not _ARRESTS_ASKED_RE.search(question):
+        lead = _ARREST_RATE_RE.sub(" ", lead)
+    found = [f.asked.search(question) for f in FIGURES if not f.given.search(lead)]
+    return [m.group(0) for m in found if m]
 
 
 def uncovered_sources(question: str, calls, lead: str) -> list[str]:
@@ -361,15 +400,10 @@ def addresses(gap: str, query: dict) -> bool:
         known: set[float] = set()
         _numbers_in(query, known)
         return all(_matches(v, known) for v in numbers)
-    if _CHANGE_ASKED_RE.search(gap):
-        return any(op in text for op in ('"change"', '"pct_change"'))
-    if _RATIO_ASKED_RE.search(gap):
-        return '"ratio"' in text or '"groups"' in text
-    if RANK_ASKED_RE.search(gap):
-        return '"rank"' in text or "order_by" in query
-    if SHARE_ASKED_RE.search(gap):
-        return any(op in text for op in ('"percent_of"', '"share_of_total"', "count_share", "share_of_city")) or \
-            any(m in cat.measures and cat.measures[m].unit == "percent" for m in measures)
+    for figure in FIGURES:
+        if figure.asked.search(gap):
+            return any(part in text for part in figure.computed) or (figure.asked is SHARE_ASKED_RE and any(
+                m in cat.measures and cat.measures[m].unit == "percent" for m in measures))
     return False
 
 

@@ -432,6 +432,12 @@ def set_breakdown(analysis: Analysis) -> dict | None:
     # the set is the rate's; "the most" ranks the months by their count
     by_rate = ranking is not None and ranking.by_count and len(sets) == 1 and sets[0].metric == "homicide_rate" \
         and sets[0].n >= 2
+    # "which month is deadliest in the 10 lowest-income areas": the ranking word ranks the months, the set's own
+    # ranking picks the areas (its size is not the months')
+    grain_ranked = ranking is not None and ranking.metric == "homicides" and len(sets) == 1 and sets[0].n >= 2 \
+        and sets[0].metric not in ("homicides", "homicide_rate") and analysis.group_by in _SET_TIME_GRAINS
+    peak_order = ranking.order if grain_ranked else "desc"
+    by_rate = by_rate or grain_ranked
     # "for the 5 areas with the highest homicide rate in 2019-2022, their combined homicides in each year": the set's
     # count year by year
     yearly = len(sets) == 1 and sets[0].n >= 2 and analysis.each_year and not by_rate
@@ -461,7 +467,7 @@ def set_breakdown(analysis: Analysis) -> dict | None:
     # "which month (year) had the most homicides": the set's top month (year); years listed are a series
     peak = ranking.by_count and (grain != "year" or not analysis.year_list)
     return {"measures": [counted], "group_by": [grain], "members_from": members,
-            **({"order_by": [{"field": "homicides", "direction": "desc"}], "limit": 1} if peak else {})}
+            **({"order_by": [{"field": "homicides", "direction": peak_order}], "limit": 1} if peak else {})}
 
 
 def filtered_share_of_set(analysis: Analysis) -> dict | None:
@@ -1192,17 +1198,10 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         # "in the 10 areas with the highest hardship, what hour had the most homicides, and which weekday": the set's
         # homicides by each grain asked, each its own query
         return [{**query, "group_by": [g]} for g in grains]
-    months = sorted(set(analysis.month_years))
     condition = analysis.area_condition
-    if condition and condition.metric == "home_value" and len(months) == 2 and query.get("having") \
-            and len(query["measures"]) == 1:
-        # "how many ZIPs were above $350k in sept 2024? and how many back in jan 2015?": the threshold in each month
-        name = _name(query["measures"][0])
-        return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
-            if name == "home_value" else [query]
-    yearly = _set_yearly_average(query, analysis)
-    if yearly:  # "the 5 cheapest areas: on average how many killings a year did they have combined over 2019-2022"
-        return [query, yearly]
+    repeated = _repeated(query, analysis)
+    if repeated:
+        return repeated
     if analysis.growth_counted and query.get("limit") and "population" in str(query["measures"]):
         # "among the 10 densest, how many lost population since 2010": the set, then its members on that side of zero
         bound = {"measures": [{"measure": "population_2010"}, {"measure": "population"}], "group_by": ["community_area"],
@@ -1243,7 +1242,9 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         first = {k: v for k, v in query.items() if k not in ("totals", "count_share")}
         # "of the areas under $15,000, what % saw more homicides": those meeting both as a share of the first set
         shared = {"count_share": True} if analysis.asks_share else {}
-        return [query, {**both, "members_from": first, **shared}]
+        # (the share is the second set's, of the first: the first's own count stands alone)
+        alone = {k: v for k, v in query.items() if k not in ("count_share", "count_base")} if shared else query
+        return [alone, {**both, "members_from": first, **shared}]
     ranking = analysis.ranking
     if ranking and ranking.apart and query.get("having") and not query.get("correlate"):
         # the threshold's set, and the place at the other end of all of them ("and which ZIP was the cheapest")
@@ -1255,6 +1256,26 @@ def composed_queries(analysis: Analysis) -> list[dict]:
         lead, rest = query["order_by"][0], query["order_by"][1:]
         return [{**query, "order_by": [{**lead, "direction": way}, *rest]} for way in ("desc", "asc")]
     return [query]
+
+
+def _repeated(query: dict, analysis: Analysis) -> list[dict] | None:
+    """The set's query again in another form beside it: the threshold in each month asked, the set's yearly average,
+    or every place's spread beside the set's."""
+    months, condition = sorted(set(analysis.month_years)), analysis.area_condition
+    if condition and condition.metric == "home_value" and len(months) == 2 and query.get("having") \
+            and len(query["measures"]) == 1:
+        # "how many ZIPs were above $350k in sept 2024? and how many back in jan 2015?": the threshold in each month
+        name = _name(query["measures"][0])
+        return [{**query, "measures": [{"measure": "home_value", "period": {"month": m}}]} for m in months] \
+            if name == "home_value" else [query]
+    yearly = _set_yearly_average(query, analysis)
+    if yearly:  # "the 5 cheapest areas: on average how many killings a year did they have combined over 2019-2022"
+        return [query, yearly]
+    if analysis.all_places_beside and query.get("having") and query.get("spread"):
+        # "for areas with zero homicides, the median home value, vs the median across all areas": every place's too
+        spread = [m for m in query["measures"] if _name(m) in query["spread"]]
+        return [query, {"measures": spread, "group_by": query["group_by"], "spread": query["spread"]}]
+    return None
 
 
 def _set_yearly_average(query: dict, analysis: Analysis) -> dict | None:
@@ -1801,8 +1822,9 @@ def _submarket_figure(analysis: Analysis, codes: list) -> dict:
     """The IHS figure asked of a submarket a link found: the release's column asked, else the index in the quarter or
     years asked (the latest quarter when none)."""
     measure = SUMMARY_MEASURES.get(analysis.price_figure or "")
-    if measure:
-        specs = [{"measure": measure}]
+    if measure:  # ("its year-over-year price change and median sales price": each column named)
+        specs = [{"measure": m} for m in dict.fromkeys([measure, *(SUMMARY_MEASURES.get(f) for f in
+                                                                   analysis.price_figures_beside)]) if m]
     else:
         when = [{"quarter": q} for q in analysis.quarters] or \
             [{"year": y} for y in analysis.index_years or analysis.years] or [{}]
@@ -2412,6 +2434,9 @@ def shares_by_year(analysis: Analysis) -> dict | None:
     """"What share of homicides were in an AUTO: 2012 vs 2022", "what percent led to an arrest in 2012 vs 2022": the
     share asked in each year (the counts alone answered another question), city-wide or in the places named."""
     years = sorted(set(analysis.years))
+    place_share = _place_share_by_year(analysis, years)
+    if place_share:
+        return place_share
     # (a span's two ends are its years, not two years compared: "Austin's killings 2010-2022 ... vs the city")
     if not (analysis.asks_share and len(years) >= 2 and (analysis.comparison or analysis.group_by == "year")) \
             or analysis.years_together or (analysis.periods and analysis.group_by != "year") \
@@ -2432,6 +2457,25 @@ def shares_by_year(analysis: Analysis) -> dict | None:
     every = {"measure": "homicides", **spec, "as": "homicides_all"}
     return {"measures": [every, {**every, "filters": [*where, *kinds], "as": "homicides_kept"}], "group_by": ["year"],
             "derived": [{"name": "share_kept", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}]}
+
+
+def _place_share_by_year(analysis: Analysis, years: list) -> dict | None:
+    """"Austin's share of all Chicago homicides: how many percentage points did it change from 2019 to 2022": the
+    place's share of the city's count in each year (the span's ends where it changed), and the step between them."""
+    if not (analysis.share_of_city and len(analysis.areas) == 1 and len(years) >= 2 and (
+            analysis.trend or analysis.group_by == "year" or analysis.year_list)) \
+            or analysis.ranking or analysis.ranked_sets or analysis.area_condition or analysis.per_capita:
+        return None
+    period = {"years": years if analysis.year_list or analysis.group_by == "year" else [years[0], years[-1]]}
+    city = {"measure": "homicides", "period": period, "as": "homicides_city"}
+    kinds = _homicide_filters(analysis)
+    where = [{"dimension": "community_area", "in": [analysis.areas[0].number]}]
+    return {"measures": [{**city, "filters": kinds} if kinds else city,
+                         {**city, "filters": [*where, *kinds], "as": "homicides_place"}],
+            "group_by": ["year"], "derived": [
+                {"name": "share_of_city", "op": "percent_of", "of": ["homicides_place", "homicides_city"]},
+                *([{"name": "share_change", "op": "step", "of": ["share_of_city"], "along": ["year"]}]
+                  if analysis.trend else [])]}
 
 
 def _excess(query: dict, analysis: Analysis) -> dict:

@@ -680,7 +680,10 @@ class Executor:
         the first two sets' ratio and difference: one query answers "how many times higher in the poorer half"."""
         groups, parts = [], []
         figures = [s.name for s in self.q.measures] + [d["name"] for d in self.q.derived]
+        # a measure with nothing to pool (an index, a mean of areas' values) is pooled as its members' plain mean
+        plain = {s.name for s in self.q.measures if self.cat.measures[s.measure].agg == "mean"}
         for group in self.q.groups:
+            as_mean = sorted(n for n in plain if group["figure_of"].get(n, group["figure"]) == "pooled")
             picked, group["having"] = self._picked_by(table, group["having"])
             picked, _ = self._ordered(picked, group["order_by"], group["limit"], 0)
             if group.get("rest"):  # "all the rest": every place the sets before it left, with a value or not
@@ -689,12 +692,13 @@ class Executor:
             totals = self._totals(picked, filters) if len(picked) and pooled else {}
             values = {}
             for name in figures:
-                how = group["figure_of"].get(name, group["figure"])
+                how = "mean" if name in as_mean else group["figure_of"].get(name, group["figure"])
                 if how in ("mean", "median") and name in picked:  # the members' own values' plain mean or median
                     values[name] = float(getattr(pd.to_numeric(picked[name], errors="coerce"), how)())
                 elif how == "pooled":
                     values[name] = totals.get(name, math.nan)
-            groups.append({**group, "members": list(picked.index), "n": int(len(picked)), "figures": values})
+            groups.append({**group, "members": list(picked.index), "n": int(len(picked)), "figures": values,
+                           "as_mean": as_mean})
             parts.append(picked)
         first, second = groups[0]["figures"], groups[1]["figures"]
         between = {name: {"ratio": first[name] / second[name] if second.get(name) else math.nan,

@@ -862,8 +862,8 @@ def _groups_lead(result: QueryResult, figures: list) -> str:
             said = _and([_phrase(c, group["figures"].get(c["name"])) for c in asked])
             sentences.append(f"{_who(member, result)}, the {_grain_words(result, 1)[2:]} {how}, had {said}.")
             continue
-        said = _and([_group_phrase(c, group["figures"].get(c["name"]), (group.get("figure_of") or {}).get(
-            c["name"], group["figure"])) for c in asked])
+        said = _and([_group_phrase(c, group["figures"].get(c["name"]), "mean" if c["name"] in group.get(
+            "as_mean", ()) else (group.get("figure_of") or {}).get(c["name"], group["figure"])) for c in asked])
         if group.get("rest"):  # "the 67 other community areas": every place the sets before it left
             others = re.sub(r"^([\d,]+) ", r"\1 other ", _grain_words(result, group["n"]))
             sentences.append(f"The {others} had {said}.")

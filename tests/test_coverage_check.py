@@ -9,8 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from loop.coverage_check import (_units, addresses, uncovered_numbers, uncovered_rank, uncovered_ratio, uncovered_share,
-                                 uncovered_years)
+from loop.coverage_check import _units, addresses, uncovered_figures, uncovered_numbers, uncovered_years
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
 
@@ -76,13 +75,13 @@ def test_the_question_units_and_the_computed_years():
     assert uncovered_years("homicides since 2019", Analysis(), [Call({"start_year": 2019})]) == []
     question = "ward 28, zip 60623, from 9pm to 5am, the top 5 with at least 40 and over $300k, per 100,000"
     assert uncovered_numbers(question, Analysis(), [Call({"top_n": 5, "min": 39})]) == ["over $300k"]
-    assert uncovered_share("what percent were domestic?", "There were 12 homicides.") == ["what percent"]
-    assert uncovered_share("what percent were domestic?", "12 (3.4%) were domestic.") == []
+    assert uncovered_figures("what percent were domestic?", "There were 12 homicides.") == ["what percent"]
+    assert uncovered_figures("what percent were domestic?", "12 (3.4%) were domestic.") == []
     # a rank is a position given, not the word echoed (a 0.5B answer: "Austin's rank ... is 67.8 homicides per square
     # mile")
     asked = "Austin's rank (1 = highest) in homicides per square mile, 2016-2022?"
-    assert uncovered_rank(asked, "Austin's rank (1 = highest) in homicides per square mile is 67.8.") == ["Austin's rank"]
-    assert uncovered_rank(asked, "Austin had 67.8 homicides per square mile (rank 6 of 77).") == []
+    assert uncovered_figures(asked, "Austin's rank (1 = highest) in homicides per square mile is 67.8.") == ["Austin's rank"]
+    assert uncovered_figures(asked, "Austin had 67.8 homicides per square mile (rank 6 of 77).") == []
 
 
 def test_calls_the_limit_left_unrun_are_said_in_the_lead(ask):
@@ -108,9 +107,43 @@ def test_a_rank_no_call_gave_is_named(ask):
 
 def test_a_ratio_asked_and_not_given_is_a_gap():
     asked = "How many times more homicides in summer 2021 than in winter 2021?"
-    assert uncovered_ratio(asked, "There were 424 homicides in Chicago in January, February, June ...") == \
+    assert uncovered_figures(asked, "There were 424 homicides in Chicago in January, February, June ...") == \
         ["How many times"]
-    assert uncovered_ratio(asked, "Summer's 278 is 3.02 times winter's 92.") == []
-    assert uncovered_ratio("How many homicides in 2021?", "There were 804.") == []
+    assert uncovered_figures(asked, "Summer's 278 is 3.02 times winter's 92.") == []
+    assert uncovered_figures("How many homicides in 2021?", "There were 804.") == []
     assert addresses("How many times", {"measures": ["homicides"], "derived": [
         {"name": "r", "op": "ratio", "of": ["a", "b"]}]})
+
+
+@pytest.mark.parametrize("question, missing, given", [
+    # each a blind set's confident answer to a nearer question: the lead said what it computed, not what was asked
+    ("Between 2001 and 2022, what's the longest streak of consecutive years in which homicides went up?",
+     "There were 12,317 homicides in Chicago from 2001 to 2022.", "The longest run of rises lasted 2 years (2015-2016)."),
+    ("how many homicides in 2021, and what % change was that from 2019?",
+     "There were 3,146 homicides in Chicago from 2019 to 2023.", "804 in 2021, a change of +61.4% from 2019."),
+    ("In how many years from 2001 to 2022 did Edison Park have zero homicides?",
+     "The year with the fewest homicides in Edison Park was 2001, with 0.", "There are 19 years with no homicides."),
+    ("the 5 cheapest areas - on average how many killings per year did they have combined over 2019-2022?",
+     "Together they had 438 homicides in 2019-2022.", "An average of 109.5 a year over 2019-2022."),
+    ("is there a relationship between home value growth and the murder rate by area? pearson r please",
+     "Chicago price index 275.0 in 2025Q4.", "The Pearson correlation is 0.28."),
+    ("how far above the city's homicide rate was west garfield park in 2022?",
+     "West Garfield Park had 195.8 per 100,000 (rank 1 of 77).", "That is 169.3 higher than the city's 26.5."),
+    ("areas denser than the city: how many, and what's their average home value?",
+     "In Chicago, the population was 2,647,621.", "an average typical home value of $316,037 across them"),
+])
+def test_a_kind_of_figure_asked_and_not_given_is_named(question, missing, given):
+    """A share, a change, a streak, a count of years, an average, a correlation or a gap the question asks for and the
+    lead does not give is a gap, named in the lead; a lead that gives it has none."""
+    assert uncovered_figures(question, missing)
+    assert not uncovered_figures(question, given)
+
+
+def test_a_declined_lead_and_an_arrest_rate_are_no_figure_given():
+    """A lead that already declines names what it could not compute; the arrest rate every count carries is no share
+    asked of another subject (but is the share when arrests are asked)."""
+    assert uncovered_figures("what share of 2022 homicides were in Austin, and the median rent there?",
+                             "The data behind ChiQA does not include rent, so I cannot answer that from it.") == []
+    assert uncovered_figures("what share of the city's homicides happened there?",
+                             "There were 256 homicides in Austin; the arrest rate was 38.3%.") == ["what share"]
+    assert uncovered_figures("what percent were solved?", "There were 717; the arrest rate was 35.4%.") == []

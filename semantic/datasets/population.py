@@ -75,7 +75,7 @@ POPULATION = Dataset(
                 "population", agg="ratio", numerator="population", denominator="land_area", scale=1.0,
                 grains=("city", "community_area"), words=(
                     "population density", "density", "densities", "densely populated", "densely settled", "densest",
-                    "denser populated", "denser settled",
+                    "denser populated", "denser settled", "denser", "less dense",
                     *(f"{who} {per} {unit}" for who in ("people", "residents", "persons") for per in ("per", "a")
                       for unit in ("square mile", "sq mile", "sq mi", "square mi"))),
                 description="ACS 2019-2023 population / land area"),
