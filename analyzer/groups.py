@@ -378,7 +378,8 @@ _SHARE = r"(?:percent(?:age)?|share|proportion|fraction|%)"
 # "what percent of community areas have ...", "of the areas with home values, what share saw ...": the places a
 # threshold keeps as a share of all of them, not a share of a figure
 _SHARE_OF_PLACES_RE = re.compile(rf"\b(?:what|which)\s+{_SHARE}\s+of\s+(?:the\s+|chicago'?s\s+|all\s+(?:the\s+)?)?{_PLACES}|"
-                                 rf"\bof\s+(?:the|all(?:\s+the)?)\s+(?:\d+\s+)?{_PLACES}[^?]{{0,80}}?\bwhat\s+{_SHARE}(?!\w)|"
+                                 rf"\bof\s+(?:the|all(?:\s+the)?)\s+(?:\d+\s+)?{_PLACES}[^?]{{0,80}}?\bwhat\s+"
+                                 rf"{_SHARE}(?!\w)|"
                                  rf"\b{_SHARE}\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?{_PLACES}|"
                                  # "how many had ...? what % of the 20 is that": the set's own size, its places elided
                                  r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction|%)\s+of\s+(?:the|those|these)\s+"

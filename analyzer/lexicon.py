@@ -731,8 +731,8 @@ GROUP_WORDS = [
                          _FLAGS)),
     ("year", re.compile(r"\b(?:which|what)\s+(?:(?:full|whole|complete|calendar|single)\s+)?years?\b|"
                         r"\bhow\s+many\s+(?:(?:full|whole|complete|calendar)\s+)?years\b(?!\s+(?:ago|since|of\s+data))|\b(?:deadliest|worst|safest|best|bloodiest|most\s+violent|"
-                        r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|" + BY_YEAR_RE.pattern +
-                        "|" + _KIND_WITH.format("years?"), _FLAGS)),
+                        r"least\s+(?:deadly|violent|bloody))\s+(?:(?:full|whole|complete|calendar)\s+)?years?\b|" +
+                        BY_YEAR_RE.pattern + "|" + _KIND_WITH.format("years?"), _FLAGS)),
 ]
 CITYWIDE_RE = re.compile(r"\b(?:chicago|city[\s-]?wide|the\s+city|whole\s+city|all\s+of\s+chicago)\b", _FLAGS)
 # The city named as a whole beside a place ("and the citywide rate", "vs the whole city"), not "Chicago Lawn" or

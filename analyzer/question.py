@@ -2023,7 +2023,8 @@ _BY_COUNT_RE = re.compile(r"\b(?:most|fewest|(?:highest|largest|biggest|greatest
                           r"total)\s+of|(?:drop|decline|decrease|fall|rise|increase|jump|spike|change)\s+in)\s+"
                           r"(?:the\s+number\s+of\s+)?(?:homicides|murders|killings|victims|deaths)\b|"
                           # "top 10 areas by number of murders in 2021 ... their combined rate": the count ranks
-                          r"\bby\s+(?:the\s+)?(?:raw\s+)?(?:number|count|total)\s+of\s+(?:homicides|murders|killings|deaths)\b|"
+                          r"\bby\s+(?:the\s+)?(?:raw\s+)?(?:number|count|total)\s+of\s+"
+                          r"(?:homicides|murders|killings|deaths)\b|"
                           r"\bby\s+(?:homicide|murder|killing)\s+(?:counts?|totals?|numbers?)\b")
 
 _DOMESTIC_ONLY_RE = re.compile(

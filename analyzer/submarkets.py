@@ -31,7 +31,8 @@ TRIGGER_RE = re.compile(r"\b(?:ihs(?:'s)?|depaul(?:'s)?|institute\s+for\s+housin
 FIGURE_RES = (
     ("median_sales_price", re.compile(r"\bmedian\s+(?:home\s+|house\s+)?(?:sales?|selling)\s+prices?\b|"
                                       r"\bmedian\s+(?:home\s+|house\s+)?prices?\b")),
-    ("yoy_change", re.compile(r"\byear[-\s]+(?:over|on|to)[-\s]+year(?:\s+(?:price\s+)?(?:change|growth))?\b|\byoy\b|\bannual\s+(?:price\s+)?change\b|"
+    ("yoy_change", re.compile(r"\byear[-\s]+(?:over|on|to)[-\s]+year(?:\s+(?:price\s+)?(?:change|growth))?\b|"
+                              r"\byoy\b|\bannual\s+(?:price\s+)?change\b|"
                               r"\bover\s+the\s+(?:past|last)\s+year\b")),
     ("change_since_2000", re.compile(r"\bsince\s+(?:the\s+year\s+)?2000\b")),
     ("peak_to_current", re.compile(r"\b(?:from\s+(?:the\s+)?|since\s+(?:the\s+)?)?(?:pre-?crash\s+)?peak\b")),

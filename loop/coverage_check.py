@@ -313,7 +313,8 @@ FIGURES = (
     Figure(_re(r"(?:\b(?:percent(?:age)?|pct)|%)\s+change\b|\bby\s+what\s+percent(?:age)?\b|\bhow\s+much\s+"
                r"(?:did|has|have)\b[^?.]{0,60}\b(?:rise|fall|grow|drop|change|increase|decrease|climb)\b"),
            _re(r"(?<![\w.])[+\u2212-]\d|\b(?:changes?|changed|rise|rose|risen|drop(?:ped)?|fell|fall|increase[ds]?|"
-               r"decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b"), ('"change"', '"pct_change"')),
+               r"decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b"),
+           ('"change"', '"pct_change"')),
     Figure(_re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bback[\s-]to[\s-]back\b|\bstraight\s+(?:years|months)"),
            _re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bstraight\b|\bruns?\b|\brunning\b"), ('"run"',)),
     # ("average" alone often names the measure itself: "the average income per person" is per capita income)
@@ -343,7 +344,8 @@ FIGURES = (
 
 
 # A lead that already declines (a subject, a place or a period the data lacks) has said what it could not compute.
-_DECLINED_RE = re.compile(r"\bI\s+could\s+not\s+answer\b|\bdoes\s+not\s+(?:include|cover)\b|\bcannot\s+(?:answer|give)\b")
+_DECLINED_RE = re.compile(r"\bI\s+could\s+not\s+answer\b|\bdoes\s+not\s+(?:include|cover)\b|"
+                          r"\bcannot\s+(?:answer|give)\b")
 
 
 # The arrest rate every homicide count carries ("the arrest rate was 36.5%") gives no share the question asked,

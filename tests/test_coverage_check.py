@@ -80,7 +80,8 @@ def test_the_question_units_and_the_computed_years():
     # a rank is a position given, not the word echoed (a 0.5B answer: "Austin's rank ... is 67.8 homicides per square
     # mile")
     asked = "Austin's rank (1 = highest) in homicides per square mile, 2016-2022?"
-    assert uncovered_figures(asked, "Austin's rank (1 = highest) in homicides per square mile is 67.8.") == ["Austin's rank"]
+    assert uncovered_figures(asked, "Austin's rank (1 = highest) in homicides per square mile is 67.8.") == \
+        ["Austin's rank"]
     assert uncovered_figures(asked, "Austin had 67.8 homicides per square mile (rank 6 of 77).") == []
 
 
@@ -118,7 +119,8 @@ def test_a_ratio_asked_and_not_given_is_a_gap():
 @pytest.mark.parametrize("question, missing, given", [
     # each a blind set's confident answer to a nearer question: the lead said what it computed, not what was asked
     ("Between 2001 and 2022, what's the longest streak of consecutive years in which homicides went up?",
-     "There were 12,317 homicides in Chicago from 2001 to 2022.", "The longest run of rises lasted 2 years (2015-2016)."),
+     "There were 12,317 homicides in Chicago from 2001 to 2022.",
+     "The longest run of rises lasted 2 years (2015-2016)."),
     ("how many homicides in 2021, and what % change was that from 2019?",
      "There were 3,146 homicides in Chicago from 2019 to 2023.", "804 in 2021, a change of +61.4% from 2019."),
     ("In how many years from 2001 to 2022 did Edison Park have zero homicides?",
