@@ -281,6 +281,7 @@ def uncovered_numbers(question: str, analysis, calls, lead: str = "") -> list[st
 _RANK_GIVEN_RE = re.compile(r"\brank(?:ed|s)?\s+(?:no\.?\s*|#\s?|number\s+)?\d+|\b\d+(?:st|nd|rd|th)\b|#\s?\d+|"
                             r"(?<![\d,.])\d+\s+(?:out\s+)?of\s+(?:the\s+)?\d+\b(?![,.]\d)|\b(?:has|had|is|was)\s+the\s+(?:highest|lowest|"
                             r"most|fewest|largest|smallest)\b", re.I)
+_SHARE_RE = re.compile(SHARE_ASKED_RE.pattern + r"|\b[a-z]+['’]s\s+share\s+of\b|\bwhat\s+%", re.I)
 _COUNTED = r"(?:community\s+areas|areas|neighbou?rhoods|wards|(?:police\s+)?districts|zips|zip\s+codes|years|months)"
 
 
@@ -303,23 +304,22 @@ def _re(pattern: str) -> re.Pattern:
 # "on average how many killings per year did they have combined" with the span's total; "in how many years did
 # Edison Park have zero" with its quietest year. The lead then names the words it could not compute.
 FIGURES = (
-    Figure(_re(SHARE_ASKED_RE.pattern + r"|\b[a-z]+['’]s\s+share\s+of\b|\bwhat\s+%"),
-           _re(r"\d\s?%"), ('"percent_of"', '"share_of_total"', "count_share", "share_of_city")),
-    Figure(RANK_ASKED_RE, _RANK_GIVEN_RE, ('"rank"', '"order_by"')),
-    # "how many times more", "the ratio of" -> "2.1 times", "a ratio of", "x2.1"
-    Figure(_re(r"\bhow\s+many\s+times\b|\bratio\b|\bwhat\s+multiple\b"),
-           _re(r"\btimes\b|\bratio\b|\u00d7|(?<![\w.])x\s?\d"), ('"ratio"', '"groups"')),
     # "the percent change", "by what percent did it rise" -> a signed figure, or a change word beside the figures
     Figure(_re(r"(?:\b(?:percent(?:age)?|pct)|%)\s+change\b|\bby\s+what\s+percent(?:age)?\b|\bhow\s+much\s+"
                r"(?:did|has|have)\b[^?.]{0,60}\b(?:rise|fall|grow|drop|change|increase|decrease|climb)\b"),
            _re(r"(?<![\w.])[+\u2212-]\d|\b(?:changes?|changed|rise|rose|risen|drop(?:ped)?|fell|fall|increase[ds]?|"
                r"decrease[ds]?|grew|growth|gain(?:ed)?|declined?|lower|higher|up|down)\b"),
            ('"change"', '"pct_change"')),
+    # "how many times more", "the ratio of" -> "2.1 times", "a ratio of", "x2.1"
+    Figure(_re(r"\bhow\s+many\s+times\b|\bratio\b|\bwhat\s+multiple\b"),
+           _re(r"\btimes\b|\bratio\b|\u00d7|(?<![\w.])x\s?\d"), ('"ratio"', '"groups"')),
+    Figure(RANK_ASKED_RE, _RANK_GIVEN_RE, ('"rank"', '"order_by"')),
+    Figure(_SHARE_RE, _re(r"\d\s?%"), ('"percent_of"', '"share_of_total"', "count_share", "share_of_city")),
     Figure(_re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bback[\s-]to[\s-]back\b|\bstraight\s+(?:years|months)"),
            _re(r"\bstreaks?\b|\bin\s+a\s+row\b|\bconsecutive\b|\bstraight\b|\bruns?\b|\brunning\b"), ('"run"',)),
     # ("average" alone often names the measure itself: "the average income per person" is per capita income)
-    Figure(_re(r"\bon\s+average\b|\bavg\b|\baverage\s+(?:per|a|each|yearly|annual|monthly)\b|\b(?:yearly|annual|"
-               r"monthly)\s+average\b|\b(?:their|its)\s+(?:average|mean)\b"),
+    Figure(_re(r"\bon\s+average\b|\bavg\b|\baverage\s+(?:per(?!\s+capita)|a|each|yearly|annual|monthly)\b|"
+               r"\b(?:yearly|annual|monthly)\s+average\b|\b(?:their|its)\s+(?:average|mean)\b"),
            # (a rate over years is a yearly average, and a year's index value the average of its quarters)
            _re(r"\baverage|\bmean\b|\bavg\b|\ba\s+(?:year|month)\b|\bper\s+(?:year|month|area)\b|"
                r"\bper\s+100,?000\b|\bhomicide\s+rates?\b|\bprice\s+index\b"),
@@ -404,7 +404,7 @@ def addresses(gap: str, query: dict) -> bool:
         return all(_matches(v, known) for v in numbers)
     for figure in FIGURES:
         if figure.asked.search(gap):
-            return any(part in text for part in figure.computed) or (figure.asked is SHARE_ASKED_RE and any(
+            return any(part in text for part in figure.computed) or (figure.asked is _SHARE_RE and any(
                 m in cat.measures and cat.measures[m].unit == "percent" for m in measures))
     return False
 
