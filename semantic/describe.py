@@ -148,8 +148,13 @@ def describe_query(query: dict | None, depth: int = 0) -> str:
         mean = any(isinstance(g, dict) and g.get("figure") == "mean" for g in query["groups"])
         own = {k: v for g in query["groups"] if isinstance(g, dict) and isinstance(g.get("figure_of"), dict)
                for k, v in g["figure_of"].items()}
+        # a measure with nothing to pool (an index, a mean of places' values) is each set's plain mean all the same
+        plain = {} if mean else {(m if isinstance(m, str) else m.get("as") or m.get("measure")): "mean"
+                                 for m in query.get("measures") or [] if isinstance(m, (str, dict)) and getattr(
+                                     catalog().measures.get(m if isinstance(m, str) else m.get("measure")), "agg",
+                                     "") == "mean"}
         said = "; ".join(f"{str(k).replace('_', ' ')} {'pooled' if v == 'pooled' else 'as a plain ' + v}"
-                         for k, v in own.items())
+                         for k, v in {**plain, **own}.items())
         parts.append("compared: " + " vs ".join(sets) + (" (each set's plain mean" if mean else
                                                          " (pooled over each set") + (f"; {said})" if said else ")"))
     if _order(query):
