@@ -44,7 +44,6 @@ from analyzer.lexicon import (
     NOW_RE,
     CORRELATION_RE,
     STEP_RE,
-    FILTERING_SUBJECTS,
     GROUP_CONTRAST_RE,
     GROUP_WORDS,
     HEADQUARTERS_RE,
@@ -101,6 +100,7 @@ from analyzer.left_out_times import kept_months, kept_years, read_left_out
 from analyzer.times import (NOT_DAYS_RE, WHICH_WEEKDAY_RE, against_other_hours, kept_weekdays, names_only_spans,
                              read_times, spell_years)
 from semantic.catalog import catalog
+from semantic.not_held import FILTERING_SUBJECTS
 from semantic.reading import (attributes_query, declared_query, declared_spans, measures_named, member_ranked,
                               ranked_query, sources_named,
                               time_ranked, two_periods,

@@ -16,7 +16,7 @@ import re
 from typing import NamedTuple
 
 from analyzer.analysis import Analysis
-from analyzer.lexicon import FILTERING_SUBJECTS
+from semantic.not_held import FILTERING_SUBJECTS
 from analyzer.fallback import NOT_HELD
 from analyzer.notes import not_used_note, unsupported_named, user_notes
 from analyzer.question import AREA_ONLY, RATE_WITHOUT_POPULATION, ZIP_GAP

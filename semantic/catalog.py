@@ -7,6 +7,7 @@ from semantic.datasets import (census, crosswalk, home_values, homicides, iucr, 
                                socioeconomic, stations, ward_offices)
 from semantic.dimensions import DIMENSIONS
 from semantic.model import Catalog
+from semantic.not_held import labels as not_held
 
 DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, socioeconomic.DATASET,
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
@@ -52,7 +53,9 @@ def describe() -> dict:
                       "words": list(m.words), "caveats": list(m.caveats)}
                      for m in cat.measures.values() if m.name in public_measures()],
         "dimensions": [{"name": d.name, "label": d.label, "kind": d.kind, "description": d.description,
-                        "words": list(d.words)} for d in cat.dimensions.values()],
+                        "words": list(d.words), **({"member_words": dict(d.member_words)} if d.member_words else {})}
+                       for d in cat.dimensions.values()],
         "joins": [{"from": j.source, "to": j.target, "method": j.method} for j in cat.joins],
+        "not_held": not_held(),  # subjects asked about that no dataset holds
     }
 

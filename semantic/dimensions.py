@@ -238,9 +238,26 @@ def _flag(data, value) -> bool:
     raise QueryError(f"a flag is true or false, got {value!r}", "invalid_filter")
 
 
+# People's words for kinds of place -> the data's location_description values (a plural is read as its word).
+LOCATION_WORDS: dict[str, str] = {
+    "street": "STREET", "streets": "STREET", "alley": "ALLEY", "alleys": "ALLEY", "apartment": "APARTMENT",
+    "apartments": "APARTMENT", "car": "AUTO", "cars": "AUTO", "auto": "AUTO", "vehicle": "AUTO",
+    "vehicles": "AUTO", "porch": "PORCH", "yard": "YARD", "parking lot": "PARKING LOT",
+    "parking lots": "PARKING LOT", "park property": "PARK PROPERTY", "parks": "PARK PROPERTY",
+    "vacant lot": "VACANT LOT", "gas station": "GAS STATION", "restaurant": "RESTAURANT",
+    "tavern": "TAVERN", "bar": "TAVERN", "sidewalk": "SIDEWALK", "hallway": "HALLWAY",
+    "residence": "RESIDENCE", "house": "HOUSE", "houses": "HOUSE", "garage": "GARAGE",
+    "retail store": "RETAIL STORE", "store": "RETAIL STORE", "gangway": "GANGWAY",
+    # the Housing Authority's places: a family of kinds (CHA APARTMENT, CHA HALLWAY, ...) with no row of its own
+    "cha": "CHA", "chicago housing authority": "CHA", "public housing": "CHA",
+}
+
+
 def _location_type(data, value) -> str:
     known = _location_types(data)
-    text = str(value).strip().upper()
+    word = re.sub(r"\s+", " ", str(value).strip().lower())
+    # a query may say the kind as people do ("car", "parking lots"): the declared word's member
+    text = LOCATION_WORDS.get(word) or LOCATION_WORDS.get(word[:-1] if word.endswith("s") else "") or word.upper()
     if text in known or any(k.startswith(text + " ") for k in known):  # "CHA": the family of "CHA ..." kinds
         return text
     raise QueryError(f"unknown location type {value!r}", "unknown_member", suggestions=_closest(text, known))
@@ -344,6 +361,7 @@ DIMENSIONS = [
               members=lambda d: list(range(24)), value_type="integer"),
     Dimension("location_type", "Kind of place", "attribute", ("location", "kind of place"),
               resolve=_location_type, members=_location_types, expand=_location_family,
+              member_words=tuple(LOCATION_WORDS.items()),
               description="the homicide record's location description (STREET, ...); a kind includes its sub-kinds"),
     Dimension("arrest", "Arrest made", "attribute", ("arrest",), resolve=_flag, value_type="boolean",
               members=lambda d: [True, False]),

@@ -125,6 +125,9 @@ class Dimension:
     # How the places a filter on it picks are said: picked(data, members named) -> "that hold a district police
     # station", so a lead reads "The 22 community areas that hold a district police station together had ..."
     picked: Callable | None = None
+    # People's words for members, as (word, member) pairs ("car" is AUTO): the query accepts them, and the question
+    # reader reads its words for the members from here, so a new word is one row.
+    member_words: tuple = ()
     description: str = ""
 
 

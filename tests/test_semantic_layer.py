@@ -137,6 +137,21 @@ def test_catalog_and_schema(client):
     assert set(schema["properties"]["group_by"]["items"]["enum"]) == set(catalog().dimensions)
 
 
+def test_kinds_of_place_in_peoples_words(client, csv):
+    """A query may name a kind of place as people do ("cars", "parking lot"): the location dimension's declared
+    words, the same ones the question reader reads, and the catalogue lists them with the subjects no data holds."""
+    h = csv["h"]
+    for word, kind in (("cars", "AUTO"), ("parking lot", "PARKING LOT"), ("gas station", "GAS STATION")):
+        body = {"measures": ["homicides"], "filters": [{"dimension": "location_type", "equals": word}]}
+        rows = post(client, body).get_json()["result"]["rows"]
+        place = h["Location Description"].fillna("")
+        assert rows[0]["homicides"] == ((place == kind) | place.str.startswith(kind + " ")).sum()
+    cat = client.get("/api/query/catalog").get_json()
+    location = next(d for d in cat["dimensions"] if d["name"] == "location_type")
+    assert location["member_words"]["bar"] == "TAVERN"
+    assert {"shootings", "rent", "weather"} <= set(cat["not_held"])
+
+
 # ------------------------------------------------------------------ the TOOL_CALL tool in the loop
 
 def test_query_data_runs_through_the_loop(tmp_path, csv):
