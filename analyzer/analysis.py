@@ -70,7 +70,8 @@ class SubmarketMatch:
 HOMICIDE_RATIOS = tuple(m.name for m in catalog().measures.values()
                         if m.dataset == "homicides" and m.agg == "ratio" and m.denominator != "person_years"
                         and catalog().measures[m.denominator].dataset != "homicides")
-LAYER_MEASURES = {"land_area": "census", "population_density": "census", **{m: "homicides" for m in HOMICIDE_RATIOS}}
+LAYER_MEASURES = {"land_area": "census", "population_density": "census", "district_stations": "police_stations",
+                  **{m: "homicides" for m in HOMICIDE_RATIOS}}
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,9 @@ def _digits(low: str) -> str:
 
 
 _SKIP = object()
+# "more than 70% of (their) 2019-2022 homicides": a share of the area's homicides, not of a measure named near it
+_OF_HOMICIDES_RE = re.compile(r"\s+of\s+(?:the\s+|their\s+|its\s+|all\s+)?(?:(?:19|20)\d\d(?:\s*[-\u2013]\s*"
+                              r"(?:19|20)?\d\d)?\s+)?(?:homicides|murders|killings)\b", re.I)
 
 
 _HOW_FAR = (r"\bhow\s+(?:far|much)\s+(?:is|are|was|were|does|do|did)\s+(?:that|it|this|they|these|those)"
@@ -265,6 +268,11 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
                                                       or _AGE_LABEL_RE.search(low, 0, match.start())):
         return _SKIP  # "% aged 65+", "ages 18 or over", "16+ unemployment": an age band, not a bound on the areas
     value = number * 1000 if unit in ("k", "thousand") else number
+    percent = "%" in unit or "cent" in unit
+    if percent and _OF_HOMICIDES_RE.match(low, match.end()):
+        # "areas where more than 70% of 2019-2022 homicides happened on the street": each area's share of its own
+        # homicides that the question's kind (a place, domestic, a weekday) keeps
+        return AreaCondition("homicide_share", _side(match), value, match.span(), percent=True, grain=grain)
     named = next((metric for rx, metric in _UNIT_MEASURES if rx.match(low, match.end())), None)
     if named == "homicides" and not any(m in _OTHER_DOMAIN for m in metric_pos):
         return None
@@ -288,8 +296,7 @@ def _condition(match: re.Match, low: str, metric_pos: dict, skip, grain: str):
     metric = min(before or measures)[1]
     if grain == "zip" and metric != "home_value":
         return None  # only home values are published by ZIP
-    return AreaCondition(metric, _side(match), value, match.span(), percent="%" in unit or "cent" in unit,
-                         grain=grain)
+    return AreaCondition(metric, _side(match), value, match.span(), percent=percent, grain=grain)
 
 
 def _reference_condition(match: re.Match, low: str, metric_pos: dict, grain: str):

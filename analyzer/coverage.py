@@ -176,7 +176,7 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= {"r", "coefficient", "high", "low", "faster", "slower", "higher", "lower"}
     if {"population_density", "homicide_density"} & set(metrics):  # "(ACS pop / land area)", "per sq mile": how the density is made
         words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
-    if "police_station" in metrics:
+    if {"police_station", "district_stations"} & set(metrics):
         words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website", "sits",
                   "stands", "lies"}
     return frozenset(words)

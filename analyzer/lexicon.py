@@ -470,6 +470,9 @@ _EXAMPLE_RE = re.compile(r"\b(?:e\.\s?g\.?|eg\.|for\s+(?:example|instance))[,:]?
                          # "(through its end in July 2023)": where the data ends, said, not a month asked
                          r"\b(?:through|to|until|till)\s+(?:its\s+end|the\s+end\s+of\s+the\s+data|the\s+data'?s\s+end)\b"
                          r"(?:\s+(?:in|on)\s+[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d)?|"
+                         # "(data runs to July 19)", "the data ends july 19, 2023": where the rows end, said
+                         r"\b(?:the\s+)?data\s+(?:only\s+)?(?:runs?|goes|ends?|stops?)\s+(?:(?:up\s+)?(?:to|through|thru|"
+                         r"until|till|at|on|in)\s+)?" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+(?:19|20)\d\d)?|"
                          # "(negative if West Englewood had fewer)": the sign's meaning, the answer's form
                          r"\b(?:negative|positive)\s+(?:if|when|means|=)\s+[^()]{1,60}(?=\))", _FLAGS)
 _DEFINED_RE = re.compile(r"\(\s*(?:where\s+)?([a-z]{4,})\s*(?:=|:=|means|is\s+defined\s+as)\s*[^()]{3,80}\)", _FLAGS)

@@ -1624,6 +1624,7 @@ _DATED_MONTH_RE = re.compile(r"\bsingle\s+(?:[\w-]+\s+)?month\b|\bmonth\s+(?:on\
 _INDEX_WORDS_RE = re.compile(r"\b(?:ihs|(?:house[\s-]+)?price\s+index|submarket(?:'s|s)?)\b")
 _HOMICIDE_WORD_RE = re.compile(r"\b(?:homicides?|murders?|killings?|shootings?)\b")
 _CLAUSE_END_RE = re.compile(r"[?;:]|\.\s")
+_INDEX_AFTER_RE = re.compile(r"\s+(?:(?:depaul|ihs)\s+)*(?:house[\s-]+)?price\s+index\b|\s+ihs\b")
 _COUNT_AFTER_RE = re.compile(r"[\s\w-]{0,20}?\b(?:homicides?|murders?|killings?)\b")
 _SUBMARKET_SUPERLATIVE_RE = re.compile(r"\bsubmarkets?\b[^.?;]{0,40}?\b(?:largest|biggest|highest|lowest|smallest|"
                                        r"fastest|greatest|most|least)\b")
@@ -1650,7 +1651,8 @@ def _index_years(w, result: dict) -> None:
     for y in re.finditer(r"\b(?:19|20)\d{2}\b", text):
         clause = max([m.end() for m in _CLAUSE_END_RE.finditer(text, 0, y.start()) if m.end() <= y.start()] or [0])
         before = [kind for at, kind in subjects if clause <= at < y.start()]
-        dated = before and before[-1] == "index" and not _COUNT_AFTER_RE.match(text, y.end())
+        dated = before and before[-1] == "index" and not _COUNT_AFTER_RE.match(text, y.end()) \
+            or bool(_INDEX_AFTER_RE.match(text, y.end()))  # "the 2024 IHS price index": the year before its words
         (index if dated else counted).add(int(y.group(0)))
     dated = sorted(y for y in index - counted if y in IHS_YEARS)  # the index's alone: no longer the homicides'
     if not dated:

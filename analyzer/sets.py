@@ -136,11 +136,16 @@ _FRACTION_AFTER_RE = re.compile(r"\b(?P<kind>fifth|quarter|third|tenth|tercile|q
                                 r"(?:the\s+|all\s+(?:the\s+)?)?(?:77\s+)?(?:community\s+areas|areas|neighbou?rhoods)"
                                 r"\s+(?:with|having|that\s+ha(?:s|ve))\s+(?:the\s+)?"
                                 r"(?P<end>top|highest|upper|bottom|lowest)\b", re.I)
+# "the top fifth of community areas by Black population share": the fraction of the places, then what ranks them
+_FRACTION_BY_RE = re.compile(r"\b(?P<end>top|highest|upper|bottom|lowest)\s+(?P<kind>fifth|quarter|third|tenth|tercile|"
+                             r"quartile|quintile|decile)\s+of\s+(?:the\s+|all\s+(?:the\s+)?|chicago'?s\s+)?(?:77\s+)?"
+                             r"(?:community\s+areas|areas|neighbou?rhoods)\s+(?:by|for|on|in)\s+(?:the\s+|their\s+)?", re.I)
+_QUANTILE_RES = (_QUANTILE_SET_RE, _FRACTION_SET_RE, _FRACTION_AFTER_RE, _FRACTION_BY_RE)
 _PLACES_CUT = 77  # the community areas a quantile cuts
 
 
 def named_by_quantile(low: str, ranked: RankedSet) -> bool:
-    return any(rx.match(low, ranked.span[0]) for rx in (_QUANTILE_SET_RE, _FRACTION_SET_RE, _FRACTION_AFTER_RE))
+    return any(rx.match(low, ranked.span[0]) for rx in _QUANTILE_RES)
 
 
 def _qcut_size(q: int, top: bool, n: int = _PLACES_CUT) -> int:
@@ -152,7 +157,7 @@ def _qcut_size(q: int, top: bool, n: int = _PLACES_CUT) -> int:
 
 def _quantile_sets(low: str, metric_pos: dict, found: list) -> list[RankedSet]:
     out = []
-    for m in [*_QUANTILE_SET_RE.finditer(low), *_FRACTION_SET_RE.finditer(low), *_FRACTION_AFTER_RE.finditer(low)]:
+    for m in [found for rx in _QUANTILE_RES for found in rx.finditer(low)]:
         inside = [(pos, name) for name, pos in metric_pos.items() if m.start("mid") <= pos < m.end("mid")] \
             if m.re is _FRACTION_SET_RE else []
         metric = min(inside)[1] if inside else None if m.re is _FRACTION_SET_RE else _metric_after(low, m.end(),

@@ -399,6 +399,24 @@ def _beside_set_years(analysis: Analysis, own: tuple) -> dict | None:
     return _years_period(years) if years else None
 
 
+def _homicide_share_set(analysis: Analysis, period: dict | None) -> dict | None:
+    """"Areas where more than 70% of 2019-2022 homicides happened on the street": each area's share of its homicides
+    that the question's kind keeps (a kind of place, domestic, days of the week), the areas past the bound, and the
+    question's other measures over them."""
+    kept, condition = _homicide_filters(analysis), analysis.area_condition
+    if not kept:
+        return None  # a share of homicides with nothing picking them: not a share this reading knows
+    timed = {"period": period} if period else {}
+    pair = [{"measure": "homicides", **timed, "filters": kept, "as": "homicides_kept"},
+            {"measure": "homicides", **timed, "as": "homicides_all"}]
+    others = [s for s in (_spec(m, analysis, period) for m in _others(analysis, "homicides")) if s]
+    return {"measures": [*pair, *others], "group_by": [condition.grain],
+            "derived": [{"name": "homicide_share", "op": "percent_of", "of": ["homicides_kept", "homicides_all"]}],
+            "having": [{"field": "homicide_share", "op": OPS[condition.side], "value": condition.value}],
+            "order_by": [{"field": "homicide_share", "direction": "desc" if condition.side in ("above", "at_least")
+                          else "asc"}], "totals": True}
+
+
 def _bounded(analysis: Analysis, period: dict | None, condition=None) -> dict | None:
     """The measure a condition bounds (the first, or ``condition``): a census group's share where the value is a
     percent ("30%+ of households make less than $25k"), else its count; a homicide rate over the question's years."""
@@ -632,6 +650,8 @@ def threshold_set(analysis: Analysis) -> dict | None:
         return _population_change_set(analysis, period)
     if condition.metric == "home_value_change":
         return _home_change_set(analysis)
+    if condition.metric == "homicide_share":
+        return _homicide_share_set(analysis, period)
     if condition.metric == "homicide_change":  # "more homicides in 2021 than in 2016": each year, the change's sign
         pair = [{"measure": "homicides", "period": {"year": y}, "as": f"homicides_{y}"} for y in condition.years]
         return {"measures": pair, "group_by": [condition.grain],

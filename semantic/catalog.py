@@ -11,7 +11,7 @@ from semantic.not_held import labels as not_held
 
 DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, socioeconomic.DATASET,
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
-            stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET, crosswalk.ZIP_AREAS,
+            stations.STANDING, stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET, crosswalk.ZIP_AREAS,
             crosswalk.AREA_ZIPS)
 JOINS = (home_values.JOIN, stations.JOIN, price_index.JOIN)
 

@@ -384,7 +384,7 @@ def _who(row: dict, result: QueryResult) -> str:
     return ", ".join(parts)
 
 
-COUNT_UNITS = ("homicides", "people", "households", "homes", "areas")
+COUNT_UNITS = ("homicides", "people", "households", "homes", "areas", "stations")
 
 
 # A threshold named by what it is (semantic/query.py HAVING_REFERENCES), said with the number it stood for.
@@ -435,7 +435,8 @@ def _phrase(column: dict, value) -> str:
         period = f" in {column['period']}" if column.get("period") else ""
         label = _lower(column["measure_label"])
         head, paren, rest = label.partition(" (")  # "1 homicide (month of the year: June, July, August)"
-        if value == 1 and head.endswith("s") and " " not in head:  # "1 homicide"
+        if value == 1 and head.endswith("s") and (" " not in head or head.endswith(" " + column["unit"])):
+            # "1 homicide", "1 district police station"
             label = head[:-1] + paren + rest
         return f"{shown} {label}{period}"
     if column["unit"] == "percent" and column["label"].lower().startswith(("share", "percent")):

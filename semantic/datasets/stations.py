@@ -110,6 +110,27 @@ DATASET = Dataset(
                    ("community_area", r"^(\d+)")),
     ))
 
+def _standing(data) -> pd.DataFrame:
+    stations = cached(data, "semantic_stations", _frame)
+    return stations[stations["community_area"].notna()].assign(
+        community_area=lambda f: f["community_area"].astype(int))
+
+
+# Where each district's station stands, counted by community area: "how many police stations are in the 15 areas
+# with the highest homicide rates" adds these up over the set (headquarters is no district's station).
+STANDING = Dataset(
+    "police_stations_standing", source="police_stations", title="Police stations by the community area they stand in",
+    time="snapshot", frame=lambda d: cached(d, "semantic_stations_standing", _standing),
+    dimensions=("community_area",), vintage="2019", coverage=lambda d: ("2019", "2019"), measures=(
+        Measure("district_stations", "District police stations", "stations", "police_stations_standing",
+                agg="count", grains=("city", "community_area"), caveats=(VINTAGE,),
+                words=("how many police stations", "how many police district stations", "how many district stations",
+                       "number of police stations", "number of district stations", "count of police stations"),
+                description="district police stations whose address lies in the area (22 in all; headquarters is "
+                            "not one)"),
+    ))
+
+
 HEADQUARTERS = Dataset(
     "police_headquarters", source="police_stations", title="Police headquarters", time="snapshot",
     frame=_headquarters, dimensions=(), vintage="2019", coverage=lambda d: ("2019", "2019"), measures=(
