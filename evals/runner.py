@@ -96,6 +96,15 @@ _FALL_AFTER = re.compile(r"\s+(?:fewer|less|lower|down)\b", re.I)
 _LONGER_DECIMAL = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2,})(?![\d]|[.,]\d)")
 
 
+# A community area's number after its name ("Near North Side (8)") names the place, not a figure: a count of 8 found
+# only there is not given (blind44's "77 areas with income over $70" had passed its "8 areas" that way).
+_AFTER_NAME = re.compile(r"[a-z.'\u2019] \($")
+
+
+def _place_number(answer: str, m: re.Match) -> bool:
+    return bool(_AFTER_NAME.search(answer, max(0, m.start() - 3), m.start())) and answer[m.end():m.end() + 1] == ")"
+
+
 def number_in_answer(value, answer: str) -> bool:
     if isinstance(value, str):
         month = re.fullmatch(r"((?:19|20)\d{2})-(\d{2})", value.strip())
@@ -110,7 +119,8 @@ def number_in_answer(value, answer: str) -> bool:
         return value.lower() in answer.lower() or (value.lower().startswith("chicago--") and
                                                    value[9:].lower() in answer.lower())
     for form in number_forms(value):
-        if re.search(r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)", answer):
+        pattern = r"(?<![\d.,])" + re.escape(form).lstrip("\\$") + r"(?![\d]|[.,]\d)"
+        if any(not _place_number(answer, m) for m in re.finditer(pattern, answer)):
             return True
     number = float(value)
     if abs(number) >= 100 and not number.is_integer() and re.search(  # money shown in whole dollars ($415 a sq ft)
