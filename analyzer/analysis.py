@@ -71,6 +71,7 @@ HOMICIDE_RATIOS = tuple(m.name for m in catalog().measures.values()
                         if m.dataset == "homicides" and m.agg == "ratio" and m.denominator != "person_years"
                         and catalog().measures[m.denominator].dataset != "homicides")
 LAYER_MEASURES = {"land_area": "census", "population_density": "census", "district_stations": "police_stations",
+                  "ward_offices_in_area": "ward_offices",
                   **{m: "homicides" for m in HOMICIDE_RATIOS}}
 
 

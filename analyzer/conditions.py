@@ -100,7 +100,15 @@ def _digits(low: str) -> str:
         words = m.group(0)[len(m.group(1)):]
         key = re.sub(r"^\s*(?:one\s+|a\s+)?(half)$", r"\1", words.strip().lower())
         return m.group(1) + words[:len(words) - len(words.lstrip())] + _FRACTIONS[key].rjust(len(words.strip()))
-    return _FRACTION_RE.sub(fraction, _SPELLED_RE.sub(spelled, low))
+    def counted(m: re.Match) -> str:  # "at least one homicide": the count, in digits
+        return m.group(1) + str(_UNITS[m.group(2).lower()]).ljust(len(m.group(2)))
+
+    return _COUNTED_RE.sub(counted, _FRACTION_RE.sub(fraction, _SPELLED_RE.sub(spelled, low)))
+
+
+# A small count written out after a bound ("at least one homicide", "more than two murders")
+_COUNTED_RE = re.compile(rf"\b((?:{_ABOVE}|{_BELOW}|at\s+least|at\s+most)\s+)({'|'.join(_UNITS)})(?=\s+(?:homicides?|"
+                         r"murders?|killings?)\b)", re.I)
 
 
 _SKIP = object()

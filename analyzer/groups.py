@@ -285,7 +285,9 @@ _SLOPE_RE = re.compile(r"\bslope\b|\bols\b|\bleast[\s-]+squares?\b(?:\s+(?:fit|l
                        r"(?:line|regression)(?:\s+(?:through|to|on))?\b|\blinear\s+(?:trend|fit|regression)\b|"
                        r"\b(?:regression|trend)\s+line\b|\bstraight[\s-]+line\b", re.I)
 # "how few areas account for half of the homicides": the fewest places, largest first, that reach a share of the whole
-_COVER_RE = re.compile(r"\bhow\s+(?:few|many)\s+(?:of\s+the\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)\b"
+# ("the smallest number of community areas that together account for at least half")
+_COVER_RE = re.compile(r"\b(?:how\s+(?:few|many)|(?:the\s+)?(?:smallest|minimum|lowest|least)\s+(?:possible\s+)?(?:number|count)"
+                       r"\s+of|(?:the\s+)?fewest)\s+(?:of\s+the\s+)?(?:community\s+)?(?:areas|neighbou?rhoods|communities)\b"
                        r"[^?.]{0,50}?\b(?:account(?:s|ed)?\s+for|hold|held|make\s+up|made\s+up|cover|contain|"
                        r"add\s+up\s+to|reach|produce|concentrate)\b[^?.]{0,20}?\b(?P<share>half|a\s+third|a\s+quarter|"
                        r"one[\s-]+(?:half|third|quarter)|two[\s-]+thirds|three[\s-]+quarters|\d{1,2}(?:\.\d)?\s*(?:%|percent))",

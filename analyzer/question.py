@@ -1051,8 +1051,10 @@ _MORE_THAN_YEAR_RE = re.compile(r"\b(more|fewer|less)\s+(?:homicides|murders|kil
 # (the words of a count going up or down, one table for the readers below)
 _UP = r"go\s+up|went\s+up|gone\s+up|rise|rose|risen|increase[ds]?|grow|grew|climb(?:ed)?|jump(?:ed)?"
 _DOWN = r"go\s+down|went\s+down|fall|fell|fallen|drop(?:ped)?|decrease[ds]?|decline[ds]?"
-_WENT_UP_RE = re.compile(rf"\b(?:homicides|murders|killings)\s+(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+from\s+"
-                         r"(?P<y0>(?:19|20)\d\d)\s+to\s+(?P<y1>(?:19|20)\d\d)\b")
+# ("their homicide count went up from 2015 to 2021", "homicides have fallen between 2016 and 2022")
+_WENT_UP_RE = re.compile(rf"\b(?:homicides|murders|killings|(?:homicide|murder)\s+(?:counts?|totals?))\s+(?:(?:have|has|had)"
+                         rf"\s+)?(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\s+(?:from|between)\s+"
+                         r"(?P<y0>(?:19|20)\d\d)\s+(?:to|and)\s+(?P<y1>(?:19|20)\d\d)\b")
 _HOUSEHOLDS_COUNTED_RE = re.compile(r"\bhow\s+many\s+households\b|\bnumber\s+of\s+households\b|"
                                     r"\b(?:share|percent(?:age)?|fraction|proportion)\s+of\s+(?:the\s+)?"
                                     r"(?:city'?s|chicago'?s|all\s+(?:the\s+)?)\s*households\b")

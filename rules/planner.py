@@ -285,10 +285,12 @@ def _chained_calls(analysis: Analysis, results: list[ToolCallStep], metrics: lis
             calls += station_calls(Places(districts=[found[ranking.position - 1]]), False)
         return calls
     top: list = []
+    # "Other than the Near North Side, which area ...": the ranking may still list the place left out; never it
+    left_out = {p.number for p in analysis.excluded_areas}
     for entry in results:
         if first and entry.name == first[0] and entry.status == "ok":
-            top = top_areas_from(entry.result, wanted)[ranking.position - 1:] if ranking.position > 1 \
-                else top_areas_from(entry.result, wanted)
+            listed = [a for a in top_areas_from(entry.result, wanted + len(left_out)) if a not in left_out][:wanted]
+            top = listed[ranking.position - 1:] if ranking.position > 1 else listed
             if top:
                 break
     for domain in other_domains if top else []:

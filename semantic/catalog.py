@@ -11,8 +11,8 @@ from semantic.not_held import labels as not_held
 
 DATASETS = (homicides.DATASET, population.PERSON_YEARS, population.POPULATION, socioeconomic.DATASET,
             census.DATASET, home_values.DATASET, price_index.INDEX, price_index.SUMMARY, stations.DATASET,
-            stations.STANDING, stations.HEADQUARTERS, ward_offices.DATASET, redfin.DATASET, iucr.DATASET, crosswalk.ZIP_AREAS,
-            crosswalk.AREA_ZIPS)
+            stations.STANDING, stations.HEADQUARTERS, ward_offices.DATASET, ward_offices.BY_AREA, redfin.DATASET,
+            iucr.DATASET, crosswalk.ZIP_AREAS, crosswalk.AREA_ZIPS)
 JOINS = (home_values.JOIN, stations.JOIN, price_index.JOIN)
 
 

@@ -384,7 +384,7 @@ def _who(row: dict, result: QueryResult) -> str:
     return ", ".join(parts)
 
 
-COUNT_UNITS = ("homicides", "people", "households", "homes", "areas", "stations")
+COUNT_UNITS = ("homicides", "people", "households", "homes", "areas", "stations", "offices")
 
 
 # A threshold named by what it is (semantic/query.py HAVING_REFERENCES), said with the number it stood for.
@@ -535,7 +535,10 @@ def _selection(result: QueryResult) -> str:
             if (h["op"], h["value"]) in (("<=", 0), ("==", 0), ("<", 1)):  # "with no homicides in 2019"
                 parts.append(f"with no {_lower(column['measure_label'])}{period}")
                 continue
-            parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {_lower(column['measure_label'])}{period}")
+            said = _lower(column["measure_label"])
+            if h["value"] == 1 and h["op"] in (">=", "==") and said.endswith("s") and " " not in said:
+                said = said[:-1]  # "with at least 1 homicide in 2021"
+            parts.append(f"with {COUNT_OP_WORDS[h['op']]} {value} {said}{period}")
             continue
         label = column.get("measure_label") or column["label"]
         if re.match(r"(?i)homicides per\b", label):  # "with more than the city's 26.5 homicides per 100,000 residents"

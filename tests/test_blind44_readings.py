@@ -179,3 +179,58 @@ def test_the_top_fifth_of_areas_by_a_share(ask):
                     "2019-2022 homicides were on weekends (Sat+Sun)? and citywide?"))
     assert f"The {len(fifth)} community areas in the top quintile by share of Black residents" in text
     assert f"in all homicides, 2019-2022 of {weekend:.1f}% (the city's: " in text
+
+
+def test_ward_offices_counted_over_a_ranked_set(ask):
+    """"How many ward offices are in the 10 richest areas (count an office in the area that covers most of its ZIP)":
+    each office in its ZIP's main area by the crosswalk, added up over the set."""
+    offices = pd.read_csv(ref.DATA / "ward_offices.csv", dtype=str, encoding="utf-8-sig")
+    xw = pd.read_csv(ref.DATA / "community_area_zip_crosswalk.csv", dtype={"zip": str})
+    main = xw.sort_values("share_of_zip", ascending=False).drop_duplicates("zip").set_index("zip")["area_number"]
+    area = offices["ZIPCODE"].str.strip().str[:5].map(main).dropna().astype(int)
+    rich = ref._rank(ref._sm("income"), 10)
+    text = lead(ask("How many ward offices are in the 10 richest community areas by per-capita income? (count an office "
+                    "in the area that covers most of its ZIP)"))
+    assert f"Together they had {area.isin(rich).sum()} ward offices ({area.isin(rich).mean() * 100:.1f}% of the " \
+           f"city's {len(area)})" in text
+
+
+def test_the_place_left_out_is_never_the_one_found(ask):
+    """"Other than the Near North Side, which area had the highest per capita income, and how many people were killed
+    there": "there" is the area found (the ranking still lists the one left out), not the one left out."""
+    second = ref._rank(ref._sm("income"), 2)[1]
+    years = tuple(range(2016, 2023))
+    text = lead(ask("Other than the Near North Side, which area had the highest per capita income in 2008-2012, and how "
+                    "many people were killed there from 2016 to 2022?"))
+    name = _areas()["name_socioeconomic"][second]
+    assert f"There were {ref._counts(years)[second]} homicides in {name} (community area {second})" in text
+
+
+def test_a_count_that_went_up_bounds_the_set_beside_a_population_loss(ask):
+    """"... whose population shrank between the 2010 census and the 2019-2023 ACS while their homicide count went up
+    from 2015 to 2021": both bounds, one set."""
+    shrank = ref._acs_pop() < ref._pop2010().reindex(ref.AREAS)
+    rose = ref._counts((2021,)) > ref._counts((2015,))
+    text = lead(ask("count of neighbourhoods whose population shrank between the 2010 census and the 2019-2023 ACS "
+                    "while their homicide count went up from 2015 to 2021?"))
+    assert f"There are {int((shrank & rose).sum())} community areas" in text
+
+
+def test_the_smallest_number_of_areas_holding_half(ask):
+    """"The smallest number of community areas that together account for at least half of the city's 2021 homicides"
+    is the cover (the fewest, largest first); its 10 had passed only as Norwood Park's area number."""
+    counts = ref._counts((2021,)).sort_values(ascending=False, kind="mergesort")
+    n = int((counts.cumsum() < counts.sum() / 2).sum()) + 1
+    text = lead(ask("What's the smallest number of community areas that together account for at least half of the "
+                    "city's 2021 homicides?"))
+    assert f"It takes {n} of the 77 community areas, largest first, to reach half" in text
+
+
+def test_a_count_written_out_after_a_bound(ask):
+    """"How many had at least one homicide in 2021" bounds the set's members by the count, as "at least 3" does."""
+    rich = ref._rank(ref._sm("income"), 10)
+    some = int((ref._counts((2021,))[rich] >= 1).sum())
+    text = lead(ask("Of the ten wealthiest community areas by per-capita income (2008-2012), how many had at least one "
+                    "homicide in 2021?"))
+    assert f"There are {some} community areas among the 10 highest by per capita income (2008-2012) and with at " \
+           f"least 1 homicide in 2021" in text

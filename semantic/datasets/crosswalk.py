@@ -16,7 +16,7 @@ FILE = "community_area_zip_crosswalk.csv"
 CAVEAT = "The crosswalk splits places by land area (areal overlap), not by where people live."
 
 
-def _rows(data) -> pd.DataFrame:
+def read_rows(data) -> pd.DataFrame:
     raw = read_source(data, FILE, dtype={"zip": str})
     raw["zip"] = raw["zip"].str.strip().str.zfill(5)
     raw["area_number"] = pd.to_numeric(raw["area_number"], errors="coerce")
@@ -30,7 +30,7 @@ def _name(data, number: int) -> str:
 
 
 def _zip_frame(data) -> pd.DataFrame:
-    rows = cached(data, "crosswalk_rows", _rows)
+    rows = cached(data, "crosswalk_rows", read_rows)
     main = rows.sort_values(["zip", "share_of_zip"], ascending=[True, False]).groupby("zip").head(1)
     counts = rows.groupby("zip").size()
     return pd.DataFrame({
@@ -43,7 +43,7 @@ def _zip_frame(data) -> pd.DataFrame:
 
 
 def _area_frame(data) -> pd.DataFrame:
-    rows = cached(data, "crosswalk_rows", _rows)
+    rows = cached(data, "crosswalk_rows", read_rows)
     main = rows.sort_values(["area_number", "share_of_community_area"], ascending=[True, False]) \
         .groupby("area_number").head(1)
     # an area's IHS submarket, "Austin/North Lawndale (p3158)": the code in brackets is what the next query links by

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from semantic.datasets import crosswalk
 from semantic.datasets.common import cached, read_source
 from semantic.model import Dataset, Measure
 
@@ -58,4 +59,32 @@ DATASET = Dataset(
         _attribute("ward_email", "Ward email", "email", ("ward email",)),
         _attribute("city_hall_office", "City Hall office", "city_hall_address", ("city hall office",)),
         _attribute("city_hall_phone", "City Hall phone", "city_hall_phone", ("city hall phone",)),
+    ))
+
+
+def _by_area(data) -> pd.DataFrame:
+    """Each office in the community area covering most of its ZIP's land: an office's address has no area of its own."""
+    rows = cached(data, "crosswalk_rows", crosswalk.read_rows)
+    main = rows.sort_values(["zip", "share_of_zip"], ascending=[True, False]).groupby("zip").head(1)
+    area_of = dict(zip(main["zip"], main["area_number"]))
+    offices = cached(data, "ward_offices", _frame)
+    zips = offices["office_zip"].str[:5]
+    located = offices.assign(zip=zips, community_area=zips.map(area_of))
+    return located.dropna(subset=["community_area"]).astype({"community_area": int})
+
+
+# "How many ward offices are in the 10 richest areas": offices counted by the area covering most of their ZIP
+BY_AREA = Dataset(
+    "ward_offices_by_area", source="ward_offices",
+    title="Ward offices by their ZIP and the community area covering most of it",
+    time="snapshot", frame=lambda d: cached(d, "ward_offices_by_area", _by_area), dimensions=("community_area", "zip"),
+    vintage="2019-2023 council", coverage=lambda d: ("2019", "2023"), measures=(
+        Measure("ward_offices_in_area", "Ward offices", "offices", "ward_offices_by_area", agg="count",
+                grains=("city", "community_area", "zip"),
+                caveats=(COUNCIL, "An office counts in the community area covering most of its ZIP's land (the "
+                                  "crosswalk): the file gives an address, no area."),
+                # (offices in a set of areas; "how many ward offices have a 60609 zip" lists the offices instead)
+                words=("ward offices are in the", "ward offices in the", "ward offices are located in the",
+                       "ward offices are there in the"),
+                description="ward offices whose ZIP lies mostly in the area"),
     ))
