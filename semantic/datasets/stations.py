@@ -110,6 +110,7 @@ DATASET = Dataset(
                    ("community_area", r"^(\d+)")),
     ))
 
+
 def _standing(data) -> pd.DataFrame:
     stations = cached(data, "semantic_stations", _frame)
     return stations[stations["community_area"].notna()].assign(
