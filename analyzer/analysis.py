@@ -197,6 +197,7 @@ class Analysis:
     cover_share: float | None = None  # "how few areas hold half the homicides": the share of the whole (50.0)
     asks_peak: str | None = None  # "when did the price index peak": "high" | "low", a series' extreme over time
     runner_up_gap: bool = False  # "how far ahead of the runner-up": the first two ranked, the gap between them
+    ranks_apart: tuple = ()  # "how much higher was the #1 area's rate than the #5 area's": (1, 5), the gap between
     ranks_submarkets: bool = False  # "which IHS submarket had ...": the submarkets are the places ranked
     share_base: str | None = None  # "... of the areas with a Zillow value": the measure whose places make the base
     asks_share_of_places: bool = False  # "what percent of community areas have ...": the count as a share of all

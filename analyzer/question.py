@@ -72,8 +72,10 @@ from analyzer.lexicon import (
     UNSUPPORTED_RES,
     WHICH_RE,
     add_unique,
+    alternation,
     correct_spelling,
     number,
+    ordinals,
     rank_position,
     without_conventions,
 )
@@ -886,6 +888,38 @@ def _runner_up_gap(low: str, ranking: dict | None) -> bool:
     return asked
 
 
+# A place in a ranking by its position ("the 1st community area's", "the 5th area's", "the tenth-ranked ward")
+_POSITIONS = ordinals(20)
+_POSITION_RE = re.compile(r"\b(" + alternation(_POSITIONS) + r")(?=(?:[\s-]+[\w-]+){0,2}?[\s-]+(?:community\s+areas?|"
+                          r"areas?|neighbou?rhoods?|wards?|districts?|zips?|places?|ranked|one)\b|['\u2019]s\b|"
+                          r"[\s-]+(?:highest|lowest|most|least)\b|"
+                          # "between the 2nd and the 10th highest": a position paired with the next
+                          r"\s+(?:and|to|vs\.?|versus|minus)\s+(?:the\s+)?\w+(?:st|nd|rd|th)\b)")
+
+
+def _gaps_asked(w, ranking: dict | None) -> dict:
+    runner_up = _runner_up_gap(w.low, ranking)
+    return {"runner_up_gap": runner_up, "ranks_apart": _ranks_apart(w, ranking, runner_up)}
+
+
+def _ranks_apart(w, ranking: dict | None, runner_up: bool) -> tuple:
+    """"How much higher was the #1 area's rate than the #5 area's": two positions of one ranking and the gap between
+    them asked, (1, 5); the runner-up's gap is (1, 2). The positions' words are read."""
+    gap = GAP_RE.search(w.low) or re.search(r"\bminus\b", w.low)
+    found = [m for m in _POSITION_RE.finditer(w.low)] if gap else []
+    positions = sorted({_POSITIONS[m.group(1)] for m in found})
+    if len(positions) != 2:
+        return (1, 2) if runner_up and ranking else ()
+    spans = [m.span() for m in found] + [gap.span()]
+    w.result["not_used"] = [p for p in w.result.get("not_used", []) if not any(
+        p in w.low[a:b] or w.low[a:b] in p for a, b in spans)]  # (the positions' and the gap's words, read)
+    if ranking:
+        ranking["position"] = 1  # (the places are the ranking's rows between the two)
+    elif w.result["metrics"]:  # "the #1 area's rate vs the #5 area's": ranked by the measure named, 1 = the highest
+        w.result["ranking"] = {**asdict(Ranking()), "metric": w.result["metrics"][0]}
+    return tuple(positions)
+
+
 def _ranks_submarkets(low: str) -> bool:
     """"which IHS submarket had the highest homicide rate": the submarkets ranked by a measure of their areas (not
     "which submarket had the biggest year-over-year change": the release's column ranks them)."""
@@ -948,7 +982,7 @@ def _query_parts(w, result: dict) -> None:
         # the per capita income's; the income band is the figure asked of it
         ranking["metric"] = "income"
         result["metrics"] = [*result["metrics"], "income"]
-    result.update(ranks_submarkets=_ranks_submarkets(w.low), runner_up_gap=_runner_up_gap(w.low, ranking))
+    result.update(ranks_submarkets=_ranks_submarkets(w.low), **_gaps_asked(w, ranking))
     # "what hour of the day had the most ..., and which weekday?": each grain asked, in order
     result["time_grains"] = list(dict.fromkeys(
         next(g for g, word in zip(("hour", "weekday", "month", "year"), m.groups()) if word)

@@ -634,6 +634,21 @@ def _nested(query: dict) -> dict:
     return {**query, "derived": derived, "having": [inner], "members_from": larger}
 
 
+def ranks_apart(analysis: Analysis) -> dict | None:
+    """"How much higher was the #1 community area's 2019-2022 homicide rate than the #5 area's": the ranking's rows from
+    the first position asked to the second, and the range between them (the spread's highest minus its lowest)."""
+    ranking, apart = analysis.ranking, analysis.ranks_apart
+    if not (ranking and apart) or analysis.group_by not in PLACE_DIMENSIONS or not _plain(analysis):
+        return None
+    spec = _spec(ranking.metric, analysis, _period(analysis), rate=analysis.per_capita)
+    if spec is None:
+        return None
+    first, last = apart
+    return {"measures": [spec], "group_by": [analysis.group_by],
+            "order_by": [{"field": _name(spec), "direction": ranking.order}], "offset": first - 1,
+            "limit": last - first + 1, "spread": [_name(spec)]}
+
+
 def _runner_up(analysis: Analysis, field: str) -> dict:
     """"... and how far ahead of the runner-up was it": the first two, and the range between them."""
     return {"limit": 2, "totals": False, "spread": [field]} if analysis.runner_up_gap else {}
@@ -2568,7 +2583,7 @@ def composed_query(analysis: Analysis) -> dict | None:
                    group_compare,
                    area_submarkets_ranked,
                    submarkets_ranked, fitted_or_covered, across_places, kinds_compared,
-                   set_breakdown, set_query, filtered_share_of_set,
+                   set_breakdown, set_query, filtered_share_of_set, ranks_apart,
                    area_share_of_city, submarket_areas_set, station_areas_set, bound_query,
                    station_chain, station_zip_facts, ranked_within, zip_change_ranked, dates_ranked, submarket_pair,
                    ihs_quarter_and_years, ihs_years,

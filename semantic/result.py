@@ -553,7 +553,7 @@ def _selection(result: QueryResult) -> str:
         return " and ".join(parts)  # the threshold's own measure orders the rows: nothing more to say
     change = next((d for d in query.get("derived", []) if order and d["name"] == order[0]["field"]
                    and d["op"] in ("change", "pct_change")), None)
-    nth = _ordinal_word(query.get("offset", 0) + 1) if query.get("offset") else ""  # "the second-biggest rise"
+    nth = _position_words(query)
     if change and query.get("limit"):  # "with the biggest drop in homicides from 2021 to 2022"
         what, span = _change_words(change, labels)
         kind = "percent " if change["op"] == "pct_change" else ""
@@ -596,6 +596,18 @@ def _thresholds(result: QueryResult) -> list:
     all) picks a row, it sets no threshold to say."""
     kinds = {c["name"]: c["kind"] for c in result.columns}
     return [h for h in result.query.get("having") or [] if kinds.get(h["field"]) != "dimension"]
+
+
+def _position_words(query: dict) -> str:
+    """"the second-biggest rise"; rows from one position to another: "the 2nd to 10th highest"."""
+    offset, limit = query.get("offset", 0), query.get("limit") or 0
+    if offset and limit > 1:
+        return f"{_nth(offset + 1)} to {_nth(offset + limit)} "
+    return _ordinal_word(offset + 1) if offset else ""
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _ordinal_word(n: int) -> str:

@@ -14,6 +14,7 @@ import pytest
 
 from tests import semantic_reference as ref
 from tests.planner_helpers import lead
+from tests.test_blind41_readings import _ihs_by_area
 
 pytestmark = pytest.mark.full_data
 
@@ -136,7 +137,6 @@ def test_areas_by_the_share_of_their_homicides_at_a_kind_of_place(ask):
 def test_a_year_before_the_index_words_dates_the_index(ask):
     """"... its homicide rate 2019-22 and the 2024 IHS price index of its submarket": 2024 is the index's year (it
     holds 2000-2025), not a homicide year past the data's end."""
-    from tests.test_blind41_readings import _ihs_by_area
     top = ref._rank(ref._sm("crowded"), 1)[0]
     text = lead(ask("most overcrowded community area (housing crowded %, 2008-12) - its homicide rate 2019-22 and the "
                     "2024 IHS price index (yearly average) of its submarket?"))
@@ -234,3 +234,20 @@ def test_a_count_written_out_after_a_bound(ask):
                     "homicide in 2021?"))
     assert f"There are {some} community areas among the 10 highest by per capita income (2008-2012) and with at " \
            f"least 1 homicide in 2021" in text
+
+
+def test_the_gap_between_two_ranked_positions(ask):
+    """"How much higher was the #1 area's 2019-2022 homicide rate than the #5 area's": the ranking's rows from the first
+    position to the second and the range between them; the runner-up's gap is the first two's."""
+    rate = ref._rate((2019, 2020, 2021, 2022), ref._acs_pop())
+    top = ref._rank(rate, 5)
+    text = lead(ask("how much higher (per 100k) was the #1 community area's 2019-2022 homicide rate than the #5 area's?"))
+    assert f"a range of {rate[top[0]] - rate[top[4]]:.1f}" in text and "could not use" not in text
+    text = lead(ask("which community area had the highest 2019-2022 homicide rate, and how far ahead of the runner-up "
+                    "was it?"))
+    assert f"a range of {rate[top[0]] - rate[top[1]]:.1f}" in text
+    poverty = ref._sm("poverty")
+    ranked = ref._rank(poverty, 10)
+    text = lead(ask("what's the gap between the 2nd and the 10th highest poverty rates among community areas?"))
+    assert "The 9 community areas with the 2nd to 10th highest households below poverty" in text
+    assert f"a range of {poverty[ranked[1]] - poverty[ranked[9]]:.1f}" in text
