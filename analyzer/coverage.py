@@ -176,6 +176,8 @@ def context_words(metrics: list, comparing: bool, several_years: bool, per_capit
         words |= {"r", "coefficient", "high", "low", "faster", "slower", "higher", "lower"}
     if {"population_density", "homicide_density"} & set(metrics):  # "(ACS pop / land area)", "per sq mile": how the density is made
         words |= {"pop", "land", "area", "square", "sq", "mile", "mi", "miles"}
+    if "ward_offices_in_area" in metrics:  # "how many aldermanic ward offices have a 60630 ZIP code"
+        words |= {"aldermanic", "ward", "wards", "zip", "code"}
     if {"police_station", "district_stations"} & set(metrics):
         words |= {"address", "addresses", "street", "located", "location", "phone", "contact", "website", "sits",
                   "stands", "lies"}

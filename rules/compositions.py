@@ -1682,11 +1682,15 @@ def ihs_quarters(analysis: Analysis) -> dict | None:
 def named_layer_only(analysis: Analysis) -> dict | None:
     """"What is the population density of Austin": a measure only the layer has, for the areas named, with the
     question's other measures beside it."""
-    if not analysis.areas or not set(LAYER_ONLY) & set(analysis.metrics) or analysis.ranking \
-            or analysis.wards or analysis.districts or analysis.zips:
+    if not set(LAYER_ONLY) & set(analysis.metrics) or analysis.ranking or analysis.wards or analysis.districts:
         return None
     period = _period(analysis)
     specs = [s for s in (_spec(m, analysis, period) for m in analysis.metrics if m != "population") if s]
+    if analysis.zips and not analysis.areas and specs and all(
+            "zip" in catalog().measures[s["measure"]].grains for s in specs):  # "how many ward offices are in 60609"
+        return {"measures": specs, "group_by": ["zip"], "filters": [{"dimension": "zip", "in": list(analysis.zips)}]}
+    if not analysis.areas or analysis.zips:
+        return None
     return {"measures": specs, "group_by": ["community_area"],
             "filters": [{"dimension": "community_area", "in": [p.number for p in analysis.areas]}]}
 

@@ -251,3 +251,11 @@ def test_the_gap_between_two_ranked_positions(ask):
     text = lead(ask("what's the gap between the 2nd and the 10th highest poverty rates among community areas?"))
     assert "The 9 community areas with the 2nd to 10th highest households below poverty" in text
     assert f"a range of {poverty[ranked[1]] - poverty[ranked[9]]:.1f}" in text
+
+
+def test_ward_offices_counted_in_a_zip(ask):
+    """"How many ward offices have a 60609 zip code": the count the declared measure gives by ZIP (it had listed all
+    fifty offices, passing only because 60609 appeared three times)."""
+    offices = pd.read_csv(ref.DATA / "ward_offices.csv", dtype=str, encoding="utf-8-sig")
+    count = int((offices["ZIPCODE"].str.strip().str[:5] == "60609").sum())
+    assert lead(ask("how many ward offices have a 60609 zip code?")).startswith(f"ZIP 60609 had {count} ward offices.")

@@ -85,6 +85,6 @@ BY_AREA = Dataset(
                                   "crosswalk): the file gives an address, no area."),
                 # (offices in a set of areas; "how many ward offices have a 60609 zip" lists the offices instead)
                 words=("ward offices are in the", "ward offices in the", "ward offices are located in the",
-                       "ward offices are there in the"),
+                       "ward offices are there in the", "ward offices have a", "ward offices have the zip"),
                 description="ward offices whose ZIP lies mostly in the area"),
     ))
